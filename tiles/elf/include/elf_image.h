@@ -1,0 +1,42 @@
+/* ELF image loader for RV32 firmware: opens and validates an ELF file and exposes its PT_LOAD
+ * segments, entry point and symbols. Pure C11 (libelf), usable from C++.
+ *
+ * Validation: ELF32, little-endian, EM_RISCV, ET_EXEC, at least one PT_LOAD segment, every segment's
+ * file data inside the file, filesz <= memsz, segment inside the 32-bit address space.
+ * Malformed input (missing file, directory, empty, truncated, garbage) never crashes: elf_image_open
+ * returns NULL and a one-line reason. */
+#ifndef ELF_IMAGE_H
+#define ELF_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct elf_segment {
+    uint32_t paddr;       /* physical load address */
+    uint32_t filesz;      /* bytes of data[] to copy */
+    uint32_t memsz;       /* memsz > filesz: the rest is zero filled */
+    const uint8_t *data;  /* filesz bytes, owned by the image (NULL if filesz == 0) */
+} elf_segment;
+
+typedef struct elf_image elf_image; /* owns the file data */
+
+/* Opens and validates path. On failure returns NULL and writes a one-line human-readable reason
+ * (no trailing newline) into err (if err is not NULL and err_len > 0). */
+elf_image *elf_image_open(const char *path, char *err, size_t err_len);
+void elf_image_close(elf_image *img); /* NULL is fine */
+
+uint32_t elf_image_entry(const elf_image *img);
+size_t elf_image_segment_count(const elf_image *img);
+/* PT_LOAD segments in program-header order; NULL if i is out of range. */
+const elf_segment *elf_image_segment(const elf_image *img, size_t i);
+/* Symbol lookup in .symtab (defined symbols only); returns 0 and sets *value if found, -1 otherwise. */
+int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
