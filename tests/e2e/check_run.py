@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Runs a command (normally namp-vp) and checks its exit code and output.
+
+check_run.py --exit N [--expect REGEX]... [--count REGEX=N]... [--reject REGEX]... -- CMD ARGS...
+Output is stdout and stderr together. A run longer than --timeout seconds fails (never hangs ctest).
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exit", type=int, required=True, help="expected exit code")
+    ap.add_argument("--expect", action="append", default=[], help="regex that must appear")
+    ap.add_argument("--count", action="append", default=[], help="REGEX=N: exactly N matching lines")
+    ap.add_argument("--reject", action="append", default=[], help="regex that must not appear")
+    ap.add_argument("--timeout", type=float, default=240)
+    ap.add_argument("cmd", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=a.timeout)
+    except subprocess.TimeoutExpired:
+        print(f"FAIL: timed out after {a.timeout} s: {' '.join(cmd)}")
+        return 1
+    out = p.stdout.decode(errors="replace")
+    failures = []
+    if p.returncode != a.exit:
+        failures.append(f"exit code {p.returncode}, expected {a.exit}")
+    for rx in a.expect:
+        if not re.search(rx, out, re.M):
+            failures.append(f"missing output matching /{rx}/")
+    for rx in a.reject:
+        if re.search(rx, out, re.M):
+            failures.append(f"unexpected output matching /{rx}/")
+    for spec in a.count:
+        rx, n = spec.rsplit("=", 1)
+        got = sum(1 for line in out.splitlines() if re.search(rx, line))
+        if got != int(n):
+            failures.append(f"{got} lines match /{rx}/, expected {n}")
+    tail = "\n".join(out.splitlines()[-40:])
+    print(f"$ {' '.join(cmd)}\n{tail}")
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

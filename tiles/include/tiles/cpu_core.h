@@ -1,0 +1,80 @@
+// One RISC-V hart: the C ISS wrapped as a loosely-timed TLM initiator.
+// RAM is accessed through DMI inside the ISS; every device access leaves the ISS through a callback
+// that issues b_transport with the core's local time and then synchronizes (devices see accurate
+// time). The core runs ahead of SystemC time by at most one global quantum, and sleeps in wfi on an
+// event instead of spinning.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "iss/rv32.h"
+#include "tiles/initiator_id.h"
+#include "tiles/run_control_if.h"
+
+namespace tiles {
+
+struct core_stats {
+    uint64_t device_accesses = 0;
+    uint64_t bus_errors = 0;
+    uint64_t sleep_cycles = 0;  // cycles spent in wfi
+};
+
+class cpu_core : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<cpu_core> socket;
+    sc_core::sc_in<bool> irq_msip, irq_mtip, irq_meip, irq_seip;
+
+    struct params {
+        unsigned tile_id = 0;
+        unsigned core = 0;  // index in the tile, also mhartid
+        rv_timing timing{};
+        sc_core::sc_time clock_period;
+        rv_reservation_set *reservations = nullptr;
+        run_control_if *run_control = nullptr;
+        std::function<uint64_t(const sc_core::sc_time &)> read_mtime;  // CLINT mtime at now+offset
+        std::function<void(const std::string &)> trace_trap;           // null: no trap tracing
+        std::string label;  // "[x,y:c]" for messages
+    };
+
+    cpu_core(sc_core::sc_module_name name, const params &p);
+    ~cpu_core() override;
+
+    // Sets the reset pc and lets the core run; a core never started stays halted (no firmware).
+    void start(uint32_t reset_pc);
+    bool halted() const { return halted_; }
+    bool started() const { return started_; }
+    bool sleeping() const { return sleeping_; }
+
+    const rv_cpu *iss() const { return cpu_; }
+    const core_stats &stats() const { return stats_; }
+
+private:
+    void end_of_elaboration() override;
+    void run();
+    void irq_changed();
+    void account_cycles();
+    void sleep_until_interrupt();
+    int device_access(rv_access kind, uint32_t addr, void *data, uint32_t len, uint32_t *extra);
+    void trap_taken(uint32_t cause, uint32_t epc, uint32_t tval);
+
+    static int bus_access_thunk(void *ctx, rv_cpu *, enum rv_access kind, uint32_t addr, void *data,
+                                uint32_t len, uint32_t *extra);
+    static uint64_t read_time_thunk(void *ctx);
+    static void trap_thunk(void *ctx, rv_cpu *, uint32_t cause, uint32_t epc, uint32_t tval);
+
+    params p_;
+    rv_cpu *cpu_ = nullptr;
+    tlm_utils::tlm_quantumkeeper qk_;
+    uint64_t accounted_cycles_ = 0;  // ISS cycles already turned into local or SystemC time
+    tlm::tlm_generic_payload trans_;
+    initiator_id id_ext_;
+    sc_core::sc_event wake_event_;
+    bool started_ = false, halted_ = true, sleeping_ = false;
+    core_stats stats_;
+};
+
+}  // namespace tiles

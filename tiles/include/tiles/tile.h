@@ -1,0 +1,56 @@
+// A compute tile: cores, SRAM, CLINT, console, simulation control and tile information on the tile
+// bus. The network-adapter window (TILE_NA_BASE, 4 MiB) is reserved and unpopulated until an adapter
+// is attached: accesses to it are bus errors.
+#pragma once
+#include <memory>
+#include <ostream>
+#include <vector>
+#include <systemc>
+
+#include "iss/rv32.h"
+#include "tiles/clint.h"
+#include "tiles/console.h"
+#include "tiles/cpu_core.h"
+#include "tiles/run_control_if.h"
+#include "tiles/sim_control.h"
+#include "tiles/sram.h"
+#include "tiles/tile_bus.h"
+#include "tiles/tile_config.h"
+#include "tiles/tile_info.h"
+
+namespace tiles {
+
+class tile : public sc_core::sc_module {
+public:
+    struct outputs {
+        std::ostream *console_out = nullptr;  // null: quiet
+        std::ostream *console_log = nullptr;  // null: no log file
+        std::ostream *trace = nullptr;        // trap trace (when enabled)
+    };
+
+    tile(sc_core::sc_module_name name, const tile_config &config, const tile_geometry &geometry,
+         sc_core::sc_time clock_period, run_control_if &run_control, const outputs &out);
+
+    const tile_geometry &geometry() const { return geometry_; }
+    sram &memory() { return *sram_; }
+    const sram &memory() const { return *sram_; }
+    std::vector<std::unique_ptr<cpu_core>> &cores() { return cores_; }
+    const std::vector<std::unique_ptr<cpu_core>> &cores() const { return cores_; }
+    const tile_bus &bus() const { return *bus_; }
+    const console &terminal() const { return *console_; }
+
+private:
+    tile_geometry geometry_;
+    rv_reservation_set reservations_;
+    std::unique_ptr<tile_bus> bus_;
+    std::unique_ptr<sram> sram_;
+    std::unique_ptr<clint> clint_;
+    std::unique_ptr<console> console_;
+    std::unique_ptr<sim_control> sim_control_;
+    std::unique_ptr<tile_info> tile_info_;
+    std::vector<std::unique_ptr<cpu_core>> cores_;
+    // Interrupt wires: msip/mtip from the CLINT; external inputs stay low until an adapter drives them.
+    sc_core::sc_vector<sc_core::sc_signal<bool>> msip_, mtip_, meip_, seip_;
+};
+
+}  // namespace tiles

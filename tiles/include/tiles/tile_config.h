@@ -1,0 +1,20 @@
+// Parameters of one compute tile (filled by the platform from the JSON configuration).
+#pragma once
+#include <cstdint>
+
+#include "iss/rv32.h"
+
+namespace tiles {
+
+struct tile_config {
+    unsigned cores = 1;
+    uint32_t sram_size = 1u << 20;
+    unsigned sram_read_latency = 1;   // cycles added to every SRAM load
+    unsigned sram_write_latency = 1;  // cycles added to every SRAM store
+    unsigned device_latency = 2;      // cycles of a register access to a tile device
+    unsigned timer_divider = 10;      // core cycles per mtime tick
+    rv_timing timing{};
+    bool trace_traps = false;
+};
+
+}  // namespace tiles

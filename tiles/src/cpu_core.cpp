@@ -1,0 +1,188 @@
+#include "tiles/cpu_core.h"
+
+#include <sstream>
+
+#include "tile_memory_map.h"
+
+namespace tiles {
+
+using sc_core::sc_time;
+
+cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
+    : sc_module(name), socket("socket"), irq_msip("irq_msip"), irq_mtip("irq_mtip"),
+      irq_meip("irq_meip"), irq_seip("irq_seip"), p_(p) {
+    rv_config cfg{};
+    cfg.hart_id = p.core;
+    cfg.reset_pc = TILE_SRAM_BASE;
+    cfg.timing = p.timing;
+    cfg.bus_access = &cpu_core::bus_access_thunk;
+    cfg.bus_ctx = this;
+    cfg.on_trap = p.trace_trap ? &cpu_core::trap_thunk : nullptr;
+    cfg.trap_ctx = this;
+    cfg.reservations = p.reservations;
+    cfg.read_time = &cpu_core::read_time_thunk;
+    cfg.time_ctx = this;
+    cpu_ = rv_cpu_create(&cfg);
+    if (!cpu_) SC_REPORT_FATAL(this->name(), "the ISS rejected the core configuration");
+
+    id_ext_.core = p.core;
+    trans_.set_extension(&id_ext_);
+
+    SC_HAS_PROCESS(cpu_core);
+    SC_THREAD(run);
+    SC_METHOD(irq_changed);
+    sensitive << irq_msip << irq_mtip << irq_meip << irq_seip;
+}
+
+cpu_core::~cpu_core() {
+    trans_.clear_extension(&id_ext_);  // owned by this module, not by the payload
+    rv_cpu_destroy(cpu_);
+}
+
+void cpu_core::start(uint32_t reset_pc) {
+    rv_cpu_reset(cpu_, reset_pc);
+    started_ = true;
+    halted_ = false;
+}
+
+// DMI to the tile RAM: after elaboration every socket is bound.
+void cpu_core::end_of_elaboration() {
+    tlm::tlm_generic_payload probe;
+    tlm::tlm_dmi dmi;
+    probe.set_address(TILE_SRAM_BASE);
+    probe.set_command(tlm::TLM_READ_COMMAND);
+    if (!socket->get_direct_mem_ptr(probe, dmi) || !dmi.is_read_write_allowed()) {
+        SC_REPORT_WARNING(name(), "no DMI to the tile SRAM: every access goes through the bus");
+        return;
+    }
+    const auto cycles = [this](const sc_time &t) { return uint32_t(t / p_.clock_period); };
+    const uint64_t size = dmi.get_end_address() - dmi.get_start_address() + 1;
+    if (rv_cpu_add_dmi(cpu_, uint32_t(dmi.get_start_address()), uint32_t(size), dmi.get_dmi_ptr(),
+                       cycles(dmi.get_read_latency()), cycles(dmi.get_write_latency())) != 0)
+        SC_REPORT_FATAL(name(), "the ISS refused the DMI region of the tile SRAM");
+}
+
+// Moves the cycles the ISS has run since the last call into the quantum keeper's local time.
+void cpu_core::account_cycles() {
+    const uint64_t now = rv_cpu_cycles(cpu_);
+    if (now > accounted_cycles_) {
+        qk_.inc(p_.clock_period * double(now - accounted_cycles_));
+        accounted_cycles_ = now;
+    }
+}
+
+void cpu_core::run() {
+    if (!started_) return;
+    qk_.reset();
+    accounted_cycles_ = rv_cpu_cycles(cpu_);
+    while (!halted_) {
+        // Run to the next global quantum boundary: all cores meet there, which keeps their
+        // interleaving independent of host speed.
+        const sc_time budget =
+            tlm::tlm_global_quantum::instance().compute_local_quantum() - qk_.get_local_time();
+        uint64_t budget_cycles = uint64_t(budget / p_.clock_period);
+        if (budget_cycles == 0) budget_cycles = 1;
+        const rv_run_status status = rv_cpu_run(cpu_, rv_cpu_cycles(cpu_) + budget_cycles);
+        account_cycles();
+        if (status == RV_RUN_LOCKUP) {
+            qk_.sync();
+            uint32_t cause = 0, pc = 0, tval = 0;
+            rv_cpu_lockup(cpu_, &cause, &pc, &tval);
+            std::ostringstream why;
+            why << "lockup: trap cause " << cause << " at pc 0x" << std::hex << pc << " (tval 0x"
+                << tval << ") cannot be delivered: the trap handler itself faults";
+            halted_ = true;
+            p_.run_control->core_failed(p_.tile_id, p_.core, why.str().c_str(),
+                                        rv_cpu_cycles(cpu_));
+            return;
+        }
+        if (halted_) break;
+        if (status == RV_RUN_WFI) {
+            qk_.sync();
+            sleep_until_interrupt();
+        } else if (qk_.need_sync()) {
+            qk_.sync();
+        }
+    }
+    qk_.sync();
+}
+
+void cpu_core::sleep_until_interrupt() {
+    const sc_time start = sc_core::sc_time_stamp();
+    sleeping_ = true;
+    while (!rv_cpu_irq_pending(cpu_)) wait(wake_event_);
+    sleeping_ = false;
+    const uint64_t idle = uint64_t((sc_core::sc_time_stamp() - start) / p_.clock_period);
+    rv_cpu_add_cycles(cpu_, idle);
+    accounted_cycles_ += idle;
+    stats_.sleep_cycles += idle;
+}
+
+void cpu_core::irq_changed() {
+    rv_cpu_set_irq(cpu_, RV_IRQ_MSIP, irq_msip.read());
+    rv_cpu_set_irq(cpu_, RV_IRQ_MTIP, irq_mtip.read());
+    rv_cpu_set_irq(cpu_, RV_IRQ_MEIP, irq_meip.read());
+    rv_cpu_set_irq(cpu_, RV_IRQ_SEIP, irq_seip.read());
+    wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t len,
+                            uint32_t *extra) {
+    account_cycles();
+    ++stats_.device_accesses;
+    trans_.set_command(kind == RV_ACCESS_WRITE ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans_.set_address(addr);
+    trans_.set_data_ptr(static_cast<unsigned char *>(data));
+    trans_.set_data_length(len);
+    trans_.set_streaming_width(len);
+    trans_.set_byte_enable_ptr(nullptr);
+    trans_.set_dmi_allowed(false);
+    trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    id_ext_.core_cycles = rv_cpu_cycles(cpu_);
+    id_ext_.halt_requested = false;
+
+    const sc_time before = qk_.get_local_time();
+    sc_time delay = before;
+    socket->b_transport(trans_, delay);
+    // Device accesses synchronize: the device's effect is visible to others at this time.
+    const uint64_t latency = uint64_t((delay - before) / p_.clock_period);
+    qk_.set(delay);
+    qk_.sync();
+    accounted_cycles_ += latency;
+    *extra = uint32_t(latency);
+
+    if (id_ext_.halt_requested) {
+        halted_ = true;
+        rv_cpu_request_stop(cpu_);
+    }
+    if (!trans_.is_response_ok()) {
+        ++stats_.bus_errors;
+        return RV_BUS_ERROR;
+    }
+    return RV_BUS_OK;
+}
+
+void cpu_core::trap_taken(uint32_t cause, uint32_t epc, uint32_t tval) {
+    std::ostringstream line;
+    line << p_.label << " trap " << ((cause >> 31) ? "interrupt " : "exception ")
+         << (cause & 0x7FFFFFFF) << " epc=0x" << std::hex << epc << " tval=0x" << tval
+         << std::dec << " cycle=" << rv_cpu_cycles(cpu_);
+    p_.trace_trap(line.str());
+}
+
+int cpu_core::bus_access_thunk(void *ctx, rv_cpu *, enum rv_access kind, uint32_t addr, void *data,
+                               uint32_t len, uint32_t *extra) {
+    return static_cast<cpu_core *>(ctx)->device_access(kind, addr, data, len, extra);
+}
+
+uint64_t cpu_core::read_time_thunk(void *ctx) {
+    auto *self = static_cast<cpu_core *>(ctx);
+    self->account_cycles();
+    return self->p_.read_mtime(self->qk_.get_local_time());
+}
+
+void cpu_core::trap_thunk(void *ctx, rv_cpu *, uint32_t cause, uint32_t epc, uint32_t tval) {
+    static_cast<cpu_core *>(ctx)->trap_taken(cause, epc, tval);
+}
+
+}  // namespace tiles

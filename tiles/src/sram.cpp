@@ -1,0 +1,70 @@
+#include "tiles/sram.h"
+
+#include <cstring>
+
+namespace tiles {
+
+sram::sram(sc_core::sc_module_name name, uint32_t physical_base, uint32_t size,
+           unsigned read_latency, unsigned write_latency, sc_core::sc_time clock_period,
+           rv_reservation_set *reservations)
+    : sc_module(name), socket("socket"), storage_(size, 0), read_latency_(read_latency),
+      write_latency_(write_latency), period_(clock_period), reservations_(reservations),
+      physical_base_(physical_base) {
+    socket.register_b_transport(this, &sram::b_transport);
+    socket.register_get_direct_mem_ptr(this, &sram::get_direct_mem_ptr);
+    socket.register_transport_dbg(this, &sram::transport_dbg);
+}
+
+bool sram::in_range(uint64_t addr, unsigned len) const {
+    return addr < storage_.size() && len <= storage_.size() - addr;
+}
+
+bool sram::load(uint32_t offset, const uint8_t *bytes, uint32_t len) {
+    if (!in_range(offset, len)) return false;
+    std::memcpy(storage_.data() + offset, bytes, len);
+    return true;
+}
+
+void sram::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+    const uint64_t addr = trans.get_address();
+    const unsigned len = trans.get_data_length();
+    if (!in_range(addr, len) || trans.get_byte_enable_ptr() || trans.get_streaming_width() < len) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    if (trans.is_read()) {
+        std::memcpy(trans.get_data_ptr(), storage_.data() + addr, len);
+        delay += period_ * read_latency_;
+        ++bus_reads_;
+    } else if (trans.is_write()) {
+        std::memcpy(storage_.data() + addr, trans.get_data_ptr(), len);
+        rv_reservations_invalidate(reservations_, physical_base_ + uint32_t(addr), len);
+        delay += period_ * write_latency_;
+        ++bus_writes_;
+    }
+    trans.set_dmi_allowed(true);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool sram::get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &dmi) {
+    dmi.allow_read_write();
+    dmi.set_dmi_ptr(storage_.data());
+    dmi.set_start_address(0);
+    dmi.set_end_address(storage_.size() - 1);
+    dmi.set_read_latency(period_ * read_latency_);
+    dmi.set_write_latency(period_ * write_latency_);
+    return true;
+}
+
+unsigned sram::transport_dbg(tlm::tlm_generic_payload &trans) {
+    const uint64_t addr = trans.get_address();
+    if (addr >= storage_.size()) return 0;
+    const unsigned len = unsigned(std::min<uint64_t>(trans.get_data_length(), storage_.size() - addr));
+    if (trans.is_read())
+        std::memcpy(trans.get_data_ptr(), storage_.data() + addr, len);
+    else if (trans.is_write())
+        std::memcpy(storage_.data() + addr, trans.get_data_ptr(), len);
+    return len;
+}
+
+}  // namespace tiles

@@ -1,0 +1,79 @@
+#include "tiles/tile_bus.h"
+
+namespace tiles {
+
+tile_bus::tile_bus(sc_core::sc_module_name name)
+    : sc_module(name), masters("masters"), devices("devices") {
+    masters.register_b_transport(this, &tile_bus::b_transport);
+    masters.register_get_direct_mem_ptr(this, &tile_bus::get_direct_mem_ptr);
+    masters.register_transport_dbg(this, &tile_bus::transport_dbg);
+    devices.register_invalidate_direct_mem_ptr(this, &tile_bus::invalidate_direct_mem_ptr);
+}
+
+void tile_bus::map_device(uint32_t base, uint32_t size, const std::string &label) {
+    for (const range &r : map_) {
+        if (base < r.base + r.size && r.base < uint64_t(base) + size) {
+            SC_REPORT_FATAL(name(), ("device '" + label + "' overlaps '" + r.label + "'").c_str());
+        }
+    }
+    map_.push_back({base, size, label});
+}
+
+// Returns the device index, or -1 if the access is not entirely inside one device.
+int tile_bus::decode(uint64_t addr, unsigned len) const {
+    for (size_t i = 0; i < map_.size(); ++i) {
+        const range &r = map_[i];
+        if (addr >= r.base && addr - r.base < r.size && len <= r.size - (addr - r.base)) return int(i);
+    }
+    return -1;
+}
+
+void tile_bus::b_transport(int, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+    ++transactions_;
+    const uint64_t addr = trans.get_address();
+    const int dev = decode(addr, trans.get_data_length());
+    if (dev < 0) {
+        ++decode_errors_;
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    trans.set_address(addr - map_[dev].base);
+    devices[dev]->b_transport(trans, delay);
+    trans.set_address(addr);
+}
+
+bool tile_bus::get_direct_mem_ptr(int, tlm::tlm_generic_payload &trans, tlm::tlm_dmi &dmi) {
+    const uint64_t addr = trans.get_address();
+    const int dev = decode(addr, 1);
+    if (dev < 0) return false;
+    trans.set_address(addr - map_[dev].base);
+    const bool granted = devices[dev]->get_direct_mem_ptr(trans, dmi);
+    trans.set_address(addr);
+    if (granted) {
+        // Clip to the mapped window, then translate back to physical addresses.
+        const uint64_t base = map_[dev].base;
+        const uint64_t last = map_[dev].size - 1;
+        if (dmi.get_end_address() > last) dmi.set_end_address(last);
+        dmi.set_start_address(dmi.get_start_address() + base);
+        dmi.set_end_address(dmi.get_end_address() + base);
+    }
+    return granted;
+}
+
+unsigned tile_bus::transport_dbg(int, tlm::tlm_generic_payload &trans) {
+    const uint64_t addr = trans.get_address();
+    const int dev = decode(addr, 1);
+    if (dev < 0) return 0;
+    trans.set_address(addr - map_[dev].base);
+    const unsigned n = devices[dev]->transport_dbg(trans);
+    trans.set_address(addr);
+    return n;
+}
+
+void tile_bus::invalidate_direct_mem_ptr(int device, sc_dt::uint64 start, sc_dt::uint64 end) {
+    const uint64_t base = map_[device].base;
+    for (unsigned m = 0; m < masters.size(); ++m)
+        masters[m]->invalidate_direct_mem_ptr(start + base, end + base);
+}
+
+}  // namespace tiles

@@ -1,0 +1,31 @@
+// Command line of namp-vp (docs/cli.md).
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vp {
+
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct cli_options {
+    std::string config_file;
+    std::string preset;
+    std::vector<std::string> overrides;  // KEY=VALUE
+    std::vector<std::string> firmware;   // ELF or TILE=ELF
+    uint64_t max_cycles = 0;
+    std::string stats_file;
+    bool quiet = false;
+    bool list_config = false;
+    bool list_presets = false;
+    bool help = false;
+    bool version = false;
+    std::string help_text;
+};
+
+cli_options parse_command_line(int argc, char **argv);  // throws usage_error
+
+}  // namespace vp

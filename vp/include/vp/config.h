@@ -1,0 +1,66 @@
+// Platform configuration: a JSON document validated against a schema of known keys.
+// Layers, lowest first: built-in defaults < preset < config file < --set overrides.
+// Every key has a type, a range and a description (`namp-vp --list-config` prints them).
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tiles/tile_config.h"
+
+namespace vp {
+
+struct config_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+enum class value_kind { integer, boolean, string };
+
+struct config_key {
+    std::string path;  // dotted, e.g. "tile.cores"
+    value_kind kind;
+    int64_t min, max;   // integers only
+    nlohmann::json default_value;
+    std::string unit;
+    std::string description;
+};
+
+// The schema: every key the platform understands.
+const std::vector<config_key> &config_schema();
+
+struct preset {
+    std::string name;
+    std::string description;
+    nlohmann::json settings;  // nested object of keys to set
+};
+const std::vector<preset> &config_presets();
+
+// The typed result the platform is built from.
+struct platform_config {
+    unsigned mesh_width = 4, mesh_height = 4;
+    uint64_t clock_hz = 100000000;
+    uint64_t quantum_cycles = 1000;
+    bool stop_on_failure = true;
+    tiles::tile_config tile;
+    std::string console_file;
+    nlohmann::ordered_json effective;  // the whole validated document, for the statistics
+};
+
+class config_builder {
+public:
+    config_builder();
+    void apply_preset(const std::string &name);           // throws config_error
+    void apply_file(const std::string &path);             // throws config_error
+    void apply_json(const nlohmann::json &doc, const std::string &origin);
+    void apply_override(const std::string &assignment);   // "key=value"; throws config_error
+    platform_config build() const;                        // throws config_error
+
+private:
+    void set_value(const std::string &path, const nlohmann::json &value, const std::string &origin);
+    nlohmann::ordered_json doc_;
+};
+
+}  // namespace vp

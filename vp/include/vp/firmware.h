@@ -1,0 +1,51 @@
+// Firmware images: which ELF runs on which tile, and loading an ELF into a tile's SRAM.
+#pragma once
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "elf_image.h"
+#include "tiles/tile.h"
+
+namespace vp {
+
+struct firmware_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// An opened, validated ELF file.
+class firmware_image {
+public:
+    explicit firmware_image(const std::string &path);  // throws firmware_error
+    ~firmware_image();
+    firmware_image(const firmware_image &) = delete;
+    firmware_image &operator=(const firmware_image &) = delete;
+
+    const std::string &path() const { return path_; }
+    uint32_t entry() const;
+    // Copies every loadable segment into the tile SRAM; throws if a segment lies outside it.
+    void load_into(tiles::tile &tile) const;
+
+private:
+    std::string path_;
+    elf_image *image_ = nullptr;
+};
+
+// --firmware arguments: "ELF" for every tile, or "TILE=ELF" for one tile (by tile id).
+class firmware_map {
+public:
+    void add(const std::string &argument, unsigned tile_count);  // throws firmware_error
+    bool empty() const { return all_.empty() && per_tile_.empty(); }
+    // The image for a tile, or nullptr if that tile runs nothing.
+    const firmware_image *for_tile(unsigned tile) const;
+
+private:
+    std::shared_ptr<firmware_image> open(const std::string &path);
+    std::map<std::string, std::shared_ptr<firmware_image>> opened_;
+    std::shared_ptr<firmware_image> all_;
+    std::map<unsigned, std::shared_ptr<firmware_image>> per_tile_;
+};
+
+}  // namespace vp

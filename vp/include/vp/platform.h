@@ -1,0 +1,43 @@
+// The whole system: a W x H mesh of compute tiles, their outputs and the run control.
+#pragma once
+#include <fstream>
+#include <memory>
+#include <vector>
+#include <systemc>
+
+#include "tiles/tile.h"
+#include "vp/config.h"
+#include "vp/firmware.h"
+#include "vp/run_control.h"
+
+namespace vp {
+
+struct run_options {
+    uint64_t max_cycles = 0;  // 0: no watchdog
+    bool quiet = false;
+};
+
+class platform : public sc_core::sc_module {
+public:
+    platform(sc_core::sc_module_name name, const platform_config &config, const run_options &options);
+
+    // Loads the images and starts the cores of every tile that has one (throws firmware_error).
+    void load(const firmware_map &firmware);
+    // Runs until the end; returns when the run control decided the outcome.
+    void simulate();
+
+    const platform_config &config() const { return config_; }
+    const run_control &control() const { return control_; }
+    const std::vector<std::unique_ptr<tiles::tile>> &tiles() const { return tiles_; }
+    sc_core::sc_time clock_period() const { return period_; }
+
+private:
+    platform_config config_;
+    run_options options_;
+    sc_core::sc_time period_;
+    run_control control_;
+    std::ofstream console_log_;
+    std::vector<std::unique_ptr<tiles::tile>> tiles_;
+};
+
+}  // namespace vp

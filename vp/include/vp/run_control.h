@@ -1,0 +1,62 @@
+// Decides when the simulation ends and with which exit code: all cores exited, a shutdown request,
+// a failing core (with stop_on_failure), or, judged after sc_start returns, the watchdog or a hang.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tiles/run_control_if.h"
+
+namespace vp {
+
+struct mark_record {
+    unsigned tile, core;
+    uint32_t id;
+    uint64_t cycle;
+};
+
+enum class end_reason { running, all_exited, shutdown, core_failure, watchdog, hang };
+
+const char *to_string(end_reason reason);
+
+class run_control : public tiles::run_control_if {
+public:
+    run_control(unsigned mesh_width, bool stop_on_failure);
+
+    // Called before the simulation for every core that has firmware.
+    void expect_core(unsigned tile, unsigned core);
+
+    void core_exited(unsigned tile, unsigned core, uint32_t code, uint64_t cycle) override;
+    void shutdown(unsigned tile, unsigned core, uint32_t code, uint64_t cycle) override;
+    void mark(unsigned tile, unsigned core, uint32_t id, uint64_t cycle) override;
+    void core_failed(unsigned tile, unsigned core, const char *reason, uint64_t cycle) override;
+
+    // After sc_start returned: the simulation ran out of events (hang) or time (watchdog).
+    void conclude(bool time_limit_reached);
+
+    end_reason reason() const { return reason_; }
+    const std::string &message() const { return message_; }
+    int process_exit_code() const;  // see docs/cli.md
+    const std::vector<mark_record> &marks() const { return marks_; }
+    // exit code per (tile, core) of the cores that exited; absent: still running or failed.
+    const std::map<std::pair<unsigned, unsigned>, uint32_t> &exit_codes() const { return exits_; }
+    const std::map<std::pair<unsigned, unsigned>, std::string> &failures() const { return failures_; }
+
+private:
+    std::string where(unsigned tile, unsigned core) const;
+    void finish(end_reason reason, const std::string &message);
+
+    unsigned mesh_width_;
+    bool stop_on_failure_;
+    unsigned expected_ = 0;
+    std::map<std::pair<unsigned, unsigned>, uint32_t> exits_;
+    std::map<std::pair<unsigned, unsigned>, std::string> failures_;
+    std::vector<mark_record> marks_;
+    end_reason reason_ = end_reason::running;
+    std::string message_;
+    uint32_t shutdown_code_ = 0;
+};
+
+}  // namespace vp

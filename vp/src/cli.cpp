@@ -1,0 +1,47 @@
+#include "vp/cli.h"
+
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+namespace vp {
+
+namespace po = boost::program_options;
+
+cli_options parse_command_line(int argc, char **argv) {
+    cli_options o;
+    po::options_description desc("Usage: namp-vp [options] --firmware ELF\nOptions");
+    desc.add_options()
+        ("help,h", po::bool_switch(&o.help), "show this help")
+        ("version", po::bool_switch(&o.version), "show the version")
+        ("config,c", po::value(&o.config_file)->value_name("FILE.json"),
+         "platform configuration file (see --list-config)")
+        ("preset,p", po::value(&o.preset)->value_name("NAME"),
+         "start from a named configuration (see --list-presets)")
+        ("set,s", po::value(&o.overrides)->composing()->value_name("KEY=VALUE"),
+         "override one configuration key; repeatable")
+        ("firmware,f", po::value(&o.firmware)->composing()->value_name("[TILE=]ELF"),
+         "ELF for every tile, or for the tile with that id; repeatable")
+        ("max-cycles", po::value(&o.max_cycles)->value_name("N"),
+         "watchdog: stop after N simulated cycles (exit code 124)")
+        ("stats", po::value(&o.stats_file)->value_name("FILE.json"),
+         "write the statistics of the run as JSON")
+        ("quiet,q", po::bool_switch(&o.quiet), "print neither console output nor the summary")
+        ("list-config", po::bool_switch(&o.list_config), "list every configuration key")
+        ("list-presets", po::bool_switch(&o.list_presets), "list the presets");
+    std::ostringstream help;
+    help << desc;
+    o.help_text = help.str();
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+        po::notify(vm);
+    } catch (const po::error &e) {
+        throw usage_error(e.what());
+    }
+    if (!o.help && !o.version && !o.list_config && !o.list_presets && o.firmware.empty())
+        throw usage_error("no firmware: give --firmware ELF (see --help)");
+    return o;
+}
+
+}  // namespace vp

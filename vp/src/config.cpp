@@ -1,0 +1,176 @@
+#include "vp/config.h"
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+
+namespace vp {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+const config_key *find_key(const std::string &path) {
+    for (const config_key &k : config_schema())
+        if (k.path == path) return &k;
+    return nullptr;
+}
+
+// "a.b.c" -> json pointer "/a/b/c"
+json::json_pointer pointer_of(const std::string &path) {
+    std::string p = "/" + path;
+    for (char &c : p)
+        if (c == '.') c = '/';
+    return json::json_pointer(p);
+}
+
+std::string describe(const config_key &k) {
+    switch (k.kind) {
+    case value_kind::integer:
+        return "an integer in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
+    case value_kind::boolean: return "true or false";
+    case value_kind::string: return "a string";
+    }
+    return "";
+}
+
+bool value_fits(const config_key &k, const json &v) {
+    switch (k.kind) {
+    case value_kind::integer:
+        if (!v.is_number_integer()) return false;
+        if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) return false;
+        return v.get<int64_t>() >= k.min && v.get<int64_t>() <= k.max;
+    case value_kind::boolean: return v.is_boolean();
+    case value_kind::string: return v.is_string();
+    }
+    return false;
+}
+
+// The node of a dotted path in the document, created if missing.
+ordered_json &node_at(ordered_json &doc, const std::string &path) {
+    ordered_json *node = &doc;
+    std::istringstream parts(path);
+    std::string part;
+    while (std::getline(parts, part, '.')) node = &(*node)[part];
+    return *node;
+}
+
+}  // namespace
+
+config_builder::config_builder() {
+    for (const config_key &k : config_schema()) node_at(doc_, k.path) = k.default_value;
+}
+
+void config_builder::set_value(const std::string &path, const json &value,
+                               const std::string &origin) {
+    const config_key *key = find_key(path);
+    if (!key) throw config_error(origin + ": unknown configuration key '" + path + "'");
+    if (!value_fits(*key, value))
+        throw config_error(origin + ": '" + path + "' must be " + describe(*key) + ", got " +
+                           value.dump());
+    node_at(doc_, path) = value;
+}
+
+void config_builder::apply_json(const json &doc, const std::string &origin) {
+    if (!doc.is_object()) throw config_error(origin + ": the configuration must be a JSON object");
+    // Walk the nested objects; every leaf must be a known key.
+    std::vector<std::pair<std::string, const json *>> todo{{"", &doc}};
+    while (!todo.empty()) {
+        auto [prefix, node] = todo.back();
+        todo.pop_back();
+        for (auto it = node->begin(); it != node->end(); ++it) {
+            const std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+            if (it->is_object()) {
+                if (find_key(path))
+                    throw config_error(origin + ": '" + path + "' must be " +
+                                       describe(*find_key(path)) + ", got an object");
+                todo.push_back({path, &*it});
+            } else {
+                set_value(path, *it, origin);
+            }
+        }
+    }
+}
+
+void config_builder::apply_preset(const std::string &name) {
+    for (const preset &p : config_presets()) {
+        if (p.name == name) {
+            apply_json(p.settings, "preset '" + name + "'");
+            return;
+        }
+    }
+    std::string known;
+    for (const preset &p : config_presets()) known += (known.empty() ? "" : ", ") + p.name;
+    throw config_error("unknown preset '" + name + "' (known presets: " + known + ")");
+}
+
+void config_builder::apply_file(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) throw config_error(path + ": cannot open the configuration file");
+    json doc;
+    try {
+        doc = json::parse(in);
+    } catch (const json::parse_error &e) {
+        throw config_error(path + ": not valid JSON: " + e.what());
+    }
+    apply_json(doc, path);
+}
+
+void config_builder::apply_override(const std::string &assignment) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw config_error("--set '" + assignment + "': expected KEY=VALUE");
+    const std::string path = assignment.substr(0, eq);
+    const std::string text = assignment.substr(eq + 1);
+    const config_key *key = find_key(path);
+    if (!key) throw config_error("--set: unknown configuration key '" + path + "'");
+    json value;
+    if (key->kind == value_kind::string) {
+        value = text;  // strings need no JSON quotes on the command line
+    } else {
+        value = json::parse(text, nullptr, false);
+        if (value.is_discarded()) value = text;  // reported as a type error below
+    }
+    set_value(path, value, "--set");
+}
+
+platform_config config_builder::build() const {
+    const auto get = [this](const std::string &path) { return doc_.at(pointer_of(path)); };
+    const auto u = [&](const std::string &path) { return unsigned(get(path).get<int64_t>()); };
+    platform_config c;
+    c.mesh_width = u("mesh.width");
+    c.mesh_height = u("mesh.height");
+    c.clock_hz = get("clock_hz").get<uint64_t>();
+    c.quantum_cycles = get("quantum_cycles").get<uint64_t>();
+    c.stop_on_failure = get("stop_on_failure").get<bool>();
+    tiles::tile_config &t = c.tile;
+    t.cores = u("tile.cores");
+    const uint64_t sram = get("tile.sram_size").get<uint64_t>();
+    if (sram % 4096 != 0)
+        throw config_error("'tile.sram_size' must be a multiple of 4096, got " +
+                           std::to_string(sram));
+    t.sram_size = uint32_t(sram);
+    t.sram_read_latency = u("tile.sram_read_latency");
+    t.sram_write_latency = u("tile.sram_write_latency");
+    t.device_latency = u("tile.device_latency");
+    t.timer_divider = u("tile.timer_divider");
+    t.timing.alu = u("core.timing.alu");
+    t.timing.mul = u("core.timing.mul");
+    t.timing.div = u("core.timing.div");
+    t.timing.load = u("core.timing.load");
+    t.timing.store = u("core.timing.store");
+    t.timing.branch_taken = u("core.timing.branch_taken");
+    t.timing.branch_not_taken = u("core.timing.branch_not_taken");
+    t.timing.jump = u("core.timing.jump");
+    t.timing.csr = u("core.timing.csr");
+    t.timing.atomic = u("core.timing.atomic");
+    t.timing.system = u("core.timing.system");
+    t.timing.trap = u("core.timing.trap");
+    t.trace_traps = get("trace.traps").get<bool>();
+    c.console_file = get("console.file").get<std::string>();
+    c.effective = doc_;
+    return c;
+}
+
+}  // namespace vp

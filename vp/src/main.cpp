@@ -1,0 +1,126 @@
+// namp-vp: boots firmware on the tiled many-core platform and reports how the run ended.
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <systemc>
+
+#include "tiles/version.h"
+#include "vp/cli.h"
+#include "vp/config.h"
+#include "vp/firmware.h"
+#include "vp/platform.h"
+#include "vp/statistics.h"
+
+namespace {
+
+constexpr int exit_usage = 2;  // bad command line, configuration or firmware file
+
+void list_config() {
+    for (const vp::config_key &k : vp::config_schema()) {
+        std::cout << std::left << std::setw(30) << k.path << " default " << std::setw(10)
+                  << k.default_value.dump();
+        if (k.kind == vp::value_kind::integer)
+            std::cout << " [" << k.min << ", " << k.max << "] " << k.unit;
+        std::cout << "\n    " << k.description << "\n";
+    }
+}
+
+void list_presets() {
+    for (const vp::preset &p : vp::config_presets())
+        std::cout << std::left << std::setw(12) << p.name << p.description << "  "
+                  << p.settings.dump() << "\n";
+}
+
+void print_summary(const vp::platform &p, double host_seconds) {
+    const auto &rc = p.control();
+    uint64_t instret = 0;
+    unsigned cores = 0;
+    for (const auto &t : p.tiles())
+        for (const auto &c : t->cores()) {
+            instret += rv_cpu_instret(c->iss());
+            cores += c->started() ? 1 : 0;
+        }
+    const uint64_t cycles = uint64_t(sc_core::sc_time_stamp() / p.clock_period());
+    std::cerr << "namp-vp: " << p.tiles().size() << " tiles (" << p.config().mesh_width << "x"
+              << p.config().mesh_height << "), " << cores << " cores running firmware\n"
+              << "namp-vp: " << rc.message() << "\n"
+              << "namp-vp: " << cycles << " cycles simulated ("
+              << sc_core::sc_time_stamp().to_seconds() * 1e3 << " ms), " << instret
+              << " instructions, host " << std::fixed << std::setprecision(3) << host_seconds
+              << " s, " << std::setprecision(1) << (instret / host_seconds / 1e6)
+              << " MIPS\nnamp-vp: exit code " << rc.process_exit_code() << "\n";
+}
+
+int run(int argc, char **argv) {
+    vp::cli_options opt;
+    vp::platform_config config;
+    vp::firmware_map firmware;
+    try {
+        opt = vp::parse_command_line(argc, argv);
+        if (opt.help) { std::cout << opt.help_text; return 0; }
+        if (opt.version) {
+            std::cout << "namp-vp " << (tiles::platform_version >> 16) << "."
+                      << (tiles::platform_version & 0xFFFF) << "\n";
+            return 0;
+        }
+        if (opt.list_config) { list_config(); return 0; }
+        if (opt.list_presets) { list_presets(); return 0; }
+        vp::config_builder builder;
+        if (!opt.preset.empty()) builder.apply_preset(opt.preset);
+        if (!opt.config_file.empty()) builder.apply_file(opt.config_file);
+        for (const std::string &s : opt.overrides) builder.apply_override(s);
+        config = builder.build();
+        const unsigned tiles = config.mesh_width * config.mesh_height;
+        for (const std::string &f : opt.firmware) firmware.add(f, tiles);
+    } catch (const std::exception &e) {
+        std::cerr << "namp-vp: error: " << e.what() << "\n";
+        return exit_usage;
+    }
+
+    vp::run_options ro;
+    ro.max_cycles = opt.max_cycles;
+    ro.quiet = opt.quiet;
+    std::unique_ptr<vp::platform> platform;
+    try {
+        platform = std::make_unique<vp::platform>("platform", config, ro);
+        platform->load(firmware);
+    } catch (const std::exception &e) {
+        std::cerr << "namp-vp: error: " << e.what() << "\n";
+        return exit_usage;
+    }
+
+    const auto start = std::chrono::steady_clock::now();
+    platform->simulate();
+    const double host_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    const int code = platform->control().process_exit_code();
+    if (!opt.quiet) print_summary(*platform, host_seconds);
+    else if (code != 0) std::cerr << "namp-vp: " << platform->control().message() << "\n";
+
+    if (!opt.stats_file.empty()) {
+        std::ofstream out(opt.stats_file);
+        out << vp::collect_statistics(*platform).dump(2) << "\n";
+        if (!out) {
+            std::cerr << "namp-vp: error: cannot write statistics to '" << opt.stats_file << "'\n";
+            return code ? code : exit_usage;
+        }
+    }
+    return code;
+}
+
+}  // namespace
+
+int sc_main(int argc, char **argv) {
+    // Errors inside the models become exceptions we report, instead of an abort with a core dump.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+    try {
+        return run(argc, argv);
+    } catch (const sc_core::sc_report &r) {
+        std::cerr << "namp-vp: simulation error: " << r.what() << "\n";
+        return 3;
+    }
+}

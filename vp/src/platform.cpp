@@ -1,0 +1,76 @@
+#include "vp/platform.h"
+
+#include <iostream>
+
+#include "tile_memory_map.h"
+
+namespace vp {
+
+namespace {
+// Rounded to whole picoseconds (the SystemC time resolution).
+sc_core::sc_time period_of(uint64_t clock_hz) {
+    return sc_core::sc_time(double(1000000000000ull / clock_hz), sc_core::SC_PS);
+}
+}  // namespace
+
+platform::platform(sc_core::sc_module_name name, const platform_config &config,
+                   const run_options &options)
+    : sc_module(name), config_(config), options_(options), period_(period_of(config.clock_hz)),
+      control_(config.mesh_width, config.stop_on_failure) {
+    if (!config.console_file.empty()) {
+        console_log_.open(config.console_file);
+        if (!console_log_)
+            throw config_error("console.file: cannot write '" + config.console_file + "'");
+    }
+    const bool echo = config.effective.at("console").at("echo").get<bool>() && !options.quiet;
+    tiles::tile::outputs out;
+    out.console_out = echo ? &std::cout : nullptr;
+    out.console_log = console_log_.is_open() ? &console_log_ : nullptr;
+    out.trace = &std::cerr;
+
+    for (unsigned y = 0; y < config.mesh_height; ++y) {
+        for (unsigned x = 0; x < config.mesh_width; ++x) {
+            tiles::tile_geometry g;
+            g.id = y * config.mesh_width + x;
+            g.x = x;
+            g.y = y;
+            g.mesh_width = config.mesh_width;
+            g.mesh_height = config.mesh_height;
+            g.cores = config.tile.cores;
+            g.sram_base = TILE_SRAM_BASE;
+            g.sram_size = config.tile.sram_size;
+            g.na_base = TILE_NA_BASE;
+            g.clock_hz = uint32_t(config.clock_hz);
+            g.timer_hz = uint32_t(config.clock_hz / config.tile.timer_divider);
+            const std::string tile_name = "tile_" + std::to_string(x) + "_" + std::to_string(y);
+            tiles_.push_back(std::make_unique<tiles::tile>(tile_name.c_str(), config.tile, g,
+                                                           period_, control_, out));
+        }
+    }
+}
+
+void platform::load(const firmware_map &firmware) {
+    for (auto &t : tiles_) {
+        const firmware_image *image = firmware.for_tile(t->geometry().id);
+        if (!image) continue;
+        image->load_into(*t);
+        for (unsigned c = 0; c < t->cores().size(); ++c) {
+            t->cores()[c]->start(image->entry());
+            control_.expect_core(t->geometry().id, c);
+        }
+    }
+}
+
+void platform::simulate() {
+    tlm::tlm_global_quantum::instance().set(period_ * double(config_.quantum_cycles));
+    if (options_.max_cycles) {
+        const sc_core::sc_time limit = period_ * double(options_.max_cycles);
+        sc_core::sc_start(limit, sc_core::SC_EXIT_ON_STARVATION);
+        control_.conclude(sc_core::sc_time_stamp() >= limit);
+    } else {
+        sc_core::sc_start();
+        control_.conclude(false);
+    }
+}
+
+}  // namespace vp

@@ -1,0 +1,104 @@
+#include "vp/statistics.h"
+
+namespace vp {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+const char *exception_name(unsigned cause) {
+    static const char *const names[16] = {
+        "instruction_misaligned", "instruction_access_fault", "illegal_instruction", "breakpoint",
+        "load_misaligned", "load_access_fault", "store_misaligned", "store_access_fault",
+        "ecall_u", "ecall_s", "reserved_10", "ecall_m", "instruction_page_fault",
+        "load_page_fault", "reserved_14", "store_page_fault"};
+    return cause < 16 ? names[cause] : "other";
+}
+
+std::string core_state(const tiles::cpu_core &core, bool failed) {
+    if (!core.started()) return "no_firmware";
+    if (failed) return "failed";
+    if (core.halted()) return "exited";
+    if (core.sleeping()) return "sleeping";
+    return "running";
+}
+
+ordered_json core_statistics(const run_control &rc, unsigned tile, unsigned index,
+                             const tiles::cpu_core &core) {
+    const rv_cpu_stats &s = *rv_cpu_get_stats(core.iss());
+    ordered_json j;
+    j["core"] = index;
+    auto exit = rc.exit_codes().find({tile, index});
+    auto failure = rc.failures().find({tile, index});
+    j["state"] = core_state(core, failure != rc.failures().end());
+    j["exit_code"] = exit != rc.exit_codes().end() ? ordered_json(exit->second) : ordered_json();
+    if (failure != rc.failures().end()) j["failure"] = failure->second;
+    j["cycles"] = s.cycles;
+    j["instret"] = s.instret;
+    j["sleep_cycles"] = core.stats().sleep_cycles;
+    j["loads"] = s.loads;
+    j["stores"] = s.stores;
+    j["atomics"] = s.atomics;
+    j["branches_taken"] = s.branches_taken;
+    j["branches_not_taken"] = s.branches_not_taken;
+    j["device_accesses"] = core.stats().device_accesses;
+    j["bus_errors"] = core.stats().bus_errors;
+    j["interrupts"] = s.interrupts;
+    j["exceptions"] = s.exceptions;
+    ordered_json by_cause = ordered_json::object();
+    for (unsigned c = 0; c < 16; ++c)
+        if (s.exceptions_by_cause[c]) by_cause[exception_name(c)] = s.exceptions_by_cause[c];
+    j["exceptions_by_cause"] = by_cause;
+    j["wfi"] = s.wfi_count;
+    j["decode_cache_misses"] = s.decode_cache_misses;
+    return j;
+}
+
+}  // namespace
+
+ordered_json collect_statistics(const platform &p) {
+    const run_control &rc = p.control();
+    ordered_json doc;
+    ordered_json sim;
+    sim["end_reason"] = to_string(rc.reason());
+    sim["message"] = rc.message();
+    sim["exit_code"] = rc.process_exit_code();
+    sim["simulated_time_ps"] = sc_core::sc_time_stamp().value();
+    sim["simulated_cycles"] = uint64_t(sc_core::sc_time_stamp() / p.clock_period());
+    doc["simulation"] = sim;
+
+    uint64_t total_instret = 0, total_cycles = 0;
+    ordered_json tiles = ordered_json::array();
+    for (const auto &t : p.tiles()) {
+        const tiles::tile_geometry &g = t->geometry();
+        ordered_json tj;
+        tj["id"] = g.id;
+        tj["x"] = g.x;
+        tj["y"] = g.y;
+        ordered_json cores = ordered_json::array();
+        for (unsigned c = 0; c < t->cores().size(); ++c) {
+            const tiles::cpu_core &core = *t->cores()[c];
+            cores.push_back(core_statistics(rc, g.id, c, core));
+            total_instret += rv_cpu_instret(core.iss());
+            total_cycles += rv_cpu_cycles(core.iss());
+        }
+        tj["cores"] = cores;
+        tj["console"] = {{"bytes", t->terminal().bytes_written()},
+                         {"lines", t->terminal().lines_written()}};
+        tj["bus"] = {{"transactions", t->bus().transactions()},
+                     {"decode_errors", t->bus().decode_errors()},
+                     {"sram_bus_reads", t->memory().bus_reads()},
+                     {"sram_bus_writes", t->memory().bus_writes()}};
+        tiles.push_back(tj);
+    }
+    doc["totals"] = {{"instret", total_instret}, {"core_cycles", total_cycles}};
+    ordered_json marks = ordered_json::array();
+    for (const mark_record &m : rc.marks())
+        marks.push_back({{"tile", m.tile}, {"core", m.core}, {"id", m.id}, {"cycle", m.cycle}});
+    doc["marks"] = marks;
+    doc["tiles"] = tiles;
+    doc["config"] = p.config().effective;
+    return doc;
+}
+
+}  // namespace vp
