@@ -31,6 +31,9 @@ public:
     tile(sc_core::sc_module_name name, const tile_config &config, const tile_geometry &geometry,
          sc_core::sc_time clock_period, run_control_if &run_control, const outputs &out);
 
+    // Further bus masters (the network adapter, test initiators) join the tile bus here.
+    void bind_master(tlm::tlm_initiator_socket<32> &socket) { socket.bind(bus_->masters); }
+
     const tile_geometry &geometry() const { return geometry_; }
     sram &memory() { return *sram_; }
     const sram &memory() const { return *sram_; }

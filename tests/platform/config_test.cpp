@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include "vp/config.h"
+
+using vp::config_builder;
+using vp::config_error;
+
+namespace {
+std::string error_of(const std::function<void()> &f) {
+    try {
+        f();
+    } catch (const config_error &e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST(Config, DefaultsDescribeTheDocumentedPlatform) {
+    const vp::platform_config c = config_builder().build();
+    EXPECT_EQ(c.mesh_width, 4u);
+    EXPECT_EQ(c.mesh_height, 4u);
+    EXPECT_EQ(c.tile.cores, 1u);
+    EXPECT_EQ(c.tile.sram_size, 1u << 20);
+    EXPECT_EQ(c.clock_hz, 100000000u);
+    EXPECT_EQ(c.tile.timing.div, 34u);
+    EXPECT_TRUE(c.effective.contains("core"));
+}
+
+TEST(Config, PresetsLayerUnderOverrides) {
+    config_builder b;
+    b.apply_preset("smp");
+    b.apply_override("tile.cores=2");
+    const auto c = b.build();
+    EXPECT_EQ(c.mesh_width, 2u);
+    EXPECT_EQ(c.tile.cores, 2u);
+}
+
+TEST(Config, EveryPresetIsValid) {
+    for (const auto &p : vp::config_presets()) {
+        config_builder b;
+        EXPECT_NO_THROW(b.apply_preset(p.name)) << p.name;
+        EXPECT_NO_THROW(b.build()) << p.name;
+    }
+}
+
+TEST(Config, UnknownKeysAreNamed) {
+    EXPECT_EQ(error_of([] { config_builder().apply_override("tile.coress=2"); }),
+              "--set: unknown configuration key 'tile.coress'");
+    EXPECT_EQ(error_of([] { config_builder().apply_json({{"mesh", {{"depth", 2}}}}, "f.json"); }),
+              "f.json: unknown configuration key 'mesh.depth'");
+}
+
+TEST(Config, ValuesOutOfRangeOrOfTheWrongTypeAreRejected) {
+    EXPECT_EQ(error_of([] { config_builder().apply_override("mesh.width=17"); }),
+              "--set: 'mesh.width' must be an integer in [1, 16], got 17");
+    EXPECT_EQ(error_of([] { config_builder().apply_override("tile.cores=two"); }),
+              "--set: 'tile.cores' must be an integer in [1, 32], got \"two\"");
+    EXPECT_EQ(error_of([] { config_builder().apply_override("trace.traps=1"); }),
+              "--set: 'trace.traps' must be true or false, got 1");
+    EXPECT_EQ(error_of([] { config_builder().apply_json({{"tile", {{"cores", 1.5}}}}, "x"); }),
+              "x: 'tile.cores' must be an integer in [1, 32], got 1.5");
+    EXPECT_EQ(error_of([] { config_builder().apply_json({{"tile", 3}}, "x"); }),
+              "x: unknown configuration key 'tile'");
+    EXPECT_EQ(error_of([] { config_builder().apply_json({{"clock_hz", {{"a", 1}}}}, "x"); }),
+              "x: 'clock_hz' must be an integer in [1000000, 4000000000], got an object");
+    EXPECT_EQ(error_of([] { config_builder().apply_json(nlohmann::json::array(), "x"); }),
+              "x: the configuration must be a JSON object");
+}
+
+TEST(Config, SramSizeMustBePageMultiple) {
+    config_builder b;
+    b.apply_override("tile.sram_size=70000");
+    EXPECT_EQ(error_of([&] { b.build(); }), "'tile.sram_size' must be a multiple of 4096, got 70000");
+}
+
+TEST(Config, StringsNeedNoQuotesOnTheCommandLine) {
+    config_builder b;
+    b.apply_override("console.file=out.log");
+    EXPECT_EQ(b.build().console_file, "out.log");
+}
+
+TEST(Config, MalformedOverridesAndFilesAreReported) {
+    EXPECT_EQ(error_of([] { config_builder().apply_override("mesh.width"); }),
+              "--set 'mesh.width': expected KEY=VALUE");
+    EXPECT_EQ(error_of([] { config_builder().apply_file("/nonexistent/x.json"); }),
+              "/nonexistent/x.json: cannot open the configuration file");
+    EXPECT_NE(error_of([] { config_builder().apply_preset("nope"); }).find("unknown preset 'nope'"),
+              std::string::npos);
+}
