@@ -8,7 +8,7 @@
 
 #include "hal/hal.h"
 
-#define WORK_N 100000u
+#define WORK_N 20000u
 
 static volatile uint32_t tile_sum_lo;   /* shared by the cores of this tile */
 static volatile uint32_t tile_sum_hi;
@@ -61,7 +61,7 @@ int main(void)
         return 0;
     uint64_t total = ((uint64_t)tile_sum_hi << 32) | tile_sum_lo;
     uint64_t expect = (uint64_t)WORK_N * (WORK_N + 1) / 2;
-    printf("tile %lu: sum 1..%lu over %lu core(s) = %llu (%s), %llu instructions on core 0\n",
+    printf("tile %lu: sum 1..%lu over %lu core(s) = %llu (%s), core 0 retired %llu instructions\n",
            (unsigned long)tile_id(), (unsigned long)WORK_N, (unsigned long)cores,
            (unsigned long long)total, total == expect ? "ok" : "WRONG",
            (unsigned long long)cpu_instret());
