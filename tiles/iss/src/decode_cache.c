@@ -1,0 +1,101 @@
+/* Decode cache and instruction fetch.
+ *
+ * Each DMI region has one pointer per 4 KiB physical page to an array of decoded instructions, one
+ * slot per halfword, allocated on the first fetch from that page and filled lazily. The executor
+ * remembers the virtual page it is fetching from (fetch_vpage/fetch_code), so the common fetch is a
+ * compare and an array index. Fetches from outside DMI, and 32-bit instructions straddling a page
+ * boundary (whose second half may live in another physical page), are decoded every time into a
+ * scratch slot. Stores into code are not seen until fence.i or rv_cpu_flush_decode_cache (the ISA
+ * allows this).
+ */
+#include "cpu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const rv_insn *fetch_uncached(rv_cpu *cpu, uint32_t paddr)
+{
+    uint32_t pc = cpu->pc;
+    uint32_t lo;
+    if (!rv_phys_read(cpu, paddr, 2, &lo, RV_ACCESS_FETCH)) {
+        rv_raise(cpu, RV_EXC_INSN_ACCESS, pc);
+        return NULL;
+    }
+    uint32_t word = lo;
+    if ((lo & 3u) == 3u) {
+        uint32_t paddr_hi, hi;
+        uint8_t *host;
+        if (!rv_translate_fetch(cpu, pc + 2u, &paddr_hi, &host))
+            return NULL;
+        if (!rv_phys_read(cpu, paddr_hi, 2, &hi, RV_ACCESS_FETCH)) {
+            rv_raise(cpu, RV_EXC_INSN_ACCESS, pc + 2u);
+            return NULL;
+        }
+        word |= hi << 16;
+    }
+    cpu->stats.decode_cache_misses++;
+    rv_decode(cpu, word, &cpu->scratch);
+    return &cpu->scratch;
+}
+
+const rv_insn *rv_fill_slot(rv_cpu *cpu, rv_insn *slot)
+{
+    uint32_t off = cpu->pc & RV_PAGE_MASK;
+    const uint8_t *host = cpu->fetch_dmi->host + (cpu->fetch_ppage - cpu->fetch_dmi->base) + off;
+    uint32_t word = (uint32_t)host[0] | ((uint32_t)host[1] << 8);
+    if ((word & 3u) == 3u) {
+        if (off == RV_PAGE_SIZE - 2u)
+            return fetch_uncached(cpu, cpu->fetch_ppage | off);
+        word |= ((uint32_t)host[2] << 16) | ((uint32_t)host[3] << 24);
+    }
+    cpu->stats.decode_cache_misses++;
+    rv_decode(cpu, word, slot);
+    return slot;
+}
+
+const rv_insn *rv_fetch_slow(rv_cpu *cpu)
+{
+    uint32_t pc = cpu->pc;
+    uint32_t paddr;
+    uint8_t *host;
+    cpu->fetch_vpage = RV_TLB_INVALID;
+    if (!rv_translate_fetch(cpu, pc, &paddr, &host))
+        return NULL;
+    uint32_t ppage = paddr & ~RV_PAGE_MASK;
+    rv_dmi *d = host ? rv_find_dmi(cpu, ppage, RV_PAGE_SIZE) : NULL;
+    if (!d)
+        return fetch_uncached(cpu, paddr);
+    uint32_t index = (ppage - d->base) >> RV_PAGE_SHIFT;
+    rv_code_page *page = d->code[index];
+    if (!page) {
+        page = calloc(1, sizeof *page);
+        if (!page)
+            return fetch_uncached(cpu, paddr);
+        d->code[index] = page;
+    }
+    cpu->fetch_vpage = pc & ~RV_PAGE_MASK;
+    cpu->fetch_code = page;
+    cpu->fetch_dmi = d;
+    cpu->fetch_ppage = ppage;
+    rv_insn *slot = &page->slot[(pc & RV_PAGE_MASK) >> 1];
+    if (slot->op != RV_OP_UNDECODED)
+        return slot;
+    return rv_fill_slot(cpu, slot);
+}
+
+void rv_decode_cache_flush(rv_cpu *cpu)
+{
+    rv_decode_cache_free(cpu);
+}
+
+void rv_decode_cache_free(rv_cpu *cpu)
+{
+    for (unsigned i = 0; i < cpu->dmi_count; i++) {
+        rv_dmi *d = &cpu->dmi[i];
+        for (uint32_t p = 0; p < d->code_pages; p++) {
+            free(d->code[p]);
+            d->code[p] = NULL;
+        }
+    }
+    cpu->fetch_vpage = RV_TLB_INVALID;
+}

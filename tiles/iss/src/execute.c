@@ -1,0 +1,337 @@
+/* The interpreter: one switch over the compact op enum per instruction, fetched from the decode
+ * cache. Loads and stores hit the software TLB's host pointer directly when the page is DMI memory
+ * and the access is aligned; everything else goes to the slow paths in mmu.c.
+ *
+ * LR/SC/AMO to non-DMI (device) addresses are performed through the bus callback as a read followed
+ * by a write: that is how a device observes a read-modify-write. They are atomic with respect to
+ * other harts because the host runs harts cooperatively (never preempting inside an instruction).
+ */
+#include "cpu_internal.h"
+
+#include <string.h>
+
+#define STEP_CONTINUE (-1)
+
+/* Loads: fast path through the read TLB, else the slow path (which may trap). */
+#define LOAD(len, convert)                                                                          \
+    do {                                                                                            \
+        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
+        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_READ][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];    \
+        uint32_t v_ = 0;                                                                            \
+        if (RV_LIKELY(e_->vpn == (a_ >> RV_PAGE_SHIFT) && e_->host && !(a_ & ((len)-1u)))) {        \
+            memcpy(&v_, e_->host + (a_ & RV_PAGE_MASK), (len));                                     \
+            cpu->stats.cycles += e_->latency;                                                       \
+        } else if (!rv_load_slow(cpu, a_, (len), &v_)) {                                            \
+            return trap_taken(cpu);                                                                 \
+        }                                                                                           \
+        x[in->rd] = convert(v_);                                                                    \
+        cpu->stats.loads++;                                                                         \
+    } while (0)
+
+#define STORE(len)                                                                                  \
+    do {                                                                                            \
+        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
+        uint32_t v_ = x[in->rs2];                                                                   \
+        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_WRITE][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];   \
+        if (RV_LIKELY(e_->vpn == (a_ >> RV_PAGE_SHIFT) && e_->host && !(a_ & ((len)-1u)))) {        \
+            memcpy(e_->host + (a_ & RV_PAGE_MASK), &v_, (len));                                     \
+            cpu->stats.cycles += e_->latency;                                                       \
+            rv_invalidate_reservations(cpu, e_->ppn_base | (a_ & RV_PAGE_MASK), (len));             \
+        } else if (!rv_store_slow(cpu, a_, (len), v_)) {                                            \
+            return trap_taken(cpu);                                                                 \
+        }                                                                                           \
+        cpu->stats.stores++;                                                                        \
+    } while (0)
+
+#define AS_IS(v) (v)
+#define SEXT8(v) ((uint32_t)(int32_t)(int8_t)(uint8_t)(v))
+#define SEXT16(v) ((uint32_t)(int32_t)(int16_t)(uint16_t)(v))
+#define ZEXT8(v) ((v)&0xffu)
+#define ZEXT16(v) ((v)&0xffffu)
+
+#define BRANCH(cond)                                                                                \
+    do {                                                                                            \
+        if (cond) {                                                                                 \
+            next_pc = pc + (uint32_t)in->imm;                                                       \
+            cpu->stats.cycles += (uint64_t)cpu->cfg.timing.branch_taken - in->cost;                 \
+            cpu->stats.branches_taken++;                                                            \
+        } else {                                                                                    \
+            cpu->stats.branches_not_taken++;                                                        \
+        }                                                                                           \
+    } while (0)
+
+static int trap_taken(rv_cpu *cpu)
+{
+    if (cpu->locked_up)
+        return RV_RUN_LOCKUP;
+    if (cpu->stop_requested) { /* the bus callback asked to stop, then the access faulted */
+        cpu->stop_requested = false;
+        return RV_RUN_STOPPED;
+    }
+    return STEP_CONTINUE;
+}
+
+static int illegal(rv_cpu *cpu, const rv_insn *in)
+{
+    rv_raise_illegal(cpu, in);
+    return trap_taken(cpu);
+}
+
+static uint32_t div_s(uint32_t a, uint32_t b)
+{
+    if (b == 0) return 0xffffffffu;
+    if (a == 0x80000000u && b == 0xffffffffu) return a;
+    return (uint32_t)((int32_t)a / (int32_t)b);
+}
+
+static uint32_t rem_s(uint32_t a, uint32_t b)
+{
+    if (b == 0) return a;
+    if (a == 0x80000000u && b == 0xffffffffu) return 0;
+    return (uint32_t)((int32_t)a % (int32_t)b);
+}
+
+/* lr.w, sc.w and amo*.w. Returns false after taking a trap. */
+static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
+{
+    uint32_t *x = cpu->x;
+    uint32_t vaddr = x[in->rs1];
+    uint32_t src = x[in->rs2];
+    bool is_lr = in->op == RV_OP_LR;
+    enum rv_access kind = is_lr ? RV_ACCESS_READ : RV_ACCESS_WRITE;
+    uint32_t paddr, old = 0;
+    cpu->stats.atomics++;
+    if (vaddr & 3u) {
+        rv_raise(cpu, rv_misaligned_cause(kind), vaddr);
+        return false;
+    }
+    if (!rv_translate(cpu, vaddr, kind, &paddr))
+        return false;
+    uint32_t hart = cpu->cfg.hart_id;
+    if (is_lr) {
+        if (!rv_phys_read(cpu, paddr, 4, &old, RV_ACCESS_READ)) {
+            rv_raise(cpu, RV_EXC_LOAD_ACCESS, vaddr);
+            return false;
+        }
+        cpu->res->addr[hart] = paddr;
+        cpu->res->valid_mask |= cpu->hart_bit;
+        x[in->rd] = old;
+        return true;
+    }
+    if (in->op == RV_OP_SC) {
+        bool reserved = (cpu->res->valid_mask & cpu->hart_bit) && cpu->res->addr[hart] == paddr;
+        cpu->res->valid_mask &= ~cpu->hart_bit;
+        if (reserved && !rv_phys_write(cpu, paddr, 4, src)) {
+            rv_raise(cpu, RV_EXC_STORE_ACCESS, vaddr);
+            return false;
+        }
+        x[in->rd] = reserved ? 0u : 1u;
+        return true;
+    }
+    if (!rv_phys_read(cpu, paddr, 4, &old, RV_ACCESS_READ)) {
+        rv_raise(cpu, RV_EXC_STORE_ACCESS, vaddr);
+        return false;
+    }
+    uint32_t result;
+    switch (in->op) {
+    case RV_OP_AMOSWAP: result = src; break;
+    case RV_OP_AMOADD: result = old + src; break;
+    case RV_OP_AMOXOR: result = old ^ src; break;
+    case RV_OP_AMOAND: result = old & src; break;
+    case RV_OP_AMOOR: result = old | src; break;
+    case RV_OP_AMOMIN: result = (int32_t)old < (int32_t)src ? old : src; break;
+    case RV_OP_AMOMAX: result = (int32_t)old > (int32_t)src ? old : src; break;
+    case RV_OP_AMOMINU: result = old < src ? old : src; break;
+    default: result = old > src ? old : src; break; /* amomaxu */
+    }
+    if (!rv_phys_write(cpu, paddr, 4, result)) {
+        rv_raise(cpu, RV_EXC_STORE_ACCESS, vaddr);
+        return false;
+    }
+    x[in->rd] = old;
+    return true;
+}
+
+/* Executes one instruction or takes one trap. Returns STEP_CONTINUE or an rv_run_status. */
+static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
+{
+    uint32_t *x = cpu->x;
+    if (RV_UNLIKELY((cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie)) {
+        if (rv_check_interrupts(cpu))
+            return STEP_CONTINUE;
+    }
+    uint32_t pc = cpu->pc;
+    const rv_insn *in;
+    if (RV_LIKELY((pc & ~RV_PAGE_MASK) == cpu->fetch_vpage)) {
+        rv_insn *slot = &cpu->fetch_code->slot[(pc & RV_PAGE_MASK) >> 1];
+        in = RV_LIKELY(slot->op != RV_OP_UNDECODED) ? slot : rv_fill_slot(cpu, slot);
+    } else {
+        in = rv_fetch_slow(cpu);
+    }
+    if (RV_UNLIKELY(!in))
+        return trap_taken(cpu);
+
+    uint32_t next_pc = pc + in->len;
+    cpu->stats.cycles += in->cost;
+    uint32_t old;
+    switch ((enum rv_op)in->op) {
+    case RV_OP_LUI: x[in->rd] = (uint32_t)in->imm; break;
+    case RV_OP_AUIPC: x[in->rd] = pc + (uint32_t)in->imm; break;
+    case RV_OP_JAL: x[in->rd] = next_pc; next_pc = pc + (uint32_t)in->imm; break;
+    case RV_OP_JALR: {
+        uint32_t target = (x[in->rs1] + (uint32_t)in->imm) & ~1u;
+        x[in->rd] = next_pc;
+        next_pc = target;
+        break;
+    }
+    case RV_OP_BEQ: BRANCH(x[in->rs1] == x[in->rs2]); break;
+    case RV_OP_BNE: BRANCH(x[in->rs1] != x[in->rs2]); break;
+    case RV_OP_BLT: BRANCH((int32_t)x[in->rs1] < (int32_t)x[in->rs2]); break;
+    case RV_OP_BGE: BRANCH((int32_t)x[in->rs1] >= (int32_t)x[in->rs2]); break;
+    case RV_OP_BLTU: BRANCH(x[in->rs1] < x[in->rs2]); break;
+    case RV_OP_BGEU: BRANCH(x[in->rs1] >= x[in->rs2]); break;
+    case RV_OP_LB: LOAD(1, SEXT8); break;
+    case RV_OP_LH: LOAD(2, SEXT16); break;
+    case RV_OP_LW: LOAD(4, AS_IS); break;
+    case RV_OP_LBU: LOAD(1, ZEXT8); break;
+    case RV_OP_LHU: LOAD(2, ZEXT16); break;
+    case RV_OP_SB: STORE(1); break;
+    case RV_OP_SH: STORE(2); break;
+    case RV_OP_SW: STORE(4); break;
+    case RV_OP_ADDI: x[in->rd] = x[in->rs1] + (uint32_t)in->imm; break;
+    case RV_OP_SLTI: x[in->rd] = (int32_t)x[in->rs1] < in->imm; break;
+    case RV_OP_SLTIU: x[in->rd] = x[in->rs1] < (uint32_t)in->imm; break;
+    case RV_OP_XORI: x[in->rd] = x[in->rs1] ^ (uint32_t)in->imm; break;
+    case RV_OP_ORI: x[in->rd] = x[in->rs1] | (uint32_t)in->imm; break;
+    case RV_OP_ANDI: x[in->rd] = x[in->rs1] & (uint32_t)in->imm; break;
+    case RV_OP_SLLI: x[in->rd] = x[in->rs1] << in->imm; break;
+    case RV_OP_SRLI: x[in->rd] = x[in->rs1] >> in->imm; break;
+    case RV_OP_SRAI: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> in->imm); break;
+    case RV_OP_ADD: x[in->rd] = x[in->rs1] + x[in->rs2]; break;
+    case RV_OP_SUB: x[in->rd] = x[in->rs1] - x[in->rs2]; break;
+    case RV_OP_SLL: x[in->rd] = x[in->rs1] << (x[in->rs2] & 31u); break;
+    case RV_OP_SLT: x[in->rd] = (int32_t)x[in->rs1] < (int32_t)x[in->rs2]; break;
+    case RV_OP_SLTU: x[in->rd] = x[in->rs1] < x[in->rs2]; break;
+    case RV_OP_XOR: x[in->rd] = x[in->rs1] ^ x[in->rs2]; break;
+    case RV_OP_SRL: x[in->rd] = x[in->rs1] >> (x[in->rs2] & 31u); break;
+    case RV_OP_SRA: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> (x[in->rs2] & 31u)); break;
+    case RV_OP_OR: x[in->rd] = x[in->rs1] | x[in->rs2]; break;
+    case RV_OP_AND: x[in->rd] = x[in->rs1] & x[in->rs2]; break;
+    case RV_OP_MUL: x[in->rd] = x[in->rs1] * x[in->rs2]; break;
+    case RV_OP_MULH:
+        x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(int32_t)x[in->rs2]) >> 32);
+        break;
+    case RV_OP_MULHSU:
+        x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(uint64_t)x[in->rs2]) >> 32);
+        break;
+    case RV_OP_MULHU: x[in->rd] = (uint32_t)(((uint64_t)x[in->rs1] * x[in->rs2]) >> 32); break;
+    case RV_OP_DIV: x[in->rd] = div_s(x[in->rs1], x[in->rs2]); break;
+    case RV_OP_DIVU: x[in->rd] = x[in->rs2] ? x[in->rs1] / x[in->rs2] : 0xffffffffu; break;
+    case RV_OP_REM: x[in->rd] = rem_s(x[in->rs1], x[in->rs2]); break;
+    case RV_OP_REMU: x[in->rd] = x[in->rs2] ? x[in->rs1] % x[in->rs2] : x[in->rs1]; break;
+    case RV_OP_FENCE: break;
+    case RV_OP_FENCE_I:
+        rv_decode_cache_flush(cpu); /* in points into the freed cache from here on */
+        break;
+    case RV_OP_ECALL:
+        rv_raise(cpu, cpu->priv == RV_PRIV_U ? RV_EXC_ECALL_U
+                      : cpu->priv == RV_PRIV_S ? RV_EXC_ECALL_S : RV_EXC_ECALL_M, 0);
+        return trap_taken(cpu);
+    case RV_OP_EBREAK:
+        rv_raise(cpu, RV_EXC_BREAKPOINT, pc);
+        return trap_taken(cpu);
+    case RV_OP_MRET:
+        if (cpu->priv != RV_PRIV_M)
+            return illegal(cpu, in);
+        rv_do_mret(cpu);
+        next_pc = cpu->pc;
+        break;
+    case RV_OP_SRET:
+        if (cpu->priv == RV_PRIV_U || (cpu->priv == RV_PRIV_S && (cpu->csr.mstatus & MSTATUS_TSR)))
+            return illegal(cpu, in);
+        rv_do_sret(cpu);
+        next_pc = cpu->pc;
+        break;
+    case RV_OP_WFI:
+        /* wfi in U mode is always illegal here; in S mode only with TW (no timeout is modelled) */
+        if (cpu->priv == RV_PRIV_U || (cpu->priv == RV_PRIV_S && (cpu->csr.mstatus & MSTATUS_TW)))
+            return illegal(cpu, in);
+        cpu->stats.wfi_count++;
+        cpu->pc = next_pc;
+        cpu->stats.instret++;
+        x[0] = 0;
+        return rv_cpu_irq_pending(cpu) ? STEP_CONTINUE : (int)RV_RUN_WFI;
+    case RV_OP_SFENCE_VMA:
+        if (cpu->priv == RV_PRIV_U || (cpu->priv == RV_PRIV_S && (cpu->csr.mstatus & MSTATUS_TVM)))
+            return illegal(cpu, in);
+        rv_tlb_flush(cpu);
+        break;
+    case RV_OP_CSRRW:
+        if (!rv_csr_access(cpu, in, RV_CSR_WRITE, x[in->rs1], true, &old)) return trap_taken(cpu);
+        x[in->rd] = old;
+        break;
+    case RV_OP_CSRRS:
+        if (!rv_csr_access(cpu, in, RV_CSR_SET, x[in->rs1], in->rs1 != 0, &old)) return trap_taken(cpu);
+        x[in->rd] = old;
+        break;
+    case RV_OP_CSRRC:
+        if (!rv_csr_access(cpu, in, RV_CSR_CLEAR, x[in->rs1], in->rs1 != 0, &old)) return trap_taken(cpu);
+        x[in->rd] = old;
+        break;
+    case RV_OP_CSRRWI:
+        if (!rv_csr_access(cpu, in, RV_CSR_WRITE, in->rs1, true, &old)) return trap_taken(cpu);
+        x[in->rd] = old;
+        break;
+    case RV_OP_CSRRSI:
+        if (!rv_csr_access(cpu, in, RV_CSR_SET, in->rs1, in->rs1 != 0, &old)) return trap_taken(cpu);
+        x[in->rd] = old;
+        break;
+    case RV_OP_CSRRCI:
+        if (!rv_csr_access(cpu, in, RV_CSR_CLEAR, in->rs1, in->rs1 != 0, &old)) return trap_taken(cpu);
+        x[in->rd] = old;
+        break;
+    case RV_OP_LR: case RV_OP_SC: case RV_OP_AMOSWAP: case RV_OP_AMOADD: case RV_OP_AMOXOR:
+    case RV_OP_AMOAND: case RV_OP_AMOOR: case RV_OP_AMOMIN: case RV_OP_AMOMAX: case RV_OP_AMOMINU:
+    case RV_OP_AMOMAXU:
+        if (!atomic_op(cpu, in))
+            return trap_taken(cpu);
+        break;
+    case RV_OP_ILLEGAL:
+    case RV_OP_UNDECODED:
+    case RV_OP_COUNT:
+    default:
+        return illegal(cpu, in);
+    }
+    x[0] = 0;
+    cpu->pc = next_pc;
+    cpu->stats.instret++;
+    if (RV_UNLIKELY(cpu->stop_requested)) {
+        cpu->stop_requested = false;
+        return RV_RUN_STOPPED;
+    }
+    return STEP_CONTINUE;
+}
+
+rv_run_status rv_cpu_run(rv_cpu *cpu, uint64_t cycle_limit)
+{
+    if (cpu->locked_up)
+        return RV_RUN_LOCKUP;
+    if (cpu->stop_requested) {
+        cpu->stop_requested = false;
+        return RV_RUN_STOPPED;
+    }
+    while (cpu->stats.cycles < cycle_limit) {
+        int status = step_one(cpu);
+        if (RV_UNLIKELY(status != STEP_CONTINUE))
+            return (rv_run_status)status;
+    }
+    return RV_RUN_BUDGET;
+}
+
+rv_run_status rv_cpu_step(rv_cpu *cpu)
+{
+    if (cpu->locked_up)
+        return RV_RUN_LOCKUP;
+    int status = step_one(cpu);
+    return status == STEP_CONTINUE ? RV_RUN_BUDGET : (rv_run_status)status;
+}
