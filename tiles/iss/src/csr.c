@@ -4,6 +4,8 @@
  * csrr* instruction performs. Unknown CSRs are reported as absent so the caller raises illegal
  * instruction. Hardware performance counters 3..31 and their events are read-zero/ignore-writes.
  * PMP registers are plain WARL storage (no PMP checking, granularity 4 bytes).
+ * Debug triggers (Sdtrig) are present but report zero triggers: tselect/tdata1-3 read zero and
+ * ignore writes, tinfo reads 1 ("type 0: no trigger"), so software can probe them without trapping.
  */
 #include "cpu_internal.h"
 
@@ -23,6 +25,7 @@ enum {
     CSR_HPMCOUNTER3H = 0xc83, CSR_HPMCOUNTER31H = 0xc9f,
     CSR_MVENDORID = 0xf11, CSR_MARCHID = 0xf12, CSR_MIMPID = 0xf13, CSR_MHARTID = 0xf14,
     CSR_MCONFIGPTR = 0xf15,
+    CSR_TSELECT = 0x7a0, CSR_TDATA1 = 0x7a1, CSR_TDATA2 = 0x7a2, CSR_TDATA3 = 0x7a3, CSR_TINFO = 0x7a4,
 };
 
 #define MISA_VALUE (0x40000000u | (1u << 0) | (1u << 2) | (1u << 8) | (1u << 12) | (1u << 18) | (1u << 20))
@@ -109,6 +112,8 @@ bool rv_csr_read_raw(const rv_cpu *cpu, uint32_t csr, uint32_t *value)
         break;
     case CSR_MVENDORID: case CSR_MARCHID: case CSR_MIMPID: case CSR_MCONFIGPTR: v = 0; break;
     case CSR_MHARTID: v = cpu->cfg.hart_id; break;
+    case CSR_TSELECT: case CSR_TDATA1: case CSR_TDATA2: case CSR_TDATA3: v = 0; break;
+    case CSR_TINFO: v = 1; break;
     default:
         if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG3) {
             const uint8_t *b = &c->pmpcfg[(csr - CSR_PMPCFG0) * 4];
@@ -195,6 +200,7 @@ bool rv_csr_write_raw(rv_cpu *cpu, uint32_t csr, uint32_t v)
         break;
     }
     case CSR_MISA: break;
+    case CSR_TSELECT: case CSR_TDATA1: case CSR_TDATA2: case CSR_TDATA3: case CSR_TINFO: break;
     case CSR_MEDELEG: c->medeleg = v & MEDELEG_WRITABLE; break;
     case CSR_MIDELEG: c->mideleg = v & MIP_S_MASK; break;
     case CSR_MIE: c->mie = v & MIE_WRITABLE; break;
