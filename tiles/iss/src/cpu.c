@@ -42,6 +42,7 @@ void rv_cpu_reset(rv_cpu *cpu, uint32_t pc)
     cpu->xlate_key = RV_TLB_INVALID;
     rv_tlb_flush(cpu);
     rv_update_translation_state(cpu);
+    rv_decode_cache_flush(cpu); /* the host typically reloads memory before a reset */
 }
 
 int rv_cpu_add_dmi(rv_cpu *cpu, uint32_t base, uint32_t size, uint8_t *host, uint32_t read_latency,

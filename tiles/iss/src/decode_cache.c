@@ -83,9 +83,18 @@ const rv_insn *rv_fetch_slow(rv_cpu *cpu)
     return rv_fill_slot(cpu, slot);
 }
 
+/* Zeroes (empties) every allocated page rather than freeing it: the executor may still hold a
+ * pointer to the slot of the instruction being executed (fence.i, or a host flush from inside a bus
+ * callback), and pages are reused anyway. */
 void rv_decode_cache_flush(rv_cpu *cpu)
 {
-    rv_decode_cache_free(cpu);
+    for (unsigned i = 0; i < cpu->dmi_count; i++) {
+        rv_dmi *d = &cpu->dmi[i];
+        for (uint32_t p = 0; p < d->code_pages; p++)
+            if (d->code[p])
+                memset(d->code[p], 0, sizeof *d->code[p]);
+    }
+    cpu->fetch_vpage = RV_TLB_INVALID;
 }
 
 void rv_decode_cache_free(rv_cpu *cpu)

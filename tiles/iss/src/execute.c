@@ -16,6 +16,7 @@
 #define LOAD(len, convert)                                                                          \
     do {                                                                                            \
         uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
+        unsigned rd_ = in->rd;                                                                      \
         const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_READ][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];    \
         uint32_t v_ = 0;                                                                            \
         if (RV_LIKELY(e_->vpn == (a_ >> RV_PAGE_SHIFT) && e_->host && !(a_ & ((len)-1u)))) {        \
@@ -24,7 +25,7 @@
         } else if (!rv_load_slow(cpu, a_, (len), &v_)) {                                            \
             return trap_taken(cpu);                                                                 \
         }                                                                                           \
-        x[in->rd] = convert(v_);                                                                    \
+        x[rd_] = convert(v_);                                                                       \
         cpu->stats.loads++;                                                                         \
     } while (0)
 
@@ -97,7 +98,9 @@ static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
     uint32_t *x = cpu->x;
     uint32_t vaddr = x[in->rs1];
     uint32_t src = x[in->rs2];
-    bool is_lr = in->op == RV_OP_LR;
+    unsigned rd = in->rd; /* read before any bus callback (see step_one) */
+    enum rv_op op = (enum rv_op)in->op;
+    bool is_lr = op == RV_OP_LR;
     enum rv_access kind = is_lr ? RV_ACCESS_READ : RV_ACCESS_WRITE;
     uint32_t paddr, old = 0;
     cpu->stats.atomics++;
@@ -115,17 +118,17 @@ static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
         }
         cpu->res->addr[hart] = paddr;
         cpu->res->valid_mask |= cpu->hart_bit;
-        x[in->rd] = old;
+        x[rd] = old;
         return true;
     }
-    if (in->op == RV_OP_SC) {
+    if (op == RV_OP_SC) {
         bool reserved = (cpu->res->valid_mask & cpu->hart_bit) && cpu->res->addr[hart] == paddr;
         cpu->res->valid_mask &= ~cpu->hart_bit;
         if (reserved && !rv_phys_write(cpu, paddr, 4, src)) {
             rv_raise(cpu, RV_EXC_STORE_ACCESS, vaddr);
             return false;
         }
-        x[in->rd] = reserved ? 0u : 1u;
+        x[rd] = reserved ? 0u : 1u;
         return true;
     }
     if (!rv_phys_read(cpu, paddr, 4, &old, RV_ACCESS_READ)) {
@@ -133,7 +136,7 @@ static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
         return false;
     }
     uint32_t result;
-    switch (in->op) {
+    switch (op) {
     case RV_OP_AMOSWAP: result = src; break;
     case RV_OP_AMOADD: result = old + src; break;
     case RV_OP_AMOXOR: result = old ^ src; break;
@@ -148,7 +151,7 @@ static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
         rv_raise(cpu, RV_EXC_STORE_ACCESS, vaddr);
         return false;
     }
-    x[in->rd] = old;
+    x[rd] = old;
     return true;
 }
 
@@ -161,6 +164,8 @@ static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
             return STEP_CONTINUE;
     }
     uint32_t pc = cpu->pc;
+    /* The decode cache is flushed by zeroing (never freeing) its pages, so `in` stays readable even
+     * if the host flushes from inside a bus callback; fields needed after a callback are read first. */
     const rv_insn *in;
     if (RV_LIKELY((pc & ~RV_PAGE_MASK) == cpu->fetch_vpage)) {
         rv_insn *slot = &cpu->fetch_code->slot[(pc & RV_PAGE_MASK) >> 1];
@@ -231,7 +236,7 @@ static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
     case RV_OP_REMU: x[in->rd] = x[in->rs2] ? x[in->rs1] % x[in->rs2] : x[in->rs1]; break;
     case RV_OP_FENCE: break;
     case RV_OP_FENCE_I:
-        rv_decode_cache_flush(cpu); /* in points into the freed cache from here on */
+        rv_decode_cache_flush(cpu);
         break;
     case RV_OP_ECALL:
         rv_raise(cpu, cpu->priv == RV_PRIV_U ? RV_EXC_ECALL_U

@@ -80,7 +80,8 @@ bool rv_phys_read(rv_cpu *cpu, uint32_t paddr, uint32_t len, uint32_t *value, en
     uint32_t v = 0;
     if (d) {
         memcpy(&v, d->host + (paddr - d->base), len);
-        cpu->stats.cycles += d->read_latency;
+        if (kind != RV_ACCESS_FETCH) /* instruction fetch from RAM costs nothing extra (docs/timing.md) */
+            cpu->stats.cycles += d->read_latency;
     } else {
         uint32_t extra = 0;
         if (cpu->cfg.bus_access(cpu->cfg.bus_ctx, cpu, kind, paddr, &v, len, &extra) != RV_BUS_OK)

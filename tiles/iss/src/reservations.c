@@ -15,10 +15,9 @@ void rv_reservations_invalidate(rv_reservation_set *set, uint32_t paddr, uint32_
         return;
     uint32_t first = paddr & ~3u;
     uint32_t last = (paddr + len - 1u) & ~3u;
-    uint32_t mask = set->valid_mask;
-    while (mask != 0) {
-        unsigned h = (unsigned)__builtin_ctz(mask);
-        mask &= mask - 1u;
+    for (unsigned h = 0; h < RV_MAX_HARTS; h++) {
+        if (!(set->valid_mask & (1u << h)))
+            continue;
         uint32_t a = set->addr[h];
         /* unsigned range test also copes with a write wrapping around 4 GiB */
         if (a - first <= last - first)
