@@ -69,9 +69,10 @@ typedef struct rv_insn {
 } rv_insn;
 
 /* Decoded instructions of one 4 KiB physical page: one slot per halfword. */
-typedef struct rv_code_page {
+typedef struct rv_code_page rv_code_page;
+struct rv_code_page {
     rv_insn slot[RV_PAGE_SIZE / 2];
-} rv_code_page;
+};
 
 typedef struct rv_dmi {
     uint32_t base, size;
@@ -90,6 +91,8 @@ typedef struct rv_tlb_entry {
     uint32_t ppn_base;   /* physical address of the page */
     uint8_t *host;       /* host address of the page, or NULL (not wholly inside one DMI region) */
     uint32_t latency;    /* DMI latency of this access kind */
+    struct rv_dmi *dmi;  /* fetch entries: DMI region and decoded page, filled on first fetch */
+    struct rv_code_page *code;
 } rv_tlb_entry;
 #define RV_TLB_INVALID 0xffffffffu
 
@@ -198,7 +201,8 @@ bool rv_translate(rv_cpu *cpu, uint32_t vaddr, enum rv_access kind, uint32_t *pa
 /* Full loads/stores (translation, alignment, DMI or bus, reservations); false = trap taken. */
 bool rv_load_slow(rv_cpu *cpu, uint32_t vaddr, uint32_t len, uint32_t *value);
 bool rv_store_slow(rv_cpu *cpu, uint32_t vaddr, uint32_t len, uint32_t value);
-bool rv_translate_fetch(rv_cpu *cpu, uint32_t vaddr, uint32_t *paddr, uint8_t **host);
+/* Fetch translation: the TLB entry of vaddr's page, or NULL after taking the fetch fault. */
+rv_tlb_entry *rv_translate_fetch(rv_cpu *cpu, uint32_t vaddr);
 uint32_t rv_misaligned_cause(enum rv_access kind);
 uint32_t rv_access_cause(enum rv_access kind);
 /* Physical accesses (no translation); false = bus error (no trap taken). */

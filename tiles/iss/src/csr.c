@@ -279,7 +279,9 @@ bool rv_csr_access(rv_cpu *cpu, const rv_insn *in, enum rv_csr_op op, uint32_t o
         return false;
     }
     if (do_write) {
-        uint32_t v = op == RV_CSR_WRITE ? operand : op == RV_CSR_SET ? old | operand : old & ~operand;
+        /* csrrs/csrrc on mip modify the software-written SEIP bit, not the OR with the input */
+        uint32_t base = csr == CSR_MIP ? (old & ~MIP_SEIP) | (cpu->csr.mip & MIP_SEIP) : old;
+        uint32_t v = op == RV_CSR_WRITE ? operand : op == RV_CSR_SET ? base | operand : base & ~operand;
         rv_csr_write_raw(cpu, csr, v);
     }
     *old_value = old;

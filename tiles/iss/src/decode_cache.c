@@ -23,10 +23,11 @@ static const rv_insn *fetch_uncached(rv_cpu *cpu, uint32_t paddr)
     }
     uint32_t word = lo;
     if ((lo & 3u) == 3u) {
-        uint32_t paddr_hi, hi;
-        uint8_t *host;
-        if (!rv_translate_fetch(cpu, pc + 2u, &paddr_hi, &host))
+        uint32_t hi;
+        const rv_tlb_entry *e = rv_translate_fetch(cpu, pc + 2u);
+        if (!e)
             return NULL;
+        uint32_t paddr_hi = e->ppn_base | ((pc + 2u) & RV_PAGE_MASK);
         if (!rv_phys_read(cpu, paddr_hi, 2, &hi, RV_ACCESS_FETCH)) {
             rv_raise(cpu, RV_EXC_INSN_ACCESS, pc + 2u);
             return NULL;
@@ -56,27 +57,30 @@ const rv_insn *rv_fill_slot(rv_cpu *cpu, rv_insn *slot)
 const rv_insn *rv_fetch_slow(rv_cpu *cpu)
 {
     uint32_t pc = cpu->pc;
-    uint32_t paddr;
-    uint8_t *host;
     cpu->fetch_vpage = RV_TLB_INVALID;
-    if (!rv_translate_fetch(cpu, pc, &paddr, &host))
+    rv_tlb_entry *e = rv_translate_fetch(cpu, pc);
+    if (!e)
         return NULL;
-    uint32_t ppage = paddr & ~RV_PAGE_MASK;
-    rv_dmi *d = host ? rv_find_dmi(cpu, ppage, RV_PAGE_SIZE) : NULL;
+    uint32_t paddr = e->ppn_base | (pc & RV_PAGE_MASK);
+    rv_dmi *d = e->dmi;
     if (!d)
         return fetch_uncached(cpu, paddr);
-    uint32_t index = (ppage - d->base) >> RV_PAGE_SHIFT;
-    rv_code_page *page = d->code[index];
+    rv_code_page *page = e->code;
     if (!page) {
-        page = calloc(1, sizeof *page);
-        if (!page)
-            return fetch_uncached(cpu, paddr);
-        d->code[index] = page;
+        uint32_t index = (e->ppn_base - (d->base & ~RV_PAGE_MASK)) >> RV_PAGE_SHIFT;
+        page = d->code[index];
+        if (!page) {
+            page = calloc(1, sizeof *page);
+            if (!page)
+                return fetch_uncached(cpu, paddr);
+            d->code[index] = page;
+        }
+        e->code = page;
     }
     cpu->fetch_vpage = pc & ~RV_PAGE_MASK;
     cpu->fetch_code = page;
     cpu->fetch_dmi = d;
-    cpu->fetch_ppage = ppage;
+    cpu->fetch_ppage = e->ppn_base;
     rv_insn *slot = &page->slot[(pc & RV_PAGE_MASK) >> 1];
     if (slot->op != RV_OP_UNDECODED)
         return slot;

@@ -122,6 +122,8 @@ static int walk(rv_cpu *cpu, uint32_t vaddr, enum rv_access kind, enum rv_priv p
             return (int)access_cause[kind];
         if (!(pte & PTE_V) || (!(pte & PTE_R) && (pte & PTE_W)))
             return (int)page_fault_cause[kind];
+        if (pte >> 30) /* PPN beyond the 32-bit physical address space of the tile */
+            return (int)access_cause[kind];
         if (!(pte & (PTE_R | PTE_X))) { /* pointer to the next level */
             table = (pte >> 10) << RV_PAGE_SHIFT;
             continue;
@@ -179,6 +181,8 @@ static rv_tlb_entry *tlb_entry(rv_cpu *cpu, uint32_t vaddr, enum rv_access kind)
     e->ppn_base = page;
     e->host = d ? d->host + (page - d->base) : NULL;
     e->latency = d ? (kind == RV_ACCESS_WRITE ? d->write_latency : d->read_latency) : 0;
+    e->dmi = d;
+    e->code = NULL;
     return e;
 }
 
@@ -239,15 +243,9 @@ bool rv_store_slow(rv_cpu *cpu, uint32_t vaddr, uint32_t len, uint32_t value)
     return true;
 }
 
-/* used by the fetch path: translation only, faults raised with the fetch causes */
-bool rv_translate_fetch(rv_cpu *cpu, uint32_t vaddr, uint32_t *paddr, uint8_t **host)
+rv_tlb_entry *rv_translate_fetch(rv_cpu *cpu, uint32_t vaddr)
 {
-    rv_tlb_entry *e = tlb_entry(cpu, vaddr, RV_ACCESS_FETCH);
-    if (!e)
-        return false;
-    *paddr = e->ppn_base | (vaddr & RV_PAGE_MASK);
-    *host = e->host;
-    return true;
+    return tlb_entry(cpu, vaddr, RV_ACCESS_FETCH);
 }
 
 uint32_t rv_misaligned_cause(enum rv_access kind) { return misaligned_cause[kind]; }
