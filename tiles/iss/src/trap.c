@@ -2,22 +2,36 @@
  * selection, and the trap-return instructions mret/sret. */
 #include "cpu_internal.h"
 
-static void enter_trap(rv_cpu *cpu, uint32_t cause, uint32_t tval)
+/* Whether a trap with this cause taken now is handled in S mode (delegated) rather than M mode. */
+static bool delegated_to_s(const rv_cpu *cpu, uint32_t cause)
 {
     uint32_t code = cause & ~RV_INTERRUPT_BIT;
-    bool is_interrupt = (cause & RV_INTERRUPT_BIT) != 0;
-    uint32_t deleg = is_interrupt ? cpu->csr.mideleg : cpu->csr.medeleg;
+    uint32_t deleg = (cause & RV_INTERRUPT_BIT) ? cpu->csr.mideleg : cpu->csr.medeleg;
+    return cpu->priv != RV_PRIV_M && code < 32 && ((deleg >> code) & 1u);
+}
+
+static uint32_t vector_target(const rv_cpu *cpu, uint32_t cause, bool to_s)
+{
+    uint32_t vector = to_s ? cpu->csr.stvec : cpu->csr.mtvec;
+    uint32_t target = vector & ~3u;
+    if ((vector & 3u) == 1u && (cause & RV_INTERRUPT_BIT))
+        target += 4u * (cause & ~RV_INTERRUPT_BIT);
+    return target;
+}
+
+static void enter_trap(rv_cpu *cpu, uint32_t cause, uint32_t tval)
+{
+    bool to_s = delegated_to_s(cpu, cause);
+    uint32_t target = vector_target(cpu, cause, to_s);
     uint32_t epc = cpu->pc;
     uint32_t *ms = &cpu->csr.mstatus;
-    uint32_t vector;
-    if (cpu->priv != RV_PRIV_M && code < 32 && ((deleg >> code) & 1u)) {
+    if (to_s) {
         cpu->csr.scause = cause;
         cpu->csr.sepc = epc;
         cpu->csr.stval = tval;
         *ms = (*ms & ~(MSTATUS_SPP | MSTATUS_SPIE | MSTATUS_SIE)) |
               (cpu->priv == RV_PRIV_S ? MSTATUS_SPP : 0) | ((*ms & MSTATUS_SIE) ? MSTATUS_SPIE : 0);
         cpu->priv = RV_PRIV_S;
-        vector = cpu->csr.stvec;
     } else {
         cpu->csr.mcause = cause;
         cpu->csr.mepc = epc;
@@ -25,11 +39,7 @@ static void enter_trap(rv_cpu *cpu, uint32_t cause, uint32_t tval)
         *ms = (*ms & ~(MSTATUS_MPP | MSTATUS_MPIE | MSTATUS_MIE)) |
               ((uint32_t)cpu->priv << MSTATUS_MPP_SHIFT) | ((*ms & MSTATUS_MIE) ? MSTATUS_MPIE : 0);
         cpu->priv = RV_PRIV_M;
-        vector = cpu->csr.mtvec;
     }
-    uint32_t target = vector & ~3u;
-    if ((vector & 3u) == 1u && is_interrupt)
-        target += 4u * code;
     cpu->pc = target;
     cpu->stats.cycles += cpu->cfg.timing.trap;
     cpu->trap_just_taken = true;
@@ -44,10 +54,13 @@ void rv_raise(rv_cpu *cpu, uint32_t cause, uint32_t tval)
 {
     bool fetch_fault = cause == RV_EXC_INSN_ACCESS || cause == RV_EXC_INSN_PAGE_FAULT ||
                        cause == RV_EXC_INSN_MISALIGNED;
-    /* Fetching the first instruction of the handler we just vectored to failed: delivering this
-     * trap would vector to the same place and fail forever. Report a lockup instead. */
+    /* Fetching the first instruction of the handler we just vectored to failed, and delivering
+     * this trap would vector to the same place again: it would fail forever. Report a lockup.
+     * (A fault that goes to the other mode's handler, e.g. an S handler page fault that M mode
+     * handles, is recoverable and delivered normally.) */
     if (fetch_fault && cpu->trap_just_taken && cpu->pc == cpu->last_trap_target &&
-        cpu->stats.instret == cpu->last_trap_instret) {
+        cpu->stats.instret == cpu->last_trap_instret &&
+        vector_target(cpu, cause, delegated_to_s(cpu, cause)) == cpu->pc) {
         cpu->locked_up = true;
         cpu->lockup_cause = cause;
         cpu->lockup_pc = cpu->pc;
@@ -89,7 +102,6 @@ bool rv_check_interrupts(rv_cpu *cpu)
     for (unsigned i = 0; i < 6; i++) {
         if (set & (1u << order[i])) {
             cpu->stats.interrupts++;
-            cpu->trap_just_taken = false;
             enter_trap(cpu, RV_INTERRUPT_BIT | order[i], 0);
             return true;
         }
