@@ -53,6 +53,19 @@ void print_summary(const vp::platform &p, double host_seconds) {
               << " MIPS\nnamp-vp: exit code " << rc.process_exit_code() << "\n";
 }
 
+// Where the cores that did not finish are: what a firmware engineer needs after a hang.
+void print_unfinished_cores(const vp::platform &p) {
+    for (const auto &t : p.tiles())
+        for (unsigned c = 0; c < t->cores().size(); ++c) {
+            const tiles::cpu_core &core = *t->cores()[c];
+            if (!core.started() || core.halted()) continue;
+            std::cerr << "namp-vp: tile " << t->geometry().id << " (" << t->geometry().x << ","
+                      << t->geometry().y << ") core " << c << " "
+                      << (core.sleeping() ? "sleeps in wfi" : "still running") << " at pc 0x"
+                      << std::hex << rv_cpu_get_pc(core.iss()) << std::dec << "\n";
+        }
+}
+
 int run(int argc, char **argv) {
     vp::cli_options opt;
     vp::platform_config config;
@@ -97,6 +110,9 @@ int run(int argc, char **argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const int code = platform->control().process_exit_code();
+    const vp::end_reason reason = platform->control().reason();
+    if (reason == vp::end_reason::watchdog || reason == vp::end_reason::hang)
+        print_unfinished_cores(*platform);
     if (!opt.quiet) print_summary(*platform, host_seconds);
     else if (code != 0) std::cerr << "namp-vp: " << platform->control().message() << "\n";
 
@@ -114,6 +130,7 @@ int run(int argc, char **argv) {
 }  // namespace
 
 int sc_main(int argc, char **argv) {
+    sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_LOW);
     // Errors inside the models become exceptions we report, instead of an abort with a core dump.
     sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
     sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
@@ -123,4 +140,11 @@ int sc_main(int argc, char **argv) {
         std::cerr << "namp-vp: simulation error: " << r.what() << "\n";
         return 3;
     }
+}
+
+// Our own main (it takes precedence over the one in libsystemc) so the kernel's copyright banner
+// does not mix with the firmware's console output.
+int main(int argc, char **argv) {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
 }
