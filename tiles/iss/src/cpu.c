@@ -80,6 +80,7 @@ void rv_cpu_flush_decode_cache(rv_cpu *cpu)
 void rv_cpu_request_stop(rv_cpu *cpu)
 {
     cpu->stop_requested = true;
+    cpu->run_limit = 0; /* ends the rv_cpu_run loop after the current instruction */
 }
 
 void rv_cpu_set_irq(rv_cpu *cpu, enum rv_irq irq, bool level)

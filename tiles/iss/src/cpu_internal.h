@@ -56,6 +56,9 @@ enum rv_op {
     RV_OP_COUNT
 };
 
+/* Decoded instructions name this register instead of x0 as destination (no per-instruction x0 reset). */
+#define RV_REG_SINK 32
+
 /* One decoded instruction (16 bytes). Compressed instructions are expanded into the base op they
  * stand for; len tells the pc increment and raw keeps the original bits for mtval. */
 typedef struct rv_insn {
@@ -117,7 +120,7 @@ typedef struct rv_csrs {
 
 struct rv_cpu {
     /* hot state first */
-    uint32_t x[32];
+    uint32_t x[33];                /* x[RV_REG_SINK] absorbs writes to x0, so x[0] stays 0 */
     uint32_t pc;
     enum rv_priv priv;
     rv_csrs csr;
@@ -146,6 +149,7 @@ struct rv_cpu {
     uint32_t hart_bit;
 
     bool stop_requested;
+    uint64_t run_limit;            /* cycle limit of the current rv_cpu_run; 0 once a stop is requested */
     bool wfi_pending_return;
 
     /* lockup detection: pc the last trap vectored to and instret at that moment */

@@ -268,6 +268,8 @@ void rv_decode(const rv_cpu *cpu, uint32_t w, rv_insn *out)
         out->len = 2;
         out->raw = w;
     }
+    if (out->rd == 0)
+        out->rd = RV_REG_SINK;
     out->pad = 0;
     out->cost = cost_of(cpu, out->op);
 }

@@ -63,13 +63,7 @@
 
 static int trap_taken(rv_cpu *cpu)
 {
-    if (cpu->locked_up)
-        return RV_RUN_LOCKUP;
-    if (cpu->stop_requested) { /* the bus callback asked to stop, then the access faulted */
-        cpu->stop_requested = false;
-        return RV_RUN_STOPPED;
-    }
-    return STEP_CONTINUE;
+    return cpu->locked_up ? (int)RV_RUN_LOCKUP : STEP_CONTINUE;
 }
 
 static int illegal(rv_cpu *cpu, const rv_insn *in)
@@ -264,7 +258,6 @@ static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
         cpu->stats.wfi_count++;
         cpu->pc = next_pc;
         cpu->stats.instret++;
-        x[0] = 0;
         return rv_cpu_irq_pending(cpu) ? STEP_CONTINUE : (int)RV_RUN_WFI;
     case RV_OP_SFENCE_VMA:
         if (cpu->priv == RV_PRIV_U || (cpu->priv == RV_PRIV_S && (cpu->csr.mstatus & MSTATUS_TVM)))
@@ -307,14 +300,18 @@ static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
     default:
         return illegal(cpu, in);
     }
-    x[0] = 0;
     cpu->pc = next_pc;
     cpu->stats.instret++;
-    if (RV_UNLIKELY(cpu->stop_requested)) {
+    return STEP_CONTINUE;
+}
+
+static rv_run_status stopped_or(rv_cpu *cpu, rv_run_status otherwise)
+{
+    if (cpu->stop_requested) {
         cpu->stop_requested = false;
         return RV_RUN_STOPPED;
     }
-    return STEP_CONTINUE;
+    return otherwise;
 }
 
 rv_run_status rv_cpu_run(rv_cpu *cpu, uint64_t cycle_limit)
@@ -325,12 +322,15 @@ rv_run_status rv_cpu_run(rv_cpu *cpu, uint64_t cycle_limit)
         cpu->stop_requested = false;
         return RV_RUN_STOPPED;
     }
-    while (cpu->stats.cycles < cycle_limit) {
+    /* rv_cpu_request_stop (only possible from inside a callback) zeroes run_limit, so one compare
+     * per instruction covers both the budget and stop requests. */
+    cpu->run_limit = cycle_limit;
+    while (cpu->stats.cycles < cpu->run_limit) {
         int status = step_one(cpu);
         if (RV_UNLIKELY(status != STEP_CONTINUE))
             return (rv_run_status)status;
     }
-    return RV_RUN_BUDGET;
+    return stopped_or(cpu, RV_RUN_BUDGET);
 }
 
 rv_run_status rv_cpu_step(rv_cpu *cpu)
@@ -338,5 +338,5 @@ rv_run_status rv_cpu_step(rv_cpu *cpu)
     if (cpu->locked_up)
         return RV_RUN_LOCKUP;
     int status = step_one(cpu);
-    return status == STEP_CONTINUE ? RV_RUN_BUDGET : (rv_run_status)status;
+    return status == STEP_CONTINUE ? stopped_or(cpu, RV_RUN_BUDGET) : (rv_run_status)status;
 }
