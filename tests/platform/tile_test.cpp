@@ -117,7 +117,7 @@ TEST(TileBus, UnmappedAddressesAndTheAdapterWindowAreBusErrors) {
         EXPECT_TRUE(m.faults(false, TILE_INFO_BASE + 2, 4));            // misaligned register access
     };
     sc_core::sc_start();
-    EXPECT_EQ(f.tile->bus().decode_errors(), 5u);
+    EXPECT_EQ(f.tile->bus().decode_errors(), 6u);
 }
 
 TEST(TileBus, SramThroughTheBusAndDmiAgree) {

@@ -42,12 +42,12 @@ void print_summary(const vp::platform &p, double host_seconds) {
             instret += rv_cpu_instret(c->iss());
             cores += c->started() ? 1 : 0;
         }
-    const uint64_t cycles = uint64_t(sc_core::sc_time_stamp() / p.clock_period());
+    const uint64_t cycles = p.simulated_cycles();
     std::cerr << "namp-vp: " << p.tiles().size() << " tiles (" << p.config().mesh_width << "x"
               << p.config().mesh_height << "), " << cores << " cores running firmware\n"
               << "namp-vp: " << rc.message() << "\n"
               << "namp-vp: " << cycles << " cycles simulated ("
-              << sc_core::sc_time_stamp().to_seconds() * 1e3 << " ms), " << instret
+              << (p.clock_period() * double(cycles)).to_seconds() * 1e3 << " ms), " << instret
               << " instructions, host " << std::fixed << std::setprecision(3) << host_seconds
               << " s, " << std::setprecision(1) << (instret / host_seconds / 1e6)
               << " MIPS\nnamp-vp: exit code " << rc.process_exit_code() << "\n";

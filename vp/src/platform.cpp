@@ -1,5 +1,6 @@
 #include "vp/platform.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "tile_memory_map.h"
@@ -59,6 +60,13 @@ void platform::load(const firmware_map &firmware) {
             control_.expect_core(t->geometry().id, c);
         }
     }
+}
+
+uint64_t platform::simulated_cycles() const {
+    uint64_t cycles = uint64_t(sc_core::sc_time_stamp() / period_);
+    for (const auto &t : tiles_)
+        for (const auto &core : t->cores()) cycles = std::max(cycles, rv_cpu_cycles(core->iss()));
+    return cycles;
 }
 
 void platform::simulate() {

@@ -63,8 +63,7 @@ ordered_json collect_statistics(const platform &p) {
     sim["end_reason"] = to_string(rc.reason());
     sim["message"] = rc.message();
     sim["exit_code"] = rc.process_exit_code();
-    sim["simulated_time_ps"] = sc_core::sc_time_stamp().value();
-    sim["simulated_cycles"] = uint64_t(sc_core::sc_time_stamp() / p.clock_period());
+    sim["simulated_cycles"] = p.simulated_cycles();
     doc["simulation"] = sim;
 
     uint64_t total_instret = 0, total_cycles = 0;

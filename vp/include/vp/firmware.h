@@ -37,7 +37,7 @@ private:
 class firmware_map {
 public:
     void add(const std::string &argument, unsigned tile_count);  // throws firmware_error
-    bool empty() const { return all_.empty() && per_tile_.empty(); }
+    bool empty() const { return !all_ && per_tile_.empty(); }
     // The image for a tile, or nullptr if that tile runs nothing.
     const firmware_image *for_tile(unsigned tile) const;
 

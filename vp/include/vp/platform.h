@@ -30,6 +30,9 @@ public:
     const run_control &control() const { return control_; }
     const std::vector<std::unique_ptr<tiles::tile>> &tiles() const { return tiles_; }
     sc_core::sc_time clock_period() const { return period_; }
+    // Length of the run: the furthest any core got (a core ends ahead of SystemC time by its
+    // local quantum offset when its exit stops the simulation).
+    uint64_t simulated_cycles() const;
 
 private:
     platform_config config_;
