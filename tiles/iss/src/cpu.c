@@ -89,6 +89,8 @@ void rv_cpu_set_irq(rv_cpu *cpu, enum rv_irq irq, bool level)
         cpu->csr.seip_input = level ? MIP_SEIP : 0;
         return;
     }
+    if ((unsigned)irq >= 32u)
+        return;
     uint32_t bit = 1u << (unsigned)irq;
     if (level)
         cpu->csr.mip |= bit;
