@@ -1,0 +1,58 @@
+// The mesh network-on-chip: W x H routers (one per tile) joined by links, one network_port per
+// tile for the network adapter, and the event agenda that drives the wormhole timing model.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "noc/config.h"
+#include "noc/network_port.h"
+#include "noc/router.h"
+#include "noc/stats.h"
+
+namespace noc {
+
+namespace detail {
+class wormhole_engine;
+class timebase;
+}
+
+class mesh : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(mesh);
+    // Validates `cfg` (SC_REPORT_ERROR on bad values).
+    mesh(sc_core::sc_module_name name, const config &cfg);
+    ~mesh() override;
+
+    const config &cfg() const { return cfg_; }
+    network_port &port(unsigned x, unsigned y);
+    network_port &port(unsigned tile_id);
+    router &router_at(unsigned x, unsigned y);
+
+    // Cycle of the current simulation time (rounded up to the next clock edge).
+    int64_t current_cycle() const;
+    uint64_t packets_in_flight() const;
+
+    // Statistics since construction or the last reset_stats().
+    void reset_stats();
+    const network_stats &stats() const;
+    // Deterministic JSON: configuration, counts, latency, per-link and per-router counters.
+    nlohmann::json stats_json() const;
+
+private:
+    class clock_adapter;
+    void run_agenda();
+    void wake_at(int64_t cycle);
+
+    const config cfg_;
+    std::unique_ptr<clock_adapter> clock_;
+    std::unique_ptr<detail::wormhole_engine> engine_;
+    std::vector<std::unique_ptr<router>> routers_;
+    std::vector<std::unique_ptr<network_port>> ports_;
+    sc_core::sc_event wake_;
+    bool running_ = false;
+};
+
+}  // namespace noc

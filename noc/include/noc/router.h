@@ -1,0 +1,85 @@
+// One mesh router (one per tile). It holds the state the timing model works on: input buffers and
+// output virtual channels per port, output links, and per-router counters. It has no SystemC process
+// of its own: the mesh's event agenda touches a router only when a packet's head or tail does
+// something there, so an idle router costs no host time.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <vector>
+#include <systemc>
+
+namespace noc {
+
+namespace detail {
+struct flight;  // a packet inside the network (wormhole_engine.h)
+}
+
+// Router ports. y grows southwards: north is y-1.
+enum class direction : uint8_t { local = 0, north = 1, east = 2, south = 3, west = 4 };
+constexpr unsigned direction_count = 5;
+inline unsigned index_of(direction d) { return static_cast<unsigned>(d); }
+const char *direction_name(direction d);
+direction opposite(direction d);
+
+// A packet whose flits sit (or will sit) in an input buffer, in FIFO order.
+struct buffer_resident {
+    detail::flight *packet = nullptr;  // valid while tail_out < 0
+    unsigned length = 0;               // flits
+    unsigned leave_port = 0;           // index of the port crossing that drains it from this buffer
+    int64_t tail_out = -1;             // cycle its tail leaves this buffer; -1 while unknown
+};
+
+// A head waiting for something: an output VC grant or credits.
+struct waiting_head {
+    detail::flight *packet = nullptr;
+    unsigned port = 0;                 // index of the port crossing it wants to make
+};
+
+struct input_vc_state {
+    std::deque<buffer_resident> residents;
+    waiting_head credit_waiter;        // at most one: the owner of the upstream output VC
+};
+
+struct output_vc_state {
+    detail::flight *owner = nullptr;   // wormhole: held from head grant until tail departure
+    std::vector<waiting_head> waiters;
+    unsigned last_granted_input = direction_count - 1;  // round-robin pointer
+};
+
+struct link_state {
+    int64_t busy_until = 0;            // first cycle with no flit work booked on the link
+    uint64_t flits = 0;                // flits carried since the last statistics reset
+};
+
+// Everything of one physical network at this router.
+struct router_plane {
+    std::array<std::vector<input_vc_state>, direction_count> inputs;    // [port][vc]
+    std::array<std::vector<output_vc_state>, direction_count> outputs;  // [port][vc]
+    std::array<link_state, direction_count> output_links;               // local = ejection link
+    link_state injection_link;                                          // tile -> local input
+};
+
+class router : public sc_core::sc_module {
+public:
+    router(sc_core::sc_module_name name, unsigned x, unsigned y, unsigned planes,
+           unsigned vcs_per_plane);
+
+    unsigned x() const { return x_; }
+    unsigned y() const { return y_; }
+    router_plane &plane(unsigned p) { return planes_[p]; }
+    const router_plane &plane(unsigned p) const { return planes_[p]; }
+    unsigned plane_count() const { return static_cast<unsigned>(planes_.size()); }
+
+    // Counters since the last statistics reset.
+    uint64_t flits_forwarded = 0;      // flits sent on any output port, ejection included
+    uint64_t packets_forwarded = 0;
+    uint64_t blocked_cycles = 0;       // head cycles spent waiting for grant, credits or the sink
+    void reset_counters();
+
+private:
+    unsigned x_, y_;
+    std::vector<router_plane> planes_;
+};
+
+}  // namespace noc
