@@ -37,10 +37,20 @@ for elf in "$dir"/*; do
         echo "PASS $name"
         passed=$((passed + 1))
     else
-        # For a riscv-tests failure the exit code is (TESTNUM << 1) | 1 (low 8 bits).
+        # The value the test stored to EXIT (see tests/isa/riscv_test.h): (TESTNUM << 1) | 1 for
+        # RVTEST_FAIL, TESTNUM | 1337 for an unhandled trap. The process exit code holds its low
+        # 8 bits; namp-vp also prints the full value ("exited with code N") on stderr.
+        code=$(printf '%s\n' "$out" | sed -n 's/.*exited with code \([0-9][0-9]*\).*/\1/p' | head -n 1)
+        exact=yes
+        [ -n "$code" ] || { code=$rc; exact=no; }
         detail="exit code $rc"
-        if [ $((rc & 1)) -eq 1 ] && [ $rc -lt 128 ]; then
-            detail="$detail, failing test number $((rc >> 1)) (mod 128)"
+        if [ "$code" -eq 124 ] && [ "$rc" -eq 124 ]; then
+            detail="$detail, cycle limit reached (hang?)"
+        elif [ $((code & 1337)) -eq 1337 ]; then
+            detail="$detail, unexpected trap (stored $code = TESTNUM | 1337)"
+        elif [ $((code & 1)) -eq 1 ]; then
+            detail="$detail, RVTEST_FAIL in test $((code >> 1))"
+            [ $exact = no ] && detail="$detail (mod 128)"
         fi
         echo "FAIL $name ($detail)"
         if [ -n "$out" ]; then
