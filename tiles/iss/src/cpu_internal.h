@@ -150,7 +150,6 @@ struct rv_cpu {
 
     bool stop_requested;
     uint64_t run_limit;            /* cycle limit of the current rv_cpu_run; 0 once a stop is requested */
-    bool wfi_pending_return;
 
     /* lockup detection: pc the last trap vectored to and instret at that moment */
     bool trap_just_taken;
@@ -208,7 +207,6 @@ bool rv_store_slow(rv_cpu *cpu, uint32_t vaddr, uint32_t len, uint32_t value);
 /* Fetch translation: the TLB entry of vaddr's page, or NULL after taking the fetch fault. */
 rv_tlb_entry *rv_translate_fetch(rv_cpu *cpu, uint32_t vaddr);
 uint32_t rv_misaligned_cause(enum rv_access kind);
-uint32_t rv_access_cause(enum rv_access kind);
 /* Physical accesses (no translation); false = bus error (no trap taken). */
 bool rv_phys_read(rv_cpu *cpu, uint32_t paddr, uint32_t len, uint32_t *value, enum rv_access kind);
 bool rv_phys_write(rv_cpu *cpu, uint32_t paddr, uint32_t len, uint32_t value);

@@ -249,4 +249,3 @@ rv_tlb_entry *rv_translate_fetch(rv_cpu *cpu, uint32_t vaddr)
 }
 
 uint32_t rv_misaligned_cause(enum rv_access kind) { return misaligned_cause[kind]; }
-uint32_t rv_access_cause(enum rv_access kind) { return access_cause[kind]; }
