@@ -261,4 +261,39 @@ TEST_F(IssAluTest, ConsoleThroughBus) {
     EXPECT_EQ(m.console, "hi");
 }
 
+TEST_F(IssAluTest, CodeWrittenByOtherHartVisibleAfterFenceI) {
+    rv_cpu *h1 = m.add_hart(1, kCode + 0x3000);
+    ASSERT_NE(h1, nullptr);
+    uint32_t target = kCode + 0x100;
+    m.code(target, {addi(5, 0, 1), jal(0, 0)});
+    m.code(kCode, {jal(0, 0x100)});
+    m.flush_code();
+    rv_cpu_set_pc(cpu, target);
+    step();  // hart 0 has the old instruction decoded
+    EXPECT_EQ(x(5), 1u);
+    // hart 1 overwrites it with a store
+    m.code(kCode + 0x3000, {sw(7, 8, 0)});
+    m.flush_code();
+    rv_cpu_set_reg(h1, 7, addi(5, 0, 2));
+    rv_cpu_set_reg(h1, 8, target);
+    rv_cpu_set_pc(h1, kCode + 0x3000);
+    rv_cpu_step(h1);
+    // hart 0: fence.i, then run the new instruction
+    m.code(kCode + 0x200, {fence_i(), jal(0, -0x104)});  // jumps to target
+    rv_cpu_set_pc(cpu, kCode + 0x200);
+    rv_cpu_step(cpu);
+    rv_cpu_step(cpu);
+    EXPECT_EQ(pc(), target);
+    rv_cpu_step(cpu);
+    EXPECT_EQ(x(5), 2u) << "fence.i did not discard the stale decoded instruction";
+}
+
+TEST_F(IssAluTest, EcallAndEbreakDoNotRetire) {
+    uint64_t i0 = rv_cpu_instret(cpu);
+    exec(ecall());
+    EXPECT_EQ(rv_cpu_instret(cpu), i0);
+    exec(ebreak());
+    EXPECT_EQ(rv_cpu_instret(cpu), i0);
+}
+
 }  // namespace

@@ -126,6 +126,11 @@ int IssMachine::bus_access(void *ctx, rv_cpu *cpu, rv_access kind, uint32_t addr
         std::memcpy(data, &one, 4);
         return RV_BUS_OK;
     }
+    if (addr == kIrqCtl && len == 4 && kind == RV_ACCESS_WRITE) {
+        for (rv_irq irq : {RV_IRQ_MSIP, RV_IRQ_MTIP, RV_IRQ_MEIP, RV_IRQ_SEIP})
+            rv_cpu_set_irq(cpu, irq, (value >> irq) & 1u);
+        return RV_BUS_OK;
+    }
     if (addr == kExit && len == 4) {
         if (kind == RV_ACCESS_WRITE) {
             m->exited = true;

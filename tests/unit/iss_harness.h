@@ -18,6 +18,9 @@ public:
     static constexpr uint32_t kConsoleTx = 0x10000000u;
     static constexpr uint32_t kConsoleStatus = 0x10000004u;
     static constexpr uint32_t kExit = 0x10001000u;
+    // W: drives the interrupt inputs of the writing hart: bit n = level of mip bit n for
+    // n in {MSIP, MTIP, MEIP, SEIP} (a device raising an interrupt during an access).
+    static constexpr uint32_t kIrqCtl = 0x10003000u;
     static constexpr uint32_t kBusRamBase = 0x20000000u;  // RAM reached through the bus callback
     static constexpr uint32_t kBusRamSize = 0x1000u;
 

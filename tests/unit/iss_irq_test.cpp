@@ -247,4 +247,78 @@ TEST_F(IssIrqTest, MipInputBitsAreReadOnlyForSoftware) {
     EXPECT_FALSE(rd_csr(csr::mip) & MTI);
 }
 
+TEST_F(IssIrqTest, RunTakesInterruptEnabledByCsrWrite) {
+    // MTI pending and enabled in mie, MIE = 0: the csrrsi that sets MIE must be followed by the trap
+    wr_csr(csr::mie, MTI);
+    wr_csr(csr::mstatus, 0);
+    rv_cpu_set_irq(cpu, RV_IRQ_MTIP, true);
+    load({addi(6, 0, 1), csrrsi(0, csr::mstatus, 8), addi(6, 6, 1), jal(0, 0)});
+    EXPECT_EQ(rv_cpu_run(cpu, 200), RV_RUN_BUDGET);
+    EXPECT_EQ(pc(), kMtvec);
+    EXPECT_EQ(rd_csr(csr::mcause), kIrqBit | RV_IRQ_MTIP);
+    EXPECT_EQ(rd_csr(csr::mepc), kCode + 8);
+    EXPECT_EQ(x(6), 1u) << "instruction after the enabling csrrsi executed before the interrupt";
+}
+
+TEST_F(IssIrqTest, RunTakesInterruptEnabledByMieWrite) {
+    wr_csr(csr::mstatus, st::MIE);
+    wr_csr(csr::mie, 0);
+    rv_cpu_set_irq(cpu, RV_IRQ_MEIP, true);
+    set(7, MEI);
+    load({addi(6, 0, 1), csrrs(0, csr::mie, 7), addi(6, 6, 1), jal(0, 0)});
+    rv_cpu_run(cpu, 200);
+    EXPECT_EQ(pc(), kMtvec);
+    EXPECT_EQ(rd_csr(csr::mepc), kCode + 8);
+    EXPECT_EQ(x(6), 1u);
+}
+
+TEST_F(IssIrqTest, RunTakesInterruptRaisedByDeviceAccess) {
+    // a store to a device raises MSIP while the hart runs: taken before the next instruction
+    wr_csr(csr::mie, MSI);
+    wr_csr(csr::mstatus, st::MIE);
+    set(10, IssMachine::kIrqCtl);
+    set(11, MSI);
+    load({sw(11, 10, 0), addi(6, 0, 5), jal(0, 0)});
+    rv_cpu_run(cpu, 200);
+    EXPECT_EQ(pc(), kMtvec);
+    EXPECT_EQ(rd_csr(csr::mcause), kIrqBit | RV_IRQ_MSIP);
+    EXPECT_EQ(rd_csr(csr::mepc), kCode + 4);
+    EXPECT_EQ(x(6), 0u);
+}
+
+TEST_F(IssIrqTest, RunTakesInterruptAfterMretToUser) {
+    // mret into U mode with a machine interrupt pending and enabled in mie: taken at the target
+    wr_csr(csr::mie, MTI);
+    rv_cpu_set_irq(cpu, RV_IRQ_MTIP, true);
+    wr_csr(csr::mstatus, st::mpp(0));  // MIE = 0 in M mode: masked until mret
+    wr_csr(csr::mepc, kCode + 0x100);
+    m.code(kCode + 0x100, {addi(6, 0, 9), jal(0, 0)});
+    load({mret()});
+    rv_cpu_run(cpu, 200);
+    EXPECT_EQ(pc(), kMtvec);
+    EXPECT_EQ(rd_csr(csr::mepc), kCode + 0x100);
+    EXPECT_EQ(rd_csr(csr::mstatus) & st::MPP, 0u);
+    EXPECT_EQ(x(6), 0u);
+}
+
+TEST_F(IssIrqTest, RunWithPendingInterruptAtEntry) {
+    wr_csr(csr::mie, MEI);
+    wr_csr(csr::mstatus, st::MIE);
+    rv_cpu_set_irq(cpu, RV_IRQ_MEIP, true);
+    rv_cpu_set_pc(cpu, kCode);
+    rv_cpu_run(cpu, 100);
+    EXPECT_EQ(rd_csr(csr::mepc), kCode);
+    EXPECT_EQ(x(5), 0u);
+}
+
+TEST_F(IssIrqTest, SeipInputAndSoftwareBitAreOred) {
+    rv_cpu_set_irq(cpu, RV_IRQ_SEIP, true);
+    EXPECT_TRUE(rd_csr(csr::mip) & SEI);
+    rv_cpu_set_irq(cpu, RV_IRQ_SEIP, false);
+    EXPECT_FALSE(rd_csr(csr::mip) & SEI);
+    set(5, SEI);
+    exec(csrrs(0, csr::mip, 5));  // software-writable SEIP
+    EXPECT_TRUE(rd_csr(csr::mip) & SEI);
+}
+
 }  // namespace

@@ -269,4 +269,39 @@ TEST_F(IssVmTest, PageWalkOutsideMemoryIsAccessFault) {
     expect_mtrap(RV_EXC_LOAD_ACCESS, kCode, 0x01000000);
 }
 
+TEST_F(IssVmTest, InstructionStraddlingIntoUnmappedPage) {
+    // 32-bit instruction whose upper half lies in the next (invalid) virtual page
+    m.w32(kRoot + 4 * 5, pte(B + 0x12000, V));  // VA 0x01400000..: level-0 table
+    m.w32(B + 0x12000 + 0, pte(kPageU, V | R | X | A));  // VA 0x01400000 -> kPageU, page 1 invalid
+    m.w32(B + 0x12000 + 4, 0);
+    uint32_t insn = addi(5, 0, 1);
+    m.w16(kPageU + 0xffe, uint16_t(insn & 0xffff));
+    m.flush_code();
+    to_m();
+    enter(RV_PRIV_S, 0x01400ffe);
+    step();
+    EXPECT_EQ(pc(), kMtvec);
+    EXPECT_EQ(rd_csr(csr::mcause), uint32_t(RV_EXC_INSN_PAGE_FAULT));
+    EXPECT_EQ(rd_csr(csr::mepc), 0x01400ffeu) << "mepc = start of the instruction";
+    uint32_t tval = rd_csr(csr::mtval);
+    EXPECT_TRUE(tval == 0x01401000u || tval == 0) << "mtval = address of the faulting part, got " << std::hex << tval;
+    EXPECT_EQ(x(5), 0u);
+}
+
+TEST_F(IssVmTest, RawSatpWriteTakesEffect) {
+    // rv_cpu_write_csr is the host's way to set up a hart: translation must follow it
+    set(6, VA0);
+    to_m();
+    enter(RV_PRIV_S, kCode);
+    wr_csr(csr::satp, 0);
+    exec(lw(5, 6, 0));
+    EXPECT_EQ(pc(), kMtvec) << "satp = 0 written by the host: VA0 must be an (unmapped) physical address";
+    EXPECT_EQ(rd_csr(csr::mcause), uint32_t(RV_EXC_LOAD_ACCESS));
+    wr_csr(csr::satp, 0x80000000u | (kRoot >> 12));
+    enter(RV_PRIV_S, kCode);
+    exec(lw(5, 6, 0));
+    EXPECT_EQ(pc(), kCode + 4);
+    EXPECT_EQ(x(5), 0x0a0au);
+}
+
 }  // namespace
