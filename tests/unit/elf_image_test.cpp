@@ -135,7 +135,8 @@ TEST_F(ElfImageTest, NullArgumentsAreSafe) {
     EXPECT_EQ(elf_image_open("/nonexistent/x.elf", nullptr, 0), nullptr);
     char small[8];
     EXPECT_EQ(elf_image_open("/nonexistent/x.elf", small, sizeof small), nullptr);
-    EXPECT_EQ(std::strlen(small), 7u);  // truncated, still terminated
+    EXPECT_EQ(std::strlen(small), 7u);  // "cannot " truncated, still terminated
+    EXPECT_STREQ(small, "cannot ");
 }
 
 TEST_F(ElfImageTest, HostElf64IsRejected) {
@@ -224,7 +225,7 @@ TEST_F(ElfImageTest, TruncatedAtEveryLength) {
         std::vector<uint8_t> t(bytes.begin(), bytes.begin() + std::ptrdiff_t(len));
         std::string msg = open_error(write("t" + std::to_string(len) + ".elf", t));
         if (len == 0)
-            EXPECT_NE(msg.find("is empty"), std::string::npos) << msg;
+            EXPECT_EQ(msg, "empty file, not an ELF file");
         else if (len < 4)
             EXPECT_EQ(msg, "not an ELF file (bad magic number)");
         else if (len >= 52)
@@ -246,21 +247,20 @@ TEST_F(ElfImageTest, TextFile) {
 }
 
 TEST_F(ElfImageTest, EmptyFile) {
-    std::string path = write("empty.elf", {});
-    EXPECT_EQ(open_error(path), "'" + path + "' is empty, not an ELF file");
+    EXPECT_EQ(open_error(write("empty.elf", {})), "empty file, not an ELF file");
 }
 
 TEST_F(ElfImageTest, MissingFile) {
     std::string path = dir_ + "/does-not-exist.elf";
-    EXPECT_EQ(open_error(path), "cannot open '" + path + "': No such file or directory");
+    EXPECT_EQ(open_error(path), "cannot open: No such file or directory");
 }
 
 TEST_F(ElfImageTest, Directory) {
-    EXPECT_EQ(open_error(dir_), "'" + dir_ + "' is a directory, not an ELF file");
+    EXPECT_EQ(open_error(dir_), "is a directory, not an ELF file");
 }
 
 TEST_F(ElfImageTest, DeviceFile) {
-    EXPECT_EQ(open_error("/dev/null"), "'/dev/null' is not a regular file");
+    EXPECT_EQ(open_error("/dev/null"), "not a regular file");
 }
 
 // Random corruption of a valid image: must never crash; whatever opens must be consistent.

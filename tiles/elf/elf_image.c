@@ -87,40 +87,39 @@ static int read_file(const char *path, uint8_t **out, size_t *out_size, char *er
     *out_size = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        set_err(err, err_len, "cannot open '%s': %s", path, strerror(errno));
+        set_err(err, err_len, "cannot open: %s", strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        set_err(err, err_len, "cannot stat '%s': %s", path, strerror(errno));
+        set_err(err, err_len, "cannot stat: %s", strerror(errno));
         close(fd);
         return -1;
     }
     if (S_ISDIR(st.st_mode)) {
-        set_err(err, err_len, "'%s' is a directory, not an ELF file", path);
+        set_err(err, err_len, "is a directory, not an ELF file");
         close(fd);
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
-        set_err(err, err_len, "'%s' is not a regular file", path);
+        set_err(err, err_len, "not a regular file");
         close(fd);
         return -1;
     }
     if (st.st_size == 0) {
-        set_err(err, err_len, "'%s' is empty, not an ELF file", path);
+        set_err(err, err_len, "empty file, not an ELF file");
         close(fd);
         return -1;
     }
     if ((unsigned long long)st.st_size > ELF_IMAGE_MAX_FILE_SIZE) {
-        set_err(err, err_len, "'%s' is too large (%lld bytes) for a firmware image", path,
-                (long long)st.st_size);
+        set_err(err, err_len, "file too large (%lld bytes) for a firmware image", (long long)st.st_size);
         close(fd);
         return -1;
     }
     size_t size = (size_t)st.st_size;
     uint8_t *buf = malloc(size);
     if (buf == NULL) {
-        set_err(err, err_len, "out of memory reading '%s'", path);
+        set_err(err, err_len, "out of memory reading the file");
         close(fd);
         return -1;
     }
@@ -130,7 +129,7 @@ static int read_file(const char *path, uint8_t **out, size_t *out_size, char *er
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            set_err(err, err_len, "cannot read '%s': %s", path, strerror(errno));
+            set_err(err, err_len, "cannot read: %s", strerror(errno));
             free(buf);
             close(fd);
             return -1;
@@ -141,7 +140,7 @@ static int read_file(const char *path, uint8_t **out, size_t *out_size, char *er
     }
     close(fd);
     if (got == 0) {
-        set_err(err, err_len, "'%s' is empty, not an ELF file", path);
+        set_err(err, err_len, "empty file, not an ELF file");
         free(buf);
         return -1;
     }

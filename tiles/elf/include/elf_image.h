@@ -25,7 +25,8 @@ typedef struct elf_segment {
 typedef struct elf_image elf_image; /* owns the file data */
 
 /* Opens and validates path. On failure returns NULL and writes a one-line human-readable reason
- * (no trailing newline) into err (if err is not NULL and err_len > 0). */
+ * (no trailing newline, without the file name: the caller prefixes it) into err (if err is not
+ * NULL and err_len > 0), e.g. "cannot open: No such file or directory". */
 elf_image *elf_image_open(const char *path, char *err, size_t err_len);
 void elf_image_close(elf_image *img); /* NULL is fine */
 
