@@ -36,6 +36,7 @@ struct traffic_results {
     uint64_t generated = 0, delivered = 0, throttled = 0;
     uint64_t measured_generated = 0, measured_delivered = 0;
     uint64_t measured_flits_generated = 0;
+    uint64_t measured_flits_throttled = 0;  // offered in the window but skipped (queue full)
     uint64_t window_flits_delivered = 0;   // any packet, delivered inside the measurement window
     uint64_t order_errors = 0, corrupt = 0, misrouted = 0;
     latency_summary latency;               // generation -> delivery, measured packets
