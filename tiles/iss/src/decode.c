@@ -52,7 +52,7 @@ static void decode32(uint32_t w, rv_insn *o)
     unsigned rd = bits(w, 11, 7), rs1 = bits(w, 19, 15), rs2 = bits(w, 24, 20);
     unsigned f3 = bits(w, 14, 12), f7 = bits(w, 31, 25);
     int32_t imm_i = (int32_t)w >> 20;
-    int32_t imm_s = ((int32_t)w >> 25 << 5) | (int32_t)bits(w, 11, 7);
+    int32_t imm_s = sign_extend((bits(w, 31, 25) << 5) | bits(w, 11, 7), 12);
     int32_t imm_b = sign_extend((bits(w, 31, 31) << 12) | (bits(w, 7, 7) << 11) | (bits(w, 30, 25) << 5) |
                                 (bits(w, 11, 8) << 1), 13);
     int32_t imm_u = (int32_t)(w & 0xfffff000u);
