@@ -155,18 +155,14 @@ platform_config config_builder::build() const {
     t.sram_write_latency = u("tile.sram_write_latency");
     t.device_latency = u("tile.device_latency");
     t.timer_divider = u("tile.timer_divider");
-    t.timing.alu = u("core.timing.alu");
-    t.timing.mul = u("core.timing.mul");
-    t.timing.div = u("core.timing.div");
-    t.timing.load = u("core.timing.load");
-    t.timing.store = u("core.timing.store");
-    t.timing.branch_taken = u("core.timing.branch_taken");
-    t.timing.branch_not_taken = u("core.timing.branch_not_taken");
-    t.timing.jump = u("core.timing.jump");
-    t.timing.csr = u("core.timing.csr");
-    t.timing.atomic = u("core.timing.atomic");
-    t.timing.system = u("core.timing.system");
-    t.timing.trap = u("core.timing.trap");
+    static const std::pair<const char *, uint32_t rv_timing::*> timing_keys[] = {
+        {"alu", &rv_timing::alu}, {"mul", &rv_timing::mul}, {"div", &rv_timing::div},
+        {"load", &rv_timing::load}, {"store", &rv_timing::store},
+        {"branch_taken", &rv_timing::branch_taken},
+        {"branch_not_taken", &rv_timing::branch_not_taken}, {"jump", &rv_timing::jump},
+        {"csr", &rv_timing::csr}, {"atomic", &rv_timing::atomic}, {"system", &rv_timing::system},
+        {"trap", &rv_timing::trap}};
+    for (const auto &[name, field] : timing_keys) t.timing.*field = u(std::string("core.timing.") + name);
     t.trace_traps = get("trace.traps").get<bool>();
     c.console_file = get("console.file").get<std::string>();
     c.effective = doc_;
