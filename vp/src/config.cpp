@@ -164,6 +164,36 @@ platform_config config_builder::build() const {
         {"trap", &rv_timing::trap}};
     for (const auto &[name, field] : timing_keys) t.timing.*field = u(std::string("core.timing.") + name);
     t.trace_traps = get("trace.traps").get<bool>();
+    noc::config &n = c.noc;
+    n.width = c.mesh_width;
+    n.height = c.mesh_height;
+    n.buffer_depth = u("noc.buffer_depth");
+    n.router_latency = u("noc.router_latency");
+    n.link_latency = u("noc.link_latency");
+    n.max_packet_flits = u("noc.max_packet_flits");
+    n.physical_channels = get("noc.physical_channels").get<bool>();
+    c.na_enabled = get("na.enabled").get<bool>();
+    namp::na_config &a = c.na;
+    a.rx_buffer_flits = u("na.rx_buffer_flits");
+    a.dma_slots = u("na.dma_slots");
+    a.irq_core = u("na.irq_core");
+    a.register_latency = u("na.register_latency");
+    a.packet_cycles = u("na.packet_cycles");
+    a.dma_setup_cycles = u("na.dma_setup_cycles");
+    a.dma_packet_cycles = u("na.dma_packet_cycles");
+    a.rma_issue_cycles = u("na.rma_issue_cycles");
+    a.bus_word_cycles = u("na.bus_word_cycles");
+    a.target_queue_flits = u("na.target_queue_flits");
+    if (a.rx_buffer_flits < n.max_packet_flits)
+        throw config_error("'na.rx_buffer_flits' (" + std::to_string(a.rx_buffer_flits) +
+                           ") must hold the longest packet, noc.max_packet_flits = " +
+                           std::to_string(n.max_packet_flits));
+    if (a.target_queue_flits != 0 && a.target_queue_flits < n.max_packet_flits)
+        throw config_error("'na.target_queue_flits' must be 0 or at least noc.max_packet_flits");
+    if (a.irq_core >= t.cores)
+        throw config_error("'na.irq_core' (" + std::to_string(a.irq_core) +
+                           ") must name a core of the tile (tile.cores = " +
+                           std::to_string(t.cores) + ")");
     c.console_file = get("console.file").get<std::string>();
     c.effective = doc_;
     return c;

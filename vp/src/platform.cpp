@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "na_registers.h"
 #include "tile_memory_map.h"
 
 namespace vp {
@@ -47,6 +48,35 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
             tiles_.push_back(std::make_unique<tiles::tile>(tile_name.c_str(), config.tile, g,
                                                            period_, control_, out));
         }
+    }
+
+    noc::config noc_cfg = config.noc;
+    noc_cfg.clock_period = period_;
+    try {
+        mesh_ = std::make_unique<noc::mesh>("noc", noc_cfg);
+    } catch (const sc_core::sc_report &e) {
+        throw config_error(std::string("noc: ") + e.what());
+    }
+    if (!config.na_enabled) return;
+    for (auto &t : tiles_) {
+        const tiles::tile_geometry &g = t->geometry();
+        namp::na_geometry geo;
+        geo.tile_id = g.id;
+        geo.x = g.x;
+        geo.y = g.y;
+        geo.mesh_width = g.mesh_width;
+        geo.mesh_height = g.mesh_height;
+        geo.sram_base = g.sram_base;
+        geo.sram_size = g.sram_size;
+        geo.max_packet_flits = noc_cfg.max_packet_flits;
+        const std::string na_name = "na_" + std::to_string(g.x) + "_" + std::to_string(g.y);
+        adapters_.push_back(std::make_unique<namp::network_adapter>(
+            na_name.c_str(), config.na, geo, mesh_->port(g.id), period_));
+        namp::network_adapter &na = *adapters_.back();
+        t->attach_device(na.regs, TILE_NA_BASE, TILE_NA_SIZE, "network_adapter");
+        t->attach_device(na.rma, RMA_BASE, RMA_SIZE, "rma_window");
+        t->bind_master(na.master);
+        na.irq.bind(t->external_irq(config.na.irq_core));
     }
 }
 

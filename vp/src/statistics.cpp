@@ -54,6 +54,25 @@ ordered_json core_statistics(const run_control &rc, unsigned tile, unsigned inde
     return j;
 }
 
+ordered_json adapter_statistics(const namp::network_adapter &na) {
+    const namp::na_stats &s = na.stats();
+    ordered_json channels = ordered_json::object();
+    for (unsigned c = 0; c < noc::channel_count; ++c)
+        channels[noc::channel_name(noc::channel_from_index(c))] = {
+            {"packets_sent", s.packets_sent[c]}, {"flits_sent", s.flits_sent[c]},
+            {"packets_received", s.packets_received[c]}, {"flits_received", s.flits_received[c]}};
+    ordered_json j;
+    j["channels"] = channels;
+    j["rx_refusals"] = s.rx_refusals;
+    j["dma"] = {{"transfers", s.dma_transfers}, {"bytes_sent", s.dma_bytes},
+                {"errors", s.dma_errors}, {"bytes_written_for_remote", s.dma_bytes_written}};
+    j["rma"] = {{"loads", s.rma_loads}, {"stores", s.rma_stores}, {"store_errors", s.rma_errors},
+                {"served_for_remote", s.rma_served}};
+    j["register_accesses"] = s.register_accesses;
+    j["bus_errors"] = s.bus_errors;
+    return j;
+}
+
 }  // namespace
 
 ordered_json collect_statistics(const platform &p) {
@@ -88,6 +107,7 @@ ordered_json collect_statistics(const platform &p) {
                      {"decode_errors", t->bus().decode_errors()},
                      {"sram_bus_reads", t->memory().bus_reads()},
                      {"sram_bus_writes", t->memory().bus_writes()}};
+        if (const namp::network_adapter *na = p.adapter(g.id)) tj["na"] = adapter_statistics(*na);
         tiles.push_back(tj);
     }
     doc["totals"] = {{"instret", total_instret}, {"core_cycles", total_cycles}};
@@ -96,6 +116,7 @@ ordered_json collect_statistics(const platform &p) {
         marks.push_back({{"tile", m.tile}, {"core", m.core}, {"id", m.id}, {"cycle", m.cycle}});
     doc["marks"] = marks;
     doc["tiles"] = tiles;
+    doc["noc"] = ordered_json::parse(p.network().stats_json().dump());
     doc["config"] = p.config().effective;
     return doc;
 }

@@ -1,9 +1,10 @@
 // A compute tile: cores, SRAM, CLINT, console, simulation control and tile information on the tile
-// bus. The network-adapter window (TILE_NA_BASE, 4 MiB) is reserved and unpopulated until an adapter
-// is attached: accesses to it are bus errors.
+// bus. The network-adapter window (TILE_NA_BASE, 4 MiB) and the RMA window are unpopulated (bus
+// errors) until the platform attaches an adapter with attach_device() and drives external_irq().
 #pragma once
 #include <memory>
 #include <ostream>
+#include <string>
 #include <vector>
 #include <systemc>
 
@@ -33,6 +34,14 @@ public:
 
     // Further bus masters (the network adapter, test initiators) join the tile bus here.
     void bind_master(tlm::tlm_initiator_socket<32> &socket) { socket.bind(bus_->masters); }
+    // Further devices (the network adapter's windows) are mapped here, before elaboration ends.
+    void attach_device(tlm::tlm_target_socket<32> &socket, uint32_t base, uint32_t size,
+                       const std::string &label) {
+        bus_->devices.bind(socket);
+        bus_->map_device(base, size, label);
+    }
+    // The machine external interrupt wire of core c, for a device to drive (one writer).
+    sc_core::sc_signal<bool> &external_irq(unsigned core) { return meip_[core]; }
 
     const tile_geometry &geometry() const { return geometry_; }
     sram &memory() { return *sram_; }
@@ -52,7 +61,7 @@ private:
     std::unique_ptr<sim_control> sim_control_;
     std::unique_ptr<tile_info> tile_info_;
     std::vector<std::unique_ptr<cpu_core>> cores_;
-    // Interrupt wires: msip/mtip from the CLINT; external inputs stay low until an adapter drives them.
+    // Interrupt wires: msip/mtip from the CLINT; meip from the network adapter (external_irq); seip low.
     sc_core::sc_vector<sc_core::sc_signal<bool>> msip_, mtip_, meip_, seip_;
 };
 

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "namp/na_config.h"
+#include "noc/config.h"
 #include "tiles/tile_config.h"
 
 namespace vp {
@@ -45,6 +47,9 @@ struct platform_config {
     uint64_t quantum_cycles = 1000;
     bool stop_on_failure = true;
     tiles::tile_config tile;
+    noc::config noc;         // width, height and clock are set from mesh.* and clock_hz
+    bool na_enabled = true;
+    namp::na_config na;
     std::string console_file;
     nlohmann::ordered_json effective;  // the whole validated document, for the statistics
 };

@@ -5,6 +5,8 @@
 #include <vector>
 #include <systemc>
 
+#include "namp/network_adapter.h"
+#include "noc/mesh.h"
 #include "tiles/tile.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
@@ -29,6 +31,11 @@ public:
     const platform_config &config() const { return config_; }
     const run_control &control() const { return control_; }
     const std::vector<std::unique_ptr<tiles::tile>> &tiles() const { return tiles_; }
+    const noc::mesh &network() const { return *mesh_; }
+    // The adapter of tile `id`, or nullptr when na.enabled is false.
+    const namp::network_adapter *adapter(unsigned id) const {
+        return id < adapters_.size() ? adapters_[id].get() : nullptr;
+    }
     sc_core::sc_time clock_period() const { return period_; }
     // Length of the run: the furthest any core got (a core ends ahead of SystemC time by its
     // local quantum offset when its exit stops the simulation).
@@ -41,6 +48,8 @@ private:
     run_control control_;
     std::ofstream console_log_;
     std::vector<std::unique_ptr<tiles::tile>> tiles_;
+    std::unique_ptr<noc::mesh> mesh_;
+    std::vector<std::unique_ptr<namp::network_adapter>> adapters_;
 };
 
 }  // namespace vp

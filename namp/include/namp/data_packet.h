@@ -1,0 +1,41 @@
+// Formats of the packets the adapter hardware exchanges on the two data channels (docs/network-
+// adapter.md, "Data packets"). The header's 4-bit type field says which one a packet is.
+#pragma once
+#include <cstdint>
+
+namespace namp {
+
+enum packet_type : unsigned {
+    // data-request channel
+    pkt_dma_data = 1,    // [addr] [ctrl] [data words...]
+    pkt_rma_load = 2,    // [addr] [ctrl]
+    pkt_rma_store = 3,   // [addr] [ctrl] [data]
+    // data-response channel
+    pkt_dma_done = 8,    // [ctrl]
+    pkt_rma_load_reply = 9,   // [ctrl] [data]
+    pkt_rma_store_ack = 10,   // [ctrl]
+};
+
+// DMA data control word: [15:0] bytes in this packet, [23:16] slot, bit 30 first, bit 31 last.
+constexpr uint32_t dma_ctrl(unsigned bytes, unsigned slot, bool first, bool last) {
+    return (bytes & 0xFFFFu) | ((slot & 0xFFu) << 16) | (first ? 1u << 30 : 0) | (last ? 1u << 31 : 0);
+}
+constexpr unsigned dma_ctrl_bytes(uint32_t w) { return w & 0xFFFFu; }
+constexpr unsigned dma_ctrl_slot(uint32_t w) { return (w >> 16) & 0xFFu; }
+constexpr bool dma_ctrl_first(uint32_t w) { return (w >> 30) & 1u; }
+constexpr bool dma_ctrl_last(uint32_t w) { return (w >> 31) & 1u; }
+
+// RMA control word: [2:0] access size in bytes (1, 2, 4), [23:8] tag.
+constexpr uint32_t rma_ctrl(unsigned size, unsigned tag) { return (size & 7u) | ((tag & 0xFFFFu) << 8); }
+constexpr unsigned rma_ctrl_size(uint32_t w) { return w & 7u; }
+constexpr unsigned rma_ctrl_tag(uint32_t w) { return (w >> 8) & 0xFFFFu; }
+
+// Response control word: [15:0] tag (RMA) or slot (DMA), bit 31 error.
+constexpr uint32_t resp_ctrl(unsigned tag, bool error) { return (tag & 0xFFFFu) | (error ? 1u << 31 : 0); }
+constexpr unsigned resp_ctrl_tag(uint32_t w) { return w & 0xFFFFu; }
+constexpr bool resp_ctrl_error(uint32_t w) { return (w >> 31) & 1u; }
+
+// Flits of a DMA data packet before its data words.
+constexpr unsigned dma_overhead_flits = 3;
+
+}  // namespace namp

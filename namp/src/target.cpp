@@ -1,0 +1,88 @@
+// Target side: data-request packets of other tiles (RDMA data, RMA accesses) are served by the
+// adapter without the CPU, one after the other, each costing na.packet_cycles plus its bus access.
+// Responses go back on the data-response channel.
+#include <cstring>
+
+#include "na_registers.h"
+#include "namp/data_packet.h"
+#include "namp/network_adapter.h"
+
+namespace namp {
+
+bool network_adapter::in_local_sram(uint32_t addr, uint32_t len) const {
+    return addr >= geo_.sram_base &&
+           uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
+}
+
+void network_adapter::target_thread() {
+    for (;;) {
+        while (requests_.empty()) sc_core::wait(request_event_);
+        noc::packet pkt = std::move(requests_.front());
+        requests_.pop_front();
+        sc_core::wait(cycles(cfg_.packet_cycles));
+        serve(pkt);
+        request_flits_ -= pkt.flits();
+        const unsigned c = noc::index_of(noc::channel::data_request);
+        if (refused_[c]) {
+            refused_[c] = false;
+            port_.sink_ready(noc::channel::data_request);
+        }
+    }
+}
+
+void network_adapter::serve(const noc::packet &pkt) {
+    const auto &pl = pkt.payload;
+    noc::packet reply;
+    reply.header.dst_x = pkt.header.src_x;
+    reply.header.dst_y = pkt.header.src_y;
+    reply.header.ch = noc::channel::data_response;
+    const unsigned src = pkt.header.src_y * geo_.mesh_width + pkt.header.src_x;
+    switch (pkt.header.type) {
+    case pkt_dma_data: {
+        if (pl.size() < 2) return;
+        const uint32_t addr = pl[0], ctrl = pl[1];
+        const unsigned n = dma_ctrl_bytes(ctrl), slot = dma_ctrl_slot(ctrl);
+        bool &err = dma_remote_error_[{src, slot}];
+        if (dma_ctrl_first(ctrl)) err = false;
+        if (n > 4 * (pl.size() - 2) || !in_local_sram(addr, n)) {
+            err = true;
+        } else if (!err) {
+            std::vector<uint8_t> bytes(4 * (pl.size() - 2));
+            std::memcpy(bytes.data(), pl.data() + 2, bytes.size());  // little-endian host
+            if (bus_access(tlm::TLM_WRITE_COMMAND, addr, bytes.data(), n))
+                stats_.dma_bytes_written += n;
+            else
+                err = true;
+        }
+        if (!dma_ctrl_last(ctrl)) return;
+        reply.header.type = pkt_dma_done;
+        reply.payload.push_back(resp_ctrl(slot, err));
+        dma_remote_error_.erase({src, slot});
+        break;
+    }
+    case pkt_rma_load:
+    case pkt_rma_store: {
+        if (pl.size() < 2) return;
+        const uint32_t addr = pl[0];
+        const unsigned size = rma_ctrl_size(pl[1]), tag = rma_ctrl_tag(pl[1]);
+        const bool store = pkt.header.type == pkt_rma_store;
+        bool ok = (size == 1 || size == 2 || size == 4) && in_local_sram(addr, size) &&
+                  (!store || pl.size() >= 3);
+        uint32_t data = store ? pl[2] : 0;
+        if (ok)
+            ok = bus_access(store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr,
+                            reinterpret_cast<uint8_t *>(&data), size);
+        ++stats_.rma_served;
+        reply.header.type = store ? pkt_rma_store_ack : pkt_rma_load_reply;
+        reply.payload.push_back(resp_ctrl(tag, !ok));
+        if (!store) reply.payload.push_back(ok ? data : 0);
+        break;
+    }
+    default:
+        return;  // unknown request type: dropped (counted as received only)
+    }
+    count_sent(reply);
+    port_.send(std::move(reply));
+}
+
+}  // namespace namp
