@@ -22,4 +22,27 @@ if(TARGET namp-vp)
     add_test(NAME e2e.mp.${name} COMMAND ${MP_CHECK} ${checks} -- ${MP_VP} ${T_ARGS})
     set_tests_properties(e2e.mp.${name} PROPERTIES LABELS "e2e;mp" TIMEOUT 600)
   endfunction()
+
+  # {connection-less, channel} x {buffer, RMA, RDMA}: tile 0 -> tile 15 (6 hops), 40 messages of
+  # 1..1024 bytes into a 4-slot buffer, every byte and the order checked by the receiver.
+  foreach(mode msg chan)
+    foreach(path buffer rma rdma)
+      if(mode STREQUAL msg)
+        set(what messages)
+      else()
+        set(what channel)
+      endif()
+      mp_e2e(${mode}_${path} EXIT 0
+        EXPECT "mp_e2e ok: ${what}, path [0-9], 40 messages intact and in order"
+               "mp_e2e sender done"
+        REJECT "FAIL" "FATAL"
+        ARGS --firmware ${MP_FW}/mp_e2e_${mode}_${path}.elf)
+    endforeach()
+  endforeach()
+  # 4 senders (buffer, RMA, RDMA, buffer paths) into one 2-slot endpoint, random sizes.
+  mp_e2e(stress_4_to_1 EXIT 0
+    EXPECT "stress ok: 600 messages from 4 senders, each exactly once, intact, in order"
+    COUNT "stress sender [0-9]+ done=4"
+    REJECT "FAIL" "FATAL"
+    ARGS --firmware ${MP_FW}/mp_stress.elf)
 endif()

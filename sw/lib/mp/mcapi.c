@@ -1,0 +1,745 @@
+/* MCAPI-style API (thesis 3.2.1) over the transport interface of mp_internal.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_internal.h"
+
+volatile mp_stats_t mp_stats;
+uint32_t mp_data_path = MP_DEFAULT_DATA_PATH;
+
+static struct mp_endpoint endpoints[MP_MAX_ENDPOINTS];
+static struct mp_ephandle remotes[MP_MAX_REMOTE];
+static uint32_t n_remotes;
+static int initialized;
+static uint32_t my_node;
+
+enum { REQ_IDLE = 0, REQ_PENDING = 1, REQ_DONE = 2 };
+enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP };
+
+#define SET(st, v) do { if (st) *(st) = (v); } while (0)
+
+static inline void complete(mcapi_request_t *r, mcapi_status_t st, size_t size)
+{
+    if (!r)
+        return;
+    r->status = st;
+    r->size = size;
+    r->state = REQ_DONE;
+}
+
+static inline void pending(mcapi_request_t *r, uint32_t kind)
+{
+    r->kind = kind;
+    r->status = MCAPI_PENDING;
+    r->size = 0;
+    r->state = REQ_PENDING;
+}
+
+/* ---------------------------------------------------------------- node */
+
+void mcapi_initialize(mcapi_domain_t domain_id, mcapi_node_t node_id,
+                      const mcapi_node_attributes_t *attrs, const mcapi_param_t *params,
+                      mcapi_info_t *info, mcapi_status_t *status)
+{
+    (void)params;
+    if (initialized) {
+        SET(status, MCAPI_ERR_NODE_INITIALIZED);
+        return;
+    }
+    if (domain_id != MCAPI_DOMAIN) {
+        SET(status, MCAPI_ERR_DOMAIN_INVALID);
+        return;
+    }
+    if (node_id != tile_id() || tile_core_id() != 0) {
+        SET(status, MCAPI_ERR_NODE_INVALID);
+        return;
+    }
+    my_node = node_id;
+    mp_data_path = attrs ? attrs->data_path : MP_DEFAULT_DATA_PATH;
+    memset(endpoints, 0, sizeof endpoints);
+    n_remotes = 0;
+    mp_tr_init();
+    initialized = 1;
+    if (info) {
+        info->mcapi_version = 0x00020000;
+        info->organization_id = 0;
+        info->implementation_version = 1;
+        info->number_of_domains = 1;
+        info->number_of_nodes = tile_mesh_width() * tile_mesh_height();
+        info->number_of_ports = MP_MAX_ENDPOINTS;
+    }
+    SET(status, MCAPI_SUCCESS);
+}
+
+void mcapi_finalize(mcapi_status_t *status)
+{
+    /* Endpoints stay valid: other tiles may still deliver to them while this core finishes. */
+    SET(status, initialized ? MCAPI_SUCCESS : MCAPI_ERR_NODE_NOTINIT);
+}
+
+mcapi_domain_t mcapi_domain_id_get(mcapi_status_t *status)
+{
+    SET(status, initialized ? MCAPI_SUCCESS : MCAPI_ERR_NODE_NOTINIT);
+    return MCAPI_DOMAIN;
+}
+
+mcapi_node_t mcapi_node_id_get(mcapi_status_t *status)
+{
+    SET(status, initialized ? MCAPI_SUCCESS : MCAPI_ERR_NODE_NOTINIT);
+    return my_node;
+}
+
+void mcapix_set_data_path(uint32_t path) { mp_data_path = path; }
+uint32_t mcapix_get_data_path(void) { return mp_data_path; }
+const volatile mp_stats_t *mcapix_stats(void) { return &mp_stats; }
+
+/* ---------------------------------------------------------------- endpoints */
+
+struct mp_endpoint *mp_find_port(uint32_t port)
+{
+    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
+        if (endpoints[i].state == MP_EP_READY && endpoints[i].h.port == port)
+            return &endpoints[i];
+    return NULL;
+}
+
+struct mp_endpoint *mp_ep_from_addr(uint32_t addr)
+{
+    uintptr_t a = addr, base = (uintptr_t)endpoints;
+    if (a < base || a >= base + sizeof endpoints || (a - base) % sizeof(struct mp_endpoint))
+        return NULL;
+    return (struct mp_endpoint *)a;
+}
+
+static struct mp_endpoint *local_ep(mcapi_endpoint_t e)
+{
+    if (!e || !e->local || e->local->state != MP_EP_READY)
+        return NULL;
+    return e->local;
+}
+
+mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
+                                        mcapi_status_t *status)
+{
+    if (!initialized) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return NULL;
+    }
+    uint32_t n = a ? a->capacity_log2 : MP_DEFAULT_CAPACITY_LOG2;
+    uint32_t m = a ? a->max_msg_log2 : MP_DEFAULT_MAX_MSG_LOG2;
+    if (n > MP_CB_MAX_CAP_LOG2 || m < MP_CB_MIN_MSG_LOG2 || m > MP_CB_MAX_MSG_LOG2) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return NULL;
+    }
+    if (mp_find_port(port)) {
+        SET(status, MCAPI_ERR_ENDP_EXISTS);
+        return NULL;
+    }
+    struct mp_endpoint *ep = NULL;
+    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS && !ep; ++i)
+        if (endpoints[i].state != MP_EP_READY)
+            ep = &endpoints[i];
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_LIMIT);
+        return NULL;
+    }
+    void *mem = aligned_alloc(8, (mp_cbuffer_footprint(n, m) + 7u) & ~(size_t)7u);
+    void *smem = NULL;
+    if (mem && a && a->send_capacity_log2) {
+        smem = aligned_alloc(8, (mp_cbuffer_footprint(a->send_capacity_log2, m) + 7u) & ~(size_t)7u);
+        if (!smem) {
+            free(mem);
+            mem = NULL;
+        }
+    }
+    if (!mem) {
+        SET(status, MCAPI_ERR_MEM_LIMIT);
+        return NULL;
+    }
+    memset(ep, 0, sizeof *ep);
+    mp_cbuffer_init(mem, n, m, 0);
+    if (smem)
+        mp_cbuffer_init(smem, a->send_capacity_log2, m, 0);
+    ep->rx = (mp_cbuffer_t *)mem;
+    ep->tx = (mp_cbuffer_t *)smem;
+    ep->h.domain = MCAPI_DOMAIN;
+    ep->h.node = my_node;
+    ep->h.port = port;
+    ep->h.addr = (uint32_t)(uintptr_t)ep;
+    ep->h.local = ep;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    ep->state = MP_EP_READY;     /* visible to lookups from now on */
+    SET(status, MCAPI_SUCCESS);
+    return &ep->h;
+}
+
+mcapi_endpoint_t mcapi_endpoint_create(mcapi_port_t port, mcapi_status_t *status)
+{
+    return mcapix_endpoint_create(port, NULL, status);
+}
+
+void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(e);
+    if (!ep) {
+        SET(status, e ? MCAPI_ERR_ENDP_NOTOWNER : MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    uint32_t saved = irq_global_disable();
+    ep->state = MP_EP_DELETED;
+    irq_global_restore(saved);
+    free(ep->rx);
+    free(ep->tx);
+    ep->rx = ep->tx = NULL;
+    SET(status, MCAPI_SUCCESS);
+}
+
+static mcapi_endpoint_t remote_handle(uint32_t node, uint32_t port, uint32_t addr)
+{
+    for (uint32_t i = 0; i < n_remotes; ++i)
+        if (remotes[i].node == node && remotes[i].port == port) {
+            remotes[i].addr = addr;
+            return &remotes[i];
+        }
+    if (n_remotes == MP_MAX_REMOTE)
+        return NULL;
+    struct mp_ephandle *h = &remotes[n_remotes++];
+    h->domain = MCAPI_DOMAIN;
+    h->node = node;
+    h->port = port;
+    h->addr = addr;
+    h->local = NULL;
+    return h;
+}
+
+/* One lookup attempt: local table or a LOOKUP request to the owning tile (no central server). */
+static mcapi_status_t try_get(uint32_t node, uint32_t port, mcapi_endpoint_t *out)
+{
+    if (node == my_node) {
+        struct mp_endpoint *ep = mp_find_port(port);
+        if (!ep)
+            return MCAPI_ERR_ENDP_INVALID;
+        *out = &ep->h;
+        return MCAPI_SUCCESS;
+    }
+    uint32_t addr;
+    mcapi_status_t st = mp_tr_lookup(node, port, &addr);
+    if (st != MCAPI_SUCCESS)
+        return st;
+    *out = remote_handle(node, port, addr);
+    return *out ? MCAPI_SUCCESS : MCAPI_ERR_ENDP_LIMIT;
+}
+
+static int node_ok(uint32_t node) { return node < tile_mesh_width() * tile_mesh_height(); }
+
+mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t port,
+                                    mcapi_timeout_t timeout, mcapi_status_t *status)
+{
+    mcapi_request_t r;
+    mcapi_endpoint_t e = NULL;
+    mcapi_endpoint_get_i(domain, node, port, &e, &r, status);
+    if (status && *status != MCAPI_PENDING && *status != MCAPI_SUCCESS)
+        return NULL;
+    size_t sz;
+    mcapi_wait(&r, &sz, timeout, status);
+    return (status == NULL || *status == MCAPI_SUCCESS) ? e : NULL;
+}
+
+void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t port,
+                          mcapi_endpoint_t *endpoint, mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!initialized) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    if (domain != MCAPI_DOMAIN || !node_ok(node) || !endpoint || !r) {
+        SET(status, !r || !endpoint ? MCAPI_ERR_PARAMETER
+                    : domain != MCAPI_DOMAIN ? MCAPI_ERR_DOMAIN_INVALID : MCAPI_ERR_NODE_INVALID);
+        return;
+    }
+    pending(r, K_GET_EP);
+    r->node = node;
+    r->port = port;
+    r->out_endpoint = endpoint;
+    r->next_try = 0;
+    SET(status, MCAPI_PENDING);
+}
+
+/* ---------------------------------------------------------------- connection-less messages */
+
+void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
+                    size_t size, mcapi_priority_t prio, mcapi_status_t *status)
+{
+    (void)prio;
+    if (!initialized) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    if (!local_ep(send_ep) || !recv_ep) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (!buffer && size) {
+        SET(status, MCAPI_ERR_BUF_INVALID);
+        return;
+    }
+    if (recv_ep->local) {            /* same node: straight into the local buffer */
+        struct mp_endpoint *d = local_ep(recv_ep);
+        if (!d) {
+            SET(status, MCAPI_ERR_ENDP_INVALID);
+            return;
+        }
+        if (size > mp_cbuffer_slot_bytes(d->rx)) {
+            SET(status, MCAPI_ERR_MSG_SIZE);
+            return;
+        }
+        while (mp_cbuffer_push(d->rx, buffer, size) != 0)
+            mp_sleep_ticks(16);
+        SET(status, MCAPI_SUCCESS);
+        return;
+    }
+    if (size > MP_CB_SIZE_MASK) {
+        SET(status, MCAPI_ERR_MSG_SIZE);
+        return;
+    }
+    SET(status, mp_tr_msg_send(recv_ep, buffer, (uint32_t)size));
+}
+
+void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
+                      size_t size, mcapi_priority_t prio, mcapi_request_t *r,
+                      mcapi_status_t *status)
+{
+    mcapi_status_t st;
+    if (!r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    /* The software progress engine needs the sending core for allocation, data and completion:
+     * the transfer runs to the end here and the request is complete on return. */
+    mcapi_msg_send(send_ep, recv_ep, buffer, size, prio, &st);
+    r->kind = K_NONE;
+    complete(r, st, st == MCAPI_SUCCESS ? size : 0);
+    SET(status, st);
+}
+
+static int try_msg_recv(struct mp_endpoint *ep, void *buffer, size_t cap, size_t *got,
+                        mcapi_status_t *st)
+{
+    uint32_t size;
+    int rc = mp_cbuffer_pop(ep->rx, buffer, cap > MP_CB_SIZE_MASK ? MP_CB_SIZE_MASK : (uint32_t)cap,
+                            &size);
+    if (rc == -1)
+        return 0;
+    *got = rc == 0 ? size : cap;
+    *st = rc == 0 ? MCAPI_SUCCESS : MCAPI_ERR_MSG_TRUNCATED;
+    return 1;
+}
+
+void mcapi_msg_recv(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
+                    size_t *received_size, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(recv_ep);
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);
+        return;
+    }
+    size_t got = 0;
+    mcapi_status_t st;
+    for (;;) {
+        if (try_msg_recv(ep, buffer, buffer_size, &got, &st))
+            break;
+        MP_WAIT_UNTIL(mp_cbuffer_ready(ep->rx));
+    }
+    if (received_size)
+        *received_size = got;
+    SET(status, st);
+}
+
+void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
+                      mcapi_request_t *r, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(recv_ep);
+    if (!ep || !r) {
+        SET(status, r ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_PARAMETER);
+        return;
+    }
+    pending(r, K_MSG_RECV);
+    r->ep = ep;
+    r->buffer = buffer;
+    r->buffer_size = buffer_size;
+    mcapi_test(r, NULL, status);
+    if (status && *status == MCAPI_SUCCESS)
+        *status = r->status;
+}
+
+mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(recv_ep);
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return 0;
+    }
+    SET(status, MCAPI_SUCCESS);
+    /* committed messages from rd_idx on, in order */
+    mp_cbuffer_t *b = ep->rx;
+    uint32_t rd = b->rd_idx, wr = b->wr_idx, n = 0;
+    while (rd + n != wr && (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, rd + n)] & MP_CB_COMMITTED))
+        ++n;
+    return n;
+}
+
+/* ---------------------------------------------------------------- packet channels */
+
+void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
+                             mcapi_request_t *r, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(send_ep);
+    mcapi_status_t st;
+    if (!r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep || !recv_ep)
+        st = ep ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_ENDP_NOTOWNER;  /* sender must be local */
+    else if (ep->flags & (MP_EPF_CHAN_SEND | MP_EPF_CHAN_RECV))
+        st = MCAPI_ERR_CHAN_CONNECTED;
+    else if (recv_ep->local)
+        st = MCAPI_ERR_NOT_SUPPORTED;   /* channels between endpoints of one node */
+    else
+        st = mp_tr_connect(ep, recv_ep);
+    r->kind = K_NONE;
+    complete(r, st, 0);
+    SET(status, st);
+}
+
+void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t send_ep,
+                               mcapi_request_t *r, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(send_ep);
+    mcapi_status_t st = MCAPI_SUCCESS;
+    if (!r || !h) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep)
+        st = MCAPI_ERR_ENDP_INVALID;
+    else if (!(ep->flags & MP_EPF_CHAN_SEND))
+        st = (ep->flags & MP_EPF_CHAN_RECV) ? MCAPI_ERR_CHAN_DIRECTION : MCAPI_ERR_CHAN_INVALID;
+    else if (ep->flags & MP_EPF_OPEN)
+        st = MCAPI_ERR_CHAN_OPEN;
+    else {
+        ep->flags |= MP_EPF_OPEN;
+        *h = ep;
+    }
+    r->kind = K_NONE;
+    complete(r, st, 0);
+    SET(status, st);
+}
+
+void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t recv_ep,
+                               mcapi_request_t *r, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(recv_ep);
+    if (!r || !h) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    /* completes when the sender's connect request has arrived */
+    pending(r, K_RECV_OPEN);
+    r->ep = ep;
+    r->pbuffer = (void **)h;
+    mcapi_test(r, NULL, status);
+    if (status && *status == MCAPI_SUCCESS)
+        *status = r->status;
+}
+
+void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
+                        mcapi_status_t *status)
+{
+    if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
+        !(ep->flags & MP_EPF_OPEN)) {
+        SET(status, MCAPI_ERR_CHAN_INVALID);
+        return;
+    }
+    if (!buffer && size) {
+        SET(status, MCAPI_ERR_BUF_INVALID);
+        return;
+    }
+    SET(status, mp_tr_chan_send(ep, buffer, (uint32_t)size));
+}
+
+void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
+                          mcapi_request_t *r, mcapi_status_t *status)
+{
+    mcapi_status_t st;
+    if (!r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    mcapi_pktchan_send(ep, buffer, size, &st);
+    r->kind = K_NONE;
+    complete(r, st, st == MCAPI_SUCCESS ? size : 0);
+    SET(status, st);
+}
+
+static int try_pkt_recv(struct mp_endpoint *ep, void **buffer, size_t *got)
+{
+    uint32_t idx;
+    if (mp_cbuffer_read(ep->rx, &idx) != 0)
+        return 0;
+    *buffer = mp_cbuffer_data(ep->rx, idx);   /* zero copy: released by mcapi_pktchan_release */
+    *got = mp_cbuffer_size(ep->rx, idx);
+    return 1;
+}
+
+static int recv_handle_ok(struct mp_endpoint *ep)
+{
+    return ep && ep->state == MP_EP_READY && (ep->flags & MP_EPF_CHAN_RECV) &&
+           (ep->flags & MP_EPF_OPEN);
+}
+
+void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t ep, void **buffer, size_t *received_size,
+                        mcapi_status_t *status)
+{
+    if (!recv_handle_ok(ep) || !buffer) {
+        SET(status, buffer ? MCAPI_ERR_CHAN_INVALID : MCAPI_ERR_PARAMETER);
+        return;
+    }
+    size_t got;
+    while (!try_pkt_recv(ep, buffer, &got))
+        MP_WAIT_UNTIL(mp_cbuffer_ready(ep->rx));
+    if (received_size)
+        *received_size = got;
+    SET(status, MCAPI_SUCCESS);
+}
+
+void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t ep, void **buffer, mcapi_request_t *r,
+                          mcapi_status_t *status)
+{
+    if (!recv_handle_ok(ep) || !buffer || !r) {
+        SET(status, buffer && r ? MCAPI_ERR_CHAN_INVALID : MCAPI_ERR_PARAMETER);
+        return;
+    }
+    pending(r, K_PKT_RECV);
+    r->ep = ep;
+    r->pbuffer = buffer;
+    mcapi_test(r, NULL, status);
+    if (status && *status == MCAPI_SUCCESS)
+        *status = r->status;
+}
+
+mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t ep, mcapi_status_t *status)
+{
+    if (!recv_handle_ok(ep)) {
+        SET(status, MCAPI_ERR_CHAN_INVALID);
+        return 0;
+    }
+    return mcapi_msg_available(&ep->h, status);
+}
+
+void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
+{
+    uintptr_t a = (uintptr_t)buffer;
+    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i) {
+        struct mp_endpoint *ep = &endpoints[i];
+        if (ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_RECV))
+            continue;
+        uintptr_t base = (uintptr_t)mp_cbuffer_data(ep->rx, 0);
+        uintptr_t end = base + ((uintptr_t)mp_cbuffer_capacity(ep->rx) << ep->rx->max_msg_log2);
+        if (a < base || a >= end)
+            continue;
+        uint32_t slot = (uint32_t)((a - base) >> ep->rx->max_msg_log2);
+        if ((mp_cbuffer_sizes(ep->rx)[slot] & MP_CB_COMMITTED) == 0)
+            break;
+        mp_cbuffer_free(ep->rx, slot);
+        mp_tr_chan_released(ep);
+        SET(status, MCAPI_SUCCESS);
+        return;
+    }
+    SET(status, MCAPI_ERR_BUF_INVALID);
+}
+
+/* ---------------------------------------------------------------- requests */
+
+/* One progress step of a pending request; returns 1 when it is complete. */
+static int progress(mcapi_request_t *r)
+{
+    if (r->state != REQ_PENDING)
+        return 1;
+    switch (r->kind) {
+    case K_MSG_RECV: {
+        size_t got;
+        mcapi_status_t st;
+        if (r->ep->state != MP_EP_READY) {
+            complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+            return 1;
+        }
+        if (try_msg_recv(r->ep, r->buffer, r->buffer_size, &got, &st)) {
+            complete(r, st, got);
+            return 1;
+        }
+        return 0;
+    }
+    case K_PKT_RECV: {
+        size_t got;
+        if (try_pkt_recv(r->ep, r->pbuffer, &got)) {
+            complete(r, MCAPI_SUCCESS, got);
+            return 1;
+        }
+        return 0;
+    }
+    case K_RECV_OPEN:
+        if (r->ep->flags & MP_EPF_CHAN_RECV) {
+            if (r->ep->flags & MP_EPF_OPEN) {
+                complete(r, MCAPI_ERR_CHAN_OPEN, 0);
+            } else {
+                r->ep->flags |= MP_EPF_OPEN;
+                *(mcapi_pktchan_recv_hndl_t *)r->pbuffer = r->ep;
+                complete(r, MCAPI_SUCCESS, 0);
+            }
+            return 1;
+        }
+        return 0;
+    case K_GET_EP: {
+        if (timer_now() < r->next_try)
+            return 0;
+        mcapi_endpoint_t e;
+        if (try_get(r->node, r->port, &e) == MCAPI_SUCCESS) {
+            *r->out_endpoint = e;
+            complete(r, MCAPI_SUCCESS, 0);
+            return 1;
+        }
+        r->next_try = timer_now() + 64;   /* not created yet: ask again later */
+        return 0;
+    }
+    default:
+        return 1;
+    }
+}
+
+static int ready_hint(mcapi_request_t *r)
+{
+    switch (r->kind) {
+    case K_MSG_RECV:
+    case K_PKT_RECV:
+        return mp_cbuffer_ready(r->ep->rx);
+    case K_RECV_OPEN:
+        return (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
+    default:
+        return 1;
+    }
+}
+
+mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *status)
+{
+    if (!r || r->state == REQ_IDLE) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return MCAPI_FALSE;
+    }
+    if (!progress(r)) {
+        SET(status, MCAPI_PENDING);
+        return MCAPI_FALSE;
+    }
+    if (size)
+        *size = r->size;
+    SET(status, r->status);
+    return MCAPI_TRUE;
+}
+
+mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *size,
+                            mcapi_timeout_t timeout, mcapi_status_t *status)
+{
+    if (!requests || number == 0) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return MCAPI_RETURN_VALUE_INVALID;
+    }
+    uint64_t deadline = timeout == MCAPI_TIMEOUT_INFINITE
+                            ? UINT64_MAX
+                            : timer_now() + timer_us_to_ticks(timeout);
+    for (;;) {
+        int any_timed = 0;
+        for (size_t i = 0; i < number; ++i) {
+            mcapi_request_t *r = requests[i];
+            if (!r || r->state == REQ_IDLE)
+                continue;
+            if (progress(r)) {
+                if (size)
+                    *size = r->size;
+                SET(status, r->status);
+                return (mcapi_uint_t)i;
+            }
+            if (r->kind == K_GET_EP)
+                any_timed = 1;
+        }
+        if (timer_now() >= deadline) {
+            SET(status, MCAPI_TIMEOUT);
+            return MCAPI_RETURN_VALUE_INVALID;
+        }
+        if (any_timed) {
+            mp_sleep_ticks(64);
+        } else {
+            /* sleep until the progress engine has done something for one of them (or the
+             * timer ends the wait); the check runs with interrupts off so no wake-up is lost */
+            uint32_t saved = irq_global_disable();
+            int h = 0;
+            for (size_t i = 0; i < number && !h; ++i)
+                h = requests[i] && requests[i]->state == REQ_PENDING && ready_hint(requests[i]);
+            if (!h) {
+                if (deadline != UINT64_MAX)
+                    timer_set_compare(deadline);
+                uint64_t t0 = cpu_cycles();
+                wait_for_interrupt();
+                mp_stats.idle_cycles += cpu_cycles() - t0;
+            }
+            irq_global_restore(saved);
+        }
+    }
+}
+
+mcapi_boolean_t mcapi_wait(mcapi_request_t *r, size_t *size, mcapi_timeout_t timeout,
+                           mcapi_status_t *status)
+{
+    mcapi_request_t *one[1] = {r};
+    if (!r || r->state == REQ_IDLE) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return MCAPI_FALSE;
+    }
+    return mcapi_wait_any(1, one, size, timeout, status) == 0 ? MCAPI_TRUE : MCAPI_FALSE;
+}
+
+void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!r || r->state == REQ_IDLE) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return;
+    }
+    if (r->state == REQ_PENDING)
+        complete(r, MCAPI_ERR_REQUEST_CANCELLED, 0);
+    SET(status, MCAPI_SUCCESS);
+}
+
+const char *mcapix_status_name(mcapi_status_t s)
+{
+    static const char *const names[] = {
+        "?", "MCAPI_SUCCESS", "MCAPI_PENDING", "MCAPI_TIMEOUT", "MCAPI_ERR_PARAMETER",
+        "MCAPI_ERR_DOMAIN_INVALID", "MCAPI_ERR_NODE_INVALID", "MCAPI_ERR_NODE_INITFAILED",
+        "MCAPI_ERR_NODE_INITIALIZED", "MCAPI_ERR_NODE_NOTINIT", "MCAPI_ERR_PORT_INVALID",
+        "MCAPI_ERR_ENDP_INVALID", "MCAPI_ERR_ENDP_EXISTS", "MCAPI_ERR_ENDP_LIMIT",
+        "MCAPI_ERR_ENDP_NOTOWNER", "MCAPI_ERR_MSG_SIZE", "MCAPI_ERR_MSG_TRUNCATED",
+        "MCAPI_ERR_MEM_LIMIT", "MCAPI_ERR_CHAN_CONNECTED", "MCAPI_ERR_CHAN_TYPE",
+        "MCAPI_ERR_CHAN_DIRECTION", "MCAPI_ERR_CHAN_NOTOPEN", "MCAPI_ERR_CHAN_OPEN",
+        "MCAPI_ERR_CHAN_INVALID", "MCAPI_ERR_PKT_SIZE", "MCAPI_ERR_REQUEST_INVALID",
+        "MCAPI_ERR_REQUEST_CANCELLED", "MCAPI_ERR_BUF_INVALID", "MCAPI_ERR_TRANSMISSION",
+        "MCAPI_ERR_NOT_SUPPORTED", "MCAPI_ERR_GENERAL"};
+    if (s < 0 || (size_t)s >= sizeof names / sizeof names[0])
+        return "?";
+    return names[s];
+}

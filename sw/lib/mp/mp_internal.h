@@ -1,0 +1,86 @@
+/* Internal data structures of the message-passing library: endpoints (thesis Fig. 3.3a), remote
+ * endpoint handles (Fig. 3.3c) and the transport interface (mp_transport.h). */
+#ifndef MP_INTERNAL_H
+#define MP_INTERNAL_H
+
+#include <stdint.h>
+
+#include "hal/hal.h"
+#include "mcapi.h"
+#include "mp/cbuffer.h"
+
+#define MP_MAX_ENDPOINTS 16u
+#define MP_MAX_REMOTE    64u
+
+/* Remote endpoint handle (Fig. 3.3c): address tuple + address of the endpoint structure in the
+ * owning tile. Local endpoints embed one with `local` pointing back. */
+struct mp_ephandle {
+    uint32_t domain, node, port;
+    uint32_t addr;                 /* tile-local address of the struct mp_endpoint in `node` */
+    struct mp_endpoint *local;     /* NULL for a remote endpoint */
+};
+
+enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2 };
+#define MP_EPF_CHAN_SEND  (1u << 0)   /* connected as the sending side of a packet channel */
+#define MP_EPF_CHAN_RECV  (1u << 1)   /* connected as the receiving side */
+#define MP_EPF_OPEN       (1u << 2)   /* opened (send_open / recv_open) */
+
+/* Endpoint (Fig. 3.3a): own address, state, receive buffer, optional send buffer; channel state. */
+struct mp_endpoint {
+    struct mp_ephandle h;
+    volatile uint32_t state;
+    volatile uint32_t flags;
+    mp_cbuffer_t *rx;              /* receive buffer */
+    mp_cbuffer_t *tx;              /* optional send buffer (NULL) */
+    /* channel, sender side */
+    volatile uint32_t credits;
+    uint32_t peer_node, peer_ep;   /* the other end: tile and endpoint address there */
+    uint32_t chan_idx;             /* next index in the remote buffer */
+    uint32_t rdata;                /* remote data block address */
+    uint32_t rcap_log2, rmsg_log2;
+    /* channel, receiver side */
+    uint32_t released;             /* slots released since the last CREDIT */
+};
+
+/* Transport interface (the software protocol on the baseline adapter: transport_sw.c). All calls
+ * come from core 0 in thread context with interrupts enabled. Return MCAPI status codes. */
+void mp_tr_init(void);
+/* One lookup try: MCAPI_SUCCESS and *addr, MCAPI_ERR_ENDP_INVALID when the tile has no such
+ * port (yet). */
+mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr);
+/* Connection-less message into the remote endpoint's buffer (allocation with NACK back-off, data,
+ * completion). Returns when the message is committed at the receiver's side (sent completion). */
+mcapi_status_t mp_tr_msg_send(const struct mp_ephandle *dst, const void *buf, uint32_t size);
+/* Connects local send endpoint ep to the remote receive endpoint dst. */
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
+/* Packet on a connected channel (waits for a credit). */
+mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
+/* Receiver released one slot of channel endpoint ep (credit return after half the window). */
+void mp_tr_chan_released(struct mp_endpoint *ep);
+/* Local endpoint table lookup (thread and interrupt context). */
+struct mp_endpoint *mp_find_port(uint32_t port);
+struct mp_endpoint *mp_ep_from_addr(uint32_t addr);
+/* Sleep (wfi) until the timer passes `ticks` from now; the progress engine keeps running. */
+void mp_sleep_ticks(uint32_t ticks);
+
+extern volatile mp_stats_t mp_stats;
+extern uint32_t mp_data_path;
+
+/* Sleep in wfi until cond holds; the condition is evaluated with interrupts off so that no wake-up
+ * is lost, and the progress engine runs between the checks. */
+#define MP_WAIT_UNTIL(cond)                                                   \
+    do {                                                                      \
+        for (;;) {                                                            \
+            uint32_t mp_saved_ = irq_global_disable();                        \
+            if (cond) {                                                       \
+                irq_global_restore(mp_saved_);                                \
+                break;                                                        \
+            }                                                                 \
+            uint64_t mp_t0_ = cpu_cycles();                                   \
+            wait_for_interrupt();                                             \
+            mp_stats.idle_cycles += cpu_cycles() - mp_t0_;                    \
+            irq_global_restore(mp_saved_);                                    \
+        }                                                                     \
+    } while (0)
+
+#endif

@@ -1,0 +1,423 @@
+/* Software transport: the whole protocol (include/mp/proto.h) runs in software on the baseline
+ * network adapter (thesis 3.2.2). Protocol messages are raw packets through NoC buffer 0 (requests)
+ * and 1 (responses); core 0's machine external interrupt handler is the progress engine. The data
+ * path is chosen per send (mp_data_path): buffer-based (DATA packets copied by the receiver's
+ * progress engine), RMA (stores through the RMA window into the remote slot) or RDMA (a DMA slot
+ * puts the payload into the remote slot). */
+#include <string.h>
+
+#include "mp/proto.h"
+#include "mp_internal.h"
+#include "na_registers.h"
+
+#define NA(off) (TILE_NA_BASE + (off))
+#define NOCBUF(n, reg) (TILE_NA_BASE + NA_NOCBUF_BASE(n) + (reg))
+#define DMA(reg) (TILE_NA_BASE + NA_DMA_BASE(0) + (reg))
+
+#define MP_PENDING_SLOTS 4u   /* outstanding requests waiting for a response */
+
+struct pending {
+    volatile uint32_t done;
+    uint32_t type;
+    uint32_t w[6];
+};
+
+static struct pending pend[MP_PENDING_SLOTS];
+static uint32_t next_req;
+static uint32_t mesh_w;
+static uint32_t max_payload_words;   /* DATA packet: max flits - header - address */
+static volatile uint32_t dma_status;
+static uint32_t features;
+
+/* ---------------------------------------------------------------- packets */
+
+static inline uint32_t hdr_src_tile(uint32_t hdr)
+{
+    uint32_t x = (hdr >> NOC_HDR_SRC_X_SHIFT) & 31u, y = (hdr >> NOC_HDR_SRC_Y_SHIFT) & 31u;
+    return y * mesh_w + x;
+}
+
+static void handle_response(void);
+
+/* Waits (interrupts off) until NoC buffer b can take a new packet. Responses are drained while
+ * waiting: they never send anything, and draining them keeps the request/response cycle between
+ * two tiles that both wait for their transmit buffer from deadlocking. */
+static void tx_wait_ready(unsigned b)
+{
+    while ((mmio_read32(NOCBUF(b, NOCBUF_TX_STATUS)) & 1u) == 0) {
+        if (mmio_read32(NOCBUF(MP_NOCBUF_RESP, NOCBUF_RX_STATUS)) & 1u)
+            handle_response();
+    }
+}
+
+/* Sends one packet: n header words w[] then np words from payload (may be unaligned, nbytes of it
+ * valid at the end). Safe from thread and interrupt context (interrupts are off while the packet's
+ * flits are written, so the progress engine cannot interleave its own packet). */
+static void tx_packet(unsigned b, uint32_t tile, uint32_t type, const uint32_t *w, unsigned n,
+                      const uint8_t *payload, uint32_t nbytes)
+{
+    uint32_t np = (nbytes + 3u) / 4u;
+    uint32_t hdr = NOC_HEADER(tile % mesh_w, tile / mesh_w, type, 1u + n + np);
+    uint32_t saved = irq_global_disable();
+    tx_wait_ready(b);
+    uintptr_t tx = NOCBUF(b, NOCBUF_TX_FLIT);
+    mmio_write32(tx, hdr);
+    for (unsigned i = 0; i < n; ++i)
+        mmio_write32(tx, w[i]);
+    if (nbytes) {
+        uint32_t full = nbytes / 4u;
+        if (((uintptr_t)payload & 3u) == 0) {
+            const uint32_t *p = (const uint32_t *)payload;
+            for (uint32_t i = 0; i < full; ++i)
+                mmio_write32(tx, p[i]);
+        } else {
+            for (uint32_t i = 0; i < full; ++i) {
+                uint32_t v;
+                memcpy(&v, payload + 4u * i, 4);
+                mmio_write32(tx, v);
+            }
+        }
+        if (nbytes & 3u) {
+            uint32_t v = 0;
+            memcpy(&v, payload + 4u * full, nbytes & 3u);
+            mmio_write32(tx, v);
+        }
+    }
+    mp_stats.packets_tx++;
+    irq_global_restore(saved);
+}
+
+static inline uint32_t rx_word(unsigned b) { return mmio_read32(NOCBUF(b, NOCBUF_RX_FLIT)); }
+
+/* ---------------------------------------------------------------- progress engine */
+
+static void send_resp(uint32_t tile, uint32_t type, const uint32_t *w, unsigned n)
+{
+    tx_packet(MP_NOCBUF_RESP, tile, type, w, n, NULL, 0);
+}
+
+static int ep_valid(struct mp_endpoint *ep)
+{
+    return ep && ep->state == MP_EP_READY;
+}
+
+static void handle_request(void)
+{
+    uint32_t hdr = rx_word(MP_NOCBUF_REQ);
+    uint32_t words = (hdr >> NOC_HDR_LENGTH_SHIFT) & 63u;   /* length - 1 = payload words */
+    uint32_t type = hdr & 15u, src = hdr_src_tile(hdr);
+    mp_stats.packets_rx++;
+    switch (type) {
+    case MP_MSG_DATA: {
+        volatile uint32_t *dst = (volatile uint32_t *)(uintptr_t)rx_word(MP_NOCBUF_REQ);
+        for (uint32_t i = 1; i < words; ++i)
+            dst[i - 1] = rx_word(MP_NOCBUF_REQ);
+        return;
+    }
+    case MP_MSG_LOOKUP_REQ: {
+        uint32_t req = rx_word(MP_NOCBUF_REQ), port = rx_word(MP_NOCBUF_REQ);
+        struct mp_endpoint *ep = mp_find_port(port);
+        uint32_t r[3] = {req, ep ? 0u : 1u, ep ? (uint32_t)(uintptr_t)ep : 0u};
+        send_resp(src, MP_MSG_LOOKUP_RESP, r, 3);
+        return;
+    }
+    case MP_MSG_ALLOC_REQ: {
+        uint32_t req = rx_word(MP_NOCBUF_REQ), addr = rx_word(MP_NOCBUF_REQ);
+        struct mp_endpoint *ep = mp_ep_from_addr(addr);
+        uint32_t idx;
+        if (!ep_valid(ep) || (ep->flags & MP_EPF_CHAN_RECV)) {
+            uint32_t r[2] = {req, MP_NACK_BAD_EP};
+            send_resp(src, MP_MSG_ALLOC_NACK, r, 2);
+        } else if (mp_cbuffer_reserve(ep->rx, &idx) != 0) {
+            uint32_t r[2] = {req, MP_NACK_FULL};
+            send_resp(src, MP_MSG_ALLOC_NACK, r, 2);
+        } else {
+            uint32_t r[3] = {req, idx, (uint32_t)(uintptr_t)mp_cbuffer_data(ep->rx, idx)};
+            send_resp(src, MP_MSG_ALLOC_ACK, r, 3);
+        }
+        return;
+    }
+    case MP_MSG_COMPLETE: {
+        uint32_t addr = rx_word(MP_NOCBUF_REQ), idx = rx_word(MP_NOCBUF_REQ);
+        uint32_t size = rx_word(MP_NOCBUF_REQ);
+        struct mp_endpoint *ep = mp_ep_from_addr(addr);
+        if (!ep || !ep->rx)
+            return;
+        if (ep->flags & MP_EPF_CHAN_RECV) {
+            /* Channel: the sender owns the slots it has credits for; the progress engine is the
+             * only producer, so the reservation yields exactly the sender's index. */
+            uint32_t got;
+            if (mp_cbuffer_reserve(ep->rx, &got) != 0 || got != idx) {
+                console_puts("mp: channel completion out of sequence\n");
+                return;
+            }
+        }
+        mp_cbuffer_commit(ep->rx, idx, size);
+        return;
+    }
+    case MP_MSG_CONNECT_REQ: {
+        uint32_t req = rx_word(MP_NOCBUF_REQ), addr = rx_word(MP_NOCBUF_REQ);
+        uint32_t sender = rx_word(MP_NOCBUF_REQ);
+        struct mp_endpoint *ep = mp_ep_from_addr(addr);
+        uint32_t r[6] = {req, MCAPI_SUCCESS, 0, 0, 0, 0};
+        if (!ep_valid(ep))
+            r[1] = MCAPI_ERR_ENDP_INVALID;
+        else if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND))
+            r[1] = MCAPI_ERR_CHAN_CONNECTED;
+        else if (mp_cbuffer_used(ep->rx) != 0)
+            r[1] = MCAPI_ERR_CHAN_TYPE;     /* holds connection-less messages */
+        else {
+            ep->peer_node = src;
+            ep->peer_ep = sender;
+            ep->released = 0;
+            ep->flags |= MP_EPF_CHAN_RECV;
+            r[2] = mp_cbuffer_capacity(ep->rx);
+            r[3] = (uint32_t)(uintptr_t)mp_cbuffer_data(ep->rx, 0);
+            r[4] = (ep->rx->max_msg_log2 << 8) | ep->rx->capacity_log2;
+            r[5] = ep->rx->wr_idx;
+        }
+        send_resp(src, MP_MSG_CONNECT_ACK, r, 6);
+        return;
+    }
+    default:
+        mmio_write32(NOCBUF(MP_NOCBUF_REQ, NOCBUF_RX_DISCARD), 1u);
+        return;
+    }
+}
+
+static void handle_response(void)
+{
+    uint32_t hdr = rx_word(MP_NOCBUF_RESP);
+    uint32_t words = (hdr >> NOC_HDR_LENGTH_SHIFT) & 63u;
+    uint32_t type = hdr & 15u;
+    mp_stats.packets_rx++;
+    if (type == MP_MSG_CREDIT) {
+        uint32_t addr = rx_word(MP_NOCBUF_RESP), n = rx_word(MP_NOCBUF_RESP);
+        struct mp_endpoint *ep = mp_ep_from_addr(addr);
+        if (ep)
+            ep->credits += n;
+        return;
+    }
+    if (words == 0 || words > 7) {
+        mmio_write32(NOCBUF(MP_NOCBUF_RESP, NOCBUF_RX_DISCARD), 1u);
+        return;
+    }
+    uint32_t req = rx_word(MP_NOCBUF_RESP);
+    struct pending *p = &pend[req % MP_PENDING_SLOTS];
+    for (uint32_t i = 1; i < words; ++i)
+        p->w[i - 1] = rx_word(MP_NOCBUF_RESP);
+    p->type = type;
+    p->done = 1;
+}
+
+static void handle_dma(void)
+{
+    uint32_t st = mmio_read32(DMA(DMA_STATUS));
+    if (st & (DMA_STAT_DONE | DMA_STAT_ERROR)) {
+        mmio_write32(DMA(DMA_STATUS), st & (DMA_STAT_DONE | DMA_STAT_ERROR));
+        dma_status = st | 0x100u;
+    }
+}
+
+/* Machine external interrupt: the network adapter's IRQ controller. Drains everything pending. */
+static void na_isr(trap_frame_t *frame)
+{
+    (void)frame;
+    uint64_t t0 = cpu_cycles();
+    mp_stats.isr_count++;
+    for (;;) {
+        uint32_t active = mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE));
+        if (active == 0)
+            break;
+        if (active & NA_IRQ_SRC_RX1)
+            handle_response();
+        if (active & NA_IRQ_SRC_RX0)
+            handle_request();
+        if (active & NA_IRQ_SRC_DMA)
+            handle_dma();
+        if (active & NA_IRQ_SRC_RMA_ERROR) {
+            console_puts("mp: RMA store refused\n");
+            mmio_write32(NA(NA_RMA_ERRORS), 0);
+        }
+    }
+    mp_stats.isr_cycles += cpu_cycles() - t0;
+}
+
+static volatile uint32_t timer_fired;
+static void timer_isr(trap_frame_t *frame)
+{
+    (void)frame;
+    timer_disarm();
+    timer_fired = 1;
+}
+
+void mp_sleep_ticks(uint32_t ticks)
+{
+    timer_fired = 0;
+    timer_arm_in(ticks);
+    MP_WAIT_UNTIL(timer_fired);
+}
+
+void mp_tr_init(void)
+{
+    mesh_w = tile_mesh_width();
+    features = mmio_read32(NA(NA_FEATURES));
+    uint32_t flits = mmio_read32(NA(NA_MAX_PACKET_FLITS));
+    max_payload_words = flits > 2 ? flits - 2u : 1u;
+    irq_set_handler(IRQ_M_EXT, na_isr);
+    irq_set_handler(IRQ_M_TIMER, timer_isr);
+    mmio_write32(NA(NA_IRQ_BASE + NA_IRQ_MASK),
+                 NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 | NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR);
+    irq_enable(IRQ_M_EXT);
+    irq_enable(IRQ_M_TIMER);
+    irq_global_enable();
+}
+
+/* ---------------------------------------------------------------- requests */
+
+static struct pending *request(uint32_t tile, uint32_t type, uint32_t *w, unsigned n)
+{
+    uint32_t id = next_req++;
+    struct pending *p = &pend[id % MP_PENDING_SLOTS];
+    p->done = 0;
+    w[0] = id;
+    tx_packet(MP_NOCBUF_REQ, tile, type, w, n, NULL, 0);
+    MP_WAIT_UNTIL(p->done);
+    return p;
+}
+
+mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr)
+{
+    uint32_t w[2] = {0, port};
+    struct pending *p = request(node, MP_MSG_LOOKUP_REQ, w, 2);
+    if (p->w[0] != 0)
+        return MCAPI_ERR_ENDP_INVALID;
+    *addr = p->w[1];
+    return MCAPI_SUCCESS;
+}
+
+/* Moves size bytes from buf into address dst of tile `tile` on the current data path. */
+static mcapi_status_t put_data(uint32_t tile, uint32_t dst, const void *buf, uint32_t size)
+{
+    const uint8_t *src = (const uint8_t *)buf;
+    switch (mp_data_path) {
+    case MP_PATH_RMA: {
+        if (!(features & NA_FEATURE_RMA))
+            return MCAPI_ERR_NOT_SUPPORTED;
+        volatile uint32_t *d =
+            (volatile uint32_t *)(uintptr_t)RMA_ADDRESS(tile, dst - TILE_SRAM_BASE);
+        uint32_t full = size / 4u;
+        if (((uintptr_t)src & 3u) == 0) {
+            const uint32_t *s = (const uint32_t *)src;
+            for (uint32_t i = 0; i < full; ++i)
+                d[i] = s[i];
+        } else {
+            for (uint32_t i = 0; i < full; ++i) {
+                uint32_t v;
+                memcpy(&v, src + 4u * i, 4);
+                d[i] = v;
+            }
+        }
+        if (size & 3u) {
+            uint32_t v = 0;
+            memcpy(&v, src + 4u * full, size & 3u);
+            d[full] = v;
+        }
+        /* completion may only follow once every store is acknowledged (no interrupt for this) */
+        while (mmio_read32(NA(NA_RMA_OUTSTANDING)) != 0)
+            ;
+        return mmio_read32(NA(NA_RMA_ERRORS)) ? MCAPI_ERR_TRANSMISSION : MCAPI_SUCCESS;
+    }
+    case MP_PATH_RDMA: {
+        if (!(features & NA_FEATURE_DMA))
+            return MCAPI_ERR_NOT_SUPPORTED;
+        if (size == 0)
+            return MCAPI_SUCCESS;
+        dma_status = 0;
+        mmio_write32(DMA(DMA_LOCAL_ADDR), (uint32_t)(uintptr_t)src);
+        mmio_write32(DMA(DMA_REMOTE_TILE), tile);
+        mmio_write32(DMA(DMA_REMOTE_ADDR), dst);
+        mmio_write32(DMA(DMA_SIZE), size);
+        mmio_write32(DMA(DMA_CONTROL), DMA_CTRL_START | DMA_CTRL_IEN);
+        MP_WAIT_UNTIL(dma_status != 0);
+        return (dma_status & DMA_STAT_ERROR) ? MCAPI_ERR_TRANSMISSION : MCAPI_SUCCESS;
+    }
+    default: {
+        uint32_t chunk = max_payload_words * 4u;
+        for (uint32_t off = 0; off < size; off += chunk) {
+            uint32_t n = size - off < chunk ? size - off : chunk;
+            uint32_t w[1] = {dst + off};
+            tx_packet(MP_NOCBUF_REQ, tile, MP_MSG_DATA, w, 1, src + off, n);
+        }
+        return MCAPI_SUCCESS;
+    }
+    }
+}
+
+mcapi_status_t mp_tr_msg_send(const struct mp_ephandle *dst, const void *buf, uint32_t size)
+{
+    uint32_t backoff = 8;   /* mtime ticks, doubled per NACK up to 1024 */
+    struct pending *p;
+    for (;;) {
+        uint32_t w[2] = {0, dst->addr};
+        p = request(dst->node, MP_MSG_ALLOC_REQ, w, 2);
+        if (p->type == MP_MSG_ALLOC_ACK)
+            break;
+        mp_stats.nacks++;
+        if (p->w[0] == MP_NACK_BAD_EP)
+            return MCAPI_ERR_ENDP_INVALID;
+        mp_stats.retries++;
+        mp_sleep_ticks(backoff);
+        if (backoff < 1024)
+            backoff *= 2;
+    }
+    uint32_t idx = p->w[0], slot = p->w[1];
+    mcapi_status_t st = put_data(dst->node, slot, buf, size);
+    /* the completion is sent even after a failed transfer (size 0) so the slot is not lost */
+    uint32_t c[3] = {dst->addr, idx, st == MCAPI_SUCCESS ? size : 0u};
+    tx_packet(MP_NOCBUF_REQ, dst->node, MP_MSG_COMPLETE, c, 3, NULL, 0);
+    return st;
+}
+
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst)
+{
+    uint32_t w[3] = {0, dst->addr, (uint32_t)(uintptr_t)ep};
+    struct pending *p = request(dst->node, MP_MSG_CONNECT_REQ, w, 3);
+    if (p->w[0] != MCAPI_SUCCESS)
+        return (mcapi_status_t)p->w[0];
+    ep->peer_node = dst->node;
+    ep->peer_ep = dst->addr;
+    ep->credits = p->w[1];
+    ep->rdata = p->w[2];
+    ep->rmsg_log2 = p->w[3] >> 8;
+    ep->rcap_log2 = p->w[3] & 0xFFu;
+    ep->chan_idx = p->w[4];
+    ep->flags |= MP_EPF_CHAN_SEND;
+    return MCAPI_SUCCESS;
+}
+
+mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size)
+{
+    if (size > (1u << ep->rmsg_log2))
+        return MCAPI_ERR_PKT_SIZE;
+    MP_WAIT_UNTIL(ep->credits != 0);
+    uint32_t saved = irq_global_disable();
+    ep->credits--;
+    irq_global_restore(saved);
+    uint32_t idx = ep->chan_idx++;
+    uint32_t slot = ep->rdata + ((idx & ((1u << ep->rcap_log2) - 1u)) << ep->rmsg_log2);
+    mcapi_status_t st = put_data(ep->peer_node, slot, buf, size);
+    uint32_t c[3] = {ep->peer_ep, idx, st == MCAPI_SUCCESS ? size : 0u};
+    tx_packet(MP_NOCBUF_REQ, ep->peer_node, MP_MSG_COMPLETE, c, 3, NULL, 0);
+    return st;
+}
+
+void mp_tr_chan_released(struct mp_endpoint *ep)
+{
+    /* credits go back after half the window (thesis 3.2.2.1) */
+    if (++ep->released >= (mp_cbuffer_capacity(ep->rx) + 1u) / 2u) {
+        uint32_t c[2] = {ep->peer_ep, ep->released};
+        ep->released = 0;
+        tx_packet(MP_NOCBUF_RESP, ep->peer_node, MP_MSG_CREDIT, c, 2, NULL, 0);
+    }
+}
