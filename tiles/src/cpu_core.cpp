@@ -141,11 +141,14 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     id_ext_.core_cycles = rv_cpu_cycles(cpu_);
     id_ext_.halt_requested = false;
 
-    const sc_time before = qk_.get_local_time();
-    sc_time delay = before;
+    // A target may wait inside b_transport (it then returns a smaller local offset): measure the
+    // latency on the absolute time line.
+    const sc_time issued = sc_core::sc_time_stamp() + qk_.get_local_time();
+    sc_time delay = qk_.get_local_time();
     socket->b_transport(trans_, delay);
     // Device accesses synchronize: the device's effect is visible to others at this time.
-    const uint64_t latency = uint64_t((delay - before) / p_.clock_period);
+    const sc_time done = sc_core::sc_time_stamp() + delay;
+    const uint64_t latency = done > issued ? uint64_t((done - issued) / p_.clock_period) : 0;
     qk_.set(delay);
     qk_.sync();
     accounted_cycles_ += latency;
