@@ -45,4 +45,10 @@ if(TARGET namp-vp)
     COUNT "stress sender [0-9]+ done=4"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/mp_stress.elf)
+  # The LogP benchmark runs to the end: 2 pairs x 2 modes x 3 paths x 11 sizes.
+  mp_e2e(logp EXIT 0
+    EXPECT "mp_logp done"
+    COUNT "logp +0->[0-9]+ +(msg|chan) +(buffer|rma|rdma) +[0-9]+ B +o_s=132"
+    REJECT "FAIL" "FATAL"
+    ARGS --firmware ${MP_FW}/mp_logp.elf)
 endif()
