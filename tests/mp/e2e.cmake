@@ -51,4 +51,9 @@ if(TARGET namp-vp)
     COUNT "logp +0->[0-9]+ +(msg|chan) +(buffer|rma|rdma) +[0-9]+ B +o_s=132"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/mp_logp.elf)
+  # API semantics between tiles 0 and 1: status codes, timeouts, wait_any, cancel, truncation.
+  mp_e2e(api EXIT 0
+    EXPECT "mp_api ok: A, [0-9]+ checks" "mp_api ok: B, [0-9]+ checks"
+    REJECT "FAIL" "FATAL"
+    ARGS --firmware ${MP_FW}/mp_api.elf)
 endif()

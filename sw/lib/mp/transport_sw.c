@@ -123,10 +123,14 @@ static void handle_request(void)
     }
     case MP_MSG_ALLOC_REQ: {
         uint32_t req = rx_word(MP_NOCBUF_REQ), addr = rx_word(MP_NOCBUF_REQ);
+        uint32_t size = rx_word(MP_NOCBUF_REQ);
         struct mp_endpoint *ep = mp_ep_from_addr(addr);
         uint32_t idx;
         if (!ep_valid(ep) || (ep->flags & MP_EPF_CHAN_RECV)) {
-            uint32_t r[2] = {req, MP_NACK_BAD_EP};
+            uint32_t r[2] = {req, ep_valid(ep) ? MP_NACK_CHANNEL : MP_NACK_BAD_EP};
+            send_resp(src, MP_MSG_ALLOC_NACK, r, 2);
+        } else if (size > mp_cbuffer_slot_bytes(ep->rx)) {
+            uint32_t r[2] = {req, MP_NACK_TOO_LARGE};
             send_resp(src, MP_MSG_ALLOC_NACK, r, 2);
         } else if (mp_cbuffer_reserve(ep->rx, &idx) != 0) {
             uint32_t r[2] = {req, MP_NACK_FULL};
@@ -359,13 +363,17 @@ mcapi_status_t mp_tr_msg_send(const struct mp_ephandle *dst, const void *buf, ui
     uint32_t backoff = 8;   /* mtime ticks, doubled per NACK up to 1024 */
     struct pending *p;
     for (;;) {
-        uint32_t w[2] = {0, dst->addr};
-        p = request(dst->node, MP_MSG_ALLOC_REQ, w, 2);
+        uint32_t w[3] = {0, dst->addr, size};
+        p = request(dst->node, MP_MSG_ALLOC_REQ, w, 3);
         if (p->type == MP_MSG_ALLOC_ACK)
             break;
         mp_stats.nacks++;
         if (p->w[0] == MP_NACK_BAD_EP)
             return MCAPI_ERR_ENDP_INVALID;
+        if (p->w[0] == MP_NACK_CHANNEL)
+            return MCAPI_ERR_CHAN_CONNECTED;
+        if (p->w[0] == MP_NACK_TOO_LARGE)
+            return MCAPI_ERR_MSG_SIZE;
         mp_stats.retries++;
         mp_sleep_ticks(backoff);
         if (backoff < 1024)

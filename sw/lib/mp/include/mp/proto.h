@@ -9,9 +9,10 @@
  *  type                 buffer  payload words
  *  1  LOOKUP_REQ          0     req_id, port                       endpoint lookup (Fig. 3.4a)
  *  2  LOOKUP_RESP         1     req_id, status (0 found, 1 none), endpoint address
- *  3  ALLOC_REQ           0     req_id, endpoint address           remote buffer allocation
+ *  3  ALLOC_REQ           0     req_id, endpoint address, size     remote buffer allocation
  *  4  ALLOC_ACK           1     req_id, index (32-bit counter), slot data address
- *  5  ALLOC_NACK          1     req_id, reason (1 buffer full, 2 bad endpoint)
+ *  5  ALLOC_NACK          1     req_id, reason (1 buffer full: retry; 2 no such endpoint;
+ *                               3 larger than a slot; 4 endpoint belongs to a channel)
  *  6  DATA                0     destination address, payload words (buffer-based data path only)
  *  7  COMPLETE            0     endpoint address, index, size in bytes (commits the slot)
  *  8  CONNECT_REQ         0     req_id, receive endpoint address, send endpoint address
@@ -35,6 +36,8 @@
 
 #define MP_NACK_FULL        1u
 #define MP_NACK_BAD_EP      2u
+#define MP_NACK_TOO_LARGE   3u
+#define MP_NACK_CHANNEL     4u
 
 #define MP_NOCBUF_REQ       0u
 #define MP_NOCBUF_RESP      1u

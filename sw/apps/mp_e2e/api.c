@@ -1,0 +1,200 @@
+/* API test of the message-passing library between tile 0 (A) and tile 1 (B): status codes,
+ * lookups with timeout, wait_any, truncation, cancel, msg_available, endpoint delete, channel
+ * errors, same-node messages, size limits. Prints "mp_api ok: <n> checks" on tile 0. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hal/hal.h"
+#include "mcapi.h"
+
+static unsigned checks, failures;
+
+static void expect_st(mcapi_status_t got, mcapi_status_t want, const char *what)
+{
+    ++checks;
+    if (got != want) {
+        ++failures;
+        printf("mp_api FAIL: %s: %s, expected %s\n", what, mcapix_status_name(got),
+               mcapix_status_name(want));
+    }
+}
+
+static void expect_true(int cond, const char *what)
+{
+    ++checks;
+    if (!cond) {
+        ++failures;
+        printf("mp_api FAIL: %s\n", what);
+    }
+}
+
+static int finish(const char *who)
+{
+    if (failures)
+        return 1;
+    printf("mp_api ok: %s, %u checks\n", who, checks);
+    return 0;
+}
+
+static int tile_b(void)
+{
+    mcapi_status_t st;
+    char buf[64];
+    size_t got;
+    mcapix_endpoint_attributes_t small = {.capacity_log2 = 1, .max_msg_log2 = 6};
+    mcapi_endpoint_t e1 = mcapix_endpoint_create(1, &small, &st);
+    expect_st(st, MCAPI_SUCCESS, "B create 1");
+    mcapi_endpoint_t e2 = mcapi_endpoint_create(2, &st);
+    expect_st(st, MCAPI_SUCCESS, "B create 2");
+    mcapi_endpoint_create(4, &st);   /* channel receive endpoint for A */
+    expect_st(st, MCAPI_SUCCESS, "B create 4");
+    mcapi_endpoint_create(1, &st);
+    expect_st(st, MCAPI_ERR_ENDP_EXISTS, "B create duplicate port");
+    mcapi_endpoint_t a1 = mcapi_endpoint_get(MCAPI_DOMAIN, 0, 1, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_SUCCESS, "B get A:1");
+
+    /* A sends m1 (8 B) to 1, m2 (12 B) to 2, m3 (40 B) to 1 */
+    mcapi_request_t r1, r2, *rs[2] = {&r1, &r2};
+    char b1[64], b2[64];
+    mcapi_msg_recv_i(e1, b1, sizeof b1, &r1, &st);
+    mcapi_msg_recv_i(e2, b2, sizeof b2, &r2, &st);
+    unsigned done = 0;
+    while (done != 3u) {
+        mcapi_uint_t i = mcapi_wait_any(2, rs, &got, MCAPI_TIMEOUT_INFINITE, &st);
+        expect_st(st, MCAPI_SUCCESS, "B wait_any");
+        if (i > 1) {
+            expect_true(0, "B wait_any index");
+            break;
+        }
+        done |= 1u << i;
+        expect_true(got == (i == 0 ? 8u : 12u), "B wait_any size");
+        expect_true(memcmp(i == 0 ? b1 : b2, i == 0 ? "message1" : "message2-xyz", got) == 0,
+                    "B wait_any data");
+        rs[i]->state = 0;   /* completed: wait_any skips it now */
+    }
+    /* wait for m3 to be complete, then check msg_available and truncation */
+    while (mcapi_msg_available(e1, &st) == 0)
+        timer_delay_us(5);
+    expect_true(mcapi_msg_available(e1, &st) == 1, "B msg_available 1");
+    mcapi_msg_recv(e1, buf, 4, &got, &st);
+    expect_st(st, MCAPI_ERR_MSG_TRUNCATED, "B recv truncated");
+    expect_true(got == 4 && memcmp(buf, "mess", 4) == 0, "B truncated data");
+    expect_true(mcapi_msg_available(e1, &st) == 0, "B msg_available 0");
+    /* timeout and cancel */
+    mcapi_request_t r3;
+    mcapi_msg_recv_i(e2, buf, sizeof buf, &r3, &st);
+    expect_st(st, MCAPI_PENDING, "B recv_i pending");
+    mcapi_wait(&r3, &got, 50, &st);
+    expect_st(st, MCAPI_TIMEOUT, "B wait timeout");
+    mcapi_cancel(&r3, &st);
+    expect_st(st, MCAPI_SUCCESS, "B cancel");
+    mcapi_test(&r3, &got, &st);
+    expect_st(st, MCAPI_ERR_REQUEST_CANCELLED, "B test cancelled");
+    mcapi_endpoint_delete(e2, &st);
+    expect_st(st, MCAPI_SUCCESS, "B delete 2");
+    mcapi_endpoint_delete(a1, &st);
+    expect_st(st, MCAPI_ERR_ENDP_NOTOWNER, "B delete remote");
+    mcapi_msg_send(e1, a1, "B-done", 6, 0, &st);
+    expect_st(st, MCAPI_SUCCESS, "B send done");
+    /* stay until A says bye (A still talks to this node's progress engine) */
+    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
+    expect_st(st, MCAPI_SUCCESS, "B recv bye");
+    return finish("B");
+}
+
+static int tile_a(void)
+{
+    mcapi_status_t st;
+    char buf[64];
+    size_t got;
+    mcapi_info_t info;
+    mcapi_initialize(MCAPI_DOMAIN, 0, NULL, NULL, &info, &st);
+    expect_st(st, MCAPI_ERR_NODE_INITIALIZED, "A initialize twice");
+    expect_true(mcapi_node_id_get(&st) == 0 && st == MCAPI_SUCCESS, "A node id");
+    expect_true(mcapi_domain_id_get(&st) == MCAPI_DOMAIN, "A domain id");
+    mcapi_endpoint_t e1 = mcapi_endpoint_create(1, &st);
+    mcapi_endpoint_t e3 = mcapi_endpoint_create(3, &st);
+    mcapi_endpoint_t e5 = mcapi_endpoint_create(5, &st);
+    expect_st(st, MCAPI_SUCCESS, "A create");
+    mcapi_endpoint_get(MCAPI_DOMAIN, 1, 99, 200, &st);
+    expect_st(st, MCAPI_TIMEOUT, "A get missing port times out");
+    mcapi_endpoint_get(MCAPI_DOMAIN, 77, 1, 0, &st);
+    expect_st(st, MCAPI_ERR_NODE_INVALID, "A get bad node");
+    mcapi_request_t rg;
+    mcapi_endpoint_t b1 = NULL, b2, b4;
+    mcapi_endpoint_get_i(MCAPI_DOMAIN, 1, 1, &b1, &rg, &st);
+    mcapi_wait(&rg, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_SUCCESS, "A get_i B:1");
+    b2 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 2, MCAPI_TIMEOUT_INFINITE, &st);
+    b4 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 4, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_SUCCESS, "A get B:2, B:4");
+
+    char big[100] = {0};
+    mcapi_msg_send(e1, b1, big, sizeof big, 0, &st);
+    expect_st(st, MCAPI_ERR_MSG_SIZE, "A send larger than the slot");
+    mcapi_msg_send(e1, b1, "message1", 8, 0, &st);
+    expect_st(st, MCAPI_SUCCESS, "A send m1");
+    mcapi_request_t rs;
+    mcapi_msg_send_i(e1, b2, "message2-xyz", 12, 0, &rs, &st);
+    mcapi_wait(&rs, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_SUCCESS, "A send_i m2");
+    expect_true(got == 12, "A send_i size");
+    mcapi_msg_send(e1, b1, "message3 is forty bytes long, exactly...", 40, 0, &st);
+    expect_st(st, MCAPI_SUCCESS, "A send m3");
+
+    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 6 && memcmp(buf, "B-done", 6) == 0, "A recv B-done");
+    mcapi_msg_send(e1, b2, "x", 1, 0, &st);
+    expect_st(st, MCAPI_ERR_ENDP_INVALID, "A send to deleted endpoint");
+
+    /* channels */
+    mcapi_request_t rc;
+    mcapi_pktchan_send_hndl_t h;
+    mcapi_pktchan_send(NULL, "x", 1, &st);
+    expect_st(st, MCAPI_ERR_CHAN_INVALID, "A pktchan_send without a channel");
+    mcapi_pktchan_send_open_i(&h, e3, &rc, &st);
+    expect_st(st, MCAPI_ERR_CHAN_INVALID, "A send_open before connect");
+    mcapi_pktchan_connect_i(e3, b4, &rc, &st);
+    mcapi_wait(&rc, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_SUCCESS, "A connect");
+    mcapi_pktchan_connect_i(e3, b4, &rc, &st);
+    expect_st(st, MCAPI_ERR_CHAN_CONNECTED, "A connect twice (local)");
+    mcapi_pktchan_connect_i(e5, b4, &rc, &st);
+    expect_st(st, MCAPI_ERR_CHAN_CONNECTED, "A connect to a connected endpoint (remote)");
+    mcapi_msg_send(e1, b4, "x", 1, 0, &st);
+    expect_st(st, MCAPI_ERR_CHAN_CONNECTED, "A message to a channel endpoint");
+    mcapi_msg_recv(e3, buf, sizeof buf, &got, &st);
+    expect_st(st, MCAPI_ERR_CHAN_CONNECTED, "A msg_recv on a channel endpoint");
+
+    /* same node */
+    mcapi_msg_send(e1, e5, "local", 5, 0, &st);
+    expect_st(st, MCAPI_SUCCESS, "A local send");
+    expect_true(mcapi_msg_available(e5, &st) == 1, "A local available");
+    mcapi_msg_recv(e5, buf, sizeof buf, &got, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 5 && memcmp(buf, "local", 5) == 0, "A local recv");
+
+    mcapi_msg_send(e1, b1, "bye", 3, 0, &st);
+    expect_st(st, MCAPI_SUCCESS, "A send bye");
+    mcapi_endpoint_delete(e5, &st);
+    expect_st(st, MCAPI_SUCCESS, "A delete");
+    mcapi_msg_send(e1, e5, "x", 1, 0, &st);
+    expect_st(st, MCAPI_ERR_ENDP_INVALID, "A send to deleted local endpoint");
+    mcapi_finalize(&st);
+    expect_st(st, MCAPI_SUCCESS, "A finalize");
+    return finish("A");
+}
+
+int main(void)
+{
+    uint32_t me = tile_id();
+    if (tile_core_id() != 0 || me > 1 || tile_mesh_width() * tile_mesh_height() < 2)
+        return 0;
+    mcapi_status_t st;
+    mcapi_endpoint_create(1, &st);
+    expect_st(st, MCAPI_ERR_NODE_NOTINIT, "create before initialize");
+    mcapi_initialize(MCAPI_DOMAIN, me == 0 ? 1 : 0, NULL, NULL, NULL, &st);
+    expect_st(st, MCAPI_ERR_NODE_INVALID, "initialize with a foreign node id");
+    mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, NULL, &st);
+    expect_st(st, MCAPI_SUCCESS, "initialize");
+    return me == 0 ? tile_a() : tile_b();
+}
