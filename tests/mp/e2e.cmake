@@ -56,4 +56,18 @@ if(TARGET namp-vp)
     EXPECT "mp_api ok: A, [0-9]+ checks" "mp_api ok: B, [0-9]+ checks"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/mp_api.elf)
+  # The protocol does not depend on the hardware parameters: 8-flit packets and 8-flit receive
+  # buffers, one physical network per channel, an 8x8 mesh (tile 0 -> 63, 14 hops).
+  mp_e2e(stress_small_packets EXIT 0
+    EXPECT "stress ok: 600 messages"
+    REJECT "FAIL" "FATAL"
+    ARGS --set noc.max_packet_flits=8 --set na.rx_buffer_flits=8 --firmware ${MP_FW}/mp_stress.elf)
+  mp_e2e(stress_physical_channels EXIT 0
+    EXPECT "stress ok: 600 messages"
+    REJECT "FAIL" "FATAL"
+    ARGS --set noc.physical_channels=true --firmware ${MP_FW}/mp_stress.elf)
+  mp_e2e(chan_buffer_8x8 EXIT 0
+    EXPECT "mp_e2e ok: channel, path 0, 40 messages intact and in order"
+    REJECT "FAIL" "FATAL"
+    ARGS --set mesh.width=8 --set mesh.height=8 --firmware ${MP_FW}/mp_e2e_chan_buffer.elf)
 endif()
