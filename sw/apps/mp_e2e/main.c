@@ -16,7 +16,7 @@
 #define PORT_RX 1u
 #define PORT_TX 2u
 
-static uint8_t txbuf[1024 + 4] __attribute__((aligned(8)));
+static uint8_t txbuf[3][1024 + 4] __attribute__((aligned(8)));
 #if !MP_E2E_CHANNEL
 static uint8_t rxbuf[1024] __attribute__((aligned(8)));
 #endif
@@ -49,18 +49,53 @@ static int sender(uint32_t rx_node)
     mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
     CHECK(st, "pktchan_send_open");
 #endif
+    /* first half blocking, second half non-blocking with up to 3 sends in flight (more than the
+     * adapter's 2 DMA slots), completed in turn by mcapi_wait_any / mcapi_wait */
+    mcapi_request_t reqs[3], *rp[3] = {&reqs[0], &reqs[1], &reqs[2]};
+    int busy[3] = {0, 0, 0};
     for (uint32_t seq = 0; seq < MP_E2E_COUNT; ++seq) {
         uint32_t size = msg_size(seq);
-        uint8_t *p = txbuf + (seq & 3u);          /* unaligned sources too */
+        uint32_t k = seq % 3u;
+        uint8_t *p = txbuf[k] + (seq & 3u);      /* unaligned sources too */
+        size_t done;
+        if (busy[k]) {                            /* this buffer's previous send must be over */
+            mcapi_wait(rp[k], &done, MCAPI_TIMEOUT_INFINITE, &st);
+            CHECK(st, "wait for send");
+            busy[k] = 0;
+        }
         payload_fill(p, size, 0, seq);
+        if (seq < MP_E2E_COUNT / 2) {
 #if MP_E2E_CHANNEL
-        mcapi_pktchan_send(h, p, size, &st);
-        CHECK(st, "pktchan_send");
+            mcapi_pktchan_send(h, p, size, &st);
+            CHECK(st, "pktchan_send");
 #else
-        mcapi_msg_send(me, peer, p, size, 0, &st);
-        CHECK(st, "msg_send");
+            mcapi_msg_send(me, peer, p, size, 0, &st);
+            CHECK(st, "msg_send");
 #endif
+            continue;
+        }
+#if MP_E2E_CHANNEL
+        mcapi_pktchan_send_i(h, p, size, rp[k], &st);
+#else
+        mcapi_msg_send_i(me, peer, p, size, 0, rp[k], &st);
+#endif
+        if (st != MCAPI_PENDING)
+            CHECK(st, "send_i");
+        busy[k] = 1;
+        if (seq % 5u == 0) {                      /* sometimes wait for whichever finishes first */
+            mcapi_uint_t i = mcapi_wait_any(3, rp, &done, MCAPI_TIMEOUT_INFINITE, &st);
+            CHECK(st, "wait_any");
+            if (i < 3)
+                busy[i] = 0;
+            rp[i]->state = 0;                     /* consumed: wait_any skips it now */
+        }
     }
+    for (uint32_t k = 0; k < 3; ++k)
+        if (busy[k]) {
+            size_t done;
+            mcapi_wait(rp[k], &done, MCAPI_TIMEOUT_INFINITE, &st);
+            CHECK(st, "final wait");
+        }
     const volatile mp_stats_t *s = mcapix_stats();
     printf("mp_e2e sender done: %u messages, %u nacks, %u packets\n", (unsigned)MP_E2E_COUNT,
            (unsigned)s->nacks, (unsigned)s->packets_tx);

@@ -160,11 +160,14 @@ static void initiator_run(struct link *l, uint32_t d, uint32_t peer, int chan, u
     uint64_t lat = (t1 - t0) / (2u * LOGP_PP);
     /* streaming */
     mark(EV_ST_BEGIN, cfg, 0);
-    uint64_t idle0 = mcapix_stats()->idle_cycles;
+    uint64_t idle0 = mcapix_stats()->idle_cycles, n0 = cpu_instret();
+    uint32_t nack0 = mcapix_stats()->nacks;
     t0 = cpu_cycles();
     for (uint32_t i = 0; i < LOGP_N; ++i)
         xsend(l, chan, buf, size);
     t1 = cpu_cycles();
+    uint64_t instr = (cpu_instret() - n0) / LOGP_N;
+    uint32_t nacks = mcapix_stats()->nacks - nack0;
     uint64_t idle = mcapix_stats()->idle_cycles - idle0;
     mark(EV_ST_END, cfg, 0);
     uint64_t gap = (t1 - t0) / LOGP_N, os = (t1 - t0 - idle) / LOGP_N;
@@ -175,9 +178,11 @@ static void initiator_run(struct link *l, uint32_t d, uint32_t peer, int chan, u
     mark(EV_OS, cfg, os);
     mark(EV_G, cfg, gap);
     mark(EV_L, cfg, lat);
-    printf("logp %2u->%-2u %-4s %-6s %5u B  o_s %7lu  o_r %7lu  g %7lu  L %7lu cycles\n", 0u,
+    printf("logp %2u->%-2u %-4s %-6s %5u B  o_s %7lu  o_r %7lu  g %7lu  L %7lu cycles"
+           "  (%lu instructions per send, %u NACKs)\n", 0u,
            (unsigned)peer, chan ? "chan" : "msg", path_name[path], (unsigned)size,
-           (unsigned long)os, (unsigned long)orr, (unsigned long)gap, (unsigned long)lat);
+           (unsigned long)os, (unsigned long)orr, (unsigned long)gap, (unsigned long)lat,
+           (unsigned long)instr, (unsigned)nacks);
 }
 
 static void partner_run(struct link *l, uint32_t d, int chan, uint32_t path, uint32_t lg)

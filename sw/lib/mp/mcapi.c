@@ -14,9 +14,40 @@ static int initialized;
 static uint32_t my_node;
 
 enum { REQ_IDLE = 0, REQ_PENDING = 1, REQ_DONE = 2 };
-enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP };
+enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP, K_SEND };
 
 #define SET(st, v) do { if (st) *(st) = (v); } while (0)
+
+/* Non-blocking sends under way. Every blocking wait of the library drives them too, so a send_i
+ * followed by a blocking receive cannot deadlock against the peer doing the same. */
+#define MP_MAX_ACTIVE 16u
+static mcapi_request_t *active[MP_MAX_ACTIVE];
+static uint32_t n_active;
+static void progress_all(void);
+static int active_hint(uint64_t *wake);
+
+/* Sleep in wfi until cond holds, driving the non-blocking sends meanwhile. */
+#define WAIT_PROGRESS(cond)                                                   \
+    do {                                                                      \
+        for (;;) {                                                            \
+            if (n_active)                                                     \
+                progress_all();                                               \
+            uint32_t saved_ = irq_global_disable();                           \
+            if (cond) {                                                       \
+                irq_global_restore(saved_);                                   \
+                break;                                                        \
+            }                                                                 \
+            uint64_t wake_ = UINT64_MAX;                                      \
+            if (!(n_active && active_hint(&wake_))) {                         \
+                if (wake_ != UINT64_MAX)                                      \
+                    timer_set_compare(wake_);                                 \
+                uint64_t t0_ = cpu_cycles();                                  \
+                wait_for_interrupt();                                         \
+                mp_stats.idle_cycles += cpu_cycles() - t0_;                   \
+            }                                                                 \
+            irq_global_restore(saved_);                                       \
+        }                                                                     \
+    } while (0)
 
 static inline void complete(mcapi_request_t *r, mcapi_status_t st, size_t size)
 {
@@ -267,58 +298,94 @@ void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t
 
 /* ---------------------------------------------------------------- connection-less messages */
 
-void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
-                    size_t size, mcapi_priority_t prio, mcapi_status_t *status)
+static void track(mcapi_request_t *r)
 {
-    (void)prio;
-    if (!initialized) {
-        SET(status, MCAPI_ERR_NODE_NOTINIT);
-        return;
-    }
-    if (!local_ep(send_ep) || !recv_ep) {
-        SET(status, MCAPI_ERR_ENDP_INVALID);
-        return;
-    }
-    if (!buffer && size) {
-        SET(status, MCAPI_ERR_BUF_INVALID);
-        return;
-    }
-    if (recv_ep->local) {            /* same node: straight into the local buffer */
-        struct mp_endpoint *d = local_ep(recv_ep);
-        if (!d) {
-            SET(status, MCAPI_ERR_ENDP_INVALID);
+    for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i)
+        if (!active[i]) {
+            active[i] = r;
+            n_active++;
             return;
         }
-        if (size > mp_cbuffer_slot_bytes(d->rx)) {
-            SET(status, MCAPI_ERR_MSG_SIZE);
+}
+
+static void untrack(mcapi_request_t *r)
+{
+    for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i)
+        if (active[i] == r) {
+            active[i] = NULL;
+            n_active--;
             return;
         }
-        while (mp_cbuffer_push(d->rx, buffer, size) != 0)
-            mp_sleep_ticks(16);
-        SET(status, MCAPI_SUCCESS);
-        return;
-    }
-    if (size > MP_CB_SIZE_MASK) {
-        SET(status, MCAPI_ERR_MSG_SIZE);
-        return;
-    }
-    SET(status, mp_tr_msg_send(recv_ep, buffer, (uint32_t)size));
 }
 
 void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
                       size_t size, mcapi_priority_t prio, mcapi_request_t *r,
                       mcapi_status_t *status)
 {
-    mcapi_status_t st;
+    (void)prio;
     if (!r) {
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    /* The software progress engine needs the sending core for allocation, data and completion:
-     * the transfer runs to the end here and the request is complete on return. */
-    mcapi_msg_send(send_ep, recv_ep, buffer, size, prio, &st);
     r->kind = K_NONE;
-    complete(r, st, st == MCAPI_SUCCESS ? size : 0);
+    mcapi_status_t st = MCAPI_SUCCESS;
+    if (!initialized)
+        st = MCAPI_ERR_NODE_NOTINIT;
+    else if (!local_ep(send_ep) || !recv_ep)
+        st = MCAPI_ERR_ENDP_INVALID;
+    else if (!buffer && size)
+        st = MCAPI_ERR_BUF_INVALID;
+    else if (size > MP_CB_SIZE_MASK)
+        st = MCAPI_ERR_MSG_SIZE;
+    if (st == MCAPI_SUCCESS && recv_ep->local) {   /* same node: straight into the local buffer */
+        struct mp_endpoint *d = local_ep(recv_ep);
+        if (!d)
+            st = MCAPI_ERR_ENDP_INVALID;
+        else if (d->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND))
+            st = MCAPI_ERR_CHAN_CONNECTED;
+        else if (size > mp_cbuffer_slot_bytes(d->rx))
+            st = MCAPI_ERR_MSG_SIZE;
+        else
+            while (mp_cbuffer_push(d->rx, buffer, (uint32_t)size) != 0)
+                mp_sleep_ticks(16);
+        complete(r, st, st == MCAPI_SUCCESS ? size : 0);
+        SET(status, st);
+        return;
+    }
+    if (st == MCAPI_SUCCESS && n_active == MP_MAX_ACTIVE)
+        st = MCAPI_ERR_MEM_LIMIT;
+    if (st == MCAPI_SUCCESS) {
+        pending(r, K_SEND);
+        r->ep = NULL;
+        r->dst_node = recv_ep->node;
+        r->dst_addr = recv_ep->addr;
+        r->op_buf = buffer;
+        r->op_size = (uint32_t)size;
+        st = mp_tr_send_start(r);
+    }
+    if (st != MCAPI_SUCCESS) {
+        complete(r, st, 0);
+        SET(status, st);
+        return;
+    }
+    track(r);
+    mcapi_test(r, NULL, status);
+}
+
+void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
+                    size_t size, mcapi_priority_t prio, mcapi_status_t *status)
+{
+    mcapi_request_t r;
+    mcapi_status_t st;
+    size_t sz;
+    if (n_active == 0 && initialized && local_ep(send_ep) && recv_ep && !recv_ep->local &&
+        (buffer || !size) && size <= MP_CB_SIZE_MASK) {
+        SET(status, mp_tr_msg_send(recv_ep->node, recv_ep->addr, buffer, (uint32_t)size));
+        return;
+    }
+    mcapi_msg_send_i(send_ep, recv_ep, buffer, size, prio, &r, &st);   /* errors, same node */
+    if (st == MCAPI_PENDING)
+        mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
     SET(status, st);
 }
 
@@ -352,7 +419,7 @@ void mcapi_msg_recv(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
     for (;;) {
         if (try_msg_recv(ep, buffer, buffer_size, &got, &st))
             break;
-        MP_WAIT_UNTIL(mp_cbuffer_ready(ep->rx));
+        WAIT_PROGRESS(mp_cbuffer_ready(ep->rx));
     }
     if (received_size)
         *received_size = got;
@@ -461,6 +528,40 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
         *status = r->status;
 }
 
+void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
+                          mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    r->kind = K_NONE;
+    mcapi_status_t st = MCAPI_SUCCESS;
+    if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
+        !(ep->flags & MP_EPF_OPEN))
+        st = MCAPI_ERR_CHAN_INVALID;
+    else if (!buffer && size)
+        st = MCAPI_ERR_BUF_INVALID;
+    else if (n_active == MP_MAX_ACTIVE)
+        st = MCAPI_ERR_MEM_LIMIT;
+    if (st == MCAPI_SUCCESS) {
+        pending(r, K_SEND);
+        r->ep = ep;
+        r->dst_node = ep->peer_node;
+        r->dst_addr = ep->peer_ep;
+        r->op_buf = buffer;
+        r->op_size = (uint32_t)size;
+        st = mp_tr_send_start(r);
+    }
+    if (st != MCAPI_SUCCESS) {
+        complete(r, st, 0);
+        SET(status, st);
+        return;
+    }
+    track(r);
+    mcapi_test(r, NULL, status);
+}
+
 void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
                         mcapi_status_t *status)
 {
@@ -473,20 +574,16 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
         SET(status, MCAPI_ERR_BUF_INVALID);
         return;
     }
-    SET(status, mp_tr_chan_send(ep, buffer, (uint32_t)size));
-}
-
-void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
-                          mcapi_request_t *r, mcapi_status_t *status)
-{
-    mcapi_status_t st;
-    if (!r) {
-        SET(status, MCAPI_ERR_PARAMETER);
+    if (n_active == 0) {
+        SET(status, mp_tr_chan_send(ep, buffer, (uint32_t)size));
         return;
     }
-    mcapi_pktchan_send(ep, buffer, size, &st);
-    r->kind = K_NONE;
-    complete(r, st, st == MCAPI_SUCCESS ? size : 0);
+    mcapi_request_t r;   /* behind non-blocking sends: queue up and drive them all */
+    mcapi_status_t st;
+    size_t sz;
+    mcapi_pktchan_send_i(ep, buffer, size, &r, &st);
+    if (st == MCAPI_PENDING)
+        mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
     SET(status, st);
 }
 
@@ -515,7 +612,7 @@ void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t ep, void **buffer, size_t *rec
     }
     size_t got;
     while (!try_pkt_recv(ep, buffer, &got))
-        MP_WAIT_UNTIL(mp_cbuffer_ready(ep->rx));
+        WAIT_PROGRESS(mp_cbuffer_ready(ep->rx));
     if (received_size)
         *received_size = got;
     SET(status, MCAPI_SUCCESS);
@@ -608,6 +705,13 @@ static int progress(mcapi_request_t *r)
             return 1;
         }
         return 0;
+    case K_SEND:
+        if (mp_tr_send_progress(r)) {
+            untrack(r);
+            complete(r, r->op_status, r->op_status == MCAPI_SUCCESS ? r->op_size : 0);
+            return 1;
+        }
+        return 0;
     case K_GET_EP: {
         if (timer_now() < r->next_try)
             return 0;
@@ -625,7 +729,9 @@ static int progress(mcapi_request_t *r)
     }
 }
 
-static int ready_hint(mcapi_request_t *r)
+/* 1 if progress() could advance r now; otherwise 0, and *wake is lowered to the mtime at which
+ * it could without an interrupt (retry and back-off times). Called with interrupts off. */
+static int ready_hint(mcapi_request_t *r, uint64_t *wake)
 {
     switch (r->kind) {
     case K_MSG_RECV:
@@ -633,9 +739,32 @@ static int ready_hint(mcapi_request_t *r)
         return mp_cbuffer_ready(r->ep->rx);
     case K_RECV_OPEN:
         return (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
+    case K_SEND:
+        return mp_tr_send_hint(r, wake);
+    case K_GET_EP:
+        if (timer_now() >= r->next_try)
+            return 1;
+        if (r->next_try < *wake)
+            *wake = r->next_try;
+        return 0;
     default:
         return 1;
     }
+}
+
+static void progress_all(void)
+{
+    for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i)
+        if (active[i])
+            progress(active[i]);
+}
+
+static int active_hint(uint64_t *wake)
+{
+    for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i)
+        if (active[i] && mp_tr_send_hint(active[i], wake))
+            return 1;
+    return 0;
 }
 
 mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *status)
@@ -665,7 +794,8 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
                             ? UINT64_MAX
                             : timer_now() + timer_us_to_ticks(timeout);
     for (;;) {
-        int any_timed = 0;
+        if (n_active)
+            progress_all();
         for (size_t i = 0; i < number; ++i) {
             mcapi_request_t *r = requests[i];
             if (!r || r->state == REQ_IDLE)
@@ -676,31 +806,29 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
                 SET(status, r->status);
                 return (mcapi_uint_t)i;
             }
-            if (r->kind == K_GET_EP)
-                any_timed = 1;
         }
-        if (timer_now() >= deadline) {
+        if (deadline != UINT64_MAX && timer_now() >= deadline) {
             SET(status, MCAPI_TIMEOUT);
             return MCAPI_RETURN_VALUE_INVALID;
         }
-        if (any_timed) {
-            mp_sleep_ticks(64);
-        } else {
-            /* sleep until the progress engine has done something for one of them (or the
-             * timer ends the wait); the check runs with interrupts off so no wake-up is lost */
-            uint32_t saved = irq_global_disable();
-            int h = 0;
-            for (size_t i = 0; i < number && !h; ++i)
-                h = requests[i] && requests[i]->state == REQ_PENDING && ready_hint(requests[i]);
-            if (!h) {
-                if (deadline != UINT64_MAX)
-                    timer_set_compare(deadline);
-                uint64_t t0 = cpu_cycles();
-                wait_for_interrupt();
-                mp_stats.idle_cycles += cpu_cycles() - t0;
-            }
-            irq_global_restore(saved);
+        /* Sleep until the progress engine has done something for one of them, a back-off or
+         * retry time has come, or the timeout; checked with interrupts off so that no wake-up is
+         * lost. The timer interrupt handler disarms the timer. */
+        uint32_t saved = irq_global_disable();
+        uint64_t wake = deadline;
+        int h = 0;
+        for (size_t i = 0; i < number && !h; ++i)
+            h = requests[i] && requests[i]->state == REQ_PENDING && ready_hint(requests[i], &wake);
+        if (!h && n_active)
+            h = active_hint(&wake);
+        if (!h) {
+            if (wake != UINT64_MAX)
+                timer_set_compare(wake);
+            uint64_t t0 = cpu_cycles();
+            wait_for_interrupt();
+            mp_stats.idle_cycles += cpu_cycles() - t0;
         }
+        irq_global_restore(saved);
     }
 }
 
@@ -719,6 +847,10 @@ void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *status)
 {
     if (!r || r->state == REQ_IDLE) {
         SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return;
+    }
+    if (r->state == REQ_PENDING && r->kind == K_SEND) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);   /* a send under way cannot be taken back */
         return;
     }
     if (r->state == REQ_PENDING)

@@ -36,6 +36,7 @@ struct mp_endpoint {
     volatile uint32_t credits;
     uint32_t peer_node, peer_ep;   /* the other end: tile and endpoint address there */
     uint32_t chan_idx;             /* next index in the remote buffer */
+    uint32_t chan_ticket, chan_serving;  /* FIFO order of this channel's outstanding sends */
     uint32_t rdata;                /* remote data block address */
     uint32_t rcap_log2, rmsg_log2;
     /* channel, receiver side */
@@ -48,13 +49,21 @@ void mp_tr_init(void);
 /* One lookup try: MCAPI_SUCCESS and *addr, MCAPI_ERR_ENDP_INVALID when the tile has no such
  * port (yet). */
 mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr);
-/* Connection-less message into the remote endpoint's buffer (allocation with NACK back-off, data,
- * completion). Returns when the message is committed at the receiver's side (sent completion). */
-mcapi_status_t mp_tr_msg_send(const struct mp_ephandle *dst, const void *buf, uint32_t size);
-/* Connects local send endpoint ep to the remote receive endpoint dst. */
-mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
-/* Packet on a connected channel (waits for a credit). */
+/* Blocking sends (the blocking API calls): connection-less message to the endpoint at `addr` in
+ * tile `node` (allocation with NACK back-off, data, completion), and a packet on a connected
+ * channel (waits for its turn and a credit). Return when the completion has been sent. */
+mcapi_status_t mp_tr_msg_send(uint32_t node, uint32_t addr, const void *buf, uint32_t size);
 mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
+/* Non-blocking sends (connection-less message: r->ep == NULL, destination r->dst_node/r->dst_addr; channel
+ * packet: r->ep = the connected send endpoint), payload r->op_buf/r->op_size. start returns an
+ * error or MCAPI_SUCCESS (then the request is under way); progress runs what can run now and
+ * returns 1 when the send is complete (result in r->op_status); hint returns 1 if progress could
+ * advance now, else 0 and lowers *wake to the mtime at which it could (back-off). */
+mcapi_status_t mp_tr_send_start(mcapi_request_t *r);
+int mp_tr_send_progress(mcapi_request_t *r);
+int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake);
+/* Connects local send endpoint ep to the remote receive endpoint dst (blocking). */
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
 /* Receiver released one slot of channel endpoint ep (credit return after half the window). */
 void mp_tr_chan_released(struct mp_endpoint *ep);
 /* Local endpoint table lookup (thread and interrupt context). */

@@ -105,6 +105,12 @@ typedef struct mcapi_request {
     mcapi_endpoint_t *out_endpoint;
     uint32_t node, port;
     uint64_t next_try;
+    /* send state (transport) */
+    uint32_t op, op_path, op_idx, op_slot, op_pend, op_dma, op_backoff, op_ticket, op_size;
+    mcapi_status_t op_status;
+    uint32_t dst_node, dst_addr;
+    const void *op_buf;
+    uint64_t op_retry_at;
 } mcapi_request_t;
 
 void mcapi_initialize(mcapi_domain_t domain_id, mcapi_node_t node_id,
