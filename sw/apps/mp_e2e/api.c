@@ -96,6 +96,14 @@ static int tile_b(void)
     expect_st(st, MCAPI_ERR_ENDP_NOTOWNER, "B delete remote");
     mcapi_msg_send(e1, a1, "B-done", 6, 0, &st);
     expect_st(st, MCAPI_SUCCESS, "B send done");
+    /* both sides: non-blocking send, then a blocking receive (the receive must drive the send) */
+    mcapi_request_t rx;
+    mcapi_msg_send_i(e1, a1, "cross-B", 7, 0, &rx, &st);
+    expect_true(st == MCAPI_PENDING || st == MCAPI_SUCCESS, "B cross send_i");
+    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 7 && memcmp(buf, "cross-A", 7) == 0, "B cross recv");
+    mcapi_wait(&rx, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 7, "B cross send done");
     /* stay until A says bye (A still talks to this node's progress engine) */
     mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
     expect_st(st, MCAPI_SUCCESS, "B recv bye");
@@ -173,6 +181,15 @@ static int tile_a(void)
     mcapi_msg_recv(e5, buf, sizeof buf, &got, &st);
     expect_true(st == MCAPI_SUCCESS && got == 5 && memcmp(buf, "local", 5) == 0, "A local recv");
 
+    mcapi_request_t rx;
+    mcapi_msg_send_i(e1, b1, "cross-A", 7, 0, &rx, &st);
+    expect_true(st == MCAPI_PENDING || st == MCAPI_SUCCESS, "A cross send_i");
+    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 7 && memcmp(buf, "cross-B", 7) == 0, "A cross recv");
+    mcapi_cancel(&rx, &st);
+    expect_true(st == MCAPI_ERR_REQUEST_INVALID || st == MCAPI_SUCCESS, "A cancel of a send");
+    mcapi_wait(&rx, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 7, "A cross send done");
     mcapi_msg_send(e1, b1, "bye", 3, 0, &st);
     expect_st(st, MCAPI_SUCCESS, "A send bye");
     mcapi_endpoint_delete(e5, &st);
