@@ -70,4 +70,10 @@ if(TARGET namp-vp)
     EXPECT "mp_e2e ok: channel, path 0, 40 messages intact and in order"
     REJECT "FAIL" "FATAL"
     ARGS --set mesh.width=8 --set mesh.height=8 --firmware ${MP_FW}/mp_e2e_chan_buffer.elf)
+  # 4 packet channels (paths buffer, RMA, RDMA, buffer) into tile 0, 2-slot buffers, wait_any.
+  mp_e2e(stress_channels_4_to_1 EXIT 0
+    EXPECT "stress ok: 600 packets on 4 channels, each exactly once, intact, in order"
+    COUNT "stress sender [0-9]+ done=4"
+    REJECT "FAIL" "FATAL"
+    ARGS --firmware ${MP_FW}/mp_stress_chan.elf)
 endif()

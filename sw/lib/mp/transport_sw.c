@@ -12,7 +12,6 @@
 
 #define NA(off) (TILE_NA_BASE + (off))
 #define NOCBUF(n, reg) (TILE_NA_BASE + NA_NOCBUF_BASE(n) + (reg))
-#define DMA(reg) (TILE_NA_BASE + NA_DMA_BASE(0) + (reg))
 
 #define MP_PENDING_SLOTS 8u   /* outstanding requests waiting for a response */
 #define MP_MAX_DMA 8u
