@@ -60,7 +60,6 @@ public:
     int64_t next_due() const { return agenda_.top().cycle; }
 
     uint64_t in_flight() const { return flights_.size(); }
-    uint64_t next_packet_id() const { return next_id_; }
     network_stats &stats() { return stats_; }
     const network_stats &stats() const { return stats_; }
 
