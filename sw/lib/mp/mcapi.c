@@ -198,6 +198,8 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
     ep->h.port = port;
     ep->h.addr = (uint32_t)(uintptr_t)ep;
     ep->h.local = ep;
+    ep->ccm_slot = -1;
+    mp_tr_endpoint_init(ep);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     ep->state = MP_EP_READY;     /* visible to lookups from now on */
     SET(status, MCAPI_SUCCESS);
@@ -222,6 +224,7 @@ void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
     free(ep->rx);
     free(ep->tx);
     ep->rx = ep->tx = NULL;
+    mp_tr_endpoint_init(ep);   /* the hardware view loses its buffers too */
     SET(status, MCAPI_SUCCESS);
 }
 
@@ -230,6 +233,7 @@ static mcapi_endpoint_t remote_handle(uint32_t node, uint32_t port, uint32_t add
     for (uint32_t i = 0; i < n_remotes; ++i)
         if (remotes[i].node == node && remotes[i].port == port) {
             remotes[i].addr = addr;
+            mp_tr_handle_init(&remotes[i]);
             return &remotes[i];
         }
     if (n_remotes == MP_MAX_REMOTE)
@@ -240,6 +244,7 @@ static mcapi_endpoint_t remote_handle(uint32_t node, uint32_t port, uint32_t add
     h->port = port;
     h->addr = addr;
     h->local = NULL;
+    mp_tr_handle_init(h);
     return h;
 }
 
@@ -359,6 +364,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         r->ep = NULL;
         r->dst_node = recv_ep->node;
         r->dst_addr = recv_ep->addr;
+        r->dst_h = recv_ep;
         r->op_buf = buffer;
         r->op_size = (uint32_t)size;
         st = mp_tr_send_start(r);
@@ -380,7 +386,7 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
     size_t sz;
     if (n_active == 0 && initialized && local_ep(send_ep) && recv_ep && !recv_ep->local &&
         (buffer || !size) && size <= MP_CB_SIZE_MASK) {
-        SET(status, mp_tr_msg_send(recv_ep->node, recv_ep->addr, buffer, (uint32_t)size));
+        SET(status, mp_tr_msg_send(recv_ep, buffer, (uint32_t)size));
         return;
     }
     mcapi_msg_send_i(send_ep, recv_ep, buffer, size, prio, &r, &st);   /* errors, same node */
@@ -549,6 +555,7 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size
         r->ep = ep;
         r->dst_node = ep->peer_node;
         r->dst_addr = ep->peer_ep;
+        r->dst_h = &ep->peer_h;
         r->op_buf = buffer;
         r->op_size = (uint32_t)size;
         st = mp_tr_send_start(r);

@@ -11,10 +11,17 @@
 
 #define MP_MAX_ENDPOINTS 16u
 #define MP_MAX_REMOTE    64u
+#ifndef MP_HW_HANDLE_WORDS
+#define MP_HW_HANDLE_WORDS   8u   /* room for the hardware layouts (checked in transport_namp.c) */
+#define MP_HW_ENDPOINT_WORDS 16u
+#endif
 
 /* Remote endpoint handle (Fig. 3.3c): address tuple + address of the endpoint structure in the
  * owning tile. Local endpoints embed one with `local` pointing back. */
 struct mp_ephandle {
+    /* NAMP transport: the hardware-visible remote-endpoint handle (namp_structs.h layout) comes
+     * first, so that PARAM1 of a slot is the address of the struct. Unused by the baseline. */
+    uint32_t hw[MP_HW_HANDLE_WORDS];
     uint32_t domain, node, port;
     uint32_t addr;                 /* tile-local address of the struct mp_endpoint in `node` */
     struct mp_endpoint *local;     /* NULL for a remote endpoint */
@@ -27,6 +34,9 @@ enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2 };
 
 /* Endpoint (Fig. 3.3a): own address, state, receive buffer, optional send buffer; channel state. */
 struct mp_endpoint {
+    /* NAMP transport: the hardware-visible endpoint (namp_structs.h layout) comes first, so that
+     * the endpoint address in handles and protocol messages is the address of the struct. */
+    uint32_t hw[MP_HW_ENDPOINT_WORDS];
     struct mp_ephandle h;
     volatile uint32_t state;
     volatile uint32_t flags;
@@ -41,6 +51,8 @@ struct mp_endpoint {
     uint32_t rcap_log2, rmsg_log2;
     /* channel, receiver side */
     uint32_t released;             /* slots released since the last CREDIT */
+    struct mp_ephandle peer_h;     /* NAMP: handle of the other end of the channel */
+    int32_t ccm_slot;              /* NAMP: slot of the continuous communication mode, or -1 */
 };
 
 /* Transport interface (the software protocol on the baseline adapter: transport_sw.c). All calls
@@ -52,9 +64,10 @@ mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr);
 /* Blocking sends (the blocking API calls): connection-less message to the endpoint at `addr` in
  * tile `node` (allocation with NACK back-off, data, completion), and a packet on a connected
  * channel (waits for its turn and a credit). Return when the completion has been sent. */
-mcapi_status_t mp_tr_msg_send(uint32_t node, uint32_t addr, const void *buf, uint32_t size);
+mcapi_status_t mp_tr_msg_send(const struct mp_ephandle *dst, const void *buf, uint32_t size);
 mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
-/* Non-blocking sends (connection-less message: r->ep == NULL, destination r->dst_node/r->dst_addr; channel
+/* Non-blocking sends (connection-less message: r->ep == NULL, destination r->dst_h (node
+ * r->dst_node, endpoint address r->dst_addr); channel
  * packet: r->ep = the connected send endpoint), payload r->op_buf/r->op_size. start returns an
  * error or MCAPI_SUCCESS (then the request is under way); progress runs what can run now and
  * returns 1 when the send is complete (result in r->op_status); hint returns 1 if progress could
@@ -62,6 +75,12 @@ mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t
 mcapi_status_t mp_tr_send_start(mcapi_request_t *r);
 int mp_tr_send_progress(mcapi_request_t *r);
 int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake);
+/* Fill in the hardware part of a new local endpoint / remote handle (NAMP; no-ops otherwise). */
+void mp_tr_endpoint_init(struct mp_endpoint *ep);
+void mp_tr_handle_init(struct mp_ephandle *h);
+/* NAMP transport: interrupt part and the IRQ sources it needs (called by the progress engine). */
+void mp_namp_irq(uint32_t active);
+uint32_t mp_namp_irq_mask(void);
 /* Connects local send endpoint ep to the remote receive endpoint dst (blocking). */
 mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
 /* Receiver released one slot of channel endpoint ep (credit return after half the window). */

@@ -10,6 +10,24 @@
 #include "mp_internal.h"
 #include "na_registers.h"
 
+/* Built alone (library mp_buffer/mp_rma/mp_rdma) these are the transport entry points; built
+ * under the NAMP transport (MP_SW_BASE) they keep the set-up protocol (lookup, connect) and the
+ * progress engine, and the NAMP transport calls them by their mp_sw_ names. */
+#ifdef MP_SW_BASE
+#include "namp/namp_hw.h"
+#define MP_SW(name) mp_sw_##name
+void mp_sw_init(void);
+mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
+mcapi_status_t mp_sw_msg_send(const struct mp_ephandle *dst, const void *buf, uint32_t size);
+mcapi_status_t mp_sw_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
+mcapi_status_t mp_sw_send_start(mcapi_request_t *r);
+int mp_sw_send_progress(mcapi_request_t *r);
+int mp_sw_send_hint(const mcapi_request_t *r, uint64_t *wake);
+void mp_sw_chan_released(struct mp_endpoint *ep);
+#else
+#define MP_SW(name) mp_tr_##name
+#endif
+
 #define NA(off) (TILE_NA_BASE + (off))
 #define NOCBUF(n, reg) (TILE_NA_BASE + NA_NOCBUF_BASE(n) + (reg))
 
@@ -270,6 +288,10 @@ static void na_isr(trap_frame_t *frame)
             handle_request();
         if (active & NA_IRQ_SRC_DMA)
             handle_dma();
+#ifdef MP_SW_BASE
+        if (active & (NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT))
+            mp_namp_irq(active);
+#endif
         if (active & NA_IRQ_SRC_RMA_ERROR) {
             console_puts("mp: RMA store refused\n");
             mmio_write32(NA(NA_RMA_ERRORS), 0);
@@ -293,7 +315,7 @@ void mp_sleep_ticks(uint32_t ticks)
     MP_WAIT_UNTIL(timer_fired);
 }
 
-void mp_tr_init(void)
+void MP_SW(init)(void)
 {
     mesh_w = tile_mesh_width();
     features = mmio_read32(NA(NA_FEATURES));
@@ -305,11 +327,20 @@ void mp_tr_init(void)
     irq_set_handler(IRQ_M_EXT, na_isr);
     irq_set_handler(IRQ_M_TIMER, timer_isr);
     mmio_write32(NA(NA_IRQ_BASE + NA_IRQ_MASK),
-                 NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 | NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR);
+                 NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 | NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR
+#ifdef MP_SW_BASE
+                     | mp_namp_irq_mask()
+#endif
+                 );
     irq_enable(IRQ_M_EXT);
     irq_enable(IRQ_M_TIMER);
     irq_global_enable();
 }
+
+#ifndef MP_SW_BASE
+void mp_tr_endpoint_init(struct mp_endpoint *ep) { (void)ep; }
+void mp_tr_handle_init(struct mp_ephandle *h) { (void)h; }
+#endif
 
 /* ---------------------------------------------------------------- requests */
 
@@ -383,7 +414,7 @@ static mcapi_status_t put_data(uint32_t path, uint32_t tile, uint32_t dst, const
     }
 }
 
-mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst)
+mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst)
 {
     uint32_t w[3] = {0, dst->addr, (uint32_t)(uintptr_t)ep};
     struct pending res, *p = &res;
@@ -460,8 +491,9 @@ static mcapi_status_t move_data(uint32_t path, uint32_t tile, uint32_t dst, cons
     return st;
 }
 
-mcapi_status_t mp_tr_msg_send(uint32_t node, uint32_t addr, const void *buf, uint32_t size)
+mcapi_status_t MP_SW(msg_send)(const struct mp_ephandle *dst, const void *buf, uint32_t size)
 {
+    uint32_t node = dst->node, addr = dst->addr;
     uint32_t path = mp_data_path, backoff = 8;   /* mtime ticks, doubled per NACK up to 1024 */
     if ((path == MP_PATH_RMA && !(features & NA_FEATURE_RMA)) ||
         (path == MP_PATH_RDMA && dma_slots == 0))
@@ -490,7 +522,7 @@ mcapi_status_t mp_tr_msg_send(uint32_t node, uint32_t addr, const void *buf, uin
     return st;
 }
 
-mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size)
+mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_t size)
 {
     uint32_t path = mp_data_path;
     if ((path == MP_PATH_RMA && !(features & NA_FEATURE_RMA)) ||
@@ -533,7 +565,7 @@ static void send_finish(mcapi_request_t *r, mcapi_status_t st)
     r->op = OP_DONE;
 }
 
-mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
+mcapi_status_t MP_SW(send_start)(mcapi_request_t *r)
 {
     r->op_path = mp_data_path;
     if (r->op_path == MP_PATH_RMA && !(features & NA_FEATURE_RMA))
@@ -551,11 +583,11 @@ mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
         r->op_retry_at = 0;
         r->op_ticket = msg_ticket++;
     }
-    mp_tr_send_progress(r);
+    MP_SW(send_progress)(r);
     return MCAPI_SUCCESS;
 }
 
-int mp_tr_send_progress(mcapi_request_t *r)
+int MP_SW(send_progress)(mcapi_request_t *r)
 {
     for (;;) {
         switch (r->op) {
@@ -644,7 +676,7 @@ int mp_tr_send_progress(mcapi_request_t *r)
     }
 }
 
-int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
+int MP_SW(send_hint)(const mcapi_request_t *r, uint64_t *wake)
 {
     switch (r->op) {
     case OP_ALLOC:
@@ -669,7 +701,7 @@ int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
     }
 }
 
-void mp_tr_chan_released(struct mp_endpoint *ep)
+void MP_SW(chan_released)(struct mp_endpoint *ep)
 {
     /* credits go back after half the window (thesis 3.2.2.1) */
     if (++ep->released >= (mp_cbuffer_capacity(ep->rx) + 1u) / 2u) {

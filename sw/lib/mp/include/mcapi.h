@@ -109,6 +109,7 @@ typedef struct mcapi_request {
     uint32_t op, op_path, op_idx, op_slot, op_pend, op_dma, op_backoff, op_ticket, op_size;
     mcapi_status_t op_status;
     uint32_t dst_node, dst_addr;
+    const struct mp_ephandle *dst_h;
     const void *op_buf;
     uint64_t op_retry_at;
 } mcapi_request_t;

@@ -1,0 +1,171 @@
+/* NAMP driver (see include/namp/namp.h). */
+#include "namp/namp.h"
+
+#include "hal/hal.h"
+
+#define NA(off) (TILE_NA_BASE + (off))
+#define SLOT(s, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + (reg))
+
+volatile namp_driver_stats_t namp_stats;
+static uint32_t n_slots, feat;
+static uint32_t busy;                 /* bit s: slot s allocated by a software user */
+static volatile uint32_t irq_done;    /* bit s: DONE interrupt seen for slot s */
+static volatile uint32_t ien_slots;   /* bit s: slot s runs with IEN */
+
+uint32_t namp_init(void)
+{
+    feat = mmio_read32(NA(NA_FEATURES)) >> 8;
+    n_slots = mmio_read32(NA(NA_NAMP_SLOTS));
+    if (n_slots > NAMP_MAX_SLOTS)
+        n_slots = NAMP_MAX_SLOTS;
+    busy = 0;
+    irq_done = 0;
+    ien_slots = 0;
+    return n_slots;
+}
+
+uint32_t namp_slots(void) { return n_slots; }
+uint32_t namp_features(void) { return feat; }
+uint32_t namp_slots_busy(void) { return busy; }
+uint32_t namp_done_mask(void) { return irq_done; }
+
+int namp_slot_alloc(void)
+{
+    int got = -1;
+    uint32_t saved = irq_global_disable();
+    for (uint32_t i = 0; i < n_slots; ++i)
+        if (!(busy & (1u << i))) {
+            busy |= 1u << i;
+            got = (int)i;
+            break;
+        }
+    irq_global_restore(saved);
+    return got;
+}
+
+void namp_slot_free(unsigned slot)
+{
+    uint32_t saved = irq_global_disable();
+    busy &= ~(1u << slot);
+    irq_global_restore(saved);
+}
+
+void namp_slot_start(unsigned slot, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3)
+{
+    uint32_t bit = 1u << slot;
+    uint32_t saved = irq_global_disable();
+    irq_done &= ~bit;
+    if (flags & NAMP_F_IEN)
+        ien_slots |= bit;
+    else
+        ien_slots &= ~bit;
+    irq_global_restore(saved);
+    mmio_write32(SLOT(slot, NAMP_SLOT_PARAM1), p1);
+    mmio_write32(SLOT(slot, NAMP_SLOT_PARAM2), p2);
+    mmio_write32(SLOT(slot, NAMP_SLOT_PARAM3), p3);
+    mmio_write32(SLOT(slot, NAMP_SLOT_FLAGS), (flags & ~NAMP_F_DONE) | NAMP_F_VALID);
+    namp_stats.started++;
+}
+
+void namp_ccm_stop(unsigned slot)
+{
+    uint32_t f = mmio_read32(SLOT(slot, NAMP_SLOT_FLAGS));
+    mmio_write32(SLOT(slot, NAMP_SLOT_FLAGS), f & ~(NAMP_F_CCM | NAMP_F_DONE));
+}
+
+uint32_t namp_slot_status(unsigned slot) { return mmio_read32(SLOT(slot, NAMP_SLOT_STATUS)); }
+
+int namp_slot_done(unsigned slot)
+{
+    if (irq_done & (1u << slot))
+        return 1;
+    if (mmio_read32(SLOT(slot, NAMP_SLOT_FLAGS)) & NAMP_F_DONE)
+        return 1;
+    return (mmio_read32(SLOT(slot, NAMP_SLOT_STATUS)) & NAMP_STATUS_ERROR) != 0;
+}
+
+uint32_t namp_slot_finish(unsigned slot)
+{
+    uint32_t st = mmio_read32(SLOT(slot, NAMP_SLOT_STATUS));
+    mmio_write32(SLOT(slot, NAMP_SLOT_FLAGS), 0);    /* VALID = 0: slot idle again */
+    uint32_t saved = irq_global_disable();
+    irq_done &= ~(1u << slot);
+    ien_slots &= ~(1u << slot);
+    irq_global_restore(saved);
+    namp_stats.completed++;
+    if (st & NAMP_STATUS_ERROR) {
+        namp_stats.errors++;
+        uint32_t c = NAMP_STATUS_CODE(st);
+        return c ? c : 0xFFu;
+    }
+    return 0;
+}
+
+uint32_t namp_slot_wait(unsigned slot, int use_irq)
+{
+    if (use_irq) {
+        for (;;) {
+            uint32_t saved = irq_global_disable();
+            int d = namp_slot_done(slot);
+            if (!d)
+                wait_for_interrupt();
+            irq_global_restore(saved);
+            if (d)
+                break;
+        }
+    } else {
+        while (!namp_slot_done(slot))
+            ;
+    }
+    return namp_slot_finish(slot);
+}
+
+uint32_t namp_rx_count(void) { return mmio_read32(NA(NA_NAMP_RX_COUNT)); }
+void namp_rx_ack(uint32_t n)
+{
+    if (n) {
+        mmio_write32(NA(NA_NAMP_RX_COUNT), n);
+        namp_stats.rx_acked += n;
+    }
+}
+
+uint32_t namp_irq(uint32_t active, uint32_t *rx)
+{
+    uint32_t handled = 0;
+    if (active & NA_IRQ_SRC_NAMP_DONE) {
+        /* Level source: every slot with IEN and DONE. Mark them and take IEN away so that the
+         * line drops until the thread finishes the slot (VALID = 0). */
+        uint32_t m = ien_slots;
+        for (uint32_t s = 0; m; ++s, m >>= 1) {
+            if (!(m & 1u))
+                continue;
+            uint32_t f = mmio_read32(SLOT(s, NAMP_SLOT_FLAGS));
+            if ((f & NAMP_F_DONE) ||
+                (mmio_read32(SLOT(s, NAMP_SLOT_STATUS)) & NAMP_STATUS_ERROR)) {
+                irq_done |= 1u << s;
+                ien_slots &= ~(1u << s);
+                mmio_write32(SLOT(s, NAMP_SLOT_FLAGS), f & ~(NAMP_F_IEN | NAMP_F_DONE));
+            }
+        }
+        namp_stats.irqs++;
+        handled |= NA_IRQ_SRC_NAMP_DONE;
+    }
+    if (active & NA_IRQ_SRC_RX_COUNT) {
+        uint32_t n = mmio_read32(NA(NA_NAMP_RX_COUNT));
+        namp_rx_ack(n);
+        if (rx)
+            *rx += n;
+        handled |= NA_IRQ_SRC_RX_COUNT;
+    }
+    return handled;
+}
+
+const char *namp_error_name(uint32_t code)
+{
+#ifdef NAMP_ERROR_NAMES
+    static const char *const names[] = NAMP_ERROR_NAMES;
+    if (code < sizeof names / sizeof names[0])
+        return names[code];
+#endif
+    return code == 0 ? "ok" : "namp error";
+}
