@@ -19,12 +19,26 @@
 #define NA_RMA_OUTSTANDING    0x01Cu  /* R: RMA stores sent but not yet acknowledged */
 #define NA_RMA_ERRORS         0x020u  /* R: RMA stores the remote tile refused; W: any value clears */
 #define NA_MESH_SIZE          0x024u  /* R: (height << 16) | width */
-#define NA_STATUS_LAST        0x024u  /* every higher offset of this page is a bus error */
+/* NAMP status registers (bus errors when the instance has no NAMP, namp.enabled = false) */
+#define NA_NAMP_RX_COUNT      0x028u  /* R: receive counter; W: subtract the value (saturates at 0) */
+#define NA_NAMP_ARBITRATION   0x02Cu  /* R/W: NAMP_ARB_* egress arbitration policy */
+#define NA_NAMP_ATOMICS       0x030u  /* R: 1 = the target uses atomic read-modify-write on its bus */
+#define NA_STATUS_LAST        0x030u  /* every higher offset of this page is a bus error */
 
 #define NA_FEATURE_NOC_BUFFERS  (1u << 0)
 #define NA_FEATURE_DMA          (1u << 1)
 #define NA_FEATURE_RMA          (1u << 2)
-/* Bits 8.. are reserved for the NAMP features (messages, channels, buffered, CCM, CC, SV, OSQM, PS). */
+/* NAMP features (bits 8..): a clear bit means that mode is absent (refused with an error STATUS). */
+#define NA_FEATURE_NAMP_MSG   (1u << 8)   /* connection-less messages */
+#define NA_FEATURE_NAMP_CHAN  (1u << 9)   /* connection-oriented channels (credits, CoM) */
+#define NA_FEATURE_NAMP_BUF   (1u << 10)  /* buffered sends from a local send buffer */
+#define NA_FEATURE_NAMP_CCM   (1u << 11)  /* continuous channel mode */
+/* bits 12.. reserved: collective communication, self-virtualization, OSQM, protection switching */
+
+/* Egress arbitration policies (NA_NAMP_ARBITRATION) */
+#define NAMP_ARB_LRS          0u  /* least recently served ready slot */
+#define NAMP_ARB_QOS          1u  /* highest PRIORITY first, LRS among equals */
+#define NAMP_ARB_MAP          2u  /* most advanced transfer first (state order), LRS among equals */
 
 /* ---- Interrupt controller: 0x002000 - 0x003fff ---- */
 #define NA_IRQ_BASE           0x002000u
@@ -36,6 +50,8 @@
 #define NA_IRQ_SRC_RX1        (1u << 1)  /* NoC buffer 1 holds a received packet */
 #define NA_IRQ_SRC_DMA        (1u << 2)  /* a DMA slot with IEN set is DONE or ERROR */
 #define NA_IRQ_SRC_RMA_ERROR  (1u << 3)  /* NA_RMA_ERRORS is non-zero */
+#define NA_IRQ_SRC_NAMP_DONE  (1u << 4)  /* a NAMP slot with IEN has DONE set (level) */
+#define NA_IRQ_SRC_RX_COUNT   (1u << 5)  /* NA_NAMP_RX_COUNT is non-zero (level) */
 
 /* ---- NoC buffers: buffer 0 at 0x010000 (control request channel), buffer 1 at 0x012000
  *      (control response channel) ---- */
@@ -78,8 +94,58 @@
 #define DMA_STAT_DONE         (1u << 1)  /* completion acknowledged by the remote tile */
 #define DMA_STAT_ERROR        (1u << 2)  /* bad parameters, local read failed or remote refused */
 
-/* ---- NAMP slots: 0x200000 + 0x4000 * n (thesis Table 4.1), reserved for the NAMP ---- */
+/* ---- NAMP slots: 0x200000 + 0x4000 * n (thesis Table 4.1), n < NA_NAMP_SLOTS ----
+ * Each slot: base interface page +0x0000 (registers below; other offsets of the page are bus
+ * errors), virtual-interface configuration page +0x1000 and virtual-interface pages +0x2000..
+ * (bus errors: physical slots only). docs/namp.md is the manual. */
 #define NA_NAMP_SLOT_BASE(n)  (0x200000u + 0x4000u * (n))
+#define NA_NAMP_MAX_SLOTS     128u
+#define NAMP_SLOT_FLAGS       0x00u  /* R/W: NAMP_FLAG_* (DONE read-only) */
+#define NAMP_SLOT_PARAM1      0x04u  /* R/W: address of the remote-endpoint handle (local SRAM) */
+#define NAMP_SLOT_PARAM2      0x08u  /* R/W: CoM: credits; BUF=0: data address; BUF=1: send buffer */
+#define NAMP_SLOT_PARAM3      0x0Cu  /* R/W: BUF=0: size in bytes; BUF=1 (no CCM): element index */
+#define NAMP_SLOT_STATUS      0x10u  /* R: NAMP_STATUS_* */
+#define NAMP_SLOT_PRIORITY    0x14u  /* R/W: QoS class 0..255 (higher first under NAMP_ARB_QOS) */
+
+#define NAMP_FLAG_COM         (1u << 0)  /* credit mode: send PARAM2 credits to the handle */
+#define NAMP_FLAG_CON         (1u << 1)  /* connection-oriented (channel, consumes credits) */
+#define NAMP_FLAG_BUF         (1u << 2)  /* buffered: data from the local send buffer PARAM2 */
+#define NAMP_FLAG_CCM         (1u << 3)  /* continuous channel mode (needs BUF); 1->0 = leave */
+#define NAMP_FLAG_IEN         (1u << 4)  /* raise NA_IRQ_SRC_NAMP_DONE while DONE */
+#define NAMP_FLAG_VALID       (1u << 5)  /* 0->1 starts the slot; 1->0 after DONE frees it */
+#define NAMP_FLAG_DONE        (1u << 6)  /* R: transfer finished (with or without ERROR) */
+#define NAMP_FLAG_RESERVED    0xFFFFFF80u /* bits 7..: future modes (CC, ...); set = refused */
+
+/* STATUS */
+#define NAMP_STATUS_ERROR      (1u << 31) /* the slot finished with an error (code in [7:0]) */
+#define NAMP_STATUS_PERSISTENT (1u << 30) /* waiting persistently (no credit) */
+#define NAMP_STATUS_CODE(s)    ((s) & 0xFFu)
+#define NAMP_STATUS_STATE(s)   (((s) >> 8) & 0xFu)
+#define NAMP_STATUS_RETRIES(s) (((s) >> 16) & 0xFFu)   /* NACK retries (saturating) */
+
+/* Slot states (STATUS[11:8]) */
+#define NAMP_STATE_IDLE        0u  /* VALID = 0 */
+#define NAMP_STATE_READY       1u  /* waits for the egress FSM */
+#define NAMP_STATE_REQUEST     2u  /* allocation request sent, waits for ACK/NACK */
+#define NAMP_STATE_RETRY       3u  /* NACK received, retry timer running */
+#define NAMP_STATE_CREDIT_WAIT 4u  /* persistent: no credit, waits for a CREDIT update */
+#define NAMP_STATE_DATA        5u  /* data phase ready / DMA running */
+#define NAMP_STATE_FINALIZE    6u  /* DMA complete, finalization ready to send */
+#define NAMP_STATE_DONE        7u  /* DONE (software clears VALID) */
+#define NAMP_STATE_ERROR       8u  /* refused or failed: DONE + STATUS ERROR */
+
+/* Error codes (STATUS[7:0]) */
+#define NAMP_ERR_NONE             0u
+#define NAMP_ERR_MODE_UNSUPPORTED 1u  /* feature disabled in this instance, or reserved flag */
+#define NAMP_ERR_INVALID_FLAGS    2u  /* invalid flag combination */
+#define NAMP_ERR_BAD_PARAM        3u  /* handle/buffer address outside SRAM or unaligned, bad tile */
+#define NAMP_ERR_TOO_LARGE        4u  /* message larger than the remote element size */
+#define NAMP_ERR_NO_ENDPOINT      5u  /* remote endpoint not ready / has no receive buffer */
+#define NAMP_ERR_LOCAL_BUS        6u  /* local memory access failed */
+#define NAMP_ERR_REMOTE           7u  /* remote side refused a write (DMA error) */
+#define NAMP_ERR_SEND_EMPTY       8u  /* buffered send: the element is not committed */
+#define NAMP_ERROR_NAMES { "ok", "mode unsupported", "invalid flags", "bad parameter", \
+    "too large", "no endpoint", "local bus error", "remote error", "send buffer empty" }
 
 /* ---- Remote memory access window (in the tile address map, outside the 4 MiB NA window) ----
  * A load or store at RMA_BASE + (tile << 20) + offset reaches byte `offset` of that tile's SRAM

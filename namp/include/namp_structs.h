@@ -1,0 +1,90 @@
+/* NAMP data structures in tile memory (thesis Fig. 3.3), fixed byte layout shared by the VP (C++)
+ * and the firmware (C). All fields are little-endian 32-bit words, structures 4-byte aligned,
+ * addresses are tile-local SRAM addresses. Buffers are mp_cbuffer (sw/lib/mp/include/mp/cbuffer.h:
+ * tagged 32-bit indices, size word = MP_CB_COMMITTED | bytes). docs/namp.md is the manual.
+ * The slot registers are in na_registers.h. */
+#ifndef NAMP_STRUCTS_H
+#define NAMP_STRUCTS_H
+
+#include <stdint.h>
+
+#include "na_registers.h"
+
+/* ---- Endpoint (Fig. 3.3a), 32 bytes, lives in the receiving tile ----
+ * The NAMP target reads state, flags and rx_buffer when a message for this endpoint arrives, and
+ * increments rx_messages on every message it completes into rx_buffer. */
+#define NAMP_EP_ADDR        0x00u  /* address tuple NAMP_TUPLE(domain, node, port) (software) */
+#define NAMP_EP_STATE       0x04u  /* NAMP_EP_STATE_* */
+#define NAMP_EP_FLAGS       0x08u  /* NAMP_EP_F_* */
+#define NAMP_EP_RX_BUFFER   0x0Cu  /* address of the receive mp_cbuffer (0: none) */
+#define NAMP_EP_TX_BUFFER   0x10u  /* address of the optional send mp_cbuffer (0: none) */
+#define NAMP_EP_RX_MESSAGES 0x14u  /* messages the NAMP completed into rx_buffer (wraps) */
+#define NAMP_EP_RESERVED0   0x18u
+#define NAMP_EP_RESERVED1   0x1Cu
+#define NAMP_EP_SIZE        0x20u
+
+#define NAMP_EP_STATE_FREE    0u  /* not an endpoint: messages are refused (NACK no-endpoint) */
+#define NAMP_EP_STATE_READY   1u  /* receives */
+#define NAMP_EP_STATE_DELETED 2u  /* refuses (NACK no-endpoint) */
+
+#define NAMP_EP_F_NOTIFY  (1u << 0)  /* completions into this endpoint count in NA_NAMP_RX_COUNT */
+#define NAMP_EP_F_CHANNEL (1u << 1)  /* receiving side of a connected channel (informational) */
+
+/* ---- Remote-endpoint handle (Fig. 3.3c), 32 bytes, lives in the sending tile ----
+ * PARAM1 of a slot is the address of a handle. For a channel (CON) the sender consumes `credits`
+ * (the NAMP decrements it atomically before each packet); the receiver's CREDIT message adds to
+ * it atomically. For a credit transfer (CoM) the handle names the sender's handle instead: its
+ * `endpoint` field is the address, in `tile`, of the handle whose credit word is increased. */
+#define NAMP_H_ADDR      0x00u  /* address tuple NAMP_TUPLE(domain, node, port) (software) */
+#define NAMP_H_TILE      0x04u  /* destination tile id */
+#define NAMP_H_ENDPOINT  0x08u  /* address of the endpoint (CoM: of the peer's handle) in `tile` */
+#define NAMP_H_CREDITS   0x0Cu  /* channel credits left (sender side) */
+#define NAMP_H_FLAGS     0x10u  /* NAMP_H_F_* */
+#define NAMP_H_SENT      0x14u  /* packets the NAMP completed through this handle (wraps) */
+#define NAMP_H_RESERVED0 0x18u
+#define NAMP_H_RESERVED1 0x1Cu
+#define NAMP_H_SIZE      0x20u
+
+#define NAMP_H_F_CONNECTED (1u << 0)  /* informational (software) */
+
+#define NAMP_TUPLE(domain, node, port) \
+    ((((uint32_t)(domain) & 0xFFu) << 24) | (((uint32_t)(node) & 0xFFFu) << 12) | ((uint32_t)(port) & 0xFFFu))
+
+#ifndef __cplusplus
+_Static_assert(NAMP_EP_SIZE == 32u && NAMP_H_SIZE == 32u, "NAMP structure sizes");
+#endif
+
+typedef struct namp_endpoint {
+    uint32_t addr;
+    volatile uint32_t state;
+    volatile uint32_t flags;
+    uint32_t rx_buffer;
+    uint32_t tx_buffer;
+    volatile uint32_t rx_messages;
+    uint32_t reserved[2];
+} namp_endpoint_t;
+
+typedef struct namp_handle {
+    uint32_t addr;
+    uint32_t tile;
+    uint32_t endpoint;
+    volatile uint32_t credits;
+    uint32_t flags;
+    volatile uint32_t sent;
+    uint32_t reserved[2];
+} namp_handle_t;
+
+/* ---- Protocol messages (thesis 3.2.5.6), NoC header type 11..15 on the control channels ----
+ * Words after the header flit. `tag` = sending slot number (echoed in responses). */
+#define NAMP_MSG_ALLOC_REQ  11u  /* control request:  [endpoint][size][tag] */
+#define NAMP_MSG_ALLOC_RESP 12u  /* control response: [tag | ack<<31 | nack code<<16][element][data addr] */
+#define NAMP_MSG_CREDIT     13u  /* control request:  [handle address][credits][tag] */
+#define NAMP_MSG_FINAL      14u  /* control request:  [endpoint][element][size][tag] */
+#define NAMP_MSG_RESERVED   15u  /* reserved (collective communication, ...) */
+#define NAMP_MSG_FIRST      11u
+
+#define NAMP_RESP_ACK        (1u << 31)
+#define NAMP_RESP_CODE(w)    (((w) >> 16) & 0xFFu)  /* NACK reason: 0 = buffer full, else NAMP_ERR_* */
+#define NAMP_RESP_TAG(w)     ((w) & 0xFFFFu)
+
+#endif
