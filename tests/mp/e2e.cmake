@@ -33,7 +33,7 @@ if(TARGET namp-vp)
         set(what channel)
       endif()
       mp_e2e(${mode}_${path} EXIT 0
-        EXPECT "mp_e2e ok: ${what}, path [0-9], 40 messages intact and in order"
+        EXPECT "mp_e2e ok: ${what}, path [0-9], mode [0-9], 40 messages intact and in order"
                "mp_e2e sender done"
         REJECT "FAIL" "FATAL"
         ARGS --firmware ${MP_FW}/mp_e2e_${mode}_${path}.elf)
@@ -67,7 +67,7 @@ if(TARGET namp-vp)
     REJECT "FAIL" "FATAL"
     ARGS --set noc.physical_channels=true --firmware ${MP_FW}/mp_stress.elf)
   mp_e2e(chan_buffer_8x8 EXIT 0
-    EXPECT "mp_e2e ok: channel, path 0, 40 messages intact and in order"
+    EXPECT "mp_e2e ok: channel, path 0, mode 0, 40 messages intact and in order"
     REJECT "FAIL" "FATAL"
     ARGS --set mesh.width=8 --set mesh.height=8 --firmware ${MP_FW}/mp_e2e_chan_buffer.elf)
   # 4 packet channels (paths buffer, RMA, RDMA, buffer) into tile 0, 2-slot buffers, wait_any.
@@ -76,4 +76,79 @@ if(TARGET namp-vp)
     COUNT "stress sender [0-9]+ done=4"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/mp_stress_chan.elf)
+endif()
+
+# ---- NAMP transport (docs/message-passing.md, "NAMP transport") ----
+# namp_e2e(NAME PRESET preset EXIT code [EXPECT..] [COUNT..] [REJECT..] ARGS vp-args...): skipped
+# while the VP has no such preset or the firmware finds no NAMP slots.
+if(TARGET namp-vp)
+  function(namp_e2e name)
+    cmake_parse_arguments(T "" "EXIT;PRESET" "EXPECT;COUNT;REJECT;ARGS" ${ARGN})
+    set(checks --exit ${T_EXIT} --timeout 120)
+    foreach(x ${T_EXPECT})
+      list(APPEND checks --expect ${x})
+    endforeach()
+    foreach(x ${T_COUNT})
+      list(APPEND checks --count ${x})
+    endforeach()
+    foreach(x ${T_REJECT})
+      list(APPEND checks --reject ${x})
+    endforeach()
+    add_test(NAME e2e.mp.namp.${name}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/namp_e2e.py
+                     ${CMAKE_SOURCE_DIR}/tests/e2e/check_run.py ${MP_VP} ${T_PRESET}
+                     -- ${checks} -- ${T_ARGS})
+    set_tests_properties(e2e.mp.namp.${name} PROPERTIES LABELS "e2e;mp;namp" TIMEOUT 300
+                         SKIP_REGULAR_EXPRESSION "SKIP: ")
+  endfunction()
+
+  # every mode over the NAMP, tile 0 -> 15, 40 messages of 1..1024 B into a 4 x 1 KiB buffer
+  # (allocation NACKs and credit refills happen), payload bytes and order checked
+  foreach(mode msg chan)
+    foreach(sm unbuf buf ccm)
+      if(mode STREQUAL msg)
+        set(what messages)
+      else()
+        set(what channel)
+      endif()
+      namp_e2e(${mode}_${sm} PRESET bare EXIT 0
+        EXPECT "mp_e2e ok: ${what}, path [0-9], mode [0-9], 40 messages intact and in order"
+               "mp_e2e sender done"
+        REJECT "FAIL" "FATAL"
+        ARGS --firmware ${MP_FW}/mp_e2e_${mode}_namp_${sm}.elf)
+    endforeach()
+  endforeach()
+  # stress: 4 senders -> 1 and 1 -> 4 receivers, 2-element receive buffers, 1000 random-size
+  # messages per pair, senders in different send modes
+  foreach(m msg chan)
+    namp_e2e(stress_4to1_${m} PRESET bare EXIT 0
+      EXPECT "namp_stress ok: 4000 [a-z]+ from 4 senders, each exactly once, intact, in order"
+      COUNT "namp_stress sender [0-9]+ done mode=[0-9]=4"
+      REJECT "FAIL" "FATAL"
+      ARGS --firmware ${MP_FW}/namp_stress_4to1_${m}.elf)
+    foreach(mode 0 1 2 3)
+      namp_e2e(stress_1to4_${m}_mode${mode} PRESET bare EXIT 0
+        COUNT "namp_stress ok: 1000 [a-z]+ from 1 senders, each exactly once=4"
+        EXPECT "namp_stress sender 0 done mode=${mode}"
+        REJECT "FAIL" "FATAL"
+        ARGS --firmware ${MP_FW}/namp_stress_1to4_${m}_m${mode}.elf)
+    endforeach()
+    # the same application code over the software baseline (RDMA path)
+    mp_e2e(stress2_4to1_${m}_rdma EXIT 0
+      EXPECT "namp_stress ok: 4000 [a-z]+ from 4 senders, each exactly once, intact, in order"
+      REJECT "FAIL" "FATAL"
+      ARGS --firmware ${MP_FW}/mp_stress_4to1_${m}_rdma.elf)
+    mp_e2e(stress2_1to4_${m}_rdma EXIT 0
+      COUNT "namp_stress ok: 1000 [a-z]+ from 1 senders, each exactly once=4"
+      REJECT "FAIL" "FATAL"
+      ARGS --firmware ${MP_FW}/mp_stress_1to4_${m}_rdma.elf)
+  endforeach()
+endif()
+if(TARGET namp-vp)
+  # refused configurations: channel mode on a NAMP without channels (baremsg), reserved flag,
+  # bad handle address -> STATUS ERROR codes; the API returns MCAPI_ERR_NOT_SUPPORTED
+  namp_e2e(refused_baremsg PRESET baremsg EXIT 0
+    EXPECT "namp_refused ok" "pktchan_send -> MCAPI_ERR_NOT_SUPPORTED" "msg_send -> MCAPI_SUCCESS"
+    REJECT "FAIL" "FATAL"
+    ARGS --firmware ${MP_FW}/namp_refused.elf)
 endif()

@@ -7,12 +7,19 @@
 
 #include "hal/hal.h"
 #include "mcapi.h"
+#include "na_registers.h"
 #include "payload.h"
 
 #ifndef MP_E2E_CHANNEL
 #define MP_E2E_CHANNEL 0
 #endif
+#ifndef MP_E2E_COUNT
 #define MP_E2E_COUNT 40u
+#endif
+/* NAMP transport: sending endpoint mode (enum mp_send_mode; buffered and CCM need a send buffer) */
+#ifndef MP_E2E_SEND_MODE
+#define MP_E2E_SEND_MODE MP_SEND_UNBUFFERED
+#endif
 #define PORT_RX 1u
 #define PORT_TX 2u
 
@@ -34,7 +41,10 @@ static uint32_t msg_size(uint32_t seq) { return seq == 0 ? 1024u : 1u + (seq * 9
 static int sender(uint32_t rx_node)
 {
     mcapi_status_t st;
-    mcapi_endpoint_t me = mcapi_endpoint_create(PORT_TX, &st);
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 10,
+                                      .send_capacity_log2 = MP_E2E_SEND_MODE ? 2u : 0u,
+                                      .send_mode = MP_E2E_SEND_MODE};
+    mcapi_endpoint_t me = mcapix_endpoint_create(PORT_TX, &a, &st);
     CHECK(st, "endpoint_create");
     mcapi_endpoint_t peer = mcapi_endpoint_get(MCAPI_DOMAIN, rx_node, PORT_RX, MCAPI_TIMEOUT_INFINITE, &st);
     CHECK(st, "endpoint_get");
@@ -154,8 +164,9 @@ static int receiver(void)
         CHECK(st, "pktchan_release");
 #endif
     }
-    printf("mp_e2e ok: %s, path %u, %u messages intact and in order, checksum 0x%08x\n",
+    printf("mp_e2e ok: %s, path %u, mode %u, %u messages intact and in order, checksum 0x%08x\n",
            MP_E2E_CHANNEL ? "channel" : "messages", (unsigned)mcapix_get_data_path(),
+           (unsigned)MP_E2E_SEND_MODE,
            (unsigned)MP_E2E_COUNT, (unsigned)sum);
     return 0;
 }
@@ -166,6 +177,12 @@ int main(void)
     uint32_t me = tile_id(), rx = tiles - 1u;
     if (tile_core_id() != 0 || (me != 0 && me != rx) || tiles < 2)
         return 0;
+#ifdef MP_TRANSPORT_NAMP
+    if (mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS) == 0) {
+        printf("SKIP: no NAMP in this configuration\n");
+        return 0;
+    }
+#endif
     mcapi_status_t st;
     mcapi_node_attributes_t attrs = {.data_path = MP_DEFAULT_DATA_PATH};
     mcapi_initialize(MCAPI_DOMAIN, me, &attrs, NULL, NULL, &st);

@@ -199,6 +199,7 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
     ep->h.addr = (uint32_t)(uintptr_t)ep;
     ep->h.local = ep;
     ep->ccm_slot = -1;
+    ep->send_mode = (a && smem) ? a->send_mode : MP_SEND_UNBUFFERED;
     mp_tr_endpoint_init(ep);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     ep->state = MP_EP_READY;     /* visible to lookups from now on */
@@ -365,6 +366,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         r->dst_node = recv_ep->node;
         r->dst_addr = recv_ep->addr;
         r->dst_h = recv_ep;
+        r->op_src = send_ep->local;
         r->op_buf = buffer;
         r->op_size = (uint32_t)size;
         st = mp_tr_send_start(r);
@@ -386,7 +388,7 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
     size_t sz;
     if (n_active == 0 && initialized && local_ep(send_ep) && recv_ep && !recv_ep->local &&
         (buffer || !size) && size <= MP_CB_SIZE_MASK) {
-        SET(status, mp_tr_msg_send(recv_ep, buffer, (uint32_t)size));
+        SET(status, mp_tr_msg_send(send_ep->local, recv_ep, buffer, (uint32_t)size));
         return;
     }
     mcapi_msg_send_i(send_ep, recv_ep, buffer, size, prio, &r, &st);   /* errors, same node */
@@ -556,6 +558,7 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size
         r->dst_node = ep->peer_node;
         r->dst_addr = ep->peer_ep;
         r->dst_h = &ep->peer_h;
+        r->op_src = ep;
         r->op_buf = buffer;
         r->op_size = (uint32_t)size;
         st = mp_tr_send_start(r);

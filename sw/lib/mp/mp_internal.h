@@ -13,7 +13,7 @@
 #define MP_MAX_REMOTE    64u
 #ifndef MP_HW_HANDLE_WORDS
 #define MP_HW_HANDLE_WORDS   8u   /* room for the hardware layouts (checked in transport_namp.c) */
-#define MP_HW_ENDPOINT_WORDS 16u
+#define MP_HW_ENDPOINT_WORDS 8u
 #endif
 
 /* Remote endpoint handle (Fig. 3.3c): address tuple + address of the endpoint structure in the
@@ -53,6 +53,9 @@ struct mp_endpoint {
     uint32_t released;             /* slots released since the last CREDIT */
     struct mp_ephandle peer_h;     /* NAMP: handle of the other end of the channel */
     int32_t ccm_slot;              /* NAMP: slot of the continuous communication mode, or -1 */
+    uint32_t send_mode;            /* enum mp_send_mode */
+    const struct mp_ephandle *ccm_dst;   /* NAMP CCM: destination of ccm_slot */
+    uint32_t last_tx;              /* NAMP buffered: send-buffer index of the last send + 1 (0 none) */
 };
 
 /* Transport interface (the software protocol on the baseline adapter: transport_sw.c). All calls
@@ -64,7 +67,7 @@ mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr);
 /* Blocking sends (the blocking API calls): connection-less message to the endpoint at `addr` in
  * tile `node` (allocation with NACK back-off, data, completion), and a packet on a connected
  * channel (waits for its turn and a credit). Return when the completion has been sent. */
-mcapi_status_t mp_tr_msg_send(const struct mp_ephandle *dst, const void *buf, uint32_t size);
+mcapi_status_t mp_tr_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size);
 mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
 /* Non-blocking sends (connection-less message: r->ep == NULL, destination r->dst_h (node
  * r->dst_node, endpoint address r->dst_addr); channel

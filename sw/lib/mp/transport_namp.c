@@ -22,20 +22,15 @@ mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *d
 void mp_sw_init(void);
 
 /* ---------------------------------------------------------------- hardware layouts
- * Provisional layout until namp_structs.h exists (then the accessors below map onto it):
- *   handle:   [0] tile, [1] endpoint address in that tile, channel: [2] credits address (local
- *             send endpoint), [3] remote data block, [4] (m << 8) | n, [5] next remote index
- *   endpoint: [0] receive buffer, [1] send buffer, [2] credits, [3] flags */
-#define H_TILE 0
-#define H_EP 1
-#define H_CREDITS 2
-#define H_RDATA 3
-#define H_GEOM 4
-#define H_IDX 5
-#define E_RX 0
-#define E_TX 1
-#define E_CREDITS 2
-#define E_FLAGS 3
+ * struct mp_endpoint starts with a namp_endpoint_t, struct mp_ephandle with a namp_handle_t
+ * (namp_structs.h), so endpoint and handle addresses are what the NAMP reads. */
+_Static_assert(sizeof(namp_endpoint_t) == MP_HW_ENDPOINT_WORDS * 4u, "endpoint layout");
+_Static_assert(sizeof(namp_handle_t) == MP_HW_HANDLE_WORDS * 4u, "handle layout");
+_Static_assert(__builtin_offsetof(struct mp_endpoint, hw) == 0, "endpoint hw first");
+_Static_assert(__builtin_offsetof(struct mp_ephandle, hw) == 0, "handle hw first");
+
+static inline namp_endpoint_t *hw_ep(struct mp_endpoint *ep) { return (namp_endpoint_t *)ep->hw; }
+static inline namp_handle_t *hw_h(struct mp_ephandle *h) { return (namp_handle_t *)h->hw; }
 
 static uint32_t nslots;
 static volatile uint32_t rx_arrived;   /* messages reported by the receive counter */
@@ -43,17 +38,33 @@ static int use_irq = 1;
 
 void mp_tr_handle_init(struct mp_ephandle *h)
 {
-    memset(h->hw, 0, sizeof h->hw);
-    h->hw[H_TILE] = h->node;
-    h->hw[H_EP] = h->addr;
+    namp_handle_t *x = hw_h(h);
+    memset(x, 0, sizeof *x);
+    x->addr = NAMP_TUPLE(h->domain, h->node, h->port);
+    x->tile = h->node;
+    x->endpoint = h->addr;
 }
 
 void mp_tr_endpoint_init(struct mp_endpoint *ep)
 {
-    memset(ep->hw, 0, sizeof ep->hw);
-    ep->hw[E_RX] = (uint32_t)(uintptr_t)ep->rx;
-    ep->hw[E_TX] = (uint32_t)(uintptr_t)ep->tx;
+    namp_endpoint_t *x = hw_ep(ep);
+    x->state = NAMP_EP_STATE_FREE;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    x->addr = NAMP_TUPLE(ep->h.domain, ep->h.node, ep->h.port);
+    x->flags = NAMP_EP_F_NOTIFY;
+    x->rx_buffer = (uint32_t)(uintptr_t)ep->rx;
+    x->tx_buffer = (uint32_t)(uintptr_t)ep->tx;
+    x->rx_messages = 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    x->state = ep->rx ? NAMP_EP_STATE_READY : NAMP_EP_STATE_DELETED;
     mp_tr_handle_init(&ep->h);
+}
+
+/* Address the baseline CONNECT_REQ carries for the sending side: the sender's handle of the
+ * receive endpoint, whose credit word the receiver's credit slots increase. */
+uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep)
+{
+    return (uint32_t)(uintptr_t)ep->peer_h.hw;
 }
 
 void mp_namp_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
@@ -113,24 +124,145 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
     return map_error(err);
 }
 
-mcapi_status_t mp_tr_msg_send(const struct mp_ephandle *dst, const void *buf, uint32_t size)
+/* ---------------------------------------------------------------- buffered and CCM sends
+ * Buffered (Table 3.2c 0/CON/1/0): the payload is copied into the endpoint's send buffer, the
+ * slot gets buffer + index and the call returns (implicit completion: the NAMP frees the element
+ * and the slot). The NAMP never moves the send buffer's rd_idx, so the software is its only
+ * producer and reserves by the size word. Order: a send waits until the NAMP has freed the
+ * previous element of this endpoint (a refused allocation is retried by the NAMP, so a later
+ * slot could overtake otherwise).
+ * CCM (0/CON/1/1): one slot per send endpoint streams the send buffer to one destination; a send
+ * is a push into the buffer (the NAMP pops in order). */
+
+static void spin_until_freed(mp_cbuffer_t *b, uint32_t idx)
 {
+    volatile uint32_t *sz = &mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, idx)];
+    while (*sz != 0)
+        ;
+}
+
+static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_ephandle *dst,
+                                    uint32_t con, const void *buf, uint32_t size)
+{
+    mp_cbuffer_t *b = ep->tx;
+    if (size > mp_cbuffer_slot_bytes(b))
+        return con ? MCAPI_ERR_PKT_SIZE : MCAPI_ERR_MSG_SIZE;
+    if (nslots == 0)
+        return MCAPI_ERR_NOT_SUPPORTED;
+    uint32_t e = namp_implicit_error();
+    if (e) {                          /* an earlier buffered send failed */
+        last_error = e;
+        return map_error(e);
+    }
+    if (ep->last_tx)
+        spin_until_freed(b, ep->last_tx - 1u);
+    uint32_t idx = b->wr_idx;
+    spin_until_freed(b, idx);
+    memcpy(mp_cbuffer_data(b, idx), buf, size);
+    b->wr_idx = idx + 1u;
+    b->rd_idx = idx + 1u;
+    mp_cbuffer_commit(b, idx, size);
+    int s;
+    MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0 || namp_slots_busy() != (1u << nslots) - 1u);
+    while (s < 0)
+        s = namp_slot_alloc();
+    namp_slot_start((unsigned)s, NAMP_F_BUF | (con ? NAMP_F_CON : 0u),
+                    (uint32_t)(uintptr_t)dst->hw, (uint32_t)(uintptr_t)b, idx);
+    uint32_t st = namp_slot_status((unsigned)s);
+    if (st & NAMP_STATUS_ERROR) {     /* refused configuration: reported at once */
+        uint32_t err = namp_slot_finish((unsigned)s);
+        namp_slot_free((unsigned)s);
+        mp_cbuffer_free(b, idx);
+        last_error = err;
+        return map_error(err);
+    }
+    namp_slot_implicit((unsigned)s);
+    ep->last_tx = idx + 1u;
+    return MCAPI_SUCCESS;
+}
+
+
+static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t con,
+                               const void *buf, uint32_t size)
+{
+    mp_cbuffer_t *b = ep->tx;
+    if (size > mp_cbuffer_slot_bytes(b))
+        return con ? MCAPI_ERR_PKT_SIZE : MCAPI_ERR_MSG_SIZE;
+    if (nslots == 0)
+        return MCAPI_ERR_NOT_SUPPORTED;
+    if (ep->ccm_slot >= 0 && ep->ccm_dst != dst) {
+        /* another destination: drain the buffer, leave CCM */
+        unsigned s = (unsigned)ep->ccm_slot;
+        while (mp_cbuffer_used(b) != 0)
+            ;
+        namp_ccm_stop(s);
+        while (!namp_slot_done(s))
+            ;
+        uint32_t err = namp_slot_finish(s);
+        namp_slot_free(s);
+        ep->ccm_slot = -1;
+        if (err) {
+            last_error = err;
+            return map_error(err);
+        }
+    }
+    if (ep->ccm_slot < 0) {
+        int s;
+        MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
+        namp_send_ccm((unsigned)s, con, 0, (uint32_t)(uintptr_t)dst->hw, b);
+        ep->ccm_slot = s;
+        ep->ccm_dst = dst;
+    }
+    uint32_t st = namp_slot_status((unsigned)ep->ccm_slot);
+    if (st & NAMP_STATUS_ERROR) {
+        unsigned s = (unsigned)ep->ccm_slot;
+        uint32_t err = namp_slot_finish(s);
+        namp_slot_free(s);
+        ep->ccm_slot = -1;
+        last_error = err;
+        return map_error(err);
+    }
+    while (mp_cbuffer_push(b, buf, size) != 0)
+        ;                              /* full: the NAMP drains it */
+    return MCAPI_SUCCESS;
+}
+
+static mcapi_status_t send_mode_dispatch(struct mp_endpoint *src, const struct mp_ephandle *dst,
+                                         uint32_t con, const void *buf, uint32_t size, int *done)
+{
+    *done = 1;
+    if (src && src->tx && src->send_mode == MP_SEND_BUFFERED)
+        return buffered_send(src, dst, con, buf, size);
+    if (src && src->tx && src->send_mode == MP_SEND_CCM)
+        return ccm_send(src, dst, con, buf, size);
+    *done = 0;
+    return MCAPI_SUCCESS;
+}
+
+mcapi_status_t mp_tr_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst,
+                              const void *buf, uint32_t size)
+{
+    int done;
+    mcapi_status_t st = send_mode_dispatch(src, dst, 0, buf, size, &done);
+    if (done)
+        return st;
     return run_slot(0, dst, (uint32_t)(uintptr_t)buf, size);
 }
 
 mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst)
 {
+    /* the handle must exist before the request names its address */
+    ep->peer_h = *dst;
+    ep->peer_h.local = NULL;
+    mp_tr_handle_init(&ep->peer_h);
     mcapi_status_t st = mp_sw_connect(ep, dst);
     if (st != MCAPI_SUCCESS)
         return st;
-    /* handle of the receive endpoint with the channel state the NAMP needs */
-    ep->peer_h = *dst;
-    mp_tr_handle_init(&ep->peer_h);
-    ep->peer_h.hw[H_CREDITS] = (uint32_t)(uintptr_t)&ep->hw[E_CREDITS];
-    ep->peer_h.hw[H_RDATA] = ep->rdata;
-    ep->peer_h.hw[H_GEOM] = (ep->rmsg_log2 << 8) | ep->rcap_log2;
-    ep->peer_h.hw[H_IDX] = ep->chan_idx;
-    ep->hw[E_CREDITS] = ep->credits;
+    /* the handle of the receive endpoint carries the channel's credits (the NAMP consumes them,
+     * the receiver's credit slots add to them) */
+    namp_handle_t *x = hw_h(&ep->peer_h);
+    x->credits = ep->credits;
+    x->flags = NAMP_H_F_CONNECTED;
     return MCAPI_SUCCESS;
 }
 
@@ -140,7 +272,10 @@ mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t
         return MCAPI_ERR_PKT_SIZE;
     uint32_t ticket = ep->chan_ticket++;
     MP_WAIT_UNTIL(ep->chan_serving == ticket);
-    mcapi_status_t st = run_slot(NAMP_F_CON, &ep->peer_h, (uint32_t)(uintptr_t)buf, size);
+    int done;
+    mcapi_status_t st = send_mode_dispatch(ep, &ep->peer_h, 1, buf, size, &done);
+    if (!done)
+        st = run_slot(NAMP_F_CON, &ep->peer_h, (uint32_t)(uintptr_t)buf, size);
     ep->chan_serving++;
     return st;
 }
@@ -177,7 +312,18 @@ mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
     if (r->ep && r->op_size > (1u << r->ep->rmsg_log2))
         return MCAPI_ERR_PKT_SIZE;
     uint32_t *ticket;
-    dst_serving(r->dst_h, &ticket);
+    uint32_t *serving = dst_serving(r->dst_h, &ticket);
+    if (r->op_src && r->op_src->tx && r->op_src->send_mode != MP_SEND_UNBUFFERED &&
+        *ticket == *serving) {
+        /* buffered / CCM: implicit completion, the call itself is the whole send */
+        int done;
+        r->op_status = send_mode_dispatch(r->op_src, r->dst_h, r->ep != NULL, r->op_buf,
+                                          r->op_size, &done);
+        r->op_ticket = (*ticket)++;
+        (*serving)++;
+        r->op = OP_DONE;
+        return MCAPI_SUCCESS;
+    }
     r->op_ticket = (*ticket)++;
     r->op = OP_TURN;
     mp_tr_send_progress(r);
@@ -242,11 +388,17 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
     if (++ep->released >= (mp_cbuffer_capacity(ep->rx) + 1u) / 2u) {
         uint32_t n = ep->released;
         ep->released = 0;
-        if (ep->peer_h.hw[H_TILE] != ep->peer_node || ep->peer_h.hw[H_EP] != ep->peer_ep) {
+        /* receiving side: peer_ep is the address of the sender's handle (CONNECT_REQ) */
+        namp_handle_t *x = hw_h(&ep->peer_h);
+        if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep) {
             ep->peer_h.node = ep->peer_node;
             ep->peer_h.addr = ep->peer_ep;
             mp_tr_handle_init(&ep->peer_h);
         }
-        run_slot(NAMP_F_COM, &ep->peer_h, n, 0);
+        /* fire and forget: the slot is taken back by the allocator once it is DONE */
+        int s;
+        MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
+        namp_send_credit((unsigned)s, 0, (uint32_t)(uintptr_t)ep->peer_h.hw, n);
+        namp_slot_implicit((unsigned)s);
     }
 }

@@ -18,12 +18,13 @@
 #define MP_SW(name) mp_sw_##name
 void mp_sw_init(void);
 mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
-mcapi_status_t mp_sw_msg_send(const struct mp_ephandle *dst, const void *buf, uint32_t size);
+mcapi_status_t mp_sw_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size);
 mcapi_status_t mp_sw_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
 mcapi_status_t mp_sw_send_start(mcapi_request_t *r);
 int mp_sw_send_progress(mcapi_request_t *r);
 int mp_sw_send_hint(const mcapi_request_t *r, uint64_t *wake);
 void mp_sw_chan_released(struct mp_endpoint *ep);
+uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep);
 #else
 #define MP_SW(name) mp_tr_##name
 #endif
@@ -416,7 +417,11 @@ static mcapi_status_t put_data(uint32_t path, uint32_t tile, uint32_t dst, const
 
 mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst)
 {
+#ifdef MP_SW_BASE
+    uint32_t w[3] = {0, dst->addr, mp_sw_connect_sender_addr(ep)};
+#else
     uint32_t w[3] = {0, dst->addr, (uint32_t)(uintptr_t)ep};
+#endif
     struct pending res, *p = &res;
     request(dst->node, MP_MSG_CONNECT_REQ, w, 3, p);
     if (p->w[0] != MCAPI_SUCCESS)
@@ -491,8 +496,9 @@ static mcapi_status_t move_data(uint32_t path, uint32_t tile, uint32_t dst, cons
     return st;
 }
 
-mcapi_status_t MP_SW(msg_send)(const struct mp_ephandle *dst, const void *buf, uint32_t size)
+mcapi_status_t MP_SW(msg_send)(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size)
 {
+    (void)src;
     uint32_t node = dst->node, addr = dst->addr;
     uint32_t path = mp_data_path, backoff = 8;   /* mtime ticks, doubled per NACK up to 1024 */
     if ((path == MP_PATH_RMA && !(features & NA_FEATURE_RMA)) ||

@@ -11,6 +11,45 @@ static uint32_t n_slots, feat;
 static uint32_t busy;                 /* bit s: slot s allocated by a software user */
 static volatile uint32_t irq_done;    /* bit s: DONE interrupt seen for slot s */
 static volatile uint32_t ien_slots;   /* bit s: slot s runs with IEN */
+static uint32_t implicit;             /* bit s: buffered send, the NAMP releases the slot itself */
+static uint32_t implicit_err;         /* last error code seen on an implicitly completed slot */
+
+/* An implicitly completed slot is free again once the NAMP has cleared VALID (or set DONE). */
+static void reclaim(void)
+{
+    uint32_t m = implicit;
+    for (uint32_t s = 0; m; ++s, m >>= 1) {
+        if (!(m & 1u))
+            continue;
+        uint32_t f = mmio_read32(SLOT(s, NAMP_SLOT_FLAGS));
+        if ((f & NAMP_F_VALID) && !(f & NAMP_F_DONE))
+            continue;
+        uint32_t st = mmio_read32(SLOT(s, NAMP_SLOT_STATUS));
+        if (st & NAMP_STATUS_ERROR) {
+            implicit_err = NAMP_STATUS_CODE(st) ? NAMP_STATUS_CODE(st) : 0xFFu;
+            namp_stats.errors++;
+        }
+        if (f & NAMP_F_VALID)
+            mmio_write32(SLOT(s, NAMP_SLOT_FLAGS), 0);
+        implicit &= ~(1u << s);
+        busy &= ~(1u << s);
+        namp_stats.completed++;
+    }
+}
+
+void namp_slot_implicit(unsigned slot)
+{
+    uint32_t saved = irq_global_disable();
+    implicit |= 1u << slot;
+    irq_global_restore(saved);
+}
+
+uint32_t namp_implicit_error(void)
+{
+    uint32_t e = implicit_err;
+    implicit_err = 0;
+    return e;
+}
 
 uint32_t namp_init(void)
 {
@@ -19,6 +58,7 @@ uint32_t namp_init(void)
     if (n_slots > NAMP_MAX_SLOTS)
         n_slots = NAMP_MAX_SLOTS;
     busy = 0;
+    implicit = 0;
     irq_done = 0;
     ien_slots = 0;
     return n_slots;
@@ -26,13 +66,23 @@ uint32_t namp_init(void)
 
 uint32_t namp_slots(void) { return n_slots; }
 uint32_t namp_features(void) { return feat; }
-uint32_t namp_slots_busy(void) { return busy; }
+uint32_t namp_slots_busy(void)
+{
+    if (implicit) {
+        uint32_t saved = irq_global_disable();
+        reclaim();
+        irq_global_restore(saved);
+    }
+    return busy;
+}
 uint32_t namp_done_mask(void) { return irq_done; }
 
 int namp_slot_alloc(void)
 {
     int got = -1;
     uint32_t saved = irq_global_disable();
+    if (implicit)
+        reclaim();
     for (uint32_t i = 0; i < n_slots; ++i)
         if (!(busy & (1u << i))) {
             busy |= 1u << i;

@@ -83,7 +83,11 @@ typedef struct mcapix_endpoint_attributes {
     uint32_t capacity_log2;
     uint32_t max_msg_log2;
     uint32_t send_capacity_log2;  /* 0: no send buffer */
+    uint32_t send_mode;           /* NAMP transport: enum mp_send_mode (needs a send buffer for
+                                     buffered and CCM); the baseline ignores it */
 } mcapix_endpoint_attributes_t;
+/* How the NAMP transport sends from an endpoint (thesis 3.2.4.2/3.2.4.3, Table 3.2c). */
+enum mp_send_mode { MP_SEND_UNBUFFERED = 0, MP_SEND_BUFFERED = 1, MP_SEND_CCM = 2 };
 #define MP_DEFAULT_CAPACITY_LOG2 3u
 #define MP_DEFAULT_MAX_MSG_LOG2 12u
 
@@ -110,6 +114,7 @@ typedef struct mcapi_request {
     mcapi_status_t op_status;
     uint32_t dst_node, dst_addr;
     const struct mp_ephandle *dst_h;
+    struct mp_endpoint *op_src;   /* sending endpoint */
     const void *op_buf;
     uint64_t op_retry_at;
 } mcapi_request_t;

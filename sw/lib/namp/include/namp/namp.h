@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NAMP_MAX_SLOTS 32u
+#define NAMP_MAX_SLOTS 32u   /* the driver manages up to 32 (NA_NAMP_MAX_SLOTS: 128) */
 
 /* Driver state of one tile (core 0 and interrupt context). */
 typedef struct namp_driver_stats {
@@ -34,6 +34,11 @@ uint32_t namp_features(void);   /* NA_FEATURES >> 8: NAMP feature bits (NAMP_FEA
 int namp_slot_alloc(void);
 void namp_slot_free(unsigned slot);
 uint32_t namp_slots_busy(void);
+/* Hands a started buffered-send slot to the NAMP: it completes implicitly (the NAMP frees the
+ * send-buffer element and the slot); the allocator takes the slot back once VALID is clear. */
+void namp_slot_implicit(unsigned slot);
+/* Error code of the last implicitly completed slot that failed (0: none), cleared by reading. */
+uint32_t namp_implicit_error(void);
 
 /* Programs a slot and sets VALID (flags: NAMP_F_* without VALID). p1 = address of the
  * remote-endpoint handle in local SRAM; p2/p3 per mode (Table 3.2c). */
