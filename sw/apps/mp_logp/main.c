@@ -37,7 +37,22 @@ enum { EV_PP_BEGIN = 1, EV_PP_END, EV_ST_BEGIN, EV_ST_END, EV_OS, EV_OR, EV_G, E
 static uint8_t buf[4096] __attribute__((aligned(8)));
 static uint8_t rbuf[4096] __attribute__((aligned(8)));
 
+#ifdef MP_TRANSPORT_NAMP
+/* over the NAMP the third dimension is the send mode of the endpoints (Table 3.2c) */
+#define SEND_CAP_LOG2 3u
+static const char *const path_name[] = {"namp", "nampbuf", "nampccm"};
+#else
+#define SEND_CAP_LOG2 0u
+static const char *const path_name[] = {"buffer", "rma", "rdma"};
+#endif
+#ifdef LOGP_COPY
+#define RECV_KIND "copy"
+#else
+#define RECV_KIND "zero-copy"
+#endif
+
 struct link {
+    mcapi_endpoint_t eout;                 /* channel send endpoint */
     mcapi_endpoint_t msg_me, msg_peer;     /* connection-less endpoints */
     mcapi_pktchan_send_hndl_t tx;          /* channel to the peer */
     mcapi_pktchan_recv_hndl_t rx;          /* channel from the peer */
@@ -72,9 +87,16 @@ static void *xrecv(struct link *l, int chan, size_t *size)
 {
     mcapi_status_t st;
     void *p = rbuf;
-    if (chan)
+    if (chan) {
         mcapi_pktchan_recv(l->rx, &p, size, &st);
-    else
+#ifdef LOGP_COPY
+        if (st == MCAPI_SUCCESS) {   /* copy receive: out of the slot, release at once */
+            memcpy(rbuf, p, *size);
+            mcapi_pktchan_release(p, &st);
+            p = rbuf;
+        }
+#endif
+    } else
         mcapi_msg_recv(l->msg_me, rbuf, sizeof rbuf, size, &st);
     if (st != MCAPI_SUCCESS)
         die("recv", st);
@@ -84,6 +106,9 @@ static void *xrecv(struct link *l, int chan, size_t *size)
 static void xrelease(int chan, void *p)
 {
     mcapi_status_t st;
+#ifdef LOGP_COPY
+    chan = 0;
+#endif
     if (chan) {
         mcapi_pktchan_release(p, &st);
         if (st != MCAPI_SUCCESS)
@@ -106,7 +131,8 @@ static void setup(struct link *l, int initiator, uint32_t peer, uint32_t d)
 {
     mcapi_status_t st;
     mcapi_request_t r;
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 3, .max_msg_log2 = LOGP_MAX_LOG2};
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 3, .max_msg_log2 = LOGP_MAX_LOG2,
+                                      .send_capacity_log2 = SEND_CAP_LOG2};
     uint32_t out = initiator ? 2 + 2 * d : 3, in = initiator ? 3 + 2 * d : 2;
     uint32_t peer_in = initiator ? 2 : 3 + 2 * d;
     mcapi_endpoint_t eout = mcapix_endpoint_create(out, &a, &st);
@@ -121,6 +147,7 @@ static void setup(struct link *l, int initiator, uint32_t peer, uint32_t d)
     mcapi_endpoint_t pin = mcapi_endpoint_get(MCAPI_DOMAIN, peer, peer_in, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_get", st);
+    l->eout = eout;
     mcapi_pktchan_connect_i(eout, pin, &r, &st);
     wait_req(&r, "connect");
     mcapi_pktchan_send_open_i(&l->tx, eout, &r, &st);
@@ -129,7 +156,6 @@ static void setup(struct link *l, int initiator, uint32_t peer, uint32_t d)
     wait_req(&r, "recv_open");
 }
 
-static const char *const path_name[] = {"buffer", "rma", "rdma"};
 
 static void initiator_run(struct link *l, uint32_t d, uint32_t peer, int chan, uint32_t path,
                           uint32_t lg)
@@ -224,15 +250,17 @@ int main(void)
     mcapi_initialize(MCAPI_DOMAIN, me, &attrs, NULL, NULL, &st);
     if (st != MCAPI_SUCCESS)
         die("initialize", st);
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 3, .max_msg_log2 = LOGP_MAX_LOG2};
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 3, .max_msg_log2 = LOGP_MAX_LOG2,
+                                      .send_capacity_log2 = SEND_CAP_LOG2};
     mcapix_endpoint_create(1, &a, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_create", st);
     static struct link links[2];
     if (me == 0) {
         sim_mark((uint32_t)EV_PARAM << 28 | LOGP_PP << 10 | LOGP_N);
-        printf("mp_logp: %u round trips, %u streamed messages per point, sizes 4..%u B\n",
-               (unsigned)LOGP_PP, (unsigned)LOGP_N, 1u << LOGP_MAX_LOG2);
+        printf("mp_logp: %u round trips, %u streamed messages per point, sizes 4..%u B, "
+               "%s receive of channel packets\n",
+               (unsigned)LOGP_PP, (unsigned)LOGP_N, 1u << LOGP_MAX_LOG2, RECV_KIND);
         for (uint32_t i = 0; i < npart; ++i) {
             /* create every port first, so that the partners' lookups and connects find them */
             mcapix_endpoint_create(2 + 2 * i, &a, &st);
@@ -251,6 +279,7 @@ int main(void)
             l->msg_me = mcapi_endpoint_get(MCAPI_DOMAIN, 0, 1, 0, &st);
             l->msg_peer = mcapi_endpoint_get(MCAPI_DOMAIN, partners[i], 1, MCAPI_TIMEOUT_INFINITE, &st);
             mcapi_endpoint_t pin = mcapi_endpoint_get(MCAPI_DOMAIN, partners[i], 2, MCAPI_TIMEOUT_INFINITE, &st);
+            l->eout = eout;
             mcapi_pktchan_connect_i(eout, pin, &r, &st);
             wait_req(&r, "connect");
             mcapi_pktchan_send_open_i(&l->tx, eout, &r, &st);
@@ -263,7 +292,13 @@ int main(void)
         }
         for (int chan = 0; chan < 2; ++chan)
             for (uint32_t path = 0; path < 3; ++path) {
+#ifdef MP_TRANSPORT_NAMP
+                mcapix_endpoint_set_send_mode(chan ? l->eout : l->msg_me, path, &st);
+                if (st != MCAPI_SUCCESS)
+                    die("set_send_mode", st);
+#else
                 mcapix_set_data_path(path);
+#endif
                 for (uint32_t lg = 2; lg <= LOGP_MAX_LOG2; ++lg) {
                     if (me == 0)
                         initiator_run(l, i, partners[i], chan, path, lg);

@@ -121,6 +121,21 @@ mcapi_node_t mcapi_node_id_get(mcapi_status_t *status)
 }
 
 void mcapix_set_data_path(uint32_t path) { mp_data_path = path; }
+
+void mcapix_endpoint_set_send_mode(mcapi_endpoint_t e, uint32_t mode, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = e ? e->local : NULL;
+    if (!ep || ep->state != MP_EP_READY) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (mode > MP_SEND_CCM || (mode != MP_SEND_UNBUFFERED && !ep->tx)) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    ep->send_mode = mode;
+    SET(status, MCAPI_SUCCESS);
+}
 uint32_t mcapix_get_data_path(void) { return mp_data_path; }
 const volatile mp_stats_t *mcapix_stats(void) { return &mp_stats; }
 

@@ -181,6 +181,9 @@ void mcapi_cancel(mcapi_request_t *request, mcapi_status_t *mcapi_status);
 /* Extensions: switch this node's data path at run time; statistics of the progress engine. */
 void mcapix_set_data_path(uint32_t path);
 uint32_t mcapix_get_data_path(void);
+/* NAMP transport: send mode of a local endpoint (buffered and CCM need its send buffer). */
+void mcapix_endpoint_set_send_mode(mcapi_endpoint_t endpoint, uint32_t mode,
+                                   mcapi_status_t *status);
 typedef struct mp_stats {
     uint64_t idle_cycles;        /* cycles core 0 slept in wfi inside the library */
     uint64_t isr_cycles;         /* cycles inside the progress-engine interrupt handler */
