@@ -125,14 +125,15 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
 }
 
 /* ---------------------------------------------------------------- buffered and CCM sends
- * Buffered (Table 3.2c 0/CON/1/0): the payload is copied into the endpoint's send buffer, the
- * slot gets buffer + index and the call returns (implicit completion: the NAMP frees the element
- * and the slot). The NAMP never moves the send buffer's rd_idx, so the software is its only
- * producer and reserves by the size word. Order: a send waits until the NAMP has freed the
- * previous element of this endpoint (a refused allocation is retried by the NAMP, so a later
- * slot could overtake otherwise).
- * CCM (0/CON/1/1): one slot per send endpoint streams the send buffer to one destination; a send
- * is a push into the buffer (the NAMP pops in order). */
+ * Buffered (Table 3.2c 0/CON/1/0): the payload is pushed into the endpoint's send buffer
+ * (reserve + copy + commit), the slot gets buffer + index and the call returns (implicit
+ * completion: the NAMP takes the element by moving rd_idx, frees it after the transfer and clears
+ * VALID itself). The NAMP takes only the element at rd_idx (else SEND_EMPTY), so a send waits
+ * until the NAMP has freed the previous element of this endpoint: buffered sends of one endpoint
+ * are serialized, which also keeps their order.
+ * CCM (0/1/1/1, channels only; the NAMP refuses CCM without CON): one slot per send endpoint
+ * streams the send buffer; a send is a push into the buffer (the NAMP pops in order). A
+ * connection-less endpoint in CCM mode sends buffered. */
 
 static void spin_until_freed(mp_cbuffer_t *b, uint32_t idx)
 {
@@ -156,11 +157,10 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
     }
     if (ep->last_tx)
         spin_until_freed(b, ep->last_tx - 1u);
-    uint32_t idx = b->wr_idx;
-    spin_until_freed(b, idx);
+    uint32_t idx;
+    while (mp_cbuffer_reserve(b, &idx) != 0)
+        ;
     memcpy(mp_cbuffer_data(b, idx), buf, size);
-    b->wr_idx = idx + 1u;
-    b->rd_idx = idx + 1u;
     mp_cbuffer_commit(b, idx, size);
     int s;
     MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0 || namp_slots_busy() != (1u << nslots) - 1u);
@@ -172,7 +172,9 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
     if (st & NAMP_STATUS_ERROR) {     /* refused configuration: reported at once */
         uint32_t err = namp_slot_finish((unsigned)s);
         namp_slot_free((unsigned)s);
-        mp_cbuffer_free(b, idx);
+        uint32_t r;
+        if (mp_cbuffer_read(b, &r) == 0)   /* drop the element the NAMP did not take */
+            mp_cbuffer_free(b, r);
         last_error = err;
         return map_error(err);
     }
@@ -180,7 +182,6 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
     ep->last_tx = idx + 1u;
     return MCAPI_SUCCESS;
 }
-
 
 static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t con,
                                const void *buf, uint32_t size)
@@ -231,7 +232,8 @@ static mcapi_status_t send_mode_dispatch(struct mp_endpoint *src, const struct m
                                          uint32_t con, const void *buf, uint32_t size, int *done)
 {
     *done = 1;
-    if (src && src->tx && src->send_mode == MP_SEND_BUFFERED)
+    if (src && src->tx && (src->send_mode == MP_SEND_BUFFERED ||
+                           (src->send_mode == MP_SEND_CCM && !con)))
         return buffered_send(src, dst, con, buf, size);
     if (src && src->tx && src->send_mode == MP_SEND_CCM)
         return ccm_send(src, dst, con, buf, size);
