@@ -19,11 +19,14 @@
 #define NA_RMA_OUTSTANDING    0x01Cu  /* R: RMA stores sent but not yet acknowledged */
 #define NA_RMA_ERRORS         0x020u  /* R: RMA stores the remote tile refused; W: any value clears */
 #define NA_MESH_SIZE          0x024u  /* R: (height << 16) | width */
+#define NA_STATUS_LAST        0x024u  /* last baseline register: every higher offset of this page
+                                         is a bus error, except the NAMP registers below when the
+                                         instance has a NAMP */
 /* NAMP status registers (bus errors when the instance has no NAMP, namp.enabled = false) */
 #define NA_NAMP_RX_COUNT      0x028u  /* R: receive counter; W: subtract the value (saturates at 0) */
 #define NA_NAMP_ARBITRATION   0x02Cu  /* R/W: NAMP_ARB_* egress arbitration policy */
 #define NA_NAMP_ATOMICS       0x030u  /* R: 1 = the target uses atomic read-modify-write on its bus */
-#define NA_STATUS_LAST        0x030u  /* every higher offset of this page is a bus error */
+#define NA_NAMP_STATUS_LAST   0x030u  /* every higher offset of this page is a bus error */
 
 #define NA_FEATURE_NOC_BUFFERS  (1u << 0)
 #define NA_FEATURE_DMA          (1u << 1)

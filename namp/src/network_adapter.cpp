@@ -4,6 +4,7 @@
 
 #include "na_registers.h"
 #include "namp/data_packet.h"
+#include "namp_structs.h"
 
 namespace namp {
 
@@ -16,7 +17,13 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
       port_(port), period_(clock_period),
       buffers_{noc_buffer(channel::control_request, cfg.rx_buffer_flits),
                noc_buffer(channel::control_response, cfg.rx_buffer_flits)},
-      slots_(cfg.dma_slots) {
+      slots_(cfg.dma_slots), nslots_(cfg.namp.enabled ? cfg.namp.slots : 0) {
+    if (cfg.namp.enabled && (cfg.namp.slots < 1 || cfg.namp.slots > NA_NAMP_MAX_SLOTS))
+        SC_REPORT_ERROR(this->name(), "namp.slots must be 1..128");
+    if (cfg.namp.arbitration > NAMP_ARB_MAP)
+        SC_REPORT_ERROR(this->name(), "namp.arbitration must be lrs, qos or map");
+    namp_arbitration_ = cfg.namp.arbitration;
+    stats_.namp_slots.resize(nslots_.size());
     if (cfg.dma_slots < 1 || cfg.dma_slots > NA_DMA_MAX_SLOTS)
         SC_REPORT_ERROR(this->name(), "na.dma_slots must be 1..128");
     if (geo.max_packet_flits < 4)
@@ -33,6 +40,11 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
 
     SC_THREAD(dma_thread);
     SC_THREAD(target_thread);
+    if (cfg.namp.enabled) {
+        SC_THREAD(namp_egress_thread);
+        SC_THREAD(namp_ingress_thread);
+        SC_THREAD(namp_target_thread);
+    }
     SC_METHOD(drive_irq);
     sensitive << irq_update_;
     for (unsigned i = 0; i < buffers_.size(); ++i) {
@@ -50,6 +62,8 @@ bool network_adapter::can_accept(const noc::packet &pkt) {
     switch (pkt.header.ch) {
     case channel::control_request:
     case channel::control_response:
+        // NAMP protocol messages are always consumed by the NAMP FSMs.
+        if (namp_on() && pkt.header.type >= NAMP_MSG_FIRST) break;
         ok = buffers_[c].rx_reserve(pkt.flits());
         break;
     case channel::data_request:
@@ -74,6 +88,10 @@ void network_adapter::deliver(noc::packet pkt) {
     switch (pkt.header.ch) {
     case channel::control_request:
     case channel::control_response:
+        if (namp_on() && pkt.header.type >= NAMP_MSG_FIRST) {
+            namp_receive(std::move(pkt));
+            break;
+        }
         buffers_[c].rx_deliver(std::move(pkt));
         update_irq();
         break;
@@ -84,6 +102,10 @@ void network_adapter::deliver(noc::packet pkt) {
     case channel::data_response:
         if (pkt.header.type == pkt_dma_done && !pkt.payload.empty()) {
             const unsigned slot = resp_ctrl_tag(pkt.payload[0]);
+            if (slot >= 128 && namp_on()) {  // internal DMA context of a NAMP slot
+                namp_receive(std::move(pkt));
+                break;
+            }
             if (slot < slots_.size() && (slots_[slot].status & DMA_STAT_BUSY))
                 dma_finish(slot, resp_ctrl_error(pkt.payload[0]));
         } else {
@@ -151,6 +173,9 @@ uint32_t network_adapter::irq_pending() const {
         if ((s.control & DMA_CTRL_IEN) && (s.status & (DMA_STAT_DONE | DMA_STAT_ERROR)))
             p |= NA_IRQ_SRC_DMA;
     if (rma_errors_) p |= NA_IRQ_SRC_RMA_ERROR;
+    for (const namp_slot &s : nslots_)
+        if ((s.flags & NAMP_FLAG_IEN) && (s.flags & NAMP_FLAG_DONE)) p |= NA_IRQ_SRC_NAMP_DONE;
+    if (rx_count_) p |= NA_IRQ_SRC_RX_COUNT;
     return p;
 }
 

@@ -3,6 +3,7 @@
 // read-only register or a bad value is a bus error.
 #include "na_registers.h"
 #include "namp/network_adapter.h"
+#include "namp_structs.h"
 #include "noc/packet.h"
 
 #include <cstring>
@@ -50,7 +51,7 @@ unsigned network_adapter::transport_dbg_regs(tlm::tlm_generic_payload &trans) {
 }
 
 bool network_adapter::read_reg(uint32_t off, uint32_t &v, bool side_effects) {
-    if (off <= NA_STATUS_LAST) return read_status(off, v);
+    if (off <= NA_NAMP_STATUS_LAST) return read_status(off, v);
     if (off >= NA_IRQ_BASE && off < NA_IRQ_BASE + 0x2000) {
         switch (off - NA_IRQ_BASE) {
         case NA_IRQ_PENDING: v = irq_pending(); return true;
@@ -67,7 +68,8 @@ bool network_adapter::read_reg(uint32_t off, uint32_t &v, bool side_effects) {
         const unsigned s = (off - NA_DMA_BASE(0)) / 0x2000;
         return read_dma(slots_[s], off - NA_DMA_BASE(s), v);
     }
-    return false;  // includes absent DMA slots and the NAMP slot area
+    if (off >= NA_NAMP_SLOT_BASE(0)) return read_namp_slot(off, v);
+    return false;  // includes absent DMA slots
 }
 
 bool network_adapter::write_reg(uint32_t off, uint32_t v) {
@@ -76,8 +78,21 @@ bool network_adapter::write_reg(uint32_t off, uint32_t v) {
         update_irq();
         return true;
     }
+    if (namp_on() && off == NA_NAMP_RX_COUNT) {
+        rx_count_ = v >= rx_count_ ? 0 : rx_count_ - v;
+        update_irq();
+        return true;
+    }
+    if (namp_on() && off == NA_NAMP_ARBITRATION) {
+        if (v > NAMP_ARB_MAP) return false;
+        namp_arbitration_ = v;
+        return true;
+    }
+    if (off >= NA_NAMP_SLOT_BASE(0)) return write_namp_slot(off, v);
     if (off == NA_IRQ_BASE + NA_IRQ_MASK) {
-        if (v & ~irq_sources) return false;  // undefined sources: refused, mask unchanged
+        const uint32_t sources =
+            irq_sources | (namp_on() ? NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT : 0u);
+        if (v & ~sources) return false;  // undefined sources: refused, mask unchanged
         irq_mask_ = v;
         update_irq();
         return true;
@@ -96,15 +111,20 @@ bool network_adapter::write_reg(uint32_t off, uint32_t v) {
 bool network_adapter::read_status(uint32_t off, uint32_t &v) const {
     switch (off) {
     case NA_VERSION: v = version; return true;
-    case NA_FEATURES: v = NA_FEATURE_NOC_BUFFERS | NA_FEATURE_DMA | NA_FEATURE_RMA; return true;
+    case NA_FEATURES:
+        v = NA_FEATURE_NOC_BUFFERS | NA_FEATURE_DMA | NA_FEATURE_RMA | namp_features();
+        return true;
     case NA_DMA_SLOTS: v = uint32_t(slots_.size()); return true;
-    case NA_NAMP_SLOTS: v = 0; return true;
+    case NA_NAMP_SLOTS: v = uint32_t(nslots_.size()); return true;
     case NA_TILE_ID: v = geo_.tile_id; return true;
     case NA_MAX_PACKET_FLITS: v = geo_.max_packet_flits; return true;
     case NA_RX_BUFFER_FLITS: v = cfg_.rx_buffer_flits; return true;
     case NA_RMA_OUTSTANDING: v = rma_outstanding_; return true;
     case NA_RMA_ERRORS: v = rma_errors_; return true;
     case NA_MESH_SIZE: v = (geo_.mesh_height << 16) | geo_.mesh_width; return true;
+    case NA_NAMP_RX_COUNT: v = rx_count_; return namp_on();
+    case NA_NAMP_ARBITRATION: v = namp_arbitration_; return namp_on();
+    case NA_NAMP_ATOMICS: v = cfg_.namp.atomics ? 1u : 0u; return namp_on();
     default: return false;
     }
 }
@@ -153,6 +173,10 @@ bool network_adapter::write_nocbuf(noc_buffer &b, uint32_t off, uint32_t v) {
     const unsigned index = b.channel() == noc::channel::control_request ? 0 : 1;
     if (b.tx_expected() == 0) {
         noc::packet_header h = noc::decode_header(v);
+        if (namp_on() && h.type >= NAMP_MSG_FIRST) {  // reserved for the NAMP protocol
+            ++stats_.namp_raw_refused;
+            return false;
+        }
         if (h.dst_x >= geo_.mesh_width || h.dst_y >= geo_.mesh_height) return false;
         if (h.length > geo_.max_packet_flits) return false;
         h.src_x = geo_.x;

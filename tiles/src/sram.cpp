@@ -1,5 +1,7 @@
 #include "tiles/sram.h"
 
+#include "tiles/atomic_ext.h"
+
 #include <cstring>
 
 namespace tiles {
@@ -32,7 +34,32 @@ void sram::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay)
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    if (trans.is_read()) {
+    if (atomic_ext *ax = trans.get_extension<atomic_ext>(); ax && trans.is_write()) {
+        // Atomic read-modify-write of one aligned word (tiles/atomic_ext.h).
+        if (len != 4 || (addr & 3)) {
+            trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+            return;
+        }
+        uint32_t old = 0, operand = 0, next = 0;
+        std::memcpy(&old, storage_.data() + addr, 4);
+        std::memcpy(&operand, trans.get_data_ptr(), 4);
+        if (ax->kind == atomic_ext::op::cas) {
+            ax->success = old == ax->compare;
+            next = ax->success ? operand : old;
+        } else {
+            ax->success = true;
+            next = old + operand;
+        }
+        ax->old_value = old;
+        ax->performed = true;
+        if (next != old || ax->success) {
+            std::memcpy(storage_.data() + addr, &next, 4);
+            rv_reservations_invalidate(reservations_, physical_base_ + uint32_t(addr), 4);
+        }
+        delay += period_ * (read_latency_ + write_latency_);
+        ++bus_reads_;
+        ++bus_writes_;
+    } else if (trans.is_read()) {
         std::memcpy(trans.get_data_ptr(), storage_.data() + addr, len);
         delay += period_ * read_latency_;
         ++bus_reads_;

@@ -194,6 +194,30 @@ platform_config config_builder::build() const {
         throw config_error("'na.irq_core' (" + std::to_string(a.irq_core) +
                            ") must name a core of the tile (tile.cores = " +
                            std::to_string(t.cores) + ")");
+    namp::na_config::namp_config &m = a.namp;
+    m.enabled = get("namp.enabled").get<bool>();
+    m.slots = u("namp.slots");
+    m.messages = get("namp.enable_messages").get<bool>();
+    m.channels = get("namp.enable_channels").get<bool>();
+    m.buffered = get("namp.enable_buffered").get<bool>();
+    m.ccm = get("namp.enable_ccm").get<bool>();
+    m.atomics = get("namp.atomics").get<bool>();
+    const std::string arb = get("namp.arbitration").get<std::string>();
+    if (arb == "lrs") m.arbitration = 0;
+    else if (arb == "qos") m.arbitration = 1;
+    else if (arb == "map") m.arbitration = 2;
+    else throw config_error("'namp.arbitration' must be lrs, qos or map, not '" + arb + "'");
+    m.retry_cycles = u("namp.retry_cycles");
+    m.rx_count_gating = get("namp.rx_count_gating").get<bool>();
+    m.start_cycles = u("namp.start_cycles");
+    m.setup_cycles = u("namp.setup_cycles");
+    m.message_cycles = u("namp.message_cycles");
+    m.data_setup_cycles = u("namp.data_setup_cycles");
+    m.finalize_cycles = u("namp.finalize_cycles");
+    m.ingress_cycles = u("namp.ingress_cycles");
+    m.target_cycles = u("namp.target_cycles");
+    if (m.enabled && !c.na_enabled)
+        throw config_error("'namp.enabled' needs na.enabled = true");
     c.console_file = get("console.file").get<std::string>();
     c.effective = doc_;
     return c;

@@ -70,6 +70,34 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
                 {"served_for_remote", s.rma_served}};
     j["register_accesses"] = s.register_accesses;
     j["bus_errors"] = s.bus_errors;
+    if (na.cfg().namp.enabled) {
+        static const char *const msg_names[] = {"alloc_request", "alloc_response", "credit",
+                                                "finalize", "reserved"};
+        static const char *const state_names[] = {"idle", "ready", "request", "retry",
+                                                  "credit_wait", "data", "finalize", "done",
+                                                  "error"};
+        ordered_json sent = ordered_json::object(), received = ordered_json::object();
+        for (unsigned t = 0; t < 5; ++t) {
+            sent[msg_names[t]] = s.namp_msgs_sent[t];
+            received[msg_names[t]] = s.namp_msgs_received[t];
+        }
+        ordered_json slots = ordered_json::array();
+        for (const auto &sl : s.namp_slots) {
+            ordered_json cyc = ordered_json::object();
+            for (unsigned k = 1; k < sl.state_cycles.size(); ++k) cyc[state_names[k]] = sl.state_cycles[k];
+            slots.push_back({{"transfers", sl.transfers}, {"bytes", sl.bytes},
+                             {"retries", sl.retries}, {"nacks", sl.nacks},
+                             {"credit_waits", sl.credit_waits}, {"errors", sl.errors},
+                             {"state_cycles", cyc}});
+        }
+        j["namp"] = {{"egress_steps", s.namp_egress_steps},
+                     {"ingress_steps", s.namp_ingress_steps},
+                     {"target_steps", s.namp_target_steps},
+                     {"messages_sent", sent}, {"messages_received", received},
+                     {"nacks_sent", s.namp_nacks_sent}, {"rx_completed", s.namp_rx_completed},
+                     {"atomic_ops", s.namp_atomic_ops}, {"raw_refused", s.namp_raw_refused},
+                     {"slots", slots}};
+    }
     return j;
 }
 

@@ -16,6 +16,25 @@ struct na_config {
     unsigned rma_issue_cycles = 2;   // initiator: building one RMA request packet
     unsigned bus_word_cycles = 1;    // bus master burst: cycles per 32-bit word after the first
     unsigned target_queue_flits = 0; // data-request input queue; 0 = 2 * max_packet_flits
+
+    // NAMP (docs/namp.md). Disabled by default: no slots, no NAMP status registers, types 11..15
+    // on the control channels stay ordinary software packets.
+    struct namp_config {
+        bool enabled = false;
+        unsigned slots = 8;              // SLOTS_PHYS, 1..128
+        bool messages = true, channels = true, buffered = true, ccm = true;  // features
+        bool atomics = true;             // target uses atomic RMW bus accesses
+        unsigned arbitration = 0;        // NAMP_ARB_* reset value
+        unsigned retry_cycles = 64;      // NACK -> retry delay; CCM empty-send-buffer poll period
+        bool rx_count_gating = true;     // RX_COUNT counts only endpoints with the notify flag
+        unsigned start_cycles = 2;       // VALID 0->1: validation before the slot is READY
+        unsigned setup_cycles = 4;       // egress: set-up step (plus handle/buffer bus reads)
+        unsigned message_cycles = 2;     // building one protocol message
+        unsigned data_setup_cycles = 4;  // egress: starting the internal DMA of a data phase
+        unsigned finalize_cycles = 2;    // egress: completion step (plus bus writes)
+        unsigned ingress_cycles = 2;     // ingress: applying one response / DMA completion
+        unsigned target_cycles = 4;      // target: serving one protocol message (plus bus accesses)
+    } namp;
 };
 
 // What the adapter must know about its tile and the mesh.

@@ -52,6 +52,24 @@ private:
         bool sending = false;     // still has packets to send
         bool first = true;
     };
+    // NAMP slot (docs/namp.md): registers, the latched transfer and the FSM position.
+    struct namp_slot {
+        uint32_t flags = 0, p1 = 0, p2 = 0, p3 = 0, priority = 0;  // registers
+        unsigned state = 0;      // NAMP_STATE_*
+        uint32_t code = 0;       // error code of STATUS
+        unsigned retries = 0;
+        bool armed = false;      // the egress FSM has a step to do for this slot
+        sc_core::sc_time not_before;  // earliest time of that step (retry timer, CCM poll)
+        bool leave_ccm = false;  // software cleared CCM: finish after the current transfer
+        // latched transfer
+        uint32_t tile = 0, ep = 0, size = 0, src = 0, elem = 0, rdata = 0;
+        bool have_credit = false, have_elem = false;
+        uint32_t elem_size_addr = 0, elem_idx = 0;  // element taken from the local send buffer
+        uint64_t served = 0;     // serial number of the last egress step (LRS)
+        sc_core::sc_time since;  // entry time of the current state (statistics)
+    };
+    using namp_step = void (network_adapter::*)(unsigned);
+
     struct pending_load {
         bool done = false, error = false;
         uint32_t data = 0;
@@ -82,6 +100,36 @@ private:
     void target_thread();
     void serve(const noc::packet &pkt);
     bool in_local_sram(uint32_t addr, uint32_t len) const;
+
+    // namp_engine.cpp (progress engine) and namp_target.cpp (stateless target)
+    bool namp_on() const { return cfg_.namp.enabled; }
+    uint32_t namp_features() const;
+    bool read_namp_slot(uint32_t off, uint32_t &v) const;
+    bool write_namp_slot(uint32_t off, uint32_t v);
+    void namp_write_flags(unsigned i, uint32_t v);
+    uint32_t namp_validate(const namp_slot &s) const;
+    uint32_t namp_status(const namp_slot &s) const;
+    void namp_set_state(unsigned i, unsigned state);
+    void namp_fail(unsigned i, uint32_t code);
+    void namp_complete(unsigned i);
+    void namp_egress_thread();
+    int namp_arbitrate() const;
+    void namp_step_setup(unsigned i);
+    void namp_step_data(unsigned i);
+    void namp_step_finalize(unsigned i);
+    void namp_ingress_thread();
+    void namp_target_thread();
+    void namp_receive(noc::packet pkt);
+    void namp_send(unsigned tile, unsigned type, std::vector<uint32_t> payload);
+    bool namp_atomic(uint32_t addr, bool cas, uint32_t operand, uint32_t compare, uint32_t &old,
+                     bool &success);
+    bool read_words(uint32_t addr, uint32_t *w, unsigned n);
+    bool write_word(uint32_t addr, uint32_t v);
+    void namp_serve_alloc(const noc::packet &pkt);
+    void namp_serve_credit(const noc::packet &pkt);
+    void namp_serve_final(const noc::packet &pkt);
+    void namp_release(unsigned i);
+    void namp_kick() { namp_kick_.notify(sc_core::SC_ZERO_TIME); }
 
     // network_adapter.cpp
     void buffer_sender(unsigned index);
@@ -117,6 +165,14 @@ private:
     sc_core::sc_event request_event_;
     // per (source tile, slot): an earlier packet of the current DMA transfer failed
     std::map<std::pair<unsigned, unsigned>, bool> dma_remote_error_;
+
+    // NAMP
+    std::vector<namp_slot> nslots_;
+    uint32_t namp_arbitration_ = 0, rx_count_ = 0;
+    uint64_t namp_serial_ = 0;
+    sc_core::sc_event namp_kick_, namp_in_event_, namp_req_event_;
+    std::deque<noc::packet> namp_in_;   // responses and internal DMA completions (ingress FSM)
+    std::deque<noc::packet> namp_req_;  // requests for the target FSM
 
     uint32_t irq_mask_ = 0;
     sc_core::sc_event irq_update_;
