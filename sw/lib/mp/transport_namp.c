@@ -99,6 +99,8 @@ static mcapi_status_t map_error(uint32_t code)
 
 static uint32_t last_error;   /* raw STATUS code of the last failed slot (diagnostics) */
 uint32_t mp_namp_last_error(void) { return last_error; }
+/* Completion of blocking unbuffered sends: 0 polling DONE, 1 wfi woken by the NAMP_DONE line
+ * without a trap (default), 2 wfi + the interrupt handler. */
 void mp_namp_use_irq(int on) { use_irq = on; }
 
 /* Waits for a slot (wfi: slot completions wake us) and runs a transfer to completion. */
@@ -112,7 +114,9 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
     namp_slot_start((unsigned)s, flags | (use_irq ? NAMP_F_IEN : 0u), (uint32_t)(uintptr_t)h->hw,
                     p2, p3);
     uint32_t err;
-    if (use_irq) {
+    if (use_irq == 1) {
+        err = namp_slot_wait_wfi((unsigned)s, &mp_stats.idle_cycles);
+    } else if (use_irq == 2) {                   /* through the interrupt handler */
         MP_WAIT_UNTIL(namp_slot_done((unsigned)s));
         err = namp_slot_finish((unsigned)s);
     } else {
@@ -135,11 +139,39 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
  * streams the send buffer; a send is a push into the buffer (the NAMP pops in order). A
  * connection-less endpoint in CCM mode sends buffered. */
 
-static void spin_until_freed(mp_cbuffer_t *b, uint32_t idx)
+/* Sleeps until the NAMP has freed element idx (the slot runs with IEN: its DONE wakes us). */
+static void wait_freed(mp_cbuffer_t *b, uint32_t idx)
 {
     volatile uint32_t *sz = &mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, idx)];
-    while (*sz != 0)
-        ;
+    MP_WAIT_UNTIL(*sz == 0);
+}
+#define spin_until_freed wait_freed
+
+static void copy_words(void *dst, const void *src, uint32_t n)
+{
+    uint32_t *d = (uint32_t *)dst;
+    if (((uintptr_t)src & 3u) == 0) {
+        const uint32_t *s = (const uint32_t *)src;
+        for (; n >= 16u; n -= 16u, d += 4, s += 4) {
+            uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
+            d[0] = a;
+            d[1] = b;
+            d[2] = c;
+            d[3] = e;
+        }
+        for (; n >= 4u; n -= 4u)
+            *d++ = *s++;
+        src = s;
+    } else {
+        const uint8_t *s = (const uint8_t *)src;
+        for (; n >= 4u; n -= 4u, s += 4) {
+            uint32_t v;
+            memcpy(&v, s, 4);
+            *d++ = v;
+        }
+        src = s;
+    }
+    memcpy(d, src, n);
 }
 
 static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_ephandle *dst,
@@ -155,18 +187,26 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
         last_error = e;
         return map_error(e);
     }
-    if (ep->last_tx)
-        spin_until_freed(b, ep->last_tx - 1u);
+    if (ep->last_tx) {
+        if (con) {
+            /* channel: credits keep the allocations from being refused, so slots may overlap;
+             * the next slot may start once the NAMP has taken the previous element */
+            while (b->rd_idx != ep->last_tx)
+                ;
+        } else {
+            wait_freed(b, ep->last_tx - 1u);
+        }
+    }
     uint32_t idx;
     while (mp_cbuffer_reserve(b, &idx) != 0)
-        ;
-    memcpy(mp_cbuffer_data(b, idx), buf, size);
+        MP_WAIT_UNTIL(mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, b->wr_idx)] == 0);
+    copy_words(mp_cbuffer_data(b, idx), buf, size);
     mp_cbuffer_commit(b, idx, size);
     int s;
     MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0 || namp_slots_busy() != (1u << nslots) - 1u);
     while (s < 0)
         s = namp_slot_alloc();
-    namp_slot_start((unsigned)s, NAMP_F_BUF | (con ? NAMP_F_CON : 0u),
+    namp_slot_start((unsigned)s, NAMP_F_BUF | NAMP_F_IEN | (con ? NAMP_F_CON : 0u),
                     (uint32_t)(uintptr_t)dst->hw, (uint32_t)(uintptr_t)b, idx);
     uint32_t st = namp_slot_status((unsigned)s);
     if (st & NAMP_STATUS_ERROR) {     /* refused configuration: reported at once */

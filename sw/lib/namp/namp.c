@@ -29,9 +29,11 @@ static void reclaim(void)
             implicit_err = NAMP_STATUS_CODE(st) ? NAMP_STATUS_CODE(st) : 0xFFu;
             namp_stats.errors++;
         }
-        if (f & NAMP_F_VALID)
-            mmio_write32(SLOT(s, NAMP_SLOT_FLAGS), 0);
+        if (f & (NAMP_F_VALID | NAMP_F_DONE | NAMP_F_IEN))
+            mmio_write32(SLOT(s, NAMP_SLOT_FLAGS), 0);   /* DONE and IEN off: the line drops */
         implicit &= ~(1u << s);
+        ien_slots &= ~(1u << s);
+        irq_done &= ~(1u << s);
         busy &= ~(1u << s);
         namp_stats.completed++;
     }
@@ -103,17 +105,18 @@ void namp_slot_free(unsigned slot)
 void namp_slot_start(unsigned slot, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3)
 {
     uint32_t bit = 1u << slot;
+    /* interrupts off throughout: the handler must not see a half-programmed slot */
     uint32_t saved = irq_global_disable();
     irq_done &= ~bit;
     if (flags & NAMP_F_IEN)
         ien_slots |= bit;
     else
         ien_slots &= ~bit;
-    irq_global_restore(saved);
     mmio_write32(SLOT(slot, NAMP_SLOT_PARAM1), p1);
     mmio_write32(SLOT(slot, NAMP_SLOT_PARAM2), p2);
     mmio_write32(SLOT(slot, NAMP_SLOT_PARAM3), p3);
     mmio_write32(SLOT(slot, NAMP_SLOT_FLAGS), (flags & ~NAMP_F_DONE) | NAMP_F_VALID);
+    irq_global_restore(saved);
     namp_stats.started++;
 }
 
@@ -218,4 +221,29 @@ const char *namp_error_name(uint32_t code)
         return names[code];
 #endif
     return code == 0 ? "ok" : "namp error";
+}
+
+uint32_t namp_slot_wait_wfi(unsigned slot, volatile uint64_t *idle)
+{
+    uint32_t saved = irq_global_disable();
+    for (;;) {
+        if ((irq_done & (1u << slot)) ||
+            (mmio_read32(SLOT(slot, NAMP_SLOT_FLAGS)) & NAMP_F_DONE)) {
+            uint32_t e = namp_slot_finish(slot);   /* DONE cleared: the line drops, no trap */
+            irq_global_restore(saved);
+            return e;
+        }
+        uint32_t act = mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE));
+        if (act == 0) {
+            uint64_t t0 = cpu_cycles();
+            wait_for_interrupt();                  /* wakes on the line, MIE stays off */
+            if (idle)
+                *idle += cpu_cycles() - t0;
+            continue;                              /* re-check with interrupts still off */
+        }
+        if (mmio_read32(SLOT(slot, NAMP_SLOT_FLAGS)) & NAMP_F_DONE)
+            continue;                              /* it was ours */
+        irq_global_restore(saved);                 /* other sources: their handler runs */
+        saved = irq_global_disable();
+    }
 }

@@ -79,6 +79,11 @@ uint32_t namp_slot_finish(unsigned slot);
  * marked it (the slot must have been started with IEN). Returns the error code (0 = ok); the slot
  * stays allocated, VALID is cleared. */
 uint32_t namp_slot_wait(unsigned slot, int use_irq);
+/* Blocks until DONE of a slot started with IEN, sleeping in wfi with interrupts globally off: the
+ * NAMP_DONE line wakes the core without a trap, the slot is finished (VALID = 0, the line drops)
+ * before interrupts are enabled again; other active sources are handed to their handler in
+ * between. Adds the cycles asleep to *idle (may be NULL). Returns the error code. */
+uint32_t namp_slot_wait_wfi(unsigned slot, volatile uint64_t *idle);
 /* Bitmask of slots whose DONE interrupt has been seen by namp_irq() (cleared by finish). */
 uint32_t namp_done_mask(void);
 
