@@ -152,3 +152,10 @@ if(TARGET namp-vp)
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/namp_refused.elf)
 endif()
+if(TARGET namp-vp)
+  # driver-level sender overhead (slot programming + finishing) runs and reports
+  namp_e2e(micro PRESET bare EXIT 0
+    EXPECT "namp_micro: slot start [0-9]+ cycles, finish [0-9]+ cycles"
+    REJECT "FAIL" "FATAL"
+    ARGS --firmware ${MP_FW}/namp_micro.elf)
+endif()
