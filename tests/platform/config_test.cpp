@@ -88,3 +88,53 @@ TEST(Config, MalformedOverridesAndFilesAreReported) {
     EXPECT_NE(error_of([] { config_builder().apply_preset("nope"); }).find("unknown preset 'nope'"),
               std::string::npos);
 }
+
+TEST(Config, NampIsDisabledByDefault) {
+    const vp::platform_config c = config_builder().build();
+    EXPECT_FALSE(c.na.namp.enabled);
+    EXPECT_EQ(c.na.namp.slots, 8u);
+    EXPECT_EQ(c.na.namp.arbitration, 0u);
+}
+
+TEST(Config, NampPresetsFollowTable42) {
+    struct want { const char *name; bool msg, chan, buf, ccm; };
+    for (const want &w : {want{"baremsg", true, false, false, false},
+                          want{"barechan", false, true, true, true},
+                          want{"bare", true, true, true, true}}) {
+        config_builder b;
+        b.apply_preset(w.name);
+        const auto c = b.build();
+        EXPECT_TRUE(c.na.namp.enabled) << w.name;
+        EXPECT_EQ(c.mesh_width, 4u) << w.name;
+        EXPECT_EQ(c.na.namp.messages, w.msg) << w.name;
+        EXPECT_EQ(c.na.namp.channels, w.chan) << w.name;
+        EXPECT_EQ(c.na.namp.buffered, w.buf) << w.name;
+        EXPECT_EQ(c.na.namp.ccm, w.ccm) << w.name;
+    }
+}
+
+TEST(Config, NampKeysAreChecked) {
+    config_builder b;
+    b.apply_override("namp.arbitration=qos");
+    b.apply_override("namp.slots=128");
+    b.apply_override("namp.retry_cycles=10");
+    const auto c = b.build();
+    EXPECT_EQ(c.na.namp.arbitration, 1u);
+    EXPECT_EQ(c.na.namp.slots, 128u);
+    EXPECT_EQ(c.na.namp.retry_cycles, 10u);
+    EXPECT_EQ(error_of([] { config_builder().apply_override("namp.slots=129"); }),
+              "--set: 'namp.slots' must be an integer in [1, 128], got 129");
+    EXPECT_EQ(error_of([] {
+                  config_builder b2;
+                  b2.apply_override("namp.arbitration=fifo");
+                  b2.build();
+              }),
+              "'namp.arbitration' must be lrs, qos or map, not 'fifo'");
+    EXPECT_EQ(error_of([] {
+                  config_builder b2;
+                  b2.apply_override("namp.enabled=true");
+                  b2.apply_override("na.enabled=false");
+                  b2.build();
+              }),
+              "'namp.enabled' needs na.enabled = true");
+}
