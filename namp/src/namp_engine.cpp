@@ -114,6 +114,7 @@ void network_adapter::namp_write_flags(unsigned i, uint32_t v) {
             s.leave_ccm = true;
             namp_kick();  // an idle CCM slot (empty send buffer) finishes at once
             s.not_before = sc_core::sc_time_stamp();
+            if (s.state == NAMP_STATE_CREDIT_WAIT && !s.have_elem) namp_complete(i);
         }
         update_irq();
         return;
@@ -285,9 +286,13 @@ void network_adapter::namp_step_setup(unsigned i) {
     if ((s.flags & NAMP_FLAG_CON) && !s.have_credit) {
         // Credit check and atomic decrement; no credit: persistent wait for a CREDIT update.
         for (;;) {
+            // A CREDIT served while this step reads the word must not be lost: re-read if any
+            // arrived meanwhile.
+            const uint64_t updates = namp_credit_updates_;
             uint32_t c = 0;
             if (!read_words(s.p1 + NAMP_H_CREDITS, &c, 1)) return namp_fail(i, NAMP_ERR_LOCAL_BUS);
             if (c == 0) {
+                if (updates != namp_credit_updates_) continue;
                 if (ccm && s.leave_ccm) return namp_complete(i);
                 namp_set_state(i, NAMP_STATE_CREDIT_WAIT);
                 return;

@@ -83,6 +83,7 @@ void network_adapter::namp_serve_credit(const noc::packet &pkt) {
     uint32_t old = 0;
     bool ok = false;
     if (!namp_atomic(h + NAMP_H_CREDITS, false, pl[1], 0, old, ok)) return;
+    ++namp_credit_updates_;
     for (unsigned i = 0; i < nslots_.size(); ++i) {
         namp_slot &s = nslots_[i];
         if (s.state == NAMP_STATE_CREDIT_WAIT && s.p1 == h) {

@@ -519,3 +519,22 @@ TEST(Namp, AtomicExtensionInTheSram) {
         EXPECT_EQ(m.get(1, EP + NAMP_EP_RX_MESSAGES), 1u);
     }});
 }
+
+TEST(Namp, LeavingCcmWhileWaitingForCredit) {
+    bench b(namp_on);
+    mem_view m{b};
+    m.endpoint(1, EP, RXB);
+    m.cbuffer(1, RXB, 2, 4);
+    m.handle(0, H, 1, EP, 0);
+    m.cbuffer(0, TXB, 2, 4);
+    m.push(0, TXB, 7);
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 0, NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM, H, TXB, 0);
+        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        d.wr(slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_VALID);
+        poll(b, 0, slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE | NAMP_FLAG_VALID, NAMP_FLAG_DONE);
+        EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), 0u) << "element not taken";
+        EXPECT_EQ(b.d(1).rd(na(NA_NAMP_RX_COUNT)), 0u);
+    }});
+}

@@ -170,6 +170,7 @@ private:
     std::vector<namp_slot> nslots_;
     uint32_t namp_arbitration_ = 0, rx_count_ = 0;
     uint64_t namp_serial_ = 0;
+    uint64_t namp_credit_updates_ = 0;  // CREDIT messages applied (lost-wakeup guard)
     sc_core::sc_event namp_kick_, namp_in_event_, namp_req_event_;
     std::deque<noc::packet> namp_in_;   // responses and internal DMA completions (ingress FSM)
     std::deque<noc::packet> namp_req_;  // requests for the target FSM
