@@ -329,22 +329,27 @@ enum { OP_TURN, OP_RUN, OP_DONE };
  * and one at a time */
 static struct { uintptr_t h; uint32_t ticket, serving; } dsts[MAX_DST];
 
-static uint32_t *dst_serving(const struct mp_ephandle *h, uint32_t **ticket)
+/* Index of the FIFO entry of destination h (an entry with sends outstanding is never reused). */
+static uint32_t dst_index(const struct mp_ephandle *h)
 {
     uint32_t fr = MAX_DST;
     for (uint32_t i = 0; i < MAX_DST; ++i) {
-        if (dsts[i].h == (uintptr_t)h) {
-            *ticket = &dsts[i].ticket;
-            return &dsts[i].serving;
-        }
+        if (dsts[i].h == (uintptr_t)h)
+            return i;
         if (fr == MAX_DST && dsts[i].ticket == dsts[i].serving)
             fr = i;
     }
     if (fr == MAX_DST)
         fr = 0;   /* cannot happen with at most 16 requests under way */
     dsts[fr].h = (uintptr_t)h;
-    *ticket = &dsts[fr].ticket;
-    return &dsts[fr].serving;
+    return fr;
+}
+
+static uint32_t *dst_serving(const struct mp_ephandle *h, uint32_t **ticket)
+{
+    uint32_t i = dst_index(h);
+    *ticket = &dsts[i].ticket;
+    return &dsts[i].serving;
 }
 
 mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
@@ -355,6 +360,7 @@ mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
         return MCAPI_ERR_PKT_SIZE;
     uint32_t *ticket;
     uint32_t *serving = dst_serving(r->dst_h, &ticket);
+    r->op_pend = dst_index(r->dst_h);   /* cached for progress and hint */
     if (r->op_src && r->op_src->tx && r->op_src->send_mode != MP_SEND_UNBUFFERED &&
         *ticket == *serving) {
         /* buffered / CCM: implicit completion, the call itself is the whole send */
@@ -374,7 +380,7 @@ mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
 
 int mp_tr_send_progress(mcapi_request_t *r)
 {
-    uint32_t *ticket, *serving = dst_serving(r->dst_h, &ticket);
+    uint32_t *serving = &dsts[r->op_pend].serving;
     for (;;) {
         switch (r->op) {
         case OP_TURN: {
@@ -411,7 +417,7 @@ int mp_tr_send_progress(mcapi_request_t *r)
 int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
 {
     (void)wake;
-    uint32_t *ticket, *serving = dst_serving(r->dst_h, &ticket);
+    const uint32_t *serving = &dsts[r->op_pend].serving;
     switch (r->op) {
     case OP_TURN:
         return *serving == r->op_ticket && namp_slots_busy() != (1u << nslots) - 1u;
