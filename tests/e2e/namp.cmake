@@ -24,3 +24,8 @@ namp_e2e(bad_config_namp_arbitration EXIT 2
 namp_e2e(bad_config_namp_without_na EXIT 2
   EXPECT "'namp.enabled' needs na.enabled = true"
   ARGS --set namp.enabled=true --set na.enabled=false --firmware ${FW}/hello.elf)
+# Deterministic NAMP statistics with completed transfers (firmware of tests/mp/e2e.cmake).
+add_test(NAME e2e.namp_stats_deterministic
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/namp_stats.sh ${VP} --preset bare
+          --firmware ${FW}/mp_e2e_msg_namp_unbuf.elf)
+set_tests_properties(e2e.namp_stats_deterministic PROPERTIES LABELS e2e TIMEOUT 300)
