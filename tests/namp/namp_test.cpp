@@ -538,3 +538,44 @@ TEST(Namp, LeavingCcmWhileWaitingForCredit) {
         EXPECT_EQ(b.d(1).rd(na(NA_NAMP_RX_COUNT)), 0u);
     }});
 }
+
+namespace {
+// Slow set-up steps (200 cycles): after the wake-up, slot 2 (set up first) has its ACK while
+// slot 1 still waits for its set-up. Returns true if slot 2's data step ran (FINALIZE reached)
+// before slot 1's set-up step finished (REQUEST).
+bool data_before_setup(const std::string &policy) {
+    bench b({"namp.enabled=true", "namp.setup_cycles=200", "namp.arbitration=" + policy});
+    mem_view m{b};
+    m.endpoint(3, EP, RXB);
+    m.cbuffer(3, RXB, 3, 6);
+    m.handle(0, H, 3, EP, 0);
+    m.handle(3, H, 0, H);
+    sc_core::sc_time t_data2, t_req1;
+    b.run({[&] {
+        driver &d = b.d(0);
+        for (unsigned i : {2u, 0u, 1u}) {
+            start(d, i, NAMP_FLAG_CON, H, DATA, 32);
+            poll(b, 0, slot(i, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        }
+        start(b.d(3), 0, NAMP_FLAG_COM, H, 3, 0);
+        bool got2 = false, got1 = false;
+        while (!got1 || !got2) {
+            const unsigned s2 = NAMP_STATUS_STATE(d.rd(slot(2, NAMP_SLOT_STATUS)));
+            const unsigned s1 = NAMP_STATUS_STATE(d.rd(slot(1, NAMP_SLOT_STATUS)));
+            if (!got2 && s2 >= NAMP_STATE_FINALIZE) {  // its data step was served
+                got2 = true;
+                t_data2 = sc_core::sc_time_stamp();
+            }
+            if (!got1 && s1 >= NAMP_STATE_REQUEST && s1 != NAMP_STATE_CREDIT_WAIT) {
+                got1 = true;
+                t_req1 = sc_core::sc_time_stamp();
+            }
+        }
+        for (unsigned i = 0; i < 3; ++i) wait_done(b, 0, i);
+    }});
+    return t_data2 < t_req1;
+}
+}  // namespace
+
+TEST(Namp, ArbitrationMapServesTheAdvancedSlotFirst) { EXPECT_TRUE(data_before_setup("map")); }
+TEST(Namp, ArbitrationLrsServesTheWaitingSlotFirst) { EXPECT_FALSE(data_before_setup("lrs")); }
