@@ -109,6 +109,14 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
 {
     if (nslots == 0)
         return MCAPI_ERR_NOT_SUPPORTED;
+    if (use_irq == 1) {                          /* lean path: one driver call */
+        int32_t e;
+        while ((e = namp_run(flags, (uint32_t)(uintptr_t)h->hw, p2, p3, &mp_stats.idle_cycles)) < 0)
+            MP_WAIT_UNTIL(namp_slots_busy() != (1u << nslots) - 1u);
+        if (e)
+            last_error = (uint32_t)e;
+        return map_error((uint32_t)e);
+    }
     int s;
     MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
     namp_slot_start((unsigned)s, flags | (use_irq ? NAMP_F_IEN : 0u), (uint32_t)(uintptr_t)h->hw,

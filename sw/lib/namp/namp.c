@@ -247,3 +247,53 @@ uint32_t namp_slot_wait_wfi(unsigned slot, volatile uint64_t *idle)
         saved = irq_global_disable();
     }
 }
+
+int32_t namp_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, volatile uint64_t *idle)
+{
+    uint32_t saved = irq_global_disable();
+    if (implicit)
+        reclaim();
+    uint32_t freem = ~busy & ((n_slots >= 32u) ? 0xFFFFFFFFu : ((1u << n_slots) - 1u));
+    if (!freem) {
+        irq_global_restore(saved);
+        return -1;
+    }
+    uint32_t slot = (uint32_t)__builtin_ctz(freem), bit = 1u << slot;
+    busy |= bit;
+    irq_done &= ~bit;
+    ien_slots |= bit;   /* if another source's handler runs meanwhile, it acknowledges ours too */
+    uintptr_t base = TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot);
+    mmio_write32(base + NAMP_SLOT_PARAM1, p1);
+    mmio_write32(base + NAMP_SLOT_PARAM2, p2);
+    mmio_write32(base + NAMP_SLOT_PARAM3, p3);
+    mmio_write32(base + NAMP_SLOT_FLAGS, (flags & ~NAMP_F_DONE) | NAMP_F_IEN | NAMP_F_VALID);
+    for (;;) {
+        if ((irq_done & bit) || (mmio_read32(base + NAMP_SLOT_FLAGS) & NAMP_F_DONE))
+            break;
+        if (mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE)) == 0) {
+            uint64_t t0 = cpu_cycles();
+            wait_for_interrupt();
+            if (idle)
+                *idle += cpu_cycles() - t0;
+            continue;
+        }
+        if (mmio_read32(base + NAMP_SLOT_FLAGS) & NAMP_F_DONE)
+            break;
+        irq_global_restore(saved);
+        saved = irq_global_disable();
+    }
+    uint32_t st = mmio_read32(base + NAMP_SLOT_STATUS);
+    mmio_write32(base + NAMP_SLOT_FLAGS, 0);
+    busy &= ~bit;
+    irq_done &= ~bit;
+    ien_slots &= ~bit;
+    irq_global_restore(saved);
+    namp_stats.started++;
+    namp_stats.completed++;
+    if (st & NAMP_STATUS_ERROR) {
+        namp_stats.errors++;
+        uint32_t c = NAMP_STATUS_CODE(st);
+        return (int32_t)(c ? c : 0xFFu);
+    }
+    return 0;
+}

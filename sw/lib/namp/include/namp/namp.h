@@ -84,6 +84,9 @@ uint32_t namp_slot_wait(unsigned slot, int use_irq);
  * before interrupts are enabled again; other active sources are handed to their handler in
  * between. Adds the cycles asleep to *idle (may be NULL). Returns the error code. */
 uint32_t namp_slot_wait_wfi(unsigned slot, volatile uint64_t *idle);
+/* A whole blocking transfer in one call: allocates a slot, programs it (IEN added), waits as
+ * namp_slot_wait_wfi and frees it. Returns the error code, or -1 when no slot is free. */
+int32_t namp_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, volatile uint64_t *idle);
 /* Bitmask of slots whose DONE interrupt has been seen by namp_irq() (cleared by finish). */
 uint32_t namp_done_mask(void);
 
