@@ -356,10 +356,11 @@ void network_adapter::namp_step_setup(unsigned i) {
     namp_send(s.tile, NAMP_MSG_ALLOC_REQ, {s.ep, s.size, i});
 }
 
-// DATA: copy the payload with an internal DMA context into the reserved element.
+// DATA: copy the payload with an internal DMA context into the reserved element, one packet per
+// egress step (other slots are arbitrated between the packets of a long transfer).
 void network_adapter::namp_step_data(unsigned i) {
     namp_slot &s = nslots_[i];
-    sc_core::wait(cycles(cfg_.namp.data_setup_cycles));
+    if (s.sent == 0) sc_core::wait(cycles(cfg_.namp.data_setup_cycles));
     if (s.size == 0) {
         namp_set_state(i, NAMP_STATE_FINALIZE);
         s.armed = true;
@@ -367,29 +368,30 @@ void network_adapter::namp_step_data(unsigned i) {
         return;
     }
     const unsigned max_bytes = (geo_.max_packet_flits - dma_overhead_flits) * 4;
-    std::vector<uint8_t> buf;
-    for (uint32_t sent = 0; sent < s.size;) {
-        const uint32_t n = std::min<uint32_t>(max_bytes, s.size - sent);
-        buf.assign((n + 3) & ~3u, 0);
-        if (!bus_access(tlm::TLM_READ_COMMAND, s.src + sent, buf.data(), n)) {
-            // Packets already sent are harmless: the element is never committed.
-            namp_release(i);
-            return namp_fail(i, NAMP_ERR_LOCAL_BUS);
-        }
-        sc_core::wait(cycles(cfg_.dma_packet_cycles));
-        noc::packet p;
-        p.header.dst_x = s.tile % geo_.mesh_width;
-        p.header.dst_y = s.tile / geo_.mesh_width;
-        p.header.type = pkt_dma_data;
-        p.payload.push_back(s.rdata + sent);
-        p.payload.push_back(dma_ctrl(n, namp_dma_tag_base + i, sent == 0, sent + n == s.size));
-        for (size_t w = 0; w < buf.size(); w += 4)
-            p.payload.push_back(uint32_t(buf[w]) | uint32_t(buf[w + 1]) << 8 |
-                                uint32_t(buf[w + 2]) << 16 | uint32_t(buf[w + 3]) << 24);
-        sent += n;
-        send_data_request(std::move(p));
+    const uint32_t n = std::min<uint32_t>(max_bytes, s.size - s.sent);
+    std::vector<uint8_t> buf((n + 3) & ~3u, 0);
+    if (!bus_access(tlm::TLM_READ_COMMAND, s.src + s.sent, buf.data(), n)) {
+        // Packets already sent are harmless: the element is never committed.
+        namp_release(i);
+        return namp_fail(i, NAMP_ERR_LOCAL_BUS);
     }
-    // stays in DATA until the DMA completion comes back (ingress FSM)
+    sc_core::wait(cycles(cfg_.dma_packet_cycles));
+    noc::packet p;
+    p.header.dst_x = s.tile % geo_.mesh_width;
+    p.header.dst_y = s.tile / geo_.mesh_width;
+    p.header.type = pkt_dma_data;
+    p.payload.push_back(s.rdata + s.sent);
+    p.payload.push_back(dma_ctrl(n, namp_dma_tag_base + i, s.sent == 0, s.sent + n == s.size));
+    for (size_t w = 0; w < buf.size(); w += 4)
+        p.payload.push_back(uint32_t(buf[w]) | uint32_t(buf[w + 1]) << 8 |
+                            uint32_t(buf[w + 2]) << 16 | uint32_t(buf[w + 3]) << 24);
+    s.sent += n;
+    if (s.sent < s.size) {  // more packets: next egress step of this slot
+        s.armed = true;
+        s.not_before = sc_core::sc_time_stamp();
+    }
+    send_data_request(std::move(p));
+    // after the last packet: stays in DATA until the DMA completion comes back (ingress FSM)
 }
 
 // FINALIZE: all data is written (DMA completion seen): commit the element remotely, update the
@@ -445,6 +447,7 @@ void network_adapter::namp_ingress_thread() {
         if (pl[0] & NAMP_RESP_ACK) {
             s.elem = pl[1];
             s.rdata = pl[2];
+            s.sent = 0;
             namp_set_state(i, NAMP_STATE_DATA);
             s.armed = true;
             s.not_before = sc_core::sc_time_stamp();
