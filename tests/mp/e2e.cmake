@@ -153,9 +153,13 @@ if(TARGET namp-vp)
     ARGS --firmware ${MP_FW}/namp_refused.elf)
 endif()
 if(TARGET namp-vp)
-  # driver-level sender overhead (slot programming + finishing) runs and reports
+  # driver-level sender overhead (slot programming + finishing); blocking sends complete by
+  # polling DONE, by the trap-less wfi wake-up and through the interrupt handler
   namp_e2e(micro PRESET bare EXIT 0
     EXPECT "namp_micro: slot start [0-9]+ cycles, finish [0-9]+ cycles"
+           "completion mode 0 \\(poll DONE\\): MCAPI_SUCCESS"
+           "completion mode 1 \\(wfi, no trap\\): MCAPI_SUCCESS"
+           "completion mode 2 \\(interrupt handler\\): MCAPI_SUCCESS"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/namp_micro.elf)
 endif()

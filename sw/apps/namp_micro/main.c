@@ -36,7 +36,7 @@ int main(void)
     if (me == 1) {
         uint8_t b[64];
         size_t got;
-        for (int i = 0; i < 2 * RUNS; ++i)
+        for (int i = 0; i < 2 * RUNS + 3; ++i)
             mcapi_msg_recv(ep, b, sizeof b, &got, &st);
         return 0;
     }
@@ -65,6 +65,17 @@ int main(void)
         c[i] = (uint32_t)(c1 - c0 - (i1 - i0));
         d[i] = (uint32_t)(n1 - n0);
     }
+    /* the three completion methods of blocking sends all work */
+    for (int mode = 0; mode < 3; ++mode) {
+        mcapix_namp_completion(mode);
+        uint64_t c0 = cpu_cycles(), i0 = mcapix_stats()->idle_cycles;
+        mcapi_msg_send(ep, peer, data, 16, 0, &st);
+        uint64_t c1 = cpu_cycles(), i1 = mcapix_stats()->idle_cycles;
+        printf("namp_micro: completion mode %d (%s): %s, %u cycles awake\n", mode,
+               mode == 0 ? "poll DONE" : mode == 1 ? "wfi, no trap" : "interrupt handler",
+               mcapix_status_name(st), (unsigned)(c1 - c0 - (i1 - i0)));
+    }
+    mcapix_namp_completion(1);
     uint32_t ms = median(a), mf = median(b), mc = median(c), mi = median(d);
     sim_mark(11u << 28 | 0u << 20 | ms);
     sim_mark(11u << 28 | 1u << 20 | mf);

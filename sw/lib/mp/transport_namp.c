@@ -98,10 +98,10 @@ static mcapi_status_t map_error(uint32_t code)
 }
 
 static uint32_t last_error;   /* raw STATUS code of the last failed slot (diagnostics) */
-uint32_t mp_namp_last_error(void) { return last_error; }
+uint32_t mcapix_namp_last_error(void) { return last_error; }
 /* Completion of blocking unbuffered sends: 0 polling DONE, 1 wfi woken by the NAMP_DONE line
  * without a trap (default), 2 wfi + the interrupt handler. */
-void mp_namp_use_irq(int on) { use_irq = on; }
+void mcapix_namp_completion(int mode) { use_irq = mode; }
 
 /* Waits for a slot (wfi: slot completions wake us) and runs a transfer to completion. */
 static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint32_t p2,

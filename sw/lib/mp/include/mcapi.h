@@ -181,6 +181,11 @@ void mcapi_cancel(mcapi_request_t *request, mcapi_status_t *mcapi_status);
 /* Extensions: switch this node's data path at run time; statistics of the progress engine. */
 void mcapix_set_data_path(uint32_t path);
 uint32_t mcapix_get_data_path(void);
+/* NAMP transport (mp_namp only): completion of blocking unbuffered sends (0 polling DONE, 1 wfi
+ * woken by the NAMP_DONE line without a trap = default, 2 wfi + interrupt handler), and the
+ * STATUS error code of the last failed slot (namp_error_name decodes it). */
+void mcapix_namp_completion(int mode);
+uint32_t mcapix_namp_last_error(void);
 /* NAMP transport: send mode of a local endpoint (buffered and CCM need its send buffer). */
 void mcapix_endpoint_set_send_mode(mcapi_endpoint_t endpoint, uint32_t mode,
                                    mcapi_status_t *status);
