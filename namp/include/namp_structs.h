@@ -34,18 +34,32 @@
  * PARAM1 of a slot is the address of a handle. For a channel (CON) the sender consumes `credits`
  * (the NAMP decrements it atomically before each packet); the receiver's CREDIT message adds to
  * it atomically. For a credit transfer (CoM) the handle names the sender's handle instead: its
- * `endpoint` field is the address, in `tile`, of the handle whose credit word is increased. */
+ * `endpoint` field is the address, in `tile`, of the handle whose credit word is increased.
+ * Channel fast path (thesis Fig. 3.19): when software sets NAMP_H_F_DIRECT at connect time, with
+ * the remote receive buffer's data address (`rdata`), its geometry (flags[20:16] = capacity_log2,
+ * flags[28:24] = max_msg_log2) and the next element index (`wr_idx`, tagged mp_cbuffer index, the
+ * CONNECT_ACK wr_idx), a CON transfer sends no allocation request: the NAMP takes a credit, takes
+ * element wr_idx (and increments the word), writes the data to rdata + (slot << max_msg_log2)
+ * and the FINAL message (NAMP_FINAL_F_ADVANCE) commits it and advances the receiver's wr_idx.
+ * Without NAMP_H_F_DIRECT a CON transfer allocates like a message (ALLOC_REQ/RESP). */
 #define NAMP_H_ADDR      0x00u  /* address tuple NAMP_TUPLE(domain, node, port) (software) */
 #define NAMP_H_TILE      0x04u  /* destination tile id */
 #define NAMP_H_ENDPOINT  0x08u  /* address of the endpoint (CoM: of the peer's handle) in `tile` */
 #define NAMP_H_CREDITS   0x0Cu  /* channel credits left (sender side) */
 #define NAMP_H_FLAGS     0x10u  /* NAMP_H_F_* */
 #define NAMP_H_SENT      0x14u  /* packets the NAMP completed through this handle (wraps) */
-#define NAMP_H_RESERVED0 0x18u
-#define NAMP_H_RESERVED1 0x1Cu
+#define NAMP_H_RDATA     0x18u  /* DIRECT: data address of the remote receive buffer */
+#define NAMP_H_WR_IDX    0x1Cu  /* DIRECT: next remote element index (the NAMP increments it) */
 #define NAMP_H_SIZE      0x20u
 
 #define NAMP_H_F_CONNECTED (1u << 0)  /* informational (software) */
+#define NAMP_H_F_DIRECT    (1u << 1)  /* channel fast path: rdata, geometry and wr_idx are valid */
+#define NAMP_H_CAP_SHIFT   16u        /* flags[20:16]: remote capacity_log2 */
+#define NAMP_H_MSG_SHIFT   24u        /* flags[28:24]: remote max_msg_log2 */
+#define NAMP_H_GEOMETRY(cap_log2, msg_log2) \
+    ((((uint32_t)(cap_log2) & 0x1Fu) << NAMP_H_CAP_SHIFT) | (((uint32_t)(msg_log2) & 0x1Fu) << NAMP_H_MSG_SHIFT))
+#define NAMP_H_CAP_LOG2(flags) (((flags) >> NAMP_H_CAP_SHIFT) & 0x1Fu)
+#define NAMP_H_MSG_LOG2(flags) (((flags) >> NAMP_H_MSG_SHIFT) & 0x1Fu)
 
 #define NAMP_TUPLE(domain, node, port) \
     ((((uint32_t)(domain) & 0xFFu) << 24) | (((uint32_t)(node) & 0xFFFu) << 12) | ((uint32_t)(port) & 0xFFFu))
@@ -71,7 +85,8 @@ typedef struct namp_handle {
     volatile uint32_t credits;
     uint32_t flags;
     volatile uint32_t sent;
-    uint32_t reserved[2];
+    uint32_t rdata;
+    volatile uint32_t wr_idx;
 } namp_handle_t;
 
 /* ---- Protocol messages (thesis 3.2.5.6), NoC header type 11..15 on the control channels ----
@@ -79,12 +94,15 @@ typedef struct namp_handle {
 #define NAMP_MSG_ALLOC_REQ  11u  /* control request:  [endpoint][size][tag] */
 #define NAMP_MSG_ALLOC_RESP 12u  /* control response: [tag | ack<<31 | nack code<<16][element][data addr] */
 #define NAMP_MSG_CREDIT     13u  /* control request:  [handle address][credits][tag] */
-#define NAMP_MSG_FINAL      14u  /* control request:  [endpoint][element][size][tag] */
+#define NAMP_MSG_FINAL      14u  /* control request:  [endpoint][element][size][tag | ADVANCE] */
 #define NAMP_MSG_RESERVED   15u  /* reserved (collective communication, ...) */
 #define NAMP_MSG_FIRST      11u
 
 #define NAMP_RESP_ACK        (1u << 31)
 #define NAMP_RESP_CODE(w)    (((w) >> 16) & 0xFFu)  /* NACK reason: 0 = buffer full, else NAMP_ERR_* */
 #define NAMP_RESP_TAG(w)     ((w) & 0xFFFFu)
+/* FINAL tag word bit 31: channel fast path, the target also advances the receive buffer's wr_idx
+ * by one (atomic fetch-and-add; no allocation reserved the element) */
+#define NAMP_FINAL_F_ADVANCE (1u << 31)
 
 #endif

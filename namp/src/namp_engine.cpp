@@ -89,7 +89,7 @@ uint32_t network_adapter::namp_validate(const namp_slot &s) const {
     if (buf && !cfg_.namp.buffered) return NAMP_ERR_MODE_UNSUPPORTED;
     if (ccm && !cfg_.namp.ccm) return NAMP_ERR_MODE_UNSUPPORTED;
     if (com && (con || buf || ccm)) return NAMP_ERR_INVALID_FLAGS;
-    if (ccm && (!buf || !con)) return NAMP_ERR_INVALID_FLAGS;
+    if (ccm && !buf) return NAMP_ERR_INVALID_FLAGS;  // CCM: channels and connection-less
     if ((s.p1 & 3) || !in_local_sram(s.p1, NAMP_H_SIZE)) return NAMP_ERR_BAD_PARAM;
     if (com) return s.p2 == 0 ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
     if (buf) {
@@ -180,7 +180,9 @@ void network_adapter::namp_release(unsigned i) {
     bool ok = false;
     if (s.have_credit) namp_atomic(s.p1 + NAMP_H_CREDITS, false, 1, 0, old, ok);
     if (s.have_elem) write_word(s.elem_size_addr, 0);
-    s.have_credit = s.have_elem = false;
+    // fast path: give the remote element back (single sender per channel, so it is the last one)
+    if (s.direct) write_word(s.p1 + NAMP_H_WR_IDX, s.elem);
+    s.have_credit = s.have_elem = s.direct = false;
 }
 
 void network_adapter::namp_complete(unsigned i) {
@@ -268,6 +270,7 @@ void network_adapter::namp_egress_thread() {
 // send-buffer element (BUF), then send the allocation request.
 void network_adapter::namp_step_setup(unsigned i) {
     namp_slot &s = nslots_[i];
+    s.direct = false;
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
     uint32_t h[NAMP_H_SIZE / 4];
     if (!read_words(s.p1, h, NAMP_H_SIZE / 4)) return namp_fail(i, NAMP_ERR_LOCAL_BUS);
@@ -350,6 +353,36 @@ void network_adapter::namp_step_setup(unsigned i) {
         s.src = s.p2;
         s.size = s.p3;
     }
+    const uint32_t hf = h[NAMP_H_FLAGS / 4];
+    s.direct = (s.flags & NAMP_FLAG_CON) && (hf & NAMP_H_F_DIRECT);
+    if (s.direct) {
+        // Channel fast path (thesis Fig. 3.19): the credit guarantees a free element and the
+        // channel has one sender, so the element is the handle's wr_idx: no allocation request.
+        const uint32_t n = NAMP_H_CAP_LOG2(hf), m = NAMP_H_MSG_LOG2(hf);
+        if (n > MP_CB_MAX_CAP_LOG2 || m < MP_CB_MIN_MSG_LOG2 || m > MP_CB_MAX_MSG_LOG2) {
+            s.direct = false;
+            namp_release(i);
+            return namp_fail(i, NAMP_ERR_BAD_PARAM);
+        }
+        if (s.size > (1u << m)) {
+            s.direct = false;
+            namp_release(i);
+            return namp_fail(i, NAMP_ERR_TOO_LARGE);
+        }
+        uint32_t wr = 0;
+        if (!read_words(s.p1 + NAMP_H_WR_IDX, &wr, 1) || !write_word(s.p1 + NAMP_H_WR_IDX, wr + 1)) {
+            s.direct = false;
+            namp_release(i);
+            return namp_fail(i, NAMP_ERR_LOCAL_BUS);
+        }
+        s.elem = wr;
+        s.rdata = h[NAMP_H_RDATA / 4] + ((wr & ((1u << n) - 1u)) << m);
+        s.sent = 0;
+        namp_set_state(i, NAMP_STATE_DATA);
+        s.armed = true;
+        s.not_before = sc_core::sc_time_stamp();
+        return;
+    }
     if (s.state == NAMP_STATE_RETRY) ++stats_.namp_slots[i].retries;
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     namp_set_state(i, NAMP_STATE_REQUEST);
@@ -399,12 +432,12 @@ void network_adapter::namp_step_data(unsigned i) {
 void network_adapter::namp_step_finalize(unsigned i) {
     namp_slot &s = nslots_[i];
     sc_core::wait(cycles(cfg_.namp.message_cycles));
-    namp_send(s.tile, NAMP_MSG_FINAL, {s.ep, s.elem, s.size, i});
+    namp_send(s.tile, NAMP_MSG_FINAL, {s.ep, s.elem, s.size, i | (s.direct ? NAMP_FINAL_F_ADVANCE : 0u)});
     sc_core::wait(cycles(cfg_.namp.finalize_cycles));
     uint32_t sent = 0;
     if (read_words(s.p1 + NAMP_H_SENT, &sent, 1)) write_word(s.p1 + NAMP_H_SENT, sent + 1);
     if (s.have_elem) write_word(s.elem_size_addr, 0);  // free the send-buffer element
-    s.have_elem = s.have_credit = false;
+    s.have_elem = s.have_credit = s.direct = false;
     ++stats_.namp_slots[i].transfers;
     stats_.namp_slots[i].bytes += s.size;
     if ((s.flags & NAMP_FLAG_CCM) && !s.leave_ccm) {

@@ -95,7 +95,8 @@ void network_adapter::namp_serve_credit(const noc::packet &pkt) {
     namp_kick();
 }
 
-// [endpoint][element][size][tag]: commit the element, count the message.
+// [endpoint][element][size][tag | ADVANCE]: commit the element (ADVANCE: and advance wr_idx),
+// count the message.
 void network_adapter::namp_serve_final(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
     if (pl.size() < 3) return;
@@ -110,6 +111,10 @@ void network_adapter::namp_serve_final(const noc::packet &pkt) {
     if (!write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * slot, MP_CB_COMMITTED | size)) return;
     uint32_t old = 0;
     bool ok = false;
+    // channel fast path: no allocation advanced wr_idx; single producer per channel, so a
+    // fetch-and-add after the commit (consumers wait for COMMITTED of every element below wr_idx)
+    if (pl.size() >= 4 && (pl[3] & NAMP_FINAL_F_ADVANCE))
+        namp_atomic(b + MP_CB_OFF_WR_IDX, false, 1, 0, old, ok);
     namp_atomic(ep + NAMP_EP_RX_MESSAGES, false, 1, 0, old, ok);
     ++stats_.namp_rx_completed;
     if (!cfg_.namp.rx_count_gating || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_NOTIFY)) {

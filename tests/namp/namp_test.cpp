@@ -71,6 +71,13 @@ struct mem_view {
         put(tile, h + NAMP_H_ENDPOINT, ep);
         put(tile, h + NAMP_H_CREDITS, credits);
     }
+    // Channel fast path: what software fills in at connect time (CONNECT_ACK).
+    void direct(unsigned tile, uint32_t h, unsigned rx_tile, uint32_t rxbuf) {
+        const uint32_t n = get(rx_tile, rxbuf), mm = get(rx_tile, rxbuf + 4);
+        put(tile, h + NAMP_H_FLAGS, NAMP_H_F_CONNECTED | NAMP_H_F_DIRECT | NAMP_H_GEOMETRY(n, mm));
+        put(tile, h + NAMP_H_RDATA, elem_data(rx_tile, rxbuf, 0));
+        put(tile, h + NAMP_H_WR_IDX, get(rx_tile, rxbuf + MP_CB_OFF_WR_IDX));
+    }
 };
 
 // Addresses used by the tests (every tile has the same layout).
@@ -257,6 +264,111 @@ TEST(Namp, CreditExhaustionAndRefill) {
     EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_CREDIT - 11], 1u);
 }
 
+TEST(Namp, ChannelFastPathSendsNoAllocationRequest) {
+    bench b(namp_on);
+    mem_view m{b};
+    m.endpoint(2, EP, RXB, NAMP_EP_F_NOTIFY | NAMP_EP_F_CHANNEL);
+    m.cbuffer(2, RXB, 1, 4);  // two elements
+    m.put(2, RXB + MP_CB_OFF_WR_IDX, 6);  // indices continue from earlier traffic
+    m.put(2, RXB + MP_CB_OFF_RD_IDX, 6);
+    m.handle(0, H, 2, EP, 2);
+    m.direct(0, H, 2, RXB);
+    m.handle(2, H, 0, H);
+    for (uint32_t k = 0; k < 6; ++k) m.put(0, DATA + 4 * k, 100 + k);
+    b.run({[&] {
+        driver &d = b.d(0);
+        for (uint32_t k = 0; k < 2; ++k) {
+            start(d, 0, NAMP_FLAG_CON, H, DATA + 4 * k, 4);
+            EXPECT_EQ(wait_done(b, 0, 0) & NAMP_STATUS_ERROR, 0u);
+            d.wr(slot(0, NAMP_SLOT_FLAGS), 0);
+        }
+        EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 0u);
+        EXPECT_EQ(m.get(0, H + NAMP_H_WR_IDX), 8u);
+        poll(b, 2, na(NA_NAMP_RX_COUNT), ~0u, 2);
+        EXPECT_EQ(m.get(2, RXB + MP_CB_OFF_WR_IDX), 8u) << "the target advanced wr_idx";
+        for (uint32_t k = 2; k < 6; ++k) {
+            start(d, 0, NAMP_FLAG_CON, H, DATA + 4 * k, 4);
+            poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_CREDIT_WAIT << 8);
+            // the receiver consumes the oldest message and returns one credit
+            const uint32_t rd = m.get(2, RXB + MP_CB_OFF_RD_IDX);
+            EXPECT_EQ(m.elem_size(2, RXB, rd & 1), MP_CB_COMMITTED | 4u);
+            EXPECT_EQ(m.get(2, m.elem_data(2, RXB, rd & 1)), 100 + k - 2);
+            m.pop(2, RXB);
+            start(b.d(2), 1, NAMP_FLAG_COM, H, 1, 0);
+            EXPECT_EQ(wait_done(b, 2, 1) & NAMP_STATUS_ERROR, 0u);
+            b.d(2).wr(slot(1, NAMP_SLOT_FLAGS), 0);
+            EXPECT_EQ(wait_done(b, 0, 0) & NAMP_STATUS_ERROR, 0u);
+            d.wr(slot(0, NAMP_SLOT_FLAGS), 0);
+        }
+        poll(b, 2, na(NA_NAMP_RX_COUNT), ~0u, 6);
+        EXPECT_EQ(m.get(2, RXB + MP_CB_OFF_WR_IDX), 12u);
+        for (uint32_t k = 4; k < 6; ++k) {
+            const uint32_t rd = m.get(2, RXB + MP_CB_OFF_RD_IDX);
+            EXPECT_EQ(m.get(2, m.elem_data(2, RXB, rd & 1)), 100 + k);
+            m.pop(2, RXB);
+        }
+        // larger than an element: refused locally, the element index is not consumed
+        m.put(0, H + NAMP_H_CREDITS, 1);
+        start(d, 0, NAMP_FLAG_CON, H, DATA, 32);
+        const uint32_t st = wait_done(b, 0, 0);
+        EXPECT_EQ(NAMP_STATUS_CODE(st), NAMP_ERR_TOO_LARGE);
+        EXPECT_EQ(m.get(0, H + NAMP_H_WR_IDX), 12u);
+        EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 1u) << "credit given back";
+    }});
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ - 11], 0u) << "no allocation round trip";
+    EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_ALLOC_RESP - 11], 0u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_FINAL - 11], 6u);
+    EXPECT_EQ(b.stats(0).namp_slots[0].credit_waits, 4u);
+    EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_CREDIT - 11], 4u);
+}
+
+TEST(Namp, ContinuousModeConnectionlessWithNackRetry) {
+    bench b({"namp.enabled=true", "namp.retry_cycles=200"});
+    mem_view m{b};
+    m.endpoint(1, EP, RXB);
+    m.cbuffer(1, RXB, 0, 4);  // one element: every further message is NACKed until popped
+    m.handle(0, H, 1, EP);
+    m.cbuffer(0, TXB, 3, 4);
+    for (uint32_t k = 0; k < 3; ++k) m.push(0, TXB, 20 + k);
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 0, NAMP_FLAG_BUF | NAMP_FLAG_CCM, H, TXB, 0);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_STATUS)) & NAMP_STATUS_ERROR, 0u) << "CCM without CON";
+        for (uint32_t k = 0; k < 3; ++k) {
+            poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
+            b.d(1).wr(na(NA_NAMP_RX_COUNT), 1);
+            EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 20 + k);
+            if (k < 2) {  // the next one is refused while the element is held
+                poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_RETRY << 8);
+                b.cycles(1000);
+            }
+            m.pop(1, RXB);
+        }
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & (NAMP_FLAG_DONE | NAMP_FLAG_VALID), NAMP_FLAG_VALID);
+        m.push(0, TXB, 23);
+        poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
+        b.d(1).wr(na(NA_NAMP_RX_COUNT), 1);
+        EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 23u);
+        // leave while the next message is being refused: that transfer still completes
+        m.push(0, TXB, 24);
+        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_RETRY << 8);
+        d.wr(slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
+        b.cycles(1000);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE, 0u);
+        m.pop(1, RXB);
+        poll(b, 0, slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & NAMP_FLAG_VALID, 0u) << "freed by hardware";
+        poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
+        EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 24u);
+        m.push(0, TXB, 25);
+        b.cycles(2000);
+        EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), 5u) << "no transfer after leaving CCM";
+    }});
+    EXPECT_EQ(b.stats(0).namp_slots[0].transfers, 5u);
+    EXPECT_GE(b.stats(0).namp_slots[0].nacks, 3u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ - 11] - b.stats(0).namp_slots[0].nacks, 5u);
+}
+
 namespace {
 // Three slots of tile 0 wait for credit on one handle; a CREDIT of 3 wakes them at the same
 // time. Returns the order in which they finish.
@@ -395,7 +507,7 @@ TEST(Namp, InvalidFlagCombinations) {
     b.run({[&] {
         driver &d = b.d(0);
         const uint32_t bad[] = {NAMP_FLAG_COM | NAMP_FLAG_CON, NAMP_FLAG_COM | NAMP_FLAG_BUF,
-                                NAMP_FLAG_CON | NAMP_FLAG_CCM, NAMP_FLAG_BUF | NAMP_FLAG_CCM};
+                                NAMP_FLAG_CON | NAMP_FLAG_CCM, NAMP_FLAG_CCM};
         for (uint32_t f : bad) {
             start(d, 0, f, H, TXB, 0);
             const uint32_t st = d.rd(slot(0, NAMP_SLOT_STATUS));

@@ -65,6 +65,7 @@ private:
         uint32_t tile = 0, ep = 0, size = 0, src = 0, elem = 0, rdata = 0;
         uint32_t sent = 0;       // data-phase bytes packetized so far
         bool have_credit = false, have_elem = false;
+        bool direct = false;     // channel fast path: element `elem` taken from the handle's wr_idx
         uint32_t elem_size_addr = 0, elem_idx = 0;  // element taken from the local send buffer
         uint64_t served = 0;     // serial number of the last egress step (LRS)
         sc_core::sc_time since;  // entry time of the current state (statistics)

@@ -309,10 +309,14 @@ mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *d
     if (st != MCAPI_SUCCESS)
         return st;
     /* the handle of the receive endpoint carries the channel's credits (the NAMP consumes them,
-     * the receiver's credit slots add to them) */
+     * the receiver's credit slots add to them) and, for the fast path without allocation round
+     * trip (thesis Fig. 3.19), the receive buffer's data address, geometry and next element
+     * index from the CONNECT_ACK: the NAMP computes each element itself */
     namp_handle_t *x = hw_h(&ep->peer_h);
     x->credits = ep->credits;
-    x->flags = NAMP_H_F_CONNECTED;
+    x->rdata = ep->rdata;
+    x->wr_idx = ep->chan_idx;
+    x->flags = NAMP_H_F_CONNECTED | NAMP_H_F_DIRECT | NAMP_H_GEOMETRY(ep->rcap_log2, ep->rmsg_log2);
     return MCAPI_SUCCESS;
 }
 
