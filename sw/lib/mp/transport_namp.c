@@ -143,9 +143,10 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
  * VALID itself). The NAMP takes only the element at rd_idx (else SEND_EMPTY), so a send waits
  * until the NAMP has freed the previous element of this endpoint: buffered sends of one endpoint
  * are serialized, which also keeps their order.
- * CCM (0/1/1/1, channels only; the NAMP refuses CCM without CON): one slot per send endpoint
- * streams the send buffer; a send is a push into the buffer (the NAMP pops in order). A
- * connection-less endpoint in CCM mode sends buffered. */
+ * CCM (0/CON/1/1, channels and connection-less messages): one slot per send endpoint streams
+ * the send buffer to one destination; a send is a push into the buffer (the NAMP pops in order;
+ * connection-less: each message with its own allocation, NACK/retry in hardware). A send to
+ * another destination drains the buffer, leaves CCM and enters it again for the new one. */
 
 /* Sleeps until the NAMP has freed element idx (the slot runs with IEN: its DONE wakes us). */
 static void wait_freed(mp_cbuffer_t *b, uint32_t idx)
@@ -280,9 +281,10 @@ static mcapi_status_t send_mode_dispatch(struct mp_endpoint *src, const struct m
                                          uint32_t con, const void *buf, uint32_t size, int *done)
 {
     *done = 1;
-    if (src && src->tx && (src->send_mode == MP_SEND_BUFFERED ||
-                           (src->send_mode == MP_SEND_CCM && !con)))
+    if (src && src->tx && src->send_mode == MP_SEND_BUFFERED)
         return buffered_send(src, dst, con, buf, size);
+    /* CCM: channels and connection-less messages (thesis 3.2.4.3: one remote endpoint, each
+     * message with its own allocation); another destination leaves CCM and enters it again */
     if (src && src->tx && src->send_mode == MP_SEND_CCM)
         return ccm_send(src, dst, con, buf, size);
     *done = 0;
