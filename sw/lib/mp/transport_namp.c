@@ -232,6 +232,26 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
     return MCAPI_SUCCESS;
 }
 
+/* Drains the send buffer and leaves CCM (another destination, or another send mode: the CCM slot
+ * must not keep popping the send buffer that buffered sends use). */
+static mcapi_status_t ccm_leave(struct mp_endpoint *ep)
+{
+    unsigned s = (unsigned)ep->ccm_slot;
+    while (mp_cbuffer_used(ep->tx) != 0)
+        ;
+    namp_ccm_stop(s);
+    while (!namp_slot_done(s))
+        ;
+    uint32_t err = namp_slot_finish(s);
+    namp_slot_free(s);
+    ep->ccm_slot = -1;
+    if (err) {
+        last_error = err;
+        return map_error(err);
+    }
+    return MCAPI_SUCCESS;
+}
+
 static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t con,
                                const void *buf, uint32_t size)
 {
@@ -242,19 +262,9 @@ static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle 
         return MCAPI_ERR_NOT_SUPPORTED;
     if (ep->ccm_slot >= 0 && ep->ccm_dst != dst) {
         /* another destination: drain the buffer, leave CCM */
-        unsigned s = (unsigned)ep->ccm_slot;
-        while (mp_cbuffer_used(b) != 0)
-            ;
-        namp_ccm_stop(s);
-        while (!namp_slot_done(s))
-            ;
-        uint32_t err = namp_slot_finish(s);
-        namp_slot_free(s);
-        ep->ccm_slot = -1;
-        if (err) {
-            last_error = err;
-            return map_error(err);
-        }
+        mcapi_status_t st = ccm_leave(ep);
+        if (st != MCAPI_SUCCESS)
+            return st;
     }
     if (ep->ccm_slot < 0) {
         int s;
@@ -281,6 +291,11 @@ static mcapi_status_t send_mode_dispatch(struct mp_endpoint *src, const struct m
                                          uint32_t con, const void *buf, uint32_t size, int *done)
 {
     *done = 1;
+    if (src && src->tx && src->ccm_slot >= 0 && src->send_mode != MP_SEND_CCM) {
+        mcapi_status_t st = ccm_leave(src);   /* the mode was changed after CCM sends */
+        if (st != MCAPI_SUCCESS)
+            return st;
+    }
     if (src && src->tx && src->send_mode == MP_SEND_BUFFERED)
         return buffered_send(src, dst, con, buf, size);
     /* CCM: channels and connection-less messages (thesis 3.2.4.3: one remote endpoint, each
