@@ -234,7 +234,7 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
 
 /* Drains the send buffer and leaves CCM (another destination, or another send mode: the CCM slot
  * must not keep popping the send buffer that buffered sends use). */
-static mcapi_status_t ccm_leave(struct mp_endpoint *ep)
+__attribute__((noinline, cold)) static mcapi_status_t ccm_leave(struct mp_endpoint *ep)
 {
     unsigned s = (unsigned)ep->ccm_slot;
     while (mp_cbuffer_used(ep->tx) != 0)
@@ -287,32 +287,55 @@ static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle 
     return MCAPI_SUCCESS;
 }
 
-static mcapi_status_t send_mode_dispatch(struct mp_endpoint *src, const struct mp_ephandle *dst,
-                                         uint32_t con, const void *buf, uint32_t size, int *done)
+__attribute__((noinline)) static mcapi_status_t send_mode_slow(struct mp_endpoint *src,
+                                                               const struct mp_ephandle *dst,
+                                                               uint32_t con, const void *buf,
+                                                               uint32_t size, int *done)
 {
     *done = 1;
-    if (src && src->tx && src->ccm_slot >= 0 && src->send_mode != MP_SEND_CCM) {
+    if (src->ccm_slot >= 0 && src->send_mode != MP_SEND_CCM) {
         mcapi_status_t st = ccm_leave(src);   /* the mode was changed after CCM sends */
         if (st != MCAPI_SUCCESS)
             return st;
     }
-    if (src && src->tx && src->send_mode == MP_SEND_BUFFERED)
+    if (src->send_mode == MP_SEND_BUFFERED)
         return buffered_send(src, dst, con, buf, size);
     /* CCM: channels and connection-less messages (thesis 3.2.4.3: one remote endpoint, each
      * message with its own allocation); another destination leaves CCM and enters it again */
-    if (src && src->tx && src->send_mode == MP_SEND_CCM)
+    if (src->send_mode == MP_SEND_CCM)
         return ccm_send(src, dst, con, buf, size);
     *done = 0;
     return MCAPI_SUCCESS;
 }
 
+/* Unbuffered sends (the common case) stay inline in the callers. */
+static inline __attribute__((always_inline)) mcapi_status_t
+send_mode_dispatch(struct mp_endpoint *src, const struct mp_ephandle *dst, uint32_t con,
+                   const void *buf, uint32_t size, int *done)
+{
+    if (!src || !src->tx || (src->send_mode == MP_SEND_UNBUFFERED && src->ccm_slot < 0)) {
+        *done = 0;
+        return MCAPI_SUCCESS;
+    }
+    return send_mode_slow(src, dst, con, buf, size, done);
+}
+
+__attribute__((noinline)) static mcapi_status_t msg_send_moded(struct mp_endpoint *src,
+                                                               const struct mp_ephandle *dst,
+                                                               const void *buf, uint32_t size)
+{
+    int done;
+    mcapi_status_t st = send_mode_slow(src, dst, 0, buf, size, &done);
+    if (done)
+        return st;
+    return run_slot(0, dst, (uint32_t)(uintptr_t)buf, size);
+}
+
 mcapi_status_t mp_tr_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst,
                               const void *buf, uint32_t size)
 {
-    int done;
-    mcapi_status_t st = send_mode_dispatch(src, dst, 0, buf, size, &done);
-    if (done)
-        return st;
+    if (src && src->tx && (src->send_mode != MP_SEND_UNBUFFERED || src->ccm_slot >= 0))
+        return msg_send_moded(src, dst, buf, size);
     return run_slot(0, dst, (uint32_t)(uintptr_t)buf, size);
 }
 
