@@ -113,7 +113,7 @@
 #define NAMP_FLAG_COM         (1u << 0)  /* credit mode: send PARAM2 credits to the handle */
 #define NAMP_FLAG_CON         (1u << 1)  /* connection-oriented (channel, consumes credits) */
 #define NAMP_FLAG_BUF         (1u << 2)  /* buffered: data from the local send buffer PARAM2 */
-#define NAMP_FLAG_CCM         (1u << 3)  /* continuous channel mode (needs BUF); 1->0 = leave */
+#define NAMP_FLAG_CCM         (1u << 3)  /* continuous mode (needs BUF; CON or connection-less); 1->0 = leave */
 #define NAMP_FLAG_IEN         (1u << 4)  /* raise NA_IRQ_SRC_NAMP_DONE while DONE */
 #define NAMP_FLAG_VALID       (1u << 5)  /* 0->1 starts the slot; 1->0 after DONE frees it */
 #define NAMP_FLAG_DONE        (1u << 6)  /* R: transfer finished (with or without ERROR) */

@@ -267,7 +267,8 @@ void network_adapter::namp_egress_thread() {
 }
 
 // READY / RETRY: read the handle; CoM: send the credit; otherwise take a credit (CON) and the
-// send-buffer element (BUF), then send the allocation request.
+// send-buffer element (BUF), then send the allocation request — or, for CON with a DIRECT handle
+// (channel fast path), take the element from the handle's wr_idx and go straight to DATA.
 void network_adapter::namp_step_setup(unsigned i) {
     namp_slot &s = nslots_[i];
     s.direct = false;
