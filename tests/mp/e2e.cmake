@@ -2,25 +2,13 @@
 # tests/mp/CMakeLists.txt). Registered only when the VP target exists.
 if(TARGET namp-vp)
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
-  set(MP_CHECK ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e/check_run.py)
   set(MP_VP $<TARGET_FILE:namp-vp>)
   set(MP_FW ${FIRMWARE_DIR})
 
+  include(${CMAKE_SOURCE_DIR}/tests/e2e/vp_check.cmake)
   # mp_e2e(NAME EXIT code [EXPECT regex...] [COUNT regex=n...] [REJECT regex...] ARGS vp-args...)
   function(mp_e2e name)
-    cmake_parse_arguments(T "" "EXIT" "EXPECT;COUNT;REJECT;ARGS" ${ARGN})
-    set(checks --exit ${T_EXIT})
-    foreach(x ${T_EXPECT})
-      list(APPEND checks --expect ${x})
-    endforeach()
-    foreach(x ${T_COUNT})
-      list(APPEND checks --count ${x})
-    endforeach()
-    foreach(x ${T_REJECT})
-      list(APPEND checks --reject ${x})
-    endforeach()
-    add_test(NAME e2e.mp.${name} COMMAND ${MP_CHECK} ${checks} -- ${MP_VP} ${T_ARGS})
-    set_tests_properties(e2e.mp.${name} PROPERTIES LABELS "e2e;mp" TIMEOUT 600)
+    namp_vp_check(e2e.mp.${name} LABELS e2e mp TIMEOUT 600 ${ARGN})
   endfunction()
 
   # {connection-less, channel} x {buffer, RMA, RDMA}: tile 0 -> tile 15 (6 hops), 40 messages of

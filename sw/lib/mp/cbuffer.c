@@ -4,24 +4,35 @@
 
 #include <string.h>
 
-/* Copy for message payloads: word-wise (unrolled) when both sides are word aligned, which slots
- * always are; picolibc's size-optimised memcpy copies byte by byte. */
-static void copy(void *dst, const void *src, uint32_t n)
+/* Copy for message payloads: word-wise (unrolled) when the destination is word aligned, which
+ * slots always are; an unaligned source is assembled into words. picolibc's size-optimised memcpy
+ * copies byte by byte. */
+void mp_cbuffer_copy(void *dst, const void *src, uint32_t n)
 {
-    if ((((uintptr_t)dst | (uintptr_t)src) & 3u) == 0) {
+    if (((uintptr_t)dst & 3u) == 0) {
         uint32_t *d = (uint32_t *)dst;
-        const uint32_t *s = (const uint32_t *)src;
-        for (; n >= 16u; n -= 16u, d += 4, s += 4) {
-            uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
-            d[0] = a;
-            d[1] = b;
-            d[2] = c;
-            d[3] = e;
+        if (((uintptr_t)src & 3u) == 0) {
+            const uint32_t *s = (const uint32_t *)src;
+            for (; n >= 16u; n -= 16u, d += 4, s += 4) {
+                uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
+                d[0] = a;
+                d[1] = b;
+                d[2] = c;
+                d[3] = e;
+            }
+            for (; n >= 4u; n -= 4u)
+                *d++ = *s++;
+            src = s;
+        } else {
+            const uint8_t *s = (const uint8_t *)src;
+            for (; n >= 4u; n -= 4u, s += 4) {
+                uint32_t v;
+                memcpy(&v, s, 4);
+                *d++ = v;
+            }
+            src = s;
         }
-        for (; n >= 4u; n -= 4u)
-            *d++ = *s++;
         dst = d;
-        src = s;
     }
     memcpy(dst, src, n);
 }
@@ -81,7 +92,7 @@ int mp_cbuffer_push(mp_cbuffer_t *b, const void *data, uint32_t size)
         return -2;
     if (mp_cbuffer_reserve(b, &idx) != 0)
         return -1;
-    copy(mp_cbuffer_data(b, idx), data, size);
+    mp_cbuffer_copy(mp_cbuffer_data(b, idx), data, size);
     mp_cbuffer_commit(b, idx, size);
     return 0;
 }
@@ -124,7 +135,7 @@ int mp_cbuffer_pop(mp_cbuffer_t *b, void *data, uint32_t cap, uint32_t *size)
         return -1;
     uint32_t s = mp_cbuffer_size(b, idx);
     uint32_t n = s < cap ? s : cap;
-    copy(data, mp_cbuffer_data(b, idx), n);
+    mp_cbuffer_copy(data, mp_cbuffer_data(b, idx), n);
     mp_cbuffer_free(b, idx);
     *size = s;
     return s > cap ? -2 : 0;

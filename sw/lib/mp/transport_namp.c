@@ -154,34 +154,6 @@ static void wait_freed(mp_cbuffer_t *b, uint32_t idx)
     volatile uint32_t *sz = &mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, idx)];
     MP_WAIT_UNTIL(*sz == 0);
 }
-#define spin_until_freed wait_freed
-
-static void copy_words(void *dst, const void *src, uint32_t n)
-{
-    uint32_t *d = (uint32_t *)dst;
-    if (((uintptr_t)src & 3u) == 0) {
-        const uint32_t *s = (const uint32_t *)src;
-        for (; n >= 16u; n -= 16u, d += 4, s += 4) {
-            uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
-            d[0] = a;
-            d[1] = b;
-            d[2] = c;
-            d[3] = e;
-        }
-        for (; n >= 4u; n -= 4u)
-            *d++ = *s++;
-        src = s;
-    } else {
-        const uint8_t *s = (const uint8_t *)src;
-        for (; n >= 4u; n -= 4u, s += 4) {
-            uint32_t v;
-            memcpy(&v, s, 4);
-            *d++ = v;
-        }
-        src = s;
-    }
-    memcpy(d, src, n);
-}
 
 static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_ephandle *dst,
                                     uint32_t con, const void *buf, uint32_t size)
@@ -209,7 +181,7 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
     uint32_t idx;
     while (mp_cbuffer_reserve(b, &idx) != 0)
         MP_WAIT_UNTIL(mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, b->wr_idx)] == 0);
-    copy_words(mp_cbuffer_data(b, idx), buf, size);
+    mp_cbuffer_copy(mp_cbuffer_data(b, idx), buf, size);
     mp_cbuffer_commit(b, idx, size);
     int s;
     MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0 || namp_slots_busy() != (1u << nslots) - 1u);

@@ -72,6 +72,8 @@ static inline size_t mp_cbuffer_footprint(uint32_t n, uint32_t m)
 /* Initialises a buffer in `mem` (footprint bytes, 4-byte aligned). start_idx is the initial value
  * of both indices (normally 0; tests use values near 2^32). Returns 0, or -1 for bad n/m. */
 int mp_cbuffer_init(void *mem, uint32_t n, uint32_t m, uint32_t start_idx);
+/* Fast payload copy into or out of slots (word-wise when the destination is word aligned). */
+void mp_cbuffer_copy(void *dst, const void *src, uint32_t n);
 
 static inline uint32_t mp_cbuffer_capacity(const mp_cbuffer_t *b) { return 1u << b->capacity_log2; }
 static inline uint32_t mp_cbuffer_slot_bytes(const mp_cbuffer_t *b) { return 1u << b->max_msg_log2; }

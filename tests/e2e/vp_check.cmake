@@ -1,0 +1,25 @@
+# namp_vp_check(TEST_NAME EXIT code [LABELS l...] [TIMEOUT s] [EXPECT regex...] [COUNT regex=n...]
+#               [REJECT regex...] ARGS vp-args...)
+# Registers a ctest that runs namp-vp through check_run.py and checks exit code and output.
+# Shared by the e2e suites of the platform (tests/e2e) and the message-passing library (tests/mp).
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+function(namp_vp_check test_name)
+  cmake_parse_arguments(T "" "EXIT;TIMEOUT" "LABELS;EXPECT;COUNT;REJECT;ARGS" ${ARGN})
+  set(checks --exit ${T_EXIT})
+  foreach(x ${T_EXPECT})
+    list(APPEND checks --expect ${x})
+  endforeach()
+  foreach(x ${T_COUNT})
+    list(APPEND checks --count ${x})
+  endforeach()
+  foreach(x ${T_REJECT})
+    list(APPEND checks --reject ${x})
+  endforeach()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  add_test(NAME ${test_name}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e/check_run.py ${checks}
+            -- $<TARGET_FILE:namp-vp> ${T_ARGS})
+  set_tests_properties(${test_name} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+endfunction()
