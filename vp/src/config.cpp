@@ -162,7 +162,11 @@ platform_config config_builder::build() const {
         {"branch_not_taken", &rv_timing::branch_not_taken}, {"jump", &rv_timing::jump},
         {"csr", &rv_timing::csr}, {"atomic", &rv_timing::atomic}, {"system", &rv_timing::system},
         {"trap", &rv_timing::trap}};
-    for (const auto &[name, field] : timing_keys) t.timing.*field = u(std::string("core.timing.") + name);
+    // Copies each "<prefix><name>" key of a table {name, member} into that member of obj.
+    const auto read_keys = [&u](const std::string &prefix, const auto &table, auto &obj) {
+        for (const auto &[name, field] : table) obj.*field = u(prefix + name);
+    };
+    read_keys("core.timing.", timing_keys, t.timing);
     t.trace_traps = get("trace.traps").get<bool>();
     noc::config &n = c.noc;
     n.width = c.mesh_width;
@@ -174,16 +178,14 @@ platform_config config_builder::build() const {
     n.physical_channels = get("noc.physical_channels").get<bool>();
     c.na_enabled = get("na.enabled").get<bool>();
     namp::na_config &a = c.na;
-    a.rx_buffer_flits = u("na.rx_buffer_flits");
-    a.dma_slots = u("na.dma_slots");
-    a.irq_core = u("na.irq_core");
-    a.register_latency = u("na.register_latency");
-    a.packet_cycles = u("na.packet_cycles");
-    a.dma_setup_cycles = u("na.dma_setup_cycles");
-    a.dma_packet_cycles = u("na.dma_packet_cycles");
-    a.rma_issue_cycles = u("na.rma_issue_cycles");
-    a.bus_word_cycles = u("na.bus_word_cycles");
-    a.target_queue_flits = u("na.target_queue_flits");
+    using na = namp::na_config;
+    static const std::pair<const char *, unsigned na::*> na_keys[] = {
+        {"rx_buffer_flits", &na::rx_buffer_flits}, {"dma_slots", &na::dma_slots},
+        {"irq_core", &na::irq_core}, {"register_latency", &na::register_latency},
+        {"packet_cycles", &na::packet_cycles}, {"dma_setup_cycles", &na::dma_setup_cycles},
+        {"dma_packet_cycles", &na::dma_packet_cycles}, {"rma_issue_cycles", &na::rma_issue_cycles},
+        {"bus_word_cycles", &na::bus_word_cycles}, {"target_queue_flits", &na::target_queue_flits}};
+    read_keys("na.", na_keys, a);
     if (a.rx_buffer_flits < n.max_packet_flits)
         throw config_error("'na.rx_buffer_flits' (" + std::to_string(a.rx_buffer_flits) +
                            ") must hold the longest packet, noc.max_packet_flits = " +
@@ -209,13 +211,13 @@ platform_config config_builder::build() const {
     else throw config_error("'namp.arbitration' must be lrs, qos or map, not '" + arb + "'");
     m.retry_cycles = u("namp.retry_cycles");
     m.rx_count_gating = get("namp.rx_count_gating").get<bool>();
-    m.start_cycles = u("namp.start_cycles");
-    m.setup_cycles = u("namp.setup_cycles");
-    m.message_cycles = u("namp.message_cycles");
-    m.data_setup_cycles = u("namp.data_setup_cycles");
-    m.finalize_cycles = u("namp.finalize_cycles");
-    m.ingress_cycles = u("namp.ingress_cycles");
-    m.target_cycles = u("namp.target_cycles");
+    using nc = na::namp_config;
+    static const std::pair<const char *, unsigned nc::*> namp_cycle_keys[] = {
+        {"start_cycles", &nc::start_cycles}, {"setup_cycles", &nc::setup_cycles},
+        {"message_cycles", &nc::message_cycles}, {"data_setup_cycles", &nc::data_setup_cycles},
+        {"finalize_cycles", &nc::finalize_cycles}, {"ingress_cycles", &nc::ingress_cycles},
+        {"target_cycles", &nc::target_cycles}};
+    read_keys("namp.", namp_cycle_keys, m);
     if (m.enabled && !c.na_enabled)
         throw config_error("'namp.enabled' needs na.enabled = true");
     c.console_file = get("console.file").get<std::string>();
