@@ -7,26 +7,20 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "payload.h"
+#include "stress_roles.h"
 
 #ifndef MP_STRESS_COUNT
 #define MP_STRESS_COUNT 150u
 #endif
-#define NSEND 4u
-static const uint32_t senders[NSEND] = {3, 5, 12, 15};
 static uint8_t buf[512 + 8] __attribute__((aligned(8)));
 
 int main(void)
 {
-    uint32_t me = tile_id(), idx = NSEND;
-    if (tile_core_id() != 0 || tile_mesh_width() * tile_mesh_height() < 16)
-        return 0;
-    for (uint32_t i = 0; i < NSEND; ++i)
-        if (senders[i] == me)
-            idx = i;
-    if (me != 0 && idx == NSEND)
+    uint32_t me = tile_id(), idx = stress_role();
+    if (idx == STRESS_IDLE)
         return 0;
     mcapi_status_t st;
-    mcapi_node_attributes_t attrs = {.data_path = idx == NSEND ? 0 : idx % 3u};
+    mcapi_node_attributes_t attrs = {.data_path = stress_data_path(idx)};
     mcapi_initialize(MCAPI_DOMAIN, me, &attrs, NULL, NULL, &st);
     if (me == 0) {
         mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 9};
