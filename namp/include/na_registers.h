@@ -121,21 +121,25 @@
 
 /* STATUS */
 #define NAMP_STATUS_ERROR      (1u << 31) /* the slot finished with an error (code in [7:0]) */
-#define NAMP_STATUS_PERSISTENT (1u << 30) /* waiting persistently (no credit) */
+#define NAMP_STATUS_PERSISTENT (1u << 30) /* waiting persistently (credit, send-buffer element) */
 #define NAMP_STATUS_CODE(s)    ((s) & 0xFFu)
-#define NAMP_STATUS_STATE(s)   (((s) >> 8) & 0xFu)
-#define NAMP_STATUS_RETRIES(s) (((s) >> 16) & 0xFFu)   /* NACK retries (saturating) */
+#define NAMP_STATUS_STATE(s)   (((s) >> 8) & 0xFFu)   /* NAMP_STATE_* */
+#define NAMP_STATUS_RETRIES(s) (((s) >> 16) & 0xFFu)  /* NACK retries (saturating) */
+                                                      /* [29:24] reserved (multicast members) */
 
-/* Slot states (STATUS[11:8]) */
+/* Slot states (STATUS[15:8]); docs/namp.md has the transition table */
 #define NAMP_STATE_IDLE        0u  /* VALID = 0 */
-#define NAMP_STATE_READY       1u  /* waits for the egress FSM */
+#define NAMP_STATE_READY       1u  /* set-up step due (credit, send-buffer element, request) */
 #define NAMP_STATE_REQUEST     2u  /* allocation request sent, waits for ACK/NACK */
-#define NAMP_STATE_RETRY       3u  /* NACK received, retry timer running */
+#define NAMP_STATE_RETRY       3u  /* NACK received, back-off timer running */
 #define NAMP_STATE_CREDIT_WAIT 4u  /* persistent: no credit, waits for a CREDIT update */
-#define NAMP_STATE_DATA        5u  /* data phase ready / DMA running */
-#define NAMP_STATE_FINALIZE    6u  /* DMA complete, finalization ready to send */
+#define NAMP_STATE_DATA        5u  /* data step due: the egress FSM programs a DMA context */
+#define NAMP_STATE_FINALIZE    6u  /* DMA complete, finalization due */
 #define NAMP_STATE_DONE        7u  /* DONE (software clears VALID) */
 #define NAMP_STATE_ERROR       8u  /* refused or failed: DONE + STATUS ERROR */
+#define NAMP_STATE_SEND_WAIT   9u  /* CCM: send buffer empty, poll timer running */
+#define NAMP_STATE_DMA         10u /* DMA context running, waits for the remote completion */
+#define NAMP_STATE_COUNT       11u
 
 /* Error codes (STATUS[7:0]) */
 #define NAMP_ERR_NONE             0u
@@ -147,8 +151,10 @@
 #define NAMP_ERR_LOCAL_BUS        6u  /* local memory access failed */
 #define NAMP_ERR_REMOTE           7u  /* remote side refused a write (DMA error) */
 #define NAMP_ERR_SEND_EMPTY       8u  /* buffered send: the element is not committed */
+#define NAMP_ERR_CHANNEL          9u  /* connection-less message to a channel's receive endpoint */
 #define NAMP_ERROR_NAMES { "ok", "mode unsupported", "invalid flags", "bad parameter", \
-    "too large", "no endpoint", "local bus error", "remote error", "send buffer empty" }
+    "too large", "no endpoint", "local bus error", "remote error", "send buffer empty", \
+    "endpoint is a channel" }
 
 /* ---- Remote memory access window (in the tile address map, outside the 4 MiB NA window) ----
  * A load or store at RMA_BASE + (tile << 20) + offset reaches byte `offset` of that tile's SRAM

@@ -10,27 +10,33 @@
 
 #include "na_registers.h"
 
-/* ---- Endpoint (Fig. 3.3a), 32 bytes, lives in the receiving tile ----
+/* ---- Endpoint (Fig. 3.3a), 64 bytes, lives in the receiving tile ----
  * The NAMP target reads state, flags and rx_buffer when a message for this endpoint arrives, and
- * increments rx_messages on every message it completes into rx_buffer. */
+ * increments rx_messages on every message it completes into rx_buffer. The words from +0x18 are
+ * named for the features that use them (HW-OSQM, PS, CC); software keeps them 0 until then. */
 #define NAMP_EP_ADDR        0x00u  /* address tuple NAMP_TUPLE(domain, node, port) (software) */
 #define NAMP_EP_STATE       0x04u  /* NAMP_EP_STATE_* */
 #define NAMP_EP_FLAGS       0x08u  /* NAMP_EP_F_* */
 #define NAMP_EP_RX_BUFFER   0x0Cu  /* address of the receive mp_cbuffer (0: none) */
 #define NAMP_EP_TX_BUFFER   0x10u  /* address of the optional send mp_cbuffer (0: none) */
 #define NAMP_EP_RX_MESSAGES 0x14u  /* messages the NAMP completed into rx_buffer (wraps) */
-#define NAMP_EP_RESERVED0   0x18u
-#define NAMP_EP_RESERVED1   0x1Cu
-#define NAMP_EP_SIZE        0x20u
+#define NAMP_EP_OSQM_QUEUE  0x18u  /* HW-OSQM: ready queue a waiting thread is put into (0: none) */
+#define NAMP_EP_OSQM_THREAD 0x1Cu  /* HW-OSQM: the thread waiting on this endpoint (0: none) */
+#define NAMP_EP_PS_OWNER    0x20u  /* PS: protection domain that owns the endpoint */
+#define NAMP_EP_PS_STATE    0x24u  /* PS: migration state of the endpoint */
+#define NAMP_EP_CC          0x28u  /* CC: gather / reduction descriptor of the endpoint (0: none) */
+#define NAMP_EP_RESERVED    0x2Cu  /* 0x2C..0x3F reserved (0) */
+#define NAMP_EP_SIZE        0x40u
 
 #define NAMP_EP_STATE_FREE    0u  /* not an endpoint: messages are refused (NACK no-endpoint) */
 #define NAMP_EP_STATE_READY   1u  /* receives */
 #define NAMP_EP_STATE_DELETED 2u  /* refuses (NACK no-endpoint) */
 
 #define NAMP_EP_F_NOTIFY  (1u << 0)  /* completions into this endpoint count in NA_NAMP_RX_COUNT */
-#define NAMP_EP_F_CHANNEL (1u << 1)  /* receiving side of a connected channel (informational) */
+#define NAMP_EP_F_CHANNEL (1u << 1)  /* receiving side of a connected channel: the target refuses
+                                        connection-less messages (NACK NAMP_ERR_CHANNEL) */
 
-/* ---- Remote-endpoint handle (Fig. 3.3c), 32 bytes, lives in the sending tile ----
+/* ---- Remote-endpoint handle (Fig. 3.3c), 64 bytes, lives in the sending tile ----
  * PARAM1 of a slot is the address of a handle. For a channel (CON) the sender consumes `credits`
  * (the NAMP decrements it atomically before each packet); the receiver's CREDIT message adds to
  * it atomically. For a credit transfer (CoM) the handle names the sender's handle instead: its
@@ -41,7 +47,8 @@
  * CONNECT_ACK wr_idx), a CON transfer sends no allocation request: the NAMP takes a credit, takes
  * element wr_idx (and increments the word), writes the data to rdata + (slot << max_msg_log2)
  * and the FINAL message (NAMP_FINAL_F_ADVANCE) commits it and advances the receiver's wr_idx.
- * Without NAMP_H_F_DIRECT a CON transfer allocates like a message (ALLOC_REQ/RESP). */
+ * Without NAMP_H_F_DIRECT a CON transfer allocates like a message (ALLOC_REQ/RESP). The words
+ * from +0x20 are named for the features that use them; software keeps them 0 until then. */
 #define NAMP_H_ADDR      0x00u  /* address tuple NAMP_TUPLE(domain, node, port) (software) */
 #define NAMP_H_TILE      0x04u  /* destination tile id */
 #define NAMP_H_ENDPOINT  0x08u  /* address of the endpoint (CoM: of the peer's handle) in `tile` */
@@ -50,7 +57,12 @@
 #define NAMP_H_SENT      0x14u  /* packets the NAMP completed through this handle (wraps) */
 #define NAMP_H_RDATA     0x18u  /* DIRECT: data address of the remote receive buffer */
 #define NAMP_H_WR_IDX    0x1Cu  /* DIRECT: next remote element index (the NAMP increments it) */
-#define NAMP_H_SIZE      0x20u
+#define NAMP_H_CC        0x20u  /* CC: collective descriptor (multicast group, layout) (0: none) */
+#define NAMP_H_OSQM_QUEUE  0x24u  /* HW-OSQM: queue of the thread waiting for a send (0: none) */
+#define NAMP_H_OSQM_THREAD 0x28u  /* HW-OSQM: thread waiting for a send through this handle */
+#define NAMP_H_PS_OWNER  0x2Cu  /* PS: protection domain that owns the handle */
+#define NAMP_H_RESERVED  0x30u  /* 0x30..0x3F reserved (0) */
+#define NAMP_H_SIZE      0x40u
 
 #define NAMP_H_F_CONNECTED (1u << 0)  /* informational (software) */
 #define NAMP_H_F_DIRECT    (1u << 1)  /* channel fast path: rdata, geometry and wr_idx are valid */
@@ -65,7 +77,7 @@
     ((((uint32_t)(domain) & 0xFFu) << 24) | (((uint32_t)(node) & 0xFFFu) << 12) | ((uint32_t)(port) & 0xFFFu))
 
 #ifndef __cplusplus
-_Static_assert(NAMP_EP_SIZE == 32u && NAMP_H_SIZE == 32u, "NAMP structure sizes");
+_Static_assert(NAMP_EP_SIZE == 64u && NAMP_H_SIZE == 64u, "NAMP structure sizes");
 #endif
 
 typedef struct namp_endpoint {
@@ -75,7 +87,12 @@ typedef struct namp_endpoint {
     uint32_t rx_buffer;
     uint32_t tx_buffer;
     volatile uint32_t rx_messages;
-    uint32_t reserved[2];
+    volatile uint32_t osqm_queue;
+    volatile uint32_t osqm_thread;
+    uint32_t ps_owner;
+    uint32_t ps_state;
+    uint32_t cc;
+    uint32_t reserved[5];
 } namp_endpoint_t;
 
 typedef struct namp_handle {
@@ -87,22 +104,43 @@ typedef struct namp_handle {
     volatile uint32_t sent;
     uint32_t rdata;
     volatile uint32_t wr_idx;
+    uint32_t cc;
+    volatile uint32_t osqm_queue;
+    volatile uint32_t osqm_thread;
+    uint32_t ps_owner;
+    uint32_t reserved[4];
 } namp_handle_t;
 
-/* ---- Protocol messages (thesis 3.2.5.6), NoC header type 11..15 on the control channels ----
- * Words after the header flit. `tag` = sending slot number (echoed in responses). */
-#define NAMP_MSG_ALLOC_REQ  11u  /* control request:  [endpoint][size][tag] */
-#define NAMP_MSG_ALLOC_RESP 12u  /* control response: [tag | ack<<31 | nack code<<16][element][data addr] */
-#define NAMP_MSG_CREDIT     13u  /* control request:  [handle address][credits][tag] */
-#define NAMP_MSG_FINAL      14u  /* control request:  [endpoint][element][size][tag | ADVANCE] */
-#define NAMP_MSG_RESERVED   15u  /* reserved (collective communication, ...) */
-#define NAMP_MSG_FIRST      11u
+/* ---- Protocol messages (thesis 3.2.5.6) ----
+ * One NoC header type on the control channels, NAMP_NOC_TYPE, is the NAMP's when it is enabled;
+ * the first payload word says which message it is: NAMP_MSG_WORD(sub-type, flags, tag), with the
+ * tag = NAMP_TAG(slot, destination) of the sending slot, echoed in responses. Further words per
+ * sub-type below. Sub-types 5..255 are reserved for the features (CC, PS, ...). */
+#define NAMP_NOC_TYPE       11u
+#define NAMP_MSG_WORD(sub, flags, tag) \
+    (((uint32_t)(sub) & 0xFFu) | (((uint32_t)(flags) & 0xFFu) << 8) | (((uint32_t)(tag) & 0xFFFFu) << 16))
+#define NAMP_MSG_SUB(w)     ((w) & 0xFFu)
+#define NAMP_MSG_FLAGS(w)   (((w) >> 8) & 0xFFu)
+#define NAMP_MSG_TAG(w)     (((w) >> 16) & 0xFFFFu)
+/* tag: slot [14:8], destination (multicast member) [7:0] */
+#define NAMP_TAG(slot, dst) ((((uint32_t)(slot) & 0x7Fu) << 8) | ((uint32_t)(dst) & 0xFFu))
+#define NAMP_TAG_SLOT(t)    (((t) >> 8) & 0x7Fu)
+#define NAMP_TAG_DST(t)     ((t) & 0xFFu)
 
-#define NAMP_RESP_ACK        (1u << 31)
-#define NAMP_RESP_CODE(w)    (((w) >> 16) & 0xFFu)  /* NACK reason: 0 = buffer full, else NAMP_ERR_* */
-#define NAMP_RESP_TAG(w)     ((w) & 0xFFFFu)
-/* FINAL tag word bit 31: channel fast path, the target also advances the receive buffer's wr_idx
- * by one (atomic fetch-and-add; no allocation reserved the element) */
-#define NAMP_FINAL_F_ADVANCE (1u << 31)
+#define NAMP_MSG_ALLOC_REQ  1u  /* control request:  [w0][endpoint][size]; flags NAMP_ALLOC_F_* */
+#define NAMP_MSG_ALLOC_RESP 2u  /* control response: [w0][code][element][data addr]; flags ACK */
+#define NAMP_MSG_CREDIT     3u  /* control request:  [w0][handle address][credits] */
+#define NAMP_MSG_FINAL      4u  /* control request:  [w0][endpoint][element][size]; NAMP_FINAL_F_* */
+#define NAMP_MSG_TYPES      5u  /* sub-types 1..4 used; statistics count 0..4 (0: unknown) */
+
+#define NAMP_ALLOC_F_CHANNEL (1u << 0)  /* the transfer belongs to a channel (CON) */
+#define NAMP_RESP_F_ACK      (1u << 0)  /* ALLOC_RESP: allocated (else NACK with the code word:
+                                           0 = buffer full, retry; else a NAMP_ERR_* code) */
+/* FINAL flags: ADVANCE, channel fast path: the target also advances the receive buffer's wr_idx
+ * by one (atomic fetch-and-add; no allocation reserved the element). VOID: the transfer failed
+ * after it took the element; the target marks the element MP_CB_VOID (consumers skip it) so that
+ * no element is reused while later ones are in flight. */
+#define NAMP_FINAL_F_ADVANCE (1u << 0)
+#define NAMP_FINAL_F_VOID    (1u << 1)
 
 #endif

@@ -1,88 +1,115 @@
-// RDMA put initiator: reads the local SRAM as a bus master and packetizes it on the data-request
-// channel. Busy slots are served round-robin, one packet per turn, so concurrent transfers share
-// the channel fairly. A slot is DONE when the remote adapter's completion arrives.
+// Data engine: transfer queue, contexts, reader and injector threads.
+#include "namp/dma_engine.h"
+
 #include <algorithm>
 
-#include "na_registers.h"
 #include "namp/data_packet.h"
-#include "namp/network_adapter.h"
 
 namespace namp {
 
-void network_adapter::dma_start(unsigned index) {
-    dma_slot &s = slots_[index];
-    ++stats_.dma_transfers;
-    s.status = DMA_STAT_BUSY;
-    const uint64_t local_end = uint64_t(s.local) + s.size;
-    const bool local_ok = s.local >= geo_.sram_base && local_end <= uint64_t(geo_.sram_base) + geo_.sram_size;
-    // Every tile has the same SRAM: the destination range is checked before anything is sent, so
-    // a bad transfer writes nothing. The remote adapter checks every packet again.
-    const uint64_t remote_end = uint64_t(s.remote) + s.size;
-    const bool remote_ok =
-        s.remote >= geo_.sram_base && remote_end <= uint64_t(geo_.sram_base) + geo_.sram_size;
-    if (!local_ok || !remote_ok || !tile_exists(s.remote_tile)) {
-        dma_finish(index, true);
-        return;
-    }
-    if (s.size == 0) {
-        dma_finish(index, false);
-        return;
-    }
-    s.sent = 0;
-    s.first = true;
-    s.sending = true;
-    dma_kick_.notify(sc_core::SC_ZERO_TIME);
+dma_engine::dma_engine(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
+                       packet_out &out, na_stats &stats, sc_core::sc_time clock_period)
+    : sc_module(name), port("port"), cfg_(cfg), geo_(geo), out_(out), stats_(stats),
+      period_(clock_period) {
+    if (cfg.dma_contexts < 1 || cfg.dma_contexts > 64)
+        SC_REPORT_ERROR(this->name(), "na.dma_contexts must be 1..64");
+    if (cfg.dma_fifo_packets < 1 || cfg.dma_fifo_packets > 16)
+        SC_REPORT_ERROR(this->name(), "na.dma_fifo_packets must be 1..16");
+    for (unsigned i = 0; i < cfg.dma_contexts; ++i)
+        ctx_.push_back({std::make_unique<dma_context>(sc_core::sc_gen_unique_name("context"),
+                                                      cfg.dma_fifo_packets),
+                        nullptr});
+    SC_THREAD(reader_thread);
+    SC_THREAD(injector_thread);
 }
 
-void network_adapter::dma_finish(unsigned index, bool error) {
-    dma_slot &s = slots_[index];
-    s.sending = false;
-    s.status = (s.status & ~DMA_STAT_BUSY) | (error ? DMA_STAT_ERROR : DMA_STAT_DONE);
-    if (error) ++stats_.dma_errors;
-    update_irq();
+unsigned dma_engine::busy() const {
+    return unsigned(std::count_if(ctx_.begin(), ctx_.end(), [](const entry &e) {
+        return e.ctx->current() != dma_context::state::idle;
+    }));
 }
 
-void network_adapter::dma_thread() {
-    const unsigned max_bytes = (geo_.max_packet_flits - dma_overhead_flits) * 4;
-    std::vector<uint8_t> buf;
+void dma_engine::submit(const dma_job &job, dma_client &client) {
+    if (job.size == 0) SC_REPORT_ERROR(name(), "empty DMA transfer");
+    queue_.emplace_back(job, &client);
+    assign();
+}
+
+void dma_engine::assign() {
+    for (entry &e : ctx_) {
+        if (queue_.empty()) break;
+        if (e.ctx->current() != dma_context::state::idle) continue;
+        e.ctx->start(queue_.front().first);
+        e.client = queue_.front().second;
+        queue_.pop_front();
+        ++stats_.dma_contexts_started;
+        read_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+}
+
+void dma_engine::reader_thread() {
+    const uint32_t max_bytes = (geo_.max_packet_flits - dma_overhead_flits) * 4;
     for (;;) {
         int pick = -1;
-        for (unsigned k = 0; k < slots_.size(); ++k) {
-            const unsigned i = (dma_rr_ + k) % slots_.size();
-            if (slots_[i].sending) {
-                pick = int(i);
-                break;
-            }
+        for (unsigned k = 0; k < ctx_.size() && pick < 0; ++k) {
+            const unsigned i = (read_rr_ + k) % ctx_.size();
+            if (ctx_[i].ctx->wants_read()) pick = int(i);
         }
         if (pick < 0) {
-            sc_core::wait(dma_kick_);
+            sc_core::wait(read_event_);
             continue;
         }
-        dma_rr_ = (unsigned(pick) + 1) % slots_.size();
-        dma_slot &s = slots_[pick];
-        if (s.first) sc_core::wait(cycles(cfg_.dma_setup_cycles));
-        const uint32_t n = std::min<uint32_t>(max_bytes, s.size - s.sent);
-        buf.assign((n + 3) & ~3u, 0);
-        if (!bus_access(tlm::TLM_READ_COMMAND, s.local + s.sent, buf.data(), n)) {
-            dma_finish(unsigned(pick), true);  // nothing more is sent; the remote state resets
-            continue;                          // with the next transfer's first packet
+        read_rr_ = (unsigned(pick) + 1) % ctx_.size();
+        dma_context &c = *ctx_[pick].ctx;
+        const dma_job &j = c.job();
+        if (c.first_read() && j.setup_cycles) sc_core::wait(period_ * double(j.setup_cycles));
+        const uint32_t off = c.read_offset();
+        const uint32_t n = std::min(max_bytes, j.size - off);
+        buf_.assign((n + 3) & ~3u, 0);
+        if (!port.read(j.src + off, buf_.data(), n)) {
+            const unsigned tag = j.tag;
+            dma_client *client = ctx_[pick].client;
+            c.abort();
+            ++stats_.dma_read_errors;
+            client->dma_read_failed(tag);
+            assign();
+            continue;
         }
-        sc_core::wait(cycles(cfg_.dma_packet_cycles));
-        const bool last = s.sent + n == s.size;
+        sc_core::wait(period_ * double(cfg_.dma_packet_cycles));  // building the header
         noc::packet p;
-        p.header.dst_x = s.remote_tile % geo_.mesh_width;
-        p.header.dst_y = s.remote_tile / geo_.mesh_width;
+        p.header.dst_x = j.tile % geo_.mesh_width;
+        p.header.dst_y = j.tile / geo_.mesh_width;
         p.header.type = pkt_dma_data;
-        p.payload.push_back(s.remote + s.sent);
-        p.payload.push_back(dma_ctrl(n, unsigned(pick), s.first, last));
-        for (size_t w = 0; w < buf.size(); w += 4)
-            p.payload.push_back(uint32_t(buf[w]) | uint32_t(buf[w + 1]) << 8 |
-                                uint32_t(buf[w + 2]) << 16 | uint32_t(buf[w + 3]) << 24);
-        s.first = false;
-        s.sent += n;
-        if (last) s.sending = false;  // BUSY until the completion comes back
-        stats_.dma_bytes += n;
-        send_data_request(std::move(p));
+        p.header.ch = noc::channel::data_request;
+        p.payload.reserve(2 + buf_.size() / 4);
+        p.payload.push_back(j.dst + off);
+        p.payload.push_back(dma_ctrl(n, j.tag, off == 0, off + n == j.size));
+        for (size_t w = 0; w < buf_.size(); w += 4)
+            p.payload.push_back(uint32_t(buf_[w]) | uint32_t(buf_[w + 1]) << 8 |
+                                uint32_t(buf_[w + 2]) << 16 | uint32_t(buf_[w + 3]) << 24);
+        if (j.tag < dma_tag_namp) stats_.dma_bytes += n;
+        c.push(std::move(p), n);
+        inject_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+}
+
+void dma_engine::injector_thread() {
+    for (;;) {
+        int pick = -1;
+        for (unsigned k = 0; k < ctx_.size() && pick < 0; ++k) {
+            const unsigned i = (inject_rr_ + k) % ctx_.size();
+            if (ctx_[i].ctx->has_packet()) pick = int(i);
+        }
+        if (pick < 0) {
+            sc_core::wait(inject_event_);
+            continue;
+        }
+        inject_rr_ = (unsigned(pick) + 1) % ctx_.size();
+        noc::packet p = ctx_[pick].ctx->pop();  // frees a FIFO place: the reader may go on
+        read_event_.notify(sc_core::SC_ZERO_TIME);
+        if (ctx_[pick].ctx->current() == dma_context::state::idle) assign();
+        ++stats_.dma_packets;
+        out_.send_packet(std::move(p));
     }
 }
 

@@ -1,126 +1,137 @@
-// NAMP target FSM (thesis 3.2.5.6, 4.2.3; docs/namp.md): serves the protocol messages other tiles
-// send to this tile without the CPU and without per-transfer state. It reserves receive-buffer
-// elements with a tagged compare-and-swap on wr_idx (Listing 4.2), commits them on finalization
-// (size word = MP_CB_COMMITTED | size, receive counter) and adds credits to a handle atomically,
-// waking the slots waiting for them.
-#include "na_registers.h"
-#include "namp/network_adapter.h"
-#include "namp_structs.h"
+// NAMP target: allocation, credits, finalization.
+#include "namp/namp_target.h"
+
 #include "mp/cbuffer.h"
+#include "namp/protocol.h"
+#include "namp_structs.h"
 
 namespace namp {
 
-void network_adapter::namp_target_thread() {
+namespace {
+constexpr unsigned ep_words = 8;  // endpoint words the target uses (0x00..0x1F)
+}
+
+namp_target::namp_target(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
+                         packet_out &out, na_stats &stats, target_events &events,
+                         sc_core::sc_time clock_period)
+    : sc_module(name), port("port"), cfg_(cfg), geo_(geo), out_(out), stats_(stats),
+      events_(events), period_(clock_period) {
+    SC_THREAD(thread);
+}
+
+void namp_target::request(noc::packet pkt) {
+    queue_.push_back(std::move(pkt));
+    event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void namp_target::thread() {
     for (;;) {
-        while (namp_req_.empty()) sc_core::wait(namp_req_event_);
-        noc::packet pkt = std::move(namp_req_.front());
-        namp_req_.pop_front();
+        while (queue_.empty()) sc_core::wait(event_);
+        const noc::packet pkt = std::move(queue_.front());
+        queue_.pop_front();
         sc_core::wait(cycles(cfg_.namp.target_cycles));
         ++stats_.namp_target_steps;
-        switch (pkt.header.type) {
-        case NAMP_MSG_ALLOC_REQ: namp_serve_alloc(pkt); break;
-        case NAMP_MSG_CREDIT: namp_serve_credit(pkt); break;
-        case NAMP_MSG_FINAL: namp_serve_final(pkt); break;
-        default: break;
+        switch (message_sub(pkt)) {
+        case NAMP_MSG_ALLOC_REQ: serve_alloc(pkt); break;
+        case NAMP_MSG_CREDIT: serve_credit(pkt); break;
+        case NAMP_MSG_FINAL: serve_final(pkt); break;
+        default: ++stats_.namp_dropped; break;  // reserved sub-types
         }
     }
 }
 
-// [endpoint][size][tag] -> ALLOC_RESP [tag | ACK | code << 16][element][data address]
-void network_adapter::namp_serve_alloc(const noc::packet &pkt) {
+bool namp_target::receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b) {
+    if ((ep & 3) || !in_sram(ep, NAMP_EP_SIZE) || !port.read(ep, e, 4 * ep_words) ||
+        e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY)
+        return false;
+    const uint32_t buf = e[NAMP_EP_RX_BUFFER / 4];
+    return buf && !(buf & 3) && in_sram(buf, MP_CB_HEADER_SIZE) &&
+           port.read(buf, b, MP_CB_HEADER_SIZE) && b[0] <= MP_CB_MAX_CAP_LOG2 &&
+           b[1] >= MP_CB_MIN_MSG_LOG2 && b[1] <= MP_CB_MAX_MSG_LOG2;
+}
+
+// [w0][endpoint][size] -> ALLOC_RESP [w0: ACK?][code][element][data address]
+void namp_target::serve_alloc(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
     if (pl.size() < 3) return;
-    const uint32_t ep = pl[0], size = pl[1], tag = pl[2] & 0xFFFFu;
-    const unsigned src = pkt.header.src_y * geo_.mesh_width + pkt.header.src_x;
+    const uint32_t ep = pl[1], size = pl[2];
+    const bool channel = NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_CHANNEL;
     uint32_t code = NAMP_ERR_NO_ENDPOINT, elem = 0, data = 0;
     bool ack = false;
-    uint32_t e[NAMP_EP_SIZE / 4], d[MP_CB_HEADER_SIZE / 4];
-    if (!(ep & 3) && in_local_sram(ep, NAMP_EP_SIZE) && read_words(ep, e, NAMP_EP_SIZE / 4) &&
-        e[NAMP_EP_STATE / 4] == NAMP_EP_STATE_READY) {
-        const uint32_t b = e[NAMP_EP_RX_BUFFER / 4];
-        if (b && !(b & 3) && in_local_sram(b, MP_CB_HEADER_SIZE) &&
-            read_words(b, d, MP_CB_HEADER_SIZE / 4) && d[0] <= MP_CB_MAX_CAP_LOG2 &&
-            d[1] >= MP_CB_MIN_MSG_LOG2 && d[1] <= MP_CB_MAX_MSG_LOG2) {
-            const uint32_t n = d[0], m = d[1];
-            if (size > (1u << m)) {
-                code = NAMP_ERR_TOO_LARGE;
-            } else {
-                code = 0;  // NACK "buffer full" unless a reservation succeeds
-                for (unsigned attempt = 0; attempt < 4; ++attempt) {
-                    uint32_t idx[2];
-                    if (!read_words(b + MP_CB_OFF_WR_IDX, idx, 2)) break;
-                    const uint32_t wr = idx[0], rd = idx[1];
-                    if (wr - rd >= (1u << n)) break;  // full
-                    const uint32_t slot = wr & ((1u << n) - 1u);
-                    uint32_t sw = 0;
-                    if (!read_words(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * slot, &sw, 1) || sw != 0)
-                        break;  // still held by a consumer
-                    uint32_t old = 0;
-                    bool ok = false;
-                    if (!namp_atomic(b + MP_CB_OFF_WR_IDX, true, wr + 1, wr, old, ok)) break;
-                    if (ok) {
-                        ack = true;
-                        elem = wr;
-                        data = b + d[MP_CB_OFF_DATA_OFS / 4] + (slot << m);
-                        break;
-                    }
+    uint32_t e[ep_words], d[MP_CB_HEADER_SIZE / 4];
+    if (receiving_endpoint(ep, e, d)) {
+        const uint32_t b = e[NAMP_EP_RX_BUFFER / 4], n = d[0], m = d[1];
+        if ((e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_CHANNEL) && !channel) {
+            code = NAMP_ERR_CHANNEL;  // a connected channel's endpoint takes no messages
+        } else if (size > (1u << m)) {
+            code = NAMP_ERR_TOO_LARGE;
+        } else {
+            code = 0;  // NACK "buffer full" unless a reservation succeeds
+            for (unsigned attempt = 0; attempt < 4 && !ack; ++attempt) {
+                uint32_t idx[2];
+                if (!port.read(b + MP_CB_OFF_WR_IDX, idx, 8)) break;
+                const uint32_t wr = idx[0], rd = idx[1];
+                if (wr - rd >= (1u << n)) break;  // full
+                const uint32_t k = wr & ((1u << n) - 1u);
+                uint32_t sw = 0;
+                if (!port.read_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, sw) || sw != 0)
+                    break;  // still held by a consumer
+                uint32_t old = 0;
+                bool ok = false;
+                if (!port.rmw(b + MP_CB_OFF_WR_IDX, true, wr + 1, wr, cfg_.namp.atomics, old, ok)) break;
+                if (ok) {
+                    ack = true;
+                    elem = wr;
+                    data = b + d[MP_CB_OFF_DATA_OFS / 4] + (k << m);
                 }
             }
         }
     }
     if (!ack) ++stats_.namp_nacks_sent;
     sc_core::wait(cycles(cfg_.namp.message_cycles));
-    namp_send(src, NAMP_MSG_ALLOC_RESP,
-              {tag | (ack ? NAMP_RESP_ACK : ((code & 0xFFu) << 16)), elem, data});
+    ++stats_.namp_msgs_sent[NAMP_MSG_ALLOC_RESP];
+    out_.send_packet(make_message(geo_, source_tile(pkt, geo_), NAMP_MSG_ALLOC_RESP,
+                                  ack ? NAMP_RESP_F_ACK : 0u, NAMP_MSG_TAG(pl[0]),
+                                  {ack ? 0u : code, elem, data}));
 }
 
-// [handle][credits][tag]: credits += n atomically, wake the slots waiting on that handle.
-void network_adapter::namp_serve_credit(const noc::packet &pkt) {
-    const auto &pl = pkt.payload;
-    if (pl.size() < 2) return;
-    const uint32_t h = pl[0];
-    if ((h & 3) || !in_local_sram(h, NAMP_H_SIZE)) return;
-    uint32_t old = 0;
-    bool ok = false;
-    if (!namp_atomic(h + NAMP_H_CREDITS, false, pl[1], 0, old, ok)) return;
-    ++namp_credit_updates_;
-    for (unsigned i = 0; i < nslots_.size(); ++i) {
-        namp_slot &s = nslots_[i];
-        if (s.state == NAMP_STATE_CREDIT_WAIT && s.p1 == h) {
-            namp_set_state(i, NAMP_STATE_READY);
-            s.armed = true;
-            s.not_before = sc_core::sc_time_stamp();
-        }
-    }
-    namp_kick();
-}
-
-// [endpoint][element][size][tag | ADVANCE]: commit the element (ADVANCE: and advance wr_idx),
-// count the message.
-void network_adapter::namp_serve_final(const noc::packet &pkt) {
+// [w0][handle][credits]: credits += n atomically; the initiator wakes the slots waiting on it.
+void namp_target::serve_credit(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
     if (pl.size() < 3) return;
-    const uint32_t ep = pl[0], elem = pl[1], size = pl[2];
-    uint32_t e[NAMP_EP_SIZE / 4], d[MP_CB_HEADER_SIZE / 4];
-    if ((ep & 3) || !in_local_sram(ep, NAMP_EP_SIZE) || !read_words(ep, e, NAMP_EP_SIZE / 4)) return;
-    const uint32_t b = e[NAMP_EP_RX_BUFFER / 4];
-    if (!b || (b & 3) || !in_local_sram(b, MP_CB_HEADER_SIZE) ||
-        !read_words(b, d, MP_CB_HEADER_SIZE / 4) || d[0] > MP_CB_MAX_CAP_LOG2)
+    const uint32_t h = pl[1];
+    if ((h & 3) || !in_sram(h, NAMP_H_SIZE)) return;
+    if (!port.fetch_add(h + NAMP_H_CREDITS, pl[2], cfg_.namp.atomics)) return;
+    events_.credit_added(h);
+}
+
+// [w0][endpoint][element][size]: commit the element (VOID: mark it skipped; ADVANCE: then advance
+// wr_idx), count the message. Nothing is written for an endpoint that no longer receives: its
+// buffer may have been freed.
+void namp_target::serve_final(const noc::packet &pkt) {
+    const auto &pl = pkt.payload;
+    if (pl.size() < 4) return;
+    const uint32_t ep = pl[1], elem = pl[2], size = pl[3], flags = NAMP_MSG_FLAGS(pl[0]);
+    uint32_t e[ep_words], d[MP_CB_HEADER_SIZE / 4];
+    if (!receiving_endpoint(ep, e, d)) {
+        ++stats_.namp_dropped;
         return;
-    const uint32_t slot = elem & ((1u << d[0]) - 1u);
-    if (!write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * slot, MP_CB_COMMITTED | size)) return;
-    uint32_t old = 0;
-    bool ok = false;
-    // channel fast path: no allocation advanced wr_idx; single producer per channel, so a
-    // fetch-and-add after the commit (consumers wait for COMMITTED of every element below wr_idx)
-    if (pl.size() >= 4 && (pl[3] & NAMP_FINAL_F_ADVANCE))
-        namp_atomic(b + MP_CB_OFF_WR_IDX, false, 1, 0, old, ok);
-    namp_atomic(ep + NAMP_EP_RX_MESSAGES, false, 1, 0, old, ok);
-    ++stats_.namp_rx_completed;
-    if (!cfg_.namp.rx_count_gating || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_NOTIFY)) {
-        ++rx_count_;
-        update_irq();
     }
+    const uint32_t b = e[NAMP_EP_RX_BUFFER / 4];
+    const uint32_t k = elem & ((1u << d[0]) - 1u);
+    const bool void_elem = flags & NAMP_FINAL_F_VOID;
+    const uint32_t word = MP_CB_COMMITTED | (void_elem ? MP_CB_VOID : (size & MP_CB_SIZE_MASK));
+    if (!port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, word)) return;
+    // channel fast path: no allocation advanced wr_idx; one producer per channel, so a
+    // fetch-and-add after the commit (consumers wait for COMMITTED of every element below wr_idx)
+    if (flags & NAMP_FINAL_F_ADVANCE) port.fetch_add(b + MP_CB_OFF_WR_IDX, 1, cfg_.namp.atomics);
+    if (void_elem) {
+        ++stats_.namp_voided;
+        return;
+    }
+    port.fetch_add(ep + NAMP_EP_RX_MESSAGES, 1, cfg_.namp.atomics);
+    ++stats_.namp_rx_completed;
+    events_.message_delivered(ep, e[NAMP_EP_FLAGS / 4]);
 }
 
 }  // namespace namp

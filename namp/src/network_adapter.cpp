@@ -10,6 +10,10 @@ namespace namp {
 
 using noc::channel;
 
+namespace {
+constexpr unsigned namp_min_packet_flits = 5;  // header + FINAL's four words
+}
+
 network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &cfg,
                                  const na_geometry &geo, noc::network_port &port,
                                  sc_core::sc_time clock_period)
@@ -17,17 +21,13 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
       port_(port), period_(clock_period),
       buffers_{noc_buffer(channel::control_request, cfg.rx_buffer_flits),
                noc_buffer(channel::control_response, cfg.rx_buffer_flits)},
-      slots_(cfg.dma_slots), nslots_(cfg.namp.enabled ? cfg.namp.slots : 0) {
-    if (cfg.namp.enabled && (cfg.namp.slots < 1 || cfg.namp.slots > NA_NAMP_MAX_SLOTS))
-        SC_REPORT_ERROR(this->name(), "namp.slots must be 1..128");
-    if (cfg.namp.arbitration > NAMP_ARB_MAP)
-        SC_REPORT_ERROR(this->name(), "namp.arbitration must be lrs, qos or map");
-    namp_arbitration_ = cfg.namp.arbitration;
-    stats_.namp_slots.resize(nslots_.size());
+      slots_(cfg.dma_slots) {
     if (cfg.dma_slots < 1 || cfg.dma_slots > NA_DMA_MAX_SLOTS)
         SC_REPORT_ERROR(this->name(), "na.dma_slots must be 1..128");
     if (geo.max_packet_flits < 4)
         SC_REPORT_ERROR(this->name(), "the adapter needs NoC packets of at least 4 flits");
+    if (cfg.namp.enabled && geo.max_packet_flits < namp_min_packet_flits)
+        SC_REPORT_ERROR(this->name(), "the NAMP needs NoC packets of at least 5 flits (FINAL)");
     if (cfg.rx_buffer_flits < geo.max_packet_flits)
         SC_REPORT_ERROR(this->name(), "na.rx_buffer_flits must hold the longest packet");
     request_capacity_ = cfg.target_queue_flits ? cfg.target_queue_flits : 2 * geo.max_packet_flits;
@@ -38,13 +38,11 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
     rma.register_b_transport(this, &network_adapter::b_transport_rma);
     port_.bind_sink(*this);
 
-    SC_THREAD(dma_thread);
+    dma_ = std::make_unique<dma_engine>("dma", cfg_, geo_, *this, stats_, clock_period);
+    if (cfg.namp.enabled)
+        namp_ = std::make_unique<namp_unit>("namp", cfg_, geo_, *dma_, *this, stats_, clock_period,
+                                            [this] { update_irq(); });
     SC_THREAD(target_thread);
-    if (cfg.namp.enabled) {
-        SC_THREAD(namp_egress_thread);
-        SC_THREAD(namp_ingress_thread);
-        SC_THREAD(namp_target_thread);
-    }
     SC_METHOD(drive_irq);
     sensitive << irq_update_;
     for (unsigned i = 0; i < buffers_.size(); ++i) {
@@ -63,7 +61,7 @@ bool network_adapter::can_accept(const noc::packet &pkt) {
     case channel::control_request:
     case channel::control_response:
         // NAMP protocol messages are always consumed by the NAMP FSMs.
-        if (namp_on() && pkt.header.type >= NAMP_MSG_FIRST) break;
+        if (namp_on() && pkt.header.type == NAMP_NOC_TYPE) break;
         ok = buffers_[c].rx_reserve(pkt.flits());
         break;
     case channel::data_request:
@@ -88,8 +86,8 @@ void network_adapter::deliver(noc::packet pkt) {
     switch (pkt.header.ch) {
     case channel::control_request:
     case channel::control_response:
-        if (namp_on() && pkt.header.type >= NAMP_MSG_FIRST) {
-            namp_receive(std::move(pkt));
+        if (namp_on() && pkt.header.type == NAMP_NOC_TYPE) {
+            namp_->receive(std::move(pkt));
             break;
         }
         buffers_[c].rx_deliver(std::move(pkt));
@@ -101,13 +99,13 @@ void network_adapter::deliver(noc::packet pkt) {
         break;
     case channel::data_response:
         if (pkt.header.type == pkt_dma_done && !pkt.payload.empty()) {
-            const unsigned slot = resp_ctrl_tag(pkt.payload[0]);
-            if (slot >= 128 && namp_on()) {  // internal DMA context of a NAMP slot
-                namp_receive(std::move(pkt));
+            const unsigned tag = resp_ctrl_tag(pkt.payload[0]);
+            if (tag & dma_tag_namp) {  // a NAMP transfer
+                if (namp_on()) namp_->dma_completion(tag & ~dma_tag_namp, resp_ctrl_error(pkt.payload[0]));
                 break;
             }
-            if (slot < slots_.size() && (slots_[slot].status & DMA_STAT_BUSY))
-                dma_finish(slot, resp_ctrl_error(pkt.payload[0]));
+            if (tag < slots_.size() && (slots_[tag].status & DMA_STAT_BUSY))
+                dma_finish(tag, resp_ctrl_error(pkt.payload[0]));
         } else {
             rma_response(pkt);
         }
@@ -143,24 +141,18 @@ void network_adapter::send_data_request(noc::packet pkt) {
     port_.send(std::move(pkt));
 }
 
-// The master interface: one burst on the tile bus, the SRAM adds its latency, each further 32-bit
-// word na.bus_word_cycles. Waits for the access time. Returns false on a bus error.
-bool network_adapter::bus_access(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len) {
-    tlm::tlm_generic_payload t;
-    t.set_command(cmd);
-    t.set_address(addr);
-    t.set_data_ptr(data);
-    t.set_data_length(len);
-    t.set_streaming_width(len);
-    t.set_byte_enable_ptr(nullptr);
-    t.set_dmi_allowed(false);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    master->b_transport(t, delay);
-    const uint32_t words = (len + 3) / 4;
-    if (words > 1) delay += cycles(uint64_t(words - 1) * cfg_.bus_word_cycles);
-    sc_core::wait(delay);
-    return t.is_response_ok();
+void network_adapter::send_packet(noc::packet pkt) {
+    count_sent(pkt);
+    port_.send(std::move(pkt));
+}
+
+std::vector<tlm::tlm_initiator_socket<32> *> network_adapter::bus_masters() {
+    std::vector<tlm::tlm_initiator_socket<32> *> m = {&master.socket, &dma_->port.socket};
+    if (namp_) {
+        m.push_back(&namp_->init.port.socket);
+        m.push_back(&namp_->target.port.socket);
+    }
+    return m;
 }
 
 // ---- interrupt line ----
@@ -173,9 +165,7 @@ uint32_t network_adapter::irq_pending() const {
         if ((s.control & DMA_CTRL_IEN) && (s.status & (DMA_STAT_DONE | DMA_STAT_ERROR)))
             p |= NA_IRQ_SRC_DMA;
     if (rma_errors_) p |= NA_IRQ_SRC_RMA_ERROR;
-    for (const namp_slot &s : nslots_)
-        if ((s.flags & NAMP_FLAG_IEN) && (s.flags & NAMP_FLAG_DONE)) p |= NA_IRQ_SRC_NAMP_DONE;
-    if (rx_count_) p |= NA_IRQ_SRC_RX_COUNT;
+    if (namp_) p |= namp_->irq_pending();
     return p;
 }
 

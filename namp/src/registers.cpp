@@ -68,7 +68,7 @@ bool network_adapter::read_reg(uint32_t off, uint32_t &v, bool side_effects) {
         const unsigned s = (off - NA_DMA_BASE(0)) / 0x2000;
         return read_dma(slots_[s], off - NA_DMA_BASE(s), v);
     }
-    if (off >= NA_NAMP_SLOT_BASE(0)) return read_namp_slot(off, v);
+    if (off >= NA_NAMP_SLOT_BASE(0)) return namp_on() && namp_->read_reg(off, v);
     return false;  // includes absent DMA slots
 }
 
@@ -78,17 +78,8 @@ bool network_adapter::write_reg(uint32_t off, uint32_t v) {
         update_irq();
         return true;
     }
-    if (namp_on() && off == NA_NAMP_RX_COUNT) {
-        rx_count_ = v >= rx_count_ ? 0 : rx_count_ - v;
-        update_irq();
-        return true;
-    }
-    if (namp_on() && off == NA_NAMP_ARBITRATION) {
-        if (v > NAMP_ARB_MAP) return false;
-        namp_arbitration_ = v;
-        return true;
-    }
-    if (off >= NA_NAMP_SLOT_BASE(0)) return write_namp_slot(off, v);
+    if (namp_on() && (off == NA_NAMP_RX_COUNT || off == NA_NAMP_ARBITRATION || off >= NA_NAMP_SLOT_BASE(0)))
+        return namp_->write_reg(off, v);
     if (off == NA_IRQ_BASE + NA_IRQ_MASK) {
         const uint32_t sources =
             irq_sources | (namp_on() ? NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT : 0u);
@@ -112,19 +103,19 @@ bool network_adapter::read_status(uint32_t off, uint32_t &v) const {
     switch (off) {
     case NA_VERSION: v = version; return true;
     case NA_FEATURES:
-        v = NA_FEATURE_NOC_BUFFERS | NA_FEATURE_DMA | NA_FEATURE_RMA | namp_features();
+        v = NA_FEATURE_NOC_BUFFERS | NA_FEATURE_DMA | NA_FEATURE_RMA | (namp_on() ? namp_->features() : 0u);
         return true;
     case NA_DMA_SLOTS: v = uint32_t(slots_.size()); return true;
-    case NA_NAMP_SLOTS: v = uint32_t(nslots_.size()); return true;
+    case NA_NAMP_SLOTS: v = namp_on() ? uint32_t(namp_->slots().size()) : 0u; return true;
     case NA_TILE_ID: v = geo_.tile_id; return true;
     case NA_MAX_PACKET_FLITS: v = geo_.max_packet_flits; return true;
     case NA_RX_BUFFER_FLITS: v = cfg_.rx_buffer_flits; return true;
     case NA_RMA_OUTSTANDING: v = rma_outstanding_; return true;
     case NA_RMA_ERRORS: v = rma_errors_; return true;
     case NA_MESH_SIZE: v = (geo_.mesh_height << 16) | geo_.mesh_width; return true;
-    case NA_NAMP_RX_COUNT: v = rx_count_; return namp_on();
-    case NA_NAMP_ARBITRATION: v = namp_arbitration_; return namp_on();
-    case NA_NAMP_ATOMICS: v = cfg_.namp.atomics ? 1u : 0u; return namp_on();
+    case NA_NAMP_RX_COUNT:
+    case NA_NAMP_ARBITRATION:
+    case NA_NAMP_ATOMICS: return namp_on() && namp_->read_reg(off, v);
     default: return false;
     }
 }
@@ -173,7 +164,7 @@ bool network_adapter::write_nocbuf(noc_buffer &b, uint32_t off, uint32_t v) {
     const unsigned index = b.channel() == noc::channel::control_request ? 0 : 1;
     if (b.tx_expected() == 0) {
         noc::packet_header h = noc::decode_header(v);
-        if (namp_on() && h.type >= NAMP_MSG_FIRST) {  // reserved for the NAMP protocol
+        if (namp_on() && h.type == NAMP_NOC_TYPE) {  // reserved for the NAMP protocol
             ++stats_.namp_raw_refused;
             return false;
         }
@@ -227,6 +218,53 @@ bool network_adapter::write_dma(unsigned index, uint32_t off, uint32_t v) {
         return true;
     default: return false;
     }
+}
+
+}  // namespace namp
+
+namespace namp {
+
+// ---- user DMA slots: transfers of the data engine ----
+
+void network_adapter::dma_start(unsigned index) {
+    dma_slot &s = slots_[index];
+    ++stats_.dma_transfers;
+    s.status = DMA_STAT_BUSY;
+    const uint64_t local_end = uint64_t(s.local) + s.size;
+    const bool local_ok = s.local >= geo_.sram_base && local_end <= uint64_t(geo_.sram_base) + geo_.sram_size;
+    // Every tile has the same SRAM: the destination range is checked before anything is sent, so
+    // a bad transfer writes nothing. The remote adapter checks every packet again.
+    const uint64_t remote_end = uint64_t(s.remote) + s.size;
+    const bool remote_ok =
+        s.remote >= geo_.sram_base && remote_end <= uint64_t(geo_.sram_base) + geo_.sram_size;
+    if (!local_ok || !remote_ok || !tile_exists(s.remote_tile)) {
+        dma_finish(index, true);
+        return;
+    }
+    if (s.size == 0) {
+        dma_finish(index, false);
+        return;
+    }
+    dma_job j;
+    j.src = s.local;
+    j.tile = s.remote_tile;
+    j.dst = s.remote;
+    j.size = s.size;
+    j.tag = index;
+    j.setup_cycles = cfg_.dma_setup_cycles;
+    dma_->submit(j, *this);
+}
+
+// The read failed: nothing more is sent; the remote state resets with the next first packet.
+void network_adapter::dma_read_failed(unsigned tag) {
+    if (tag < slots_.size() && (slots_[tag].status & DMA_STAT_BUSY)) dma_finish(tag, true);
+}
+
+void network_adapter::dma_finish(unsigned index, bool error) {
+    dma_slot &s = slots_[index];
+    s.status = (s.status & ~DMA_STAT_BUSY) | (error ? DMA_STAT_ERROR : DMA_STAT_DONE);
+    if (error) ++stats_.dma_errors;
+    update_irq();
 }
 
 }  // namespace namp

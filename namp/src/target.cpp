@@ -41,7 +41,7 @@ void network_adapter::serve(const noc::packet &pkt) {
     case pkt_dma_data: {
         if (pl.size() < 2) return;
         const uint32_t addr = pl[0], ctrl = pl[1];
-        const unsigned n = dma_ctrl_bytes(ctrl), slot = dma_ctrl_slot(ctrl);
+        const unsigned n = dma_ctrl_bytes(ctrl), slot = dma_ctrl_tag(ctrl);
         bool &err = dma_remote_error_[{src, slot}];
         if (dma_ctrl_first(ctrl)) err = false;
         if (n > 4 * (pl.size() - 2) || !in_local_sram(addr, n)) {
@@ -49,7 +49,7 @@ void network_adapter::serve(const noc::packet &pkt) {
         } else if (!err) {
             std::vector<uint8_t> bytes(4 * (pl.size() - 2));
             std::memcpy(bytes.data(), pl.data() + 2, bytes.size());  // little-endian host
-            if (bus_access(tlm::TLM_WRITE_COMMAND, addr, bytes.data(), n))
+            if (master.write(addr, bytes.data(), n))
                 stats_.dma_bytes_written += n;
             else
                 err = true;
@@ -70,8 +70,7 @@ void network_adapter::serve(const noc::packet &pkt) {
                   (!store || pl.size() >= 3);
         uint32_t data = store ? pl[2] : 0;
         if (ok)
-            ok = bus_access(store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr,
-                            reinterpret_cast<uint8_t *>(&data), size);
+            ok = store ? master.write(addr, &data, size) : master.read(addr, &data, size);
         ++stats_.rma_served;
         reply.header.type = store ? pkt_rma_store_ack : pkt_rma_load_reply;
         reply.payload.push_back(resp_ctrl(tag, !ok));

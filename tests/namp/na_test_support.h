@@ -70,6 +70,14 @@ struct bench {
     driver &d(unsigned tile) { return *drv[tile]; }
     uint8_t *mem(unsigned tile) { return plat->tiles()[tile]->memory().data(); }
     const namp::na_stats &stats(unsigned tile) { return plat->adapter(tile)->stats(); }
+    // counters of NAMP slot i of a tile (the NAMP must be enabled)
+    const namp::slot::counters &slot_stats(unsigned tile, unsigned i) {
+        return plat->adapter(tile)->namp()->slots().at(i)->stats();
+    }
+    uint64_t namp_atomics(unsigned tile) {
+        const namp::namp_unit *u = plat->adapter(tile)->namp();
+        return u->init.port.atomics() + u->target.port.atomics();
+    }
     bool meip(unsigned tile) { return plat->tiles()[tile]->external_irq(0).read(); }
     void cycles(uint64_t n) { sc_core::wait(period * double(n)); }
 

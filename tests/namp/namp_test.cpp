@@ -148,10 +148,11 @@ TEST(Namp, StatusBlockAndBusErrors) {
         EXPECT_FALSE(d.read(slot(0, 0x1000), v));                // vif-config page
         EXPECT_FALSE(d.read(slot(0, 0x2000), v));                // virtual-interface page
         EXPECT_FALSE(d.write(slot(1, 0x3000), 1));
-        // raw packets with a NAMP type are refused on the header write
-        EXPECT_FALSE(d.write(na(NA_NOCBUF_BASE(0) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, 11, 1)));
-        EXPECT_FALSE(d.write(na(NA_NOCBUF_BASE(1) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, 15, 1)));
-        d.wr(na(NA_NOCBUF_BASE(0) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, 10, 1));
+        // raw packets with the NAMP type are refused on the header write, on both buffers; the
+        // other types stay free for software
+        EXPECT_FALSE(d.write(na(NA_NOCBUF_BASE(0) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, NAMP_NOC_TYPE, 1)));
+        EXPECT_FALSE(d.write(na(NA_NOCBUF_BASE(1) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, NAMP_NOC_TYPE, 1)));
+        d.wr(na(NA_NOCBUF_BASE(0) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, 15, 1));
         poll(b, 1, na(NA_NOCBUF_BASE(0) + NOCBUF_RX_STATUS), 1, 1);
         EXPECT_EQ(b.stats(0).namp_raw_refused, 2u);
     }});
@@ -196,12 +197,12 @@ TEST(Namp, UnbufferedMessageLifecycle) {
         EXPECT_EQ(b.d(3).rd(na(NA_IRQ_BASE + NA_IRQ_PENDING)) & NA_IRQ_SRC_RX_COUNT, 0u);
     }});
     const std::vector<unsigned> want = {NAMP_STATE_READY, NAMP_STATE_REQUEST, NAMP_STATE_DATA,
-                                        NAMP_STATE_FINALIZE, NAMP_STATE_DONE};
+                                        NAMP_STATE_DMA, NAMP_STATE_FINALIZE, NAMP_STATE_DONE};
     EXPECT_EQ(states, want);
-    EXPECT_EQ(b.stats(0).namp_slots[0].transfers, 1u);
-    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ - 11], 1u);
-    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_FINAL - 11], 1u);
-    EXPECT_EQ(b.stats(3).namp_msgs_sent[NAMP_MSG_ALLOC_RESP - 11], 1u);
+    EXPECT_EQ(b.slot_stats(0, 0).transfers, 1u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ], 1u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_FINAL], 1u);
+    EXPECT_EQ(b.stats(3).namp_msgs_sent[NAMP_MSG_ALLOC_RESP], 1u);
     EXPECT_EQ(b.stats(3).namp_rx_completed, 1u);
 }
 
@@ -230,8 +231,8 @@ TEST(Namp, NackRetryUntilTheReceiverFreesAnElement) {
         EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 222u);
         EXPECT_EQ(m.elem_size(1, RXB, 0), MP_CB_COMMITTED | 4u);
     }});
-    EXPECT_GE(b.stats(0).namp_slots[0].nacks, 2u);
-    EXPECT_GE(b.stats(0).namp_slots[0].retries, 2u);
+    EXPECT_GE(b.slot_stats(0, 0).nacks, 2u);
+    EXPECT_GE(b.slot_stats(0, 0).retries, 2u);
     EXPECT_GE(b.stats(1).namp_nacks_sent, 2u);
 }
 
@@ -249,7 +250,7 @@ TEST(Namp, CreditExhaustionAndRefill) {
         EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 0u);
         d.wr(slot(0, NAMP_SLOT_FLAGS), 0);
         start(d, 0, NAMP_FLAG_CON, H, DATA, 8);
-        const uint32_t st = poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        const uint32_t st = poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
         EXPECT_TRUE(st & NAMP_STATUS_PERSISTENT);
         b.cycles(2000);
         EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot(0, NAMP_SLOT_STATUS))), NAMP_STATE_CREDIT_WAIT);
@@ -260,8 +261,8 @@ TEST(Namp, CreditExhaustionAndRefill) {
         EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 1u);
         poll(b, 2, na(NA_NAMP_RX_COUNT), ~0u, 2);
     }});
-    EXPECT_EQ(b.stats(0).namp_slots[0].credit_waits, 1u);
-    EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_CREDIT - 11], 1u);
+    EXPECT_EQ(b.slot_stats(0, 0).credit_waits, 1u);
+    EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_CREDIT], 1u);
 }
 
 TEST(Namp, ChannelFastPathSendsNoAllocationRequest) {
@@ -288,7 +289,7 @@ TEST(Namp, ChannelFastPathSendsNoAllocationRequest) {
         EXPECT_EQ(m.get(2, RXB + MP_CB_OFF_WR_IDX), 8u) << "the target advanced wr_idx";
         for (uint32_t k = 2; k < 6; ++k) {
             start(d, 0, NAMP_FLAG_CON, H, DATA + 4 * k, 4);
-            poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_CREDIT_WAIT << 8);
+            poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
             // the receiver consumes the oldest message and returns one credit
             const uint32_t rd = m.get(2, RXB + MP_CB_OFF_RD_IDX);
             EXPECT_EQ(m.elem_size(2, RXB, rd & 1), MP_CB_COMMITTED | 4u);
@@ -315,11 +316,11 @@ TEST(Namp, ChannelFastPathSendsNoAllocationRequest) {
         EXPECT_EQ(m.get(0, H + NAMP_H_WR_IDX), 12u);
         EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 1u) << "credit given back";
     }});
-    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ - 11], 0u) << "no allocation round trip";
-    EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_ALLOC_RESP - 11], 0u);
-    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_FINAL - 11], 6u);
-    EXPECT_EQ(b.stats(0).namp_slots[0].credit_waits, 4u);
-    EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_CREDIT - 11], 4u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ], 0u) << "no allocation round trip";
+    EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_ALLOC_RESP], 0u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_FINAL], 6u);
+    EXPECT_EQ(b.slot_stats(0, 0).credit_waits, 4u);
+    EXPECT_EQ(b.stats(2).namp_msgs_sent[NAMP_MSG_CREDIT], 4u);
 }
 
 TEST(Namp, ContinuousModeConnectionlessWithNackRetry) {
@@ -339,7 +340,7 @@ TEST(Namp, ContinuousModeConnectionlessWithNackRetry) {
             b.d(1).wr(na(NA_NAMP_RX_COUNT), 1);
             EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 20 + k);
             if (k < 2) {  // the next one is refused while the element is held
-                poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_RETRY << 8);
+                poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_RETRY << 8);
                 b.cycles(1000);
             }
             m.pop(1, RXB);
@@ -351,7 +352,7 @@ TEST(Namp, ContinuousModeConnectionlessWithNackRetry) {
         EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 23u);
         // leave while the next message is being refused: that transfer still completes
         m.push(0, TXB, 24);
-        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_RETRY << 8);
+        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_RETRY << 8);
         d.wr(slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
         b.cycles(1000);
         EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE, 0u);
@@ -364,38 +365,59 @@ TEST(Namp, ContinuousModeConnectionlessWithNackRetry) {
         b.cycles(2000);
         EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), 5u) << "no transfer after leaving CCM";
     }});
-    EXPECT_EQ(b.stats(0).namp_slots[0].transfers, 5u);
-    EXPECT_GE(b.stats(0).namp_slots[0].nacks, 3u);
-    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ - 11] - b.stats(0).namp_slots[0].nacks, 5u);
+    EXPECT_EQ(b.slot_stats(0, 0).transfers, 5u);
+    EXPECT_GE(b.slot_stats(0, 0).nacks, 3u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ] - b.slot_stats(0, 0).nacks, 5u);
 }
 
 namespace {
-// Three slots of tile 0 wait for credit on one handle; a CREDIT of 3 wakes them at the same
-// time. Returns the order in which they finish.
-std::vector<unsigned> arbitration_order(const std::string &policy) {
-    bench b({"namp.enabled=true", "namp.arbitration=" + policy});
-    mem_view m{b};
+// Slots of one destination handle allocate in start order, so arbitration is seen between
+// transfers to different handles: slots 2, 0, 1 of tile 0 wait for credit, each on its own handle
+// (chan_handle(k)); tile 3 sends their CREDITs (one set-up step each) while blocker slots 3..6 keep
+// tile 0's egress FSM in long set-up steps, so all three are due when it is free again.
+uint32_t chan_handle(unsigned k) { return H + 0x100 * k; }
+
+void wait_for_credit_on_own_handles(bench &b, mem_view &m) {
     m.endpoint(3, EP, RXB);
     m.cbuffer(3, RXB, 3, 6);
-    m.handle(0, H, 3, EP, 0);
-    m.handle(3, H, 0, H);
+    for (unsigned k = 0; k < 7; ++k) {
+        m.handle(0, chan_handle(k), 3, EP, 0);
+        m.handle(3, chan_handle(k), 0, chan_handle(k));
+    }
+    driver &d = b.d(0);
+    for (unsigned i : {2u, 0u, 1u}) {
+        start(d, i, NAMP_FLAG_CON, chan_handle(i), DATA, 32);
+        poll(b, 0, slot(i, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
+    }
+}
+
+void credit_all(bench &b) {
+    for (unsigned i : {2u, 0u, 1u}) start(b.d(3), i, NAMP_FLAG_COM, chan_handle(i), 1, 0);
+}
+
+// Returns the order in which slots 0..2 finish.
+std::vector<unsigned> arbitration_order(const std::string &policy) {
+    bench b({"namp.enabled=true", "namp.setup_cycles=200", "namp.arbitration=" + policy});
+    mem_view m{b};
     std::vector<unsigned> order;
     b.run({[&] {
         driver &d = b.d(0);
         d.wr(slot(0, NAMP_SLOT_PRIORITY), 1);
         d.wr(slot(1, NAMP_SLOT_PRIORITY), 3);
         d.wr(slot(2, NAMP_SLOT_PRIORITY), 2);
-        for (unsigned i : {2u, 0u, 1u}) {
-            start(d, i, NAMP_FLAG_CON, H, DATA, 32);
-            poll(b, 0, slot(i, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        wait_for_credit_on_own_handles(b, m);
+        for (unsigned k = 3; k < 7; ++k) {  // blockers, first under every policy
+            d.wr(slot(k, NAMP_SLOT_PRIORITY), 255);
+            start(d, k, 0, chan_handle(k), DATA, 32);
         }
-        start(b.d(3), 0, NAMP_FLAG_COM, H, 3, 0);
+        credit_all(b);
         while (order.size() < 3) {
             for (unsigned i = 0; i < 3; ++i)
                 if (std::find(order.begin(), order.end(), i) == order.end() &&
                     (d.rd(slot(i, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE))
                     order.push_back(i);
         }
+        for (unsigned k = 3; k < 7; ++k) wait_done(b, 0, k);
     }});
     return order;
 }
@@ -465,7 +487,7 @@ TEST(Namp, ContinuousChannelModeEnterAndLeave) {
         for (uint32_t k = 0; k < 5; ++k) EXPECT_EQ(m.get(3, m.elem_data(3, RXB, k)), 10 + k);
         EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 95u);
     }});
-    EXPECT_EQ(b.stats(0).namp_slots[0].transfers, 5u);
+    EXPECT_EQ(b.slot_stats(0, 0).transfers, 5u);
 }
 
 TEST(Namp, RefusedConfigurationsShowErrorCodes) {
@@ -497,7 +519,7 @@ TEST(Namp, RefusedConfigurationsShowErrorCodes) {
             EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_STATUS)), 0u);
         }
     }});
-    EXPECT_EQ(b.stats(0).namp_slots[0].errors, 8u);
+    EXPECT_EQ(b.slot_stats(0, 0).errors, 8u);
 }
 
 TEST(Namp, InvalidFlagCombinations) {
@@ -611,7 +633,7 @@ TEST(Namp, AtomicsOff) {
         EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 1u);
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
     }});
-    EXPECT_GT(b.stats(0).namp_atomic_ops + b.stats(1).namp_atomic_ops, 0u);
+    EXPECT_GT(b.namp_atomics(0) + b.namp_atomics(1), 0u);
 }
 
 TEST(Namp, AtomicExtensionInTheSram) {
@@ -643,7 +665,7 @@ TEST(Namp, LeavingCcmWhileWaitingForCredit) {
     b.run({[&] {
         driver &d = b.d(0);
         start(d, 0, NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM, H, TXB, 0);
-        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
         d.wr(slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_VALID);
         poll(b, 0, slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE | NAMP_FLAG_VALID, NAMP_FLAG_DONE);
         EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), 0u) << "element not taken";
@@ -652,33 +674,29 @@ TEST(Namp, LeavingCcmWhileWaitingForCredit) {
 }
 
 namespace {
-// Slow set-up steps (200 cycles): after the wake-up, slot 2 (set up first) has its ACK while
-// slot 1 still waits for its set-up. Returns true if slot 2's data step ran (FINALIZE reached)
+// Slow set-up steps (200 cycles): after the wake-up, slot 2 (woken first) has its ACK while
+// slot 1 still waits for its set-up. Returns true if slot 2's data step ran (DMA reached)
 // before slot 1's set-up step finished (REQUEST).
 bool data_before_setup(const std::string &policy) {
     bench b({"namp.enabled=true", "namp.setup_cycles=200", "namp.arbitration=" + policy});
     mem_view m{b};
-    m.endpoint(3, EP, RXB);
-    m.cbuffer(3, RXB, 3, 6);
-    m.handle(0, H, 3, EP, 0);
-    m.handle(3, H, 0, H);
     sc_core::sc_time t_data2, t_req1;
     b.run({[&] {
         driver &d = b.d(0);
-        for (unsigned i : {2u, 0u, 1u}) {
-            start(d, i, NAMP_FLAG_CON, H, DATA, 32);
-            poll(b, 0, slot(i, NAMP_SLOT_STATUS), 0xF00u, NAMP_STATE_CREDIT_WAIT << 8);
-        }
-        start(b.d(3), 0, NAMP_FLAG_COM, H, 3, 0);
+        wait_for_credit_on_own_handles(b, m);
+        credit_all(b);
         bool got2 = false, got1 = false;
+        auto past_setup = [](unsigned st) {
+            return st != NAMP_STATE_READY && st != NAMP_STATE_CREDIT_WAIT;
+        };
         while (!got1 || !got2) {
             const unsigned s2 = NAMP_STATUS_STATE(d.rd(slot(2, NAMP_SLOT_STATUS)));
             const unsigned s1 = NAMP_STATUS_STATE(d.rd(slot(1, NAMP_SLOT_STATUS)));
-            if (!got2 && s2 >= NAMP_STATE_FINALIZE) {  // its data step was served
-                got2 = true;
+            if (!got2 && past_setup(s2) && s2 != NAMP_STATE_REQUEST && s2 != NAMP_STATE_DATA) {
+                got2 = true;  // its data step was served
                 t_data2 = sc_core::sc_time_stamp();
             }
-            if (!got1 && s1 >= NAMP_STATE_REQUEST && s1 != NAMP_STATE_CREDIT_WAIT) {
+            if (!got1 && past_setup(s1)) {
                 got1 = true;
                 t_req1 = sc_core::sc_time_stamp();
             }

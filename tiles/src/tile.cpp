@@ -11,7 +11,7 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
     rv_reservations_init(&reservations_);
     const unsigned dev_lat = config.device_latency;
 
-    bus_ = std::make_unique<tile_bus>("bus");
+    bus_ = std::make_unique<tile_bus>("bus", config.bus_word_cycles, clock_period);
     sram_ = std::make_unique<sram>("sram", TILE_SRAM_BASE, config.sram_size,
                                    config.sram_read_latency, config.sram_write_latency,
                                    clock_period, &reservations_);

@@ -1,9 +1,12 @@
 #include "tiles/tile_bus.h"
 
+#include <algorithm>
+
 namespace tiles {
 
-tile_bus::tile_bus(sc_core::sc_module_name name)
-    : sc_module(name), masters("masters"), devices("devices") {
+tile_bus::tile_bus(sc_core::sc_module_name name, unsigned word_cycles, sc_core::sc_time clock_period)
+    : sc_module(name), masters("masters"), devices("devices"), word_cycles_(word_cycles),
+      period_(clock_period) {
     masters.register_b_transport(this, &tile_bus::b_transport);
     masters.register_get_direct_mem_ptr(this, &tile_bus::get_direct_mem_ptr);
     masters.register_transport_dbg(this, &tile_bus::transport_dbg);
@@ -28,8 +31,26 @@ int tile_bus::decode(uint64_t addr, unsigned len) const {
     return -1;
 }
 
+// First come first served: the transaction is granted when the bus is free, then occupies it for
+// its words. Only annotated delays change, so no process waits here and the order is deterministic.
+void tile_bus::arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+    const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+    if (free_at_ > arrival) {
+        const sc_core::sc_time wait = free_at_ - arrival;
+        wait_cycles_ += uint64_t(wait / period_ + 0.5);
+        delay += wait;
+    }
+    const uint64_t words = std::max<uint64_t>(1, (trans.get_data_length() + 3) / 4);
+    const uint64_t occupied = std::max<uint64_t>(1, words * word_cycles_);
+    free_at_ = sc_core::sc_time_stamp() + delay + period_ * double(occupied);
+    busy_cycles_ += occupied;
+    // the burst beyond the first word, which overlaps the device's own latency
+    if (words > 1) delay += period_ * double((words - 1) * word_cycles_);
+}
+
 void tile_bus::b_transport(int, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     ++transactions_;
+    arbitrate(trans, delay);
     const uint64_t addr = trans.get_address();
     const int dev = decode(addr, trans.get_data_length());
     if (dev < 0) {

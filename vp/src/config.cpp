@@ -154,6 +154,7 @@ platform_config config_builder::build() const {
     t.sram_read_latency = u("tile.sram_read_latency");
     t.sram_write_latency = u("tile.sram_write_latency");
     t.device_latency = u("tile.device_latency");
+    t.bus_word_cycles = u("tile.bus_word_cycles");
     t.timer_divider = u("tile.timer_divider");
     static const std::pair<const char *, uint32_t rv_timing::*> timing_keys[] = {
         {"alu", &rv_timing::alu}, {"mul", &rv_timing::mul}, {"div", &rv_timing::div},
@@ -184,7 +185,8 @@ platform_config config_builder::build() const {
         {"irq_core", &na::irq_core}, {"register_latency", &na::register_latency},
         {"packet_cycles", &na::packet_cycles}, {"dma_setup_cycles", &na::dma_setup_cycles},
         {"dma_packet_cycles", &na::dma_packet_cycles}, {"rma_issue_cycles", &na::rma_issue_cycles},
-        {"bus_word_cycles", &na::bus_word_cycles}, {"target_queue_flits", &na::target_queue_flits}};
+        {"dma_contexts", &na::dma_contexts}, {"dma_fifo_packets", &na::dma_fifo_packets},
+        {"target_queue_flits", &na::target_queue_flits}};
     read_keys("na.", na_keys, a);
     if (a.rx_buffer_flits < n.max_packet_flits)
         throw config_error("'na.rx_buffer_flits' (" + std::to_string(a.rx_buffer_flits) +
@@ -210,6 +212,10 @@ platform_config config_builder::build() const {
     else if (arb == "map") m.arbitration = 2;
     else throw config_error("'namp.arbitration' must be lrs, qos or map, not '" + arb + "'");
     m.retry_cycles = u("namp.retry_cycles");
+    m.retry_max_cycles = u("namp.retry_max_cycles");
+    if (m.retry_max_cycles < m.retry_cycles)
+        throw config_error("'namp.retry_max_cycles' (" + std::to_string(m.retry_max_cycles) +
+                           ") must be at least namp.retry_cycles (" + std::to_string(m.retry_cycles) + ")");
     m.rx_count_gating = get("namp.rx_count_gating").get<bool>();
     using nc = na::namp_config;
     static const std::pair<const char *, unsigned nc::*> namp_cycle_keys[] = {
@@ -220,6 +226,9 @@ platform_config config_builder::build() const {
     read_keys("namp.", namp_cycle_keys, m);
     if (m.enabled && !c.na_enabled)
         throw config_error("'namp.enabled' needs na.enabled = true");
+    if (m.enabled && n.max_packet_flits < 5)
+        throw config_error("'namp.enabled' needs noc.max_packet_flits >= 5 (the FINAL message), got " +
+                           std::to_string(n.max_packet_flits));
     c.console_file = get("console.file").get<std::string>();
     c.effective = doc_;
     return c;

@@ -75,7 +75,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         namp::network_adapter &na = *adapters_.back();
         t->attach_device(na.regs, TILE_NA_BASE, TILE_NA_SIZE, "network_adapter");
         t->attach_device(na.rma, RMA_BASE, RMA_SIZE, "rma_window");
-        t->bind_master(na.master);
+        for (auto *m : na.bus_masters()) t->bind_master(*m);
         na.irq.bind(t->external_irq(config.na.irq_core));
     }
 }

@@ -66,25 +66,27 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
     j["rx_refusals"] = s.rx_refusals;
     j["dma"] = {{"transfers", s.dma_transfers}, {"bytes_sent", s.dma_bytes},
                 {"errors", s.dma_errors}, {"bytes_written_for_remote", s.dma_bytes_written}};
+    j["data_engine"] = {{"contexts", na.dma().contexts()}, {"transfers", s.dma_contexts_started},
+                        {"packets", s.dma_packets}, {"read_errors", s.dma_read_errors},
+                        {"bus_accesses", na.dma().port.accesses()}};
     j["rma"] = {{"loads", s.rma_loads}, {"stores", s.rma_stores}, {"store_errors", s.rma_errors},
                 {"served_for_remote", s.rma_served}};
     j["register_accesses"] = s.register_accesses;
     j["bus_errors"] = s.bus_errors;
-    if (na.cfg().namp.enabled) {
-        static const char *const msg_names[] = {"alloc_request", "alloc_response", "credit",
-                                                "finalize", "reserved"};
-        static const char *const state_names[] = {"idle", "ready", "request", "retry",
-                                                  "credit_wait", "data", "finalize", "done",
-                                                  "error"};
+    if (const namp::namp_unit *u = na.namp()) {
+        static const char *const msg_names[] = {"unknown", "alloc_request", "alloc_response",
+                                                "credit", "finalize"};
         ordered_json sent = ordered_json::object(), received = ordered_json::object();
         for (unsigned t = 0; t < 5; ++t) {
             sent[msg_names[t]] = s.namp_msgs_sent[t];
             received[msg_names[t]] = s.namp_msgs_received[t];
         }
         ordered_json slots = ordered_json::array();
-        for (const auto &sl : s.namp_slots) {
+        for (const auto &sp : u->slots()) {
+            const namp::slot::counters &sl = sp->stats();
             ordered_json cyc = ordered_json::object();
-            for (unsigned k = 1; k < sl.state_cycles.size(); ++k) cyc[state_names[k]] = sl.state_cycles[k];
+            for (unsigned k = 1; k < namp::slot_state_count; ++k)
+                cyc[namp::slot_state_name(namp::slot_state(k))] = sl.state_cycles[k];
             slots.push_back({{"transfers", sl.transfers}, {"bytes", sl.bytes},
                              {"retries", sl.retries}, {"nacks", sl.nacks},
                              {"credit_waits", sl.credit_waits}, {"errors", sl.errors},
@@ -95,8 +97,9 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
                      {"target_steps", s.namp_target_steps},
                      {"messages_sent", sent}, {"messages_received", received},
                      {"nacks_sent", s.namp_nacks_sent}, {"rx_completed", s.namp_rx_completed},
-                     {"atomic_ops", s.namp_atomic_ops}, {"raw_refused", s.namp_raw_refused},
-                     {"slots", slots}};
+                     {"voided", s.namp_voided}, {"dropped", s.namp_dropped},
+                     {"atomic_ops", u->init.port.atomics() + u->target.port.atomics()},
+                     {"raw_refused", s.namp_raw_refused}, {"slots", slots}};
     }
     return j;
 }
@@ -133,6 +136,8 @@ ordered_json collect_statistics(const platform &p) {
                          {"lines", t->terminal().lines_written()}};
         tj["bus"] = {{"transactions", t->bus().transactions()},
                      {"decode_errors", t->bus().decode_errors()},
+                     {"busy_cycles", t->bus().busy_cycles()},
+                     {"wait_cycles", t->bus().wait_cycles()},
                      {"sram_bus_reads", t->memory().bus_reads()},
                      {"sram_bus_writes", t->memory().bus_writes()}};
         if (const namp::network_adapter *na = p.adapter(g.id)) tj["na"] = adapter_statistics(*na);

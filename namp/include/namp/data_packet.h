@@ -16,12 +16,16 @@ enum packet_type : unsigned {
     pkt_rma_store_ack = 10,   // [ctrl]
 };
 
-// DMA data control word: [15:0] bytes in this packet, [23:16] slot, bit 30 first, bit 31 last.
-constexpr uint32_t dma_ctrl(unsigned bytes, unsigned slot, bool first, bool last) {
-    return (bytes & 0xFFFFu) | ((slot & 0xFFu) << 16) | (first ? 1u << 30 : 0) | (last ? 1u << 31 : 0);
+// DMA data control word: [11:0] bytes in this packet, [27:12] tag of the DMA transfer (echoed in
+// the completion), bits 28..29 reserved (collective communication), bit 30 first, bit 31 last.
+// Tags: a user DMA slot n is tag n (< 128); a NAMP transfer is dma_tag_namp | NAMP_TAG(slot,
+// destination) (namp_structs.h), so every multicast member has its own completion.
+constexpr uint32_t dma_ctrl(unsigned bytes, unsigned tag, bool first, bool last) {
+    return (bytes & 0xFFFu) | ((tag & 0xFFFFu) << 12) | (first ? 1u << 30 : 0) | (last ? 1u << 31 : 0);
 }
-constexpr unsigned dma_ctrl_bytes(uint32_t w) { return w & 0xFFFFu; }
-constexpr unsigned dma_ctrl_slot(uint32_t w) { return (w >> 16) & 0xFFu; }
+constexpr unsigned dma_ctrl_bytes(uint32_t w) { return w & 0xFFFu; }
+constexpr unsigned dma_ctrl_tag(uint32_t w) { return (w >> 12) & 0xFFFFu; }
+constexpr unsigned dma_tag_namp = 0x8000u;
 constexpr bool dma_ctrl_first(uint32_t w) { return (w >> 30) & 1u; }
 constexpr bool dma_ctrl_last(uint32_t w) { return (w >> 31) & 1u; }
 

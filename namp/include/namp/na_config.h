@@ -14,18 +14,20 @@ struct na_config {
     unsigned dma_setup_cycles = 8;   // initiator: once per DMA transfer, before its first packet
     unsigned dma_packet_cycles = 2;  // initiator: per DMA data packet (building the header)
     unsigned rma_issue_cycles = 2;   // initiator: building one RMA request packet
-    unsigned bus_word_cycles = 1;    // bus master burst: cycles per 32-bit word after the first
+    unsigned dma_contexts = 4;       // data engine: transfers in progress at once, 1..64
+    unsigned dma_fifo_packets = 2;   // data engine: packets read ahead per context, 1..16
     unsigned target_queue_flits = 0; // data-request input queue; 0 = 2 * max_packet_flits
 
-    // NAMP (docs/namp.md). Disabled by default: no slots, no NAMP status registers, types 11..15
-    // on the control channels stay ordinary software packets.
+    // NAMP (docs/namp.md). Disabled by default: no slots, no NAMP status registers, header type
+    // NAMP_NOC_TYPE on the control channels stays an ordinary software packet.
     struct namp_config {
         bool enabled = false;
         unsigned slots = 8;              // SLOTS_PHYS, 1..128
         bool messages = true, channels = true, buffered = true, ccm = true;  // features
         bool atomics = true;             // target uses atomic RMW bus accesses
         unsigned arbitration = 0;        // NAMP_ARB_* reset value
-        unsigned retry_cycles = 64;      // NACK -> retry delay; CCM empty-send-buffer poll period
+        unsigned retry_cycles = 64;      // first NACK back-off; CCM empty-send-buffer poll period
+        unsigned retry_max_cycles = 4096;  // back-off limit (doubles per NACK up to it)
         bool rx_count_gating = true;     // RX_COUNT counts only endpoints with the notify flag
         unsigned start_cycles = 2;       // VALID 0->1: validation before the slot is READY
         unsigned setup_cycles = 4;       // egress: set-up step (plus handle/buffer bus reads)

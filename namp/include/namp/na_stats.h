@@ -18,21 +18,17 @@ struct na_stats {
     uint64_t rma_served = 0;         // RMA accesses this adapter performed for other tiles
     uint64_t register_accesses = 0, bus_errors = 0;
 
-    // NAMP (empty / zero when disabled)
-    struct namp_slot_stats {
-        uint64_t transfers = 0;     // completed transfers (CoM: credit messages; CCM: elements)
-        uint64_t bytes = 0;         // payload bytes sent
-        uint64_t retries = 0;       // allocation requests repeated after a NACK
-        uint64_t nacks = 0;         // NACKs received
-        uint64_t credit_waits = 0;  // times the slot entered the persistent credit wait
-        uint64_t errors = 0;        // starts refused or transfers failed
-        std::array<uint64_t, 9> state_cycles{};  // cycles spent per NAMP_STATE_* (not IDLE)
-    };
-    std::vector<namp_slot_stats> namp_slots;
+    uint64_t dma_packets = 0;           // data packets the data engine injected (user and NAMP)
+    uint64_t dma_contexts_started = 0;  // transfers that got a DMA context
+    uint64_t dma_read_errors = 0;       // transfers ended by a local read error
+
+    // NAMP (zero when disabled); per-slot counters are in namp::slot
     uint64_t namp_egress_steps = 0, namp_ingress_steps = 0, namp_target_steps = 0;
-    std::array<uint64_t, 5> namp_msgs_sent{}, namp_msgs_received{};  // per type 11..15
-    uint64_t namp_nacks_sent = 0, namp_rx_completed = 0, namp_atomic_ops = 0;
-    uint64_t namp_raw_refused = 0;  // software raw headers with a NAMP type refused
+    std::array<uint64_t, 5> namp_msgs_sent{}, namp_msgs_received{};  // per sub-type (0: unknown)
+    uint64_t namp_nacks_sent = 0, namp_rx_completed = 0;
+    uint64_t namp_voided = 0;       // elements committed VOID for failed transfers (target)
+    uint64_t namp_dropped = 0;      // messages dropped: unknown sub-type, endpoint gone
+    uint64_t namp_raw_refused = 0;  // software raw headers with the NAMP type refused
 };
 
 }  // namespace namp

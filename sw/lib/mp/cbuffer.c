@@ -48,7 +48,8 @@ int mp_cbuffer_init(void *mem, uint32_t n, uint32_t m, uint32_t start_idx)
     b->rd_idx = start_idx;
     b->size_offset = MP_CB_HEADER_SIZE;
     b->data_offset = MP_CB_HEADER_SIZE + (4u << n);
-    b->reserved[0] = b->reserved[1] = 0;
+    b->voids = 0;
+    b->reserved = 0;
     memset((uint8_t *)mem + b->size_offset, 0, 4u << n);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     return 0;
@@ -117,6 +118,13 @@ int mp_cbuffer_read(mp_cbuffer_t *b, uint32_t *idx)
             return -1;             /* reserved, not committed yet */
         if (__atomic_compare_exchange_n(&b->rd_idx, &cur, cur + 1u, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
+            if (__atomic_load_n(&sizes[cur & mask], __ATOMIC_ACQUIRE) & MP_CB_VOID) {
+                /* a producer gave this element up: free it and take the next one */
+                __atomic_store_n(&sizes[cur & mask], 0u, __ATOMIC_RELEASE);
+                __atomic_fetch_add(&b->voids, 1u, __ATOMIC_ACQ_REL);
+                cur = cur + 1u;
+                continue;
+            }
             *idx = cur;
             return 0;
         }
@@ -143,10 +151,22 @@ int mp_cbuffer_pop(mp_cbuffer_t *b, void *data, uint32_t cap, uint32_t *size)
 
 int mp_cbuffer_ready(mp_cbuffer_t *b)
 {
-    uint32_t rd = __atomic_load_n(&b->rd_idx, __ATOMIC_ACQUIRE);
-    uint32_t wr = __atomic_load_n(&b->wr_idx, __ATOMIC_ACQUIRE);
-    if (rd == wr)
-        return 0;
-    return (__atomic_load_n(&mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, rd)], __ATOMIC_ACQUIRE) &
-            MP_CB_COMMITTED) != 0;
+    for (;;) {
+        uint32_t rd = __atomic_load_n(&b->rd_idx, __ATOMIC_ACQUIRE);
+        uint32_t wr = __atomic_load_n(&b->wr_idx, __ATOMIC_ACQUIRE);
+        if (rd == wr)
+            return 0;
+        volatile uint32_t *sz = &mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, rd)];
+        uint32_t v = __atomic_load_n(sz, __ATOMIC_ACQUIRE);
+        if ((v & MP_CB_COMMITTED) == 0)
+            return 0;
+        if ((v & MP_CB_VOID) == 0)
+            return 1;
+        /* a given-up element: consume it here so that "ready" means a message */
+        if (__atomic_compare_exchange_n(&b->rd_idx, &rd, rd + 1u, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            __atomic_store_n(sz, 0u, __ATOMIC_RELEASE);
+            __atomic_fetch_add(&b->voids, 1u, __ATOMIC_ACQ_REL);
+        }
+    }
 }

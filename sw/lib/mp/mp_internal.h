@@ -12,8 +12,8 @@
 #define MP_MAX_ENDPOINTS 16u
 #define MP_MAX_REMOTE    64u
 #ifndef MP_HW_HANDLE_WORDS
-#define MP_HW_HANDLE_WORDS   8u   /* room for the hardware layouts (checked in transport_namp.c) */
-#define MP_HW_ENDPOINT_WORDS 8u
+#define MP_HW_HANDLE_WORDS   16u   /* room for the hardware layouts (checked in transport_namp.c) */
+#define MP_HW_ENDPOINT_WORDS 16u
 #endif
 
 /* Remote endpoint handle (Fig. 3.3c): address tuple + address of the endpoint structure in the
@@ -51,6 +51,7 @@ struct mp_endpoint {
     uint32_t rcap_log2, rmsg_log2;
     /* channel, receiver side */
     uint32_t released;             /* slots released since the last CREDIT */
+    uint32_t voids_seen;           /* rx->voids already counted as released (NAMP void elements) */
     struct mp_ephandle peer_h;     /* NAMP: handle of the other end of the channel */
     int32_t ccm_slot;              /* NAMP: slot of the continuous communication mode, or -1 */
     uint32_t send_mode;            /* enum mp_send_mode */

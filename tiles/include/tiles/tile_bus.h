@@ -1,7 +1,14 @@
-// The tile interconnect: routes transactions of any number of masters (cores, the network adapter)
-// to the device mapped at the address. Unmapped addresses answer TLM_ADDRESS_ERROR_RESPONSE, which a
-// core turns into an access-fault trap. DMI requests and invalidations are forwarded with the
-// address ranges translated between device offsets and physical addresses.
+// The tile interconnect: routes transactions of any number of masters (cores, the network adapter's
+// ports) to the device mapped at the address. Unmapped addresses answer TLM_ADDRESS_ERROR_RESPONSE,
+// which a core turns into an access-fault trap. DMI requests and invalidations are forwarded with
+// the address ranges translated between device offsets and physical addresses.
+//
+// Arbitration (docs/architecture.md, "Tile bus"): one transaction at a time, first come first
+// served in the order transactions reach the bus. A transaction of n 32-bit words occupies the bus
+// for n * word_cycles (at least one cycle) from the time it is granted; one that arrives while
+// the bus is occupied is delayed until it is free (the wait is added to its annotated delay), and a
+// burst adds (n - 1) * word_cycles to the device's latency. Cores reach the SRAM through their own
+// port (DMI) and are not arbitrated there; their device accesses are.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,7 +25,7 @@ public:
     tlm_utils::multi_passthrough_target_socket<tile_bus> masters;
     tlm_utils::multi_passthrough_initiator_socket<tile_bus> devices;
 
-    explicit tile_bus(sc_core::sc_module_name name);
+    tile_bus(sc_core::sc_module_name name, unsigned word_cycles, sc_core::sc_time clock_period);
 
     // Maps the next bound device (in binding order of `devices`) at [base, base + size).
     // Overlapping ranges are a configuration error (SC_REPORT_FATAL).
@@ -26,6 +33,8 @@ public:
 
     uint64_t transactions() const { return transactions_; }
     uint64_t decode_errors() const { return decode_errors_; }
+    uint64_t busy_cycles() const { return busy_cycles_; }   // cycles the bus was occupied
+    uint64_t wait_cycles() const { return wait_cycles_; }   // cycles transactions waited for it
 
 private:
     struct range { uint64_t base, size; std::string label; };
@@ -35,9 +44,15 @@ private:
     unsigned transport_dbg(int master, tlm::tlm_generic_payload &trans);
     void invalidate_direct_mem_ptr(int device, sc_dt::uint64 start, sc_dt::uint64 end);
 
+    void arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+
     std::vector<range> map_;
+    unsigned word_cycles_;
+    sc_core::sc_time period_;
+    sc_core::sc_time free_at_;  // the bus is occupied until then
     uint64_t transactions_ = 0;
     uint64_t decode_errors_ = 0;
+    uint64_t busy_cycles_ = 0, wait_cycles_ = 0;
 };
 
 }  // namespace tiles

@@ -10,7 +10,7 @@
  *   +0x0C  rd_idx          next read index  (32-bit counter, wraps at 2^32)
  *   +0x10  size_offset     byte offset from the descriptor to the size array (2^n words)
  *   +0x14  data_offset     byte offset from the descriptor to the data block (2^n * 2^m bytes)
- *   +0x18  reserved (0)
+ *   +0x18  voids          void elements consumers skipped (wraps; channels return their credits)
  *   +0x1C  reserved (0)
  *   +0x20  size[0 .. 2^n-1]   (mp_cbuffer_init places it here)
  *   ...    data[0 .. 2^n-1][2^m]
@@ -23,7 +23,9 @@
  * tag. A compare-and-swap on an index therefore only succeeds if no other party has moved it by a
  * multiple of 2^n in between (ABA needs 2^32 operations, not 2^n).
  *
- * Slot state is the size word: 0 = free; MP_CB_COMMITTED | bytes = a complete message. A producer
+ * Slot state is the size word: 0 = free; MP_CB_COMMITTED | bytes = a complete message;
+ * MP_CB_COMMITTED | MP_CB_VOID = an element a producer gave up after reserving it (the NAMP does so
+ * when a transfer fails after later elements were taken); mp_cbuffer_read skips it. A producer
  * reserves (CAS on wr_idx), writes the data, commits (stores the size word). A consumer reads (CAS
  * on rd_idx over a committed slot), uses the data in place, frees (stores 0). The buffer is empty
  * when rd_idx == wr_idx or the slot at rd_idx is not committed yet; full when wr_idx - rd_idx ==
@@ -39,7 +41,9 @@ extern "C" {
 #endif
 
 #define MP_CB_COMMITTED   0x80000000u   /* set in a size word when the message is complete */
-#define MP_CB_SIZE_MASK   0x7FFFFFFFu
+#define MP_CB_VOID        0x40000000u   /* with COMMITTED: the element holds no message (a
+                                           failed hardware transfer); consumers skip it */
+#define MP_CB_SIZE_MASK   0x3FFFFFFFu
 #define MP_CB_HEADER_SIZE 32u
 #define MP_CB_MAX_CAP_LOG2 16u
 #define MP_CB_MIN_MSG_LOG2 2u
@@ -52,6 +56,7 @@ extern "C" {
 #define MP_CB_OFF_RD_IDX   0x0Cu
 #define MP_CB_OFF_SIZE_OFS 0x10u
 #define MP_CB_OFF_DATA_OFS 0x14u
+#define MP_CB_OFF_VOIDS    0x18u
 
 typedef struct mp_cbuffer {
     uint32_t capacity_log2;
@@ -60,7 +65,8 @@ typedef struct mp_cbuffer {
     volatile uint32_t rd_idx;
     uint32_t size_offset;
     uint32_t data_offset;
-    uint32_t reserved[2];
+    volatile uint32_t voids;
+    uint32_t reserved;
 } mp_cbuffer_t;
 
 /* Bytes needed for a buffer of 2^n messages of at most 2^m bytes (descriptor included). */

@@ -1,0 +1,47 @@
+// One bus-master port of the network adapter onto the tile bus (thesis Fig. 4.2: the master
+// interface, "multiplexed inside the NAMP"): each component that reads or writes tile memory (the
+// DMA engine, the NAMP initiator, the NAMP target, the data-request target) owns one, so the tile
+// bus arbitrates between them like between any masters. Every access waits for its time (bus
+// wait, device latency, burst), so the calls are for SC_THREADs only.
+#pragma once
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+namespace namp {
+
+class bus_port : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<bus_port> socket;
+
+    explicit bus_port(sc_core::sc_module_name name);
+
+    // Plain accesses; false on a bus error.
+    bool read(uint32_t addr, void *data, uint32_t len);
+    bool write(uint32_t addr, const void *data, uint32_t len);
+    bool read_word(uint32_t addr, uint32_t &v) { return read(addr, &v, 4); }
+    bool write_word(uint32_t addr, uint32_t v) { return write(addr, &v, 4); }
+
+    // Atomic read-modify-write of one aligned word (tiles::atomic_ext, executed by the SRAM).
+    // cas: store `operand` if the word equals `compare`; otherwise fetch-and-add `operand`.
+    // `atomic` = false does the same as a read followed by a write (not atomic against the cores).
+    // Returns false on a bus error; `old` is the word before, `success` whether it was changed.
+    bool rmw(uint32_t addr, bool cas, uint32_t operand, uint32_t compare, bool atomic, uint32_t &old,
+             bool &success);
+    bool fetch_add(uint32_t addr, uint32_t n, bool atomic) {
+        uint32_t old;
+        bool ok;
+        return rmw(addr, false, n, 0, atomic, old, ok);
+    }
+
+    uint64_t accesses() const { return accesses_; }
+    uint64_t atomics() const { return atomics_; }
+
+private:
+    bool transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len);
+
+    uint64_t accesses_ = 0, atomics_ = 0;
+};
+
+}  // namespace namp

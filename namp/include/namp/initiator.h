@@ -1,0 +1,100 @@
+// The NAMP initiator (thesis 3.2.5.1, 4.2.3.2, Fig. 4.6): the progress engine of the sending side.
+// Its egress FSM serves one slot at a time, chosen by the arbiter among the slots with a step due
+// (LRS, QoS or MAP), performs that step (bus accesses through its own master port, protocol
+// messages, programming a DMA context) and moves the slot on; its ingress FSM applies allocation
+// responses, DMA completions and DMA read errors. Sends to one destination (handle) allocate in
+// the order the slots were started, so several transfers per destination may be in flight
+// without reordering. docs/namp.md, "Initiator".
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+#include <systemc>
+
+#include "namp/bus_port.h"
+#include "namp/dma_engine.h"
+#include "namp/na_config.h"
+#include "namp/na_stats.h"
+#include "namp/packet_out.h"
+#include "namp/slot.h"
+
+namespace namp {
+
+class initiator : public sc_core::sc_module, public dma_client {
+public:
+    bus_port port;  // master interface of the egress and ingress FSMs
+
+    SC_HAS_PROCESS(initiator);
+    initiator(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
+              std::vector<std::unique_ptr<slot>> &slots, dma_engine &dma, packet_out &out,
+              na_stats &stats, sc_core::sc_time clock_period, std::function<void(const slot &)> finished);
+
+    uint32_t arbitration = 0;  // NAMP_ARB_*, the NA_NAMP_ARBITRATION register
+
+    // A slot was started (READY) or its FLAGS changed: the egress FSM looks again.
+    void kick() { kick_.notify(sc_core::SC_ZERO_TIME); }
+    void start(slot &s);
+    // Software cleared CCM of a running slot: it finishes after the current transfer; one that
+    // holds nothing finishes now.
+    void leave_ccm(slot &s);
+    // The target added credits to a local handle: wake the slots waiting for them.
+    void credit_update(uint32_t handle);
+    // Responses for this initiator (ALLOC_RESP) and completions of its DMA transfers.
+    void response(noc::packet pkt);
+    void dma_completion(unsigned tag, bool error);
+    void dma_read_failed(unsigned tag) override;
+
+private:
+    enum class input_kind { response, dma_done, dma_error, dma_read_error };
+    struct input {
+        input_kind kind;
+        unsigned tag = 0;
+        std::vector<uint32_t> words;
+    };
+    using step_fn = void (initiator::*)(slot &);
+
+    void egress_thread();
+    void ingress_thread();
+    int arbitrate(sc_core::sc_time now) const;
+    bool ordered_after(const slot &s) const;  // an older slot to the same handle must go first
+
+    // egress steps, per state
+    void step_ready(slot &s);
+    void step_retry(slot &s);
+    void step_send_wait(slot &s);
+    void step_data(slot &s);
+    void step_finalize(slot &s);
+
+    // ingress
+    void apply(const input &in);
+
+    // bookkeeping
+    void complete(slot &s);
+    void fail(slot &s, uint32_t code);
+    void give_back(slot &s, bool credit, bool element);  // before the state says it holds them
+    void send(unsigned tile, unsigned sub, unsigned flags, const slot &s,
+              std::initializer_list<uint32_t> args);
+    sc_core::sc_time backoff(const slot &s);
+    sc_core::sc_time cycles(uint64_t n) const { return period_ * double(n); }
+    bool in_sram(uint32_t addr, uint32_t len) const {
+        return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
+    }
+
+    const na_config &cfg_;
+    const na_geometry &geo_;
+    std::vector<std::unique_ptr<slot>> &slots_;
+    dma_engine &dma_;
+    packet_out &out_;
+    na_stats &stats_;
+    sc_core::sc_time period_;
+    std::function<void(const slot &)> finished_;  // a slot set DONE (interrupt line, OSQM)
+    uint64_t serial_ = 0, order_ = 0;
+    uint64_t credit_updates_ = 0;    // CREDIT messages applied (lost-wake-up guard)
+    uint32_t rng_;                   // back-off jitter (deterministic per tile)
+    std::deque<input> in_;
+    sc_core::sc_event kick_, in_event_;
+};
+
+}  // namespace namp

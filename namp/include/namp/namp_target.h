@@ -1,0 +1,60 @@
+// The NAMP target (thesis 3.2.5.1, 4.2.3.2): serves the protocol requests other tiles send to this
+// tile, without the CPU and without per-transfer state, through its own bus master port. It
+// reserves receive-buffer elements with a tagged compare-and-swap on wr_idx (Listing 4.2), commits
+// elements on finalization, adds credits to handles; what it did that concerns the local
+// initiator (credits) or the OSQM (deliveries) goes out through target_events. docs/namp.md,
+// "Target".
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <systemc>
+
+#include "namp/bus_port.h"
+#include "namp/na_config.h"
+#include "namp/na_stats.h"
+#include "namp/packet_out.h"
+#include "noc/packet.h"
+
+namespace namp {
+
+class target_events {
+public:
+    virtual ~target_events() = default;
+    virtual void credit_added(uint32_t handle) = 0;  // CREDIT applied to a local handle
+    // a message was completed into endpoint `ep` whose flags word is `ep_flags`
+    virtual void message_delivered(uint32_t ep, uint32_t ep_flags) = 0;
+};
+
+class namp_target : public sc_core::sc_module {
+public:
+    bus_port port;
+
+    SC_HAS_PROCESS(namp_target);
+    namp_target(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
+                packet_out &out, na_stats &stats, target_events &events, sc_core::sc_time clock_period);
+
+    void request(noc::packet pkt);  // ALLOC_REQ, CREDIT, FINAL from other tiles
+
+private:
+    void thread();
+    void serve_alloc(const noc::packet &pkt);
+    void serve_credit(const noc::packet &pkt);
+    void serve_final(const noc::packet &pkt);
+    // reads the endpoint and its receive-buffer descriptor; false if it cannot receive
+    bool receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b);
+    bool in_sram(uint32_t addr, uint32_t len) const {
+        return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
+    }
+    sc_core::sc_time cycles(uint64_t n) const { return period_ * double(n); }
+
+    const na_config &cfg_;
+    const na_geometry &geo_;
+    packet_out &out_;
+    na_stats &stats_;
+    target_events &events_;
+    sc_core::sc_time period_;
+    std::deque<noc::packet> queue_;
+    sc_core::sc_event event_;
+};
+
+}  // namespace namp

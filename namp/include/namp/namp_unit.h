@@ -1,0 +1,83 @@
+// The NAMP of one network adapter (thesis Fig. 4.2, 4.6): its slots, the initiator (progress
+// engine of the sending side) and the target, beside the baseline adapter parts; it uses the
+// adapter's data engine for bulk data. This module decodes the NAMP registers of the slave
+// interface (status additions, slot pages), validates slot starts, routes NAMP messages and DMA
+// completions, and drives the NAMP interrupt sources. The virtual interfaces (SV) and the OSQM
+// attach through vif_attachment and osqm_attachment. docs/namp.md is the manual.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+#include <systemc>
+
+#include "namp/initiator.h"
+#include "namp/namp_target.h"
+#include "namp/slot.h"
+
+namespace namp {
+
+// Serves the upper pages of slot n (+0x1000 vif configuration, +0x2000.. virtual interface).
+class vif_attachment {
+public:
+    virtual ~vif_attachment() = default;
+    virtual bool vif_read(unsigned slot, uint32_t offset, uint32_t &v) = 0;
+    virtual bool vif_write(unsigned slot, uint32_t offset, uint32_t v) = 0;
+};
+
+// Told when a transfer completes (initiator side) and a message is delivered (target side).
+class osqm_attachment {
+public:
+    virtual ~osqm_attachment() = default;
+    virtual void transfer_finished(const slot &s) = 0;
+    virtual void message_delivered(uint32_t ep, uint32_t ep_flags) = 0;
+};
+
+class namp_unit : public sc_core::sc_module, public target_events {
+public:
+    namp_unit(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
+              dma_engine &dma, packet_out &out, na_stats &stats, sc_core::sc_time clock_period,
+              std::function<void()> irq_changed);
+
+    initiator init;
+    namp_target target;
+
+    // slave interface (offsets in the adapter window)
+    bool read_reg(uint32_t off, uint32_t &v) const;
+    bool write_reg(uint32_t off, uint32_t v);
+    uint32_t features() const;
+    uint32_t irq_pending() const;  // NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT
+
+    // from the network: NAMP messages (control channels) and completions of NAMP DMA transfers
+    void receive(noc::packet pkt);
+    void dma_completion(unsigned tag, bool error) { init.dma_completion(tag, error); }
+
+    const std::vector<std::unique_ptr<slot>> &slots() const { return slots_; }
+    void attach_vif(vif_attachment *v) { vif_ = v; }
+    void attach_osqm(osqm_attachment *o) { osqm_ = o; }
+
+    // target_events
+    void credit_added(uint32_t handle) override { init.credit_update(handle); }
+    void message_delivered(uint32_t ep, uint32_t ep_flags) override;
+
+private:
+    bool read_slot(uint32_t off, uint32_t &v) const;
+    bool write_slot(uint32_t off, uint32_t v);
+    void write_flags(slot &s, uint32_t v);
+    uint32_t validate(const slot &s) const;
+    bool in_sram(uint32_t addr, uint32_t len) const {
+        return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
+    }
+    void slot_finished(const slot &s);  // DONE set (with or without ERROR)
+
+    const na_config &cfg_;
+    const na_geometry &geo_;
+    na_stats &stats_;
+    std::function<void()> irq_changed_;
+    std::vector<std::unique_ptr<slot>> slots_;
+    uint32_t rx_count_ = 0;
+    vif_attachment *vif_ = nullptr;
+    osqm_attachment *osqm_ = nullptr;
+};
+
+}  // namespace namp

@@ -1,0 +1,24 @@
+// NAMP protocol messages on the NoC (namp_structs.h has the formats): building one, and what a
+// received one says. Shared by the initiator and the target.
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+
+#include "namp/na_config.h"
+#include "noc/packet.h"
+
+namespace namp {
+
+// A NAMP message to `tile`: header type NAMP_NOC_TYPE, word 0 = NAMP_MSG_WORD(sub, flags, tag),
+// then `args`. ALLOC_RESP travels on the control-response channel, the others on control-request.
+noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, unsigned flags,
+                         unsigned tag, std::initializer_list<uint32_t> args);
+
+// Sub-type of a received NAMP message (0 if it has no payload), for statistics and dispatch.
+unsigned message_sub(const noc::packet &pkt);
+// Source tile of a packet.
+inline unsigned source_tile(const noc::packet &pkt, const na_geometry &geo) {
+    return pkt.header.src_y * geo.mesh_width + pkt.header.src_x;
+}
+
+}  // namespace namp

@@ -1,0 +1,200 @@
+// NAMP registers, slot starts, message routing and interrupt sources.
+#include "namp/namp_unit.h"
+
+#include "mp/cbuffer.h"
+#include "namp/protocol.h"
+#include "namp_structs.h"
+
+namespace namp {
+
+namespace {
+constexpr uint32_t slot_pitch = 0x4000;
+constexpr uint32_t slot_page = 0x1000;  // base interface; above it the vif pages
+}  // namespace
+
+namp_unit::namp_unit(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
+                     dma_engine &dma, packet_out &out, na_stats &stats,
+                     sc_core::sc_time clock_period, std::function<void()> irq_changed)
+    : sc_module(name),
+      init("initiator", cfg, geo, slots_, dma, out, stats, clock_period, [this](const slot &s) { slot_finished(s); }),
+      target("target", cfg, geo, out, stats, *this, clock_period), cfg_(cfg), geo_(geo),
+      stats_(stats), irq_changed_(std::move(irq_changed)) {
+    if (cfg.namp.slots < 1 || cfg.namp.slots > NA_NAMP_MAX_SLOTS)
+        SC_REPORT_ERROR(this->name(), "namp.slots must be 1..128");
+    if (cfg.namp.arbitration > NAMP_ARB_MAP)
+        SC_REPORT_ERROR(this->name(), "namp.arbitration must be lrs, qos or map");
+    if (cfg.namp.retry_cycles < 1 || cfg.namp.retry_max_cycles < cfg.namp.retry_cycles)
+        SC_REPORT_ERROR(this->name(), "namp.retry_max_cycles must be >= namp.retry_cycles >= 1");
+    for (unsigned i = 0; i < cfg.namp.slots; ++i)
+        slots_.push_back(std::make_unique<slot>(("slot_" + std::to_string(i)).c_str(), i, clock_period));
+}
+
+uint32_t namp_unit::features() const {
+    uint32_t f = 0;
+    if (cfg_.namp.messages) f |= NA_FEATURE_NAMP_MSG;
+    if (cfg_.namp.channels) f |= NA_FEATURE_NAMP_CHAN;
+    if (cfg_.namp.buffered) f |= NA_FEATURE_NAMP_BUF;
+    if (cfg_.namp.ccm) f |= NA_FEATURE_NAMP_CCM;
+    return f;
+}
+
+uint32_t namp_unit::irq_pending() const {
+    uint32_t p = 0;
+    for (const auto &s : slots_)
+        if ((s->flags & NAMP_FLAG_IEN) && (s->flags & NAMP_FLAG_DONE)) p |= NA_IRQ_SRC_NAMP_DONE;
+    if (rx_count_) p |= NA_IRQ_SRC_RX_COUNT;
+    return p;
+}
+
+void namp_unit::slot_finished(const slot &s) {
+    if (osqm_) osqm_->transfer_finished(s);
+    irq_changed_();
+}
+
+void namp_unit::message_delivered(uint32_t ep, uint32_t ep_flags) {
+    if (!cfg_.namp.rx_count_gating || (ep_flags & NAMP_EP_F_NOTIFY)) {
+        ++rx_count_;
+        irq_changed_();
+    }
+    if (osqm_) osqm_->message_delivered(ep, ep_flags);
+}
+
+// ---- registers ----
+
+bool namp_unit::read_reg(uint32_t off, uint32_t &v) const {
+    switch (off) {
+    case NA_NAMP_RX_COUNT: v = rx_count_; return true;
+    case NA_NAMP_ARBITRATION: v = init.arbitration; return true;
+    case NA_NAMP_ATOMICS: v = cfg_.namp.atomics ? 1u : 0u; return true;
+    default: return off >= NA_NAMP_SLOT_BASE(0) && read_slot(off, v);
+    }
+}
+
+bool namp_unit::write_reg(uint32_t off, uint32_t v) {
+    switch (off) {
+    case NA_NAMP_RX_COUNT:
+        rx_count_ = v >= rx_count_ ? 0 : rx_count_ - v;
+        irq_changed_();
+        return true;
+    case NA_NAMP_ARBITRATION:
+        if (v > NAMP_ARB_MAP) return false;
+        init.arbitration = v;
+        return true;
+    default: return off >= NA_NAMP_SLOT_BASE(0) && write_slot(off, v);
+    }
+}
+
+bool namp_unit::read_slot(uint32_t off, uint32_t &v) const {
+    const unsigned i = (off - NA_NAMP_SLOT_BASE(0)) / slot_pitch;
+    if (i >= slots_.size()) return false;
+    const uint32_t r = off - NA_NAMP_SLOT_BASE(i);
+    if (r >= slot_page) return vif_ && vif_->vif_read(i, r, v);
+    const slot &s = *slots_[i];
+    switch (r) {
+    case NAMP_SLOT_FLAGS: v = s.flags; return true;
+    case NAMP_SLOT_PARAM1: v = s.p1; return true;
+    case NAMP_SLOT_PARAM2: v = s.p2; return true;
+    case NAMP_SLOT_PARAM3: v = s.p3; return true;
+    case NAMP_SLOT_STATUS: v = s.status(); return true;
+    case NAMP_SLOT_PRIORITY: v = s.priority; return true;
+    default: return false;  // the rest of the base page
+    }
+}
+
+bool namp_unit::write_slot(uint32_t off, uint32_t v) {
+    const unsigned i = (off - NA_NAMP_SLOT_BASE(0)) / slot_pitch;
+    if (i >= slots_.size()) return false;
+    const uint32_t r = off - NA_NAMP_SLOT_BASE(i);
+    if (r >= slot_page) return vif_ && vif_->vif_write(i, r, v);
+    slot &s = *slots_[i];
+    const bool active = (s.flags & NAMP_FLAG_VALID) && s.active();
+    switch (r) {
+    case NAMP_SLOT_FLAGS: write_flags(s, v); return true;
+    case NAMP_SLOT_PARAM1: if (active) return false; s.p1 = v; return true;
+    case NAMP_SLOT_PARAM2: if (active) return false; s.p2 = v; return true;
+    case NAMP_SLOT_PARAM3: if (active) return false; s.p3 = v; return true;
+    case NAMP_SLOT_PRIORITY: if (v > 255) return false; s.priority = v; return true;
+    default: return false;  // STATUS is read-only
+    }
+}
+
+// Refused configurations: a disabled feature first (absent hardware), then invalid combinations,
+// then parameters that cannot be right whatever the memory holds.
+uint32_t namp_unit::validate(const slot &s) const {
+    const uint32_t f = s.flags;
+    if (f & NAMP_FLAG_RESERVED) return NAMP_ERR_MODE_UNSUPPORTED;
+    const bool com = f & NAMP_FLAG_COM, con = f & NAMP_FLAG_CON, buf = f & NAMP_FLAG_BUF,
+               ccm = f & NAMP_FLAG_CCM;
+    if ((com || con) && !cfg_.namp.channels) return NAMP_ERR_MODE_UNSUPPORTED;
+    if (!com && !con && !cfg_.namp.messages) return NAMP_ERR_MODE_UNSUPPORTED;
+    if (buf && !cfg_.namp.buffered) return NAMP_ERR_MODE_UNSUPPORTED;
+    if (ccm && !cfg_.namp.ccm) return NAMP_ERR_MODE_UNSUPPORTED;
+    if (com && (con || buf || ccm)) return NAMP_ERR_INVALID_FLAGS;
+    if (ccm && !buf) return NAMP_ERR_INVALID_FLAGS;  // CCM: channels and connection-less
+    if ((s.p1 & 3) || !in_sram(s.p1, NAMP_H_SIZE)) return NAMP_ERR_BAD_PARAM;
+    if (com) return s.p2 == 0 ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
+    if (buf) {
+        if ((s.p2 & 3) || !in_sram(s.p2, MP_CB_HEADER_SIZE)) return NAMP_ERR_BAD_PARAM;
+    } else if (s.p3 != 0 && !in_sram(s.p2, s.p3)) {
+        return NAMP_ERR_BAD_PARAM;
+    }
+    return NAMP_ERR_NONE;
+}
+
+// FLAGS write semantics (docs/namp.md, "Slot interface").
+void namp_unit::write_flags(slot &s, uint32_t v) {
+    const bool was_valid = s.flags & NAMP_FLAG_VALID;
+    v &= ~NAMP_FLAG_DONE;  // read-only
+    if (was_valid && s.active()) {
+        // In flight: only IEN changes, and CCM 1 -> 0 (leave after the current transfer). A
+        // cleared VALID cannot abort a transfer and is ignored.
+        s.flags = (s.flags & ~NAMP_FLAG_IEN) | (v & NAMP_FLAG_IEN);
+        if ((s.flags & NAMP_FLAG_CCM) && !(v & NAMP_FLAG_CCM)) {
+            s.flags &= ~NAMP_FLAG_CCM;
+            init.leave_ccm(s);
+        }
+        irq_changed_();
+        return;
+    }
+    if (was_valid && s.finished() && (v & NAMP_FLAG_VALID)) {
+        // Still DONE / ERROR and VALID kept: only IEN changes (acknowledging an interrupt).
+        s.flags = (s.flags & ~NAMP_FLAG_IEN) | (v & NAMP_FLAG_IEN);
+        irq_changed_();
+        return;
+    }
+    // Idle, or freeing a finished slot (VALID 1 -> 0), or starting (VALID 0 -> 1).
+    s.flags = v;
+    if (s.state() != slot_state::idle) s.transition(slot_event::release);
+    s.code = NAMP_ERR_NONE;
+    if (!(v & NAMP_FLAG_VALID)) {
+        irq_changed_();
+        return;
+    }
+    s.retries = 0;
+    s.direct = false;
+    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM);
+    const uint32_t code = validate(s);
+    if (code != NAMP_ERR_NONE) {
+        s.code = code;
+        s.transition(slot_event::refuse);
+        s.flags |= NAMP_FLAG_DONE;
+    } else {
+        init.start(s);
+    }
+    irq_changed_();
+}
+
+// ---- network ----
+
+void namp_unit::receive(noc::packet pkt) {
+    const unsigned sub = message_sub(pkt);
+    ++stats_.namp_msgs_received[sub];
+    if (sub == NAMP_MSG_ALLOC_RESP)
+        init.response(std::move(pkt));
+    else if (sub != 0)
+        target.request(std::move(pkt));
+    else
+        ++stats_.namp_dropped;
+}
+
+}  // namespace namp

@@ -1,0 +1,107 @@
+// NAMP slot: the transition table and the state bookkeeping.
+#include "namp/slot.h"
+
+#include <algorithm>
+
+namespace namp {
+
+const char *slot_state_name(slot_state s) {
+    static const char *const names[slot_state_count] = {
+        "idle", "ready", "request", "retry", "credit_wait", "data",
+        "finalize", "done", "error", "send_wait", "dma"};
+    const unsigned i = unsigned(s);
+    return i < slot_state_count ? names[i] : "?";
+}
+
+// Fig. 3.16 / 3.19 as a table: (state, event) -> state. Anything else is a model error.
+slot_state slot::next(slot_state s, slot_event e) {
+    using S = slot_state;
+    using E = slot_event;
+    if (e == E::fail && s != S::idle && s != S::done && s != S::error) return S::error;
+    switch (s) {
+    case S::idle:
+        if (e == E::start) return S::ready;
+        if (e == E::refuse) return S::error;
+        if (e == E::release) return S::idle;
+        break;
+    case S::ready:
+        switch (e) {
+        case E::credit_sent: return S::done;
+        case E::no_credit: return S::credit_wait;
+        case E::send_empty: return S::send_wait;
+        case E::request_sent: return S::request;
+        case E::direct: return S::data;
+        case E::finished: return S::done;  // CCM left between transfers
+        default: break;
+        }
+        break;
+    case S::credit_wait:
+        if (e == E::credit_update) return S::ready;
+        if (e == E::finished) return S::done;
+        break;
+    case S::send_wait:
+        if (e == E::poll) return S::ready;
+        if (e == E::finished) return S::done;
+        break;
+    case S::request:
+        if (e == E::ack) return S::data;
+        if (e == E::nack) return S::retry;
+        break;
+    case S::retry:
+        if (e == E::request_sent) return S::request;
+        break;
+    case S::data:
+        if (e == E::dma_started) return S::dma;
+        if (e == E::empty) return S::finalize;
+        break;
+    case S::dma:
+        if (e == E::dma_done) return S::finalize;
+        break;
+    case S::finalize:
+        if (e == E::next) return S::ready;
+        if (e == E::finished) return S::done;
+        break;
+    case S::done:
+    case S::error:
+        if (e == E::release) return S::idle;
+        break;
+    }
+    SC_REPORT_ERROR("namp/slot", (std::string("invalid transition from ") + slot_state_name(s)).c_str());
+    return s;
+}
+
+void slot::transition(slot_event e, sc_core::sc_time delay) {
+    const slot_state to = next(state_, e);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (state_ != slot_state::idle)
+        stats_.state_cycles[unsigned(state_)] += uint64_t((now - since_) / period_ + 0.5);
+    if (to == slot_state::credit_wait) ++stats_.credit_waits;
+    if (to == slot_state::error) ++stats_.errors;
+    state_ = to;
+    since_ = now;
+    due_ = now + delay;
+}
+
+bool slot::waits_for_timer() const {
+    switch (state_) {
+    case slot_state::ready:
+    case slot_state::retry:
+    case slot_state::send_wait:
+    case slot_state::data:
+    case slot_state::finalize:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool slot::step_due(sc_core::sc_time now) const { return waits_for_timer() && due_ <= now; }
+
+uint32_t slot::status() const {
+    uint32_t v = (code & 0xFFu) | (uint32_t(state_) << 8) | (std::min(retries, 255u) << 16);
+    if (state_ == slot_state::error) v |= NAMP_STATUS_ERROR;
+    if (state_ == slot_state::credit_wait || state_ == slot_state::send_wait) v |= NAMP_STATUS_PERSISTENT;
+    return v;
+}
+
+}  // namespace namp
