@@ -31,18 +31,30 @@ int tile_bus::decode(uint64_t addr, unsigned len) const {
     return -1;
 }
 
-// First come first served: the transaction is granted when the bus is free, then occupies it for
-// its words. Only annotated delays change, so no process waits here and the order is deterministic.
+// First come first served in simulated time: masters run time-decoupled (a core's access may
+// arrive with a time ahead of a DMA burst issued later in host order), so the bus keeps a calendar
+// of granted intervals and grants each transaction the first free gap at or after its arrival.
+// Only annotated delays change, so no process waits here and the order is deterministic.
 void tile_bus::arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
-    const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
-    if (free_at_ > arrival) {
-        const sc_core::sc_time wait = free_at_ - arrival;
-        wait_cycles_ += uint64_t(wait / period_ + 0.5);
-        delay += wait;
-    }
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time arrival = now + delay;
     const uint64_t words = std::max<uint64_t>(1, (trans.get_data_length() + 3) / 4);
     const uint64_t occupied = std::max<uint64_t>(1, words * word_cycles_);
-    free_at_ = sc_core::sc_time_stamp() + delay + period_ * double(occupied);
+    const sc_core::sc_time length = period_ * double(occupied);
+    // intervals that ended cannot matter: no master's time is before now
+    while (!granted_.empty() && granted_.front().second <= now) granted_.pop_front();
+    sc_core::sc_time start = arrival;
+    auto it = granted_.begin();
+    for (; it != granted_.end(); ++it) {
+        if (it->second <= start) continue;       // ends before we would start
+        if (it->first >= start + length) break;  // a gap large enough before it
+        start = it->second;                      // overlaps: try after it
+    }
+    granted_.insert(it, {start, start + length});
+    if (start > arrival) {
+        wait_cycles_ += uint64_t((start - arrival) / period_ + 0.5);
+        delay += start - arrival;
+    }
     busy_cycles_ += occupied;
     // the burst beyond the first word, which overlaps the device's own latency
     if (words > 1) delay += period_ * double((words - 1) * word_cycles_);

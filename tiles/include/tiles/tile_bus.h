@@ -4,13 +4,16 @@
 // the address ranges translated between device offsets and physical addresses.
 //
 // Arbitration (docs/architecture.md, "Tile bus"): one transaction at a time, first come first
-// served in the order transactions reach the bus. A transaction of n 32-bit words occupies the bus
-// for n * word_cycles (at least one cycle) from the time it is granted; one that arrives while
-// the bus is occupied is delayed until it is free (the wait is added to its annotated delay), and a
-// burst adds (n - 1) * word_cycles to the device's latency. Cores reach the SRAM through their own
+// served in simulated time. A transaction of n 32-bit words occupies the bus for n * word_cycles
+// (at least one cycle) from the time it is granted: the first free gap at or after its arrival
+// time (its annotated time; the bus keeps a calendar of granted intervals because masters run
+// time-decoupled). The wait is added to the transaction's annotated delay, and a burst adds
+// (n - 1) * word_cycles to the device's latency. Cores reach the SRAM through their own
 // port (DMI) and are not arbitrated there; their device accesses are.
 #pragma once
 #include <cstdint>
+#include <deque>
+#include <utility>
 #include <string>
 #include <vector>
 #include <systemc>
@@ -49,7 +52,7 @@ private:
     std::vector<range> map_;
     unsigned word_cycles_;
     sc_core::sc_time period_;
-    sc_core::sc_time free_at_;  // the bus is occupied until then
+    std::deque<std::pair<sc_core::sc_time, sc_core::sc_time>> granted_;  // [start, end), sorted
     uint64_t transactions_ = 0;
     uint64_t decode_errors_ = 0;
     uint64_t busy_cycles_ = 0, wait_cycles_ = 0;
