@@ -9,9 +9,10 @@
  * size) from the caller's buffer; completion by the NAMP_DONE interrupt (IEN), the core sleeps in
  * wfi meanwhile. Channel receive: zero copy from the endpoint buffer; after half the window of
  * releases a credit slot (CoM) returns the credits to the sender's endpoint. The receive counter
- * interrupt wakes receivers sleeping in wfi. Order: sends to one destination are started one at a
- * time in call order (a later slot could otherwise win the allocation), sends to different
- * destinations run in parallel in as many slots as the NAMP has. */
+ * interrupt wakes receivers sleeping in wfi. Order: the NAMP allocates the transfers of one
+ * destination handle in the order their slots were started (docs/namp.md, "Initiator"), so sends to
+ * one destination are started in call order and then run in parallel with each other and with
+ * sends to other destinations, in as many slots as the NAMP has. */
 #include <string.h>
 
 #include "mp/proto.h"
@@ -33,6 +34,9 @@ static inline namp_endpoint_t *hw_ep(struct mp_endpoint *ep) { return (namp_endp
 static inline namp_handle_t *hw_h(struct mp_ephandle *h) { return (namp_handle_t *)h->hw; }
 
 static uint32_t nslots;
+static uint32_t all_slots;              /* mask of the usable slots */
+static uint32_t waiting_starts;         /* non-blocking sends not started yet (all destinations) */
+static void wait_turn(const struct mp_ephandle *h);
 static volatile uint32_t rx_arrived;   /* messages reported by the receive counter */
 static int use_irq = 1;
 
@@ -60,6 +64,14 @@ void mp_tr_endpoint_init(struct mp_endpoint *ep)
     mp_tr_handle_init(&ep->h);
 }
 
+/* The endpoint became a channel's receiving side: the NAMP target refuses connection-less
+ * messages to it (NACK NAMP_ERR_CHANNEL -> MCAPI_ERR_CHAN_CONNECTED, as the baseline answers). */
+void mp_namp_chan_accepted(struct mp_endpoint *ep)
+{
+    hw_ep(ep)->flags |= NAMP_EP_F_CHANNEL;
+    ep->voids_seen = ep->rx->voids;
+}
+
 /* Address the baseline CONNECT_REQ carries for the sending side: the sender's handle of the
  * receive endpoint, whose credit word the receiver's credit slots increase. */
 uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep)
@@ -73,6 +85,7 @@ uint32_t mp_namp_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_CO
 void mp_tr_init(void)
 {
     nslots = namp_init();
+    all_slots = nslots >= 32u ? 0xFFFFFFFFu : (1u << nslots) - 1u;
     mp_sw_init();
 }
 
@@ -94,6 +107,8 @@ static mcapi_status_t map_error(uint32_t code)
     if (code == NAMP_ERR_NO_ENDPOINT)
         return MCAPI_ERR_ENDP_INVALID;
 #endif
+    if (code == NAMP_ERR_CHANNEL)
+        return MCAPI_ERR_CHAN_CONNECTED;   /* as the baseline's NACK: the endpoint is a channel's */
     return MCAPI_ERR_TRANSMISSION;
 }
 
@@ -109,10 +124,12 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
 {
     if (nslots == 0)
         return MCAPI_ERR_NOT_SUPPORTED;
+    if (waiting_starts)
+        wait_turn(h);   /* earlier non-blocking sends to h start first (MCAPI order) */
     if (use_irq == 1) {                          /* lean path: one driver call */
         int32_t e;
         while ((e = namp_run(flags, (uint32_t)(uintptr_t)h->hw, p2, p3, &mp_stats.idle_cycles)) < 0)
-            MP_WAIT_UNTIL(namp_slots_busy() != (1u << nslots) - 1u);
+            MP_WAIT_UNTIL(namp_slots_busy() != all_slots);
         if (e)
             last_error = (uint32_t)e;
         return map_error((uint32_t)e);
@@ -184,7 +201,7 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
     mp_cbuffer_copy(mp_cbuffer_data(b, idx), buf, size);
     mp_cbuffer_commit(b, idx, size);
     int s;
-    MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0 || namp_slots_busy() != (1u << nslots) - 1u);
+    MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0 || namp_slots_busy() != all_slots);
     while (s < 0)
         s = namp_slot_alloc();
     namp_slot_start((unsigned)s, NAMP_F_BUF | NAMP_F_IEN | (con ? NAMP_F_CON : 0u),
@@ -349,8 +366,8 @@ mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t
 /* ---------------------------------------------------------------- non-blocking sends */
 enum { OP_TURN, OP_RUN, OP_DONE };
 #define MAX_DST 16u
-/* per destination (handle address): FIFO tickets so that sends to one endpoint start in order
- * and one at a time */
+/* per destination (handle address): FIFO tickets so that sends to one endpoint start in call
+ * order; once started, the NAMP keeps their order (several may be in flight) */
 static struct { uintptr_t h; uint32_t ticket, serving; } dsts[MAX_DST];
 
 /* Index of the FIFO entry of destination h (an entry with sends outstanding is never reused). */
@@ -369,11 +386,14 @@ static uint32_t dst_index(const struct mp_ephandle *h)
     return fr;
 }
 
-static uint32_t *dst_serving(const struct mp_ephandle *h, uint32_t **ticket)
+/* A blocking send to h waits until the non-blocking sends to h issued before it have started. */
+static void wait_turn(const struct mp_ephandle *h)
 {
-    uint32_t i = dst_index(h);
-    *ticket = &dsts[i].ticket;
-    return &dsts[i].serving;
+    for (uint32_t i = 0; i < MAX_DST; ++i)
+        if (dsts[i].h == (uintptr_t)h) {
+            MP_WAIT_UNTIL(dsts[i].ticket == dsts[i].serving);
+            return;
+        }
 }
 
 mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
@@ -382,21 +402,21 @@ mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
         return MCAPI_ERR_NOT_SUPPORTED;
     if (r->ep && r->op_size > (1u << r->ep->rmsg_log2))
         return MCAPI_ERR_PKT_SIZE;
-    uint32_t *ticket;
-    uint32_t *serving = dst_serving(r->dst_h, &ticket);
-    r->op_pend = dst_index(r->dst_h);   /* cached for progress and hint */
+    uint32_t i = dst_index(r->dst_h);
+    r->op_pend = i;   /* cached for progress and hint */
     if (r->op_src && r->op_src->tx && r->op_src->send_mode != MP_SEND_UNBUFFERED &&
-        *ticket == *serving) {
+        dsts[i].ticket == dsts[i].serving) {
         /* buffered / CCM: implicit completion, the call itself is the whole send */
         int done;
         r->op_status = send_mode_dispatch(r->op_src, r->dst_h, r->ep != NULL, r->op_buf,
                                           r->op_size, &done);
-        r->op_ticket = (*ticket)++;
-        (*serving)++;
+        r->op_ticket = dsts[i].ticket++;
+        dsts[i].serving++;
         r->op = OP_DONE;
         return MCAPI_SUCCESS;
     }
-    r->op_ticket = (*ticket)++;
+    r->op_ticket = dsts[i].ticket++;
+    waiting_starts++;
     r->op = OP_TURN;
     mp_tr_send_progress(r);
     return MCAPI_SUCCESS;
@@ -404,11 +424,10 @@ mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
 
 int mp_tr_send_progress(mcapi_request_t *r)
 {
-    uint32_t *serving = &dsts[r->op_pend].serving;
     for (;;) {
         switch (r->op) {
         case OP_TURN: {
-            if (*serving != r->op_ticket)
+            if (dsts[r->op_pend].serving != r->op_ticket)
                 return 0;
             int s = namp_slot_alloc();
             if (s < 0)
@@ -417,6 +436,8 @@ int mp_tr_send_progress(mcapi_request_t *r)
             namp_slot_start((unsigned)s, (r->ep ? NAMP_F_CON : 0u) | NAMP_F_IEN,
                             (uint32_t)(uintptr_t)r->dst_h->hw, (uint32_t)(uintptr_t)r->op_buf,
                             r->op_size);
+            dsts[r->op_pend].serving++;   /* started: the next send to this destination may start */
+            waiting_starts--;
             r->op = OP_RUN;
             return 0;
         }
@@ -428,7 +449,6 @@ int mp_tr_send_progress(mcapi_request_t *r)
             if (err)
                 last_error = err;
             r->op_status = map_error(err);
-            (*serving)++;
             r->op = OP_DONE;
             return 1;
         }
@@ -441,10 +461,9 @@ int mp_tr_send_progress(mcapi_request_t *r)
 int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
 {
     (void)wake;
-    const uint32_t *serving = &dsts[r->op_pend].serving;
     switch (r->op) {
     case OP_TURN:
-        return *serving == r->op_ticket && namp_slots_busy() != (1u << nslots) - 1u;
+        return dsts[r->op_pend].serving == r->op_ticket && namp_slots_busy() != all_slots;
     case OP_RUN:
         return namp_slot_done(r->op_dma);
     default:
@@ -456,8 +475,12 @@ int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
 
 void mp_tr_chan_released(struct mp_endpoint *ep)
 {
-    /* credits go back after half the window (thesis 3.2.2.1), through a credit slot (CoM) */
-    if (++ep->released >= (mp_cbuffer_capacity(ep->rx) + 1u) / 2u) {
+    /* credits go back after half the window (thesis 3.2.2.1), through a credit slot (CoM); the
+     * elements of failed transfers the buffer skipped (void) count as released too */
+    uint32_t voids = ep->rx->voids;
+    ep->released += 1u + (voids - ep->voids_seen);
+    ep->voids_seen = voids;
+    if (ep->released >= (mp_cbuffer_capacity(ep->rx) + 1u) / 2u) {
         uint32_t n = ep->released;
         ep->released = 0;
         /* receiving side: peer_ep is the address of the sender's handle (CONNECT_REQ) */

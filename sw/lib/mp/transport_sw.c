@@ -25,6 +25,7 @@ int mp_sw_send_progress(mcapi_request_t *r);
 int mp_sw_send_hint(const mcapi_request_t *r, uint64_t *wake);
 void mp_sw_chan_released(struct mp_endpoint *ep);
 uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep);
+void mp_namp_chan_accepted(struct mp_endpoint *ep);
 #else
 #define MP_SW(name) mp_tr_##name
 #endif
@@ -219,6 +220,9 @@ static void handle_request(void)
             ep->peer_ep = sender;
             ep->released = 0;
             ep->flags |= MP_EPF_CHAN_RECV;
+#ifdef MP_SW_BASE
+            mp_namp_chan_accepted(ep);   /* the NAMP target now refuses messages to it */
+#endif
             r[2] = mp_cbuffer_capacity(ep->rx);
             r[3] = (uint32_t)(uintptr_t)mp_cbuffer_data(ep->rx, 0);
             r[4] = (ep->rx->max_msg_log2 << 8) | ep->rx->capacity_log2;
