@@ -115,7 +115,8 @@ bool network_adapter::read_status(uint32_t off, uint32_t &v) const {
     case NA_MESH_SIZE: v = (geo_.mesh_height << 16) | geo_.mesh_width; return true;
     case NA_NAMP_RX_COUNT:
     case NA_NAMP_ARBITRATION:
-    case NA_NAMP_ATOMICS: return namp_on() && namp_->read_reg(off, v);
+    case NA_NAMP_ATOMICS:
+    case NA_NAMP_DONE_SLOTS: return namp_on() && namp_->read_reg(off, v);
     default: return false;
     }
 }

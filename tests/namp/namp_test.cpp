@@ -132,6 +132,8 @@ TEST(Namp, StatusBlockAndBusErrors) {
         EXPECT_EQ(d.rd(na(NA_NAMP_ARBITRATION)), NAMP_ARB_MAP);
         EXPECT_FALSE(d.write(na(NA_NAMP_ARBITRATION), 3));
         EXPECT_FALSE(d.write(na(NA_NAMP_ATOMICS), 0));          // read-only
+        EXPECT_EQ(d.rd(na(NA_NAMP_DONE_SLOTS)), 0u);
+        EXPECT_FALSE(d.write(na(NA_NAMP_DONE_SLOTS), 0));       // read-only
         EXPECT_FALSE(d.read(na(NA_NAMP_STATUS_LAST + 4), v));    // unpopulated status offset
         EXPECT_EQ(d.rd(na(NA_NAMP_RX_COUNT)), 0u);
         // slot registers
@@ -180,7 +182,9 @@ TEST(Namp, UnbufferedMessageLifecycle) {
             if (NAMP_STATUS_STATE(st) == NAMP_STATE_DONE) break;
         }
         EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)), NAMP_FLAG_VALID | NAMP_FLAG_DONE);
+        EXPECT_EQ(d.rd(na(NA_NAMP_DONE_SLOTS)), 1u);
         d.wr(slot(0, NAMP_SLOT_FLAGS), 0);  // software frees the slot
+        EXPECT_EQ(d.rd(na(NA_NAMP_DONE_SLOTS)), 0u);
         EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)), 0u);
         EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot(0, NAMP_SLOT_STATUS))), NAMP_STATE_IDLE);
         // receiver side

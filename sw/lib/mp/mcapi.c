@@ -779,6 +779,7 @@ static int ready_hint(mcapi_request_t *r, uint64_t *wake)
 
 static void progress_all(void)
 {
+    mp_tr_poll();
     for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i)
         if (active[i])
             progress(active[i]);

@@ -62,6 +62,9 @@ struct mp_endpoint {
 /* Transport interface (the software protocol on the baseline adapter: transport_sw.c). All calls
  * come from core 0 in thread context with interrupts enabled. Return MCAPI status codes. */
 void mp_tr_init(void);
+/* Called once at the start of every progress pass over the pending requests: the transport may
+ * sample its hardware once for all of them (the NAMP transport reads the DONE summary). */
+void mp_tr_poll(void);
 /* One lookup try: MCAPI_SUCCESS and *addr, MCAPI_ERR_ENDP_INVALID when the tile has no such
  * port (yet). */
 mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr);

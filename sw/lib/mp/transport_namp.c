@@ -36,6 +36,7 @@ static inline namp_handle_t *hw_h(struct mp_ephandle *h) { return (namp_handle_t
 static uint32_t nslots;
 static uint32_t all_slots;              /* mask of the usable slots */
 static uint32_t waiting_starts;         /* non-blocking sends not started yet (all destinations) */
+static uint32_t waiting_runs;           /* non-blocking sends started, not finished yet */
 static void wait_turn(const struct mp_ephandle *h);
 static volatile uint32_t rx_arrived;   /* messages reported by the receive counter */
 static int use_irq = 1;
@@ -386,6 +387,15 @@ static uint32_t dst_index(const struct mp_ephandle *h)
     return fr;
 }
 
+/* Completions of the non-blocking sends, polled with one register read per progress pass (a
+ * trap per completion would cost more than the read while the core is busy). */
+static uint32_t done_now;
+void mp_tr_poll(void)
+{
+    if (nslots && waiting_runs)
+        done_now = namp_done_slots();
+}
+
 /* A blocking send to h waits until the non-blocking sends to h issued before it have started. */
 static void wait_turn(const struct mp_ephandle *h)
 {
@@ -433,19 +443,24 @@ int mp_tr_send_progress(mcapi_request_t *r)
             if (s < 0)
                 return 0;
             r->op_dma = (uint32_t)s;
-            namp_slot_start((unsigned)s, (r->ep ? NAMP_F_CON : 0u) | NAMP_F_IEN,
+            /* no IEN: completions are polled once per progress pass (mp_tr_poll); the
+             * interrupt is armed only before the core sleeps (mp_tr_send_hint) */
+            namp_slot_start((unsigned)s, r->ep ? NAMP_F_CON : 0u,
                             (uint32_t)(uintptr_t)r->dst_h->hw, (uint32_t)(uintptr_t)r->op_buf,
                             r->op_size);
             dsts[r->op_pend].serving++;   /* started: the next send to this destination may start */
             waiting_starts--;
+            waiting_runs++;
             r->op = OP_RUN;
             return 0;
         }
         case OP_RUN: {
-            if (!namp_slot_done(r->op_dma))
+            if (!((done_now | namp_done_mask()) & (1u << r->op_dma)))
                 return 0;
             uint32_t err = namp_slot_finish(r->op_dma);
             namp_slot_free(r->op_dma);
+            done_now &= ~(1u << r->op_dma);
+            waiting_runs--;
             if (err)
                 last_error = err;
             r->op_status = map_error(err);
@@ -465,6 +480,9 @@ int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
     case OP_TURN:
         return dsts[r->op_pend].serving == r->op_ticket && namp_slots_busy() != all_slots;
     case OP_RUN:
+        if ((done_now | namp_done_mask()) & (1u << r->op_dma))
+            return 1;
+        namp_slot_irq_on(r->op_dma);   /* the caller sleeps next: DONE must wake it */
         return namp_slot_done(r->op_dma);
     default:
         return 1;

@@ -78,6 +78,20 @@ uint32_t namp_slots_busy(void)
     return busy;
 }
 uint32_t namp_done_mask(void) { return irq_done; }
+uint32_t namp_done_slots(void) { return mmio_read32(NA(NA_NAMP_DONE_SLOTS)); }
+
+void namp_slot_irq_on(unsigned slot)
+{
+    uint32_t bit = 1u << slot;
+    uint32_t saved = irq_global_disable();
+    if (!(ien_slots & bit)) {
+        ien_slots |= bit;
+        uint32_t f = mmio_read32(SLOT(slot, NAMP_SLOT_FLAGS));
+        /* a running slot takes only IEN from this write; a finished one keeps VALID and DONE */
+        mmio_write32(SLOT(slot, NAMP_SLOT_FLAGS), (f & ~NAMP_F_DONE) | NAMP_F_IEN);
+    }
+    irq_global_restore(saved);
+}
 
 int namp_slot_alloc(void)
 {

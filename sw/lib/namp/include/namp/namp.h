@@ -89,6 +89,11 @@ uint32_t namp_slot_wait_wfi(unsigned slot, volatile uint64_t *idle);
 int32_t namp_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, volatile uint64_t *idle);
 /* Bitmask of slots whose DONE interrupt has been seen by namp_irq() (cleared by finish). */
 uint32_t namp_done_mask(void);
+/* Bitmask of slots (< 32) that have DONE now: one register read (NA_NAMP_DONE_SLOTS). */
+uint32_t namp_done_slots(void);
+/* Turns IEN on for a running slot (before sleeping on it: its DONE will wake the core); the
+ * NAMP_DONE handler marks it done. No effect if it has IEN already. */
+void namp_slot_irq_on(unsigned slot);
 
 const char *namp_error_name(uint32_t code);
 
