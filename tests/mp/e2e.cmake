@@ -44,6 +44,12 @@ if(TARGET namp-vp)
     EXPECT "mp_api ok: A, [0-9]+ checks" "mp_api ok: B, [0-9]+ checks"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/mp_api.elf)
+  # The NAMP transport on the default platform (no NAMP): mcapi_initialize returns
+  # MCAPI_ERR_NOT_SUPPORTED on every tile instead of a store access fault.
+  mp_e2e(namp_missing EXIT 0
+    EXPECT "mp_nonamp ok: initialize -> MCAPI_ERR_NOT_SUPPORTED"
+    REJECT "FAIL" "FATAL" "fault"
+    ARGS --firmware ${MP_FW}/mp_nonamp.elf)
   # The protocol does not depend on the hardware parameters: 8-flit packets and 8-flit receive
   # buffers, one physical network per channel, an 8x8 mesh (tile 0 -> 63, 14 hops).
   mp_e2e(stress_small_packets EXIT 0

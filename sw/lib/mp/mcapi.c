@@ -89,7 +89,11 @@ void mcapi_initialize(mcapi_domain_t domain_id, mcapi_node_t node_id,
     mp_data_path = attrs ? attrs->data_path : MP_DEFAULT_DATA_PATH;
     memset(endpoints, 0, sizeof endpoints);
     n_remotes = 0;
-    mp_tr_init();
+    mcapi_status_t st = mp_tr_init();
+    if (st != MCAPI_SUCCESS) {   /* e.g. the NAMP transport on a platform without a NAMP */
+        SET(status, st);
+        return;
+    }
     initialized = 1;
     if (info) {
         info->mcapi_version = 0x00020000;

@@ -60,7 +60,9 @@ struct mp_endpoint {
 
 /* Transport interface (the software protocol on the baseline adapter: transport_sw.c). All calls
  * come from core 0 in thread context with interrupts enabled. Return MCAPI status codes. */
-void mp_tr_init(void);
+/* MCAPI_SUCCESS, or an error (MCAPI_ERR_NOT_SUPPORTED: the transport's hardware is missing; then
+ * nothing of the adapter has been touched). */
+mcapi_status_t mp_tr_init(void);
 /* One lookup try: MCAPI_SUCCESS and *addr, MCAPI_ERR_ENDP_INVALID when the tile has no such
  * port (yet). */
 mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr);

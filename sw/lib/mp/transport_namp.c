@@ -19,7 +19,7 @@
 #include "namp/namp.h"
 
 mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
-void mp_sw_init(void);
+mcapi_status_t mp_sw_init(void);
 
 /* ---------------------------------------------------------------- hardware layouts
  * struct mp_endpoint starts with a namp_endpoint_t, struct mp_ephandle with a namp_handle_t
@@ -70,10 +70,14 @@ uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep)
 void mp_namp_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
 uint32_t mp_namp_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT; }
 
-void mp_tr_init(void)
+mcapi_status_t mp_tr_init(void)
 {
+    /* Without a NAMP the adapter refuses the NAMP interrupt sources (a store access fault in the
+     * mask write of mp_sw_init): report the missing hardware before touching anything. */
     nslots = namp_init();
-    mp_sw_init();
+    if (nslots == 0)
+        return MCAPI_ERR_NOT_SUPPORTED;
+    return mp_sw_init();
 }
 
 

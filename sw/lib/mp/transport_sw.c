@@ -16,7 +16,7 @@
 #ifdef MP_SW_BASE
 #include "namp/namp_hw.h"
 #define MP_SW(name) mp_sw_##name
-void mp_sw_init(void);
+mcapi_status_t mp_sw_init(void);
 mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
 mcapi_status_t mp_sw_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size);
 mcapi_status_t mp_sw_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
@@ -316,7 +316,7 @@ void mp_sleep_ticks(uint32_t ticks)
     MP_WAIT_UNTIL(timer_fired);
 }
 
-void MP_SW(init)(void)
+mcapi_status_t MP_SW(init)(void)
 {
     mesh_w = tile_mesh_width();
     features = mmio_read32(NA(NA_FEATURES));
@@ -336,6 +336,7 @@ void MP_SW(init)(void)
     irq_enable(IRQ_M_EXT);
     irq_enable(IRQ_M_TIMER);
     irq_global_enable();
+    return MCAPI_SUCCESS;
 }
 
 #ifndef MP_SW_BASE
