@@ -50,6 +50,17 @@ if(TARGET namp-vp)
     EXPECT "mp_nonamp ok: initialize -> MCAPI_ERR_NOT_SUPPORTED"
     REJECT "FAIL" "FATAL" "fault"
     ARGS --firmware ${MP_FW}/mp_nonamp.elf)
+  # Lookup storm: 15 tiles look up port 1 of tile 0 (MCAPI_TIMEOUT_INFINITE) before tile 0 creates
+  # it; tile 0's main must still run (lookup back-off), every client's message arrives. Over the
+  # baseline and over the NAMP (preset bare: a missing preset fails the run, it is not skipped).
+  mp_e2e(lookup_storm EXIT 0
+    EXPECT "lookup_storm ok: 15 clients"
+    REJECT "FAIL" "FATAL"
+    ARGS --max-cycles 20000000 --firmware ${MP_FW}/mp_lookup_storm.elf)
+  namp_vp_check(e2e.mp.namp.lookup_storm EXIT 0 LABELS e2e mp namp TIMEOUT 600
+    EXPECT "lookup_storm ok: 15 clients"
+    REJECT "FAIL" "FATAL"
+    ARGS --preset bare --max-cycles 20000000 --firmware ${MP_FW}/mp_lookup_storm_namp.elf)
   # The protocol does not depend on the hardware parameters: 8-flit packets and 8-flit receive
   # buffers, one physical network per channel, an 8x8 mesh (tile 0 -> 63, 14 hops).
   mp_e2e(stress_small_packets EXIT 0

@@ -14,6 +14,12 @@ static int initialized;
 static uint32_t my_node;
 
 enum { REQ_IDLE = 0, REQ_PENDING = 1, REQ_DONE = 2 };
+
+/* "No such port (yet)" lookups are retried after 64 mtime ticks, doubling up to 4096 (about 41 us
+ * at the default 10 MHz): many tiles waiting for a port that does not exist yet must not keep
+ * the owner's progress engine so busy that its main never creates the port (issue 7, hole 6). */
+#define MP_LOOKUP_BACKOFF_MIN 64u
+#define MP_LOOKUP_BACKOFF_MAX 4096u
 enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP, K_SEND };
 
 #define SET(st, v) do { if (st) *(st) = (v); } while (0)
@@ -318,6 +324,7 @@ void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t
     r->port = port;
     r->out_endpoint = endpoint;
     r->next_try = 0;
+    r->op_backoff = MP_LOOKUP_BACKOFF_MIN;
     SET(status, MCAPI_PENDING);
 }
 
@@ -750,7 +757,9 @@ static int progress(mcapi_request_t *r)
             complete(r, MCAPI_SUCCESS, 0);
             return 1;
         }
-        r->next_try = timer_now() + 64;   /* not created yet: ask again later */
+        r->next_try = timer_now() + r->op_backoff;   /* not created yet: ask again later */
+        if (r->op_backoff < MP_LOOKUP_BACKOFF_MAX)
+            r->op_backoff *= 2u;
         return 0;
     }
     default:
