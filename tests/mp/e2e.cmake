@@ -61,6 +61,12 @@ if(TARGET namp-vp)
     EXPECT "lookup_storm ok: 15 clients"
     REJECT "FAIL" "FATAL"
     ARGS --preset bare --max-cycles 20000000 --firmware ${MP_FW}/mp_lookup_storm_namp.elf)
+  # Failed CCM and buffered transfers (the receiver deletes its endpoint while the NAMP retries):
+  # every failure reaches the caller as MCAPI_ERR_ENDP_INVALID, no call hangs.
+  namp_vp_check(e2e.mp.namp.failed_transfers EXIT 0 LABELS e2e mp namp TIMEOUT 600
+    EXPECT "namp_fail ok: [0-9]+ checks"
+    REJECT "FAIL" "FATAL"
+    ARGS --preset bare --max-cycles 20000000 --firmware ${MP_FW}/mp_namp_fail.elf)
   # The protocol does not depend on the hardware parameters: 8-flit packets and 8-flit receive
   # buffers, one physical network per channel, an 8x8 mesh (tile 0 -> 63, 14 hops).
   mp_e2e(stress_small_packets EXIT 0

@@ -152,11 +152,71 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
  * connection-less: each message with its own allocation, NACK/retry in hardware). A send to
  * another destination drains the buffer, leaves CCM and enters it again for the new one. */
 
-/* Sleeps until the NAMP has freed element idx (the slot runs with IEN: its DONE wakes us). */
-static void wait_freed(mp_cbuffer_t *b, uint32_t idx)
+/* Records a failed slot's STATUS code and maps it. */
+static mcapi_status_t slot_error(uint32_t err)
+{
+    last_error = err;
+    return map_error(err);
+}
+
+/* Error code of a failed buffered (implicitly completed) slot, 0 if none. The finished slots are
+ * taken back first, so a failure is seen as soon as the NAMP reports it. Interrupts may be off. */
+static uint32_t implicit_failure(void)
+{
+    (void)namp_slots_busy();   /* reclaims finished implicit slots and records their errors */
+    return namp_implicit_error();
+}
+
+/* Drops the elements of a send buffer that no slot will send any more (after a failure): the
+ * caller gets the error instead, and the buffer is usable again. */
+static void tx_drop_pending(mp_cbuffer_t *b)
+{
+    uint32_t idx;
+    while (mp_cbuffer_read(b, &idx) == 0)
+        mp_cbuffer_free(b, idx);
+}
+
+/* Sleeps until the NAMP has freed element idx (the slot runs with IEN: its DONE wakes us). Way
+ * out: a failed buffered slot (a slot that fails before taking its element never frees it).
+ * Returns 0 or that slot's error code. The failure check comes first: it takes finished slots
+ * back, which clears their DONE (no interrupt follows), and the NAMP frees the element before it
+ * sets DONE, so the element is seen free after it. */
+static uint32_t wait_freed(mp_cbuffer_t *b, uint32_t idx)
 {
     volatile uint32_t *sz = &mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, idx)];
-    MP_WAIT_UNTIL(*sz == 0);
+    uint32_t err = 0;
+    MP_WAIT_UNTIL((err = implicit_failure()) != 0 || *sz == 0);
+    return err;
+}
+
+/* Waits until the NAMP may take the next element of ep's send buffer: a channel send until the
+ * previous element is taken (credits guarantee the allocations, so slots may overlap), a
+ * connection-less send until it is freed (one allocation at a time keeps the order). Returns 0
+ * or the error code of a failed buffered slot. */
+static uint32_t buffered_turn(struct mp_endpoint *ep, uint32_t con)
+{
+    if (!ep->last_tx)
+        return 0;
+    if (!con)
+        return wait_freed(ep->tx, ep->last_tx - 1u);
+    uint32_t err = 0;
+    while (ep->tx->rd_idx != ep->last_tx && (err = implicit_failure()) == 0)
+        ;   /* taking an element raises no interrupt: poll */
+    return err;
+}
+
+/* Reserves the next send-buffer element, sleeping while the buffer is full (a slot's DONE wakes
+ * us). Returns 0 or the error code of a failed buffered slot. */
+static uint32_t tx_reserve(mp_cbuffer_t *b, uint32_t *idx)
+{
+    uint32_t err = 0;
+    while (mp_cbuffer_reserve(b, idx) != 0) {
+        MP_WAIT_UNTIL((err = implicit_failure()) != 0 ||   /* first: see wait_freed */
+                      mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, b->wr_idx)] == 0);
+        if (err)
+            return err;
+    }
+    return 0;
 }
 
 static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_ephandle *dst,
@@ -167,65 +227,73 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
         return con ? MCAPI_ERR_PKT_SIZE : MCAPI_ERR_MSG_SIZE;
     if (nslots == 0)
         return MCAPI_ERR_NOT_SUPPORTED;
-    uint32_t e = namp_implicit_error();
-    if (e) {                          /* an earlier buffered send failed */
-        last_error = e;
-        return map_error(e);
+    /* an earlier buffered send failed (reported here: buffered sends return before the
+     * transfer), or fails while we wait for our turn */
+    uint32_t e = implicit_failure();
+    uint32_t idx = 0;
+    if (!e)
+        e = buffered_turn(ep, con);
+    if (!e)
+        e = tx_reserve(b, &idx);
+    if (e) {
+        tx_drop_pending(b);
+        ep->last_tx = 0;
+        return slot_error(e);
     }
-    if (ep->last_tx) {
-        if (con) {
-            /* channel: credits keep the allocations from being refused, so slots may overlap;
-             * the next slot may start once the NAMP has taken the previous element */
-            while (b->rd_idx != ep->last_tx)
-                ;
-        } else {
-            wait_freed(b, ep->last_tx - 1u);
-        }
-    }
-    uint32_t idx;
-    while (mp_cbuffer_reserve(b, &idx) != 0)
-        MP_WAIT_UNTIL(mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, b->wr_idx)] == 0);
     mp_cbuffer_copy(mp_cbuffer_data(b, idx), buf, size);
     mp_cbuffer_commit(b, idx, size);
     int s;
-    MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0 || namp_slots_busy() != (1u << nslots) - 1u);
-    while (s < 0)
-        s = namp_slot_alloc();
+    MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
     namp_slot_start((unsigned)s, NAMP_F_BUF | NAMP_F_IEN | (con ? NAMP_F_CON : 0u),
                     (uint32_t)(uintptr_t)dst->hw, (uint32_t)(uintptr_t)b, idx);
     uint32_t st = namp_slot_status((unsigned)s);
     if (st & NAMP_STATUS_ERROR) {     /* refused configuration: reported at once */
         uint32_t err = namp_slot_finish((unsigned)s);
         namp_slot_free((unsigned)s);
-        uint32_t r;
-        if (mp_cbuffer_read(b, &r) == 0)   /* drop the element the NAMP did not take */
-            mp_cbuffer_free(b, r);
-        last_error = err;
-        return map_error(err);
+        tx_drop_pending(b);           /* the element the NAMP did not take */
+        return slot_error(err);
     }
     namp_slot_implicit((unsigned)s);
     ep->last_tx = idx + 1u;
     return MCAPI_SUCCESS;
 }
 
-/* Drains the send buffer and leaves CCM (another destination, or another send mode: the CCM slot
- * must not keep popping the send buffer that buffered sends use). */
-__attribute__((noinline, cold)) static mcapi_status_t ccm_leave(struct mp_endpoint *ep)
+/* Frees ep's finished CCM slot; after a failure the elements it did not send are dropped and the
+ * caller gets the error. */
+static mcapi_status_t ccm_finish(struct mp_endpoint *ep)
 {
     unsigned s = (unsigned)ep->ccm_slot;
-    while (mp_cbuffer_used(ep->tx) != 0)
-        ;
-    namp_ccm_stop(s);
-    while (!namp_slot_done(s))
-        ;
     uint32_t err = namp_slot_finish(s);
     namp_slot_free(s);
     ep->ccm_slot = -1;
-    if (err) {
-        last_error = err;
-        return map_error(err);
-    }
-    return MCAPI_SUCCESS;
+    if (!err)
+        return MCAPI_SUCCESS;
+    tx_drop_pending(ep->tx);
+    return slot_error(err);
+}
+
+/* SUCCESS while ep's CCM slot runs. While CCM is set only a failure ends the slot: then it is
+ * finished and its error returned. */
+static mcapi_status_t ccm_check(struct mp_endpoint *ep)
+{
+    if (!namp_slot_done((unsigned)ep->ccm_slot))
+        return MCAPI_SUCCESS;
+    mcapi_status_t st = ccm_finish(ep);
+    return st == MCAPI_SUCCESS ? MCAPI_ERR_TRANSMISSION : st;
+}
+
+/* Drains the send buffer and leaves CCM (another destination, or another send mode: the CCM slot
+ * must not keep popping the send buffer that buffered sends use). A failed slot ends the drain
+ * (it sends nothing more) and its error is returned. */
+__attribute__((noinline, cold)) static mcapi_status_t ccm_leave(struct mp_endpoint *ep)
+{
+    unsigned s = (unsigned)ep->ccm_slot;
+    while (mp_cbuffer_used(ep->tx) != 0 && !namp_slot_done(s))
+        ;   /* no interrupt when an element is taken: poll */
+    namp_ccm_stop(s);
+    while (!namp_slot_done(s))
+        ;   /* the current transfer completes (DONE), or fails (DONE + ERROR) */
+    return ccm_finish(ep);
 }
 
 static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t con,
@@ -249,18 +317,11 @@ static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle 
         ep->ccm_slot = s;
         ep->ccm_dst = dst;
     }
-    uint32_t st = namp_slot_status((unsigned)ep->ccm_slot);
-    if (st & NAMP_STATUS_ERROR) {
-        unsigned s = (unsigned)ep->ccm_slot;
-        uint32_t err = namp_slot_finish(s);
-        namp_slot_free(s);
-        ep->ccm_slot = -1;
-        last_error = err;
-        return map_error(err);
-    }
-    while (mp_cbuffer_push(b, buf, size) != 0)
-        ;                              /* full: the NAMP drains it */
-    return MCAPI_SUCCESS;
+    /* full: the NAMP drains it, unless the slot failed (then it never will) */
+    mcapi_status_t st;
+    while ((st = ccm_check(ep)) == MCAPI_SUCCESS && mp_cbuffer_push(b, buf, size) != 0)
+        ;
+    return st;
 }
 
 __attribute__((noinline)) static mcapi_status_t send_mode_slow(struct mp_endpoint *src,
