@@ -350,6 +350,24 @@ static void untrack(mcapi_request_t *r)
         }
 }
 
+/* Argument errors of a connection-less send. An endpoint of a packet channel neither sends nor
+ * receives connection-less messages (the receiving side is refused by its tile). */
+static mcapi_status_t msg_send_check(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
+                                     const void *buffer, size_t size)
+{
+    if (!initialized)
+        return MCAPI_ERR_NODE_NOTINIT;
+    if (!local_ep(send_ep) || !recv_ep)
+        return MCAPI_ERR_ENDP_INVALID;
+    if (send_ep->local->flags & (MP_EPF_CHAN_SEND | MP_EPF_CHAN_RECV))
+        return MCAPI_ERR_CHAN_CONNECTED;
+    if (!buffer && size)
+        return MCAPI_ERR_BUF_INVALID;
+    if (size > MP_CB_SIZE_MASK)
+        return MCAPI_ERR_MSG_SIZE;
+    return MCAPI_SUCCESS;
+}
+
 void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
                       size_t size, mcapi_priority_t prio, mcapi_request_t *r,
                       mcapi_status_t *status)
@@ -360,15 +378,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         return;
     }
     r->kind = K_NONE;
-    mcapi_status_t st = MCAPI_SUCCESS;
-    if (!initialized)
-        st = MCAPI_ERR_NODE_NOTINIT;
-    else if (!local_ep(send_ep) || !recv_ep)
-        st = MCAPI_ERR_ENDP_INVALID;
-    else if (!buffer && size)
-        st = MCAPI_ERR_BUF_INVALID;
-    else if (size > MP_CB_SIZE_MASK)
-        st = MCAPI_ERR_MSG_SIZE;
+    mcapi_status_t st = msg_send_check(send_ep, recv_ep, buffer, size);
     if (st == MCAPI_SUCCESS && recv_ep->local) {   /* same node: straight into the local buffer */
         struct mp_endpoint *d = local_ep(recv_ep);
         if (!d)
@@ -412,8 +422,8 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
     mcapi_request_t r;
     mcapi_status_t st;
     size_t sz;
-    if (n_active == 0 && initialized && local_ep(send_ep) && recv_ep && !recv_ep->local &&
-        (buffer || !size) && size <= MP_CB_SIZE_MASK) {
+    if (n_active == 0 && recv_ep && !recv_ep->local &&
+        msg_send_check(send_ep, recv_ep, buffer, size) == MCAPI_SUCCESS) {
         SET(status, mp_tr_msg_send(send_ep->local, recv_ep, buffer, (uint32_t)size));
         return;
     }
@@ -440,8 +450,8 @@ void mcapi_msg_recv(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
                     size_t *received_size, mcapi_status_t *status)
 {
     struct mp_endpoint *ep = local_ep(recv_ep);
-    if (!ep) {
-        SET(status, MCAPI_ERR_ENDP_INVALID);
+    if (!ep || !buffer) {
+        SET(status, ep ? MCAPI_ERR_PARAMETER : MCAPI_ERR_ENDP_INVALID);
         return;
     }
     if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)) {
@@ -464,8 +474,12 @@ void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size
                       mcapi_request_t *r, mcapi_status_t *status)
 {
     struct mp_endpoint *ep = local_ep(recv_ep);
-    if (!ep || !r) {
-        SET(status, r ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_PARAMETER);
+    if (!ep || !r || !buffer) {
+        SET(status, r && buffer ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);
         return;
     }
     pending(r, K_MSG_RECV);
