@@ -167,6 +167,27 @@ struct mp_endpoint *mp_ep_from_addr(uint32_t addr)
     return (struct mp_endpoint *)a;
 }
 
+/* Frees a deleted endpoint's buffers; the table entry may be reused afterwards. */
+static void release_endpoint(struct mp_endpoint *ep)
+{
+    uint32_t saved = irq_global_disable();   /* the progress engine looks at rx */
+    mp_cbuffer_t *rx = ep->rx, *tx = ep->tx;
+    ep->rx = ep->tx = NULL;
+    ep->state = MP_EP_DELETED;
+    irq_global_restore(saved);
+    free(rx);
+    free(tx);
+    mp_tr_endpoint_init(ep);   /* the hardware view loses its buffers too */
+}
+
+/* Frees the quarantined buffers of deleted endpoints that no peer writes into any more. */
+static void reap_closing(void)
+{
+    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
+        if (endpoints[i].state == MP_EP_CLOSING && mp_tr_endpoint_reapable(&endpoints[i]))
+            release_endpoint(&endpoints[i]);
+}
+
 static struct mp_endpoint *local_ep(mcapi_endpoint_t e)
 {
     if (!e || !e->local || e->local->state != MP_EP_READY)
@@ -191,9 +212,10 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
         SET(status, MCAPI_ERR_ENDP_EXISTS);
         return NULL;
     }
+    reap_closing();
     struct mp_endpoint *ep = NULL;
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS && !ep; ++i)
-        if (endpoints[i].state != MP_EP_READY)
+        if (endpoints[i].state == MP_EP_FREE || endpoints[i].state == MP_EP_DELETED)
             ep = &endpoints[i];
     if (!ep) {
         SET(status, MCAPI_ERR_ENDP_LIMIT);
@@ -245,12 +267,13 @@ void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
         return;
     }
     uint32_t saved = irq_global_disable();
-    ep->state = MP_EP_DELETED;
+    ep->state = MP_EP_CLOSING;   /* no lookup, allocation, connect or receive from now on */
     irq_global_restore(saved);
-    free(ep->rx);
-    free(ep->tx);
-    ep->rx = ep->tx = NULL;
-    mp_tr_endpoint_init(ep);   /* the hardware view loses its buffers too */
+    /* the transport stops the endpoint's own transfers and tells a channel's sender; buffers a
+     * peer may still write into stay allocated until they are quiet (reap_closing) */
+    if (mp_tr_endpoint_closing(ep))
+        release_endpoint(ep);
+    reap_closing();
     SET(status, MCAPI_SUCCESS);
 }
 
@@ -576,6 +599,16 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
         *status = r->status;
 }
 
+/* 1 if the receive endpoint of ep's channel was deleted: the channel is invalid from then on (a
+ * send must neither succeed nor write into the receiver's memory). */
+static int peer_gone(struct mp_endpoint *ep)
+{
+    if (!(ep->flags & MP_EPF_PEER_GONE))
+        return 0;
+    mp_tr_chan_peer_gone(ep);   /* tells the receiver once no send is under way */
+    return 1;
+}
+
 void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
                           mcapi_request_t *r, mcapi_status_t *status)
 {
@@ -587,6 +620,8 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size
     mcapi_status_t st = MCAPI_SUCCESS;
     if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
         !(ep->flags & MP_EPF_OPEN))
+        st = MCAPI_ERR_CHAN_INVALID;
+    else if (peer_gone(ep))
         st = MCAPI_ERR_CHAN_INVALID;
     else if (!buffer && size)
         st = MCAPI_ERR_BUF_INVALID;
@@ -616,7 +651,7 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
                         mcapi_status_t *status)
 {
     if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
-        !(ep->flags & MP_EPF_OPEN)) {
+        !(ep->flags & MP_EPF_OPEN) || peer_gone(ep)) {
         SET(status, MCAPI_ERR_CHAN_INVALID);
         return;
     }
@@ -737,6 +772,10 @@ static int progress(mcapi_request_t *r)
     }
     case K_PKT_RECV: {
         size_t got;
+        if (r->ep->state != MP_EP_READY) {
+            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
+            return 1;
+        }
         if (try_pkt_recv(r->ep, r->pbuffer, &got)) {
             complete(r, MCAPI_SUCCESS, got);
             return 1;
@@ -744,6 +783,10 @@ static int progress(mcapi_request_t *r)
         return 0;
     }
     case K_RECV_OPEN:
+        if (r->ep->state != MP_EP_READY) {
+            complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+            return 1;
+        }
         if (r->ep->flags & MP_EPF_CHAN_RECV) {
             if (r->ep->flags & MP_EPF_OPEN) {
                 complete(r, MCAPI_ERR_CHAN_OPEN, 0);
@@ -787,10 +830,10 @@ static int ready_hint(mcapi_request_t *r, uint64_t *wake)
 {
     switch (r->kind) {
     case K_MSG_RECV:
-    case K_PKT_RECV:
-        return mp_cbuffer_ready(r->ep->rx);
+    case K_PKT_RECV:   /* a deleted endpoint completes the request at once */
+        return r->ep->state != MP_EP_READY || mp_cbuffer_ready(r->ep->rx);
     case K_RECV_OPEN:
-        return (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
+        return r->ep->state != MP_EP_READY || (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
     case K_SEND:
         return mp_tr_send_hint(r, wake);
     case K_GET_EP:

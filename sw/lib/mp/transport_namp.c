@@ -539,3 +539,74 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
         namp_slot_implicit((unsigned)s);
     }
 }
+
+/* ---------------------------------------------------------------- endpoint deletion
+ * The set-up protocol's part (revoke to a channel's sender, reservations waiting for their
+ * completion) is the baseline's (transport_sw.c); the NAMP part stops the endpoint's own slots
+ * first, so that no slot reads a freed send buffer. */
+int mp_sw_endpoint_closing(struct mp_endpoint *ep);
+int mp_sw_endpoint_reapable(struct mp_endpoint *ep);
+
+/* CONNECT_REQ carried the address of the sender's handle of the receive endpoint (peer_h), so
+ * the revoke names that handle. */
+struct mp_endpoint *mp_sw_chan_sender(uint32_t addr)
+{
+    return mp_ep_from_addr(addr - (uint32_t)__builtin_offsetof(struct mp_endpoint, peer_h));
+}
+
+/* 1 when every element of the send buffer has been freed by the NAMP. */
+static int tx_idle(mp_cbuffer_t *b)
+{
+    if (b->rd_idx != b->wr_idx)
+        return 0;
+    for (uint32_t i = 0; i < mp_cbuffer_capacity(b); ++i)
+        if (mp_cbuffer_sizes(b)[i] != 0)
+            return 0;
+    return 1;
+}
+
+/* Waits until no buffered slot uses ep's send buffer (their DONE wakes us); after a failure the
+ * elements no slot will take are dropped, so the wait ends. */
+static void tx_quiesce(struct mp_endpoint *ep)
+{
+    for (;;) {
+        uint32_t err = 0;
+        MP_WAIT_UNTIL((err = implicit_failure()) != 0 || tx_idle(ep->tx));
+        if (!err)
+            return;
+        last_error = err;
+        tx_drop_pending(ep->tx);
+    }
+}
+
+int mp_tr_endpoint_closing(struct mp_endpoint *ep)
+{
+    hw_ep(ep)->state = NAMP_EP_STATE_DELETED;   /* the target refuses new allocations */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (ep->tx && nslots) {
+        if (ep->ccm_slot >= 0)
+            (void)ccm_leave(ep);   /* an error was the sender's to see; the slot is freed */
+        tx_quiesce(ep);
+    }
+    (void)mp_sw_endpoint_closing(ep);
+    return mp_tr_endpoint_reapable(ep);
+}
+
+int mp_tr_endpoint_reapable(struct mp_endpoint *ep)
+{
+    /* TODO(lead, hole 4 hardware side): the channel fast path writes into the receive buffer
+     * without an allocation, so a deleted channel receive endpoint keeps its buffer until the
+     * sender's handle is revoked in hardware and its slots are known to be finished; then this
+     * may return mp_sw_endpoint_reapable(ep) for channels too. */
+    if (ep->flags & MP_EPF_CHAN_RECV)
+        return 0;
+    return mp_sw_endpoint_reapable(ep);
+}
+
+void mp_tr_chan_peer_gone(struct mp_endpoint *ep)
+{
+    /* TODO(lead): the sender's slots write without software in the loop; "stopped" may be sent
+     * (mp_sw_chan_peer_gone) once no slot uses the revoked handle. Until then the receiver keeps
+     * its buffer (mp_tr_endpoint_reapable). */
+    (void)ep;
+}
