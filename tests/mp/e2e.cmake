@@ -67,6 +67,13 @@ if(TARGET namp-vp)
     EXPECT "namp_fail ok: [0-9]+ checks"
     REJECT "FAIL" "FATAL"
     ARGS --preset bare --max-cycles 20000000 --firmware ${MP_FW}/mp_namp_fail.elf)
+  # mp_api over the NAMP transport (required: issue 7). Fails on "A message to a channel
+  # endpoint" until the NAMP target refuses a connection-less message to a channel endpoint
+  # (hole 1, NACK -> MCAPI_ERR_CHAN_CONNECTED); every other check passes over the NAMP.
+  namp_vp_check(e2e.mp.namp.api EXIT 0 LABELS e2e mp namp TIMEOUT 600
+    EXPECT "mp_api ok: A, [0-9]+ checks" "mp_api ok: B, [0-9]+ checks"
+    REJECT "FAIL" "FATAL"
+    ARGS --preset bare --max-cycles 50000000 --firmware ${MP_FW}/mp_api_namp.elf)
   # The protocol does not depend on the hardware parameters: 8-flit packets and 8-flit receive
   # buffers, one physical network per channel, an 8x8 mesh (tile 0 -> 63, 14 hops).
   mp_e2e(stress_small_packets EXIT 0
