@@ -74,6 +74,12 @@ if(TARGET namp-vp)
     EXPECT "mp_api ok: A, [0-9]+ checks" "mp_api ok: B, [0-9]+ checks"
     REJECT "FAIL" "FATAL"
     ARGS --preset bare --max-cycles 50000000 --firmware ${MP_FW}/mp_api_namp.elf)
+  # A buffered send still retried by the NAMP, then the endpoint switched to unbuffered and a
+  # second send: the two arrive in call order (8 rounds, the receiver frees at 8 phases).
+  namp_vp_check(e2e.mp.namp.mode_change_order EXIT 0 LABELS e2e mp namp TIMEOUT 600
+    EXPECT "namp_order ok: 8 rounds in order"
+    REJECT "FAIL" "FATAL"
+    ARGS --preset bare --max-cycles 50000000 --firmware ${MP_FW}/mp_namp_order.elf)
   # The protocol does not depend on the hardware parameters: 8-flit packets and 8-flit receive
   # buffers, one physical network per channel, an 8x8 mesh (tile 0 -> 63, 14 hops).
   mp_e2e(stress_small_packets EXIT 0

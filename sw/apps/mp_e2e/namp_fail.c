@@ -4,8 +4,9 @@
  * must reach the caller as an error status and no call may hang:
  *  - CCM, send buffer full behind the failed transfer: the send that waits for room returns the
  *    error (MCAPI_ERR_ENDP_INVALID);
- *  - CCM with elements left behind a failed transfer, then a send in another mode: leaving CCM
- *    ends on the slot's error instead of waiting for a drain that never comes;
+ *  - CCM with elements left behind a failed transfer, then another send mode: leaving CCM ends
+ *    on the slot's error (returned by mcapix_endpoint_set_send_mode) instead of waiting for a
+ *    drain that never comes;
  *  - buffered sends to the deleted endpoint: one reports the failure; deleting the sending
  *    endpoint while a buffered send is under way returns.
  * Prints "namp_fail ok: <n> checks" on tile 0. */
@@ -84,8 +85,7 @@ static int tile_a(void)
     for (int i = 0; i < 3; ++i)
         mcapi_msg_send(e, b2, "0123456789abcdef", 16, 0, &st);
     wait_deleted(ctl);
-    mcapix_endpoint_set_send_mode(e, MP_SEND_BUFFERED, &st);
-    mcapi_msg_send(e, b2, "x", 1, 0, &st);   /* leaves CCM first */
+    mcapix_endpoint_set_send_mode(e, MP_SEND_BUFFERED, &st);   /* leaves CCM first */
     expect_st(st, MCAPI_ERR_ENDP_INVALID, "leaving a failed CCM slot");
 
     /* buffered */

@@ -143,8 +143,11 @@ void mcapix_endpoint_set_send_mode(mcapi_endpoint_t e, uint32_t mode, mcapi_stat
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
+    /* the old mode's transfers first: a send in the new mode must not overtake them; the mode
+     * changes even if one of them failed (its error is returned here) */
+    mcapi_status_t st = mode != ep->send_mode ? mp_tr_send_mode_leave(ep) : MCAPI_SUCCESS;
     ep->send_mode = mode;
-    SET(status, MCAPI_SUCCESS);
+    SET(status, st);
 }
 uint32_t mcapix_get_data_path(void) { return mp_data_path; }
 const volatile mp_stats_t *mcapix_stats(void) { return &mp_stats; }

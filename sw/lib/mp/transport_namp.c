@@ -566,17 +566,35 @@ static int tx_idle(mp_cbuffer_t *b)
 }
 
 /* Waits until no buffered slot uses ep's send buffer (their DONE wakes us); after a failure the
- * elements no slot will take are dropped, so the wait ends. */
-static void tx_quiesce(struct mp_endpoint *ep)
+ * elements no slot will take are dropped, so the wait ends. Returns the first error code, or 0. */
+static uint32_t tx_quiesce(struct mp_endpoint *ep)
 {
+    uint32_t first = 0;
     for (;;) {
         uint32_t err = 0;
         MP_WAIT_UNTIL((err = implicit_failure()) != 0 || tx_idle(ep->tx));
         if (!err)
-            return;
+            break;
         last_error = err;
+        if (!first)
+            first = err;
         tx_drop_pending(ep->tx);
     }
+    ep->last_tx = 0;
+    return first;
+}
+
+mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep)
+{
+    if (!ep->tx || nslots == 0)
+        return MCAPI_SUCCESS;
+    mcapi_status_t st = MCAPI_SUCCESS;
+    if (ep->ccm_slot >= 0)
+        st = ccm_leave(ep);
+    uint32_t err = tx_quiesce(ep);
+    if (st == MCAPI_SUCCESS && err)
+        st = map_error(err);
+    return st;
 }
 
 int mp_tr_endpoint_closing(struct mp_endpoint *ep)
@@ -586,7 +604,7 @@ int mp_tr_endpoint_closing(struct mp_endpoint *ep)
     if (ep->tx && nslots) {
         if (ep->ccm_slot >= 0)
             (void)ccm_leave(ep);   /* an error was the sender's to see; the slot is freed */
-        tx_quiesce(ep);
+        (void)tx_quiesce(ep);
     }
     (void)mp_sw_endpoint_closing(ep);
     return mp_tr_endpoint_reapable(ep);
