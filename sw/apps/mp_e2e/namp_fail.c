@@ -8,7 +8,9 @@
  *    on the slot's error (returned by mcapix_endpoint_set_send_mode) instead of waiting for a
  *    drain that never comes;
  *  - buffered sends to the deleted endpoint: one reports the failure; deleting the sending
- *    endpoint while a buffered send is under way returns.
+ *    endpoint while a buffered send is under way returns;
+ *  - a CCM channel whose slot waits for credit when tile 1 deletes the receive endpoint: the
+ *    next send returns MCAPI_ERR_CHAN_INVALID and deleting the sending endpoint returns.
  * Prints "namp_fail ok: <n> checks" on tile 0. */
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +64,34 @@ static void wait_deleted(mcapi_endpoint_t ctl)
     timer_delay_us(50);   /* the next hardware retry fails */
 }
 
+/* A CCM channel to tile 1's one-element endpoint 3: one packet takes the only credit, two wait in
+ * the send buffer, then tile 1 deletes the receive endpoint. */
+static void chan_peer_gone(mcapi_endpoint_t ctl, mcapi_endpoint_t b9)
+{
+    mcapi_status_t st;
+    mcapi_request_t r;
+    size_t got;
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 6,
+                                      .send_capacity_log2 = 2, .send_mode = MP_SEND_CCM};
+    mcapi_endpoint_t ec = mcapix_endpoint_create(3, &a, &st);
+    mcapi_endpoint_t b3 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 3, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_pktchan_connect_i(ec, b3, &r, &st);
+    mcapi_wait(&r, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_SUCCESS, "connect the CCM channel");
+    mcapi_pktchan_send_hndl_t h;
+    mcapi_pktchan_send_open_i(&h, ec, &r, &st);
+    for (int i = 0; i < 3; ++i) {
+        mcapi_pktchan_send(h, "p", 1, &st);
+        expect_st(st, MCAPI_SUCCESS, "CCM packet");
+    }
+    mcapi_msg_send(ctl, b9, "delete", 6, 0, &st);
+    wait_deleted(ctl);
+    mcapi_pktchan_send(h, "q", 1, &st);
+    expect_st(st, MCAPI_ERR_CHAN_INVALID, "CCM packet after the receiver was deleted");
+    mcapi_endpoint_delete(ec, &st);
+    expect_st(st, MCAPI_SUCCESS, "delete a CCM sender waiting for credit");
+}
+
 static int tile_a(void)
 {
     mcapi_status_t st;
@@ -94,6 +124,8 @@ static int tile_a(void)
     mcapi_endpoint_delete(e, &st);
     expect_st(st, MCAPI_SUCCESS, "delete with a buffered send under way");
 
+    chan_peer_gone(ctl, b9);
+
     mcapi_msg_send(ctl, b9, "bye", 3, 0, &st);
     expect_st(st, MCAPI_SUCCESS, "send bye");
     if (failures)
@@ -108,12 +140,13 @@ static int tile_b(void)
     char buf[16];
     size_t got;
     mcapix_endpoint_attributes_t one = {.capacity_log2 = 0, .max_msg_log2 = 6};
-    mcapi_endpoint_t e[2];
+    mcapi_endpoint_t e[3];
     e[0] = mcapix_endpoint_create(1, &one, &st);
     e[1] = mcapix_endpoint_create(2, &one, &st);
+    e[2] = mcapix_endpoint_create(3, &one, &st);   /* a channel's receive endpoint */
     mcapi_endpoint_t ctl = mcapi_endpoint_create(9, &st);
     mcapi_endpoint_t a9 = mcapi_endpoint_get(MCAPI_DOMAIN, 0, 9, MCAPI_TIMEOUT_INFINITE, &st);
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
         mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st);   /* "delete" */
         timer_delay_us(DELETE_DELAY_US);
         mcapi_endpoint_delete(e[i], &st);

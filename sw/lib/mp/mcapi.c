@@ -448,6 +448,9 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
     mcapi_request_t r;
     mcapi_status_t st;
     size_t sz;
+    /* The transport's blocking path only while no non-blocking send is under way: otherwise this
+     * send queues behind them as a request, and the transport's per-destination turns keep the
+     * call order (a blocking send must not overtake an earlier send_i to the same endpoint). */
     if (n_active == 0 && recv_ep && !recv_ep->local &&
         msg_send_check(send_ep, recv_ep, buffer, size) == MCAPI_SUCCESS) {
         SET(status, mp_tr_msg_send(send_ep->local, recv_ep, buffer, (uint32_t)size));

@@ -284,16 +284,23 @@ static mcapi_status_t ccm_check(struct mp_endpoint *ep)
 
 /* Drains the send buffer and leaves CCM (another destination, or another send mode: the CCM slot
  * must not keep popping the send buffer that buffered sends use). A failed slot ends the drain
- * (it sends nothing more) and its error is returned. */
+ * (it sends nothing more) and its error is returned; so does a revoked channel (its receive
+ * endpoint was deleted: the slot waits for a credit that never comes, leaving finishes it at once
+ * and the elements are dropped). */
 __attribute__((noinline, cold)) static mcapi_status_t ccm_leave(struct mp_endpoint *ep)
 {
     unsigned s = (unsigned)ep->ccm_slot;
-    while (mp_cbuffer_used(ep->tx) != 0 && !namp_slot_done(s))
+    while (mp_cbuffer_used(ep->tx) != 0 && !namp_slot_done(s) && !(ep->flags & MP_EPF_PEER_GONE))
         ;   /* no interrupt when an element is taken: poll */
     namp_ccm_stop(s);
     while (!namp_slot_done(s))
         ;   /* the current transfer completes (DONE), or fails (DONE + ERROR) */
-    return ccm_finish(ep);
+    mcapi_status_t st = ccm_finish(ep);
+    if (st == MCAPI_SUCCESS && (ep->flags & MP_EPF_PEER_GONE)) {
+        tx_drop_pending(ep->tx);
+        st = MCAPI_ERR_CHAN_INVALID;
+    }
+    return st;
 }
 
 static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t con,
@@ -604,7 +611,10 @@ int mp_tr_endpoint_closing(struct mp_endpoint *ep)
     if (ep->tx && nslots) {
         if (ep->ccm_slot >= 0)
             (void)ccm_leave(ep);   /* an error was the sender's to see; the slot is freed */
-        (void)tx_quiesce(ep);
+        /* a revoked channel's buffered slots wait for credit for good: do not wait for them,
+         * their send buffer stays quarantined (mp_tr_endpoint_reapable) */
+        if (!(ep->flags & MP_EPF_PEER_GONE))
+            (void)tx_quiesce(ep);
     }
     (void)mp_sw_endpoint_closing(ep);
     return mp_tr_endpoint_reapable(ep);
@@ -612,6 +622,10 @@ int mp_tr_endpoint_closing(struct mp_endpoint *ep)
 
 int mp_tr_endpoint_reapable(struct mp_endpoint *ep)
 {
+    /* TODO(lead, hole 4 hardware side): buffered slots of a revoked channel wait for credit and
+     * keep the send buffer until the revoked handle makes them fail. */
+    if (ep->tx && !tx_idle(ep->tx))
+        return 0;
     /* TODO(lead, hole 4 hardware side): the channel fast path writes into the receive buffer
      * without an allocation, so a deleted channel receive endpoint keeps its buffer until the
      * sender's handle is revoked in hardware and its slots are known to be finished; then this
