@@ -576,7 +576,7 @@ void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t se
     else if (ep->flags & MP_EPF_OPEN)
         st = MCAPI_ERR_CHAN_OPEN;
     else {
-        ep->flags |= MP_EPF_OPEN;
+        __atomic_fetch_or(&ep->flags, MP_EPF_OPEN, __ATOMIC_RELAXED);   /* vs. a revoke */
         *h = ep;
     }
     r->kind = K_NONE;

@@ -151,11 +151,12 @@ static int ep_valid(struct mp_endpoint *ep)
     return ep && ep->state == MP_EP_READY;
 }
 
-/* Receive endpoint addr of tile src revoked the channel whose sender is at `sender`. */
+/* Receive endpoint addr of tile src revoked the channel whose sender is at `sender` (the sender
+ * may still be waking up from the CONNECT_ACK: the peer fields are set before the request). */
 static void chan_revoked(uint32_t sender, uint32_t addr, uint32_t src)
 {
     struct mp_endpoint *ep = mp_sw_chan_sender(sender);
-    if (ep && (ep->flags & MP_EPF_CHAN_SEND) && ep->peer_node == src && ep->peer_ep == addr)
+    if (ep && addr && ep->peer_node == src && ep->peer_ep == addr)
         ep->flags |= MP_EPF_PEER_GONE;
 }
 
@@ -457,17 +458,20 @@ mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *
     uint32_t w[3] = {0, dst->addr, (uint32_t)(uintptr_t)ep};
 #endif
     struct pending res, *p = &res;
-    request(dst->node, MP_MSG_CONNECT_REQ, w, 3, p);
-    if (p->w[0] != MCAPI_SUCCESS)
-        return (mcapi_status_t)p->w[0];
+    /* the peer is known before the request: a revoke may follow the ACK before we run again */
     ep->peer_node = dst->node;
     ep->peer_ep = dst->addr;
+    request(dst->node, MP_MSG_CONNECT_REQ, w, 3, p);
+    if (p->w[0] != MCAPI_SUCCESS) {
+        ep->peer_node = ep->peer_ep = 0;
+        return (mcapi_status_t)p->w[0];
+    }
     ep->credits = p->w[1];
     ep->rdata = p->w[2];
     ep->rmsg_log2 = p->w[3] >> 8;
     ep->rcap_log2 = p->w[3] & 0xFFu;
     ep->chan_idx = p->w[4];
-    ep->flags |= MP_EPF_CHAN_SEND;
+    __atomic_fetch_or(&ep->flags, MP_EPF_CHAN_SEND, __ATOMIC_RELAXED);   /* vs. the handler */
     return MCAPI_SUCCESS;
 }
 
