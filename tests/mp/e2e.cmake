@@ -44,6 +44,12 @@ if(TARGET namp-vp)
     EXPECT "mp_api ok: A, [0-9]+ checks" "mp_api ok: B, [0-9]+ checks"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/mp_api.elf)
+  foreach(path rma rdma)   # the same over the baseline's other data paths
+    mp_e2e(api_${path} EXIT 0
+      EXPECT "mp_api ok: A, [0-9]+ checks" "mp_api ok: B, [0-9]+ checks"
+      REJECT "FAIL" "FATAL"
+      ARGS --firmware ${MP_FW}/mp_api_${path}.elf)
+  endforeach()
   # The NAMP transport on the default platform (no NAMP): mcapi_initialize returns
   # MCAPI_ERR_NOT_SUPPORTED on every tile instead of a store access fault.
   mp_e2e(namp_missing EXIT 0
