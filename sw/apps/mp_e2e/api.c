@@ -79,6 +79,22 @@ static void chan_peer_gone_b(mcapi_endpoint_t e1, mcapi_endpoint_t e4, mcapi_end
     expect_st(st, MCAPI_SUCCESS, "B create the deleted port again");
 }
 
+#define QUEUED 16   /* non-blocking sends under way at most (MP_MAX_ACTIVE) */
+
+/* B's side of "blocking behind non-blocking": QUEUED + 1 messages in call order. */
+static void queued_sends_b(mcapi_endpoint_t e1)
+{
+    char buf[8];
+    size_t got;
+    mcapi_status_t st;
+    int in_order = 1;
+    for (int i = 0; i <= QUEUED; ++i) {
+        mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
+        in_order &= st == MCAPI_SUCCESS && got == 2 && buf[0] == 'q' && buf[1] == 'A' + i;
+    }
+    expect_true(in_order, "B queued sends arrive in call order");
+}
+
 static int tile_b(void)
 {
     mcapi_status_t st;
@@ -148,6 +164,7 @@ static int tile_b(void)
     mcapi_wait(&rx, &got, MCAPI_TIMEOUT_INFINITE, &st);
     expect_true(st == MCAPI_SUCCESS && got == 7, "B cross send done");
     chan_peer_gone_b(e1, e4, a1);
+    queued_sends_b(e1);
     /* stay until A says bye (A still talks to this node's progress engine) */
     mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
     expect_st(st, MCAPI_SUCCESS, "B recv bye");
@@ -180,6 +197,33 @@ static void chan_peer_gone_a(mcapi_endpoint_t e1, mcapi_endpoint_t e3, mcapi_end
     expect_st(st, MCAPI_ERR_CHAN_INVALID, "A pktchan_send_i after the receiver was deleted");
     mcapi_msg_send(e1, b1, "p2-tried", 8, 0, &st);
     expect_st(st, MCAPI_SUCCESS, "A send p2-tried");
+}
+
+/* A blocking send behind QUEUED non-blocking sends to the same endpoint (all request slots of
+ * the library taken): it waits for room and goes last, it does not fail. */
+static void queued_sends_a(mcapi_endpoint_t e1, mcapi_endpoint_t b1)
+{
+    static char msgs[QUEUED + 1][2];
+    mcapi_request_t r[QUEUED];
+    mcapi_status_t st;
+    size_t got;
+    int ok = 1;
+    for (int i = 0; i <= QUEUED; ++i) {
+        msgs[i][0] = 'q';
+        msgs[i][1] = (char)('A' + i);
+    }
+    for (int i = 0; i < QUEUED; ++i) {
+        mcapi_msg_send_i(e1, b1, msgs[i], 2, 0, &r[i], &st);
+        ok &= st == MCAPI_PENDING || st == MCAPI_SUCCESS;
+    }
+    expect_true(ok, "A queued send_i");
+    mcapi_msg_send(e1, b1, msgs[QUEUED], 2, 0, &st);
+    expect_st(st, MCAPI_SUCCESS, "A blocking send behind 16 send_i");
+    for (int i = 0; i < QUEUED; ++i) {
+        mcapi_wait(&r[i], &got, MCAPI_TIMEOUT_INFINITE, &st);
+        ok &= st == MCAPI_SUCCESS && got == 2;
+    }
+    expect_true(ok, "A queued send_i complete");
 }
 
 static int tile_a(void)
@@ -267,6 +311,7 @@ static int tile_a(void)
     mcapi_wait(&rx, &got, MCAPI_TIMEOUT_INFINITE, &st);
     expect_true(st == MCAPI_SUCCESS && got == 7, "A cross send done");
     chan_peer_gone_a(e1, e3, b1);
+    queued_sends_a(e1, b1);
     mcapi_msg_send(e1, b1, "bye", 3, 0, &st);
     expect_st(st, MCAPI_SUCCESS, "A send bye");
     mcapi_endpoint_delete(e5, &st);

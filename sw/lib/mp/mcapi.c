@@ -394,6 +394,15 @@ static mcapi_status_t msg_send_check(mcapi_endpoint_t send_ep, mcapi_endpoint_t 
     return MCAPI_SUCCESS;
 }
 
+/* A blocking send queues behind the non-blocking ones under way; with all MP_MAX_ACTIVE of them
+ * taken it waits (driving them) for one to complete instead of failing with
+ * MCAPI_ERR_MEM_LIMIT as a non-blocking send does. */
+static void wait_send_room(void)
+{
+    if (n_active == MP_MAX_ACTIVE)
+        WAIT_PROGRESS(n_active < MP_MAX_ACTIVE);
+}
+
 void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
                       size_t size, mcapi_priority_t prio, mcapi_request_t *r,
                       mcapi_status_t *status)
@@ -456,6 +465,7 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
         SET(status, mp_tr_msg_send(send_ep->local, recv_ep, buffer, (uint32_t)size));
         return;
     }
+    wait_send_room();
     mcapi_msg_send_i(send_ep, recv_ep, buffer, size, prio, &r, &st);   /* errors, same node */
     if (st == MCAPI_PENDING)
         mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
@@ -672,6 +682,7 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
     mcapi_request_t r;   /* behind non-blocking sends: queue up and drive them all */
     mcapi_status_t st;
     size_t sz;
+    wait_send_room();
     mcapi_pktchan_send_i(ep, buffer, size, &r, &st);
     if (st == MCAPI_PENDING)
         mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
