@@ -2,6 +2,7 @@
  * lookups with timeout, wait_any, truncation, cancel, msg_available, endpoint delete, channel
  * errors, same-node messages, size limits. Prints "mp_api ok: <n> checks" on tile 0. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hal/hal.h"
@@ -36,6 +37,64 @@ static int finish(const char *who)
     return 0;
 }
 
+/* B's side of "peer gone": receive A's packet, delete the channel's receive endpoint, fill the
+ * heap with blocks of the receive buffer's size (one takes the freed buffer's place) and check
+ * that A's next pktchan_send wrote nothing into them. */
+static void chan_peer_gone_b(mcapi_endpoint_t e1, mcapi_endpoint_t e4, mcapi_endpoint_t a1)
+{
+    mcapi_status_t st;
+    mcapi_request_t r;
+    size_t got;
+    char buf[16];
+    mcapi_pktchan_recv_hndl_t h;
+    mcapi_pktchan_recv_open_i(&h, e4, &r, &st);
+    mcapi_wait(&r, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_SUCCESS, "B recv_open");
+    void *pkt;
+    mcapi_pktchan_recv(h, &pkt, &got, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 2 && memcmp(pkt, "p1", 2) == 0, "B pktchan_recv");
+    mcapi_pktchan_release(pkt, &st);
+    mcapi_endpoint_delete(e4, &st);
+    expect_st(st, MCAPI_SUCCESS, "B delete the channel's receive endpoint");
+    /* blocks like the freed receive buffers (e2's and e4's), so that one of them takes e4's place */
+    enum { BLOCKS = 3 };
+    size_t n = 32u + 8u * 4u + 8u * 4096u;
+    unsigned char *heap[BLOCKS];
+    for (int i = 0; i < BLOCKS; ++i) {
+        heap[i] = aligned_alloc(8, n);
+        if (heap[i])
+            memset(heap[i], 0x5A, n);
+    }
+    mcapi_msg_send(e1, a1, "chan-gone", 9, 0, &st);
+    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);   /* A tried to send */
+    expect_true(st == MCAPI_SUCCESS && got == 8 && memcmp(buf, "p2-tried", 8) == 0, "B p2-tried");
+    size_t bad = 0;
+    for (int i = 0; i < BLOCKS; ++i) {
+        for (size_t k = 0; heap[i] && k < n; ++k)
+            bad += heap[i][k] != 0x5A;
+        free(heap[i]);
+    }
+    expect_true(bad == 0, "B no write into the deleted endpoint's memory");
+    mcapi_endpoint_create(4, &st);
+    expect_st(st, MCAPI_SUCCESS, "B create the deleted port again");
+}
+
+#define QUEUED 16   /* non-blocking sends under way at most (MP_MAX_ACTIVE) */
+
+/* B's side of "blocking behind non-blocking": QUEUED + 1 messages in call order. */
+static void queued_sends_b(mcapi_endpoint_t e1)
+{
+    char buf[8];
+    size_t got;
+    mcapi_status_t st;
+    int in_order = 1;
+    for (int i = 0; i <= QUEUED; ++i) {
+        mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
+        in_order &= st == MCAPI_SUCCESS && got == 2 && buf[0] == 'q' && buf[1] == 'A' + i;
+    }
+    expect_true(in_order, "B queued sends arrive in call order");
+}
+
 static int tile_b(void)
 {
     mcapi_status_t st;
@@ -46,7 +105,7 @@ static int tile_b(void)
     expect_st(st, MCAPI_SUCCESS, "B create 1");
     mcapi_endpoint_t e2 = mcapi_endpoint_create(2, &st);
     expect_st(st, MCAPI_SUCCESS, "B create 2");
-    mcapi_endpoint_create(4, &st);   /* channel receive endpoint for A */
+    mcapi_endpoint_t e4 = mcapi_endpoint_create(4, &st);   /* channel receive endpoint for A */
     expect_st(st, MCAPI_SUCCESS, "B create 4");
     mcapi_endpoint_create(1, &st);
     expect_st(st, MCAPI_ERR_ENDP_EXISTS, "B create duplicate port");
@@ -104,10 +163,67 @@ static int tile_b(void)
     expect_true(st == MCAPI_SUCCESS && got == 7 && memcmp(buf, "cross-A", 7) == 0, "B cross recv");
     mcapi_wait(&rx, &got, MCAPI_TIMEOUT_INFINITE, &st);
     expect_true(st == MCAPI_SUCCESS && got == 7, "B cross send done");
+    chan_peer_gone_b(e1, e4, a1);
+    queued_sends_b(e1);
     /* stay until A says bye (A still talks to this node's progress engine) */
     mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
     expect_st(st, MCAPI_SUCCESS, "B recv bye");
     return finish("B");
+}
+
+/* A's side of "peer gone": after B deleted the channel's receive endpoint the channel is
+ * invalid; sending a message from the channel's send endpoint is refused too. */
+static void chan_peer_gone_a(mcapi_endpoint_t e1, mcapi_endpoint_t e3, mcapi_endpoint_t b1)
+{
+    mcapi_status_t st;
+    mcapi_request_t r;
+    size_t got;
+    char buf[16];
+    mcapi_pktchan_send_hndl_t h;
+    mcapi_pktchan_send_open_i(&h, e3, &r, &st);
+    expect_st(st, MCAPI_SUCCESS, "A send_open");
+    mcapi_pktchan_send(h, "p1", 2, &st);
+    expect_st(st, MCAPI_SUCCESS, "A pktchan_send p1");
+    mcapi_msg_send(e3, b1, "x", 1, 0, &st);
+    expect_st(st, MCAPI_ERR_CHAN_CONNECTED, "A message from a channel's send endpoint");
+    mcapi_msg_send_i(e3, b1, "x", 1, 0, &r, &st);
+    expect_st(st, MCAPI_ERR_CHAN_CONNECTED, "A message_i from a channel's send endpoint");
+    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 9 && memcmp(buf, "chan-gone", 9) == 0,
+                "A recv chan-gone");
+    mcapi_pktchan_send(h, "p2", 2, &st);
+    expect_st(st, MCAPI_ERR_CHAN_INVALID, "A pktchan_send after the receiver was deleted");
+    mcapi_pktchan_send_i(h, "p3", 2, &r, &st);
+    expect_st(st, MCAPI_ERR_CHAN_INVALID, "A pktchan_send_i after the receiver was deleted");
+    mcapi_msg_send(e1, b1, "p2-tried", 8, 0, &st);
+    expect_st(st, MCAPI_SUCCESS, "A send p2-tried");
+}
+
+/* A blocking send behind QUEUED non-blocking sends to the same endpoint (all request slots of
+ * the library taken): it waits for room and goes last, it does not fail. */
+static void queued_sends_a(mcapi_endpoint_t e1, mcapi_endpoint_t b1)
+{
+    static char msgs[QUEUED + 1][2];
+    mcapi_request_t r[QUEUED];
+    mcapi_status_t st;
+    size_t got;
+    int ok = 1;
+    for (int i = 0; i <= QUEUED; ++i) {
+        msgs[i][0] = 'q';
+        msgs[i][1] = (char)('A' + i);
+    }
+    for (int i = 0; i < QUEUED; ++i) {
+        mcapi_msg_send_i(e1, b1, msgs[i], 2, 0, &r[i], &st);
+        ok &= st == MCAPI_PENDING || st == MCAPI_SUCCESS;
+    }
+    expect_true(ok, "A queued send_i");
+    mcapi_msg_send(e1, b1, msgs[QUEUED], 2, 0, &st);
+    expect_st(st, MCAPI_SUCCESS, "A blocking send behind 16 send_i");
+    for (int i = 0; i < QUEUED; ++i) {
+        mcapi_wait(&r[i], &got, MCAPI_TIMEOUT_INFINITE, &st);
+        ok &= st == MCAPI_SUCCESS && got == 2;
+    }
+    expect_true(ok, "A queued send_i complete");
 }
 
 static int tile_a(void)
@@ -150,6 +266,10 @@ static int tile_a(void)
     mcapi_msg_send(e1, b1, "message3 is forty bytes long, exactly...", 40, 0, &st);
     expect_st(st, MCAPI_SUCCESS, "A send m3");
 
+    mcapi_msg_recv(e1, NULL, sizeof buf, &got, &st);
+    expect_st(st, MCAPI_ERR_PARAMETER, "A msg_recv into NULL");
+    mcapi_msg_recv_i(e1, NULL, sizeof buf, &rs, &st);
+    expect_st(st, MCAPI_ERR_PARAMETER, "A msg_recv_i into NULL");
     mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
     expect_true(st == MCAPI_SUCCESS && got == 6 && memcmp(buf, "B-done", 6) == 0, "A recv B-done");
     mcapi_msg_send(e1, b2, "x", 1, 0, &st);
@@ -190,6 +310,8 @@ static int tile_a(void)
     expect_true(st == MCAPI_ERR_REQUEST_INVALID || st == MCAPI_SUCCESS, "A cancel of a send");
     mcapi_wait(&rx, &got, MCAPI_TIMEOUT_INFINITE, &st);
     expect_true(st == MCAPI_SUCCESS && got == 7, "A cross send done");
+    chan_peer_gone_a(e1, e3, b1);
+    queued_sends_a(e1, b1);
     mcapi_msg_send(e1, b1, "bye", 3, 0, &st);
     expect_st(st, MCAPI_SUCCESS, "A send bye");
     mcapi_endpoint_delete(e5, &st);

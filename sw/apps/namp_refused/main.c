@@ -84,7 +84,11 @@ int main(void)
         printf("namp_refused: pktchan_send -> %s\n", mcapix_status_name(st));
         EXPECT(st == MCAPI_ERR_NOT_SUPPORTED, "pktchan_send: %s\n", mcapix_status_name(st));
         mcapi_endpoint_t m2 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 2, MCAPI_TIMEOUT_INFINITE, &st);
-        mcapi_msg_send(mine, m2, "hello", 6, 0, &st);
+        mcapi_msg_send(mine, m2, "hello", 6, 0, &st);   /* a channel's endpoint: refused */
+        EXPECT(st == MCAPI_ERR_CHAN_CONNECTED, "msg_send from a channel: %s\n",
+               mcapix_status_name(st));
+        mcapi_endpoint_t other = mcapi_endpoint_create(6, &st);
+        mcapi_msg_send(other, m2, "hello", 6, 0, &st);
         printf("namp_refused: msg_send -> %s\n", mcapix_status_name(st));
         EXPECT(st == MCAPI_SUCCESS, "msg_send: %s\n", mcapix_status_name(st));
     }

@@ -14,6 +14,12 @@ static int initialized;
 static uint32_t my_node;
 
 enum { REQ_IDLE = 0, REQ_PENDING = 1, REQ_DONE = 2 };
+
+/* "No such port (yet)" lookups are retried after 64 mtime ticks, doubling up to 4096 (about 41 us
+ * at the default 10 MHz): many tiles waiting for a port that does not exist yet must not keep
+ * the owner's progress engine so busy that its main never creates the port (issue 7, hole 6). */
+#define MP_LOOKUP_BACKOFF_MIN 64u
+#define MP_LOOKUP_BACKOFF_MAX 4096u
 enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP, K_SEND };
 
 #define SET(st, v) do { if (st) *(st) = (v); } while (0)
@@ -89,7 +95,11 @@ void mcapi_initialize(mcapi_domain_t domain_id, mcapi_node_t node_id,
     mp_data_path = attrs ? attrs->data_path : MP_DEFAULT_DATA_PATH;
     memset(endpoints, 0, sizeof endpoints);
     n_remotes = 0;
-    mp_tr_init();
+    mcapi_status_t st = mp_tr_init();
+    if (st != MCAPI_SUCCESS) {   /* e.g. the NAMP transport on a platform without a NAMP */
+        SET(status, st);
+        return;
+    }
     initialized = 1;
     if (info) {
         info->mcapi_version = 0x00020000;
@@ -133,8 +143,11 @@ void mcapix_endpoint_set_send_mode(mcapi_endpoint_t e, uint32_t mode, mcapi_stat
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
+    /* the old mode's transfers first: a send in the new mode must not overtake them; the mode
+     * changes even if one of them failed (its error is returned here) */
+    mcapi_status_t st = mode != ep->send_mode ? mp_tr_send_mode_leave(ep) : MCAPI_SUCCESS;
     ep->send_mode = mode;
-    SET(status, MCAPI_SUCCESS);
+    SET(status, st);
 }
 uint32_t mcapix_get_data_path(void) { return mp_data_path; }
 const volatile mp_stats_t *mcapix_stats(void) { return &mp_stats; }
@@ -155,6 +168,27 @@ struct mp_endpoint *mp_ep_from_addr(uint32_t addr)
     if (a < base || a >= base + sizeof endpoints || (a - base) % sizeof(struct mp_endpoint))
         return NULL;
     return (struct mp_endpoint *)a;
+}
+
+/* Frees a deleted endpoint's buffers; the table entry may be reused afterwards. */
+static void release_endpoint(struct mp_endpoint *ep)
+{
+    uint32_t saved = irq_global_disable();   /* the progress engine looks at rx */
+    mp_cbuffer_t *rx = ep->rx, *tx = ep->tx;
+    ep->rx = ep->tx = NULL;
+    ep->state = MP_EP_DELETED;
+    irq_global_restore(saved);
+    free(rx);
+    free(tx);
+    mp_tr_endpoint_init(ep);   /* the hardware view loses its buffers too */
+}
+
+/* Frees the quarantined buffers of deleted endpoints that no peer writes into any more. */
+static void reap_closing(void)
+{
+    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
+        if (endpoints[i].state == MP_EP_CLOSING && mp_tr_endpoint_reapable(&endpoints[i]))
+            release_endpoint(&endpoints[i]);
 }
 
 static struct mp_endpoint *local_ep(mcapi_endpoint_t e)
@@ -181,9 +215,10 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
         SET(status, MCAPI_ERR_ENDP_EXISTS);
         return NULL;
     }
+    reap_closing();
     struct mp_endpoint *ep = NULL;
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS && !ep; ++i)
-        if (endpoints[i].state != MP_EP_READY)
+        if (endpoints[i].state == MP_EP_FREE || endpoints[i].state == MP_EP_DELETED)
             ep = &endpoints[i];
     if (!ep) {
         SET(status, MCAPI_ERR_ENDP_LIMIT);
@@ -235,12 +270,13 @@ void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
         return;
     }
     uint32_t saved = irq_global_disable();
-    ep->state = MP_EP_DELETED;
+    ep->state = MP_EP_CLOSING;   /* no lookup, allocation, connect or receive from now on */
     irq_global_restore(saved);
-    free(ep->rx);
-    free(ep->tx);
-    ep->rx = ep->tx = NULL;
-    mp_tr_endpoint_init(ep);   /* the hardware view loses its buffers too */
+    /* the transport stops the endpoint's own transfers and tells a channel's sender; buffers a
+     * peer may still write into stay allocated until they are quiet (reap_closing) */
+    if (mp_tr_endpoint_closing(ep))
+        release_endpoint(ep);
+    reap_closing();
     SET(status, MCAPI_SUCCESS);
 }
 
@@ -314,6 +350,7 @@ void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t
     r->port = port;
     r->out_endpoint = endpoint;
     r->next_try = 0;
+    r->op_backoff = MP_LOOKUP_BACKOFF_MIN;
     SET(status, MCAPI_PENDING);
 }
 
@@ -339,6 +376,33 @@ static void untrack(mcapi_request_t *r)
         }
 }
 
+/* Argument errors of a connection-less send. An endpoint of a packet channel neither sends nor
+ * receives connection-less messages (the receiving side is refused by its tile). */
+static mcapi_status_t msg_send_check(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
+                                     const void *buffer, size_t size)
+{
+    if (!initialized)
+        return MCAPI_ERR_NODE_NOTINIT;
+    if (!local_ep(send_ep) || !recv_ep)
+        return MCAPI_ERR_ENDP_INVALID;
+    if (send_ep->local->flags & (MP_EPF_CHAN_SEND | MP_EPF_CHAN_RECV))
+        return MCAPI_ERR_CHAN_CONNECTED;
+    if (!buffer && size)
+        return MCAPI_ERR_BUF_INVALID;
+    if (size > MP_CB_SIZE_MASK)
+        return MCAPI_ERR_MSG_SIZE;
+    return MCAPI_SUCCESS;
+}
+
+/* A blocking send queues behind the non-blocking ones under way; with all MP_MAX_ACTIVE of them
+ * taken it waits (driving them) for one to complete instead of failing with
+ * MCAPI_ERR_MEM_LIMIT as a non-blocking send does. */
+static void wait_send_room(void)
+{
+    if (n_active == MP_MAX_ACTIVE)
+        WAIT_PROGRESS(n_active < MP_MAX_ACTIVE);
+}
+
 void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
                       size_t size, mcapi_priority_t prio, mcapi_request_t *r,
                       mcapi_status_t *status)
@@ -349,15 +413,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         return;
     }
     r->kind = K_NONE;
-    mcapi_status_t st = MCAPI_SUCCESS;
-    if (!initialized)
-        st = MCAPI_ERR_NODE_NOTINIT;
-    else if (!local_ep(send_ep) || !recv_ep)
-        st = MCAPI_ERR_ENDP_INVALID;
-    else if (!buffer && size)
-        st = MCAPI_ERR_BUF_INVALID;
-    else if (size > MP_CB_SIZE_MASK)
-        st = MCAPI_ERR_MSG_SIZE;
+    mcapi_status_t st = msg_send_check(send_ep, recv_ep, buffer, size);
     if (st == MCAPI_SUCCESS && recv_ep->local) {   /* same node: straight into the local buffer */
         struct mp_endpoint *d = local_ep(recv_ep);
         if (!d)
@@ -401,11 +457,15 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
     mcapi_request_t r;
     mcapi_status_t st;
     size_t sz;
-    if (n_active == 0 && initialized && local_ep(send_ep) && recv_ep && !recv_ep->local &&
-        (buffer || !size) && size <= MP_CB_SIZE_MASK) {
+    /* The transport's blocking path only while no non-blocking send is under way: otherwise this
+     * send queues behind them as a request, and the transport's per-destination turns keep the
+     * call order (a blocking send must not overtake an earlier send_i to the same endpoint). */
+    if (n_active == 0 && recv_ep && !recv_ep->local &&
+        msg_send_check(send_ep, recv_ep, buffer, size) == MCAPI_SUCCESS) {
         SET(status, mp_tr_msg_send(send_ep->local, recv_ep, buffer, (uint32_t)size));
         return;
     }
+    wait_send_room();
     mcapi_msg_send_i(send_ep, recv_ep, buffer, size, prio, &r, &st);   /* errors, same node */
     if (st == MCAPI_PENDING)
         mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
@@ -429,8 +489,8 @@ void mcapi_msg_recv(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
                     size_t *received_size, mcapi_status_t *status)
 {
     struct mp_endpoint *ep = local_ep(recv_ep);
-    if (!ep) {
-        SET(status, MCAPI_ERR_ENDP_INVALID);
+    if (!ep || !buffer) {
+        SET(status, ep ? MCAPI_ERR_PARAMETER : MCAPI_ERR_ENDP_INVALID);
         return;
     }
     if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)) {
@@ -453,8 +513,12 @@ void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size
                       mcapi_request_t *r, mcapi_status_t *status)
 {
     struct mp_endpoint *ep = local_ep(recv_ep);
-    if (!ep || !r) {
-        SET(status, r ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_PARAMETER);
+    if (!ep || !r || !buffer) {
+        SET(status, r && buffer ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);
         return;
     }
     pending(r, K_MSG_RECV);
@@ -522,7 +586,7 @@ void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t se
     else if (ep->flags & MP_EPF_OPEN)
         st = MCAPI_ERR_CHAN_OPEN;
     else {
-        ep->flags |= MP_EPF_OPEN;
+        __atomic_fetch_or(&ep->flags, MP_EPF_OPEN, __ATOMIC_RELAXED);   /* vs. a revoke */
         *h = ep;
     }
     r->kind = K_NONE;
@@ -551,6 +615,16 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
         *status = r->status;
 }
 
+/* 1 if the receive endpoint of ep's channel was deleted: the channel is invalid from then on (a
+ * send must neither succeed nor write into the receiver's memory). */
+static int peer_gone(struct mp_endpoint *ep)
+{
+    if (!(ep->flags & MP_EPF_PEER_GONE))
+        return 0;
+    mp_tr_chan_peer_gone(ep);   /* tells the receiver once no send is under way */
+    return 1;
+}
+
 void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
                           mcapi_request_t *r, mcapi_status_t *status)
 {
@@ -562,6 +636,8 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size
     mcapi_status_t st = MCAPI_SUCCESS;
     if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
         !(ep->flags & MP_EPF_OPEN))
+        st = MCAPI_ERR_CHAN_INVALID;
+    else if (peer_gone(ep))
         st = MCAPI_ERR_CHAN_INVALID;
     else if (!buffer && size)
         st = MCAPI_ERR_BUF_INVALID;
@@ -591,7 +667,7 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
                         mcapi_status_t *status)
 {
     if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
-        !(ep->flags & MP_EPF_OPEN)) {
+        !(ep->flags & MP_EPF_OPEN) || peer_gone(ep)) {
         SET(status, MCAPI_ERR_CHAN_INVALID);
         return;
     }
@@ -606,6 +682,7 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
     mcapi_request_t r;   /* behind non-blocking sends: queue up and drive them all */
     mcapi_status_t st;
     size_t sz;
+    wait_send_room();
     mcapi_pktchan_send_i(ep, buffer, size, &r, &st);
     if (st == MCAPI_PENDING)
         mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
@@ -712,6 +789,10 @@ static int progress(mcapi_request_t *r)
     }
     case K_PKT_RECV: {
         size_t got;
+        if (r->ep->state != MP_EP_READY) {
+            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
+            return 1;
+        }
         if (try_pkt_recv(r->ep, r->pbuffer, &got)) {
             complete(r, MCAPI_SUCCESS, got);
             return 1;
@@ -719,6 +800,10 @@ static int progress(mcapi_request_t *r)
         return 0;
     }
     case K_RECV_OPEN:
+        if (r->ep->state != MP_EP_READY) {
+            complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+            return 1;
+        }
         if (r->ep->flags & MP_EPF_CHAN_RECV) {
             if (r->ep->flags & MP_EPF_OPEN) {
                 complete(r, MCAPI_ERR_CHAN_OPEN, 0);
@@ -746,7 +831,9 @@ static int progress(mcapi_request_t *r)
             complete(r, MCAPI_SUCCESS, 0);
             return 1;
         }
-        r->next_try = timer_now() + 64;   /* not created yet: ask again later */
+        r->next_try = timer_now() + r->op_backoff;   /* not created yet: ask again later */
+        if (r->op_backoff < MP_LOOKUP_BACKOFF_MAX)
+            r->op_backoff *= 2u;
         return 0;
     }
     default:
@@ -760,10 +847,10 @@ static int ready_hint(mcapi_request_t *r, uint64_t *wake)
 {
     switch (r->kind) {
     case K_MSG_RECV:
-    case K_PKT_RECV:
-        return mp_cbuffer_ready(r->ep->rx);
+    case K_PKT_RECV:   /* a deleted endpoint completes the request at once */
+        return r->ep->state != MP_EP_READY || mp_cbuffer_ready(r->ep->rx);
     case K_RECV_OPEN:
-        return (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
+        return r->ep->state != MP_EP_READY || (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
     case K_SEND:
         return mp_tr_send_hint(r, wake);
     case K_GET_EP:

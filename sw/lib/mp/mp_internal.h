@@ -27,10 +27,15 @@ struct mp_ephandle {
     struct mp_endpoint *local;     /* NULL for a remote endpoint */
 };
 
-enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2 };
+/* CLOSING: deleted by the application, but a peer may still write into its buffers, which stay
+ * allocated (quarantined) until the transport says they are quiet (mp_tr_endpoint_reapable). */
+enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2, MP_EP_CLOSING = 3 };
 #define MP_EPF_CHAN_SEND  (1u << 0)   /* connected as the sending side of a packet channel */
 #define MP_EPF_CHAN_RECV  (1u << 1)   /* connected as the receiving side */
 #define MP_EPF_OPEN       (1u << 2)   /* opened (send_open / recv_open) */
+#define MP_EPF_PEER_GONE  (1u << 3)   /* sending side: the receive endpoint was deleted */
+#define MP_EPF_STOP_SENT  (1u << 4)   /* sending side: "stopped writing" sent to the receiver */
+#define MP_EPF_PEER_STOPPED (1u << 5) /* receiving side (closing): the sender stopped writing */
 
 /* Endpoint (Fig. 3.3a): own address, state, receive buffer, optional send buffer; channel state. */
 struct mp_endpoint {
@@ -61,7 +66,9 @@ struct mp_endpoint {
 
 /* Transport interface (the software protocol on the baseline adapter: transport_sw.c). All calls
  * come from core 0 in thread context with interrupts enabled. Return MCAPI status codes. */
-void mp_tr_init(void);
+/* MCAPI_SUCCESS, or an error (MCAPI_ERR_NOT_SUPPORTED: the transport's hardware is missing; then
+ * nothing of the adapter has been touched). */
+mcapi_status_t mp_tr_init(void);
 /* Called once at the start of every progress pass over the pending requests: the transport may
  * sample its hardware once for all of them (the NAMP transport reads the DONE summary). */
 void mp_tr_poll(void);
@@ -92,6 +99,19 @@ uint32_t mp_namp_irq_mask(void);
 mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
 /* Receiver released one slot of channel endpoint ep (credit return after half the window). */
 void mp_tr_chan_released(struct mp_endpoint *ep);
+/* Endpoint deletion (thread context, ep->state no longer READY). closing: stops the endpoint's
+ * own transfers (NAMP: CCM and buffered slots), tells the sender of a connected channel that the
+ * receive endpoint is gone; returns 1 if the buffers may be freed now, 0 if a peer may still
+ * write into them (quarantine). reapable: 1 once a quarantined endpoint's buffers are quiet. */
+int mp_tr_endpoint_closing(struct mp_endpoint *ep);
+int mp_tr_endpoint_reapable(struct mp_endpoint *ep);
+/* ep changes its send mode (NAMP: unbuffered, buffered, CCM): the transfers of the old mode
+ * finish first, so that a send in the new mode cannot overtake them. Returns the error of a
+ * failed one (buffered and CCM sends return before their transfer), else MCAPI_SUCCESS. */
+mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep);
+/* Sending side of a channel whose receive endpoint was deleted (MP_EPF_PEER_GONE): tells the
+ * receiver that no more data comes once no send of the channel is under way. */
+void mp_tr_chan_peer_gone(struct mp_endpoint *ep);
 /* Local endpoint table lookup (thread and interrupt context). */
 struct mp_endpoint *mp_find_port(uint32_t port);
 struct mp_endpoint *mp_ep_from_addr(uint32_t addr);

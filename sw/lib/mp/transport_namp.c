@@ -20,7 +20,7 @@
 #include "namp/namp.h"
 
 mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
-void mp_sw_init(void);
+mcapi_status_t mp_sw_init(void);
 
 /* ---------------------------------------------------------------- hardware layouts
  * struct mp_endpoint starts with a namp_endpoint_t, struct mp_ephandle with a namp_handle_t
@@ -83,11 +83,15 @@ uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep)
 void mp_namp_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
 uint32_t mp_namp_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT; }
 
-void mp_tr_init(void)
+mcapi_status_t mp_tr_init(void)
 {
+    /* Without a NAMP the adapter refuses the NAMP interrupt sources (a store access fault in the
+     * mask write of mp_sw_init): report the missing hardware before touching anything. */
     nslots = namp_init();
+    if (nslots == 0)
+        return MCAPI_ERR_NOT_SUPPORTED;
     all_slots = nslots >= 32u ? 0xFFFFFFFFu : (1u << nslots) - 1u;
-    mp_sw_init();
+    return mp_sw_init();
 }
 
 
@@ -166,11 +170,71 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
  * connection-less: each message with its own allocation, NACK/retry in hardware). A send to
  * another destination drains the buffer, leaves CCM and enters it again for the new one. */
 
-/* Sleeps until the NAMP has freed element idx (the slot runs with IEN: its DONE wakes us). */
-static void wait_freed(mp_cbuffer_t *b, uint32_t idx)
+/* Records a failed slot's STATUS code and maps it. */
+static mcapi_status_t slot_error(uint32_t err)
+{
+    last_error = err;
+    return map_error(err);
+}
+
+/* Error code of a failed buffered (implicitly completed) slot, 0 if none. The finished slots are
+ * taken back first, so a failure is seen as soon as the NAMP reports it. Interrupts may be off. */
+static uint32_t implicit_failure(void)
+{
+    (void)namp_slots_busy();   /* reclaims finished implicit slots and records their errors */
+    return namp_implicit_error();
+}
+
+/* Drops the elements of a send buffer that no slot will send any more (after a failure): the
+ * caller gets the error instead, and the buffer is usable again. */
+static void tx_drop_pending(mp_cbuffer_t *b)
+{
+    uint32_t idx;
+    while (mp_cbuffer_read(b, &idx) == 0)
+        mp_cbuffer_free(b, idx);
+}
+
+/* Sleeps until the NAMP has freed element idx (the slot runs with IEN: its DONE wakes us). Way
+ * out: a failed buffered slot (a slot that fails before taking its element never frees it).
+ * Returns 0 or that slot's error code. The failure check comes first: it takes finished slots
+ * back, which clears their DONE (no interrupt follows), and the NAMP frees the element before it
+ * sets DONE, so the element is seen free after it. */
+static uint32_t wait_freed(mp_cbuffer_t *b, uint32_t idx)
 {
     volatile uint32_t *sz = &mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, idx)];
-    MP_WAIT_UNTIL(*sz == 0);
+    uint32_t err = 0;
+    MP_WAIT_UNTIL((err = implicit_failure()) != 0 || *sz == 0);
+    return err;
+}
+
+/* Waits until the NAMP may take the next element of ep's send buffer: a channel send until the
+ * previous element is taken (credits guarantee the allocations, so slots may overlap), a
+ * connection-less send until it is freed (one allocation at a time keeps the order). Returns 0
+ * or the error code of a failed buffered slot. */
+static uint32_t buffered_turn(struct mp_endpoint *ep, uint32_t con)
+{
+    if (!ep->last_tx)
+        return 0;
+    if (!con)
+        return wait_freed(ep->tx, ep->last_tx - 1u);
+    uint32_t err = 0;
+    while (ep->tx->rd_idx != ep->last_tx && (err = implicit_failure()) == 0)
+        ;   /* taking an element raises no interrupt: poll */
+    return err;
+}
+
+/* Reserves the next send-buffer element, sleeping while the buffer is full (a slot's DONE wakes
+ * us). Returns 0 or the error code of a failed buffered slot. */
+static uint32_t tx_reserve(mp_cbuffer_t *b, uint32_t *idx)
+{
+    uint32_t err = 0;
+    while (mp_cbuffer_reserve(b, idx) != 0) {
+        MP_WAIT_UNTIL((err = implicit_failure()) != 0 ||   /* first: see wait_freed */
+                      mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, b->wr_idx)] == 0);
+        if (err)
+            return err;
+    }
+    return 0;
 }
 
 static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_ephandle *dst,
@@ -181,65 +245,80 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
         return con ? MCAPI_ERR_PKT_SIZE : MCAPI_ERR_MSG_SIZE;
     if (nslots == 0)
         return MCAPI_ERR_NOT_SUPPORTED;
-    uint32_t e = namp_implicit_error();
-    if (e) {                          /* an earlier buffered send failed */
-        last_error = e;
-        return map_error(e);
+    /* an earlier buffered send failed (reported here: buffered sends return before the
+     * transfer), or fails while we wait for our turn */
+    uint32_t e = implicit_failure();
+    uint32_t idx = 0;
+    if (!e)
+        e = buffered_turn(ep, con);
+    if (!e)
+        e = tx_reserve(b, &idx);
+    if (e) {
+        tx_drop_pending(b);
+        ep->last_tx = 0;
+        return slot_error(e);
     }
-    if (ep->last_tx) {
-        if (con) {
-            /* channel: credits keep the allocations from being refused, so slots may overlap;
-             * the next slot may start once the NAMP has taken the previous element */
-            while (b->rd_idx != ep->last_tx)
-                ;
-        } else {
-            wait_freed(b, ep->last_tx - 1u);
-        }
-    }
-    uint32_t idx;
-    while (mp_cbuffer_reserve(b, &idx) != 0)
-        MP_WAIT_UNTIL(mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, b->wr_idx)] == 0);
     mp_cbuffer_copy(mp_cbuffer_data(b, idx), buf, size);
     mp_cbuffer_commit(b, idx, size);
     int s;
-    MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0 || namp_slots_busy() != all_slots);
-    while (s < 0)
-        s = namp_slot_alloc();
+    MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
     namp_slot_start((unsigned)s, NAMP_F_BUF | NAMP_F_IEN | (con ? NAMP_F_CON : 0u),
                     (uint32_t)(uintptr_t)dst->hw, (uint32_t)(uintptr_t)b, idx);
     uint32_t st = namp_slot_status((unsigned)s);
     if (st & NAMP_STATUS_ERROR) {     /* refused configuration: reported at once */
         uint32_t err = namp_slot_finish((unsigned)s);
         namp_slot_free((unsigned)s);
-        uint32_t r;
-        if (mp_cbuffer_read(b, &r) == 0)   /* drop the element the NAMP did not take */
-            mp_cbuffer_free(b, r);
-        last_error = err;
-        return map_error(err);
+        tx_drop_pending(b);           /* the element the NAMP did not take */
+        return slot_error(err);
     }
     namp_slot_implicit((unsigned)s);
     ep->last_tx = idx + 1u;
     return MCAPI_SUCCESS;
 }
 
-/* Drains the send buffer and leaves CCM (another destination, or another send mode: the CCM slot
- * must not keep popping the send buffer that buffered sends use). */
-__attribute__((noinline, cold)) static mcapi_status_t ccm_leave(struct mp_endpoint *ep)
+/* Frees ep's finished CCM slot; after a failure the elements it did not send are dropped and the
+ * caller gets the error. */
+static mcapi_status_t ccm_finish(struct mp_endpoint *ep)
 {
     unsigned s = (unsigned)ep->ccm_slot;
-    while (mp_cbuffer_used(ep->tx) != 0)
-        ;
-    namp_ccm_stop(s);
-    while (!namp_slot_done(s))
-        ;
     uint32_t err = namp_slot_finish(s);
     namp_slot_free(s);
     ep->ccm_slot = -1;
-    if (err) {
-        last_error = err;
-        return map_error(err);
+    if (!err)
+        return MCAPI_SUCCESS;
+    tx_drop_pending(ep->tx);
+    return slot_error(err);
+}
+
+/* SUCCESS while ep's CCM slot runs. While CCM is set only a failure ends the slot: then it is
+ * finished and its error returned. */
+static mcapi_status_t ccm_check(struct mp_endpoint *ep)
+{
+    if (!namp_slot_done((unsigned)ep->ccm_slot))
+        return MCAPI_SUCCESS;
+    mcapi_status_t st = ccm_finish(ep);
+    return st == MCAPI_SUCCESS ? MCAPI_ERR_TRANSMISSION : st;
+}
+
+/* Drains the send buffer and leaves CCM (another destination, or another send mode: the CCM slot
+ * must not keep popping the send buffer that buffered sends use). A failed slot ends the drain
+ * (it sends nothing more) and its error is returned; so does a revoked channel (its receive
+ * endpoint was deleted: the slot waits for a credit that never comes, leaving finishes it at once
+ * and the elements are dropped). */
+__attribute__((noinline, cold)) static mcapi_status_t ccm_leave(struct mp_endpoint *ep)
+{
+    unsigned s = (unsigned)ep->ccm_slot;
+    while (mp_cbuffer_used(ep->tx) != 0 && !namp_slot_done(s) && !(ep->flags & MP_EPF_PEER_GONE))
+        ;   /* no interrupt when an element is taken: poll */
+    namp_ccm_stop(s);
+    while (!namp_slot_done(s))
+        ;   /* the current transfer completes (DONE), or fails (DONE + ERROR) */
+    mcapi_status_t st = ccm_finish(ep);
+    if (st == MCAPI_SUCCESS && (ep->flags & MP_EPF_PEER_GONE)) {
+        tx_drop_pending(ep->tx);
+        st = MCAPI_ERR_CHAN_INVALID;
     }
-    return MCAPI_SUCCESS;
+    return st;
 }
 
 static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t con,
@@ -263,18 +342,11 @@ static mcapi_status_t ccm_send(struct mp_endpoint *ep, const struct mp_ephandle 
         ep->ccm_slot = s;
         ep->ccm_dst = dst;
     }
-    uint32_t st = namp_slot_status((unsigned)ep->ccm_slot);
-    if (st & NAMP_STATUS_ERROR) {
-        unsigned s = (unsigned)ep->ccm_slot;
-        uint32_t err = namp_slot_finish(s);
-        namp_slot_free(s);
-        ep->ccm_slot = -1;
-        last_error = err;
-        return map_error(err);
-    }
-    while (mp_cbuffer_push(b, buf, size) != 0)
-        ;                              /* full: the NAMP drains it */
-    return MCAPI_SUCCESS;
+    /* full: the NAMP drains it, unless the slot failed (then it never will) */
+    mcapi_status_t st;
+    while ((st = ccm_check(ep)) == MCAPI_SUCCESS && mp_cbuffer_push(b, buf, size) != 0)
+        ;
+    return st;
 }
 
 __attribute__((noinline)) static mcapi_status_t send_mode_slow(struct mp_endpoint *src,
@@ -514,4 +586,100 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
         namp_send_credit((unsigned)s, 0, (uint32_t)(uintptr_t)ep->peer_h.hw, n);
         namp_slot_implicit((unsigned)s);
     }
+}
+
+/* ---------------------------------------------------------------- endpoint deletion
+ * The set-up protocol's part (revoke to a channel's sender, reservations waiting for their
+ * completion) is the baseline's (transport_sw.c); the NAMP part stops the endpoint's own slots
+ * first, so that no slot reads a freed send buffer. */
+int mp_sw_endpoint_closing(struct mp_endpoint *ep);
+int mp_sw_endpoint_reapable(struct mp_endpoint *ep);
+
+/* CONNECT_REQ carried the address of the sender's handle of the receive endpoint (peer_h), so
+ * the revoke names that handle. */
+struct mp_endpoint *mp_sw_chan_sender(uint32_t addr)
+{
+    return mp_ep_from_addr(addr - (uint32_t)__builtin_offsetof(struct mp_endpoint, peer_h));
+}
+
+/* 1 when every element of the send buffer has been freed by the NAMP. */
+static int tx_idle(mp_cbuffer_t *b)
+{
+    if (b->rd_idx != b->wr_idx)
+        return 0;
+    for (uint32_t i = 0; i < mp_cbuffer_capacity(b); ++i)
+        if (mp_cbuffer_sizes(b)[i] != 0)
+            return 0;
+    return 1;
+}
+
+/* Waits until no buffered slot uses ep's send buffer (their DONE wakes us); after a failure the
+ * elements no slot will take are dropped, so the wait ends. Returns the first error code, or 0. */
+static uint32_t tx_quiesce(struct mp_endpoint *ep)
+{
+    uint32_t first = 0;
+    for (;;) {
+        uint32_t err = 0;
+        MP_WAIT_UNTIL((err = implicit_failure()) != 0 || tx_idle(ep->tx));
+        if (!err)
+            break;
+        last_error = err;
+        if (!first)
+            first = err;
+        tx_drop_pending(ep->tx);
+    }
+    ep->last_tx = 0;
+    return first;
+}
+
+mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep)
+{
+    if (!ep->tx || nslots == 0)
+        return MCAPI_SUCCESS;
+    mcapi_status_t st = MCAPI_SUCCESS;
+    if (ep->ccm_slot >= 0)
+        st = ccm_leave(ep);
+    uint32_t err = tx_quiesce(ep);
+    if (st == MCAPI_SUCCESS && err)
+        st = map_error(err);
+    return st;
+}
+
+int mp_tr_endpoint_closing(struct mp_endpoint *ep)
+{
+    hw_ep(ep)->state = NAMP_EP_STATE_DELETED;   /* the target refuses new allocations */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (ep->tx && nslots) {
+        if (ep->ccm_slot >= 0)
+            (void)ccm_leave(ep);   /* an error was the sender's to see; the slot is freed */
+        /* a revoked channel's buffered slots wait for credit for good: do not wait for them,
+         * their send buffer stays quarantined (mp_tr_endpoint_reapable) */
+        if (!(ep->flags & MP_EPF_PEER_GONE))
+            (void)tx_quiesce(ep);
+    }
+    (void)mp_sw_endpoint_closing(ep);
+    return mp_tr_endpoint_reapable(ep);
+}
+
+int mp_tr_endpoint_reapable(struct mp_endpoint *ep)
+{
+    /* TODO(lead, hole 4 hardware side): buffered slots of a revoked channel wait for credit and
+     * keep the send buffer until the revoked handle makes them fail. */
+    if (ep->tx && !tx_idle(ep->tx))
+        return 0;
+    /* TODO(lead, hole 4 hardware side): the channel fast path writes into the receive buffer
+     * without an allocation, so a deleted channel receive endpoint keeps its buffer until the
+     * sender's handle is revoked in hardware and its slots are known to be finished; then this
+     * may return mp_sw_endpoint_reapable(ep) for channels too. */
+    if (ep->flags & MP_EPF_CHAN_RECV)
+        return 0;
+    return mp_sw_endpoint_reapable(ep);
+}
+
+void mp_tr_chan_peer_gone(struct mp_endpoint *ep)
+{
+    /* TODO(lead): the sender's slots write without software in the loop; "stopped" may be sent
+     * (mp_sw_chan_peer_gone) once no slot uses the revoked handle. Until then the receiver keeps
+     * its buffer (mp_tr_endpoint_reapable). */
+    (void)ep;
 }

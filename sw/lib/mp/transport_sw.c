@@ -16,7 +16,7 @@
 #ifdef MP_SW_BASE
 #include "namp/namp_hw.h"
 #define MP_SW(name) mp_sw_##name
-void mp_sw_init(void);
+mcapi_status_t mp_sw_init(void);
 mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
 mcapi_status_t mp_sw_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size);
 mcapi_status_t mp_sw_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
@@ -25,10 +25,16 @@ int mp_sw_send_progress(mcapi_request_t *r);
 int mp_sw_send_hint(const mcapi_request_t *r, uint64_t *wake);
 void mp_sw_chan_released(struct mp_endpoint *ep);
 uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep);
+int mp_sw_endpoint_closing(struct mp_endpoint *ep);
+int mp_sw_endpoint_reapable(struct mp_endpoint *ep);
+void mp_sw_chan_peer_gone(struct mp_endpoint *ep);
+struct mp_endpoint *mp_sw_chan_sender(uint32_t addr);
 void mp_namp_chan_accepted(struct mp_endpoint *ep);
 #else
 #define MP_SW(name) mp_tr_##name
 void mp_tr_poll(void) {}   /* the baseline's completions come through its interrupt handler */
+/* The sending endpoint of a channel by the address its CONNECT_REQ carried (the endpoint). */
+static struct mp_endpoint *mp_sw_chan_sender(uint32_t addr) { return mp_ep_from_addr(addr); }
 #endif
 
 #define NA(off) (TILE_NA_BASE + (off))
@@ -147,6 +153,15 @@ static int ep_valid(struct mp_endpoint *ep)
     return ep && ep->state == MP_EP_READY;
 }
 
+/* Receive endpoint addr of tile src revoked the channel whose sender is at `sender` (the sender
+ * may still be waking up from the CONNECT_ACK: the peer fields are set before the request). */
+static void chan_revoked(uint32_t sender, uint32_t addr, uint32_t src)
+{
+    struct mp_endpoint *ep = mp_sw_chan_sender(sender);
+    if (ep && addr && ep->peer_node == src && ep->peer_ep == addr)
+        ep->flags |= MP_EPF_PEER_GONE;
+}
+
 static void handle_request(void)
 {
     uint32_t hdr = rx_word(MP_NOCBUF_REQ);
@@ -205,6 +220,14 @@ static void handle_request(void)
         mp_cbuffer_commit(ep->rx, idx, size);
         return;
     }
+    case MP_MSG_CREDIT: {   /* "stopped": the sender of a revoked channel writes no more */
+        uint32_t addr = rx_word(MP_NOCBUF_REQ);
+        (void)rx_word(MP_NOCBUF_REQ);
+        struct mp_endpoint *ep = mp_ep_from_addr(addr);
+        if (ep && ep->state == MP_EP_CLOSING && ep->peer_node == src)
+            ep->flags |= MP_EPF_PEER_STOPPED;
+        return;
+    }
     case MP_MSG_CONNECT_REQ: {
         uint32_t req = rx_word(MP_NOCBUF_REQ), addr = rx_word(MP_NOCBUF_REQ);
         uint32_t sender = rx_word(MP_NOCBUF_REQ);
@@ -246,6 +269,11 @@ static void handle_response(void)
     mp_stats.packets_rx++;
     if (type == MP_MSG_CREDIT) {
         uint32_t addr = rx_word(MP_NOCBUF_RESP), n = rx_word(MP_NOCBUF_RESP);
+        if (n & MP_CREDIT_REVOKE) {
+            uint32_t recv = words > 2 ? rx_word(MP_NOCBUF_RESP) : 0u;
+            chan_revoked(addr, recv, hdr_src_tile(hdr));
+            return;
+        }
         struct mp_endpoint *ep = mp_ep_from_addr(addr);
         if (ep)
             ep->credits += n;
@@ -321,7 +349,7 @@ void mp_sleep_ticks(uint32_t ticks)
     MP_WAIT_UNTIL(timer_fired);
 }
 
-void MP_SW(init)(void)
+mcapi_status_t MP_SW(init)(void)
 {
     mesh_w = tile_mesh_width();
     features = mmio_read32(NA(NA_FEATURES));
@@ -341,11 +369,18 @@ void MP_SW(init)(void)
     irq_enable(IRQ_M_EXT);
     irq_enable(IRQ_M_TIMER);
     irq_global_enable();
+    return MCAPI_SUCCESS;
 }
 
 #ifndef MP_SW_BASE
 void mp_tr_endpoint_init(struct mp_endpoint *ep) { (void)ep; }
 void mp_tr_handle_init(struct mp_ephandle *h) { (void)h; }
+/* every send of the baseline completes in its call or in its request: nothing is left behind */
+mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep)
+{
+    (void)ep;
+    return MCAPI_SUCCESS;
+}
 #endif
 
 /* ---------------------------------------------------------------- requests */
@@ -428,17 +463,20 @@ mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *
     uint32_t w[3] = {0, dst->addr, (uint32_t)(uintptr_t)ep};
 #endif
     struct pending res, *p = &res;
-    request(dst->node, MP_MSG_CONNECT_REQ, w, 3, p);
-    if (p->w[0] != MCAPI_SUCCESS)
-        return (mcapi_status_t)p->w[0];
+    /* the peer is known before the request: a revoke may follow the ACK before we run again */
     ep->peer_node = dst->node;
     ep->peer_ep = dst->addr;
+    request(dst->node, MP_MSG_CONNECT_REQ, w, 3, p);
+    if (p->w[0] != MCAPI_SUCCESS) {
+        ep->peer_node = ep->peer_ep = 0;
+        return (mcapi_status_t)p->w[0];
+    }
     ep->credits = p->w[1];
     ep->rdata = p->w[2];
     ep->rmsg_log2 = p->w[3] >> 8;
     ep->rcap_log2 = p->w[3] & 0xFFu;
     ep->chan_idx = p->w[4];
-    ep->flags |= MP_EPF_CHAN_SEND;
+    __atomic_fetch_or(&ep->flags, MP_EPF_CHAN_SEND, __ATOMIC_RELAXED);   /* vs. the handler */
     return MCAPI_SUCCESS;
 }
 
@@ -542,7 +580,13 @@ mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_
     if (size > (1u << ep->rmsg_log2))
         return MCAPI_ERR_PKT_SIZE;
     uint32_t ticket = ep->chan_ticket++;      /* after earlier non-blocking sends */
-    MP_WAIT_UNTIL(ep->chan_serving == ticket && ep->credits != 0);
+    MP_WAIT_UNTIL(ep->chan_serving == ticket &&
+                  (ep->credits != 0 || (ep->flags & MP_EPF_PEER_GONE)));
+    if (ep->flags & MP_EPF_PEER_GONE) {      /* the receive endpoint was deleted: no write */
+        ep->chan_serving++;
+        MP_SW(chan_peer_gone)(ep);
+        return MCAPI_ERR_CHAN_INVALID;
+    }
     uint32_t saved = irq_global_disable();
     ep->credits--;
     irq_global_restore(saved);
@@ -552,6 +596,8 @@ mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_
     uint32_t c[3] = {ep->peer_ep, idx, st == MCAPI_SUCCESS ? size : 0u};
     tx_packet(MP_NOCBUF_REQ, ep->peer_node, MP_MSG_COMPLETE, c, 3, NULL, 0);
     ep->chan_serving++;
+    if (ep->flags & MP_EPF_PEER_GONE)   /* revoked while this packet was under way */
+        MP_SW(chan_peer_gone)(ep);
     return st;
 }
 
@@ -571,6 +617,8 @@ static void send_finish(mcapi_request_t *r, mcapi_status_t st)
 {
     if (r->ep) {
         r->ep->chan_serving++;
+        if (r->ep->flags & MP_EPF_PEER_GONE)
+            MP_SW(chan_peer_gone)(r->ep);
     }
     r->op_status = st;
     r->op = OP_DONE;
@@ -646,7 +694,13 @@ int MP_SW(send_progress)(mcapi_request_t *r)
         }
         case OP_CREDIT: {
             struct mp_endpoint *ep = r->ep;
-            if (ep->chan_serving != r->op_ticket || ep->credits == 0)
+            if (ep->chan_serving != r->op_ticket)
+                return 0;
+            if (ep->flags & MP_EPF_PEER_GONE) {   /* the receive endpoint was deleted */
+                send_finish(r, MCAPI_ERR_CHAN_INVALID);
+                return 1;
+            }
+            if (ep->credits == 0)
                 return 0;
             uint32_t saved = irq_global_disable();
             ep->credits--;
@@ -702,7 +756,8 @@ int MP_SW(send_hint)(const mcapi_request_t *r, uint64_t *wake)
     case OP_ALLOC_WAIT:
         return pend[r->op_pend].done != 0;
     case OP_CREDIT:
-        return r->ep->chan_serving == r->op_ticket && r->ep->credits != 0;
+        return r->ep->chan_serving == r->op_ticket &&
+               (r->ep->credits != 0 || (r->ep->flags & MP_EPF_PEER_GONE));
     case OP_DATA:
         return r->op_path != MP_PATH_RDMA || dma_busy != (1u << dma_slots) - 1u;
     case OP_DMA_WAIT:
@@ -719,5 +774,49 @@ void MP_SW(chan_released)(struct mp_endpoint *ep)
         uint32_t c[2] = {ep->peer_ep, ep->released};
         ep->released = 0;
         tx_packet(MP_NOCBUF_RESP, ep->peer_node, MP_MSG_CREDIT, c, 2, NULL, 0);
+    }
+}
+
+/* ---------------------------------------------------------------- endpoint deletion
+ * A deleted endpoint's receive buffer stays allocated while a peer may still write into it:
+ * slots reserved by an ALLOC_ACK wait for their COMPLETE, and the sender of a connected channel
+ * writes into slots it addresses itself. The sender is told (revoke CREDIT), fails its sends from
+ * then on with MCAPI_ERR_CHAN_INVALID and answers "stopped" once none is under way. */
+
+/* 1 if no element of b is reserved and still waiting for its completion. */
+static int rx_quiet(mp_cbuffer_t *b)
+{
+    for (uint32_t i = b->rd_idx; i != b->wr_idx; ++i)
+        if (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, i)] == 0)
+            return 0;
+    return 1;
+}
+
+int MP_SW(endpoint_closing)(struct mp_endpoint *ep)
+{
+    if (ep->flags & MP_EPF_CHAN_RECV) {
+        uint32_t c[3] = {ep->peer_ep, MP_CREDIT_REVOKE, (uint32_t)(uintptr_t)ep};
+        tx_packet(MP_NOCBUF_RESP, ep->peer_node, MP_MSG_CREDIT, c, 3, NULL, 0);
+    }
+    return MP_SW(endpoint_reapable)(ep);
+}
+
+int MP_SW(endpoint_reapable)(struct mp_endpoint *ep)
+{
+    if ((ep->flags & MP_EPF_CHAN_RECV) && !(ep->flags & MP_EPF_PEER_STOPPED))
+        return 0;
+    return rx_quiet(ep->rx);
+}
+
+void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)
+{
+    uint32_t saved = irq_global_disable();   /* flags are also set by the interrupt handler */
+    int tell = !(ep->flags & MP_EPF_STOP_SENT) && ep->chan_ticket == ep->chan_serving;
+    if (tell)
+        ep->flags |= MP_EPF_STOP_SENT;
+    irq_global_restore(saved);
+    if (tell) {
+        uint32_t c[2] = {ep->peer_ep, MP_CREDIT_REVOKE};
+        tx_packet(MP_NOCBUF_REQ, ep->peer_node, MP_MSG_CREDIT, c, 2, NULL, 0);
     }
 }

@@ -19,6 +19,10 @@
  *  9  CONNECT_ACK         1     req_id, status (0 ok, else MCAPI error), credits,
  *                               data block address, (max_msg_log2 << 8) | capacity_log2, wr_idx
  * 10  CREDIT              1     send endpoint address, credits returned
+ *     CREDIT (revoke)     1     send endpoint address, MP_CREDIT_REVOKE, receive endpoint address:
+ *                               the receive endpoint of the channel was deleted
+ *     CREDIT (stopped)    0     receive endpoint address, MP_CREDIT_REVOKE: the sender of the
+ *                               revoked channel has no transfer under way and will send no more
  */
 #ifndef MP_PROTO_H
 #define MP_PROTO_H
@@ -33,6 +37,8 @@
 #define MP_MSG_CONNECT_REQ  8u
 #define MP_MSG_CONNECT_ACK  9u
 #define MP_MSG_CREDIT      10u
+
+#define MP_CREDIT_REVOKE    0x80000000u   /* credits word of a revoke / stopped CREDIT */
 
 #define MP_NACK_FULL        1u
 #define MP_NACK_BAD_EP      2u
