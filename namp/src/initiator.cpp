@@ -12,7 +12,10 @@
 namespace namp {
 
 namespace {
-constexpr unsigned handle_words = 8;  // the handle words the set-up step needs (0x00..0x1F)
+// the handle words the set-up step needs: tile .. flags (+0x04..0x13), and for the channel fast
+// path also rdata (+0x18); h[] is indexed by word offset
+constexpr unsigned h_first = NAMP_H_TILE / 4, h_words = NAMP_H_FLAGS / 4 + 1,
+                   h_words_direct = NAMP_H_RDATA / 4 + 1;
 }
 
 initiator::initiator(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
@@ -147,8 +150,10 @@ void initiator::egress_thread() {
 // the handle (CON with a DIRECT handle: channel fast path, no round trip) or request it.
 void initiator::step_ready(slot &s) {
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
-    uint32_t h[handle_words];
-    if (!port.read(s.p1, h, sizeof h)) return fail(s, NAMP_ERR_LOCAL_BUS);
+    uint32_t h[h_words_direct] = {};
+    // a channel may take the fast path: read up to rdata at once (one burst)
+    const unsigned n_words = (s.has(NAMP_FLAG_CON) ? h_words_direct : h_words) - h_first;
+    if (!port.read(s.p1 + 4 * h_first, h + h_first, 4 * n_words)) return fail(s, NAMP_ERR_LOCAL_BUS);
     slot_destination &d = s.dst();
     d.tile = h[NAMP_H_TILE / 4];
     d.endpoint = h[NAMP_H_ENDPOINT / 4];

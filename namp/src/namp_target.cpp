@@ -8,7 +8,10 @@
 namespace namp {
 
 namespace {
-constexpr unsigned ep_words = 8;  // endpoint words the target uses (0x00..0x1F)
+// what the target reads: endpoint state, flags, rx_buffer (+0x04..0x0F) and the buffer descriptor
+// up to data_offset (+0x00..0x17); fewer words, shorter bursts on the tile bus
+constexpr unsigned ep_first = NAMP_EP_STATE / 4, ep_words = 4;  // e[] indexed by word offset
+constexpr unsigned cb_words = MP_CB_OFF_DATA_OFS / 4 + 1;
 }
 
 namp_target::namp_target(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
@@ -41,12 +44,13 @@ void namp_target::thread() {
 }
 
 bool namp_target::receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b) {
-    if ((ep & 3) || !in_sram(ep, NAMP_EP_SIZE) || !port.read(ep, e, 4 * ep_words) ||
+    if ((ep & 3) || !in_sram(ep, NAMP_EP_SIZE) ||
+        !port.read(ep + 4 * ep_first, e + ep_first, 4 * (ep_words - ep_first)) ||
         e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY)
         return false;
     const uint32_t buf = e[NAMP_EP_RX_BUFFER / 4];
     return buf && !(buf & 3) && in_sram(buf, MP_CB_HEADER_SIZE) &&
-           port.read(buf, b, MP_CB_HEADER_SIZE) && b[0] <= MP_CB_MAX_CAP_LOG2 &&
+           port.read(buf, b, 4 * cb_words) && b[0] <= MP_CB_MAX_CAP_LOG2 &&
            b[1] >= MP_CB_MIN_MSG_LOG2 && b[1] <= MP_CB_MAX_MSG_LOG2;
 }
 
@@ -58,7 +62,7 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
     const bool channel = NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_CHANNEL;
     uint32_t code = NAMP_ERR_NO_ENDPOINT, elem = 0, data = 0;
     bool ack = false;
-    uint32_t e[ep_words], d[MP_CB_HEADER_SIZE / 4];
+    uint32_t e[ep_words], d[cb_words];
     if (receiving_endpoint(ep, e, d)) {
         const uint32_t b = e[NAMP_EP_RX_BUFFER / 4], n = d[0], m = d[1];
         if ((e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_CHANNEL) && !channel) {
@@ -112,7 +116,7 @@ void namp_target::serve_final(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
     if (pl.size() < 4) return;
     const uint32_t ep = pl[1], elem = pl[2], size = pl[3], flags = NAMP_MSG_FLAGS(pl[0]);
-    uint32_t e[ep_words], d[MP_CB_HEADER_SIZE / 4];
+    uint32_t e[ep_words], d[cb_words];
     if (!receiving_endpoint(ep, e, d)) {
         ++stats_.namp_dropped;
         return;

@@ -378,7 +378,8 @@ static void untrack(mcapi_request_t *r)
 
 /* Argument errors of a connection-less send. An endpoint of a packet channel neither sends nor
  * receives connection-less messages (the receiving side is refused by its tile). */
-static mcapi_status_t msg_send_check(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
+static inline __attribute__((always_inline)) mcapi_status_t
+msg_send_check(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
                                      const void *buffer, size_t size)
 {
     if (!initialized)
