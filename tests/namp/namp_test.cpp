@@ -713,3 +713,107 @@ bool data_before_setup(const std::string &policy) {
 
 TEST(Namp, ArbitrationMapServesTheAdvancedSlotFirst) { EXPECT_TRUE(data_before_setup("map")); }
 TEST(Namp, ArbitrationLrsServesTheWaitingSlotFirst) { EXPECT_FALSE(data_before_setup("lrs")); }
+
+// ---- the rebuilt core: holes closed (issue 7) ----
+
+// A connection-less message to a channel's receive endpoint is refused (the baseline answers
+// MCAPI_ERR_CHAN_CONNECTED); the channel's own transfers (CON) are not.
+TEST(Namp, MessageToAChannelEndpointIsRefused) {
+    bench b(namp_on);
+    mem_view m{b};
+    m.endpoint(1, EP, RXB, NAMP_EP_F_NOTIFY | NAMP_EP_F_CHANNEL);
+    m.cbuffer(1, RXB, 2, 6);
+    m.handle(0, H, 1, EP, 2);
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 0, 0, H, DATA, 8);
+        EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 0)), NAMP_ERR_CHANNEL);
+        d.wr(slot(0, NAMP_SLOT_FLAGS), 0);
+        EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 0u) << "no element was reserved";
+        start(d, 0, NAMP_FLAG_CON, H, DATA, 8);  // the channel (no fast path: allocation)
+        EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 0)), NAMP_ERR_NONE);
+        poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);  // FINAL is posted: wait for the commit
+        EXPECT_EQ(m.elem_size(1, RXB, 0), MP_CB_COMMITTED | 8u);
+    }});
+    EXPECT_EQ(b.stats(1).namp_nacks_sent, 1u);
+}
+
+// Two fast-path transfers of one channel in flight; the first fails at the receiver (its element
+// lies outside the SRAM). Its element is committed VOID instead of being handed back, so the
+// second transfer's element is never reused: the handle's wr_idx is not set back.
+TEST(Namp, FailedFastPathTransferVoidsItsElement) {
+    bench b(namp_on);
+    mem_view m{b};
+    m.endpoint(2, EP, RXB);
+    m.cbuffer(2, RXB, 2, 6);  // 4 x 64 B
+    m.handle(0, H, 2, EP, 4);
+    m.direct(0, H, 2, RXB);
+    // element k's data at rdata + 64 k: element 0 just below the SRAM, element 1 at its base
+    m.put(0, H + NAMP_H_RDATA, TILE_SRAM_BASE - 64);
+    m.put(0, H + NAMP_H_WR_IDX, 0);
+    for (uint32_t k = 0; k < 8; ++k) m.put(0, DATA + 4 * k, 0x100 + k);
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 0, NAMP_FLAG_CON, H, DATA, 32);
+        start(d, 1, NAMP_FLAG_CON, H, DATA, 32);
+        EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 0)), NAMP_ERR_REMOTE);
+        EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 1)), NAMP_ERR_NONE);
+        for (int k = 0; k < 1000 && m.get(2, RXB + MP_CB_OFF_WR_IDX) != 2u; ++k) b.cycles(10);
+    }});
+    EXPECT_EQ(m.get(0, H + NAMP_H_WR_IDX), 2u) << "the failed element is not handed back";
+    EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 2u) << "the void element's credit returns when consumed";
+    EXPECT_EQ(m.elem_size(2, RXB, 0), MP_CB_COMMITTED | MP_CB_VOID);
+    EXPECT_EQ(m.elem_size(2, RXB, 1), MP_CB_COMMITTED | 32u);
+    EXPECT_EQ(m.get(2, TILE_SRAM_BASE), 0x100u);
+    EXPECT_EQ(m.get(2, RXB + MP_CB_OFF_WR_IDX), 2u);
+    EXPECT_EQ(m.get(2, EP + NAMP_EP_RX_MESSAGES), 1u) << "a void element is no message";
+    EXPECT_EQ(b.stats(2).namp_voided, 1u);
+}
+
+namespace {
+// NACKs a connection-less message collects while the receiver's one-element buffer stays full
+// for 60 000 cycles.
+uint64_t nacks_while_full(const std::string &max_cycles) {
+    bench b({"namp.enabled=true", "namp.retry_max_cycles=" + max_cycles});
+    mem_view m{b};
+    m.endpoint(1, EP, RXB);
+    m.cbuffer(1, RXB, 0, 6);
+    m.push(1, RXB, 0x55);  // full
+    m.handle(0, H, 1, EP);
+    b.run({[&] {
+        start(b.d(0), 0, 0, H, DATA, 8);
+        b.cycles(60000);
+        m.pop(1, RXB);
+        EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 0)), NAMP_ERR_NONE);
+    }});
+    return b.slot_stats(0, 0).nacks;
+}
+}  // namespace
+
+// Retries back off exponentially (64, 128, ... up to namp.retry_max_cycles, with jitter): a
+// refused allocation is not repeated every 64 cycles. The two bounds (one process per bench) are
+// 15x apart: at least the 10x fewer NACKs issue 7 asks for.
+TEST(Namp, RetriesWithoutBackOffNackEvery64Cycles) { EXPECT_GT(nacks_while_full("64"), 600u); }
+TEST(Namp, RetriesBackOffExponentially) { EXPECT_LT(nacks_while_full("4096"), 40u); }
+
+// The data engine reads the next packets over the bus while it injects the current one: a 4 KiB
+// transfer takes about the link time of its packets (32 flits each), not read time + link time.
+TEST(Namp, DataEngineOverlapsBusReadsWithInjection) {
+    bench b(namp_on);
+    mem_view m{b};
+    m.endpoint(1, EP, RXB);
+    m.cbuffer(1, RXB, 1, 12);
+    m.handle(0, H, 1, EP);
+    sc_core::sc_time t0, t1;
+    b.run({[&] {
+        t0 = sc_core::sc_time_stamp();
+        start(b.d(0), 0, 0, H, DATA, 4096);
+        wait_done(b, 0, 0);
+        t1 = sc_core::sc_time_stamp();
+    }});
+    const double cycles = (t1 - t0) / b.period;
+    const unsigned packets = (4096 + 115) / 116;  // 29 data words per 32-flit packet
+    EXPECT_EQ(b.stats(0).dma_packets, packets);
+    // link time 36 x 32 = 1152 cycles; reading each packet first (29 cycles) would add ~1000
+    EXPECT_LT(cycles, 1152 + 450);
+}
