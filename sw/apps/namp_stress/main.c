@@ -1,6 +1,7 @@
 /* NAMP stress test (same application code runs over the baseline transport):
- *   NAMP_STRESS_DIR 0: tiles 3, 5, 12, 15 send NAMP_STRESS_COUNT messages each into tile 0
- *                   1: tile 0 sends NAMP_STRESS_COUNT messages to each of tiles 3, 5, 12, 15
+ *   NAMP_STRESS_DIR 0: the peers send NAMP_STRESS_COUNT messages each into tile 0
+ *                   1: tile 0 sends NAMP_STRESS_COUNT messages to each peer
+ * peers: tiles 3, 5, 12, 15 (NAMP_STRESS_NPEER 4) or tiles 1..15 (NAMP_STRESS_NPEER 15),
  * random sizes 8..NAMP_STRESS_MAX bytes into small receive buffers (2 elements), connection-less
  * (NAMP_STRESS_CHAN 0) or over packet channels (1). Sender endpoints rotate through the send
  * modes (unbuffered blocking, unbuffered non-blocking with several in flight, buffered, CCM).
@@ -25,9 +26,17 @@
 #define NAMP_STRESS_MODE 1      /* 1 -> 4: send mode of the single sender */
 #endif
 #define NAMP_STRESS_MAX 256u
-#define NPEER 4u
+#ifndef NAMP_STRESS_NPEER
+#define NAMP_STRESS_NPEER 4u
+#endif
+#define NPEER NAMP_STRESS_NPEER
+#if NPEER == 4
 #define INFLIGHT 3u
 static const uint32_t peers[NPEER] = {3, 5, 12, 15};
+#else
+#define INFLIGHT 1u             /* 15 destinations: at most 15 requests under way */
+static const uint32_t peers[NPEER] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+#endif
 #if !NAMP_STRESS_CHAN
 static uint8_t rxbuf[NAMP_STRESS_MAX] __attribute__((aligned(8)));
 #endif
