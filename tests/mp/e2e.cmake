@@ -187,11 +187,12 @@ if(TARGET namp-vp)
       REJECT "FAIL" "FATAL"
       ARGS --max-cycles 400000000 --firmware ${MP_FW}/namp_stress_1to15_${m}.elf)
   endforeach()
-  # all to one (15 tiles x 200 messages into 2-element buffers): retries back off, so the NACKs
-  # stay at least 10x below the 4.5 M of a fixed 64-cycle retry (issue 7), and the packets too
+  # all to one (15 tiles x 200 messages into 2-element buffers): retries back off. Measured: 56 k
+  # NACKs and 129 k packets; with a fixed 64-cycle retry (namp.retry_max_cycles=64) 444 k and
+  # 905 k; the base before issue 7 was 4.5 M NACKs and 9.1 M packets. The limits fail without it.
   add_test(NAME e2e.mp.namp.all_to_one_backoff
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/stats_check.py ${MP_VP}
-                   --le na.namp.nacks_sent 450000 --le na.channels 910000
+                   --le na.namp.nacks_sent 100000 --le na.channels 250000
                    -- --preset bare --firmware ${MP_FW}/namp_stress_15to1_nack.elf)
   set_tests_properties(e2e.mp.namp.all_to_one_backoff PROPERTIES LABELS "e2e;mp;namp" TIMEOUT 300)
   # the thesis claims reproduced, on simulated cycles (docs/namp-benchmarks.md)
