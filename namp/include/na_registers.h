@@ -107,7 +107,8 @@
 #define NAMP_SLOT_FLAGS       0x00u  /* R/W: NAMP_FLAG_* (DONE read-only) */
 #define NAMP_SLOT_PARAM1      0x04u  /* R/W: address of the remote-endpoint handle (local SRAM) */
 #define NAMP_SLOT_PARAM2      0x08u  /* R/W: CoM: credits; BUF=0: data address; BUF=1: send buffer */
-#define NAMP_SLOT_PARAM3      0x0Cu  /* R/W: BUF=0: size in bytes; BUF=1 (no CCM): element index */
+#define NAMP_SLOT_PARAM3      0x0Cu  /* R/W: BUF=0: size in bytes; BUF=1 (no CCM): element index;
+                                        CoM: NAMP_COM_F_* */
 #define NAMP_SLOT_STATUS      0x10u  /* R: NAMP_STATUS_* */
 #define NAMP_SLOT_PRIORITY    0x14u  /* R/W: QoS class 0..255 (higher first under NAMP_ARB_QOS) */
 
@@ -119,6 +120,10 @@
 #define NAMP_FLAG_VALID       (1u << 5)  /* 0->1 starts the slot; 1->0 after DONE frees it */
 #define NAMP_FLAG_DONE        (1u << 6)  /* R: transfer finished (with or without ERROR) */
 #define NAMP_FLAG_RESERVED    0xFFFFFF80u /* bits 7..: future modes (CC, ...); set = refused */
+
+/* PARAM3 of a credit transfer (CoM) */
+#define NAMP_COM_F_REVOKE     (1u << 0)  /* revoke the channel: the receiving side's endpoint is gone;
+                                            the sender's handle refuses further transfers (CLOSED) */
 
 /* STATUS */
 #define NAMP_STATUS_ERROR      (1u << 31) /* the slot finished with an error (code in [7:0]) */
@@ -153,9 +158,10 @@
 #define NAMP_ERR_REMOTE           7u  /* remote side refused a write (DMA error) */
 #define NAMP_ERR_SEND_EMPTY       8u  /* buffered send: the element is not committed */
 #define NAMP_ERR_CHANNEL          9u  /* connection-less message to a channel's receive endpoint */
+#define NAMP_ERR_CLOSED          10u  /* the channel was revoked by its receiving side */
 #define NAMP_ERROR_NAMES { "ok", "mode unsupported", "invalid flags", "bad parameter", \
     "too large", "no endpoint", "local bus error", "remote error", "send buffer empty", \
-    "endpoint is a channel" }
+    "endpoint is a channel", "channel closed" }
 
 /* ---- Remote memory access window (in the tile address map, outside the 4 MiB NA window) ----
  * A load or store at RMA_BASE + (tile << 20) + offset reaches byte `offset` of that tile's SRAM

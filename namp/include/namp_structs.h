@@ -66,6 +66,8 @@
 
 #define NAMP_H_F_CONNECTED (1u << 0)  /* informational (software) */
 #define NAMP_H_F_DIRECT    (1u << 1)  /* channel fast path: rdata, geometry and wr_idx are valid */
+#define NAMP_H_F_REVOKED   (1u << 2)  /* set by the NAMP when the receiving side revoked the channel
+                                         (CREDIT with NAMP_CREDIT_F_REVOKE): transfers fail CLOSED */
 #define NAMP_H_CAP_SHIFT   16u        /* flags[20:16]: remote capacity_log2 */
 #define NAMP_H_MSG_SHIFT   24u        /* flags[28:24]: remote max_msg_log2 */
 #define NAMP_H_GEOMETRY(cap_log2, msg_log2) \
@@ -134,6 +136,7 @@ typedef struct namp_handle {
 #define NAMP_MSG_TYPES      5u  /* sub-types 1..4 used; statistics count 0..4 (0: unknown) */
 
 #define NAMP_ALLOC_F_CHANNEL (1u << 0)  /* the transfer belongs to a channel (CON) */
+#define NAMP_CREDIT_F_REVOKE (1u << 0)  /* CREDIT: revoke the handle (NAMP_H_F_REVOKED), no credits */
 #define NAMP_RESP_F_ACK      (1u << 0)  /* ALLOC_RESP: allocated (else NACK with the code word:
                                            0 = buffer full, retry; else a NAMP_ERR_* code) */
 /* FINAL flags: ADVANCE, channel fast path: the target also advances the receive buffer's wr_idx

@@ -161,7 +161,8 @@ void initiator::step_ready(slot &s) {
         return fail(s, NAMP_ERR_BAD_PARAM);
     if (s.has(NAMP_FLAG_COM)) {
         sc_core::wait(cycles(cfg_.namp.message_cycles));
-        send(d.tile, NAMP_MSG_CREDIT, 0, s, {d.endpoint, s.p2});
+        const bool revoke = s.p3 & NAMP_COM_F_REVOKE;
+        send(d.tile, NAMP_MSG_CREDIT, revoke ? NAMP_CREDIT_F_REVOKE : 0u, s, {d.endpoint, revoke ? 0u : s.p2});
         ++s.stats().transfers;
         s.transition(slot_event::credit_sent);
         return complete(s);
@@ -170,6 +171,8 @@ void initiator::step_ready(slot &s) {
         s.transition(slot_event::finished);
         return complete(s);
     }
+    // a channel its receiving side revoked takes no more transfers
+    if (s.has(NAMP_FLAG_CON) && (h[NAMP_H_FLAGS / 4] & NAMP_H_F_REVOKED)) return fail(s, NAMP_ERR_CLOSED);
     const bool ccm = s.has(NAMP_FLAG_CCM);
     // send buffer: is there a committed element to take?
     uint32_t b[MP_CB_HEADER_SIZE / 4] = {};

@@ -100,12 +100,26 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
 }
 
 // [w0][handle][credits]: credits += n atomically; the initiator wakes the slots waiting on it.
+// REVOKE: the handle's REVOKED flag is set instead (compare-and-swap: software may own other
+// flag bits), and the waiting slots wake up to fail CLOSED.
 void namp_target::serve_credit(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
     if (pl.size() < 3) return;
     const uint32_t h = pl[1];
     if ((h & 3) || !in_sram(h, NAMP_H_SIZE)) return;
-    if (!port.fetch_add(h + NAMP_H_CREDITS, pl[2], cfg_.namp.atomics)) return;
+    if (NAMP_MSG_FLAGS(pl[0]) & NAMP_CREDIT_F_REVOKE) {
+        for (unsigned attempt = 0; attempt < 4; ++attempt) {
+            uint32_t f = 0, old = 0;
+            bool ok = false;
+            if (!port.read_word(h + NAMP_H_FLAGS, f)) return;
+            if (f & NAMP_H_F_REVOKED) break;
+            if (!port.rmw(h + NAMP_H_FLAGS, true, f | NAMP_H_F_REVOKED, f, cfg_.namp.atomics, old, ok))
+                return;
+            if (ok) break;
+        }
+    } else if (!port.fetch_add(h + NAMP_H_CREDITS, pl[2], cfg_.namp.atomics)) {
+        return;
+    }
     events_.credit_added(h);
 }
 

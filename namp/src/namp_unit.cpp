@@ -137,7 +137,10 @@ uint32_t namp_unit::validate(const slot &s) const {
     if (com && (con || buf || ccm)) return NAMP_ERR_INVALID_FLAGS;
     if (ccm && !buf) return NAMP_ERR_INVALID_FLAGS;  // CCM: channels and connection-less
     if ((s.p1 & 3) || !in_sram(s.p1, NAMP_H_SIZE)) return NAMP_ERR_BAD_PARAM;
-    if (com) return s.p2 == 0 ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
+    if (com) {
+        if (s.p3 & ~NAMP_COM_F_REVOKE) return NAMP_ERR_BAD_PARAM;
+        return s.p2 == 0 && !(s.p3 & NAMP_COM_F_REVOKE) ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
+    }
     if (buf) {
         if ((s.p2 & 3) || !in_sram(s.p2, MP_CB_HEADER_SIZE)) return NAMP_ERR_BAD_PARAM;
     } else if (s.p3 != 0 && !in_sram(s.p2, s.p3)) {

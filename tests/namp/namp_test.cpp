@@ -817,3 +817,33 @@ TEST(Namp, DataEngineOverlapsBusReadsWithInjection) {
     // link time 36 x 32 = 1152 cycles; reading each packet first (29 cycles) would add ~1000
     EXPECT_LT(cycles, 1152 + 450);
 }
+
+// The receiving side revokes a channel (its endpoint is deleted): a CoM slot with
+// NAMP_COM_F_REVOKE sets the sender's handle REVOKED; a transfer waiting for credit wakes up and
+// fails CLOSED, and so does every later transfer on that handle.
+TEST(Namp, RevokedChannelFailsWaitingAndLaterTransfers) {
+    bench b(namp_on);
+    mem_view m{b};
+    m.endpoint(1, EP, RXB, NAMP_EP_F_NOTIFY | NAMP_EP_F_CHANNEL);
+    m.cbuffer(1, RXB, 1, 6);
+    m.handle(0, H, 1, EP, 0);  // no credits: the transfer waits
+    m.direct(0, H, 1, RXB);
+    m.handle(1, H, 0, H);      // the receiver's handle of the sender's handle
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 0, NAMP_FLAG_CON, H, DATA, 16);
+        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        start(b.d(1), 0, NAMP_FLAG_COM, H, 0, NAMP_COM_F_REVOKE);
+        EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 0)), NAMP_ERR_CLOSED);
+        d.wr(slot(0, NAMP_SLOT_FLAGS), 0);
+        start(d, 0, NAMP_FLAG_CON, H, DATA, 16);
+        EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 0)), NAMP_ERR_CLOSED);
+        // a CoM slot with an unknown PARAM3 bit is refused
+        b.d(1).wr(slot(0, NAMP_SLOT_FLAGS), 0);
+        start(b.d(1), 0, NAMP_FLAG_COM, H, 1, 2);
+        EXPECT_EQ(NAMP_STATUS_CODE(b.d(1).rd(slot(0, NAMP_SLOT_STATUS))), NAMP_ERR_BAD_PARAM);
+    }});
+    EXPECT_TRUE(m.get(0, H + NAMP_H_FLAGS) & NAMP_H_F_REVOKED);
+    EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 0u) << "a revoke adds no credit";
+    EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 0u) << "nothing was written";
+}

@@ -112,6 +112,8 @@ static mcapi_status_t map_error(uint32_t code)
     if (code == NAMP_ERR_NO_ENDPOINT)
         return MCAPI_ERR_ENDP_INVALID;
 #endif
+    if (code == NAMP_ERR_CLOSED)
+        return MCAPI_ERR_CHAN_INVALID;     /* the receiving side deleted its endpoint */
     if (code == NAMP_ERR_CHANNEL)
         return MCAPI_ERR_CHAN_CONNECTED;   /* as the baseline's NACK: the endpoint is a channel's */
     return MCAPI_ERR_TRANSMISSION;
@@ -433,6 +435,8 @@ mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t
     if (!done)
         st = run_slot(NAMP_F_CON, &ep->peer_h, (uint32_t)(uintptr_t)buf, size);
     ep->chan_serving++;
+    if (ep->flags & MP_EPF_PEER_GONE)
+        mp_tr_chan_peer_gone(ep);   /* revoked while this send was under way */
     return st;
 }
 
@@ -441,7 +445,7 @@ enum { OP_TURN, OP_RUN, OP_DONE };
 #define MAX_DST 16u
 /* per destination (handle address): FIFO tickets so that sends to one endpoint start in call
  * order; once started, the NAMP keeps their order (several may be in flight) */
-static struct { uintptr_t h; uint32_t ticket, serving; } dsts[MAX_DST];
+static struct { uintptr_t h; uint32_t ticket, serving, running; } dsts[MAX_DST];
 
 /* Index of the FIFO entry of destination h (an entry with sends outstanding is never reused). */
 static uint32_t dst_index(const struct mp_ephandle *h)
@@ -450,7 +454,7 @@ static uint32_t dst_index(const struct mp_ephandle *h)
     for (uint32_t i = 0; i < MAX_DST; ++i) {
         if (dsts[i].h == (uintptr_t)h)
             return i;
-        if (fr == MAX_DST && dsts[i].ticket == dsts[i].serving)
+        if (fr == MAX_DST && dsts[i].ticket == dsts[i].serving && dsts[i].running == 0)
             fr = i;
     }
     if (fr == MAX_DST)
@@ -521,6 +525,7 @@ int mp_tr_send_progress(mcapi_request_t *r)
                             (uint32_t)(uintptr_t)r->dst_h->hw, (uint32_t)(uintptr_t)r->op_buf,
                             r->op_size);
             dsts[r->op_pend].serving++;   /* started: the next send to this destination may start */
+            dsts[r->op_pend].running++;
             waiting_starts--;
             waiting_runs++;
             r->op = OP_RUN;
@@ -533,6 +538,9 @@ int mp_tr_send_progress(mcapi_request_t *r)
             namp_slot_free(r->op_dma);
             done_now &= ~(1u << r->op_dma);
             waiting_runs--;
+            dsts[r->op_pend].running--;
+            if (r->ep && (r->ep->flags & MP_EPF_PEER_GONE))
+                mp_tr_chan_peer_gone(r->ep);   /* the last one under way tells the receiver */
             if (err)
                 last_error = err;
             r->op_status = map_error(err);
@@ -563,6 +571,24 @@ int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
 
 /* ---------------------------------------------------------------- receive side */
 
+/* Receiving side of a channel: a credit slot (CoM) to the sender's handle, fire and forget (the
+ * allocator takes the slot back once it is DONE). revoke: NAMP_COM_F_REVOKE, no credits. */
+static void credit_slot(struct mp_endpoint *ep, uint32_t n, uint32_t revoke)
+{
+    /* peer_ep is the address of the sender's handle (CONNECT_REQ) */
+    namp_handle_t *x = hw_h(&ep->peer_h);
+    if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep) {
+        ep->peer_h.node = ep->peer_node;
+        ep->peer_h.addr = ep->peer_ep;
+        mp_tr_handle_init(&ep->peer_h);
+    }
+    int s;
+    MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
+    namp_slot_start((unsigned)s, NAMP_F_COM, (uint32_t)(uintptr_t)ep->peer_h.hw, n ? n : 1u,
+                    revoke ? NAMP_COM_F_REVOKE : 0u);
+    namp_slot_implicit((unsigned)s);
+}
+
 void mp_tr_chan_released(struct mp_endpoint *ep)
 {
     /* credits go back after half the window (thesis 3.2.2.1), through a credit slot (CoM); the
@@ -573,18 +599,7 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
     if (ep->released >= (mp_cbuffer_capacity(ep->rx) + 1u) / 2u) {
         uint32_t n = ep->released;
         ep->released = 0;
-        /* receiving side: peer_ep is the address of the sender's handle (CONNECT_REQ) */
-        namp_handle_t *x = hw_h(&ep->peer_h);
-        if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep) {
-            ep->peer_h.node = ep->peer_node;
-            ep->peer_h.addr = ep->peer_ep;
-            mp_tr_handle_init(&ep->peer_h);
-        }
-        /* fire and forget: the slot is taken back by the allocator once it is DONE */
-        int s;
-        MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
-        namp_send_credit((unsigned)s, 0, (uint32_t)(uintptr_t)ep->peer_h.hw, n);
-        namp_slot_implicit((unsigned)s);
+        credit_slot(ep, n, 0);
     }
 }
 
@@ -657,29 +672,32 @@ int mp_tr_endpoint_closing(struct mp_endpoint *ep)
         if (!(ep->flags & MP_EPF_PEER_GONE))
             (void)tx_quiesce(ep);
     }
+    /* a channel's sender: its NAMP refuses further transfers (CLOSED), slots waiting for credit
+     * fail; the set-up protocol's revoke (mp_sw_endpoint_closing) tells its software */
+    if ((ep->flags & MP_EPF_CHAN_RECV) && nslots)
+        credit_slot(ep, 0, 1);
     (void)mp_sw_endpoint_closing(ep);
     return mp_tr_endpoint_reapable(ep);
 }
 
 int mp_tr_endpoint_reapable(struct mp_endpoint *ep)
 {
-    /* TODO(lead, hole 4 hardware side): buffered slots of a revoked channel wait for credit and
-     * keep the send buffer until the revoked handle makes them fail. */
+    /* buffered slots of a revoked channel fail CLOSED, so the send buffer becomes idle */
     if (ep->tx && !tx_idle(ep->tx))
         return 0;
-    /* TODO(lead, hole 4 hardware side): the channel fast path writes into the receive buffer
-     * without an allocation, so a deleted channel receive endpoint keeps its buffer until the
-     * sender's handle is revoked in hardware and its slots are known to be finished; then this
-     * may return mp_sw_endpoint_reapable(ep) for channels too. */
-    if (ep->flags & MP_EPF_CHAN_RECV)
-        return 0;
+    /* a channel's receive buffer: only after the sender said "stopped" (its NAMP writes into
+     * the buffer without an allocation; the revoked handle stops new transfers, the sender's
+     * software waits for the ones under way) */
     return mp_sw_endpoint_reapable(ep);
 }
 
 void mp_tr_chan_peer_gone(struct mp_endpoint *ep)
 {
-    /* TODO(lead): the sender's slots write without software in the loop; "stopped" may be sent
-     * (mp_sw_chan_peer_gone) once no slot uses the revoked handle. Until then the receiver keeps
-     * its buffer (mp_tr_endpoint_reapable). */
-    (void)ep;
+    /* "stopped" once no transfer of this channel is under way in the NAMP: no blocking send
+     * (chan tickets, checked by mp_sw_chan_peer_gone) and no non-blocking one */
+    for (uint32_t i = 0; i < MAX_DST; ++i)
+        if (dsts[i].h == (uintptr_t)&ep->peer_h &&
+            (dsts[i].ticket != dsts[i].serving || dsts[i].running != 0))
+            return;
+    mp_sw_chan_peer_gone(ep);
 }
