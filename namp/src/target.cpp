@@ -44,7 +44,10 @@ void network_adapter::serve(const noc::packet &pkt) {
         const unsigned n = dma_ctrl_bytes(ctrl), slot = dma_ctrl_tag(ctrl);
         bool &err = dma_remote_error_[{src, slot}];
         if (dma_ctrl_first(ctrl)) err = false;
-        if (n > 4 * (pl.size() - 2) || !in_local_sram(addr, n)) {
+        // fault injection (na.fault_dma_every): as if the bus write had failed
+        const bool fault = cfg_.fault_dma_every && ++dma_packets_served_ % cfg_.fault_dma_every == 0;
+        if (fault) ++stats_.dma_faults_injected;
+        if (fault || n > 4 * (pl.size() - 2) || !in_local_sram(addr, n)) {
             err = true;
         } else if (!err) {
             std::vector<uint8_t> bytes(4 * (pl.size() - 2));

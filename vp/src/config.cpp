@@ -186,7 +186,7 @@ platform_config config_builder::build() const {
         {"packet_cycles", &na::packet_cycles}, {"dma_setup_cycles", &na::dma_setup_cycles},
         {"dma_packet_cycles", &na::dma_packet_cycles}, {"rma_issue_cycles", &na::rma_issue_cycles},
         {"dma_contexts", &na::dma_contexts}, {"dma_fifo_packets", &na::dma_fifo_packets},
-        {"target_queue_flits", &na::target_queue_flits}};
+        {"target_queue_flits", &na::target_queue_flits}, {"fault_dma_every", &na::fault_dma_every}};
     read_keys("na.", na_keys, a);
     if (a.rx_buffer_flits < n.max_packet_flits)
         throw config_error("'na.rx_buffer_flits' (" + std::to_string(a.rx_buffer_flits) +

@@ -77,6 +77,9 @@ const std::vector<config_key> &config_schema() {
          "data engine: packets each context reads ahead of injection"},
         {"na.target_queue_flits", vk::integer, 0, 65536, 0, "flits",
          "queue of incoming data requests; 0 = 2 * noc.max_packet_flits"},
+        {"na.fault_dma_every", vk::integer, 0, 1000000, 0, "packets",
+         "fault injection: every n-th DMA data packet an adapter receives is refused like a bus "
+         "error (0: off); the sender's transfer fails"},
         {"namp.enabled", vk::boolean, 0, 1, false, "",
          "NAMP hardware message passing in every adapter (docs/namp.md); needs na.enabled"},
         {"namp.slots", vk::integer, 1, 128, 8, "slots", "NAMP slots per adapter (SLOTS_PHYS)"},

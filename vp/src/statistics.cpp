@@ -68,6 +68,7 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
                 {"errors", s.dma_errors}, {"bytes_written_for_remote", s.dma_bytes_written}};
     j["data_engine"] = {{"contexts", na.dma().contexts()}, {"transfers", s.dma_contexts_started},
                         {"packets", s.dma_packets}, {"read_errors", s.dma_read_errors},
+                        {"faults_injected", s.dma_faults_injected},
                         {"bus_accesses", na.dma().port.accesses()}};
     j["rma"] = {{"loads", s.rma_loads}, {"stores", s.rma_stores}, {"store_errors", s.rma_errors},
                 {"served_for_remote", s.rma_served}};
@@ -87,7 +88,8 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
             ordered_json cyc = ordered_json::object();
             for (unsigned k = 1; k < namp::slot_state_count; ++k)
                 cyc[namp::slot_state_name(namp::slot_state(k))] = sl.state_cycles[k];
-            slots.push_back({{"transfers", sl.transfers}, {"bytes", sl.bytes},
+            slots.push_back({{"state", namp::slot_state_name(sp->state())},
+                             {"transfers", sl.transfers}, {"bytes", sl.bytes},
                              {"retries", sl.retries}, {"nacks", sl.nacks},
                              {"credit_waits", sl.credit_waits}, {"errors", sl.errors},
                              {"state_cycles", cyc}});

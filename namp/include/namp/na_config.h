@@ -17,6 +17,7 @@ struct na_config {
     unsigned dma_contexts = 4;       // data engine: transfers in progress at once, 1..64
     unsigned dma_fifo_packets = 2;   // data engine: packets read ahead per context, 1..16
     unsigned target_queue_flits = 0; // data-request input queue; 0 = 2 * max_packet_flits
+    unsigned fault_dma_every = 0;    // fault injection: refuse every n-th DMA data packet (0: off)
 
     // NAMP (docs/namp.md). Disabled by default: no slots, no NAMP status registers, header type
     // NAMP_NOC_TYPE on the control channels stays an ordinary software packet.

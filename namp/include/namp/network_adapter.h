@@ -130,6 +130,7 @@ private:
     sc_core::sc_event request_event_;
     // per (source tile, slot): an earlier packet of the current DMA transfer failed
     std::map<std::pair<unsigned, unsigned>, bool> dma_remote_error_;
+    uint64_t dma_packets_served_ = 0;  // DMA data packets of other tiles (fault injection count)
 
     uint32_t irq_mask_ = 0;
     sc_core::sc_event irq_update_;

@@ -244,7 +244,7 @@ int main(void)
     static const uint32_t zero[1] = {0};
     int rc;
 #if NAMP_STRESS_DIR == 0
-    rc = me == 0 ? receiver(peers, NPEER) : sender(zero, 1, idx, idx);
+    rc = me == 0 ? receiver(peers, NPEER) : sender(zero, 1, idx, idx % 4u);
 #else
     rc = me == 0 ? sender(peers, NPEER, 0, NAMP_STRESS_MODE) : receiver(zero, 1);
 #endif

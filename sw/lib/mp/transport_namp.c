@@ -181,10 +181,10 @@ static mcapi_status_t slot_error(uint32_t err)
 
 /* Error code of a failed buffered (implicitly completed) slot, 0 if none. The finished slots are
  * taken back first, so a failure is seen as soon as the NAMP reports it. Interrupts may be off. */
-static uint32_t implicit_failure(void)
+static uint32_t implicit_failure(struct mp_endpoint *ep)
 {
-    (void)namp_slots_busy();   /* reclaims finished implicit slots and records their errors */
-    return namp_implicit_error();
+    /* reclaims finished implicit slots, records their errors per owner, takes ep's */
+    return namp_implicit_error_of((uintptr_t)ep);
 }
 
 /* Drops the elements of a send buffer that no slot will send any more (after a failure): the
@@ -201,11 +201,11 @@ static void tx_drop_pending(mp_cbuffer_t *b)
  * Returns 0 or that slot's error code. The failure check comes first: it takes finished slots
  * back, which clears their DONE (no interrupt follows), and the NAMP frees the element before it
  * sets DONE, so the element is seen free after it. */
-static uint32_t wait_freed(mp_cbuffer_t *b, uint32_t idx)
+static uint32_t wait_freed(struct mp_endpoint *ep, uint32_t idx)
 {
-    volatile uint32_t *sz = &mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, idx)];
+    volatile uint32_t *sz = &mp_cbuffer_sizes(ep->tx)[mp_cbuffer_slot_of(ep->tx, idx)];
     uint32_t err = 0;
-    MP_WAIT_UNTIL((err = implicit_failure()) != 0 || *sz == 0);
+    MP_WAIT_UNTIL((err = implicit_failure(ep)) != 0 || *sz == 0);
     return err;
 }
 
@@ -218,20 +218,21 @@ static uint32_t buffered_turn(struct mp_endpoint *ep, uint32_t con)
     if (!ep->last_tx)
         return 0;
     if (!con)
-        return wait_freed(ep->tx, ep->last_tx - 1u);
+        return wait_freed(ep, ep->last_tx - 1u);
     uint32_t err = 0;
-    while (ep->tx->rd_idx != ep->last_tx && (err = implicit_failure()) == 0)
+    while (ep->tx->rd_idx != ep->last_tx && (err = implicit_failure(ep)) == 0)
         ;   /* taking an element raises no interrupt: poll */
     return err;
 }
 
 /* Reserves the next send-buffer element, sleeping while the buffer is full (a slot's DONE wakes
  * us). Returns 0 or the error code of a failed buffered slot. */
-static uint32_t tx_reserve(mp_cbuffer_t *b, uint32_t *idx)
+static uint32_t tx_reserve(struct mp_endpoint *ep, uint32_t *idx)
 {
+    mp_cbuffer_t *b = ep->tx;
     uint32_t err = 0;
     while (mp_cbuffer_reserve(b, idx) != 0) {
-        MP_WAIT_UNTIL((err = implicit_failure()) != 0 ||   /* first: see wait_freed */
+        MP_WAIT_UNTIL((err = implicit_failure(ep)) != 0 ||   /* first: see wait_freed */
                       mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, b->wr_idx)] == 0);
         if (err)
             return err;
@@ -249,12 +250,12 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
         return MCAPI_ERR_NOT_SUPPORTED;
     /* an earlier buffered send failed (reported here: buffered sends return before the
      * transfer), or fails while we wait for our turn */
-    uint32_t e = implicit_failure();
+    uint32_t e = implicit_failure(ep);
     uint32_t idx = 0;
     if (!e)
         e = buffered_turn(ep, con);
     if (!e)
-        e = tx_reserve(b, &idx);
+        e = tx_reserve(ep, &idx);
     if (e) {
         tx_drop_pending(b);
         ep->last_tx = 0;
@@ -273,7 +274,7 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
         tx_drop_pending(b);           /* the element the NAMP did not take */
         return slot_error(err);
     }
-    namp_slot_implicit((unsigned)s);
+    namp_slot_implicit_for((unsigned)s, (uintptr_t)ep);   /* its failure is ep's to report */
     ep->last_tx = idx + 1u;
     return MCAPI_SUCCESS;
 }
@@ -524,6 +525,7 @@ int mp_tr_send_progress(mcapi_request_t *r)
             namp_slot_start((unsigned)s, r->ep ? NAMP_F_CON : 0u,
                             (uint32_t)(uintptr_t)r->dst_h->hw, (uint32_t)(uintptr_t)r->op_buf,
                             r->op_size);
+            done_now &= ~(1u << s);   /* a sampled DONE of the slot's previous user is stale */
             dsts[r->op_pend].serving++;   /* started: the next send to this destination may start */
             dsts[r->op_pend].running++;
             waiting_starts--;
@@ -609,6 +611,7 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
  * first, so that no slot reads a freed send buffer. */
 int mp_sw_endpoint_closing(struct mp_endpoint *ep);
 int mp_sw_endpoint_reapable(struct mp_endpoint *ep);
+void mp_sw_chan_peer_gone(struct mp_endpoint *ep);
 
 /* CONNECT_REQ carried the address of the sender's handle of the receive endpoint (peer_h), so
  * the revoke names that handle. */
@@ -635,7 +638,7 @@ static uint32_t tx_quiesce(struct mp_endpoint *ep)
     uint32_t first = 0;
     for (;;) {
         uint32_t err = 0;
-        MP_WAIT_UNTIL((err = implicit_failure()) != 0 || tx_idle(ep->tx));
+        MP_WAIT_UNTIL((err = implicit_failure(ep)) != 0 || tx_idle(ep->tx));
         if (!err)
             break;
         last_error = err;

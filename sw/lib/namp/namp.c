@@ -12,7 +12,10 @@ static uint32_t busy;                 /* bit s: slot s allocated by a software u
 static volatile uint32_t irq_done;    /* bit s: DONE interrupt seen for slot s */
 static volatile uint32_t ien_slots;   /* bit s: slot s runs with IEN */
 static uint32_t implicit;             /* bit s: buffered send, the NAMP releases the slot itself */
-static uint32_t implicit_err;         /* last error code seen on an implicitly completed slot */
+static uint32_t implicit_err;         /* last error code seen on an implicit slot without owner */
+static uintptr_t impl_owner[NAMP_MAX_SLOTS];   /* who started implicit slot s (0: nobody) */
+/* failed implicit slots whose error their owner has not taken yet */
+static struct { uintptr_t owner; uint32_t code; } impl_fail[NAMP_MAX_SLOTS];
 
 /* An implicitly completed slot is free again once the NAMP has cleared VALID (or set DONE). */
 static void reclaim(void)
@@ -26,9 +29,16 @@ static void reclaim(void)
             continue;
         uint32_t st = mmio_read32(SLOT(s, NAMP_SLOT_STATUS));
         if (st & NAMP_STATUS_ERROR) {
-            implicit_err = NAMP_STATUS_CODE(st) ? NAMP_STATUS_CODE(st) : 0xFFu;
+            uint32_t code = NAMP_STATUS_CODE(st) ? NAMP_STATUS_CODE(st) : 0xFFu;
+            if (impl_owner[s]) {   /* kept for its owner, whoever asks first */
+                impl_fail[s].owner = impl_owner[s];
+                impl_fail[s].code = code;
+            } else {
+                implicit_err = code;
+            }
             namp_stats.errors++;
         }
+        impl_owner[s] = 0;
         if (f & (NAMP_F_VALID | NAMP_F_DONE | NAMP_F_IEN))
             mmio_write32(SLOT(s, NAMP_SLOT_FLAGS), 0);   /* DONE and IEN off: the line drops */
         implicit &= ~(1u << s);
@@ -39,17 +49,36 @@ static void reclaim(void)
     }
 }
 
-void namp_slot_implicit(unsigned slot)
+void namp_slot_implicit_for(unsigned slot, uintptr_t owner)
 {
     uint32_t saved = irq_global_disable();
     implicit |= 1u << slot;
+    impl_owner[slot] = owner;
     irq_global_restore(saved);
 }
+
+void namp_slot_implicit(unsigned slot) { namp_slot_implicit_for(slot, 0); }
 
 uint32_t namp_implicit_error(void)
 {
     uint32_t e = implicit_err;
     implicit_err = 0;
+    return e;
+}
+
+uint32_t namp_implicit_error_of(uintptr_t owner)
+{
+    uint32_t saved = irq_global_disable();
+    if (implicit)
+        reclaim();
+    uint32_t e = 0;
+    for (uint32_t s = 0; s < NAMP_MAX_SLOTS && !e; ++s)
+        if (impl_fail[s].owner == owner && impl_fail[s].code) {
+            e = impl_fail[s].code;
+            impl_fail[s].owner = 0;
+            impl_fail[s].code = 0;
+        }
+    irq_global_restore(saved);
     return e;
 }
 

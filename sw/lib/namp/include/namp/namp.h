@@ -37,8 +37,14 @@ uint32_t namp_slots_busy(void);
 /* Hands a started buffered-send slot to the NAMP: it completes implicitly (the NAMP frees the
  * send-buffer element and the slot); the allocator takes the slot back once VALID is clear. */
 void namp_slot_implicit(unsigned slot);
-/* Error code of the last implicitly completed slot that failed (0: none), cleared by reading. */
+/* Error code of the last implicitly completed slot without owner that failed (0: none), cleared
+ * by reading. */
 uint32_t namp_implicit_error(void);
+/* The same with an owner (any value but 0, e.g. the sending endpoint): the failure of a slot is
+ * reported only to the owner that started it (namp_implicit_error_of, cleared by reading), so
+ * the errors of several senders on one tile are never mixed up. */
+void namp_slot_implicit_for(unsigned slot, uintptr_t owner);
+uint32_t namp_implicit_error_of(uintptr_t owner);
 
 /* Programs a slot and sets VALID (flags: NAMP_F_* without VALID). p1 = address of the
  * remote-endpoint handle in local SRAM; p2/p3 per mode (Table 3.2c). */
