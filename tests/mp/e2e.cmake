@@ -187,9 +187,10 @@ if(TARGET namp-vp)
       REJECT "FAIL" "FATAL"
       ARGS --max-cycles 400000000 --firmware ${MP_FW}/namp_stress_1to15_${m}.elf)
   endforeach()
-  # with faults: tile 7 deletes its endpoint mid-stream, every 97th DMA data packet is refused
-  # like a bus error (na.fault_dma_every); 10 005 payloads to 15 receivers in all four send modes:
-  # each arrives exactly once, intact, in order, or its sender gets an error; no hang
+  # with faults: tile 7's stream loses its receive endpoint mid-stream, every 97th DMA data packet
+  # is refused like a bus error (na.fault_dma_every); 10 005 payloads, 1 -> 15 and 15 -> 1, in all
+  # four send modes: each arrives exactly once, intact, in order, or its sender gets an error; no
+  # hang
   foreach(m msg chan)
     namp_e2e(fault_${m} PRESET bare EXIT 0
       EXPECT "namp_fault ok: 10005 payloads to 15 receivers, faults reported to the sender: [1-9]"
@@ -198,6 +199,15 @@ if(TARGET namp-vp)
       REJECT "FAIL" "FATAL"
       ARGS --set na.fault_dma_every=97 --max-cycles 400000000
            --firmware ${MP_FW}/namp_fault_${m}.elf)
+    namp_e2e(fault_15to1_${m} PRESET bare EXIT 0
+      EXPECT "namp_fault receiver ok: 15 streams checked"
+             "namp_fault tile 7 deleted its endpoint after 333: sender saw [1-9][0-9]* errors"
+             "mode [0-3]: [0-9]+ delivered exactly once in order, [1-9][0-9]* errors"
+      COUNT "namp_fault tile [0-9]+ mode [0-3]: [0-9]+ delivered exactly once in order=14"
+            "namp_fault sender [0-9]+ done=15"
+      REJECT "FAIL" "FATAL"
+      ARGS --set na.fault_dma_every=97 --max-cycles 400000000
+           --firmware ${MP_FW}/namp_fault_15to1_${m}.elf)
   endforeach()
   # all to one (15 tiles x 200 messages into 2-element buffers): retries back off. Measured: 56 k
   # NACKs and 129 k packets; with a fixed 64-cycle retry (namp.retry_max_cycles=64) 444 k and

@@ -1,14 +1,16 @@
-/* NAMP stress with faults (issue 7): tile 0 sends NAMP_FAULT_COUNT random-size payloads to each
- * of tiles 1..15 (connection-less, or over packet channels with NAMP_FAULT_CHAN), destination d in
- * send mode d % 4 (0 blocking, 1 non-blocking, 2 buffered, 3 CCM), while
- *   - tile FAULT_TILE deletes its receive endpoint after half of its payloads (mid-stream), and
+/* NAMP stress with faults (issue 7). NAMP_FAULT_DIR 0: tile 0 sends NAMP_FAULT_COUNT random-size
+ * payloads to each of tiles 1..15; NAMP_FAULT_DIR 1: each of tiles 1..15 sends them to tile 0
+ * (one receive endpoint per sender). Connection-less, or over packet channels with
+ * NAMP_FAULT_CHAN. The stream of tile d (its receiver in direction 0, its sender in direction 1)
+ * runs in send mode d % 4 (0 blocking, 1 non-blocking, 2 buffered, 3 CCM), while
+ *   - the receiving endpoint of tile FAULT_TILE's stream is deleted after half of it, and
  *   - the platform refuses DMA data packets now and then (run with --set na.fault_dma_every=N:
  *     a remote bus error for the transfer that carries it).
  * Every payload must arrive exactly once, intact and in order, or its sender must get an error
  * status: for the blocking and non-blocking modes exactly (count and checksum of the delivered
  * sequence numbers match the successful sends); for buffered and CCM, whose errors surface at a
- * later call, fewer deliveries than sends need at least one error. Each receiver ends on an end
- * marker (the last payload, resent until it is known delivered) and reports to tile 0. */
+ * later call, fewer deliveries than sends need at least one error. Each stream ends on an end
+ * marker (resent until it is known delivered); the receiver reports to the sender, which checks. */
 #include <stdio.h>
 
 #include "hal/hal.h"
@@ -21,15 +23,17 @@
 #ifndef NAMP_FAULT_CHAN
 #define NAMP_FAULT_CHAN 0
 #endif
-#define NRX 15u
+#ifndef NAMP_FAULT_DIR
+#define NAMP_FAULT_DIR 0
+#endif
+#define NT 15u            /* tiles 1..15 */
 #define FAULT_TILE 7u
 #define MAXSZ 256u
 #define END_SEQ 0xFFFFFFFFu
-#define DATA_PORT 1u
-#define CHAN_PORT 10u
+#define DATA_PORT 10u     /* + stream: receive endpoint of the stream of tile d */
 #define CTL_PORT 3u
 
-static uint8_t buf[NRX + 1][MAXSZ] __attribute__((aligned(8)));
+static uint8_t buf[NT + 1][MAXSZ] __attribute__((aligned(8)));
 
 #define FAIL(...)                                                                          \
     do {                                                                                   \
@@ -47,89 +51,184 @@ static uint32_t seq_sum(uint32_t sum, uint32_t seq, uint32_t size)
     return sum * 31u + seq * 2654435761u + size;
 }
 
-/* ------------------------------------------------------------ receiver (tiles 1..15) */
-static int receiver(void)
-{
-    mcapi_status_t st;
-    uint32_t me = tile_id();
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 8};
-    mcapi_endpoint_t ctl = mcapix_endpoint_create(CTL_PORT, &a, &st);
-    if (st != MCAPI_SUCCESS)
-        FAIL("ctl create %s\n", mcapix_status_name(st));
-    mcapi_endpoint_t data = mcapix_endpoint_create(NAMP_FAULT_CHAN ? CHAN_PORT : DATA_PORT, &a, &st);
-    if (st != MCAPI_SUCCESS)
-        FAIL("data create %s\n", mcapix_status_name(st));
+/* ------------------------------------------------------------ receiving side */
+struct stream_rx {
+    mcapi_endpoint_t ep;
 #if NAMP_FAULT_CHAN
     mcapi_pktchan_recv_hndl_t h;
-    mcapi_request_t r;
+    void *p;
+#endif
+    mcapi_request_t req;
+    uint32_t sender, tile, got, sum, last, any, deleted, done;
+};
+
+static int rx_open(struct stream_rx *r, uint32_t stream, uint32_t sender, uint32_t tile)
+{
+    mcapi_status_t st;
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 8};
+    r->sender = sender;
+    r->tile = tile;
+    r->ep = mcapix_endpoint_create(DATA_PORT + stream, &a, &st);
+    if (st != MCAPI_SUCCESS)
+        FAIL("create %s\n", mcapix_status_name(st));
+#if NAMP_FAULT_CHAN
     size_t sz;
-    mcapi_pktchan_recv_open_i(&h, data, &r, &st);
-    mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_pktchan_recv_open_i(&r->h, r->ep, &r->req, &st);
+    mcapi_wait(&r->req, &sz, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         FAIL("recv_open %s\n", mcapix_status_name(st));
 #endif
-    uint32_t got_n = 0, sum = 0, last = 0, any = 0, deleted = 0;
-    for (;;) {
-        size_t got;
-        const uint8_t *p;
+    return 0;
+}
+
+static void rx_post(struct stream_rx *r, uint32_t stream)
+{
+    mcapi_status_t st;
 #if NAMP_FAULT_CHAN
-        void *pp;
-        mcapi_pktchan_recv(h, &pp, &got, &st);
-        p = pp;
+    (void)stream;
+    mcapi_pktchan_recv_i(r->h, &r->p, &r->req, &st);
 #else
-        mcapi_msg_recv(data, buf[0], MAXSZ, &got, &st);
-        p = buf[0];
+    mcapi_msg_recv_i(r->ep, buf[stream], MAXSZ, &r->req, &st);
 #endif
-        if (st != MCAPI_SUCCESS)
-            FAIL("tile %u recv %s\n", (unsigned)me, mcapix_status_name(st));
-        uint32_t s, q;
-        if (got < 8)
-            FAIL("tile %u short payload\n", (unsigned)me);
-        __builtin_memcpy(&s, p, 4);
-        __builtin_memcpy(&q, p + 4, 4);
-        if (s != 0 || payload_check(p, (uint32_t)got, 0, q))
-            FAIL("tile %u corrupt payload (seq %u)\n", (unsigned)me, (unsigned)q);
+}
+
+/* One payload of stream `stream` arrived: check it; 1 when the stream is over (end marker, or the
+ * endpoint was deleted), -1 on a failure. */
+static int rx_take(struct stream_rx *r, uint32_t stream, size_t got)
+{
+    mcapi_status_t st;
 #if NAMP_FAULT_CHAN
-        mcapi_pktchan_release(pp, &st);
+    const uint8_t *p = r->p;
+#else
+    const uint8_t *p = buf[stream];
 #endif
-        if (q == END_SEQ)
-            break;
-        if (any && q <= last)
-            FAIL("tile %u seq %u after %u: duplicate or out of order\n", (unsigned)me,
-                 (unsigned)q, (unsigned)last);
-        any = 1;
-        last = q;
-        got_n++;
-        sum = seq_sum(sum, q, (uint32_t)got);
-        if (me == FAULT_TILE && got_n == NAMP_FAULT_COUNT / 2) {
-            mcapi_endpoint_delete(data, &st);   /* mid-stream: the sender's later sends fail */
-            if (st != MCAPI_SUCCESS)
-                FAIL("delete %s\n", mcapix_status_name(st));
-            deleted = 1;
-            break;
-        }
+    uint32_t s, q;
+    if (got < 8) {
+        printf("namp_fault FAIL: stream %u short payload\n", (unsigned)stream);
+        return -1;
     }
-    mcapi_endpoint_t back = mcapi_endpoint_get(MCAPI_DOMAIN, 0, CTL_PORT, MCAPI_TIMEOUT_INFINITE, &st);
-    uint32_t rep[4] = {me, got_n, sum, deleted};
+    __builtin_memcpy(&s, p, 4);
+    __builtin_memcpy(&q, p + 4, 4);
+    if (s != r->sender || payload_check(p, (uint32_t)got, r->sender, q)) {
+        printf("namp_fault FAIL: stream %u corrupt payload (seq %u)\n", (unsigned)stream, (unsigned)q);
+        return -1;
+    }
+#if NAMP_FAULT_CHAN
+    mcapi_pktchan_release(r->p, &st);
+#endif
+    if (q == END_SEQ)
+        return 1;
+    if (r->any && q <= r->last) {
+        printf("namp_fault FAIL: stream %u seq %u after %u: duplicate or out of order\n",
+               (unsigned)stream, (unsigned)q, (unsigned)r->last);
+        return -1;
+    }
+    r->any = 1;
+    r->last = q;
+    r->got++;
+    r->sum = seq_sum(r->sum, q, (uint32_t)got);
+    if (stream == FAULT_TILE && r->got == NAMP_FAULT_COUNT / 2) {
+        mcapi_endpoint_delete(r->ep, &st);   /* mid-stream: the sender's later sends fail */
+        if (st != MCAPI_SUCCESS) {
+            printf("namp_fault FAIL: delete %s\n", mcapix_status_name(st));
+            return -1;
+        }
+        r->deleted = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int rx_report(mcapi_endpoint_t ctl, const struct stream_rx *r, uint32_t stream)
+{
+    mcapi_status_t st;
+    mcapi_endpoint_t back = mcapi_endpoint_get(MCAPI_DOMAIN, r->tile, CTL_PORT,
+                                               MCAPI_TIMEOUT_INFINITE, &st);
+    uint32_t rep[4] = {stream, r->got, r->sum, r->deleted};
     mcapi_msg_send(ctl, back, rep, sizeof rep, 0, &st);
     if (st != MCAPI_SUCCESS)
         FAIL("report %s\n", mcapix_status_name(st));
     return 0;
 }
 
-/* ------------------------------------------------------------ sender (tile 0) */
-struct dest {
+static struct stream_rx rxs[NT + 1];
+
+/* Receives the streams first..last (stream d from `sender_of(d)` on tile `tile_of(d)`). */
+static int receive(mcapi_endpoint_t ctl, uint32_t first, uint32_t last, int many)
+{
+    uint32_t n = last - first + 1u, left = n;
+    mcapi_request_t *rp[NT];
+    for (uint32_t d = first; d <= last; ++d) {
+        if (rx_open(&rxs[d], d, many ? d : 0u, many ? d : 0u))
+            return 1;
+        rx_post(&rxs[d], d);
+        rp[d - first] = &rxs[d].req;
+    }
+    while (left) {
+        size_t got;
+        mcapi_status_t st;
+        mcapi_uint_t i = mcapi_wait_any(n, rp, &got, MCAPI_TIMEOUT_INFINITE, &st);
+        if (st != MCAPI_SUCCESS || i >= n)
+            FAIL("receive %s\n", mcapix_status_name(st));
+        uint32_t d = first + (uint32_t)i;
+        int over = rx_take(&rxs[d], d, got);
+        if (over < 0)
+            return 1;
+        if (over) {
+            rxs[d].req.state = 0;   /* done: wait_any skips it */
+            left--;
+            if (rx_report(ctl, &rxs[d], d))
+                return 1;
+        } else {
+            rx_post(&rxs[d], d);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ sending side */
+struct stream_tx {
     mcapi_endpoint_t me, peer;
 #if NAMP_FAULT_CHAN
     mcapi_pktchan_send_hndl_t h;
 #endif
     mcapi_request_t req;
     int busy;
-    uint32_t rng, ok, err, sum, pend_seq, pend_size;
+    uint32_t rng, ok, err, sum, pend_seq, pend_size, id;
 };
-static struct dest dst[NRX + 1];
+static struct stream_tx txs[NT + 1];
 
-static mcapi_status_t send_blocking(struct dest *x, const void *p, uint32_t size)
+static int tx_open(struct stream_tx *x, uint32_t stream, uint32_t to_tile)
+{
+    mcapi_status_t st;
+    uint32_t mode = stream % 4u;
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 8,
+                                      .send_capacity_log2 = mode >= 2 ? 2u : 0u,
+                                      .send_mode = mode >= 2 ? mode - 1u : 0u};
+    x->id = tile_id();
+    x->me = mcapix_endpoint_create(40 + stream, &a, &st);
+    if (st != MCAPI_SUCCESS)
+        FAIL("create %s\n", mcapix_status_name(st));
+    x->peer = mcapi_endpoint_get(MCAPI_DOMAIN, to_tile, DATA_PORT + stream, MCAPI_TIMEOUT_INFINITE, &st);
+    if (st != MCAPI_SUCCESS)
+        FAIL("get %s\n", mcapix_status_name(st));
+    x->rng = stream * 7919u;
+#if NAMP_FAULT_CHAN
+    mcapi_request_t r;
+    size_t sz;
+    mcapi_pktchan_connect_i(x->me, x->peer, &r, &st);
+    mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+    if (st != MCAPI_SUCCESS)
+        FAIL("connect %s\n", mcapix_status_name(st));
+    mcapi_pktchan_send_open_i(&x->h, x->me, &r, &st);
+    mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+    if (st != MCAPI_SUCCESS)
+        FAIL("send_open %s\n", mcapix_status_name(st));
+#endif
+    return 0;
+}
+
+static mcapi_status_t send_blocking(struct stream_tx *x, const void *p, uint32_t size)
 {
     mcapi_status_t st;
 #if NAMP_FAULT_CHAN
@@ -141,7 +240,7 @@ static mcapi_status_t send_blocking(struct dest *x, const void *p, uint32_t size
 }
 
 /* the outcome of x's non-blocking send under way */
-static void finish_pending(struct dest *x)
+static void finish_pending(struct stream_tx *x)
 {
     if (!x->busy)
         return;
@@ -157,18 +256,18 @@ static void finish_pending(struct dest *x)
     }
 }
 
-static void send_one(uint32_t d, uint32_t q)
+static void send_one(uint32_t stream, uint32_t q)
 {
-    struct dest *x = &dst[d];
+    struct stream_tx *x = &txs[stream];
     uint32_t size = 8u + lcg_next(&x->rng) % (MAXSZ - 7u);
     finish_pending(x);
-    payload_fill(buf[d], size, 0, q);
+    payload_fill(buf[stream], size, x->id, q);
     mcapi_status_t st;
-    if (d % 4u == 1u) {   /* non-blocking: one under way per destination */
+    if (stream % 4u == 1u) {   /* non-blocking: one under way per stream */
 #if NAMP_FAULT_CHAN
-        mcapi_pktchan_send_i(x->h, buf[d], size, &x->req, &st);
+        mcapi_pktchan_send_i(x->h, buf[stream], size, &x->req, &st);
 #else
-        mcapi_msg_send_i(x->me, x->peer, buf[d], size, 0, &x->req, &st);
+        mcapi_msg_send_i(x->me, x->peer, buf[stream], size, 0, &x->req, &st);
 #endif
         if (st == MCAPI_PENDING || st == MCAPI_SUCCESS) {
             x->busy = 1;
@@ -179,7 +278,7 @@ static void send_one(uint32_t d, uint32_t q)
         }
         return;
     }
-    st = send_blocking(x, buf[d], size);
+    st = send_blocking(x, buf[stream], size);
     if (st == MCAPI_SUCCESS) {
         x->ok++;
         x->sum = seq_sum(x->sum, q, size);
@@ -190,115 +289,130 @@ static void send_one(uint32_t d, uint32_t q)
 
 /* The end marker, in unbuffered mode after the buffered/CCM transfers are flushed (their errors
  * surface here): resent until a blocking send of it succeeds. 0 if it never could be delivered. */
-static int send_end(uint32_t d)
+static int send_end(uint32_t stream)
 {
-    struct dest *x = &dst[d];
+    struct stream_tx *x = &txs[stream];
     mcapi_status_t st;
     finish_pending(x);
     mcapix_endpoint_set_send_mode(x->me, MP_SEND_UNBUFFERED, &st);
     if (st != MCAPI_SUCCESS)
         x->err++;
-    payload_fill(buf[d], 8, 0, END_SEQ);
+    payload_fill(buf[stream], 8, x->id, END_SEQ);
     for (int t = 0; t < 8; ++t)
-        if (send_blocking(x, buf[d], 8) == MCAPI_SUCCESS)
+        if (send_blocking(x, buf[stream], 8) == MCAPI_SUCCESS)
             return 1;
     return 0;
 }
 
-static int sender(void)
+/* A receiver's report on stream rep[0] against what its sender saw. Returns the errors the
+ * sender got (for the summary), or -1 on a failed check. */
+static int check_report(const uint32_t *rep)
 {
-    mcapi_status_t st;
-    mcapix_endpoint_attributes_t ca = {.capacity_log2 = 4, .max_msg_log2 = 4};
-    mcapi_endpoint_t ctl = mcapix_endpoint_create(CTL_PORT, &ca, &st);
-    if (st != MCAPI_SUCCESS)
-        FAIL("ctl create %s\n", mcapix_status_name(st));
-    for (uint32_t d = 1; d <= NRX; ++d) {
-        struct dest *x = &dst[d];
-        uint32_t mode = d % 4u;
-        mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 8,
-                                          .send_capacity_log2 = mode >= 2 ? 2u : 0u,
-                                          .send_mode = mode >= 2 ? mode - 1u : 0u};
-        x->me = mcapix_endpoint_create(20 + d, &a, &st);
-        if (st != MCAPI_SUCCESS)
-            FAIL("create %s\n", mcapix_status_name(st));
-        x->peer = mcapi_endpoint_get(MCAPI_DOMAIN, d, NAMP_FAULT_CHAN ? CHAN_PORT : DATA_PORT,
-                                     MCAPI_TIMEOUT_INFINITE, &st);
-        if (st != MCAPI_SUCCESS)
-            FAIL("get %s\n", mcapix_status_name(st));
-        x->rng = d * 7919u;
-#if NAMP_FAULT_CHAN
-        mcapi_request_t r;
-        size_t sz;
-        mcapi_pktchan_connect_i(x->me, x->peer, &r, &st);
-        mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
-        if (st != MCAPI_SUCCESS)
-            FAIL("connect %s\n", mcapix_status_name(st));
-        mcapi_pktchan_send_open_i(&x->h, x->me, &r, &st);
-        mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
-        if (st != MCAPI_SUCCESS)
-            FAIL("send_open %s\n", mcapix_status_name(st));
-#endif
+    const uint32_t stream = rep[0], mode = stream % 4u, rx = rep[1];
+    const struct stream_tx *x = &txs[stream];
+    if (x->ok + x->err < NAMP_FAULT_COUNT) {
+        printf("namp_fault FAIL: stream %u: %u sends unaccounted\n", (unsigned)stream,
+               (unsigned)(NAMP_FAULT_COUNT - x->ok - x->err));
+        return -1;
     }
+    if (rep[3]) {   /* deleted mid-stream: the rest must have failed, not vanished */
+        if (rx != NAMP_FAULT_COUNT / 2 || x->err == 0) {
+            printf("namp_fault FAIL: stream %u (deleted): %u received, %u errors\n",
+                   (unsigned)stream, (unsigned)rx, (unsigned)x->err);
+            return -1;
+        }
+        printf("namp_fault tile %u deleted its endpoint after %u: sender saw %u errors\n",
+               (unsigned)stream, (unsigned)rx, (unsigned)x->err);
+        return 0;
+    }
+    if (mode <= 1u ? (rx != x->ok || rep[2] != x->sum)
+                   : (rx > NAMP_FAULT_COUNT || (rx < NAMP_FAULT_COUNT && x->err == 0))) {
+        printf("namp_fault FAIL: stream %u mode %u: %u delivered, %u sent ok, %u errors\n",
+               (unsigned)stream, (unsigned)mode, (unsigned)rx, (unsigned)x->ok, (unsigned)x->err);
+        return -1;
+    }
+    printf("namp_fault tile %u mode %u: %u delivered exactly once in order, %u errors\n",
+           (unsigned)stream, (unsigned)mode, (unsigned)rx, (unsigned)x->err);
+    return (int)x->err;
+}
+
+/* Sends the streams first..last (to tile `to` or, with to_self, to the stream's own number),
+ * then checks the reports that come back on ctl. Returns the errors seen, or -1. */
+static int send_and_check(mcapi_endpoint_t ctl, uint32_t first, uint32_t last, uint32_t to,
+                          int to_stream)
+{
+    for (uint32_t d = first; d <= last; ++d)
+        if (tx_open(&txs[d], d, to_stream ? d : to))
+            return -1;
     for (uint32_t q = 0; q < NAMP_FAULT_COUNT; ++q)
-        for (uint32_t d = 1; d <= NRX; ++d)
+        for (uint32_t d = first; d <= last; ++d)
             send_one(d, q);
-    uint32_t expect_reports = 0;
-    for (uint32_t d = 1; d <= NRX; ++d)
-        if (send_end(d) || d == FAULT_TILE)
-            expect_reports++;
-        else
-            FAIL("the end marker to tile %u could not be delivered\n", (unsigned)d);
-    /* reports: checks per destination */
-    uint32_t faults = 0;
-    for (uint32_t n = 0; n < expect_reports; ++n) {
+    uint32_t reports = 0;
+    for (uint32_t d = first; d <= last; ++d) {
+        if (send_end(d) || d == FAULT_TILE) {
+            reports++;
+        } else {
+            printf("namp_fault FAIL: the end marker of stream %u could not be delivered\n", (unsigned)d);
+            return -1;
+        }
+    }
+    int faults = 0;
+    for (uint32_t n = 0; n < reports; ++n) {
         uint32_t rep[4];
         size_t got;
+        mcapi_status_t st;
         mcapi_msg_recv(ctl, rep, sizeof rep, &got, &st);
-        if (st != MCAPI_SUCCESS || got != sizeof rep || rep[0] < 1 || rep[0] > NRX)
-            FAIL("report %s\n", mcapix_status_name(st));
-        struct dest *x = &dst[rep[0]];
-        uint32_t mode = rep[0] % 4u, rx = rep[1];
-        if (x->ok + x->err + x->busy < NAMP_FAULT_COUNT)
-            FAIL("tile %u: %u sends unaccounted\n", (unsigned)rep[0],
-                 (unsigned)(NAMP_FAULT_COUNT - x->ok - x->err));
-        if (rep[3]) {   /* deleted mid-stream: the rest must have failed, not vanished */
-            if (rx != NAMP_FAULT_COUNT / 2 || x->err == 0)
-                FAIL("tile %u (deleted): %u received, %u errors\n", (unsigned)rep[0],
-                     (unsigned)rx, (unsigned)x->err);
-            printf("namp_fault tile %u deleted its endpoint after %u: sender saw %u errors\n",
-                   (unsigned)rep[0], (unsigned)rx, (unsigned)x->err);
-            continue;
+        if (st != MCAPI_SUCCESS || got != sizeof rep || rep[0] < first || rep[0] > last) {
+            printf("namp_fault FAIL: report %s\n", mcapix_status_name(st));
+            return -1;
         }
-        faults += x->err;
-        if (mode <= 1u) {
-            if (rx != x->ok || rep[2] != x->sum)
-                FAIL("tile %u mode %u: %u delivered, %u sent ok, checksum %08x/%08x\n",
-                     (unsigned)rep[0], (unsigned)mode, (unsigned)rx, (unsigned)x->ok,
-                     (unsigned)rep[2], (unsigned)x->sum);
-        } else if (rx > NAMP_FAULT_COUNT || (rx < NAMP_FAULT_COUNT && x->err == 0)) {
-            FAIL("tile %u mode %u: %u delivered, %u errors reported\n", (unsigned)rep[0],
-                 (unsigned)mode, (unsigned)rx, (unsigned)x->err);
-        }
-        printf("namp_fault tile %u mode %u: %u delivered exactly once in order, %u errors\n",
-               (unsigned)rep[0], (unsigned)mode, (unsigned)rx, (unsigned)x->err);
+        int e = check_report(rep);
+        if (e < 0)
+            return -1;
+        faults += e;
     }
-    printf("namp_fault ok: %u payloads to %u receivers, faults reported to the sender: %u\n",
-           (unsigned)(NAMP_FAULT_COUNT * NRX), (unsigned)NRX, (unsigned)faults);
-    return 0;
+    return faults;
 }
 
 int main(void)
 {
-    if (tile_core_id() != 0 || tile_mesh_width() * tile_mesh_height() < NRX + 1)
+    if (tile_core_id() != 0 || tile_mesh_width() * tile_mesh_height() < NT + 1)
         return 0;
+    uint32_t me = tile_id();
     mcapi_status_t st;
     mcapi_node_attributes_t attrs = {.data_path = MP_DEFAULT_DATA_PATH};
-    mcapi_initialize(MCAPI_DOMAIN, tile_id(), &attrs, NULL, NULL, &st);
+    mcapi_initialize(MCAPI_DOMAIN, me, &attrs, NULL, NULL, &st);
     if (st != MCAPI_SUCCESS) {
         printf("namp_fault FAIL: initialize %s\n", mcapix_status_name(st));
         return 1;
     }
-    if (tile_id() > NRX)
+    if (me > NT)
         return 0;
-    return tile_id() == 0 ? sender() : receiver();
+    mcapix_endpoint_attributes_t ca = {.capacity_log2 = 4, .max_msg_log2 = 4};
+    mcapi_endpoint_t ctl = mcapix_endpoint_create(CTL_PORT, &ca, &st);
+    if (st != MCAPI_SUCCESS) {
+        printf("namp_fault FAIL: ctl create %s\n", mcapix_status_name(st));
+        return 1;
+    }
+#if NAMP_FAULT_DIR == 0
+    if (me != 0)
+        return receive(ctl, me, me, 0);
+    int faults = send_and_check(ctl, 1, NT, 0, 1);
+#else
+    if (me == 0) {
+        if (receive(ctl, 1, NT, 1))
+            return 1;
+        printf("namp_fault receiver ok: %u streams checked\n", (unsigned)NT);
+        return 0;
+    }
+    int faults = send_and_check(ctl, me, me, 0, 0);
+    if (faults >= 0)
+        printf("namp_fault sender %u done\n", (unsigned)me);
+    return faults < 0;
+#endif
+    if (faults < 0)
+        return 1;
+    printf("namp_fault ok: %u payloads to %u receivers, faults reported to the sender: %u\n",
+           (unsigned)(NAMP_FAULT_COUNT * NT), (unsigned)NT, (unsigned)faults);
+    return 0;
 }
