@@ -7,9 +7,19 @@ namespace namp {
 
 bus_port::bus_port(sc_core::sc_module_name name) : sc_module(name), socket("socket") {}
 
+tlm::tlm_generic_payload &bus_port::take_payload() {
+    if (free_.empty()) {
+        payloads_.push_back(std::make_unique<tlm::tlm_generic_payload>());
+        free_.push_back(payloads_.back().get());
+    }
+    tlm::tlm_generic_payload *t = free_.back();
+    free_.pop_back();
+    return *t;
+}
+
 bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len) {
     ++accesses_;
-    tlm::tlm_generic_payload t;
+    tlm::tlm_generic_payload &t = take_payload();
     t.set_command(cmd);
     t.set_address(addr);
     t.set_data_ptr(data);
@@ -21,7 +31,9 @@ bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uin
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(t, delay);
     sc_core::wait(delay);
-    return t.is_response_ok();
+    const bool ok = t.is_response_ok();
+    give_payload(t);
+    return ok;
 }
 
 bool bus_port::read(uint32_t addr, void *data, uint32_t len) {
@@ -47,7 +59,7 @@ bool bus_port::rmw(uint32_t addr, bool cas, uint32_t operand, uint32_t compare, 
     tiles::atomic_ext ext;
     ext.kind = cas ? tiles::atomic_ext::op::cas : tiles::atomic_ext::op::fetch_add;
     ext.compare = compare;
-    tlm::tlm_generic_payload t;
+    tlm::tlm_generic_payload &t = take_payload();
     t.set_command(tlm::TLM_WRITE_COMMAND);
     t.set_address(addr);
     t.set_data_ptr(reinterpret_cast<uint8_t *>(&operand));
@@ -61,7 +73,9 @@ bool bus_port::rmw(uint32_t addr, bool cas, uint32_t operand, uint32_t compare, 
     socket->b_transport(t, delay);
     t.clear_extension(&ext);
     sc_core::wait(delay);
-    if (!t.is_response_ok() || !ext.performed) return false;
+    const bool ok = t.is_response_ok() && ext.performed;
+    give_payload(t);
+    if (!ok) return false;
     old = ext.old_value;
     success = ext.success;
     return true;

@@ -341,11 +341,13 @@ void initiator::dma_read_failed(unsigned tag) {
 void initiator::ingress_thread() {
     for (;;) {
         while (in_.empty()) sc_core::wait(in_event_);
-        const input in = std::move(in_.front());
+        cur_ = std::move(in_.front());
         in_.pop_front();
         sc_core::wait(cycles(cfg_.namp.ingress_cycles));
         ++stats_.namp_ingress_steps;
-        apply(in);
+        apply(cur_);
+        cur_.words.clear();
+        cur_.words.shrink_to_fit();
         kick();
     }
 }

@@ -30,16 +30,17 @@ void namp_target::request(noc::packet pkt) {
 void namp_target::thread() {
     for (;;) {
         while (queue_.empty()) sc_core::wait(event_);
-        const noc::packet pkt = std::move(queue_.front());
+        cur_ = std::move(queue_.front());
         queue_.pop_front();
         sc_core::wait(cycles(cfg_.namp.target_cycles));
         ++stats_.namp_target_steps;
-        switch (message_sub(pkt)) {
-        case NAMP_MSG_ALLOC_REQ: serve_alloc(pkt); break;
-        case NAMP_MSG_CREDIT: serve_credit(pkt); break;
-        case NAMP_MSG_FINAL: serve_final(pkt); break;
+        switch (message_sub(cur_)) {
+        case NAMP_MSG_ALLOC_REQ: serve_alloc(cur_); break;
+        case NAMP_MSG_CREDIT: serve_credit(cur_); break;
+        case NAMP_MSG_FINAL: serve_final(cur_); break;
         default: ++stats_.namp_dropped; break;  // reserved sub-types
         }
+        cur_ = noc::packet{};
     }
 }
 

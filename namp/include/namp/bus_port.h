@@ -5,6 +5,8 @@
 // wait, device latency, burst), so the calls are for SC_THREADs only.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <vector>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -40,7 +42,14 @@ public:
 
 private:
     bool transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len);
+    // Payloads owned by the port, one per access in flight (several threads of a component may
+    // wait inside an access at once): a payload on a thread's stack would hold heap memory that
+    // is never freed if the simulation ends while the thread waits.
+    tlm::tlm_generic_payload &take_payload();
+    void give_payload(tlm::tlm_generic_payload &t) { free_.push_back(&t); }
 
+    std::vector<std::unique_ptr<tlm::tlm_generic_payload>> payloads_;
+    std::vector<tlm::tlm_generic_payload *> free_;
     uint64_t accesses_ = 0, atomics_ = 0;
 };
 

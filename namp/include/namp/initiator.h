@@ -94,6 +94,7 @@ private:
     uint64_t credit_updates_ = 0;    // CREDIT messages applied (lost-wake-up guard)
     uint32_t rng_;                   // back-off jitter (deterministic per tile)
     std::deque<input> in_;
+    input cur_{input_kind::response};  // the input being applied (a member: see bus_port.h)
     sc_core::sc_event kick_, in_event_;
 };
 

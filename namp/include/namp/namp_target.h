@@ -54,6 +54,7 @@ private:
     target_events &events_;
     sc_core::sc_time period_;
     std::deque<noc::packet> queue_;
+    noc::packet cur_;  // the request being served (a member: nothing heap-held on the stack)
     sc_core::sc_event event_;
 };
 
