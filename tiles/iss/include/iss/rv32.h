@@ -99,6 +99,7 @@ typedef enum rv_run_status {
     RV_RUN_WFI = 1,      /* executed wfi with no interrupt pending; call rv_cpu_run again after one */
     RV_RUN_STOPPED = 2,  /* rv_cpu_request_stop() was called; the stop request is cleared on return */
     RV_RUN_LOCKUP = 3,   /* unrecoverable: a trap while fetching the trap handler (see rv_cpu_lockup) */
+    RV_RUN_DEBUG = 4,    /* rv_cpu_run_debug only: a breakpoint, watchpoint or step (iss/rv32_debug.h) */
 } rv_run_status;
 
 /* Counters kept by the hart (statistics). */
