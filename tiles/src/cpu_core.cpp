@@ -76,14 +76,28 @@ void cpu_core::run() {
     qk_.reset();
     accounted_cycles_ = rv_cpu_cycles(cpu_);
     while (!halted_) {
+        debug_slice dbg;
+        if (p_.debug) dbg = p_.debug->before_slice(*this);  // may block (debugger stopped us)
+        if (halted_) break;
         // Run to the next global quantum boundary: all cores meet there, which keeps their
         // interleaving independent of host speed.
         const sc_time budget =
             tlm::tlm_global_quantum::instance().compute_local_quantum() - qk_.get_local_time();
         uint64_t budget_cycles = uint64_t(budget / p_.clock_period);
         if (budget_cycles == 0) budget_cycles = 1;
-        const rv_run_status status = rv_cpu_run(cpu_, rv_cpu_cycles(cpu_) + budget_cycles);
+        const uint64_t limit = rv_cpu_cycles(cpu_) + budget_cycles;
+        rv_debug_hit hit{};
+        const rv_run_status status =
+            dbg.points || dbg.step
+                ? rv_cpu_run_debug(cpu_, limit, dbg.points, dbg.skip_first, dbg.step, &hit)
+                : rv_cpu_run(cpu_, limit);
         account_cycles();
+        // A stepped wfi ends the step (wfi may act as a nop); the debugger stops us before it sleeps.
+        if (status == RV_RUN_DEBUG || (dbg.step && status == RV_RUN_WFI)) {
+            hit.reason = status == RV_RUN_DEBUG ? hit.reason : RV_DEBUG_STEP;
+            p_.debug->stopped(*this, hit);
+            continue;
+        }
         if (status == RV_RUN_LOCKUP) {
             qk_.sync();
             uint32_t cause = 0, pc = 0, tval = 0;

@@ -95,6 +95,8 @@ int run(int argc, char **argv) {
     vp::run_options ro;
     ro.max_cycles = opt.max_cycles;
     ro.quiet = opt.quiet;
+    ro.gdb = opt.gdb;
+    ro.gdb_wait = opt.gdb_wait;
     std::unique_ptr<vp::platform> platform;
     try {
         platform = std::make_unique<vp::platform>("platform", config, ro);

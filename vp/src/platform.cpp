@@ -29,6 +29,14 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     out.console_out = echo ? &std::cout : nullptr;
     out.console_log = console_log_.is_open() ? &console_log_ : nullptr;
     out.trace = &std::cerr;
+    if (!options.gdb.empty()) {
+        try {
+            gdb_ = std::make_unique<gdb_server>(options.gdb, control_, std::cerr);
+        } catch (const gdb_error &e) {
+            throw config_error(e.what());
+        }
+        out.debug = gdb_.get();
+    }
 
     for (unsigned y = 0; y < config.mesh_height; ++y) {
         for (unsigned x = 0; x < config.mesh_width; ++x) {
@@ -90,6 +98,7 @@ void platform::load(const firmware_map &firmware) {
             control_.expect_core(t->geometry().id, c);
         }
     }
+    if (gdb_) attach_debugger();
 }
 
 uint64_t platform::simulated_cycles() const {
@@ -101,6 +110,7 @@ uint64_t platform::simulated_cycles() const {
 
 void platform::simulate() {
     tlm::tlm_global_quantum::instance().set(period_ * double(config_.quantum_cycles));
+    if (gdb_ && options_.gdb_wait && !gdb_->wait_for_client()) return;  // killed before the start
     if (options_.max_cycles) {
         const sc_core::sc_time limit = period_ * double(options_.max_cycles);
         sc_core::sc_start(limit, sc_core::SC_EXIT_ON_STARVATION);
@@ -109,6 +119,7 @@ void platform::simulate() {
         sc_core::sc_start();
         control_.conclude(false);
     }
+    if (gdb_) gdb_->finish(control_.process_exit_code());
 }
 
 }  // namespace vp

@@ -30,7 +30,7 @@ void run_control::finish(end_reason reason, const std::string &message) {
     if (reason_ != end_reason::running) return;  // the first reason wins
     reason_ = reason;
     message_ = message;
-    sc_core::sc_stop();
+    if (sc_core::sc_is_running()) sc_core::sc_stop();  // a kill may come before the run started
 }
 
 void run_control::core_exited(unsigned tile, unsigned core, uint32_t code, uint64_t cycle) {
@@ -59,6 +59,11 @@ void run_control::core_failed(unsigned tile, unsigned core, const char *reason, 
     if (stop_on_failure_ || exits_.size() + failures_.size() >= expected_)
         finish(end_reason::core_failure, where(tile, core) + " " + reason + " at cycle " +
                                              std::to_string(cycle));
+}
+
+void run_control::kill(const std::string &message) {
+    shutdown_code_ = 137;
+    finish(end_reason::shutdown, message);
 }
 
 void run_control::conclude(bool time_limit_reached) {

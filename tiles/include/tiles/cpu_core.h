@@ -12,6 +12,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "iss/rv32.h"
+#include "tiles/core_debug_if.h"
 #include "tiles/initiator_id.h"
 #include "tiles/run_control_if.h"
 
@@ -38,6 +39,7 @@ public:
         std::function<uint64_t(const sc_core::sc_time &)> read_mtime;  // CLINT mtime at now+offset
         std::function<void(const std::string &)> trace_trap;           // null: no trap tracing
         std::string label;  // "[x,y:c]" for messages
+        core_debug_if *debug = nullptr;  // null: no debugger (--gdb not given)
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);
@@ -51,6 +53,13 @@ public:
 
     const rv_cpu *iss() const { return cpu_; }
     const core_stats &stats() const { return stats_; }
+    unsigned tile_id() const { return p_.tile_id; }
+    unsigned index() const { return p_.core; }
+
+    // Debugger access (cpu_core_debug.cpp). Memory goes through the core's MMU (without side
+    // effects) and the bus's debug transport; returns the number of bytes done from the start.
+    rv_cpu *debug_iss() { return cpu_; }
+    unsigned debug_memory(bool write, uint32_t vaddr, uint8_t *data, unsigned len);
 
 private:
     void end_of_elaboration() override;

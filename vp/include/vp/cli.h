@@ -19,6 +19,8 @@ struct cli_options {
     uint64_t max_cycles = 0;
     std::string stats_file;
     bool quiet = false;
+    std::string gdb;        // --gdb [HOST:]PORT
+    bool gdb_wait = false;  // --gdb-wait
     bool list_config = false;
     bool list_presets = false;
     bool help = false;

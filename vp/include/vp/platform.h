@@ -8,6 +8,7 @@
 #include "namp/network_adapter.h"
 #include "noc/mesh.h"
 #include "tiles/tile.h"
+#include "vp/gdb_server.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
 #include "vp/run_control.h"
@@ -17,6 +18,8 @@ namespace vp {
 struct run_options {
     uint64_t max_cycles = 0;  // 0: no watchdog
     bool quiet = false;
+    std::string gdb;        // [HOST:]PORT of the GDB server; empty: no debugger
+    bool gdb_wait = false;  // wait for GDB before the first instruction
 };
 
 class platform : public sc_core::sc_module {
@@ -42,10 +45,13 @@ public:
     uint64_t simulated_cycles() const;
 
 private:
+    void attach_debugger();  // platform_debug.cpp
+
     platform_config config_;
     run_options options_;
     sc_core::sc_time period_;
     run_control control_;
+    std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
     std::ofstream console_log_;
     std::vector<std::unique_ptr<tiles::tile>> tiles_;
     std::unique_ptr<noc::mesh> mesh_;

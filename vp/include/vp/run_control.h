@@ -33,6 +33,9 @@ public:
     void mark(unsigned tile, unsigned core, uint32_t id, uint64_t cycle) override;
     void core_failed(unsigned tile, unsigned core, const char *reason, uint64_t cycle) override;
 
+    // A debugger ended the run (exit code 137, like a killed process).
+    void kill(const std::string &message);
+
     // After sc_start returned: the simulation ran out of events (hang) or time (watchdog).
     void conclude(bool time_limit_reached);
 
