@@ -93,11 +93,11 @@ void gdb_server::add_core(tiles::cpu_core &core, std::vector<tiles::cpu_core *> 
     threads_.push_back({&core, std::move(tile_cores)});
 }
 
-bool gdb_server::wait_for_client() {
+void gdb_server::wait_at_start() {
+    // The wait happens in the first run slice: only then is elaboration complete, so the debug
+    // transport of the bus works, and still no core has executed an instruction.
+    wait_at_start_ = true;
     log_ << "namp-vp: waiting for gdb on " << conn_.address() << std::endl;
-    if (threads_.empty() || !conn_.accept_client(true)) return !killed_;
-    stop_all(0, sigtrap, {});
-    return !killed_;
 }
 
 void gdb_server::finish(int exit_code) {
@@ -109,6 +109,10 @@ void gdb_server::finish(int exit_code) {
 
 tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
     const int me = index_.at(&core);
+    if (wait_at_start_) {
+        wait_at_start_ = false;
+        if (conn_.accept_client(true)) stop_all(me, sigtrap, {});
+    }
     if (poll_countdown_-- == 0) {
         poll_countdown_ = poll_interval;
         if (!conn_.connected()) {

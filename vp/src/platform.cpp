@@ -110,7 +110,7 @@ uint64_t platform::simulated_cycles() const {
 
 void platform::simulate() {
     tlm::tlm_global_quantum::instance().set(period_ * double(config_.quantum_cycles));
-    if (gdb_ && options_.gdb_wait && !gdb_->wait_for_client()) return;  // killed before the start
+    if (gdb_ && options_.gdb_wait) gdb_->wait_at_start();
     if (options_.max_cycles) {
         const sc_core::sc_time limit = period_ * double(options_.max_cycles);
         sc_core::sc_start(limit, sc_core::SC_EXIT_ON_STARVATION);

@@ -30,8 +30,8 @@ public:
     // Answers `monitor` commands the server does not know itself (e.g. statistics); "" = unknown.
     void set_monitor(std::function<std::string(const std::string &)> fn) { monitor_ = std::move(fn); }
 
-    // --gdb-wait: blocks until GDB connects, then serves it until it resumes. False: killed.
-    bool wait_for_client();
+    // --gdb-wait: the first core to run blocks until GDB connects and resumes it.
+    void wait_at_start();
     // After the simulation: tells a connected GDB the exit code and closes the connection.
     void finish(int exit_code);
 
@@ -81,6 +81,7 @@ private:
     stop_info last_;
     int general_ = 0, control_thread_ = -1;  // Hg and Hc selections
     bool killed_ = false;
+    bool wait_at_start_ = false;
     bool waiting_reply_ = false;  // GDB resumed us and waits for a stop reply
     unsigned poll_countdown_ = 0;
     sc_core::sc_event resume_event_;
