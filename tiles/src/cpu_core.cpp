@@ -17,7 +17,9 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.timing = p.timing;
     cfg.bus_access = &cpu_core::bus_access_thunk;
     cfg.bus_ctx = this;
-    cfg.on_trap = p.trace_trap ? &cpu_core::trap_thunk : nullptr;
+    if (p.tracer) track_ = p.tracer->track("tile " + std::to_string(p.tile_id), "core " + std::to_string(p.core), trace::cores);
+    cfg.on_trap = p.trace_trap || track_ ? &cpu_core::trap_thunk : nullptr;
+    cfg.on_trap_return = track_ ? &cpu_core::trap_return_thunk : nullptr;
     cfg.trap_ctx = this;
     cfg.reservations = p.reservations;
     cfg.read_time = &cpu_core::read_time_thunk;
@@ -75,6 +77,7 @@ void cpu_core::run() {
     if (!started_) return;
     qk_.reset();
     accounted_cycles_ = rv_cpu_cycles(cpu_);
+    trace_begin("run");
     while (!halted_) {
         debug_slice dbg;
         if (p_.debug) dbg = p_.debug->before_slice(*this);  // may block (debugger stopped us)
@@ -106,6 +109,7 @@ void cpu_core::run() {
             why << "lockup: trap cause " << cause << " at pc 0x" << std::hex << pc << " (tval 0x"
                 << tval << ") cannot be delivered: the trap handler itself faults";
             halted_ = true;
+            trace_stop();
             p_.run_control->core_failed(p_.tile_id, p_.core, why.str().c_str(),
                                         rv_cpu_cycles(cpu_));
             return;
@@ -118,10 +122,12 @@ void cpu_core::run() {
             qk_.sync();
         }
     }
+    trace_stop();
     qk_.sync();
 }
 
 void cpu_core::sleep_until_interrupt() {
+    trace_begin("wfi");
     const sc_time start = sc_core::sc_time_stamp();
     sleeping_ = true;
     while (!rv_cpu_irq_pending(cpu_)) wait(wake_event_);
@@ -130,6 +136,7 @@ void cpu_core::sleep_until_interrupt() {
     rv_cpu_add_cycles(cpu_, idle);
     accounted_cycles_ += idle;
     stats_.sleep_cycles += idle;
+    trace_end();
 }
 
 void cpu_core::irq_changed() {
@@ -180,6 +187,11 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
 }
 
 void cpu_core::trap_taken(uint32_t cause, uint32_t epc, uint32_t tval) {
+    if (track_) {
+        ++trap_depth_;
+        trace_begin(std::string((cause >> 31) ? "irq " : "trap ") + std::to_string(cause & 0x7FFFFFFF));
+    }
+    if (!p_.trace_trap) return;
     std::ostringstream line;
     line << p_.label << " trap " << ((cause >> 31) ? "interrupt " : "exception ")
          << (cause & 0x7FFFFFFF) << " epc=0x" << std::hex << epc << " tval=0x" << tval

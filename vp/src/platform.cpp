@@ -18,7 +18,9 @@ sc_core::sc_time period_of(uint64_t clock_hz) {
 platform::platform(sc_core::sc_module_name name, const platform_config &config,
                    const run_options &options)
     : sc_module(name), config_(config), options_(options), period_(period_of(config.clock_hz)),
-      control_(config.mesh_width, config.stop_on_failure) {
+      tracer_(make_tracer(options, period_)),
+      control_(config.mesh_width, config.stop_on_failure,
+               [this](const mark_record &m) { trace_mark(m); }) {
     if (!config.console_file.empty()) {
         console_log_.open(config.console_file);
         if (!console_log_)
@@ -29,6 +31,10 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     out.console_out = echo ? &std::cout : nullptr;
     out.console_log = console_log_.is_open() ? &console_log_ : nullptr;
     out.trace = &std::cerr;
+    out.tracer = tracer_.get();
+    if (options.progress)
+        progress_ = std::make_unique<progress>("progress", period_, [this] { return instructions(); },
+                                               std::cerr);
     if (!options.gdb.empty()) {
         try {
             gdb_ = std::make_unique<gdb_server>(options.gdb, control_, std::cerr);
@@ -119,6 +125,8 @@ void platform::simulate() {
         sc_core::sc_start();
         control_.conclude(false);
     }
+    if (progress_) progress_->done();
+    if (tracer_) tracer_->finish(period_ * double(simulated_cycles()));
     if (gdb_) gdb_->finish(control_.process_exit_code());
 }
 

@@ -16,8 +16,9 @@ const char *to_string(end_reason reason) {
     return "?";
 }
 
-run_control::run_control(unsigned mesh_width, bool stop_on_failure)
-    : mesh_width_(mesh_width), stop_on_failure_(stop_on_failure) {}
+run_control::run_control(unsigned mesh_width, bool stop_on_failure,
+                         std::function<void(const mark_record &)> on_mark)
+    : mesh_width_(mesh_width), stop_on_failure_(stop_on_failure), on_mark_(std::move(on_mark)) {}
 
 void run_control::expect_core(unsigned, unsigned) { ++expected_; }
 
@@ -52,6 +53,7 @@ void run_control::shutdown(unsigned tile, unsigned core, uint32_t code, uint64_t
 
 void run_control::mark(unsigned tile, unsigned core, uint32_t id, uint64_t cycle) {
     marks_.push_back({tile, core, id, cycle});
+    if (on_mark_) on_mark_(marks_.back());
 }
 
 void run_control::core_failed(unsigned tile, unsigned core, const char *reason, uint64_t cycle) {

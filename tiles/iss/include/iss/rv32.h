@@ -92,6 +92,8 @@ typedef struct rv_config {
     /* time CSR source (mtime of the CLINT). NULL: reading time/timeh raises illegal instruction. */
     uint64_t (*read_time)(void *ctx);
     void *time_ctx;
+    /* optional: mret/sret executed (with trap_ctx), for tracing the end of a trap handler */
+    void (*on_trap_return)(void *ctx, rv_cpu *cpu);
 } rv_config;
 
 typedef enum rv_run_status {
