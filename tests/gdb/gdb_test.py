@@ -9,6 +9,8 @@ usage: gdb_test.py MODE VP ELF [GDB]
                replies, then a clean detach and exit 0
   port_in_use  --gdb on a port that is taken: exit 2 with a message
   unreachable  --gdb on an address of no local interface: exit 2 with a message
+  interrupt    connect to a running platform (no --gdb-wait), continue, Ctrl-C stops it with
+               SIGINT, kill ends the run with exit code 137
 Every network wait has a timeout; ports are chosen by the system (--gdb 127.0.0.1:0).
 """
 import json
@@ -213,6 +215,56 @@ def garbage(vp, elf, gdb, tmp):
     print("garbage answered with errors; run completed")
 
 
+def interrupt(vp, elf, gdb, tmp):
+    spin = os.path.join(os.path.dirname(elf), "test_watchdog.elf")  # spins until the watchdog
+    err = open(os.path.join(tmp, "vp.err"), "w+")
+    proc = subprocess.Popen([vp, "--preset", "single", "--max-cycles", "2000000000", "--firmware", spin,
+                             "--gdb", "127.0.0.1:0"], stdout=subprocess.DEVNULL, stderr=err)
+    port = None
+    for _ in range(600):
+        err.seek(0)
+        m = re.search(r"listening on 127\.0\.0\.1:(\d+)", err.read())
+        if m:
+            port = int(m.group(1))
+            break
+        time.sleep(0.05)
+    if port is None:
+        proc.kill()
+        fail("no gdb port")
+    c = Raw(port)
+    c.packet("?")                      # the platform stopped when we connected
+    if not c.reply().startswith("T05thread:1;"):
+        fail("no stop reply after connecting to a running platform")
+    c.packet("qRcmd," + b"cores".hex())
+    out = ""
+    while True:
+        r = c.reply()
+        if r == "OK":
+            break
+        out += bytes.fromhex(r[1:]).decode()
+    if "tile 0 core 0 running" not in out:
+        fail(f"monitor cores: {out!r}")
+    c.packet("vCont;c")
+    time.sleep(0.3)
+    c.send(b"\x03")
+    r = c.reply()
+    if not r.startswith("T02thread:1;"):
+        fail(f"no SIGINT stop after Ctrl-C: {r!r}")
+    c.packet("vKill;1")
+    if c.reply() != "OK":
+        fail("vKill not acknowledged")
+    try:
+        code = proc.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("namp-vp did not end after kill")
+    err.seek(0)
+    text = err.read()
+    if code != 137 or "killed by the debugger" not in text:
+        fail(f"exit {code} after kill:\n{text}")
+    print("connected mid-run, interrupted, killed (137)")
+
+
 def bad_address(vp, elf, address, tmp):
     p = subprocess.run([vp] + MESH + ["--firmware", elf, "--gdb", address], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=60)
@@ -237,6 +289,8 @@ def main():
             s.bind(("127.0.0.1", 0))
             s.listen(1)
             bad_address(vp, elf, f"127.0.0.1:{s.getsockname()[1]}", tmp)
+        elif mode == "interrupt":
+            interrupt(vp, elf, gdb, tmp)
         elif mode == "unreachable":
             bad_address(vp, elf, "192.0.2.1:0", tmp)  # TEST-NET-1: on no interface of this host
         else:
