@@ -7,6 +7,8 @@ usage: trace_test.py MODE VP FIRMWARE_DIR
   marks       sim_mark stamps become instants, as many as the statistics list
   window      --trace-window keeps every event inside the window
   categories  --trace-categories marks drops the core slices
+  noc         --trace-categories noc: one async slice per delivered packet (as many as the
+              statistics count), none with the default categories
   bad_input   unknown category, unwritable file, inverted window: exit 2 with a message
   progress    --progress prints a status line, does not change the statistics, and a hang still ends
 """
@@ -136,6 +138,27 @@ def categories(vp, fw, tmp):
     print("only marks traced")
 
 
+def noc(vp, fw, tmp):
+    out, stats, default = (os.path.join(tmp, n) for n in ("t.json", "s.json", "d.json"))
+    base = ["--preset", "bare", "--quiet", "--firmware", f"{fw}/mp_e2e_chan_namp_unbuf.elf"]
+    run(vp, base + ["--trace", out, "--trace-categories", "noc", "--stats", stats])
+    ev = load(out)
+    begins = {e["id"]: e for e in ev if e["ph"] == "b"}
+    ends = {e["id"]: e for e in ev if e["ph"] == "e"}
+    delivered = json.load(open(stats))["noc"]["packets"]["delivered"]
+    if not delivered or len(begins) != delivered or set(begins) != set(ends):
+        fail(f"{len(begins)} packet slices ({len(ends)} ends) for {delivered} delivered packets")
+    for i, b in begins.items():
+        if ends[i]["ts"] < b["ts"] or not re.match(r"to tile \d+ ch \d \(\d+ flits\)$", b["name"]):
+            fail(f"bad packet slice {b} / {ends[i]}")
+    if any(e["ph"] == "X" for e in ev):
+        fail("core slices traced with only noc asked for")
+    run(vp, base + ["--trace", default])
+    if any(e["ph"] in "be" for e in load(default)):
+        fail("packets traced with the default categories")
+    print(f"{delivered} packets traced")
+
+
 def bad_input(vp, fw, tmp):
     elf = f"{fw}/namp_micro.elf"
     cases = [(["--trace", os.path.join(tmp, "t.json"), "--trace-categories", "cores,bogus"], "unknown trace category"),
@@ -167,7 +190,7 @@ def progress(vp, fw, tmp):
 def main():
     mode, vp, fw = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
-        {"namp": namp, "marks": marks, "window": window, "categories": categories,
+        {"namp": namp, "marks": marks, "window": window, "categories": categories, "noc": noc,
          "bad_input": bad_input, "progress": progress}[mode](vp, fw, tmp)
 
 

@@ -126,6 +126,19 @@ void tracer::instant(track_id track, const std::string &name, const sc_core::sc_
     if (t > last_) last_ = t;
 }
 
+void tracer::async_slice(track_id track, const std::string &name, uint64_t id,
+                         const sc_core::sc_time &start, const sc_core::sc_time &end) {
+    if (!track || end < opt_.window_start || start > opt_.window_end || !room()) return;
+    const sc_core::sc_time from = start < opt_.window_start ? opt_.window_start : start;
+    const sc_core::sc_time to = end > opt_.window_end ? opt_.window_end : end;
+    const track_info &tr = tracks_[track - 1];
+    ++events_;  // one packet, two records
+    for (const auto &[ph, t] : {std::make_pair("b", from), std::make_pair("e", to)})
+        out_ << ",\n{\"ph\":\"" << ph << "\",\"cat\":\"noc\",\"id\":" << id << ",\"pid\":" << tr.pid
+             << ",\"tid\":" << tr.tid << ",\"ts\":" << us(t) << ",\"name\":" << quoted(name) << "}";
+    if (end > last_) last_ = end;
+}
+
 void tracer::counter(track_id track, const std::string &name, double value,
                      const sc_core::sc_time &t) {
     if (!track || !in_window(t) || !room()) return;

@@ -67,7 +67,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     noc::config noc_cfg = config.noc;
     noc_cfg.clock_period = period_;
     try {
-        mesh_ = std::make_unique<noc::mesh>("noc", noc_cfg);
+        mesh_ = std::make_unique<noc::mesh>("noc", noc_cfg, tracer_.get());
     } catch (const sc_core::sc_report &e) {
         throw config_error(std::string("noc: ") + e.what());
     }

@@ -54,6 +54,10 @@ public:
     void begin(track_id track, const std::string &name, const sc_core::sc_time &t);
     void end(track_id track, const sc_core::sc_time &t);
     void instant(track_id track, const std::string &name, const sc_core::sc_time &t);
+    // A slice that may overlap others of its track (e.g. packets in flight): shown as an async
+    // row under the track's process; id tells the slices apart. Written at once.
+    void async_slice(track_id track, const std::string &name, uint64_t id,
+                     const sc_core::sc_time &start, const sc_core::sc_time &end);
     // A counter track of its own, named name, under the track's process.
     void counter(track_id track, const std::string &name, double value, const sc_core::sc_time &t);
 
