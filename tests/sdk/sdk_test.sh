@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the firmware SDK into a fresh prefix, builds the example project (sw/examples/sdk_hello)
 # copied to a fresh folder with nothing but the installed toolchain file, and runs it on namp-vp.
-# usage: sdk_test.sh VP SW_BUILD_DIR EXAMPLE_DIR SOURCE_ROOT
+# usage: sdk_test.sh VP BUILD_DIR EXAMPLE_DIR SOURCE_ROOT
 set -euo pipefail
-vp=$1 swbuild=$2 example=$3 srcroot=$4
+vp=$1 build=$2 example=$3 srcroot=$4
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-cmake --install "$swbuild" --prefix "$dir/sdk" >/dev/null
+cmake --install "$build" --prefix "$dir/sdk" >/dev/null   # the documented install step
 cp -r "$example" "$dir/app"
 cmake -S "$dir/app" -B "$dir/app/build" -G Ninja \
       -DCMAKE_TOOLCHAIN_FILE="$dir/sdk/lib/cmake/NampFirmware/namp-toolchain.cmake" >/dev/null
