@@ -88,6 +88,12 @@ def namp(vp, fw, tmp):
     for want in ("run", "wfi", "irq 11"):
         if counts.get(want, 0) == 0:
             fail(f"no '{want}' slices: {counts}")
+    # handlers end at mret: every interrupt slice closes before its core's run slice does
+    for key, slices in by_track.items():
+        run_end = max(s[1] for s in slices if s[2] == "run")
+        late = [s for s in slices if s[2].startswith("irq") and s[1] >= run_end - 1e-6]
+        if late:
+            fail(f"interrupt slices not closed by mret on {names[key]}: {late[:3]}")
     meta = [e for e in ev if e["name"] == "namp_vp_trace"]
     if not meta or meta[0]["args"]["truncated"]:
         fail("trace truncated or without its closing record")
