@@ -17,7 +17,9 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.timing = p.timing;
     cfg.bus_access = &cpu_core::bus_access_thunk;
     cfg.bus_ctx = this;
-    if (p.tracer) track_ = p.tracer->track("tile " + std::to_string(p.tile_id), "core " + std::to_string(p.core), trace::cores);
+    if (p.tracer)
+        track_ = p.tracer->track("tile " + std::to_string(p.tile_id),
+                                 "core " + std::to_string(p.core), trace::cores);
     cfg.on_trap = p.trace_trap || track_ ? &cpu_core::trap_thunk : nullptr;
     cfg.on_trap_return = track_ ? &cpu_core::trap_return_thunk : nullptr;
     cfg.trap_ctx = this;
