@@ -20,4 +20,21 @@ out=$("$vp" --preset smp --firmware "$dir/app/build/sdk_hello" 2>&1) || { echo "
 echo "$out"
 grep -q "sdk_hello: tile 3 received 'hello from the installed SDK'" <<<"$out" || { echo "FAIL: no message"; exit 1; }
 grep -q "exit code 0" <<<"$out"
-echo "out-of-tree SDK example built and ran"
+
+# The same program over the NAMP transport: only the imported target changes.
+mkdir -p "$dir/namp"
+cp "$example/main.c" "$dir/namp/"
+cat > "$dir/namp/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(sdk_hello_namp C)
+find_package(NampFirmware REQUIRED)
+add_executable(sdk_hello_namp main.c)
+target_link_libraries(sdk_hello_namp PRIVATE namp::mcapi_namp)
+CMAKE
+cmake -S "$dir/namp" -B "$dir/namp/build" -G Ninja \
+      -DCMAKE_TOOLCHAIN_FILE="$dir/sdk/lib/cmake/NampFirmware/namp-toolchain.cmake" >/dev/null
+cmake --build "$dir/namp/build"
+out=$("$vp" --preset bare --firmware "$dir/namp/build/sdk_hello_namp" 2>&1) || { echo "$out"; echo "FAIL: NAMP exit"; exit 1; }
+echo "$out"
+grep -q "sdk_hello: tile 15 received 'hello from the installed SDK'" <<<"$out" || { echo "FAIL: no message over the NAMP"; exit 1; }
+echo "out-of-tree SDK example built and ran (baseline and NAMP transports)"
