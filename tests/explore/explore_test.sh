@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/explore (docs/exploration.md). usage: explore_test.sh MODE ROOT VP FIRMWARE_DIR
 #   slots   the shipped slot sweep: CSV with every slot count, plot and report
-#   repeat  a small JSON sweep run twice: identical CSVs
+#   repeat  a small JSON sweep run twice (locally, then via --sshlogin :): identical CSVs
 #   slurm   the emitted Slurm script: array size and command lines; matrices of the other examples
 set -euo pipefail
 mode=$1 root=$2 vp=$3 fw=$4
@@ -29,7 +29,8 @@ slots)
   echo "slot sweep: $(($(wc -l < "$csv") - 1)) rows, plot and report";;
 repeat)
   "${explore[@]}" run "$root/tests/explore/small.json" --out "$dir/a" "${common[@]}"
-  "${explore[@]}" run "$root/tests/explore/small.json" --out "$dir/b" "${common[@]}"
+  # the second time through parallel's --sshlogin path (":" is this host, without ssh)
+  "${explore[@]}" run "$root/tests/explore/small.json" --out "$dir/b" "${common[@]}" --sshlogin 2/:
   [ "$(($(wc -l < "$dir/a/small.csv") - 1))" -eq 352 ] || fail "want 352 rows (8 runs x 44)"
   awk -F, 'NR > 1 && $7 != 0 {exit 1}' "$dir/a/small.csv" || fail "a run failed"
   grep -q -- '--set console.echo=false' "$dir/a/commands.txt" || fail "fixed keys not passed"
