@@ -194,10 +194,17 @@ def garbage(vp, elf, gdb, tmp):
               ("Z2,80000000,0", lambda r: r.startswith("E")),
               ("P1=zz", lambda r: r.startswith("E")),
               ("vCont;x", lambda r: r.startswith("E")),
+              ("vCont;c:99", lambda r: r.startswith("E")),       # no such thread
               ("qXfer:features:read:nothere.xml:0,100", lambda r: r.startswith("E")),
               ("m80000000,4", lambda r: re.fullmatch(r"[0-9a-f]{8}", r) is not None),
               ("?", lambda r: r.startswith("T05thread:")),
               ("qRcmd," + b"bogus".hex(), lambda r: r.startswith("O"))]
+    # every command letter cut short, and a few more malformed ones: some reply, no crash
+    for pkt in ["H", "Hg", "Hc", "Hx1", "p", "pzz", "P", "P1", "P1=", "m", "m,", "M", "M1,1", "M1,1:zz",
+                "X", "X1,2:a", "Z", "Z0", "z0,", "Z2,1", "T", "Tzz", "G", "G00", "qXfer:",
+                "qXfer:features:read:target.xml:zz", "qRcmd,", "qRcmd,zz", "qThreadExtraInfo,",
+                "qThreadExtraInfo,ffff", "vCont;c:zz;q", "v", "q", "Q", "\x7f\x01"]:
+        checks.append((pkt, lambda r: True))
     for pkt, ok in checks:
         c.packet(pkt)
         if c.ack() != "+":

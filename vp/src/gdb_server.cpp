@@ -153,7 +153,11 @@ void gdb_server::serve() {
     std::string packet;
     while (!killed_ && conn_.connected()) {
         if (!conn_.read_packet(packet)) break;
-        if (handle(packet)) return;
+        try {
+            if (handle(packet)) return;
+        } catch (const std::exception &) {
+            conn_.send_packet("E00");  // a packet we failed to parse never ends the run
+        }
     }
     if (!killed_) detach();  // GDB went away without detaching: the run goes on without it
 }
@@ -356,6 +360,7 @@ bool gdb_server::resume(const std::string &p) {
             if (int(act) < 0) return false;
             const size_t colon = a.find(':');
             const int who = colon == std::string::npos ? -2 : thread_of(a.substr(colon + 1), -2);
+            if (who == -1) return false;  // no such thread: refuse rather than hold everyone
             for (size_t i = 0; i < threads_.size(); ++i)
                 if (!set[i] && (who == -2 || who == int(i))) { acts[i] = act; set[i] = true; }
         }
@@ -409,9 +414,9 @@ bool gdb_server::handle(const std::string &p) {
     case 'X': reply = memory_write(p.substr(1), true); break;
     case 'Z': case 'z': reply = points(p); break;
     case 'H': {
+        if (p.size() < 3) { reply = "E01"; break; }
         const int who = thread_of(p.substr(2), p[1] == 'g' ? general_ : -1);
-        if (p.size() < 2 || (p[1] != 'g' && p[1] != 'c') || (who < 0 && p.substr(2) != "-1" &&
-                                                             p.substr(2) != "0")) {
+        if ((p[1] != 'g' && p[1] != 'c') || (who < 0 && p.substr(2) != "-1" && p.substr(2) != "0")) {
             reply = "E01";
         } else {
             if (p[1] == 'g') general_ = who;
