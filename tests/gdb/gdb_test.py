@@ -75,7 +75,7 @@ def session(vp, elf, gdb, tmp):
             "next", "print local", "print $mhartid", "print/x $mtvec", "print/x $pc",
             "stepi", "print/x $pc",
             "watch gdb_shared", "continue",
-            "thread", "print gdb_shared",
+            "thread", "print gdb_shared", "print $priv",
             "monitor cores",
             "delete", "continue"]
     args = [gdb, "-batch", "-nx"] + [x for c in cmds for x in ("-ex", c)]
@@ -97,6 +97,7 @@ def session(vp, elf, gdb, tmp):
         r'Thread 6 "tile 2 core 1" hit Hardware watchpoint 2: gdb_shared',
         r'Old value = 0\s+New value = 23130',
         r'\[Current thread is 6 ',
+        r'^\$7 = 3$',                                            # priv: machine mode
         r'thread 11: tile 5 core 0 ',                               # monitor output
         r'exited normally',
     ], "gdb session")

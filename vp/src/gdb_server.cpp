@@ -207,6 +207,7 @@ bool gdb_server::read_register(const thread &t, unsigned n, uint32_t &v) const {
     const rv_cpu *cpu = t.core->iss();
     if (n < 32) { v = rv_cpu_get_reg(cpu, n); return true; }
     if (n == gdb_pc_regnum) { v = rv_cpu_get_pc(cpu); return true; }
+    if (n == gdb_priv_regnum) { v = uint32_t(rv_cpu_get_priv(cpu)); return true; }
     return n >= gdb_csr_regnum && n - gdb_csr_regnum <= 0xFFF &&
            rv_cpu_read_csr(cpu, n - gdb_csr_regnum, &v);
 }

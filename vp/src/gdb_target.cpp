@@ -39,7 +39,9 @@ std::string gdb_target_xml() {
     for (const gdb_csr &c : gdb_csrs())
         x << "  <reg name=\"" << c.name << "\" bitsize=\"32\" type=\"int\" regnum=\""
           << gdb_csr_regnum + c.number << "\" group=\"csr\"/>\n";
-    x << "</feature>\n</target>\n";
+    x << "</feature>\n<feature name=\"org.gnu.gdb.riscv.virtual\">\n"
+      << "  <reg name=\"priv\" bitsize=\"32\" type=\"int\" regnum=\"" << gdb_priv_regnum
+      << "\"/>\n</feature>\n</target>\n";
     return x.str();
 }
 

@@ -1,5 +1,6 @@
-// The GDB target description of a core: the RV32 integer registers, the pc and the CSRs the ISS
-// implements, with GDB's RISC-V register numbers (CSR n is register 65 + n).
+// The GDB target description of a core: the RV32 integer registers, the pc, the CSRs the ISS
+// implements and the privilege level, with GDB's RISC-V register numbers (CSR n is register
+// 65 + n, priv is 65 + 4096).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -9,6 +10,7 @@ namespace vp {
 
 constexpr unsigned gdb_pc_regnum = 32;
 constexpr unsigned gdb_csr_regnum = 65;
+constexpr unsigned gdb_priv_regnum = 65 + 4096;  // GDB's virtual register "priv" (read-only here)
 
 struct gdb_csr {
     const char *name;
