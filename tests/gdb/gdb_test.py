@@ -8,7 +8,8 @@ usage: gdb_test.py MODE VP ELF [GDB]
   garbage      raw protocol abuse (bad checksums, garbage, unknown and malformed packets): error
                replies, then a clean detach and exit 0
   port_in_use  --gdb on a port that is taken: exit 2 with a message
-  unreachable  --gdb on an address of no local interface: exit 2 with a message
+  unreachable  --gdb on an address of no local interface, a malformed address, --gdb-wait alone:
+               exit 2 with a message
   interrupt    connect to a running platform (no --gdb-wait), continue, Ctrl-C stops it with
                SIGINT, kill ends the run with exit code 137
 Every network wait has a timeout; ports are chosen by the system (--gdb 127.0.0.1:0).
@@ -301,6 +302,11 @@ def main():
             interrupt(vp, elf, gdb, tmp)
         elif mode == "unreachable":
             bad_address(vp, elf, "192.0.2.1:0", tmp)  # TEST-NET-1: on no interface of this host
+            for bad in (["--gdb", "localhost:x"], ["--gdb", "99999"], ["--gdb-wait"]):
+                p = subprocess.run([vp] + MESH + ["--firmware", elf] + bad, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, timeout=60)
+                if p.returncode != 2 or "--gdb" not in p.stderr.decode():
+                    fail(f"{bad}: exit {p.returncode}, want 2 and a message: {p.stderr.decode()!r}")
         else:
             fail("unknown mode " + mode)
 
