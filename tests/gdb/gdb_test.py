@@ -253,6 +253,16 @@ def interrupt(vp, elf, gdb, tmp):
         out += bytes.fromhex(r[1:]).decode()
     if "tile 0 core 0 running" not in out:
         fail(f"monitor cores: {out!r}")
+    for cmd, want in (("na 0", '"register_accesses"'), ("tile 0", '"cores"'), ("na 7", "no tile 7")):
+        c.packet("qRcmd," + cmd.encode().hex())
+        text = ""
+        while True:
+            r = c.reply()
+            if r == "OK":
+                break
+            text += bytes.fromhex(r[1:]).decode()
+        if want not in text:
+            fail(f"monitor {cmd}: no {want} in {text[:300]!r}")
     c.packet("vCont;c")
     time.sleep(0.3)
     c.send(b"\x03")

@@ -322,7 +322,8 @@ std::string gdb_server::monitor(const std::string &command) {
         out << "monitor commands of namp-vp:\n"
                "  cores        every core: thread, state, pc, cycles\n"
                "  stats        statistics of the run so far (JSON, as --stats writes)\n"
-               "  tile N       statistics of tile N so far: cores, network adapter, NAMP slots\n";
+               "  tile N       statistics of tile N so far: cores, bus, network adapter\n"
+               "  na N         the network adapter of tile N so far: channels, DMA, RMA, NAMP slots\n";
         return out.str();
     }
     if (command == "cores") {

@@ -19,9 +19,13 @@ void platform::attach_debugger() {
         std::istringstream in(command);
         std::string word;
         unsigned id = 0;
-        if (in >> word >> id && word == "tile") {
+        if (in >> word >> id && (word == "tile" || word == "na")) {
             if (id >= tiles_.size()) return "no tile " + std::to_string(id) + "\n";
-            return collect_statistics(*this).at("tiles").at(id).dump(2) + "\n";
+            const auto tile = collect_statistics(*this).at("tiles").at(id);
+            if (word == "tile") return tile.dump(2) + "\n";
+            // the network adapter alone: channels, DMA, RMA, NAMP slots and messages
+            return tile.contains("na") ? tile.at("na").dump(2) + "\n"
+                                       : "tile " + std::to_string(id) + " has no network adapter\n";
         }
         return "";
     });
