@@ -8,7 +8,8 @@ usage: trace_test.py MODE VP FIRMWARE_DIR
   window      --trace-window keeps every event inside the window
   categories  --trace-categories marks drops the core slices
   noc         --trace-categories noc: one async slice per delivered packet (as many as the
-              statistics count), none with the default categories
+              statistics count), "packets in flight" counter samples, statistics unchanged, none
+              of it with the default categories
   bad_input   unknown category, unwritable file, inverted window: exit 2 with a message
   progress    --progress prints a status line, does not change the statistics, and a hang still ends
 """
@@ -28,7 +29,10 @@ def fail(msg):
 
 
 def run(vp, args, expect_code=0):
-    p = subprocess.run([vp] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    try:
+        p = subprocess.run([vp] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    except subprocess.TimeoutExpired:
+        fail(f"namp-vp did not end: {' '.join(args)}")
     if expect_code is not None and p.returncode != expect_code:
         fail(f"exit {p.returncode}, want {expect_code}: {' '.join(args)}\n{p.stderr.decode()}")
     return p
@@ -159,8 +163,16 @@ def noc(vp, fw, tmp):
             fail(f"bad packet slice {b} / {ends[i]}")
     if any(e["ph"] == "X" for e in ev):
         fail("core slices traced with only noc asked for")
+    counters = [e for e in ev if e["ph"] == "C" and e["name"] == "packets in flight"]
+    if not counters or not any(e["args"]["value"] > 0 for e in counters):
+        fail(f"no 'packets in flight' samples above zero ({len(counters)} samples)")
+    # sampling must not change the simulation
+    plain = os.path.join(tmp, "plain.json")
+    run(vp, base + ["--stats", plain])
+    if open(plain).read() != open(stats).read():
+        fail("tracing the NoC changed the statistics")
     run(vp, base + ["--trace", default])
-    if any(e["ph"] in "be" for e in load(default)):
+    if any(e["ph"] in "beC" for e in load(default)):
         fail("packets traced with the default categories")
     print(f"{delivered} packets traced")
 
@@ -188,8 +200,11 @@ def progress(vp, fw, tmp):
         fail(f"no status line: {p.stderr.decode()!r}")
     if open(a).read() != open(b).read():
         fail("--progress changed the statistics")
-    # a hang still ends (the status line must not keep the kernel busy)
+    # a hang still ends: neither the status line nor the NoC samples keep the kernel busy
     run(vp, ["--preset", "single", "--quiet", "--progress", "--firmware", f"{fw}/test_hang.elf"], expect_code=125)
+    run(vp, ["--preset", "single", "--quiet", "--progress", "--trace", os.path.join(tmp, "h.json"),
+             "--trace-categories", "all", "--firmware", f"{fw}/test_hang.elf"], expect_code=125)
+    load(os.path.join(tmp, "h.json"))
     print("status line shown; statistics unchanged; hang still detected")
 
 

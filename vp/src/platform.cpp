@@ -32,9 +32,6 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     out.console_log = console_log_.is_open() ? &console_log_ : nullptr;
     out.trace = &std::cerr;
     out.tracer = tracer_.get();
-    if (options.progress)
-        progress_ = std::make_unique<progress>("progress", period_, [this] { return instructions(); },
-                                               std::cerr);
     if (!options.gdb.empty()) {
         try {
             gdb_ = std::make_unique<gdb_server>(options.gdb, control_, std::cerr);
@@ -70,6 +67,15 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         mesh_ = std::make_unique<noc::mesh>("noc", noc_cfg, tracer_.get());
     } catch (const sc_core::sc_report &e) {
         throw config_error(std::string("noc: ") + e.what());
+    }
+    if (options.progress || (tracer_ && tracer_->enabled(trace::noc))) {
+        run_observer::params obs;
+        obs.clock_period = period_;
+        obs.progress = options.progress ? &std::cerr : nullptr;
+        obs.instructions = [this] { return instructions(); };
+        obs.tracer = tracer_.get();
+        obs.mesh = mesh_.get();
+        observer_ = std::make_unique<run_observer>("observer", obs);
     }
     if (!config.na_enabled) return;
     for (auto &t : tiles_) {
@@ -125,7 +131,7 @@ void platform::simulate() {
         sc_core::sc_start();
         control_.conclude(false);
     }
-    if (progress_) progress_->done();
+    if (observer_) observer_->done();
     if (tracer_) tracer_->finish(period_ * double(simulated_cycles()));
     if (gdb_) gdb_->finish(control_.process_exit_code());
 }

@@ -10,7 +10,7 @@
 #include "tiles/tile.h"
 #include "trace/tracer.h"
 #include "vp/gdb_server.h"
-#include "vp/progress.h"
+#include "vp/run_observer.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
 #include "vp/run_control.h"
@@ -65,7 +65,7 @@ private:
     std::unique_ptr<trace::tracer> tracer_;  // before everything that records into it
     run_control control_;
     std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
-    std::unique_ptr<progress> progress_;
+    std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
     std::vector<std::unique_ptr<tiles::tile>> tiles_;
     std::unique_ptr<noc::mesh> mesh_;
