@@ -31,9 +31,9 @@ private:
     mesh &mesh_;
 };
 
-mesh::mesh(sc_core::sc_module_name name, const config &cfg)
+mesh::mesh(sc_core::sc_module_name name, const config &cfg, trace::tracer *tracer)
     : sc_module(name), cfg_(validated(cfg)), clock_(std::make_unique<clock_adapter>(*this)),
-      engine_(std::make_unique<detail::wormhole_engine>(cfg_, *clock_)) {
+      engine_(std::make_unique<detail::wormhole_engine>(cfg_, *clock_, tracer)) {
     const unsigned planes = cfg_.physical_channels ? channel_count : 1;
     const unsigned vcs = cfg_.physical_channels ? 1 : channel_count;
     std::vector<router *> router_ptrs;

@@ -13,7 +13,12 @@ constexpr unsigned unlimited_fit = std::numeric_limits<unsigned>::max() / 4;
 void model_error(const std::string &what) { SC_REPORT_ERROR("noc/model", what.c_str()); }
 }  // namespace
 
-wormhole_engine::wormhole_engine(const config &cfg, timebase &time) : cfg_(cfg), time_(time) {}
+wormhole_engine::wormhole_engine(const config &cfg, timebase &time, trace::tracer *tracer)
+    : cfg_(cfg), time_(time), tracer_(tracer) {
+    if (tracer_ && tracer_->enabled(trace::noc))
+        for (unsigned t = 0; t < cfg_.width * cfg_.height; ++t)
+            tracks_.push_back(tracer_->track("tile " + std::to_string(t), "noc", trace::noc));
+}
 
 void wormhole_engine::attach(std::vector<router *> routers, std::vector<network_port *> ports) {
     routers_ = std::move(routers);
@@ -158,6 +163,14 @@ void wormhole_engine::on_injection_done(network_port *port, unsigned ch) {
 void wormhole_engine::on_deliver(flight *f) {
     const uint64_t latency = uint64_t(now_ - f->inject_cycle);
     stats_.record_delivery(f->pkt.header.ch, f->hops(), f->length, latency);
+    if (!tracks_.empty()) {  // injection to delivery of the tail, on the source tile
+        const sc_core::sc_time period = cfg_.clock_period;
+        tracer_->async_slice(tracks_[f->src],
+                             "to tile " + std::to_string(f->dst) + " ch " +
+                                 std::to_string(index_of(f->pkt.header.ch)) + " (" +
+                                 std::to_string(f->length) + " flits)",
+                             f->pkt.id, period * double(f->inject_cycle), period * double(now_));
+    }
     network_port *port = ports_[f->dst];
     packet pkt = std::move(f->pkt);
     flights_.erase(pkt.id);  // f is gone from here on

@@ -12,6 +12,7 @@
 
 #include "agenda.h"
 #include "noc/config.h"
+#include "trace/tracer.h"
 #include "noc/network_port.h"
 #include "noc/packet.h"
 #include "noc/router.h"
@@ -46,7 +47,7 @@ struct flight {
 
 class wormhole_engine {
 public:
-    wormhole_engine(const config &cfg, timebase &time);
+    wormhole_engine(const config &cfg, timebase &time, trace::tracer *tracer = nullptr);
 
     void attach(std::vector<router *> routers, std::vector<network_port *> ports);
 
@@ -92,6 +93,8 @@ private:
 
     const config cfg_;
     timebase &time_;
+    trace::tracer *tracer_;
+    std::vector<trace::track_id> tracks_;  // per source tile (category noc); empty: not traced
     std::vector<router *> routers_;
     std::vector<network_port *> ports_;
     agenda agenda_;

@@ -17,7 +17,11 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.timing = p.timing;
     cfg.bus_access = &cpu_core::bus_access_thunk;
     cfg.bus_ctx = this;
-    cfg.on_trap = p.trace_trap ? &cpu_core::trap_thunk : nullptr;
+    if (p.tracer)
+        track_ = p.tracer->track("tile " + std::to_string(p.tile_id),
+                                 "core " + std::to_string(p.core), trace::cores);
+    cfg.on_trap = p.trace_trap || track_ ? &cpu_core::trap_thunk : nullptr;
+    cfg.on_trap_return = track_ ? &cpu_core::trap_return_thunk : nullptr;
     cfg.trap_ctx = this;
     cfg.reservations = p.reservations;
     cfg.read_time = &cpu_core::read_time_thunk;
@@ -75,15 +79,30 @@ void cpu_core::run() {
     if (!started_) return;
     qk_.reset();
     accounted_cycles_ = rv_cpu_cycles(cpu_);
+    trace_begin("run");
     while (!halted_) {
+        debug_slice dbg;
+        if (p_.debug) dbg = p_.debug->before_slice(*this);  // may block (debugger stopped us)
+        if (halted_) break;
         // Run to the next global quantum boundary: all cores meet there, which keeps their
         // interleaving independent of host speed.
         const sc_time budget =
             tlm::tlm_global_quantum::instance().compute_local_quantum() - qk_.get_local_time();
         uint64_t budget_cycles = uint64_t(budget / p_.clock_period);
         if (budget_cycles == 0) budget_cycles = 1;
-        const rv_run_status status = rv_cpu_run(cpu_, rv_cpu_cycles(cpu_) + budget_cycles);
+        const uint64_t limit = rv_cpu_cycles(cpu_) + budget_cycles;
+        rv_debug_hit hit{};
+        const rv_run_status status =
+            dbg.points || dbg.step
+                ? rv_cpu_run_debug(cpu_, limit, dbg.points, dbg.skip_first, dbg.step, &hit)
+                : rv_cpu_run(cpu_, limit);
         account_cycles();
+        // A stepped wfi ends the step (wfi may act as a nop); the debugger stops us before it sleeps.
+        if (status == RV_RUN_DEBUG || (dbg.step && status == RV_RUN_WFI)) {
+            hit.reason = status == RV_RUN_DEBUG ? hit.reason : RV_DEBUG_STEP;
+            p_.debug->stopped(*this, hit);
+            continue;
+        }
         if (status == RV_RUN_LOCKUP) {
             qk_.sync();
             uint32_t cause = 0, pc = 0, tval = 0;
@@ -92,6 +111,7 @@ void cpu_core::run() {
             why << "lockup: trap cause " << cause << " at pc 0x" << std::hex << pc << " (tval 0x"
                 << tval << ") cannot be delivered: the trap handler itself faults";
             halted_ = true;
+            trace_stop();
             p_.run_control->core_failed(p_.tile_id, p_.core, why.str().c_str(),
                                         rv_cpu_cycles(cpu_));
             return;
@@ -104,10 +124,12 @@ void cpu_core::run() {
             qk_.sync();
         }
     }
+    trace_stop();
     qk_.sync();
 }
 
 void cpu_core::sleep_until_interrupt() {
+    trace_begin("wfi");
     const sc_time start = sc_core::sc_time_stamp();
     sleeping_ = true;
     while (!rv_cpu_irq_pending(cpu_)) wait(wake_event_);
@@ -116,6 +138,7 @@ void cpu_core::sleep_until_interrupt() {
     rv_cpu_add_cycles(cpu_, idle);
     accounted_cycles_ += idle;
     stats_.sleep_cycles += idle;
+    trace_end();
 }
 
 void cpu_core::irq_changed() {
@@ -166,6 +189,11 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
 }
 
 void cpu_core::trap_taken(uint32_t cause, uint32_t epc, uint32_t tval) {
+    if (track_) {
+        ++trap_depth_;
+        trace_begin(std::string((cause >> 31) ? "irq " : "trap ") + std::to_string(cause & 0x7FFFFFFF));
+    }
+    if (!p_.trace_trap) return;
     std::ostringstream line;
     line << p_.label << " trap " << ((cause >> 31) ? "interrupt " : "exception ")
          << (cause & 0x7FFFFFFF) << " epc=0x" << std::hex << epc << " tval=0x" << tval

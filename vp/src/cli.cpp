@@ -27,6 +27,16 @@ cli_options parse_command_line(int argc, char **argv) {
         ("stats", po::value(&o.stats_file)->value_name("FILE.json"),
          "write the statistics of the run as JSON")
         ("quiet,q", po::bool_switch(&o.quiet), "print neither console output nor the summary")
+        ("gdb", po::value(&o.gdb)->value_name("[HOST:]PORT"),
+         "serve GDB on this address (default host 127.0.0.1; port 0: any free port)")
+        ("gdb-wait", po::bool_switch(&o.gdb_wait), "wait for GDB before the first instruction")
+        ("trace", po::value(&o.trace_file)->value_name("FILE.json"),
+         "write a timeline trace (Chrome/Perfetto JSON)")
+        ("trace-categories", po::value(&o.trace_categories)->value_name("LIST"),
+         "what to trace: cores,marks,namp,dma,noc,all (default cores,marks,namp,dma)")
+        ("trace-window", po::value(&o.trace_window)->value_name("FROM:TO"),
+         "trace only cycles FROM to TO (TO empty: to the end)")
+        ("progress", po::bool_switch(&o.progress), "show a status line of the run on stderr")
         ("list-config", po::bool_switch(&o.list_config), "list every configuration key")
         ("list-presets", po::bool_switch(&o.list_presets), "list the presets");
     std::ostringstream help;
@@ -39,6 +49,7 @@ cli_options parse_command_line(int argc, char **argv) {
     } catch (const po::error &e) {
         throw usage_error(e.what());
     }
+    if (o.gdb_wait && o.gdb.empty()) throw usage_error("--gdb-wait needs --gdb [HOST:]PORT");
     if (!o.help && !o.version && !o.list_config && !o.list_presets && o.firmware.empty())
         throw usage_error("no firmware: give --firmware ELF (see --help)");
     return o;

@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "tiles/version.h"
+#include "trace/tracer.h"
 #include "vp/cli.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
@@ -16,6 +17,21 @@
 namespace {
 
 constexpr int exit_usage = 2;  // bad command line, configuration or firmware file
+
+// --trace-window FROM:TO (cycles; TO may be empty).
+void parse_window(const std::string &text, uint64_t &from, uint64_t &to) {
+    const size_t colon = text.find(':');
+    const auto number = [&](const std::string &s, uint64_t &v) {
+        size_t used = 0;
+        if (s.empty() || s[0] == '-') return false;
+        try { v = std::stoull(s, &used); } catch (const std::exception &) { return false; }
+        return used == s.size();
+    };
+    to = 0;
+    if (colon == std::string::npos || !number(text.substr(0, colon), from) ||
+        (colon + 1 < text.size() && !number(text.substr(colon + 1), to)) || (to && to <= from))
+        throw std::invalid_argument("--trace-window: '" + text + "' is not FROM:TO (cycles, FROM < TO)");
+}
 
 void list_config() {
     for (const vp::config_key &k : vp::config_schema()) {
@@ -95,6 +111,18 @@ int run(int argc, char **argv) {
     vp::run_options ro;
     ro.max_cycles = opt.max_cycles;
     ro.quiet = opt.quiet;
+    ro.gdb = opt.gdb;
+    ro.gdb_wait = opt.gdb_wait;
+    ro.trace_file = opt.trace_file;
+    ro.progress = opt.progress;
+    try {
+        if (!opt.trace_categories.empty())
+            ro.trace_categories = trace::parse_categories(opt.trace_categories);
+        if (!opt.trace_window.empty()) parse_window(opt.trace_window, ro.trace_from, ro.trace_to);
+    } catch (const std::exception &e) {
+        std::cerr << "namp-vp: error: " << e.what() << "\n";
+        return exit_usage;
+    }
     std::unique_ptr<vp::platform> platform;
     try {
         platform = std::make_unique<vp::platform>("platform", config, ro);

@@ -18,7 +18,9 @@ sc_core::sc_time period_of(uint64_t clock_hz) {
 platform::platform(sc_core::sc_module_name name, const platform_config &config,
                    const run_options &options)
     : sc_module(name), config_(config), options_(options), period_(period_of(config.clock_hz)),
-      control_(config.mesh_width, config.stop_on_failure) {
+      tracer_(make_tracer(options, period_)),
+      control_(config.mesh_width, config.stop_on_failure,
+               [this](const mark_record &m) { trace_mark(m); }) {
     if (!config.console_file.empty()) {
         console_log_.open(config.console_file);
         if (!console_log_)
@@ -29,6 +31,15 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     out.console_out = echo ? &std::cout : nullptr;
     out.console_log = console_log_.is_open() ? &console_log_ : nullptr;
     out.trace = &std::cerr;
+    out.tracer = tracer_.get();
+    if (!options.gdb.empty()) {
+        try {
+            gdb_ = std::make_unique<gdb_server>(options.gdb, control_, std::cerr);
+        } catch (const gdb_error &e) {
+            throw config_error(e.what());
+        }
+        out.debug = gdb_.get();
+    }
 
     for (unsigned y = 0; y < config.mesh_height; ++y) {
         for (unsigned x = 0; x < config.mesh_width; ++x) {
@@ -53,9 +64,18 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     noc::config noc_cfg = config.noc;
     noc_cfg.clock_period = period_;
     try {
-        mesh_ = std::make_unique<noc::mesh>("noc", noc_cfg);
+        mesh_ = std::make_unique<noc::mesh>("noc", noc_cfg, tracer_.get());
     } catch (const sc_core::sc_report &e) {
         throw config_error(std::string("noc: ") + e.what());
+    }
+    if (options.progress || (tracer_ && tracer_->enabled(trace::noc))) {
+        run_observer::params obs;
+        obs.clock_period = period_;
+        obs.progress = options.progress ? &std::cerr : nullptr;
+        obs.instructions = [this] { return instructions(); };
+        obs.tracer = tracer_.get();
+        obs.mesh = mesh_.get();
+        observer_ = std::make_unique<run_observer>("observer", obs);
     }
     if (!config.na_enabled) return;
     for (auto &t : tiles_) {
@@ -90,6 +110,7 @@ void platform::load(const firmware_map &firmware) {
             control_.expect_core(t->geometry().id, c);
         }
     }
+    if (gdb_) attach_debugger();
 }
 
 uint64_t platform::simulated_cycles() const {
@@ -101,6 +122,7 @@ uint64_t platform::simulated_cycles() const {
 
 void platform::simulate() {
     tlm::tlm_global_quantum::instance().set(period_ * double(config_.quantum_cycles));
+    if (gdb_ && options_.gdb_wait) gdb_->wait_at_start();
     if (options_.max_cycles) {
         const sc_core::sc_time limit = period_ * double(options_.max_cycles);
         sc_core::sc_start(limit, sc_core::SC_EXIT_ON_STARVATION);
@@ -109,6 +131,9 @@ void platform::simulate() {
         sc_core::sc_start();
         control_.conclude(false);
     }
+    if (observer_) observer_->done();
+    if (tracer_) tracer_->finish(period_ * double(simulated_cycles()));
+    if (gdb_) gdb_->finish(control_.process_exit_code());
 }
 
 }  // namespace vp

@@ -16,8 +16,9 @@ const char *to_string(end_reason reason) {
     return "?";
 }
 
-run_control::run_control(unsigned mesh_width, bool stop_on_failure)
-    : mesh_width_(mesh_width), stop_on_failure_(stop_on_failure) {}
+run_control::run_control(unsigned mesh_width, bool stop_on_failure,
+                         std::function<void(const mark_record &)> on_mark)
+    : mesh_width_(mesh_width), stop_on_failure_(stop_on_failure), on_mark_(std::move(on_mark)) {}
 
 void run_control::expect_core(unsigned, unsigned) { ++expected_; }
 
@@ -30,7 +31,7 @@ void run_control::finish(end_reason reason, const std::string &message) {
     if (reason_ != end_reason::running) return;  // the first reason wins
     reason_ = reason;
     message_ = message;
-    sc_core::sc_stop();
+    if (sc_core::sc_is_running()) sc_core::sc_stop();  // a kill may come before the run started
 }
 
 void run_control::core_exited(unsigned tile, unsigned core, uint32_t code, uint64_t cycle) {
@@ -52,6 +53,7 @@ void run_control::shutdown(unsigned tile, unsigned core, uint32_t code, uint64_t
 
 void run_control::mark(unsigned tile, unsigned core, uint32_t id, uint64_t cycle) {
     marks_.push_back({tile, core, id, cycle});
+    if (on_mark_) on_mark_(marks_.back());
 }
 
 void run_control::core_failed(unsigned tile, unsigned core, const char *reason, uint64_t cycle) {
@@ -59,6 +61,11 @@ void run_control::core_failed(unsigned tile, unsigned core, const char *reason, 
     if (stop_on_failure_ || exits_.size() + failures_.size() >= expected_)
         finish(end_reason::core_failure, where(tile, core) + " " + reason + " at cycle " +
                                              std::to_string(cycle));
+}
+
+void run_control::kill(const std::string &message) {
+    shutdown_code_ = 137;
+    finish(end_reason::shutdown, message);
 }
 
 void run_control::conclude(bool time_limit_reached) {

@@ -11,6 +11,7 @@
 #include "noc/network_port.h"
 #include "noc/router.h"
 #include "noc/stats.h"
+#include "trace/tracer.h"
 
 namespace noc {
 
@@ -22,8 +23,9 @@ class timebase;
 class mesh : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(mesh);
-    // Validates `cfg` (SC_REPORT_ERROR on bad values).
-    mesh(sc_core::sc_module_name name, const config &cfg);
+    // Validates `cfg` (SC_REPORT_ERROR on bad values). tracer: records every delivered packet
+    // (category noc, docs/tracing.md); may be null.
+    mesh(sc_core::sc_module_name name, const config &cfg, trace::tracer *tracer = nullptr);
     ~mesh() override;
 
     const config &cfg() const { return cfg_; }

@@ -12,8 +12,10 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "iss/rv32.h"
+#include "tiles/core_debug_if.h"
 #include "tiles/initiator_id.h"
 #include "tiles/run_control_if.h"
+#include "trace/tracer.h"
 
 namespace tiles {
 
@@ -38,6 +40,8 @@ public:
         std::function<uint64_t(const sc_core::sc_time &)> read_mtime;  // CLINT mtime at now+offset
         std::function<void(const std::string &)> trace_trap;           // null: no trap tracing
         std::string label;  // "[x,y:c]" for messages
+        core_debug_if *debug = nullptr;  // null: no debugger (--gdb not given)
+        trace::tracer *tracer = nullptr;  // null: no timeline trace (--trace not given)
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);
@@ -51,6 +55,13 @@ public:
 
     const rv_cpu *iss() const { return cpu_; }
     const core_stats &stats() const { return stats_; }
+    unsigned tile_id() const { return p_.tile_id; }
+    unsigned index() const { return p_.core; }
+
+    // Debugger access (cpu_core_debug.cpp). Memory goes through the core's MMU (without side
+    // effects) and the bus's debug transport; returns the number of bytes done from the start.
+    rv_cpu *debug_iss() { return cpu_; }
+    unsigned debug_memory(bool write, uint32_t vaddr, uint8_t *data, unsigned len);
 
 private:
     void end_of_elaboration() override;
@@ -65,6 +76,11 @@ private:
                                 uint32_t len, uint32_t *extra);
     static uint64_t read_time_thunk(void *ctx);
     static void trap_thunk(void *ctx, rv_cpu *, uint32_t cause, uint32_t epc, uint32_t tval);
+    static void trap_return_thunk(void *ctx, rv_cpu *);
+    // Timeline (cpu_core_trace.cpp): slices on this core's track at the core's own time.
+    void trace_begin(const std::string &state);
+    void trace_end();
+    void trace_stop();  // closes the open trap slices and the run slice
 
     params p_;
     rv_cpu *cpu_ = nullptr;
@@ -75,6 +91,8 @@ private:
     sc_core::sc_event wake_event_;
     bool started_ = false, halted_ = true, sleeping_ = false;
     core_stats stats_;
+    trace::track_id track_ = 0;  // this core's timeline track (0: not traced)
+    unsigned trap_depth_ = 0;     // trap slices open on the track
 };
 
 }  // namespace tiles

@@ -27,6 +27,8 @@ public:
         std::ostream *console_out = nullptr;  // null: quiet
         std::ostream *console_log = nullptr;  // null: no log file
         std::ostream *trace = nullptr;        // trap trace (when enabled)
+        core_debug_if *debug = nullptr;       // the debugger every core reports to (--gdb)
+        trace::tracer *tracer = nullptr;      // the timeline every core records into (--trace)
     };
 
     tile(sc_core::sc_module_name name, const tile_config &config, const tile_geometry &geometry,

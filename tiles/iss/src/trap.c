@@ -120,6 +120,8 @@ void rv_do_mret(rv_cpu *cpu)
     cpu->priv = prev;
     cpu->pc = cpu->csr.mepc;
     rv_update_translation_state(cpu);
+    if (cpu->cfg.on_trap_return)
+        cpu->cfg.on_trap_return(cpu->cfg.trap_ctx, cpu);
 }
 
 void rv_do_sret(rv_cpu *cpu)
@@ -132,4 +134,6 @@ void rv_do_sret(rv_cpu *cpu)
     cpu->priv = prev;
     cpu->pc = cpu->csr.sepc;
     rv_update_translation_state(cpu);
+    if (cpu->cfg.on_trap_return)
+        cpu->cfg.on_trap_return(cpu->cfg.trap_ctx, cpu);
 }

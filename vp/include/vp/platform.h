@@ -8,6 +8,9 @@
 #include "namp/network_adapter.h"
 #include "noc/mesh.h"
 #include "tiles/tile.h"
+#include "trace/tracer.h"
+#include "vp/gdb_server.h"
+#include "vp/run_observer.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
 #include "vp/run_control.h"
@@ -17,7 +20,16 @@ namespace vp {
 struct run_options {
     uint64_t max_cycles = 0;  // 0: no watchdog
     bool quiet = false;
+    std::string gdb;        // [HOST:]PORT of the GDB server; empty: no debugger
+    bool gdb_wait = false;  // wait for GDB before the first instruction
+    std::string trace_file;                  // --trace: timeline JSON; empty: none
+    unsigned trace_categories = 0;           // trace::category mask (0: the default set)
+    uint64_t trace_from = 0, trace_to = 0;   // window in cycles (to 0: to the end)
+    bool progress = false;                   // --progress status line
 };
+
+// The tracer --trace asks for, or null (platform_trace.cpp). Throws if the file cannot be written.
+std::unique_ptr<trace::tracer> make_tracer(const run_options &options, sc_core::sc_time period);
 
 class platform : public sc_core::sc_module {
 public:
@@ -40,12 +52,20 @@ public:
     // Length of the run: the furthest any core got (a core ends ahead of SystemC time by its
     // local quantum offset when its exit stops the simulation).
     uint64_t simulated_cycles() const;
+    uint64_t instructions() const;  // retired so far, all cores
+    trace::tracer *tracer() const { return tracer_.get(); }
 
 private:
+    void attach_debugger();  // platform_debug.cpp
+    void trace_mark(const mark_record &m);  // platform_trace.cpp
+
     platform_config config_;
     run_options options_;
     sc_core::sc_time period_;
+    std::unique_ptr<trace::tracer> tracer_;  // before everything that records into it
     run_control control_;
+    std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
+    std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
     std::vector<std::unique_ptr<tiles::tile>> tiles_;
     std::unique_ptr<noc::mesh> mesh_;

@@ -2,6 +2,7 @@
 // a failing core (with stop_on_failure), or, judged after sc_start returns, the watchdog or a hang.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -23,7 +24,9 @@ const char *to_string(end_reason reason);
 
 class run_control : public tiles::run_control_if {
 public:
-    run_control(unsigned mesh_width, bool stop_on_failure);
+    // on_mark: told of every sim_mark as it happens (the timeline trace); may be empty.
+    run_control(unsigned mesh_width, bool stop_on_failure,
+                std::function<void(const mark_record &)> on_mark = {});
 
     // Called before the simulation for every core that has firmware.
     void expect_core(unsigned tile, unsigned core);
@@ -32,6 +35,9 @@ public:
     void shutdown(unsigned tile, unsigned core, uint32_t code, uint64_t cycle) override;
     void mark(unsigned tile, unsigned core, uint32_t id, uint64_t cycle) override;
     void core_failed(unsigned tile, unsigned core, const char *reason, uint64_t cycle) override;
+
+    // A debugger ended the run (exit code 137, like a killed process).
+    void kill(const std::string &message);
 
     // After sc_start returned: the simulation ran out of events (hang) or time (watchdog).
     void conclude(bool time_limit_reached);
@@ -54,6 +60,7 @@ private:
     std::map<std::pair<unsigned, unsigned>, uint32_t> exits_;
     std::map<std::pair<unsigned, unsigned>, std::string> failures_;
     std::vector<mark_record> marks_;
+    std::function<void(const mark_record &)> on_mark_;
     end_reason reason_ = end_reason::running;
     std::string message_;
     uint32_t shutdown_code_ = 0;

@@ -92,6 +92,8 @@ typedef struct rv_config {
     /* time CSR source (mtime of the CLINT). NULL: reading time/timeh raises illegal instruction. */
     uint64_t (*read_time)(void *ctx);
     void *time_ctx;
+    /* optional: mret/sret executed (with trap_ctx), for tracing the end of a trap handler */
+    void (*on_trap_return)(void *ctx, rv_cpu *cpu);
 } rv_config;
 
 typedef enum rv_run_status {
@@ -99,6 +101,7 @@ typedef enum rv_run_status {
     RV_RUN_WFI = 1,      /* executed wfi with no interrupt pending; call rv_cpu_run again after one */
     RV_RUN_STOPPED = 2,  /* rv_cpu_request_stop() was called; the stop request is cleared on return */
     RV_RUN_LOCKUP = 3,   /* unrecoverable: a trap while fetching the trap handler (see rv_cpu_lockup) */
+    RV_RUN_DEBUG = 4,    /* rv_cpu_run_debug only: a breakpoint, watchpoint or step (iss/rv32_debug.h) */
 } rv_run_status;
 
 /* Counters kept by the hart (statistics). */

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""GDB tests of namp-vp (docs/debugging.md). Each mode asserts and exits non-zero on failure.
+
+usage: gdb_test.py MODE VP ELF [GDB]
+  session      gdb-multiarch in batch mode: break on tile 5, step, read a local and CSRs, a
+               watchpoint that fires on another core, continue to exit code 0
+  detach       GDB connects and detaches at once: console and statistics equal a run without GDB
+  garbage      raw protocol abuse (bad checksums, garbage, unknown and malformed packets): error
+               replies, then a clean detach and exit 0
+  port_in_use  --gdb on a port that is taken: exit 2 with a message
+  unreachable  --gdb on an address of no local interface, a malformed address, --gdb-wait alone:
+               exit 2 with a message
+  interrupt    connect to a running platform (no --gdb-wait), continue, Ctrl-C stops it with
+               SIGINT, kill ends the run with exit code 137
+Every network wait has a timeout; ports are chosen by the system (--gdb 127.0.0.1:0).
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+TIMEOUT = 120
+MESH = ["--set", "mesh.width=3", "--set", "mesh.height=2", "--set", "tile.cores=2"]
+
+
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+
+def start_vp(vp, elf, extra, tmp):
+    err = open(os.path.join(tmp, "vp.err"), "w+")
+    out = open(os.path.join(tmp, "vp.out"), "w+")
+    proc = subprocess.Popen([vp] + MESH + ["--firmware", elf] + extra, stdout=out, stderr=err)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        err.seek(0)
+        m = re.search(r"gdb server listening on 127\.0\.0\.1:(\d+)", err.read())
+        if m:
+            return proc, int(m.group(1)), out, err
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    proc.kill()
+    err.seek(0)
+    fail("namp-vp did not report a gdb port:\n" + err.read())
+
+
+def finish_vp(proc, out, err):
+    try:
+        code = proc.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("namp-vp did not finish")
+    out.seek(0)
+    err.seek(0)
+    return code, out.read(), err.read()
+
+
+def expect(text, patterns, what):
+    for p in patterns:
+        if not re.search(p, text, re.M):
+            fail(f"{what}: no match for /{p}/ in:\n{text}")
+
+
+def session(vp, elf, gdb, tmp):
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp)
+    cmds = ["set pagination off", "set confirm off", f"file {elf}",
+            f"target remote 127.0.0.1:{port}",
+            "info threads",
+            "break gdb_target", "continue",
+            "thread",
+            "next", "print local", "print $mhartid", "print/x $mtvec", "print/x $pc",
+            "stepi", "print/x $pc",
+            "watch gdb_shared", "continue",
+            "thread", "print gdb_shared", "print $priv",
+            "monitor cores",
+            "delete", "continue"]
+    args = [gdb, "-batch", "-nx"] + [x for c in cmds for x in ("-ex", c)]
+    try:
+        g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("gdb did not finish")
+    text = g.stdout.decode(errors="replace")
+    code, _, vp_err = finish_vp(proc, out, err)
+    print(text)
+    expect(text, [
+        r'Thread 12 "tile 5 core 1"',                               # every core is a thread
+        r'Thread 11 "tile 5 core 0" hit Breakpoint 1, gdb_target \(n=.*13\)',
+        r'\[Current thread is 11 ',
+        r'^\$1 = 40$',                                              # the local after one step
+        r'^\$2 = 0$',                                               # mhartid of core 0
+        r'^\$3 = 0x8',                                              # mtvec points into the SRAM
+        r'Thread 6 "tile 2 core 1" hit Hardware watchpoint 2: gdb_shared',
+        r'Old value = 0\s+New value = 23130',
+        r'\[Current thread is 6 ',
+        r'^\$7 = 3$',                                            # priv: machine mode
+        r'thread 11: tile 5 core 0 ',                               # monitor output
+        r'exited normally',
+    ], "gdb session")
+    pcs = [int(x, 16) for x in re.findall(r'^\$[45] = (0x[0-9a-f]+)$', text, re.M)]
+    if len(pcs) != 2 or not 2 <= pcs[1] - pcs[0] <= 4:
+        fail(f"stepi did not advance the pc by one instruction: {pcs}")
+    if code != 0:
+        fail(f"namp-vp exit code {code}:\n{vp_err}")
+
+
+def run_plain(vp, elf, tmp):
+    stats = os.path.join(tmp, "plain.json")
+    p = subprocess.run([vp] + MESH + ["--firmware", elf, "--stats", stats], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=TIMEOUT)
+    return p.returncode, p.stdout.decode(), json.load(open(stats))
+
+
+class Raw:
+    """A minimal RSP client for the abuse test."""
+
+    def __init__(self, port):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=20)
+        self.buf = b""
+
+    def send(self, raw):
+        self.s.sendall(raw)
+
+    def packet(self, payload):
+        body = payload.encode()
+        self.send(b"$" + body + b"#%02x" % (sum(body) & 0xFF))
+
+    def read_until(self, pred):
+        while True:
+            r = pred(self.buf)
+            if r is not None:
+                return r
+            chunk = self.s.recv(4096)
+            if not chunk:
+                fail("server closed the connection")
+            self.buf += chunk
+
+    def reply(self):
+        def get(buf):
+            m = re.search(rb"\$([^#]*)#[0-9a-f]{2}", buf)
+            if m:
+                self.buf = buf[m.end():]
+                return m.group(1).decode()
+            return None
+        return self.read_until(get)
+
+    def ack(self):
+        def get(buf):
+            for i, c in enumerate(buf):
+                if c in b"+-":
+                    self.buf = buf[i + 1:]
+                    return chr(c)
+            return None
+        return self.read_until(get)
+
+
+def detach(vp, elf, gdb, tmp):
+    code0, out0, stats0 = run_plain(vp, elf, tmp)
+    stats = os.path.join(tmp, "gdb.json")
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait",
+                                              "--stats", stats], tmp)
+    args = [gdb, "-batch", "-nx", "-ex", f"file {elf}", "-ex", f"target remote 127.0.0.1:{port}",
+            "-ex", "detach"]
+    g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
+    text = g.stdout.decode(errors="replace")
+    code, out1, vp_err = finish_vp(proc, out, err)
+    print(text)
+    expect(text, [r"Inferior 1 \(Remote target\) detached"], "gdb detach")
+    if code != 0 or code0 != 0:
+        fail(f"exit codes {code0} (plain) and {code} (detached):\n{vp_err}")
+    if out1 != out0:
+        fail("console output differs after a detach")
+    if json.load(open(stats)) != stats0:
+        fail("statistics differ after a detach")
+    print("detached run identical to the plain run")
+
+
+def garbage(vp, elf, gdb, tmp):
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp)
+    c = Raw(port)
+    c.send(b"\x00\xffhello world+++---")          # noise outside packets is ignored
+    c.send(b"$g#00")                               # bad checksum: NAK
+    if c.ack() != "-":
+        fail("no NAK for a bad checksum")
+    checks = [("qThisDoesNotExist", lambda r: r == ""),
+              ("m80000000", lambda r: r.startswith("E")),       # no length
+              ("mzz,4", lambda r: r.startswith("E")),
+              ("m0,4", lambda r: r.startswith("E")),            # unmapped memory
+              ("Hg99", lambda r: r.startswith("E")),            # no such thread
+              ("Z9,0,0", lambda r: r == ""),
+              ("Z2,80000000,0", lambda r: r.startswith("E")),
+              ("P1=zz", lambda r: r.startswith("E")),
+              ("vCont;x", lambda r: r.startswith("E")),
+              ("vCont;c:99", lambda r: r.startswith("E")),       # no such thread
+              ("qXfer:features:read:nothere.xml:0,100", lambda r: r.startswith("E")),
+              ("m80000000,4", lambda r: re.fullmatch(r"[0-9a-f]{8}", r) is not None),
+              ("?", lambda r: r.startswith("T05thread:")),
+              ("qRcmd," + b"bogus".hex(), lambda r: r.startswith("O"))]
+    # every command letter cut short, and a few more malformed ones: some reply, no crash
+    for pkt in ["H", "Hg", "Hc", "Hx1", "p", "pzz", "P", "P1", "P1=", "m", "m,", "M", "M1,1", "M1,1:zz",
+                "X", "X1,2:a", "Z", "Z0", "z0,", "Z2,1", "T", "Tzz", "G", "G00", "qXfer:",
+                "qXfer:features:read:target.xml:zz", "qRcmd,", "qRcmd,zz", "qThreadExtraInfo,",
+                "qThreadExtraInfo,ffff", "vCont;c:zz;q", "v", "q", "Q", "\x7f\x01"]:
+        checks.append((pkt, lambda r: True))
+    for pkt, ok in checks:
+        c.packet(pkt)
+        if c.ack() != "+":
+            fail(f"no ack for {pkt}")
+        r = c.reply()
+        if not ok(r):
+            fail(f"unexpected reply {r!r} to {pkt}")
+    c.send(b"$" + b"A" * 70000)                   # an endless packet is dropped
+    c.packet("D")
+    while c.reply() != "OK":
+        pass
+    code, _, vp_err = finish_vp(proc, out, err)
+    if code != 0:
+        fail(f"namp-vp exit code {code} after garbage:\n{vp_err}")
+    print("garbage answered with errors; run completed")
+
+
+def interrupt(vp, elf, gdb, tmp):
+    spin = os.path.join(os.path.dirname(elf), "test_watchdog.elf")  # spins until the watchdog
+    err = open(os.path.join(tmp, "vp.err"), "w+")
+    proc = subprocess.Popen([vp, "--preset", "single", "--max-cycles", "2000000000", "--firmware", spin,
+                             "--gdb", "127.0.0.1:0"], stdout=subprocess.DEVNULL, stderr=err)
+    port = None
+    for _ in range(600):
+        err.seek(0)
+        m = re.search(r"listening on 127\.0\.0\.1:(\d+)", err.read())
+        if m:
+            port = int(m.group(1))
+            break
+        time.sleep(0.05)
+    if port is None:
+        proc.kill()
+        fail("no gdb port")
+    c = Raw(port)
+    c.packet("?")                      # the platform stopped when we connected
+    if not c.reply().startswith("T05thread:1;"):
+        fail("no stop reply after connecting to a running platform")
+    c.packet("qRcmd," + b"cores".hex())
+    out = ""
+    while True:
+        r = c.reply()
+        if r == "OK":
+            break
+        out += bytes.fromhex(r[1:]).decode()
+    if "tile 0 core 0 running" not in out:
+        fail(f"monitor cores: {out!r}")
+    for cmd, want in (("na 0", '"register_accesses"'), ("tile 0", '"cores"'), ("na 7", "no tile 7")):
+        c.packet("qRcmd," + cmd.encode().hex())
+        text = ""
+        while True:
+            r = c.reply()
+            if r == "OK":
+                break
+            text += bytes.fromhex(r[1:]).decode()
+        if want not in text:
+            fail(f"monitor {cmd}: no {want} in {text[:300]!r}")
+    c.packet("vCont;c")
+    time.sleep(0.3)
+    c.send(b"\x03")
+    r = c.reply()
+    if not r.startswith("T02thread:1;"):
+        fail(f"no SIGINT stop after Ctrl-C: {r!r}")
+    c.packet("vKill;1")
+    if c.reply() != "OK":
+        fail("vKill not acknowledged")
+    try:
+        code = proc.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("namp-vp did not end after kill")
+    err.seek(0)
+    text = err.read()
+    if code != 137 or "killed by the debugger" not in text:
+        fail(f"exit {code} after kill:\n{text}")
+    print("connected mid-run, interrupted, killed (137)")
+
+
+def bad_address(vp, elf, address, tmp):
+    p = subprocess.run([vp] + MESH + ["--firmware", elf, "--gdb", address], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    text = p.stderr.decode()
+    print(text)
+    if p.returncode != 2 or "cannot listen on" not in text:
+        fail(f"--gdb {address}: exit {p.returncode}, want 2 and a message")
+
+
+def main():
+    mode, vp, elf = sys.argv[1:4]
+    gdb = sys.argv[4] if len(sys.argv) > 4 else "gdb-multiarch"
+    with tempfile.TemporaryDirectory() as tmp:
+        if mode == "session":
+            session(vp, elf, gdb, tmp)
+        elif mode == "detach":
+            detach(vp, elf, gdb, tmp)
+        elif mode == "garbage":
+            garbage(vp, elf, gdb, tmp)
+        elif mode == "port_in_use":
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            s.listen(1)
+            bad_address(vp, elf, f"127.0.0.1:{s.getsockname()[1]}", tmp)
+        elif mode == "interrupt":
+            interrupt(vp, elf, gdb, tmp)
+        elif mode == "unreachable":
+            bad_address(vp, elf, "192.0.2.1:0", tmp)  # TEST-NET-1: on no interface of this host
+            for bad in (["--gdb", "localhost:x"], ["--gdb", "99999"], ["--gdb-wait"]):
+                p = subprocess.run([vp] + MESH + ["--firmware", elf] + bad, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, timeout=60)
+                if p.returncode != 2 or "--gdb" not in p.stderr.decode():
+                    fail(f"{bad}: exit {p.returncode}, want 2 and a message: {p.stderr.decode()!r}")
+        else:
+            fail("unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    main()

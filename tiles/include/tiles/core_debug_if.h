@@ -1,0 +1,25 @@
+// What a core asks a debugger between run slices (implemented by vp::gdb_server). A core without
+// one (no --gdb) never calls anything and runs rv_cpu_run unchecked.
+#pragma once
+#include "iss/rv32_debug.h"
+
+namespace tiles {
+
+class cpu_core;
+
+struct debug_slice {
+    const rv_debug_points *points = nullptr;  // null and !step: run rv_cpu_run, no checks
+    bool skip_first = false;                  // the core resumes from its own stop
+    bool step = false;                        // run one instruction, then report
+};
+
+struct core_debug_if {
+    virtual ~core_debug_if() = default;
+    // Before each run slice, in the core's thread: may block while the debugger holds the
+    // platform stopped (all-stop) or wait while this core is held by the debugger.
+    virtual debug_slice before_slice(cpu_core &core) = 0;
+    // The core stopped at a breakpoint, watchpoint or after a step: blocks until resumed.
+    virtual void stopped(cpu_core &core, const rv_debug_hit &hit) = 0;
+};
+
+}  // namespace tiles

@@ -1,0 +1,48 @@
+// The transport of the GDB remote serial protocol: a TCP listener on one address, at most one
+// client, packet framing ($payload#checksum, acks, escapes) and the interrupt byte. Errors of the
+// peer (bad checksums, garbage, a closed socket) are handled here and never reach the server as
+// anything but "no packet" or "client gone".
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace vp {
+
+struct gdb_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class gdb_connection {
+public:
+    // address: "PORT" or "HOST:PORT" (HOST an IPv4 address of this machine; default 127.0.0.1;
+    // PORT 0 lets the system choose). Throws gdb_error if it cannot listen there.
+    explicit gdb_connection(const std::string &address);
+    ~gdb_connection();
+    gdb_connection(const gdb_connection &) = delete;
+    gdb_connection &operator=(const gdb_connection &) = delete;
+
+    std::string address() const;  // "HOST:PORT" actually listened on
+    bool connected() const { return client_ >= 0; }
+
+    // Accepts a waiting client; with block, waits for one. True if a client is connected now.
+    bool accept_client(bool block);
+    // Blocks for the next packet; false when the client went away (the connection is closed).
+    bool read_packet(std::string &payload);
+    void send_packet(const std::string &payload);
+    // While the target runs: true if the client sent the interrupt byte (0x03). Never blocks.
+    bool poll_interrupt();
+    void close_client();
+
+private:
+    bool fill(bool block);  // reads what the socket has into in_; false on EOF or error
+    void send_raw(const std::string &bytes);
+
+    int listener_ = -1, client_ = -1;
+    std::string host_;
+    uint16_t port_ = 0;
+    std::string in_;
+    bool interrupt_ = false;
+};
+
+}  // namespace vp

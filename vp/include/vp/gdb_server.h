@@ -1,0 +1,91 @@
+// GDB remote-serial-protocol server of the platform (docs/debugging.md).
+//
+// Every started core of every tile is one GDB thread ("tile T core C", thread id = 1 + position in
+// tile-major order). All-stop: a core that stops (breakpoint, watchpoint, step, interrupt) serves
+// the debugger inside its own SystemC thread, so no other process runs and simulated time stands
+// still until GDB resumes. Breakpoints and watchpoints are kept here, not written into memory, and
+// apply to every core (GDB filters thread-specific ones itself).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+#include <systemc>
+
+#include "tiles/core_debug_if.h"
+#include "tiles/cpu_core.h"
+#include "vp/gdb_connection.h"
+#include "vp/run_control.h"
+
+namespace vp {
+
+class gdb_server : public tiles::core_debug_if {
+public:
+    // Listens at once (throws gdb_error if it cannot). Messages go to log.
+    gdb_server(const std::string &address, run_control &control, std::ostream &log);
+
+    // After the firmware is loaded: the cores GDB sees, in tile-major order.
+    void add_core(tiles::cpu_core &core, std::vector<tiles::cpu_core *> tile_cores);
+    // Answers `monitor` commands the server does not know itself (e.g. statistics); "" = unknown.
+    void set_monitor(std::function<std::string(const std::string &)> fn) { monitor_ = std::move(fn); }
+
+    // --gdb-wait: the first core to run blocks until GDB connects and resumes it.
+    void wait_at_start();
+    // After the simulation: tells a connected GDB the exit code and closes the connection.
+    void finish(int exit_code);
+
+    tiles::debug_slice before_slice(tiles::cpu_core &core) override;
+    void stopped(tiles::cpu_core &core, const rv_debug_hit &hit) override;
+
+private:
+    enum class action { hold, run, step };
+    struct thread {
+        tiles::cpu_core *core;
+        std::vector<tiles::cpu_core *> tile_cores;  // for decode-cache flushes after writes
+        action act = action::run;
+        bool skip_first = false;
+    };
+    struct stop_info {
+        int thread = 0;  // index into threads_
+        int signal = 5;  // SIGTRAP; 2 for an interrupt
+        rv_debug_hit hit{};
+    };
+
+    void stop_all(int thread, int signal, const rv_debug_hit &hit);
+    void serve();                          // packet loop while stopped
+    bool handle(const std::string &p);     // true: resume
+    std::string stop_reply() const;
+    std::string read_registers(const thread &t) const;
+    bool read_register(const thread &t, unsigned n, uint32_t &v) const;
+    bool write_register(thread &t, unsigned n, uint32_t v);
+    std::string memory_read(const std::string &args);
+    std::string memory_write(const std::string &args, bool binary);
+    std::string points(const std::string &p);
+    std::string xfer(const std::string &p);
+    std::string monitor(const std::string &command);
+    bool resume(const std::string &p);     // c, s, vCont
+    void resume_all(action act);
+    void detach();
+    int thread_of(const std::string &id, int fallback) const;
+    void refresh_points();
+
+    gdb_connection conn_;
+    run_control &control_;
+    std::ostream &log_;
+    std::vector<thread> threads_;
+    std::unordered_map<const tiles::cpu_core *, int> index_;
+    std::vector<uint32_t> breakpoints_;
+    std::vector<rv_watchpoint> watchpoints_;
+    rv_debug_points points_{};
+    stop_info last_;
+    int general_ = 0, control_thread_ = -1;  // Hg and Hc selections
+    bool killed_ = false;
+    bool wait_at_start_ = false;
+    bool waiting_reply_ = false;  // GDB resumed us and waits for a stop reply
+    unsigned poll_countdown_ = 0;
+    sc_core::sc_event resume_event_;
+    std::function<std::string(const std::string &)> monitor_;
+};
+
+}  // namespace vp

@@ -1,0 +1,38 @@
+// The platform's side of the timeline trace: creating the tracer from the options and recording
+// the firmware's sim_mark stamps on the marking core's track.
+#include <cstdio>
+
+#include "vp/platform.h"
+
+namespace vp {
+
+std::unique_ptr<trace::tracer> make_tracer(const run_options &options, sc_core::sc_time period) {
+    if (options.trace_file.empty()) return nullptr;
+    trace::tracer::options o;
+    if (options.trace_categories) o.categories = options.trace_categories;
+    o.window_start = period * double(options.trace_from);
+    if (options.trace_to) o.window_end = period * double(options.trace_to);
+    try {
+        return std::make_unique<trace::tracer>(options.trace_file, o);
+    } catch (const std::exception &e) {
+        throw config_error(e.what());
+    }
+}
+
+void platform::trace_mark(const mark_record &m) {
+    if (!tracer_) return;
+    const trace::track_id track = tracer_->track(
+        "tile " + std::to_string(m.tile), "core " + std::to_string(m.core), trace::marks);
+    char name[24];
+    std::snprintf(name, sizeof name, "mark 0x%08x", unsigned(m.id));  // ids are often tags
+    tracer_->instant(track, name, period_ * double(m.cycle));
+}
+
+uint64_t platform::instructions() const {
+    uint64_t n = 0;
+    for (const auto &t : tiles_)
+        for (const auto &c : t->cores()) n += rv_cpu_instret(c->iss());
+    return n;
+}
+
+}  // namespace vp
