@@ -22,9 +22,22 @@ dma_context::state dma_context::next(state s, event e) {
     return s;
 }
 
+// The transfer's slice: from the start until its last packet left (or a read error).
+void dma_context::transition(event e) {
+    const state to = next(state_, e);
+    if (tr_ && track_) {
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        if (state_ == state::idle && to != state::idle)
+            tr_->begin(track_, "tx " + std::to_string(job_.size) + " B -> tile " + std::to_string(job_.tile), now);
+        else if (state_ != state::idle && to == state::idle)
+            tr_->end(track_, now);
+    }
+    state_ = to;
+}
+
 void dma_context::start(const dma_job &job) {
-    transition(event::start);
     job_ = job;
+    transition(event::start);
     read_ = 0;
     fifo_.clear();
 }

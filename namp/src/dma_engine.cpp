@@ -23,6 +23,11 @@ dma_engine::dma_engine(sc_core::sc_module_name name, const na_config &cfg, const
     SC_THREAD(injector_thread);
 }
 
+void dma_engine::attach_trace(trace::tracer &tr, const std::string &process) {
+    for (unsigned i = 0; i < ctx_.size(); ++i)
+        ctx_[i].ctx->attach_trace(tr, tr.track(process, "dma ctx " + std::to_string(i), trace::dma));
+}
+
 unsigned dma_engine::busy() const {
     return unsigned(std::count_if(ctx_.begin(), ctx_.end(), [](const entry &e) {
         return e.ctx->current() != dma_context::state::idle;

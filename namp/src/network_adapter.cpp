@@ -16,7 +16,7 @@ constexpr unsigned namp_min_packet_flits = 5;  // header + FINAL's four words
 
 network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &cfg,
                                  const na_geometry &geo, noc::network_port &port,
-                                 sc_core::sc_time clock_period)
+                                 sc_core::sc_time clock_period, trace::tracer *tracer)
     : sc_module(name), regs("regs"), rma("rma"), master("master"), irq("irq"), cfg_(cfg), geo_(geo),
       port_(port), period_(clock_period),
       buffers_{noc_buffer(channel::control_request, cfg.rx_buffer_flits),
@@ -42,6 +42,11 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
     if (cfg.namp.enabled)
         namp_ = std::make_unique<namp_unit>("namp", cfg_, geo_, *dma_, *this, stats_, clock_period,
                                             [this] { update_irq(); });
+    if (tracer) {
+        const std::string process = "tile " + std::to_string(geo.tile_id);
+        dma_->attach_trace(*tracer, process);
+        if (namp_) namp_->attach_trace(*tracer, process);
+    }
     SC_THREAD(target_thread);
     SC_METHOD(drive_irq);
     sensitive << irq_update_;

@@ -77,6 +77,14 @@ void slot::transition(slot_event e, sc_core::sc_time delay) {
         stats_.state_cycles[unsigned(state_)] += uint64_t((now - since_) / period_ + 0.5);
     if (to == slot_state::credit_wait) ++stats_.credit_waits;
     if (to == slot_state::error) ++stats_.errors;
+    if (tr_ && track_) {
+        // a slice per state the slot holds (IDLE is none), instants for the events that matter
+        if (state_ != slot_state::idle) tr_->end(track_, now);
+        if (to != slot_state::idle) tr_->begin(track_, slot_state_name(to), now);
+        if (e == slot_event::nack) tr_->instant(track_, "nack", now);
+        else if (e == slot_event::credit_update) tr_->instant(track_, "credit", now);
+        else if (to == slot_state::done) tr_->instant(track_, "done", now);
+    }
     state_ = to;
     since_ = now;
     due_ = now + delay;

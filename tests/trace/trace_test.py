@@ -80,10 +80,25 @@ def namp(vp, fw, tmp):
     for t in range(16):
         if f"tile {t}/core 0" not in names.values():
             fail(f"no track for tile {t} core 0: {sorted(names.values())}")
+        for k in range(8):
+            if f"tile {t}/namp slot {k}" not in names.values():
+                fail(f"no track for tile {t} namp slot {k}")
+        for k in range(4):
+            if f"tile {t}/dma ctx {k}" not in names.values():
+                fail(f"no track for tile {t} dma ctx {k}")
     by_track = check_nesting(ev)
     for key, name in names.items():
-        if not any(s[2] == "run" for s in by_track.get(key, [])):
+        if "/core " in name and not any(s[2] == "run" for s in by_track.get(key, [])):
             fail(f"track {name} has no run slice")
+    # the sender's (tile 0) slots go through the channel fast path: DATA, DMA, FINALIZE slices;
+    # its data engine shows transfers to tile 15
+    slot_names = {s[2] for key, sl in by_track.items() if names[key].startswith("tile 0/namp slot") for s in sl}
+    for want in ("ready", "data", "dma", "finalize", "done"):
+        if want not in slot_names:
+            fail(f"tile 0's slots have no '{want}' slice: {sorted(slot_names)}")
+    dma_names = {s[2] for key, sl in by_track.items() if names[key].startswith("tile 0/dma ctx") for s in sl}
+    if not any(n.endswith("-> tile 15") for n in dma_names):
+        fail(f"tile 0's DMA contexts show no transfer to tile 15: {sorted(dma_names)[:5]}")
     counts = {}
     for e in ev:
         if e["ph"] == "X":
@@ -94,6 +109,8 @@ def namp(vp, fw, tmp):
             fail(f"no '{want}' slices: {counts}")
     # handlers end at mret: every interrupt slice closes before its core's run slice does
     for key, slices in by_track.items():
+        if "/core " not in names[key]:
+            continue
         run_end = max(s[1] for s in slices if s[2] == "run")
         late = [s for s in slices if s[2].startswith("irq") and s[1] >= run_end - 1e-6]
         if late:
@@ -110,7 +127,7 @@ def marks(vp, fw, tmp):
     out, stats = os.path.join(tmp, "t.json"), os.path.join(tmp, "s.json")
     run(vp, ["--preset", "bare", "--quiet", "--firmware", f"{fw}/namp_micro.elf", "--trace", out, "--stats", stats])
     ev = load(out)
-    got = sorted((e["ts"], e["name"]) for e in ev if e["ph"] == "i")
+    got = sorted((e["ts"], e["name"]) for e in ev if e["ph"] == "i" and e["name"].startswith("mark "))
     want = sorted((round(m["cycle"] * CYCLE_US, 6), "mark 0x%08x" % m["id"])
                   for m in json.load(open(stats))["marks"])
     if not want:

@@ -91,7 +91,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         geo.max_packet_flits = noc_cfg.max_packet_flits;
         const std::string na_name = "na_" + std::to_string(g.x) + "_" + std::to_string(g.y);
         adapters_.push_back(std::make_unique<namp::network_adapter>(
-            na_name.c_str(), config.na, geo, mesh_->port(g.id), period_));
+            na_name.c_str(), config.na, geo, mesh_->port(g.id), period_, tracer_.get()));
         namp::network_adapter &na = *adapters_.back();
         t->attach_device(na.regs, TILE_NA_BASE, TILE_NA_SIZE, "network_adapter");
         t->attach_device(na.rma, RMA_BASE, RMA_SIZE, "rma_window");

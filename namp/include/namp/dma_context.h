@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "noc/packet.h"
+#include "trace/tracer.h"
 
 namespace namp {
 
@@ -36,6 +37,11 @@ public:
 
     state current() const { return state_; }
     const dma_job &job() const { return job_; }
+    // a slice per transfer on track `t` of `tr` (docs/tracing.md)
+    void attach_trace(trace::tracer &tr, trace::track_id t) {
+        tr_ = &tr;
+        track_ = t;
+    }
     void start(const dma_job &job);
 
     // reader side
@@ -50,13 +56,15 @@ public:
     noc::packet pop();
 
 private:
-    void transition(event e) { state_ = next(state_, e); }
+    void transition(event e);
 
     unsigned depth_;
     state state_ = state::idle;
     dma_job job_;
     uint32_t read_ = 0;
     std::deque<noc::packet> fifo_;
+    trace::tracer *tr_ = nullptr;
+    trace::track_id track_ = 0;
 };
 
 }  // namespace namp

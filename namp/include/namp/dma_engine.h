@@ -18,6 +18,7 @@
 #include "namp/na_config.h"
 #include "namp/na_stats.h"
 #include "namp/packet_out.h"
+#include "trace/tracer.h"
 
 namespace namp {
 
@@ -41,6 +42,8 @@ public:
     void submit(const dma_job &job, dma_client &client);
 
     unsigned contexts() const { return unsigned(ctx_.size()); }
+    // one track per context, "dma ctx D" under `process` (category dma)
+    void attach_trace(trace::tracer &tr, const std::string &process);
     unsigned busy() const;  // contexts not idle
 
 private:

@@ -53,6 +53,11 @@ public:
     void dma_completion(unsigned tag, bool error) { init.dma_completion(tag, error); }
 
     const std::vector<std::unique_ptr<slot>> &slots() const { return slots_; }
+    // one track per slot, "namp slot S" under `process` (category namp)
+    void attach_trace(trace::tracer &tr, const std::string &process) {
+        for (auto &s : slots_)
+            s->attach_trace(tr, tr.track(process, "namp slot " + std::to_string(s->index()), trace::namp));
+    }
     void attach_vif(vif_attachment *v) { vif_ = v; }
     void attach_osqm(osqm_attachment *o) { osqm_ = o; }
 

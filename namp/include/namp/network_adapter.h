@@ -29,6 +29,7 @@
 #include "namp/noc_buffer.h"
 #include "namp/packet_out.h"
 #include "noc/network_port.h"
+#include "trace/tracer.h"
 
 namespace namp {
 
@@ -41,8 +42,10 @@ public:
     sc_core::sc_out<bool> irq;                                  // MEIP of core na.irq_core
 
     SC_HAS_PROCESS(network_adapter);
+    // tracer: the run's timeline trace (docs/tracing.md), or null
     network_adapter(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
-                    noc::network_port &port, sc_core::sc_time clock_period);
+                    noc::network_port &port, sc_core::sc_time clock_period,
+                    trace::tracer *tracer = nullptr);
 
     const na_stats &stats() const { return stats_; }
     const na_config &cfg() const { return cfg_; }

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "na_registers.h"
+#include "trace/tracer.h"
 
 namespace namp {
 
@@ -112,6 +113,11 @@ public:
         uint64_t transfers = 0, bytes = 0, retries = 0, nacks = 0, credit_waits = 0, errors = 0;
         std::array<uint64_t, slot_state_count> state_cycles{};
     };
+    // the slot's states as slices on track `t` of `tr` (docs/tracing.md)
+    void attach_trace(trace::tracer &tr, trace::track_id t) {
+        tr_ = &tr;
+        track_ = t;
+    }
     const counters &stats() const { return stats_; }
     counters &stats() { return stats_; }
 
@@ -126,6 +132,8 @@ private:
     sc_core::sc_time since_, due_;
     std::vector<slot_destination> dst_;
     counters stats_;
+    trace::tracer *tr_ = nullptr;
+    trace::track_id track_ = 0;
 };
 
 }  // namespace namp
