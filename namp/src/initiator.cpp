@@ -58,13 +58,17 @@ void initiator::credit_update(uint32_t handle) {
 // ---- arbitration ----
 
 // Allocation order per destination: a slot that is about to allocate (or take a fast-path
-// element) waits while an older slot with the same handle has not got its element yet.
+// element) waits while an older slot with the same handle has not got its element yet. A CCM
+// slot is a stream of its own (its send buffer keeps its order): it neither waits nor holds
+// others back, so an idle CCM slot cannot block another sender's transfer to the same handle.
 bool initiator::ordered_after(const slot &s) const {
-    if (s.has(NAMP_FLAG_COM)) return false;
+    if (s.has(NAMP_FLAG_COM) || s.has(NAMP_FLAG_CCM)) return false;
     if (s.state() != slot_state::ready && s.state() != slot_state::retry) return false;
     for (const auto &op : slots_) {
         const slot &o = *op;
-        if (&o == &s || o.p1 != s.p1 || o.order >= s.order || o.has(NAMP_FLAG_COM)) continue;
+        if (&o == &s || o.p1 != s.p1 || o.order >= s.order || o.has(NAMP_FLAG_COM) ||
+            o.has(NAMP_FLAG_CCM))
+            continue;
         switch (o.state()) {
         case slot_state::ready:
         case slot_state::retry:

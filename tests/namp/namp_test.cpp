@@ -847,3 +847,24 @@ TEST(Namp, RevokedChannelFailsWaitingAndLaterTransfers) {
     EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 0u) << "a revoke adds no credit";
     EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 0u) << "nothing was written";
 }
+
+// An idle CCM slot (send buffer empty, polling) does not hold back another slot's message to the
+// same handle: CCM streams keep their order in their send buffer, not by the start order.
+TEST(Namp, IdleCcmSlotDoesNotBlockOtherSendsToItsHandle) {
+    bench b(namp_on);
+    mem_view m{b};
+    m.endpoint(1, EP, RXB);
+    m.cbuffer(1, RXB, 2, 6);
+    m.handle(0, H, 1, EP);
+    m.cbuffer(0, TXB, 2, 6);  // empty: the CCM slot polls
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 0, NAMP_FLAG_BUF | NAMP_FLAG_CCM, H, TXB, 0);
+        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_SEND_WAIT << 8);
+        start(d, 1, 0, H, DATA, 16);  // younger, same handle
+        EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 1)), NAMP_ERR_NONE);
+        d.wr(slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);  // leave CCM
+        poll(b, 0, slot(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE);
+    }});
+    EXPECT_EQ(m.elem_size(1, RXB, 0), MP_CB_COMMITTED | 16u);
+}
