@@ -52,19 +52,26 @@ void dma_engine::assign() {
     }
 }
 
+// Round-robin from rr: the first context for which ready() holds; rr moves past it. -1: none.
+template <class Ready> int dma_engine::next_context(unsigned &rr, Ready ready) const {
+    for (unsigned k = 0; k < ctx_.size(); ++k) {
+        const unsigned i = (rr + k) % ctx_.size();
+        if (ready(*ctx_[i].ctx)) {
+            rr = (i + 1) % ctx_.size();
+            return int(i);
+        }
+    }
+    return -1;
+}
+
 void dma_engine::reader_thread() {
     const uint32_t max_bytes = (geo_.max_packet_flits - dma_overhead_flits) * 4;
     for (;;) {
-        int pick = -1;
-        for (unsigned k = 0; k < ctx_.size() && pick < 0; ++k) {
-            const unsigned i = (read_rr_ + k) % ctx_.size();
-            if (ctx_[i].ctx->wants_read()) pick = int(i);
-        }
+        const int pick = next_context(read_rr_, [](const dma_context &c) { return c.wants_read(); });
         if (pick < 0) {
             sc_core::wait(read_event_);
             continue;
         }
-        read_rr_ = (unsigned(pick) + 1) % ctx_.size();
         dma_context &c = *ctx_[pick].ctx;
         const dma_job &j = c.job();
         if (c.first_read() && j.setup_cycles) sc_core::wait(period_ * double(j.setup_cycles));
@@ -100,16 +107,11 @@ void dma_engine::reader_thread() {
 
 void dma_engine::injector_thread() {
     for (;;) {
-        int pick = -1;
-        for (unsigned k = 0; k < ctx_.size() && pick < 0; ++k) {
-            const unsigned i = (inject_rr_ + k) % ctx_.size();
-            if (ctx_[i].ctx->has_packet()) pick = int(i);
-        }
+        const int pick = next_context(inject_rr_, [](const dma_context &c) { return c.has_packet(); });
         if (pick < 0) {
             sc_core::wait(inject_event_);
             continue;
         }
-        inject_rr_ = (unsigned(pick) + 1) % ctx_.size();
         noc::packet p = ctx_[pick].ctx->pop();  // frees a FIFO place: the reader may go on
         read_event_.notify(sc_core::SC_ZERO_TIME);
         if (ctx_[pick].ctx->current() == dma_context::state::idle) assign();

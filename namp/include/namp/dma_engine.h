@@ -52,6 +52,7 @@ private:
         dma_client *client = nullptr;
     };
     void assign();  // starts queued transfers in idle contexts
+    template <class Ready> int next_context(unsigned &rr, Ready ready) const;
     void reader_thread();
     void injector_thread();
 
