@@ -44,7 +44,7 @@ void network_adapter::dma_finish(unsigned index, bool error) {
 
 void network_adapter::dma_thread() {
     const unsigned max_bytes = (geo_.max_packet_flits - dma_overhead_flits) * 4;
-    std::vector<uint8_t> buf;
+    std::vector<uint8_t> &buf = dma_buf_;
     for (;;) {
         int pick = -1;
         for (unsigned k = 0; k < slots_.size(); ++k) {
@@ -69,7 +69,8 @@ void network_adapter::dma_thread() {
         }
         sc_core::wait(cycles(cfg_.dma_packet_cycles));
         const bool last = s.sent + n == s.size;
-        noc::packet p;
+        noc::packet &p = dma_packet_;
+        p = noc::packet();
         p.header.dst_x = s.remote_tile % geo_.mesh_width;
         p.header.dst_y = s.remote_tile / geo_.mesh_width;
         p.header.type = pkt_dma_data;
