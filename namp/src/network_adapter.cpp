@@ -156,7 +156,14 @@ void network_adapter::send_data_request(noc::packet &&pkt) {
 // The master interface: one burst on the tile bus, the SRAM adds its latency, each further 32-bit
 // word na.bus_word_cycles. Waits for the access time. Returns false on a bus error.
 bool network_adapter::bus_access(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len) {
-    tlm::tlm_generic_payload t;
+    // Several threads access the bus at once and each may wait inside: one payload per access in
+    // flight, owned by the adapter (a payload's extension array on a thread stack would leak).
+    if (bus_free_.empty()) {
+        bus_payloads_.push_back(std::make_unique<tlm::tlm_generic_payload>());
+        bus_free_.push_back(bus_payloads_.back().get());
+    }
+    tlm::tlm_generic_payload &t = *bus_free_.back();
+    bus_free_.pop_back();
     t.set_command(cmd);
     t.set_address(addr);
     t.set_data_ptr(data);
@@ -170,7 +177,9 @@ bool network_adapter::bus_access(tlm::tlm_command cmd, uint32_t addr, uint8_t *d
     const uint32_t words = (len + 3) / 4;
     if (words > 1) delay += cycles(uint64_t(words - 1) * cfg_.bus_word_cycles);
     sc_core::wait(delay);
-    return t.is_response_ok();
+    const bool ok = t.is_response_ok();
+    bus_free_.push_back(&t);
+    return ok;
 }
 
 // ---- interrupt line ----

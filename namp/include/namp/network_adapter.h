@@ -159,6 +159,8 @@ private:
     std::vector<dma_slot> slots_;
     unsigned dma_rr_ = 0;
     std::vector<uint8_t> dma_buf_;  // the DMA thread's packet data (members: see loads_)
+    std::vector<std::unique_ptr<tlm::tlm_generic_payload>> bus_payloads_;  // of bus_access
+    std::vector<tlm::tlm_generic_payload *> bus_free_;
     noc::packet dma_packet_;
     sc_core::sc_event dma_kick_;
 
