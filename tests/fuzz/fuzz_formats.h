@@ -21,7 +21,7 @@ struct iss_header {
 };
 constexpr uint32_t iss_ram_base = 0x80000000u;
 constexpr uint32_t iss_ram_size = 64 * 1024;
-constexpr uint64_t iss_cycle_budget = 20000;
+constexpr uint64_t iss_cycle_budget = 4000;  // a few hundred instructions and traps per input
 
 // fuzz_na: records of 8 bytes, each one access of a test bus master (a core) of tile 0 or 1.
 struct na_record {
