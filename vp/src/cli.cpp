@@ -11,8 +11,8 @@ namespace po = boost::program_options;
 uint64_t parse_max_cycles(const std::string &text) {
     const std::string limit = "--max-cycles must be a whole number of cycles in [0, " +
                               std::to_string(max_cycles_limit) + "], got '" + text + "'";
-    if (text.empty() || text.size() > 16 || text.find_first_not_of("0123456789") != std::string::npos)
-        throw usage_error(limit);
+    const bool digits = text.find_first_not_of("0123456789") == std::string::npos;
+    if (text.empty() || text.size() > 16 || !digits) throw usage_error(limit);
     const uint64_t v = std::stoull(text);  // at most 16 digits: cannot overflow
     if (v > max_cycles_limit) throw usage_error(limit);
     return v;

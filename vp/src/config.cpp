@@ -56,8 +56,8 @@ bool value_fits(const config_key &k, const json &v) {
         return v.get<int64_t>() >= k.min && v.get<int64_t>() <= k.max;
     case value_kind::boolean: return v.is_boolean();
     case value_kind::string:
-        if (!v.is_string() || v.get_ref<const std::string &>().size() > config_limits::max_string_bytes)
-            return false;
+        if (!v.is_string()) return false;
+        if (v.get_ref<const std::string &>().size() > config_limits::max_string_bytes) return false;
         try {
             (void)v.dump();  // the statistics echo the value: it must be valid UTF-8
         } catch (const nlohmann::json::type_error &) {
@@ -145,7 +145,8 @@ void config_builder::apply_file(const std::string &path) {
 void config_builder::apply_text(const std::string &text, const std::string &origin) {
     if (text.size() > config_limits::max_file_bytes)
         throw config_error(origin + ": the configuration has " + std::to_string(text.size()) +
-                           " bytes (at most " + std::to_string(config_limits::max_file_bytes) + ")");
+                           " bytes (at most " + std::to_string(config_limits::max_file_bytes) +
+                           ")");
     apply_json(parse_config_text(text, origin), origin);
 }
 

@@ -48,14 +48,14 @@ json parse_config_text(const std::string &text, const std::string &origin) {
             keys.push_back(key);
             break;
         }
-        case json::parse_event_t::value:
-            if (parsed.is_string() &&
-                parsed.get_ref<const std::string &>().size() > config_limits::max_string_bytes)
+        case json::parse_event_t::value: {
+            const size_t n = parsed.is_string() ? parsed.get_ref<const std::string &>().size() : 0;
+            if (n > config_limits::max_string_bytes)
                 throw config_error(origin + ": the string under " + joined(keys, size_t(depth)) +
-                                   " has " + std::to_string(parsed.get_ref<const std::string &>().size()) +
-                                   " bytes (at most " +
+                                   " has " + std::to_string(n) + " bytes (at most " +
                                    std::to_string(config_limits::max_string_bytes) + ")");
             break;
+        }
         default: break;
         }
         return true;
