@@ -64,7 +64,9 @@ struct player : sc_core::sc_module {
         switch (region) {
         case fuzz::na_status: addr = TILE_NA_BASE + NA_STATUS_BASE + (off & 0xff); break;
         case fuzz::na_irq: addr = TILE_NA_BASE + NA_IRQ_BASE + (off & 0xff); break;
-        case fuzz::na_nocbuf: addr = TILE_NA_BASE + NA_NOCBUF_BASE(r.index & 1u) + (off & 0xff); break;
+        case fuzz::na_nocbuf:
+            addr = TILE_NA_BASE + NA_NOCBUF_BASE(r.index & 1u) + (off & 0xff);
+            break;
         case fuzz::na_dma: addr = TILE_NA_BASE + NA_DMA_BASE(r.index % 8u) + (off & 0xff); break;
         case fuzz::na_namp_slot:
             addr = TILE_NA_BASE + NA_NAMP_SLOT_BASE(r.index % 16u) + (off & 0x3fff);
@@ -182,8 +184,9 @@ extern "C" const char *__asan_default_options() { return "detect_leaks=0"; }
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
     // Model errors throw; an exception escaping a run is a crash for libFuzzer.
-    sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-    sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+    using sc_core::sc_report_handler;
+    sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+    sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
     return 0;
 }
 

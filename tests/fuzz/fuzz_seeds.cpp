@@ -22,22 +22,25 @@ void write(const fs::path &file, const std::string &bytes) {
     std::ofstream(file, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
 }
 
-std::string with_mode(uint8_t mode, const std::string &text) { return std::string(1, char(mode)) + text; }
+std::string with_mode(uint8_t mode, const std::string &text) {
+    return std::string(1, char(mode)) + text;
+}
 
 void config_seeds(const fs::path &dir) {
-    unsigned n = 0;
     for (const vp::preset &p : vp::config_presets()) {
-        write(dir / ("preset_" + p.name + ".json"), with_mode(fuzz::config_file, p.settings.dump(2)));
+        write(dir / ("preset_" + p.name + ".json"),
+              with_mode(fuzz::config_file, p.settings.dump(2)));
         write(dir / ("preset_" + p.name + ".set"),
               with_mode(fuzz::config_preset, p.name + "\nmesh.width=2\ntile.cores=2\n"));
-        ++n;
     }
     write(dir / "default.json",
           with_mode(fuzz::config_file, vp::config_builder().build().effective.dump(2)));
     std::string sets;
-    for (const vp::config_key &k : vp::config_schema())
-        sets += k.path + "=" + (k.kind == vp::value_kind::string ? k.default_value.get<std::string>()
-                                                                 : k.default_value.dump()) + "\n";
+    for (const vp::config_key &k : vp::config_schema()) {
+        const bool text = k.kind == vp::value_kind::string;
+        sets += k.path + "=" + (text ? k.default_value.get<std::string>() : k.default_value.dump());
+        sets += "\n";
+    }
     write(dir / "every_key.set", with_mode(fuzz::config_set_lines, sets));
 }
 
@@ -110,7 +113,8 @@ void na_seeds(const fs::path &dir) {
     namp += record(0, fuzz::na_namp_slot, true, 0, NAMP_SLOT_PARAM2, 0x80000800u);
     namp += record(0, fuzz::na_namp_slot, true, 0, NAMP_SLOT_PARAM3, 32);
     namp += record(0, fuzz::na_namp_slot, true, 0, NAMP_SLOT_FLAGS, 1);
-    for (int i = 0; i < 8; ++i) namp += record(0, fuzz::na_namp_slot, false, 0, NAMP_SLOT_STATUS, 0);
+    for (int i = 0; i < 8; ++i)
+        namp += record(0, fuzz::na_namp_slot, false, 0, NAMP_SLOT_STATUS, 0);
     write(dir / "namp_slot", namp);
     // RMA loads and stores to both tiles
     std::string rma;

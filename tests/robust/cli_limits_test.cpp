@@ -36,7 +36,8 @@ TEST(CliLimits, HugeTileIdNamesTheTile) {
         map.add("99999999999999999999=no.elf", 16);
         FAIL() << "accepted";
     } catch (const vp::firmware_error &e) {
-        EXPECT_NE(std::string(e.what()).find("there is no tile 99999999999999999999 (the mesh has 16"),
+        const std::string what = e.what();
+        EXPECT_NE(what.find("there is no tile 99999999999999999999 (the mesh has 16"),
                   std::string::npos)
             << e.what();
     }
