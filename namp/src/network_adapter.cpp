@@ -132,6 +132,10 @@ void network_adapter::buffer_sender(unsigned index) {
     noc_buffer &b = buffers_[index];
     for (;;) {
         while (!b.outgoing()) sc_core::wait(tx_event_[index]);
+        // Wait for the channel before copying: port_.send then injects the copy at once, so no
+        // packet is left on this thread's stack while it waits.
+        const noc::channel ch = b.outgoing()->header.ch;
+        while (!port_.can_send(ch)) sc_core::wait(port_.send_ready_event(ch));
         count_sent(*b.outgoing());
         port_.send(*b.outgoing());
         b.outgoing().reset();
@@ -140,8 +144,14 @@ void network_adapter::buffer_sender(unsigned index) {
 
 // Used by the DMA thread and by cores in RMA accesses; the port serializes them (one packet per
 // channel at a time, waiters retry when it frees).
-void network_adapter::send_data_request(noc::packet pkt) {
+void network_adapter::wait_request_channel() {
+    while (!port_.can_send(channel::data_request))
+        sc_core::wait(port_.send_ready_event(channel::data_request));
+}
+
+void network_adapter::send_data_request(noc::packet &&pkt) {
     pkt.header.ch = channel::data_request;
+    wait_request_channel();
     count_sent(pkt);
     port_.send(std::move(pkt));
 }

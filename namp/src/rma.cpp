@@ -25,6 +25,7 @@ void network_adapter::b_transport_rma(tlm::tlm_generic_payload &trans, sc_core::
         return;
     }
     sc_core::wait(cycles(cfg_.rma_issue_cycles));
+    wait_request_channel();  // before the packet exists: no wait from here to the send
     const unsigned tag = ++rma_tag_;
     noc::packet p;
     p.header.dst_x = tile % geo_.mesh_width;
@@ -44,17 +45,18 @@ void network_adapter::b_transport_rma(tlm::tlm_generic_payload &trans, sc_core::
     }
     p.header.type = pkt_rma_load;
     ++stats_.rma_loads;
-    pending_load load;
-    loads_[tag] = &load;
+    pending_load &load = loads_[tag];
     send_data_request(std::move(p));
     while (!load.done) sc_core::wait(load.ev);
+    const bool error = load.error;
+    const uint32_t data = load.data;
     loads_.erase(tag);
-    if (load.error) {
+    if (error) {
         ++stats_.bus_errors;
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    std::memcpy(trans.get_data_ptr(), &load.data, len);
+    std::memcpy(trans.get_data_ptr(), &data, len);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -66,10 +68,10 @@ void network_adapter::rma_response(const noc::packet &pkt) {
     if (pkt.header.type == pkt_rma_load_reply) {
         auto it = loads_.find(tag);
         if (it == loads_.end()) return;
-        it->second->error = error || pkt.payload.size() < 2;
-        if (pkt.payload.size() >= 2) it->second->data = pkt.payload[1];
-        it->second->done = true;
-        it->second->ev.notify(sc_core::SC_ZERO_TIME);
+        it->second.error = error || pkt.payload.size() < 2;
+        if (pkt.payload.size() >= 2) it->second.data = pkt.payload[1];
+        it->second.done = true;
+        it->second.ev.notify(sc_core::SC_ZERO_TIME);
     } else if (pkt.header.type == pkt_rma_store_ack) {
         if (rma_outstanding_) --rma_outstanding_;
         if (error) {

@@ -21,7 +21,14 @@ void network_port::send(packet pkt) {
     const channel ch = pkt.header.ch;
     const unsigned c = index_of(ch);
     if (c >= channel_count) SC_REPORT_ERROR("noc/port", "send: invalid channel");
-    while (busy_[c]) sc_core::wait(ready_[c]);
+    if (busy_[c]) {
+        // Park the packet in the port while waiting: a packet left on the caller's thread stack
+        // leaks if the simulation ends first (LeakSanitizer, docs/robustness.md).
+        const auto mine = parked_.insert(parked_.end(), std::move(pkt));
+        while (busy_[c]) sc_core::wait(ready_[c]);
+        pkt = std::move(*mine);
+        parked_.erase(mine);
+    }
     try_send(std::move(pkt));
     const uint64_t mine = accepted_[c];
     while (completed_[c] < mine) sc_core::wait(ready_[c]);

@@ -249,3 +249,12 @@ TEST(cbuffer_threads, mpmc) { stress(4, 4, 3, 0, 50000); }
 TEST(cbuffer_threads, mpmc_across_index_wrap) { stress(3, 3, 1, 0xFFFFFFFFu - 50000u, 40000); }
 
 }  // namespace
+
+// Issue 12: a zero-length copy (zero-length push) with a null source passed null to memcpy
+// (UBSan: the sanitizer build runs this test and fails on the report).
+TEST(cbuffer, copy_of_nothing_accepts_null)
+{
+    uint32_t dst = 0x12345678;
+    mp_cbuffer_copy(&dst, nullptr, 0);
+    EXPECT_EQ(dst, 0x12345678u);
+}

@@ -248,25 +248,67 @@ static int check_header(const uint8_t *f, size_t size, char *err, size_t err_len
     return 0;
 }
 
-elf_image *elf_image_open(const char *path, char *err, size_t err_len)
+/* Validates img->file (already filled) and collects the PT_LOAD segments; frees img on failure. */
+static elf_image *parse_image(elf_image *img, char *err, size_t err_len);
+
+static elf_image *new_image(char *err, size_t err_len)
 {
     if (err && err_len)
         err[0] = '\0';
-    if (path == NULL) {
-        set_err(err, err_len, "no file name given");
-        return NULL;
-    }
     if (elf_version(EV_CURRENT) == EV_NONE) {
         set_err(err, err_len, "libelf initialisation failed: %s", elf_errmsg(-1));
         return NULL;
     }
     elf_image *img = calloc(1, sizeof *img);
-    if (img == NULL) {
+    if (img == NULL)
         set_err(err, err_len, "out of memory");
+    return img;
+}
+
+elf_image *elf_image_open(const char *path, char *err, size_t err_len)
+{
+    if (path == NULL) {
+        set_err(err, err_len, "no file name given");
         return NULL;
     }
-    if (read_file(path, &img->file, &img->file_size, err, err_len) != 0)
-        goto fail;
+    elf_image *img = new_image(err, err_len);
+    if (img == NULL)
+        return NULL;
+    if (read_file(path, &img->file, &img->file_size, err, err_len) != 0) {
+        elf_image_close(img);
+        return NULL;
+    }
+    return parse_image(img, err, err_len);
+}
+
+elf_image *elf_image_open_memory(const uint8_t *data, size_t size, char *err, size_t err_len)
+{
+    elf_image *img = new_image(err, err_len);
+    if (img == NULL)
+        return NULL;
+    if (size == 0 || data == NULL) {
+        set_err(err, err_len, "empty file, not an ELF file");
+        elf_image_close(img);
+        return NULL;
+    }
+    if (size > ELF_IMAGE_MAX_FILE_SIZE) {
+        set_err(err, err_len, "file too large (%zu bytes) for a firmware image", size);
+        elf_image_close(img);
+        return NULL;
+    }
+    img->file = malloc(size); /* the image owns a copy, as with a file */
+    if (img->file == NULL) {
+        set_err(err, err_len, "out of memory");
+        elf_image_close(img);
+        return NULL;
+    }
+    memcpy(img->file, data, size);
+    img->file_size = size;
+    return parse_image(img, err, err_len);
+}
+
+static elf_image *parse_image(elf_image *img, char *err, size_t err_len)
+{
     if (check_header(img->file, img->file_size, err, err_len) != 0)
         goto fail;
 

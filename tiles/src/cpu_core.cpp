@@ -1,5 +1,6 @@
 #include "tiles/cpu_core.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "tile_memory_map.h"
@@ -90,6 +91,16 @@ void cpu_core::run() {
             tlm::tlm_global_quantum::instance().compute_local_quantum() - qk_.get_local_time();
         uint64_t budget_cycles = uint64_t(budget / p_.clock_period);
         if (budget_cycles == 0) budget_cycles = 1;
+        if (p_.cycle_limit) {
+            // The watchdog stops SystemC at the limit; the ISS must not run ahead past it.
+            const uint64_t now = rv_cpu_cycles(cpu_);
+            if (now >= p_.cycle_limit) {
+                qk_.sync();
+                wait(p_.clock_period);  // never reached: the simulation ends at the limit
+                continue;
+            }
+            budget_cycles = std::min(budget_cycles, p_.cycle_limit - now);
+        }
         const uint64_t limit = rv_cpu_cycles(cpu_) + budget_cycles;
         rv_debug_hit hit{};
         const rv_run_status status =

@@ -23,6 +23,7 @@ bool sram::in_range(uint64_t addr, unsigned len) const {
 
 bool sram::load(uint32_t offset, const uint8_t *bytes, uint32_t len) {
     if (!in_range(offset, len)) return false;
+    if (len == 0) return true;  // bytes may be null then (an ELF segment without file data)
     std::memcpy(storage_.data() + offset, bytes, len);
     return true;
 }

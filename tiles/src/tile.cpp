@@ -42,6 +42,7 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
         p.core = c;
         p.timing = config.timing;
         p.clock_period = clock_period;
+        p.cycle_limit = config.cycle_limit;
         p.reservations = &reservations_;
         p.run_control = &run_control;
         p.read_mtime = [this](const sc_core::sc_time &offset) { return clint_->mtime(offset); };

@@ -8,8 +8,19 @@ namespace vp {
 
 namespace po = boost::program_options;
 
+uint64_t parse_max_cycles(const std::string &text) {
+    const std::string limit = "--max-cycles must be a whole number of cycles in [0, " +
+                              std::to_string(max_cycles_limit) + "], got '" + text + "'";
+    const bool digits = text.find_first_not_of("0123456789") == std::string::npos;
+    if (text.empty() || text.size() > 16 || !digits) throw usage_error(limit);
+    const uint64_t v = std::stoull(text);  // at most 16 digits: cannot overflow
+    if (v > max_cycles_limit) throw usage_error(limit);
+    return v;
+}
+
 cli_options parse_command_line(int argc, char **argv) {
     cli_options o;
+    std::string max_cycles;  // checked by hand: the library would take "-1" as 2^64-1
     po::options_description desc("Usage: namp-vp [options] --firmware ELF\nOptions");
     desc.add_options()
         ("help,h", po::bool_switch(&o.help), "show this help")
@@ -22,7 +33,7 @@ cli_options parse_command_line(int argc, char **argv) {
          "override one configuration key; repeatable")
         ("firmware,f", po::value(&o.firmware)->composing()->value_name("[TILE=]ELF"),
          "ELF for every tile, or for the tile with that id; repeatable")
-        ("max-cycles", po::value(&o.max_cycles)->value_name("N"),
+        ("max-cycles", po::value(&max_cycles)->value_name("N"),
          "watchdog: stop after N simulated cycles (exit code 124)")
         ("stats", po::value(&o.stats_file)->value_name("FILE.json"),
          "write the statistics of the run as JSON")
@@ -50,6 +61,7 @@ cli_options parse_command_line(int argc, char **argv) {
         throw usage_error(e.what());
     }
     if (o.gdb_wait && o.gdb.empty()) throw usage_error("--gdb-wait needs --gdb [HOST:]PORT");
+    if (!max_cycles.empty()) o.max_cycles = parse_max_cycles(max_cycles);
     if (!o.help && !o.version && !o.list_config && !o.list_presets && o.firmware.empty())
         throw usage_error("no firmware: give --firmware ELF (see --help)");
     return o;

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "vp/config_limits.h"
+
 namespace vp {
 
 using nlohmann::json;
@@ -15,6 +17,15 @@ const config_key *find_key(const std::string &path) {
     for (const config_key &k : config_schema())
         if (k.path == path) return &k;
     return nullptr;
+}
+
+// True if some key lies under the object at path: only such objects are worth walking into.
+bool is_group(const std::string &path) {
+    for (const config_key &k : config_schema())
+        if (k.path.size() > path.size() && k.path.compare(0, path.size(), path) == 0 &&
+            k.path[path.size()] == '.')
+            return true;
+    return false;
 }
 
 // "a.b.c" -> json pointer "/a/b/c"
@@ -30,7 +41,9 @@ std::string describe(const config_key &k) {
     case value_kind::integer:
         return "an integer in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
     case value_kind::boolean: return "true or false";
-    case value_kind::string: return "a string";
+    case value_kind::string:
+        return "a UTF-8 string of at most " + std::to_string(config_limits::max_string_bytes) +
+               " bytes";
     }
     return "";
 }
@@ -42,7 +55,15 @@ bool value_fits(const config_key &k, const json &v) {
         if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) return false;
         return v.get<int64_t>() >= k.min && v.get<int64_t>() <= k.max;
     case value_kind::boolean: return v.is_boolean();
-    case value_kind::string: return v.is_string();
+    case value_kind::string:
+        if (!v.is_string()) return false;
+        if (v.get_ref<const std::string &>().size() > config_limits::max_string_bytes) return false;
+        try {
+            (void)v.dump();  // the statistics echo the value: it must be valid UTF-8
+        } catch (const nlohmann::json::type_error &) {
+            return false;
+        }
+        return true;
     }
     return false;
 }
@@ -68,7 +89,7 @@ void config_builder::set_value(const std::string &path, const json &value,
     if (!key) throw config_error(origin + ": unknown configuration key '" + path + "'");
     if (!value_fits(*key, value))
         throw config_error(origin + ": '" + path + "' must be " + describe(*key) + ", got " +
-                           value.dump());
+                           describe_value(value));
     node_at(doc_, path) = value;
 }
 
@@ -85,6 +106,8 @@ void config_builder::apply_json(const json &doc, const std::string &origin) {
                 if (find_key(path))
                     throw config_error(origin + ": '" + path + "' must be " +
                                        describe(*find_key(path)) + ", got an object");
+                if (!is_group(path))
+                    throw config_error(origin + ": unknown configuration key '" + path + "'");
                 todo.push_back({path, &*it});
             } else {
                 set_value(path, *it, origin);
@@ -106,19 +129,32 @@ void config_builder::apply_preset(const std::string &name) {
 }
 
 void config_builder::apply_file(const std::string &path) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw config_error(path + ": cannot open the configuration file");
-    json doc;
-    try {
-        doc = json::parse(in);
-    } catch (const json::parse_error &e) {
-        throw config_error(path + ": not valid JSON: " + e.what());
+    std::string text;
+    char chunk[4096];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+        text.append(chunk, size_t(in.gcount()));
+        if (text.size() > config_limits::max_file_bytes)
+            throw config_error(path + ": the configuration file has more than " +
+                               std::to_string(config_limits::max_file_bytes) + " bytes");
     }
-    apply_json(doc, path);
+    apply_text(text, path);
+}
+
+void config_builder::apply_text(const std::string &text, const std::string &origin) {
+    if (text.size() > config_limits::max_file_bytes)
+        throw config_error(origin + ": the configuration has " + std::to_string(text.size()) +
+                           " bytes (at most " + std::to_string(config_limits::max_file_bytes) +
+                           ")");
+    apply_json(parse_config_text(text, origin), origin);
 }
 
 void config_builder::apply_override(const std::string &assignment) {
     const auto eq = assignment.find('=');
+    if (assignment.size() > config_limits::max_set_bytes)
+        throw config_error("--set: the argument has " + std::to_string(assignment.size()) +
+                           " bytes (at most " + std::to_string(config_limits::max_set_bytes) + ")");
     if (eq == std::string::npos || eq == 0)
         throw config_error("--set '" + assignment + "': expected KEY=VALUE");
     const std::string path = assignment.substr(0, eq);
@@ -129,8 +165,11 @@ void config_builder::apply_override(const std::string &assignment) {
     if (key->kind == value_kind::string) {
         value = text;  // strings need no JSON quotes on the command line
     } else {
-        value = json::parse(text, nullptr, false);
-        if (value.is_discarded()) value = text;  // reported as a type error below
+        try {
+            value = parse_config_text(text, "--set " + path);
+        } catch (const config_error &) {
+            value = text;  // not JSON: reported as a type error below
+        }
     }
     set_value(path, value, "--set");
 }
@@ -151,6 +190,12 @@ platform_config config_builder::build() const {
         throw config_error("'tile.sram_size' must be a multiple of 4096, got " +
                            std::to_string(sram));
     t.sram_size = uint32_t(sram);
+    const uint64_t tiles = uint64_t(c.mesh_width) * c.mesh_height;
+    if (sram * tiles > config_limits::max_total_sram)
+        throw config_error("'tile.sram_size' (" + std::to_string(sram) + ") times " +
+                           std::to_string(tiles) + " tiles (mesh.width x mesh.height) is " +
+                           std::to_string(sram * tiles) + " bytes of SRAM, more than " +
+                           std::to_string(config_limits::max_total_sram));
     t.sram_read_latency = u("tile.sram_read_latency");
     t.sram_write_latency = u("tile.sram_write_latency");
     t.device_latency = u("tile.device_latency");
@@ -226,9 +271,11 @@ platform_config config_builder::build() const {
     read_keys("namp.", namp_cycle_keys, m);
     if (m.enabled && !c.na_enabled)
         throw config_error("'namp.enabled' needs na.enabled = true");
-    if (m.enabled && n.max_packet_flits < 5)
-        throw config_error("'namp.enabled' needs noc.max_packet_flits >= 5 (the FINAL message), got " +
-                           std::to_string(n.max_packet_flits));
+    if (m.enabled && n.max_packet_flits < config_limits::namp_min_packet_flits)
+        throw config_error("'noc.max_packet_flits' (" + std::to_string(n.max_packet_flits) +
+                           ") must be at least " +
+                           std::to_string(config_limits::namp_min_packet_flits) +
+                           " with namp.enabled: the NAMP's FINAL message is that long");
     c.console_file = get("console.file").get<std::string>();
     c.effective = doc_;
     return c;

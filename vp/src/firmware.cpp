@@ -1,5 +1,6 @@
 #include "vp/firmware.h"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -25,25 +26,43 @@ firmware_image::~firmware_image() { elf_image_close(image_); }
 
 uint32_t firmware_image::entry() const { return elf_image_entry(image_); }
 
+std::string firmware_layout_error(const elf_image *image, uint32_t sram_size) {
+    const uint64_t base = TILE_SRAM_BASE, end = base + sram_size;
+    const std::string sram = "the tile SRAM [" + hex(base) + ", " + hex(end) + ")";
+    // [start, end) of the segments checked so far, for the overlap rule
+    std::vector<std::pair<uint64_t, uint64_t>> placed;
+    for (size_t i = 0; i < elf_image_segment_count(image); ++i) {
+        const elf_segment *seg = elf_image_segment(image, i);
+        if (seg->memsz == 0) continue;
+        const uint64_t start = seg->paddr, stop = start + seg->memsz;
+        const std::string name = "segment " + std::to_string(i) + " at " + hex(start) + " (" +
+                                 std::to_string(seg->memsz) + " bytes)";
+        if (start < base || stop > end) return name + " lies outside " + sram;
+        for (size_t j = 0; j < placed.size(); ++j)
+            if (start < placed[j].second && placed[j].first < stop)
+                return name + " overlaps an earlier segment at " + hex(placed[j].first);
+        placed.emplace_back(start, stop);
+    }
+    const uint32_t pc = elf_image_entry(image);
+    if (pc < base || pc >= end) return "entry point " + hex(pc) + " lies outside " + sram;
+    // RISC-V with C has 2-byte instruction alignment; an odd pc cannot be fetched.
+    if (pc & 1u) return "entry point " + hex(pc) + " is not 2-byte aligned";
+    return "";
+}
+
 void firmware_image::load_into(tiles::tile &tile) const {
     tiles::sram &mem = tile.memory();
-    const uint64_t base = TILE_SRAM_BASE, end = base + mem.size();
+    const std::string error = firmware_layout_error(image_, mem.size());
+    if (!error.empty()) throw firmware_error(path_ + ": " + error);
     for (size_t i = 0; i < elf_image_segment_count(image_); ++i) {
         const elf_segment *seg = elf_image_segment(image_, i);
-        if (seg->memsz == 0) continue;
-        if (seg->paddr < base || uint64_t(seg->paddr) + seg->memsz > end)
-            throw firmware_error(path_ + ": segment " + std::to_string(i) + " at " +
-                                 hex(seg->paddr) + " (" + std::to_string(seg->memsz) +
-                                 " bytes) lies outside the tile SRAM [" + hex(base) + ", " +
-                                 hex(end) + ")");
         const uint32_t offset = seg->paddr - TILE_SRAM_BASE;
-        mem.load(offset, seg->data, seg->filesz);
-        const std::vector<uint8_t> zeros(seg->memsz - seg->filesz, 0);
-        mem.load(offset + seg->filesz, zeros.data(), uint32_t(zeros.size()));
+        if (seg->filesz != 0) mem.load(offset, seg->data, seg->filesz);
+        if (seg->memsz > seg->filesz) {
+            const std::vector<uint8_t> zeros(seg->memsz - seg->filesz, 0);
+            mem.load(offset + seg->filesz, zeros.data(), uint32_t(zeros.size()));
+        }
     }
-    const uint32_t pc = entry();
-    if (pc < base || pc >= end)
-        throw firmware_error(path_ + ": entry point " + hex(pc) + " lies outside the tile SRAM");
 }
 
 std::shared_ptr<firmware_image> firmware_map::open(const std::string &path) {
@@ -63,10 +82,13 @@ void firmware_map::add(const std::string &argument, unsigned tile_count) {
         all_ = open(argument);
         return;
     }
-    const unsigned long tile = std::stoul(argument.substr(0, eq));
+    // Digits only (checked above); saturate instead of overflowing, so any huge id is "no tile".
+    const std::string digits = argument.substr(0, eq);
+    uint64_t tile = 0;
+    for (char c : digits) tile = std::min<uint64_t>(tile * 10 + uint64_t(c - '0'), UINT32_MAX);
     if (tile >= tile_count)
-        throw firmware_error("--firmware " + argument + ": there is no tile " +
-                             std::to_string(tile) + " (the mesh has " +
+        throw firmware_error("--firmware " + argument + ": there is no tile " + digits +
+                             " (the mesh has " +
                              std::to_string(tile_count) + " tiles, ids 0.." +
                              std::to_string(tile_count - 1) + ")");
     if (per_tile_.count(unsigned(tile)))

@@ -56,7 +56,9 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
             g.clock_hz = uint32_t(config.clock_hz);
             g.timer_hz = uint32_t(config.clock_hz / config.tile.timer_divider);
             const std::string tile_name = "tile_" + std::to_string(x) + "_" + std::to_string(y);
-            tiles_.push_back(std::make_unique<tiles::tile>(tile_name.c_str(), config.tile, g,
+            tiles::tile_config tile_cfg = config.tile;
+            tile_cfg.cycle_limit = options.max_cycles;
+            tiles_.push_back(std::make_unique<tiles::tile>(tile_name.c_str(), tile_cfg, g,
                                                            period_, control_, out));
         }
     }
@@ -126,7 +128,9 @@ void platform::simulate() {
     if (options_.max_cycles) {
         const sc_core::sc_time limit = period_ * double(options_.max_cycles);
         sc_core::sc_start(limit, sc_core::SC_EXIT_ON_STARVATION);
-        control_.conclude(sc_core::sc_time_stamp() >= limit);
+        // On starvation the kernel stops at the last event before the limit, so the time stamp
+        // alone cannot tell the watchdog from a hang: only a hang leaves nothing pending.
+        control_.conclude(sc_core::sc_time_stamp() >= limit || sc_core::sc_pending_activity());
     } else {
         sc_core::sc_start();
         control_.conclude(false);

@@ -102,7 +102,10 @@ private:
 
     // network_adapter.cpp
     void buffer_sender(unsigned index);
-    void send_data_request(noc::packet pkt);  // SC_THREAD only
+    // SC_THREAD only: waits until the channel is free, then hands the packet to the network at
+    // once (callers keep no packet on their stack while they wait).
+    void send_data_request(noc::packet &&pkt);
+    void wait_request_channel();
     void count_sent(const noc::packet &pkt);
     void update_irq() { irq_update_.notify(sc_core::SC_ZERO_TIME); }
     void drive_irq();
@@ -125,7 +128,9 @@ private:
 
     uint32_t rma_outstanding_ = 0, rma_errors_ = 0;
     uint16_t rma_tag_ = 0;
-    std::map<unsigned, pending_load *> loads_;
+    // The waiting loads live here, not on the cores' thread stacks, so nothing heap-allocated is
+    // left only on a stack when the simulation ends (LeakSanitizer, docs/robustness.md).
+    std::map<unsigned, pending_load> loads_;
 
     // incoming data requests, served one after the other by target_thread
     std::deque<noc::packet> requests_;

@@ -21,6 +21,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <list>
 #include <systemc>
 
 #include "noc/config.h"
@@ -75,6 +76,7 @@ private:
     std::array<uint64_t, channel_count> completed_{};  // packets whose tail entered the router
     std::array<sc_core::sc_event, channel_count> ready_;
     std::array<detail::flight *, channel_count> refused_{};  // head waiting for can_accept
+    std::list<packet> parked_;  // packets of send() calls waiting for their channel
 };
 
 }  // namespace noc

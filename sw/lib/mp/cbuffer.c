@@ -34,7 +34,8 @@ void mp_cbuffer_copy(void *dst, const void *src, uint32_t n)
         }
         dst = d;
     }
-    memcpy(dst, src, n);
+    if (n != 0) /* a zero-length message may come with a null payload pointer */
+        memcpy(dst, src, n);
 }
 
 int mp_cbuffer_init(void *mem, uint32_t n, uint32_t m, uint32_t start_idx)

@@ -28,6 +28,8 @@ typedef struct elf_image elf_image; /* owns the file data */
  * (no trailing newline, without the file name: the caller prefixes it) into err (if err is not
  * NULL and err_len > 0), e.g. "cannot open: No such file or directory". */
 elf_image *elf_image_open(const char *path, char *err, size_t err_len);
+/* The same for a file already in memory (the image keeps its own copy): for fuzzing and tools. */
+elf_image *elf_image_open_memory(const uint8_t *data, size_t size, char *err, size_t err_len);
 void elf_image_close(elf_image *img); /* NULL is fine */
 
 uint32_t elf_image_entry(const elf_image *img);

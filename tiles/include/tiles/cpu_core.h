@@ -35,6 +35,7 @@ public:
         unsigned core = 0;  // index in the tile, also mhartid
         rv_timing timing{};
         sc_core::sc_time clock_period;
+        uint64_t cycle_limit = 0;  // the ISS never runs past this cycle (0: no limit)
         rv_reservation_set *reservations = nullptr;
         run_control_if *run_control = nullptr;
         std::function<uint64_t(const sc_core::sc_time &)> read_mtime;  // CLINT mtime at now+offset

@@ -16,6 +16,7 @@ struct tile_config {
     unsigned timer_divider = 10;      // core cycles per mtime tick
     rv_timing timing{};
     bool trace_traps = false;
+    uint64_t cycle_limit = 0;  // watchdog: no core runs past this cycle (0: no limit)
 };
 
 }  // namespace tiles

@@ -32,7 +32,7 @@ void rv_cpu_destroy(rv_cpu *cpu)
 void rv_cpu_reset(rv_cpu *cpu, uint32_t pc)
 {
     memset(cpu->x, 0, sizeof cpu->x);
-    cpu->pc = pc;
+    cpu->pc = pc & ~1u; /* IALIGN is 16: bit 0 of the pc does not exist (as in rv_cpu_set_pc) */
     cpu->priv = RV_PRIV_M;
     rv_csr_reset(cpu);
     cpu->res->valid_mask &= ~cpu->hart_bit;

@@ -41,7 +41,10 @@ static void enter_trap(rv_cpu *cpu, uint32_t cause, uint32_t tval)
         cpu->priv = RV_PRIV_M;
     }
     cpu->pc = target;
-    cpu->stats.cycles += cpu->cfg.timing.trap;
+    /* At least one cycle: a trapping instruction retires nothing and costs no class cycles, so
+     * with timing.trap = 0 a handler that traps at once would loop without time moving on, and
+     * rv_cpu_run would never reach its budget (a host hang). */
+    cpu->stats.cycles += cpu->cfg.timing.trap ? cpu->cfg.timing.trap : 1u;
     cpu->trap_just_taken = true;
     cpu->last_trap_target = target;
     cpu->last_trap_instret = cpu->stats.instret;

@@ -34,4 +34,9 @@ struct cli_options {
 
 cli_options parse_command_line(int argc, char **argv);  // throws usage_error
 
+// --max-cycles: 0 (no watchdog) up to 10^15 cycles, far below what SystemC time can hold at the
+// fastest clock (2^64 ps at 4 GHz is 7 * 10^16 cycles). Throws usage_error naming the option.
+constexpr uint64_t max_cycles_limit = 1000000000000000ull;
+uint64_t parse_max_cycles(const std::string &text);
+
 }  // namespace vp

@@ -60,6 +60,8 @@ public:
     void apply_preset(const std::string &name);           // throws config_error
     void apply_file(const std::string &path);             // throws config_error
     void apply_json(const nlohmann::json &doc, const std::string &origin);
+    // A configuration document as text (what apply_file reads), under vp/config_limits.h.
+    void apply_text(const std::string &text, const std::string &origin);  // throws config_error
     void apply_override(const std::string &assignment);   // "key=value"; throws config_error
     platform_config build() const;                        // throws config_error
 

@@ -15,6 +15,11 @@ struct firmware_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The ELF segment rules of docs/robustness.md against a tile SRAM of sram_size bytes: every
+// segment with a memory size lies inside the SRAM, no two overlap, the entry point is a 2-byte
+// aligned SRAM address. Returns "" or what is wrong, naming the segment (by program-header order).
+std::string firmware_layout_error(const elf_image *image, uint32_t sram_size);
+
 // An opened, validated ELF file.
 class firmware_image {
 public:
@@ -25,7 +30,8 @@ public:
 
     const std::string &path() const { return path_; }
     uint32_t entry() const;
-    // Copies every loadable segment into the tile SRAM; throws if a segment lies outside it.
+    // Copies every loadable segment into the tile SRAM; throws (before copying anything) if the
+    // image breaks a rule of firmware_layout_error.
     void load_into(tiles::tile &tile) const;
 
 private:
