@@ -115,11 +115,13 @@ int mp_cbuffer_read(mp_cbuffer_t *b, uint32_t *idx)
             cur = again;
             continue;
         }
-        if ((__atomic_load_n(&sizes[cur & mask], __ATOMIC_ACQUIRE) & MP_CB_COMMITTED) == 0)
+        /* the size word is final once COMMITTED: the value read here decides VOID too */
+        const uint32_t sw = __atomic_load_n(&sizes[cur & mask], __ATOMIC_ACQUIRE);
+        if ((sw & MP_CB_COMMITTED) == 0)
             return -1;             /* reserved, not committed yet */
         if (__atomic_compare_exchange_n(&b->rd_idx, &cur, cur + 1u, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
-            if (__atomic_load_n(&sizes[cur & mask], __ATOMIC_ACQUIRE) & MP_CB_VOID) {
+            if (sw & MP_CB_VOID) {
                 /* a producer gave this element up: free it and take the next one */
                 __atomic_store_n(&sizes[cur & mask], 0u, __ATOMIC_RELEASE);
                 __atomic_fetch_add(&b->voids, 1u, __ATOMIC_ACQ_REL);

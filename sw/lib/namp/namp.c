@@ -16,6 +16,7 @@ static uint32_t implicit_err;         /* last error code seen on an implicit slo
 static uintptr_t impl_owner[NAMP_MAX_SLOTS];   /* who started implicit slot s (0: nobody) */
 /* failed implicit slots whose error their owner has not taken yet */
 static struct { uintptr_t owner; uint32_t code; } impl_fail[NAMP_MAX_SLOTS];
+static uint32_t impl_fail_count;      /* entries of impl_fail in use */
 
 /* An implicitly completed slot is free again once the NAMP has cleared VALID (or set DONE). */
 static void reclaim(void)
@@ -31,6 +32,8 @@ static void reclaim(void)
         if (st & NAMP_STATUS_ERROR) {
             uint32_t code = NAMP_STATUS_CODE(st) ? NAMP_STATUS_CODE(st) : 0xFFu;
             if (impl_owner[s]) {   /* kept for its owner, whoever asks first */
+                if (!impl_fail[s].code)
+                    impl_fail_count++;
                 impl_fail[s].owner = impl_owner[s];
                 impl_fail[s].code = code;
             } else {
@@ -72,11 +75,12 @@ uint32_t namp_implicit_error_of(uintptr_t owner)
     if (implicit)
         reclaim();
     uint32_t e = 0;
-    for (uint32_t s = 0; s < NAMP_MAX_SLOTS && !e; ++s)
+    for (uint32_t s = 0; impl_fail_count && s < NAMP_MAX_SLOTS && !e; ++s)
         if (impl_fail[s].owner == owner && impl_fail[s].code) {
             e = impl_fail[s].code;
             impl_fail[s].owner = 0;
             impl_fail[s].code = 0;
+            impl_fail_count--;
         }
     irq_global_restore(saved);
     return e;
