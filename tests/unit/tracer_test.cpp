@@ -3,6 +3,7 @@
 #include "trace/tracer.h"
 
 #include <cstdio>
+#include <unistd.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,7 +15,11 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 
 struct TracerTest : ::testing::Test {
-    std::string path = ::testing::TempDir() + "tracer_test.json";
+    // one file per test and process: ctest runs the tests in parallel (the normal and the
+    // sanitizer build too), and a shared name let one test read another's half-written file
+    std::string path = ::testing::TempDir() + "tracer_test_" +
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                       std::to_string(::getpid()) + ".json";
     void TearDown() override { std::remove(path.c_str()); }
     nlohmann::json read() {
         std::ifstream in(path);
