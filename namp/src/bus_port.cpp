@@ -7,19 +7,14 @@ namespace namp {
 
 bus_port::bus_port(sc_core::sc_module_name name) : sc_module(name), socket("socket") {}
 
-tlm::tlm_generic_payload &bus_port::take_payload() {
+tlm::tlm_generic_payload &bus_port::take_payload(tlm::tlm_command cmd, uint32_t addr, uint8_t *data,
+                                                 uint32_t len) {
     if (free_.empty()) {
         payloads_.push_back(std::make_unique<tlm::tlm_generic_payload>());
         free_.push_back(payloads_.back().get());
     }
-    tlm::tlm_generic_payload *t = free_.back();
+    tlm::tlm_generic_payload &t = *free_.back();
     free_.pop_back();
-    return *t;
-}
-
-bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len) {
-    ++accesses_;
-    tlm::tlm_generic_payload &t = take_payload();
     t.set_command(cmd);
     t.set_address(addr);
     t.set_data_ptr(data);
@@ -28,6 +23,12 @@ bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uin
     t.set_byte_enable_ptr(nullptr);
     t.set_dmi_allowed(false);
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    return t;
+}
+
+bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len) {
+    ++accesses_;
+    tlm::tlm_generic_payload &t = take_payload(cmd, addr, data, len);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(t, delay);
     sc_core::wait(delay);
@@ -59,15 +60,8 @@ bool bus_port::rmw(uint32_t addr, bool cas, uint32_t operand, uint32_t compare, 
     tiles::atomic_ext ext;
     ext.kind = cas ? tiles::atomic_ext::op::cas : tiles::atomic_ext::op::fetch_add;
     ext.compare = compare;
-    tlm::tlm_generic_payload &t = take_payload();
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address(addr);
-    t.set_data_ptr(reinterpret_cast<uint8_t *>(&operand));
-    t.set_data_length(4);
-    t.set_streaming_width(4);
-    t.set_byte_enable_ptr(nullptr);
-    t.set_dmi_allowed(false);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm::tlm_generic_payload &t =
+        take_payload(tlm::TLM_WRITE_COMMAND, addr, reinterpret_cast<uint8_t *>(&operand), 4);
     t.set_extension(&ext);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(t, delay);

@@ -266,16 +266,18 @@ void initiator::step_ready(slot &s) {
         s.transition(slot_event::direct);
         return;
     }
-    sc_core::wait(cycles(cfg_.namp.message_cycles));
-    send(d.tile, NAMP_MSG_ALLOC_REQ, s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u, s,
-         {d.endpoint, s.size});
-    s.transition(slot_event::request_sent);
+    send_request(s);
 }
 
 // RETRY (back-off expired): the credit and the element are kept, only the request is repeated.
 void initiator::step_retry(slot &s) {
-    sc_core::wait(cycles(cfg_.namp.message_cycles));
     ++s.stats().retries;
+    send_request(s);
+}
+
+// The allocation request for the slot's destination (READY after the set-up, or RETRY).
+void initiator::send_request(slot &s) {
+    sc_core::wait(cycles(cfg_.namp.message_cycles));
     send(s.dst().tile, NAMP_MSG_ALLOC_REQ, s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u, s,
          {s.dst().endpoint, s.size});
     s.transition(slot_event::request_sent);

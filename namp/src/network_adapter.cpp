@@ -152,8 +152,7 @@ void network_adapter::wait_request_channel() {
 void network_adapter::send_data_request(noc::packet &&pkt) {
     pkt.header.ch = channel::data_request;
     wait_request_channel();
-    count_sent(pkt);
-    port_.send(std::move(pkt));
+    send_packet(std::move(pkt));
 }
 
 void network_adapter::send_packet(noc::packet pkt) {

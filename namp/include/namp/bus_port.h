@@ -45,7 +45,8 @@ private:
     // Payloads owned by the port, one per access in flight (several threads of a component may
     // wait inside an access at once): a payload on a thread's stack would hold heap memory that
     // is never freed if the simulation ends while the thread waits.
-    tlm::tlm_generic_payload &take_payload();
+    tlm::tlm_generic_payload &take_payload(tlm::tlm_command cmd, uint32_t addr, uint8_t *data,
+                                           uint32_t len);
     void give_payload(tlm::tlm_generic_payload &t) { free_.push_back(&t); }
 
     std::vector<std::unique_ptr<tlm::tlm_generic_payload>> payloads_;

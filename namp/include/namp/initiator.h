@@ -66,6 +66,7 @@ private:
     void step_send_wait(slot &s);
     void step_data(slot &s);
     void step_finalize(slot &s);
+    void send_request(slot &s);
 
     // ingress
     void apply(const input &in);
@@ -94,7 +95,7 @@ private:
     uint64_t credit_updates_ = 0;    // CREDIT messages applied (lost-wake-up guard)
     uint32_t rng_;                   // back-off jitter (deterministic per tile)
     std::deque<input> in_;
-    input cur_{input_kind::response};  // the input being applied (a member: see bus_port.h)
+    input cur_{input_kind::response, 0, {}};  // the input being applied (a member: see bus_port.h)
     sc_core::sc_event kick_, in_event_;
 };
 

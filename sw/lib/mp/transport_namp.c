@@ -146,9 +146,7 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
     namp_slot_start((unsigned)s, flags | (use_irq ? NAMP_F_IEN : 0u), (uint32_t)(uintptr_t)h->hw,
                     p2, p3);
     uint32_t err;
-    if (use_irq == 1) {
-        err = namp_slot_wait_wfi((unsigned)s, &mp_stats.idle_cycles);
-    } else if (use_irq == 2) {                   /* through the interrupt handler */
+    if (use_irq == 2) {                          /* through the interrupt handler */
         MP_WAIT_UNTIL(namp_slot_done((unsigned)s));
         err = namp_slot_finish((unsigned)s);
     } else {
