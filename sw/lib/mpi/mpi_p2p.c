@@ -116,9 +116,9 @@ static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, ui
     if (!to)
         return MPI_ERR_RANK;
     struct pool_ent *e = pool_get();
-    memcpy(e->buf, h, sizeof *h);
+    mpi_copy(e->buf, h, sizeof *h);
     if (bytes)
-        memcpy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
+        mpi_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
     return pool_send(e, to, e->buf, MPI_HDR_BYTES + bytes, NULL);
 }
 
@@ -213,7 +213,7 @@ static void rdv_start_next(void)
         r->done_bytes = 0;
         struct mpi_hdr h = {MPI_K_CTS, 0, 0, 0, 0, r->cookie};
         mcapi_endpoint_t to = lookup(h_main, r->peer_world, MPI_PORT);
-        memcpy(e->buf, &h, sizeof h);
+        mpi_copy(e->buf, &h, sizeof h);
         if (!to || pool_send(e, to, e->buf, MPI_HDR_BYTES, NULL) != MPI_SUCCESS) {
             r->st.MPI_ERROR = MPI_ERR_OTHER;
             r->state = RQ_DONE;
@@ -244,12 +244,12 @@ static void deliver(struct mpi_request *r, const struct mpi_hdr *h, int src_worl
 {
     fill_status(r, h);
     if (self_send) {
-        memcpy(r->buf, self_send->buf, (size_t)r->st.count_bytes);
+        mpi_copy(r->buf, self_send->buf, (size_t)r->st.count_bytes);
         self_send->state = RQ_DONE;
         r->state = RQ_DONE;
     } else if (h->kind == MPI_K_EAGER) {
         if (r->st.count_bytes)
-            memcpy(r->buf, data, (size_t)r->st.count_bytes);
+            mpi_copy(r->buf, data, (size_t)r->st.count_bytes);
         r->state = RQ_DONE;
     } else {
         rdv_enqueue(r, h, src_world);
@@ -285,7 +285,7 @@ static void arrival(const struct mpi_hdr *h, int src_world, const uint8_t *data,
     if (h->kind == MPI_K_EAGER && h->bytes && !self_send) {
         u->data = malloc(h->bytes);
         if (u->data)
-            memcpy(u->data, data, h->bytes);
+            mpi_copy(u->data, data, h->bytes);
     }
     u->next = NULL;
     if (unexp_tail)
