@@ -4,6 +4,7 @@
  * Every MCAPI operation is non-blocking (send_i / recv_i) and driven from mpi_progress, which is
  * called by every waiting MPI call: two ranks sending to each other can never both block inside
  * MCAPI while their receive buffers are full. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,18 +276,28 @@ static void arrival(const struct mpi_hdr *h, int src_world, const uint8_t *data,
         deliver(r, h, src_world, data, self_send);
         return;
     }
+    /* An unexpected eager message is kept in the heap until a receive takes it. Without memory
+     * it cannot be kept and no call could report its loss: the run ends with a clear error. */
     struct mpi_unexp *u = malloc(sizeof *u);
-    if (!u)
-        return;   /* out of memory: the message is lost; MPI_ERR_NO_MEM is not reportable here */
+    if (u && h->kind == MPI_K_EAGER && h->bytes && !self_send) {
+        u->data = malloc(h->bytes);
+        if (!u->data) {
+            free(u);
+            u = NULL;
+        }
+    } else if (u) {
+        u->data = NULL;
+    }
+    if (!u) {
+        printf("MPI FATAL: rank %d: no memory for an unexpected message of %u bytes\n",
+               mpi_world_rank, (unsigned)h->bytes);
+        sim_shutdown(100u + MPI_ERR_NO_MEM);
+    }
+    if (u->data)
+        mpi_copy(u->data, data, h->bytes);
     u->h = *h;
     u->src_world = src_world;
     u->self_send = self_send;
-    u->data = NULL;
-    if (h->kind == MPI_K_EAGER && h->bytes && !self_send) {
-        u->data = malloc(h->bytes);
-        if (u->data)
-            mpi_copy(u->data, data, h->bytes);
-    }
     u->next = NULL;
     if (unexp_tail)
         unexp_tail->next = u;
