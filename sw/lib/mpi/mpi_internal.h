@@ -64,6 +64,7 @@ struct mpi_request {
     uint32_t inflight;    /* MCAPI sends of this request still under way */
     uint32_t cookie;
     int rdv_go;           /* send: CTS arrived, payload may flow */
+    int eager;            /* send: eager (done when its MCAPI send is) */
     uint32_t rdv_pieces;  /* recv: rendezvous payload messages still to come */
     int peer_world;       /* recv (rendezvous): world rank of the sender */
     MPI_Status st;

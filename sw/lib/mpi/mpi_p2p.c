@@ -111,7 +111,8 @@ static int pool_send(struct pool_ent *e, mcapi_endpoint_t to, const void *data, 
     return MPI_SUCCESS;
 }
 
-static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes)
+static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes,
+                     struct mpi_request *owner)
 {
     mcapi_endpoint_t to = lookup(h_main, world, MPI_PORT);
     if (!to)
@@ -120,7 +121,7 @@ static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, ui
     mpi_copy(e->buf, h, sizeof *h);
     if (bytes)
         mpi_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
-    return pool_send(e, to, e->buf, MPI_HDR_BYTES + bytes, NULL);
+    return pool_send(e, to, e->buf, MPI_HDR_BYTES + bytes, owner);
 }
 
 /* Rendezvous payload: after the CTS, slot-sized pieces from the user's buffer (no copy). */
@@ -364,6 +365,8 @@ static void on_complete(mcapi_request_t *m, size_t size, mcapi_status_t st)
         e->owner->inflight--;
         if (st != MCAPI_SUCCESS)
             e->owner->st.MPI_ERROR = MPI_ERR_OTHER;
+        if (e->owner->eager && e->owner->inflight == 0)
+            e->owner->state = RQ_DONE;
     }
 }
 
@@ -463,10 +466,17 @@ int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm c
         return MPI_SUCCESS;
     }
     if ((int)bytes <= eager_threshold) {
+        /* The request completes when MCAPI has delivered the message, not at the copy into the
+         * pool: MCAPI moves a send only while its sender is inside the library, so a send left
+         * behind while the application computes would reach the receiver only at the sender's
+         * next MPI call (in CG that stalled every reduction by a whole matrix product). */
         ++mpi_stats.eager_sends;
-        int rc = send_ctrl(world, &h, buf, bytes);
-        r->state = RQ_DONE;   /* the payload was copied into the pool entry */
-        r->st.MPI_ERROR = rc;
+        r->eager = 1;
+        int rc = send_ctrl(world, &h, buf, bytes, r);
+        if (rc != MPI_SUCCESS) {
+            r->state = RQ_DONE;
+            r->st.MPI_ERROR = rc;
+        }
         return rc;
     }
     ++mpi_stats.rdv_sends;
@@ -475,7 +485,7 @@ int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm c
     h.cookie = r->cookie;
     r->next = rts_sends;
     rts_sends = r;
-    int rc = send_ctrl(world, &h, NULL, 0);
+    int rc = send_ctrl(world, &h, NULL, 0, NULL);
     if (rc != MPI_SUCCESS) {   /* never gets a CTS */
         rts_sends = r->next;
         r->state = RQ_DONE;
