@@ -38,6 +38,11 @@ void test_errors(void)
     CHECK_RC(MPI_Allreduce(x, &v, 1, MPI_FLOAT, MPI_BXOR, MPI_COMM_WORLD), MPI_ERR_OP);
     CHECK_RC(MPI_Allreduce(x, &v, 1, MPI_BYTE, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE);
     CHECK_RC(MPI_Get_count(&st, 0, &v), MPI_ERR_TYPE);
+    MPI_Comm bad = MPI_COMM_NULL;   /* every rank passes the bad color: no communication */
+    CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, -5, 0, &bad), MPI_ERR_ARG);
+    CHECK_RC(MPI_Comm_split(MPI_COMM_NULL, 0, 0, &bad), MPI_ERR_COMM);
+    CHECK_RC(MPI_Waitall(-1, &r, &st), MPI_ERR_ARG);
+    CHECK_RC(MPI_Test(&r, NULL, &st), MPI_ERR_ARG);
     /* a request already completed: MPI_Wait on MPI_REQUEST_NULL returns an empty status */
     r = MPI_REQUEST_NULL;
     CHECK_RC(MPI_Wait(&r, &st), MPI_SUCCESS);
@@ -59,6 +64,8 @@ void test_errors(void)
         if (my_rank == 0) {
             CHECK_RC(MPI_Send(big, 8, MPI_INT, 1, 11, MPI_COMM_WORLD), MPI_SUCCESS);
             CHECK_RC(MPI_Send(big, 2000, MPI_INT, 1, 12, MPI_COMM_WORLD), MPI_SUCCESS);
+            CHECK_RC(MPI_Send(big, 8, MPI_INT, 1, 13, MPI_COMM_WORLD), MPI_SUCCESS);
+            CHECK_RC(MPI_Send(big, 2, MPI_INT, 1, 14, MPI_COMM_WORLD), MPI_SUCCESS);
         } else {
             memset(got, 0, sizeof got);
             CHECK_RC(MPI_Recv(got, 4, MPI_INT, 0, 11, MPI_COMM_WORLD, &st), MPI_ERR_TRUNCATE);
@@ -68,6 +75,15 @@ void test_errors(void)
             MPI_Get_count(&st, MPI_INT, &v);
             CHECK(v == 1000 && got[999] == 999 * 3 + 1 && st.MPI_ERROR == MPI_ERR_TRUNCATE,
                   "rendezvous truncation: count %d, last %d", v, got[999]);
+            /* Waitall: one truncated receive -> MPI_ERR_IN_STATUS, the error in its status */
+            MPI_Request rq[2];
+            MPI_Status sts[2];
+            MPI_Irecv(got, 4, MPI_INT, 0, 13, MPI_COMM_WORLD, &rq[0]);
+            MPI_Irecv(got + 4, 4, MPI_INT, 0, 14, MPI_COMM_WORLD, &rq[1]);
+            CHECK_RC(MPI_Waitall(2, rq, sts), MPI_ERR_IN_STATUS);
+            CHECK(sts[0].MPI_ERROR == MPI_ERR_TRUNCATE && sts[1].MPI_ERROR == MPI_SUCCESS &&
+                      rq[0] == MPI_REQUEST_NULL && rq[1] == MPI_REQUEST_NULL,
+                  "waitall statuses %d %d", sts[0].MPI_ERROR, sts[1].MPI_ERROR);
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);
