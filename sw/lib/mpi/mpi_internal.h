@@ -1,0 +1,137 @@
+/* Internals of the MPI subset (sw/lib/mpi). Wire format, communicator, request and queue entries.
+ *
+ * Transport: two MCAPI connection-less endpoints per rank on its tile, port MPI_PORT (headers:
+ * eager messages with their payload, rendezvous RTS and CTS) and MPI_PORT_RDV (rendezvous payload
+ * only, no header). A receiver clears one rendezvous at a time (one CTS outstanding), so the
+ * payload messages in MPI_PORT_RDV all belong to the active receive and are received straight into
+ * its buffer. */
+#ifndef MPI_INTERNAL_H
+#define MPI_INTERNAL_H
+
+#include <stdint.h>
+
+#include "mcapi.h"
+#include "mpi.h"
+
+#define MPI_PORT 0x4D50u
+#define MPI_PORT_RDV 0x4D51u
+#ifndef MPI_SLOT_LOG2
+#define MPI_SLOT_LOG2 12u          /* 4 KiB receive slots */
+#endif
+#ifndef MPI_CAP_LOG2
+#define MPI_CAP_LOG2 3u            /* 8 slots per endpoint */
+#endif
+#define MPI_SLOT_BYTES (1u << MPI_SLOT_LOG2)
+#define MPI_HDR_BYTES 20u
+#define MPIX_EAGER_MAX ((int)(MPI_SLOT_BYTES - MPI_HDR_BYTES))
+#ifndef MPI_EAGER_DEFAULT
+#define MPI_EAGER_DEFAULT 1024
+#endif
+#define MPI_MAX_RANKS 256
+#define MPI_SEND_POOL 12           /* MCAPI sends in flight (MCAPI allows 16) */
+
+enum { MPI_K_EAGER = 1, MPI_K_RTS = 2, MPI_K_CTS = 3 };
+
+/* Header of a message on MPI_PORT (5 words). */
+struct mpi_hdr {
+    uint16_t kind, ctx;
+    int32_t src;          /* sender's rank in the communicator */
+    int32_t tag;
+    uint32_t bytes;       /* payload bytes of the whole message */
+    uint32_t cookie;      /* RTS: sender request id; CTS: the same id echoed */
+};
+_Static_assert(sizeof(struct mpi_hdr) == MPI_HDR_BYTES, "header size");
+
+struct mpi_comm {
+    uint32_t ctx;         /* point-to-point context; ctx + 1: collectives */
+    int size, rank;
+    int errhandler;
+    int *world;           /* world rank of each rank (NULL for MPI_COMM_WORLD: identity) */
+    int valid;
+};
+
+enum { RQ_FREE = 0, RQ_ACTIVE, RQ_DONE };
+enum { RK_SEND = 1, RK_RECV };
+
+struct mpi_request {
+    int state, kind;
+    MPI_Comm comm;
+    uint32_t ctx;
+    int peer, tag;        /* send: dest (comm rank); recv: source filter, tag filter */
+    uint8_t *buf;
+    uint32_t bytes;       /* send: message bytes; recv: capacity */
+    uint32_t done_bytes;  /* rendezvous progress */
+    uint32_t inflight;    /* MCAPI sends of this request still under way */
+    uint32_t cookie;
+    int rdv_go;           /* send: CTS arrived, payload may flow */
+    int eager;            /* send: eager (done when its MCAPI send is) */
+    uint32_t rdv_pieces;  /* recv: rendezvous payload messages still to come */
+    int peer_world;       /* recv (rendezvous): world rank of the sender */
+    MPI_Status st;
+    struct mpi_request *next;   /* posted queue / rendezvous queue / send list */
+};
+
+/* An arrival nobody had posted a receive for. */
+struct mpi_unexp {
+    struct mpi_hdr h;
+    int src_world;
+    uint8_t *data;        /* eager: copy of the payload (NULL for RTS or 0 bytes) */
+    struct mpi_request *self_send;   /* self rendezvous: the pending send */
+    struct mpi_unexp *next;
+};
+
+extern mpix_stats_t mpi_stats;
+extern int mpi_initialized;
+extern int mpi_world_rank, mpi_world_size;
+
+int mpi_err(MPI_Comm comm, int code, const char *where);
+int mpi_comm_ok(MPI_Comm comm);
+int mpi_type_size(MPI_Datatype t);
+static inline int mpi_world_of(MPI_Comm c, int r) { return c->world ? c->world[r] : r; }
+
+/* Payload copy: word-wise when both ends are word aligned (the C library's memcpy on this
+ * target copies bytes: 3x slower for eager messages of a few KiB). */
+static inline void mpi_copy(void *dst, const void *src, uint32_t n)
+{
+    if ((((uintptr_t)dst | (uintptr_t)src) & 3u) == 0) {
+        uint32_t *d = dst;
+        const uint32_t *s = src;
+        uint32_t w = n >> 2;
+        for (; w >= 4; w -= 4, d += 4, s += 4) {
+            uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
+            d[0] = a;
+            d[1] = b;
+            d[2] = c;
+            d[3] = e;
+        }
+        while (w--)
+            *d++ = *s++;
+        dst = d;
+        src = s;
+        n &= 3u;
+    }
+    uint8_t *db = dst;
+    const uint8_t *sb = src;
+    while (n--)
+        *db++ = *sb++;
+}
+
+/* Point-to-point on a context (collectives use comm->ctx + 1). 0 or an MPI error class. */
+int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm comm, uint32_t ctx,
+                  struct mpi_request **out);
+int mpi_irecv_ctx(void *buf, uint32_t bytes, int src, int tag, MPI_Comm comm, uint32_t ctx,
+                  struct mpi_request **out);
+int mpi_iprobe_ctx(int src, int tag, uint32_t ctx, int *flag, MPI_Status *st);
+uint32_t mpi_posted_len(void);
+int mpi_wait_req(struct mpi_request *r, MPI_Status *st);   /* frees r */
+void mpi_progress(int block);
+int mpi_p2p_init(void);
+void mpi_p2p_finalize(void);
+uint32_t mpi_new_ctx_hint(void);
+void mpi_ctx_used(uint32_t ctx);
+
+/* Reduction: inout[i] = inout[i] op in[i]. MPI_SUCCESS or MPI_ERR_OP / MPI_ERR_TYPE. */
+int mpi_op_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count);
+int mpi_op_check(MPI_Op op, MPI_Datatype t);
+
+#endif

@@ -1,0 +1,591 @@
+/* Point-to-point engine of the MPI subset: MCAPI endpoints, the progress loop, matching with a
+ * posted-receive queue and an unexpected-message queue, eager and rendezvous protocols.
+ *
+ * Every MCAPI operation is non-blocking (send_i / recv_i) and driven from mpi_progress, which is
+ * called by every waiting MPI call: two ranks sending to each other can never both block inside
+ * MCAPI while their receive buffers are full. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hal/hal.h"
+#include "mpi_internal.h"
+
+static mcapi_endpoint_t ep_main, ep_rdv;
+static mcapi_endpoint_t h_main[MPI_MAX_RANKS], h_rdv[MPI_MAX_RANKS];
+
+/* Staging buffer of the always-posted receive on MPI_PORT (header + eager payload). */
+static uint32_t stage[MPI_SLOT_BYTES / 4];
+static mcapi_request_t rx_main, rx_rdv;
+static int rx_main_armed, rx_rdv_armed;
+static uint8_t rdv_scratch[4];
+
+struct pool_ent {
+    mcapi_request_t mr;
+    int busy;
+    struct mpi_request *owner;   /* rendezvous payload: the send it belongs to; else NULL */
+    uint32_t buf[MPI_SLOT_BYTES / 4];
+};
+static struct pool_ent pool[MPI_SEND_POOL];
+
+static struct mpi_request *posted_head, *posted_tail;   /* posted receives, in post order */
+static struct mpi_unexp *unexp_head, *unexp_tail;       /* arrivals, in arrival order */
+static struct mpi_request *rdv_head, *rdv_tail;         /* matched rendezvous receives */
+static struct mpi_request *rdv_active;                  /* the one whose CTS went out */
+static struct mpi_request *rts_sends;                   /* sends waiting for or using a CTS */
+static uint32_t posted_len, unexp_len, next_cookie = 1;
+static int eager_threshold = MPI_EAGER_DEFAULT;
+
+int MPIX_Set_eager_threshold(int bytes)
+{
+    int old = eager_threshold;
+    if (bytes < 0)
+        bytes = 0;
+    if (bytes > MPIX_EAGER_MAX)
+        bytes = MPIX_EAGER_MAX;
+    eager_threshold = bytes;
+    return old;
+}
+int MPIX_Get_eager_threshold(void) { return eager_threshold; }
+
+static mcapi_endpoint_t lookup(mcapi_endpoint_t *tab, int world, uint32_t port)
+{
+    if (!tab[world]) {
+        mcapi_status_t st;
+        tab[world] = mcapi_endpoint_get(MCAPI_DOMAIN, (mcapi_node_t)world, port,
+                                        MCAPI_TIMEOUT_INFINITE, &st);
+        if (st != MCAPI_SUCCESS)
+            tab[world] = NULL;
+    }
+    return tab[world];
+}
+
+static void arm_main(void)
+{
+    mcapi_status_t st;
+    mcapi_msg_recv_i(ep_main, stage, sizeof stage, &rx_main, &st);
+    rx_main_armed = 1;
+}
+
+int mpi_p2p_init(void)
+{
+    mcapi_status_t st;
+    mcapix_endpoint_attributes_t a = {MPI_CAP_LOG2, MPI_SLOT_LOG2, 0, 0};
+    ep_main = mcapix_endpoint_create(MPI_PORT, &a, &st);
+    if (st != MCAPI_SUCCESS)
+        return MPI_ERR_OTHER;
+    ep_rdv = mcapix_endpoint_create(MPI_PORT_RDV, &a, &st);
+    if (st != MCAPI_SUCCESS)
+        return MPI_ERR_OTHER;
+    arm_main();
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ sending through MCAPI */
+static struct pool_ent *pool_get(void)
+{
+    for (;;) {
+        for (int i = 0; i < MPI_SEND_POOL; ++i)
+            if (!pool[i].busy)
+                return &pool[i];
+        mpi_progress(1);
+    }
+}
+
+/* Starts an MCAPI send of `bytes` at `data` (already in e->buf or the user's buffer). */
+static int pool_send(struct pool_ent *e, mcapi_endpoint_t to, const void *data, uint32_t bytes,
+                     struct mpi_request *owner)
+{
+    mcapi_status_t st;
+    e->busy = 1;
+    e->owner = owner;
+    if (owner)
+        owner->inflight++;
+    mcapi_msg_send_i(ep_main, to, data, bytes, 0, &e->mr, &st);
+    if (st != MCAPI_SUCCESS && st != MCAPI_PENDING) {
+        e->busy = 0;
+        if (owner)
+            owner->inflight--;
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
+static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes,
+                     struct mpi_request *owner)
+{
+    mcapi_endpoint_t to = lookup(h_main, world, MPI_PORT);
+    if (!to)
+        return MPI_ERR_RANK;
+    struct pool_ent *e = pool_get();
+    mpi_copy(e->buf, h, sizeof *h);
+    if (bytes)
+        mpi_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
+    return pool_send(e, to, e->buf, MPI_HDR_BYTES + bytes, owner);
+}
+
+/* Rendezvous payload: after the CTS, slot-sized pieces from the user's buffer (no copy). */
+static void pump_rdv_sends(void)
+{
+    for (struct mpi_request *s = rts_sends; s; s = s->next) {
+        if (!s->rdv_go || s->done_bytes == s->bytes)
+            continue;
+        mcapi_endpoint_t to = lookup(h_rdv, mpi_world_of(s->comm, s->peer), MPI_PORT_RDV);
+        while (s->done_bytes < s->bytes) {
+            struct pool_ent *e = NULL;
+            for (int i = 0; i < MPI_SEND_POOL && !e; ++i)
+                if (!pool[i].busy)
+                    e = &pool[i];
+            if (!e)
+                return;
+            uint32_t n = s->bytes - s->done_bytes;
+            if (n > MPI_SLOT_BYTES)
+                n = MPI_SLOT_BYTES;
+            if (pool_send(e, to, s->buf + s->done_bytes, n, s) != MPI_SUCCESS) {
+                s->st.MPI_ERROR = MPI_ERR_OTHER;
+                s->done_bytes = s->bytes;
+                break;
+            }
+            s->done_bytes += n;
+        }
+    }
+}
+
+static void finish_rdv_sends(void)
+{
+    struct mpi_request **pp = &rts_sends;
+    while (*pp) {
+        struct mpi_request *s = *pp;
+        if (s->rdv_go && s->done_bytes == s->bytes && s->inflight == 0) {
+            *pp = s->next;
+            s->state = RQ_DONE;
+        } else {
+            pp = &s->next;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ matching */
+static int matches(int want_src, int want_tag, uint32_t want_ctx, const struct mpi_hdr *h)
+{
+    ++mpi_stats.match_steps;
+    return h->ctx == want_ctx && (want_src == MPI_ANY_SOURCE || want_src == h->src) &&
+           (want_tag == MPI_ANY_TAG || want_tag == h->tag);
+}
+
+static void fill_status(struct mpi_request *r, const struct mpi_hdr *h)
+{
+    r->st.MPI_SOURCE = h->src;
+    r->st.MPI_TAG = h->tag;
+    r->st.count_bytes = (int)(h->bytes < r->bytes ? h->bytes : r->bytes);
+    if (h->bytes > r->bytes)
+        r->st.MPI_ERROR = MPI_ERR_TRUNCATE;
+}
+
+static void arm_rdv(void)
+{
+    struct mpi_request *r = rdv_active;
+    uint32_t fit = (uint32_t)r->st.count_bytes;
+    uint32_t left = fit > r->done_bytes ? fit - r->done_bytes : 0;
+    mcapi_status_t st;
+    if (left)
+        mcapi_msg_recv_i(ep_rdv, r->buf + r->done_bytes, left < MPI_SLOT_BYTES ? left : MPI_SLOT_BYTES,
+                         &rx_rdv, &st);
+    else   /* truncated: the rest of the payload is consumed and dropped */
+        mcapi_msg_recv_i(ep_rdv, rdv_scratch, sizeof rdv_scratch, &rx_rdv, &st);
+    rx_rdv_armed = 1;
+}
+
+/* Next matched rendezvous receive gets its CTS (one at a time per receiver). Never blocks: it
+ * runs inside the progress loop, which calls it again until a pool entry is free. */
+static void rdv_start_next(void)
+{
+    while (!rdv_active && rdv_head) {
+        struct pool_ent *e = NULL;
+        for (int i = 0; i < MPI_SEND_POOL && !e; ++i)
+            if (!pool[i].busy)
+                e = &pool[i];
+        if (!e)
+            return;
+        struct mpi_request *r = rdv_head;
+        rdv_head = r->next;
+        if (!rdv_head)
+            rdv_tail = NULL;
+        r->next = NULL;
+        r->done_bytes = 0;
+        struct mpi_hdr h = {MPI_K_CTS, 0, 0, 0, 0, r->cookie};
+        mcapi_endpoint_t to = lookup(h_main, r->peer_world, MPI_PORT);
+        mpi_copy(e->buf, &h, sizeof h);
+        if (!to || pool_send(e, to, e->buf, MPI_HDR_BYTES, NULL) != MPI_SUCCESS) {
+            r->st.MPI_ERROR = MPI_ERR_OTHER;
+            r->state = RQ_DONE;
+            continue;
+        }
+        rdv_active = r;
+        arm_rdv();
+    }
+}
+
+static void rdv_enqueue(struct mpi_request *r, const struct mpi_hdr *h, int src_world)
+{
+    r->peer_world = src_world;
+    r->cookie = h->cookie;
+    r->rdv_pieces = (h->bytes + MPI_SLOT_BYTES - 1u) / MPI_SLOT_BYTES;
+    r->next = NULL;
+    if (rdv_tail)
+        rdv_tail->next = r;
+    else
+        rdv_head = r;
+    rdv_tail = r;
+    rdv_start_next();
+}
+
+/* An eager/RTS message (or a self send) meets a receive: deliver. */
+static void deliver(struct mpi_request *r, const struct mpi_hdr *h, int src_world,
+                    const uint8_t *data, struct mpi_request *self_send)
+{
+    fill_status(r, h);
+    if (self_send) {
+        mpi_copy(r->buf, self_send->buf, (size_t)r->st.count_bytes);
+        self_send->state = RQ_DONE;
+        r->state = RQ_DONE;
+    } else if (h->kind == MPI_K_EAGER) {
+        if (r->st.count_bytes)
+            mpi_copy(r->buf, data, (size_t)r->st.count_bytes);
+        r->state = RQ_DONE;
+    } else {
+        rdv_enqueue(r, h, src_world);
+    }
+}
+
+static void arrival(const struct mpi_hdr *h, int src_world, const uint8_t *data,
+                    struct mpi_request *self_send)
+{
+    struct mpi_request *prev = NULL;
+    for (struct mpi_request *r = posted_head; r; prev = r, r = r->next) {
+        if (!matches(r->peer, r->tag, r->ctx, h))
+            continue;
+        if (prev)
+            prev->next = r->next;
+        else
+            posted_head = r->next;
+        if (posted_tail == r)
+            posted_tail = prev;
+        --posted_len;
+        r->next = NULL;
+        ++mpi_stats.matched_posted;
+        deliver(r, h, src_world, data, self_send);
+        return;
+    }
+    /* An unexpected eager message is kept in the heap until a receive takes it. Without memory
+     * it cannot be kept and no call could report its loss: the run ends with a clear error. */
+    struct mpi_unexp *u = malloc(sizeof *u);
+    if (u && h->kind == MPI_K_EAGER && h->bytes && !self_send) {
+        u->data = malloc(h->bytes);
+        if (!u->data) {
+            free(u);
+            u = NULL;
+        }
+    } else if (u) {
+        u->data = NULL;
+    }
+    if (!u) {
+        printf("MPI FATAL: rank %d: no memory for an unexpected message of %u bytes\n",
+               mpi_world_rank, (unsigned)h->bytes);
+        sim_shutdown(100u + MPI_ERR_NO_MEM);
+    }
+    if (u->data)
+        mpi_copy(u->data, data, h->bytes);
+    u->h = *h;
+    u->src_world = src_world;
+    u->self_send = self_send;
+    u->next = NULL;
+    if (unexp_tail)
+        unexp_tail->next = u;
+    else
+        unexp_head = u;
+    unexp_tail = u;
+    ++mpi_stats.unexpected;
+    if (++unexp_len > mpi_stats.unexpected_max)
+        mpi_stats.unexpected_max = unexp_len;
+}
+
+static void on_main(size_t size)
+{
+    const struct mpi_hdr *h = (const struct mpi_hdr *)stage;
+    if (size < MPI_HDR_BYTES)
+        return;
+    if (h->kind == MPI_K_CTS) {
+        for (struct mpi_request *s = rts_sends; s; s = s->next)
+            if (s->cookie == h->cookie && !s->rdv_go) {
+                s->rdv_go = 1;
+                break;
+            }
+        return;
+    }
+    /* world rank of the sender: its communicator rank, translated by the context's member list;
+     * the eager/RTS header carries the world rank in the cookie's upper half */
+    arrival(h, (int)(h->cookie >> 20), (const uint8_t *)stage + MPI_HDR_BYTES, NULL);
+}
+
+static void on_rdv(size_t size)
+{
+    struct mpi_request *r = rdv_active;
+    if (!r)
+        return;
+    if ((uint32_t)r->st.count_bytes > r->done_bytes)
+        r->done_bytes += (uint32_t)size;   /* a piece into the scratch buffer is dropped */
+    if (--r->rdv_pieces == 0) {
+        r->state = RQ_DONE;
+        rdv_active = NULL;
+        rdv_start_next();
+    } else {
+        arm_rdv();
+    }
+}
+
+/* ------------------------------------------------------------------ progress */
+static void on_complete(mcapi_request_t *m, size_t size, mcapi_status_t st)
+{
+    if (m == &rx_main) {
+        rx_main_armed = 0;
+        if (st == MCAPI_SUCCESS)
+            on_main(size);
+        arm_main();
+        return;
+    }
+    if (m == &rx_rdv) {
+        rx_rdv_armed = 0;
+        on_rdv(st == MCAPI_SUCCESS || st == MCAPI_ERR_MSG_TRUNCATED ? size : 0);
+        return;
+    }
+    struct pool_ent *e = (struct pool_ent *)((uint8_t *)m - offsetof(struct pool_ent, mr));
+    e->busy = 0;
+    if (e->owner) {
+        e->owner->inflight--;
+        if (st != MCAPI_SUCCESS)
+            e->owner->st.MPI_ERROR = MPI_ERR_OTHER;
+        if (e->owner->eager && e->owner->inflight == 0)
+            e->owner->state = RQ_DONE;
+    }
+}
+
+void mpi_progress(int block)
+{
+    int did = 0;
+    size_t size;
+    mcapi_status_t st;
+    for (;;) {
+        int any = 0;
+        if (rx_main_armed && mcapi_test(&rx_main, &size, &st)) {
+            on_complete(&rx_main, size, st);
+            any = 1;
+        }
+        if (rx_rdv_armed && mcapi_test(&rx_rdv, &size, &st)) {
+            on_complete(&rx_rdv, size, st);
+            any = 1;
+        }
+        for (int i = 0; i < MPI_SEND_POOL; ++i)
+            if (pool[i].busy && mcapi_test(&pool[i].mr, &size, &st)) {
+                on_complete(&pool[i].mr, size, st);
+                any = 1;
+            }
+        pump_rdv_sends();
+        finish_rdv_sends();
+        rdv_start_next();
+        if (!any)
+            break;
+        did = 1;
+    }
+    if (!block || did)
+        return;
+    /* Nothing moved: sleep in MCAPI until one of our requests completes. */
+    mcapi_request_t *list[MPI_SEND_POOL + 2];
+    size_t n = 0;
+    if (rx_main_armed)
+        list[n++] = &rx_main;
+    if (rx_rdv_armed)
+        list[n++] = &rx_rdv;
+    for (int i = 0; i < MPI_SEND_POOL; ++i)
+        if (pool[i].busy)
+            list[n++] = &pool[i].mr;
+    if (!n)
+        return;
+    mcapi_uint_t k = mcapi_wait_any(n, list, &size, MCAPI_TIMEOUT_INFINITE, &st);
+    if (k < n)
+        on_complete(list[k], size, st);
+    rdv_start_next();
+    pump_rdv_sends();
+    finish_rdv_sends();
+}
+
+/* ------------------------------------------------------------------ requests */
+static struct mpi_request *req_new(int kind, MPI_Comm comm, uint32_t ctx, int peer, int tag,
+                                   const void *buf, uint32_t bytes)
+{
+    struct mpi_request *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->state = RQ_ACTIVE;
+    r->kind = kind;
+    r->comm = comm;
+    r->ctx = ctx;
+    r->peer = peer;
+    r->tag = tag;
+    r->buf = (uint8_t *)buf;
+    r->bytes = bytes;
+    r->st.MPI_SOURCE = peer;
+    r->st.MPI_TAG = tag;
+    r->st.MPI_ERROR = MPI_SUCCESS;
+    return r;
+}
+
+int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm comm, uint32_t ctx,
+                  struct mpi_request **out)
+{
+    struct mpi_request *r = req_new(RK_SEND, comm, ctx, dest, tag, buf, bytes);
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    *out = r;
+    if (dest == MPI_PROC_NULL) {
+        r->state = RQ_DONE;
+        return MPI_SUCCESS;
+    }
+    int world = mpi_world_of(comm, dest);
+    struct mpi_hdr h = {MPI_K_EAGER, (uint16_t)ctx, comm->rank, tag, bytes,
+                        (uint32_t)mpi_world_rank << 20};
+    if (world == mpi_world_rank) {   /* self: straight into the matching engine */
+        ++mpi_stats.self_sends;
+        if ((int)bytes <= eager_threshold) {
+            arrival(&h, world, buf, NULL);
+            r->state = RQ_DONE;
+        } else {
+            h.kind = MPI_K_RTS;
+            arrival(&h, world, NULL, r);   /* done when a receive takes it */
+        }
+        return MPI_SUCCESS;
+    }
+    if ((int)bytes <= eager_threshold) {
+        /* The request completes when MCAPI has delivered the message, not at the copy into the
+         * pool: MCAPI moves a send only while its sender is inside the library, so a send left
+         * behind while the application computes would reach the receiver only at the sender's
+         * next MPI call (in CG that stalled every reduction by a whole matrix product). */
+        ++mpi_stats.eager_sends;
+        r->eager = 1;
+        int rc = send_ctrl(world, &h, buf, bytes, r);
+        if (rc != MPI_SUCCESS) {
+            r->state = RQ_DONE;
+            r->st.MPI_ERROR = rc;
+        }
+        return rc;
+    }
+    ++mpi_stats.rdv_sends;
+    r->cookie = ((uint32_t)mpi_world_rank << 20) | (next_cookie++ & 0xFFFFFu);
+    h.kind = MPI_K_RTS;
+    h.cookie = r->cookie;
+    r->next = rts_sends;
+    rts_sends = r;
+    int rc = send_ctrl(world, &h, NULL, 0, NULL);
+    if (rc != MPI_SUCCESS) {   /* never gets a CTS */
+        rts_sends = r->next;
+        r->state = RQ_DONE;
+        r->st.MPI_ERROR = rc;
+    }
+    return rc;
+}
+
+int mpi_irecv_ctx(void *buf, uint32_t bytes, int src, int tag, MPI_Comm comm, uint32_t ctx,
+                  struct mpi_request **out)
+{
+    struct mpi_request *r = req_new(RK_RECV, comm, ctx, src, tag, buf, bytes);
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    *out = r;
+    r->st.count_bytes = 0;
+    if (src == MPI_PROC_NULL) {
+        r->st.MPI_SOURCE = MPI_PROC_NULL;
+        r->st.MPI_TAG = MPI_ANY_TAG;
+        r->state = RQ_DONE;
+        return MPI_SUCCESS;
+    }
+    mpi_progress(0);   /* take what has arrived, so the order against the queue is right */
+    struct mpi_unexp *prev = NULL;
+    for (struct mpi_unexp *u = unexp_head; u; prev = u, u = u->next) {
+        if (!matches(src, tag, ctx, &u->h))
+            continue;
+        if (prev)
+            prev->next = u->next;
+        else
+            unexp_head = u->next;
+        if (unexp_tail == u)
+            unexp_tail = prev;
+        --unexp_len;
+        deliver(r, &u->h, u->src_world, u->data, u->self_send);
+        free(u->data);
+        free(u);
+        return MPI_SUCCESS;
+    }
+    r->next = NULL;
+    if (posted_tail)
+        posted_tail->next = r;
+    else
+        posted_head = r;
+    posted_tail = r;
+    if (++posted_len > mpi_stats.posted_max)
+        mpi_stats.posted_max = posted_len;
+    return MPI_SUCCESS;
+}
+
+int mpi_wait_req(struct mpi_request *r, MPI_Status *st)
+{
+    while (r->state != RQ_DONE)
+        mpi_progress(1);
+    int rc = r->st.MPI_ERROR;
+    if (st) {
+        *st = r->st;
+        if (r->kind == RK_SEND)
+            st->count_bytes = 0;
+    }
+    free(r);
+    return rc;
+}
+
+/* Probe: the first unexpected arrival that matches (MPI-3 3.8.1). */
+int mpi_iprobe_ctx(int src, int tag, uint32_t ctx, int *flag, MPI_Status *st)
+{
+    mpi_progress(0);
+    for (struct mpi_unexp *u = unexp_head; u; u = u->next)
+        if (matches(src, tag, ctx, &u->h)) {
+            *flag = 1;
+            if (st) {
+                st->MPI_SOURCE = u->h.src;
+                st->MPI_TAG = u->h.tag;
+                st->MPI_ERROR = MPI_SUCCESS;
+                st->count_bytes = (int)u->h.bytes;
+            }
+            return MPI_SUCCESS;
+        }
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+uint32_t mpi_posted_len(void) { return posted_len; }
+
+void mpi_p2p_finalize(void)
+{
+    /* drain our sends; the caller has passed a barrier, so no message for us is still coming */
+    for (;;) {
+        int busy = rts_sends != NULL;
+        for (int i = 0; i < MPI_SEND_POOL; ++i)
+            busy |= pool[i].busy;
+        if (!busy)
+            break;
+        mpi_progress(1);
+    }
+    mcapi_status_t st;
+    if (rx_main_armed)
+        mcapi_cancel(&rx_main, &st);
+    if (rx_rdv_armed)
+        mcapi_cancel(&rx_rdv, &st);
+    rx_main_armed = rx_rdv_armed = 0;
+}
