@@ -250,6 +250,12 @@ platform_config config_builder::build() const {
     m.channels = get("namp.enable_channels").get<bool>();
     m.buffered = get("namp.enable_buffered").get<bool>();
     m.ccm = get("namp.enable_ccm").get<bool>();
+    m.cc_multicast = get("namp.enable_cc_multicast").get<bool>();
+    m.cc_scattergather = get("namp.enable_cc_scattergather").get<bool>();
+    m.cc_reduction = get("namp.enable_cc_reduction").get<bool>();
+    if (m.cc_scattergather || m.cc_reduction)
+        throw config_error("'namp.enable_cc_scattergather' and 'namp.enable_cc_reduction' are not "
+                           "built yet (docs/namp.md, CC): leave them false");
     m.atomics = get("namp.atomics").get<bool>();
     const std::string arb = get("namp.arbitration").get<std::string>();
     if (arb == "lrs") m.arbitration = 0;

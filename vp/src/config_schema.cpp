@@ -88,6 +88,12 @@ const std::vector<config_key> &config_schema() {
          "feature: connection-oriented channels (credits, CoM)"},
         {"namp.enable_buffered", vk::boolean, 0, 1, true, "", "feature: buffered sends (BUF)"},
         {"namp.enable_ccm", vk::boolean, 0, 1, true, "", "feature: continuous channel mode (CCM)"},
+        {"namp.enable_cc_multicast", vk::boolean, 0, 1, false, "",
+         "feature ENABLE_CC_MULTICAST: collective multicast (docs/namp.md, CC)"},
+        {"namp.enable_cc_scattergather", vk::boolean, 0, 1, false, "",
+         "feature ENABLE_CC_SCATTERGATHER: scatter and gather (not built yet: must stay false)"},
+        {"namp.enable_cc_reduction", vk::boolean, 0, 1, false, "",
+         "feature ENABLE_CC_REDUCTION: reduction (not built yet: must stay false)"},
         {"namp.atomics", vk::boolean, 0, 1, true, "",
          "the NAMP uses atomic read-modify-write bus accesses (false: read then write)"},
         {"namp.arbitration", vk::string, 0, 0, "lrs", "",
@@ -135,9 +141,10 @@ const std::vector<preset> &config_presets() {
         {"barechan", "4x4 mesh, NAMP with channels, buffered sends and CCM (thesis Table 4.2)",
          {{"namp", {{"enabled", true}, {"enable_messages", false}, {"enable_channels", true},
                     {"enable_buffered", true}, {"enable_ccm", true}}}}},
-        {"bare", "4x4 mesh, NAMP with messages, channels, buffered sends and CCM (Table 4.2)",
+        {"bare", "4x4 mesh, NAMP with messages, channels, buffered sends, CCM and multicast (Table 4.2)",
          {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
-                    {"enable_buffered", true}, {"enable_ccm", true}}}}},
+                    {"enable_buffered", true}, {"enable_ccm", true},
+                    {"enable_cc_multicast", true}}}}},
     };
     return presets;
 }

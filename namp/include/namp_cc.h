@@ -1,0 +1,55 @@
+/* NAMP collective communication (NAMP-CC, thesis 3.3, Fig. 3.27): the collective descriptor in
+ * the sending tile's memory. Shared by the VP (C++) and the firmware (C); little-endian 32-bit
+ * words, 4-byte aligned, tile-local SRAM addresses. docs/namp.md "Collective communication (CC)".
+ *
+ * A slot started with NAMP_FLAG_CC (optionally with NAMP_FLAG_CON) takes PARAM1 = address of a
+ * descriptor instead of a remote-endpoint handle; PARAM2/PARAM3 are the data address and size as
+ * for an unbuffered send. The descriptor lists `num` members, each naming the remote-endpoint
+ * handle of one destination (a channel's handle with CON). The hardware writes each member's
+ * status word when that member finishes and the result word when the slot finishes. */
+#ifndef NAMP_CC_H
+#define NAMP_CC_H
+
+#include <stdint.h>
+
+#include "na_registers.h"
+
+/* ---- descriptor header ---- */
+#define NAMP_CC_KIND      0x00u  /* [7:0] NAMP_CC_K_*, [15:8] reduction op, [23:16] reduction type */
+#define NAMP_CC_NUM       0x04u  /* members, 1..NAMP_CC_MAX_MEMBERS */
+#define NAMP_CC_RESULT    0x08u  /* hardware, at the end: [7:0] members done, [15:8] members failed */
+#define NAMP_CC_RESERVED  0x0Cu  /* 0 (scatter/gather geometry later) */
+#define NAMP_CC_HEADER    0x10u
+
+/* ---- member i at NAMP_CC_MEMBER(i) ---- */
+#define NAMP_CC_MEMBER(i)    (NAMP_CC_HEADER + 16u * (uint32_t)(i))
+#define NAMP_CC_M_HANDLE     0x00u  /* address of the member's remote-endpoint handle */
+#define NAMP_CC_M_STATUS     0x04u  /* hardware: 0 while running; at its end NAMP_CC_MSTAT(...) */
+#define NAMP_CC_M_BASE       0x08u  /* scatter / gather: offset of the member's part (later) */
+#define NAMP_CC_M_SIZE       0x0Cu  /* scatter / gather: bytes of the member's part (later) */
+#define NAMP_CC_SIZE(num)    NAMP_CC_MEMBER(num)   /* bytes of a descriptor with num members */
+
+/* Limit of members per descriptor (one NoC's worth of destinations on a 4x4 mesh plus one; the
+ * slot keeps one progress entry per member). More: BAD_PARAM. */
+#define NAMP_CC_MAX_MEMBERS  16u
+
+/* member status word: [7:0] NAMP_ERR_* code, [15:8] final state (NAMP_STATE_DONE / _ERROR),
+ * [23:16] NACK retries of the member (saturating) */
+#define NAMP_CC_MSTAT(code, state, retries) \
+    (((uint32_t)(code) & 0xFFu) | (((uint32_t)(state) & 0xFFu) << 8) | \
+     (((uint32_t)(retries) > 255u ? 255u : (uint32_t)(retries)) << 16))
+#define NAMP_CC_MSTAT_CODE(w)    ((w) & 0xFFu)
+#define NAMP_CC_MSTAT_STATE(w)   (((w) >> 8) & 0xFFu)
+#define NAMP_CC_MSTAT_RETRIES(w) (((w) >> 16) & 0xFFu)
+#define NAMP_CC_RESULT_DONE(w)   ((w) & 0xFFu)
+#define NAMP_CC_RESULT_FAILED(w) (((w) >> 8) & 0xFFu)
+
+/* kinds */
+#define NAMP_CC_K_MULTICAST  1u  /* the same data to every member (ENABLE_CC_MULTICAST) */
+#define NAMP_CC_K_SCATTER    2u  /* ENABLE_CC_SCATTERGATHER (not built yet: MODE_UNSUPPORTED) */
+#define NAMP_CC_K_GATHER     3u  /* ENABLE_CC_SCATTERGATHER (not built yet: MODE_UNSUPPORTED) */
+#define NAMP_CC_K_REDUCE     4u  /* ENABLE_CC_REDUCTION (not built yet: MODE_UNSUPPORTED) */
+#define NAMP_CC_KIND_WORD(kind, op, type) \
+    (((uint32_t)(kind) & 0xFFu) | (((uint32_t)(op) & 0xFFu) << 8) | (((uint32_t)(type) & 0xFFu) << 16))
+
+#endif

@@ -1,0 +1,50 @@
+// NAMP-CC feature bits and the checks of a collective start and of its descriptor header.
+#include "namp/cc.h"
+
+#include "namp_cc.h"
+
+namespace namp::cc {
+
+uint32_t features(const na_config::namp_config &m) {
+    uint32_t f = 0;
+    if (m.cc_multicast) f |= NA_FEATURE_NAMP_CC_MCAST;
+    if (m.cc_scattergather) f |= NA_FEATURE_NAMP_CC_SG;
+    if (m.cc_reduction) f |= NA_FEATURE_NAMP_CC_RED;
+    return f;
+}
+
+// Order as for point-to-point starts: absent hardware first, then flag combinations, then
+// parameters that cannot be right whatever the memory holds.
+uint32_t validate_start(const na_config::namp_config &m, const na_geometry &geo, uint32_t flags,
+                        uint32_t p1, uint32_t p2, uint32_t p3) {
+    if (!features(m)) return NAMP_ERR_MODE_UNSUPPORTED;
+    const bool con = flags & NAMP_FLAG_CON;
+    if (con && !m.channels) return NAMP_ERR_MODE_UNSUPPORTED;
+    if (!con && !m.messages) return NAMP_ERR_MODE_UNSUPPORTED;
+    // a collective sends from a plain data range: no credit mode, no send buffer, no CCM
+    if (flags & (NAMP_FLAG_COM | NAMP_FLAG_BUF | NAMP_FLAG_CCM)) return NAMP_ERR_INVALID_FLAGS;
+    if ((p1 & 3) || !in_sram(geo, p1, NAMP_CC_HEADER)) return NAMP_ERR_BAD_PARAM;
+    if (p3 != 0 && !in_sram(geo, p2, p3)) return NAMP_ERR_BAD_PARAM;
+    return NAMP_ERR_NONE;
+}
+
+uint32_t validate_header(const na_config::namp_config &m, const na_geometry &geo, uint32_t desc,
+                         uint32_t kind_word, uint32_t num) {
+    switch (kind_word & 0xFFu) {
+    case NAMP_CC_K_MULTICAST:
+        if (!m.cc_multicast) return NAMP_ERR_MODE_UNSUPPORTED;
+        break;
+    case NAMP_CC_K_SCATTER:
+    case NAMP_CC_K_GATHER:
+    case NAMP_CC_K_REDUCE:
+        // not built yet: the configuration refuses enabling them, so they are absent hardware
+        return NAMP_ERR_MODE_UNSUPPORTED;
+    default:
+        return NAMP_ERR_BAD_PARAM;
+    }
+    if (num == 0 || num > NAMP_CC_MAX_MEMBERS) return NAMP_ERR_BAD_PARAM;
+    if (!in_sram(geo, desc, NAMP_CC_SIZE(num))) return NAMP_ERR_BAD_PARAM;
+    return NAMP_ERR_NONE;
+}
+
+}  // namespace namp::cc

@@ -1,0 +1,388 @@
+// NAMP collective communication (docs/namp.md, "Collective communication"), driven by the test
+// bus masters without firmware: feature switches, refused starts and descriptors, multicast
+// (connection-less and channels) with per-member progress and failures.
+#include <cstring>
+
+#include "mp/cbuffer.h"
+#include "na_test_support.h"
+#include "namp/slot.h"
+#include "namp_cc.h"
+#include "namp_structs.h"
+#include "vp/config.h"
+
+using namespace na_test;
+
+namespace {
+
+const std::vector<std::string> cc_on = {"namp.enabled=true", "namp.enable_cc_multicast=true"};
+
+uint32_t slot(unsigned i, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(i) + reg); }
+
+constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;     // endpoint in every receiver
+constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;    // its receive buffer
+constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;      // handles in the sender: H + 0x40 * k
+constexpr uint32_t HC = TILE_SRAM_BASE + 0x24000;     // receiver's handle for credits
+constexpr uint32_t DESC = TILE_SRAM_BASE + 0x22000;   // collective descriptor
+constexpr uint32_t DATA = TILE_SRAM_BASE + 0x30000;   // source data
+
+struct mem_view {
+    bench &b;
+    void put(unsigned tile, uint32_t addr, uint32_t v) {
+        std::memcpy(b.mem(tile) + (addr - TILE_SRAM_BASE), &v, 4);
+    }
+    uint32_t get(unsigned tile, uint32_t addr) {
+        uint32_t v;
+        std::memcpy(&v, b.mem(tile) + (addr - TILE_SRAM_BASE), 4);
+        return v;
+    }
+    void cbuffer(unsigned tile, uint32_t addr, uint32_t n, uint32_t m) {
+        put(tile, addr + MP_CB_OFF_CAPACITY, n);
+        put(tile, addr + MP_CB_OFF_MAXMSG, m);
+        put(tile, addr + MP_CB_OFF_WR_IDX, 0);
+        put(tile, addr + MP_CB_OFF_RD_IDX, 0);
+        put(tile, addr + MP_CB_OFF_SIZE_OFS, MP_CB_HEADER_SIZE);
+        put(tile, addr + MP_CB_OFF_DATA_OFS, MP_CB_HEADER_SIZE + (4u << n));
+        for (uint32_t k = 0; k < (1u << n); ++k) put(tile, addr + MP_CB_HEADER_SIZE + 4 * k, 0);
+    }
+    uint32_t elem_size(unsigned tile, uint32_t k) { return get(tile, RXB + MP_CB_HEADER_SIZE + 4 * k); }
+    uint32_t elem_data(unsigned tile, uint32_t k) {
+        const uint32_t n = get(tile, RXB), m = get(tile, RXB + 4);
+        return RXB + MP_CB_HEADER_SIZE + (4u << n) + (k << m);
+    }
+    void endpoint(unsigned tile, uint32_t flags = NAMP_EP_F_NOTIFY) {
+        for (uint32_t o = 0; o < NAMP_EP_SIZE; o += 4) put(tile, EP + o, 0);
+        put(tile, EP + NAMP_EP_STATE, NAMP_EP_STATE_READY);
+        put(tile, EP + NAMP_EP_FLAGS, flags);
+        put(tile, EP + NAMP_EP_RX_BUFFER, RXB);
+    }
+    void handle(unsigned tile, uint32_t h, uint32_t dst_tile, uint32_t ep, uint32_t credits = 0) {
+        for (uint32_t o = 0; o < NAMP_H_SIZE; o += 4) put(tile, h + o, 0);
+        put(tile, h + NAMP_H_TILE, dst_tile);
+        put(tile, h + NAMP_H_ENDPOINT, ep);
+        put(tile, h + NAMP_H_CREDITS, credits);
+    }
+    // descriptor in tile 0: kind, members naming the handles
+    void descriptor(uint32_t kind, const std::vector<uint32_t> &handles, uint32_t num) {
+        put(0, DESC + NAMP_CC_KIND, kind);
+        put(0, DESC + NAMP_CC_NUM, num);
+        put(0, DESC + NAMP_CC_RESULT, 0xFFFFFFFFu);  // the hardware clears it
+        for (uint32_t i = 0; i < handles.size(); ++i) {
+            put(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_HANDLE, handles[i]);
+            put(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS, 0xFFFFFFFFu);
+        }
+    }
+    uint32_t member_status(uint32_t i) { return get(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS); }
+};
+
+void start(driver &d, unsigned i, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3) {
+    d.wr(slot(i, NAMP_SLOT_PARAM1), p1);
+    d.wr(slot(i, NAMP_SLOT_PARAM2), p2);
+    d.wr(slot(i, NAMP_SLOT_PARAM3), p3);
+    d.wr(slot(i, NAMP_SLOT_FLAGS), flags | NAMP_FLAG_VALID);
+}
+
+uint32_t wait_done(bench &b, unsigned tile, unsigned i, unsigned tries = 100000) {
+    poll(b, tile, slot(i, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE, tries);
+    return b.d(tile).rd(slot(i, NAMP_SLOT_STATUS));
+}
+
+// Starts slot 0 of tile 0 and returns the STATUS once DONE (the slot is freed again).
+uint32_t run_refused(bench &b, uint32_t flags, uint32_t p1, uint32_t p2 = DATA, uint32_t p3 = 4) {
+    start(b.d(0), 0, flags, p1, p2, p3);
+    const uint32_t st = wait_done(b, 0, 0);
+    b.d(0).wr(slot(0, NAMP_SLOT_FLAGS), 0);
+    return st;
+}
+
+uint32_t code_of(uint32_t st) { return (st & NAMP_STATUS_ERROR) ? NAMP_STATUS_CODE(st) : 0xFFu; }
+
+}  // namespace
+
+TEST(NampCc, SlotTransitionsOfACollective) {
+    using S = namp::slot_state;
+    using E = namp::slot_event;
+    EXPECT_EQ(namp::slot::next(S::ready, E::members), S::members);
+    EXPECT_EQ(namp::slot::next(S::members, E::finished), S::done);
+    EXPECT_EQ(namp::slot::next(S::members, E::fail), S::error);
+    EXPECT_STREQ(namp::slot_state_name(S::members), "members");
+}
+
+TEST(NampCc, ConfigurationAndPresets) {
+    {
+        const auto c = vp::config_builder().build();
+        EXPECT_FALSE(c.na.namp.cc_multicast);
+    }
+    vp::config_builder bare;
+    bare.apply_preset("bare");  // Table 4.2: bare has multicast
+    EXPECT_TRUE(bare.build().na.namp.cc_multicast);
+    for (const char *p : {"baremsg", "barechan"}) {
+        vp::config_builder b;
+        b.apply_preset(p);
+        EXPECT_FALSE(b.build().na.namp.cc_multicast) << p;
+    }
+    for (const char *k : {"namp.enable_cc_scattergather=true", "namp.enable_cc_reduction=true"}) {
+        vp::config_builder b;
+        b.apply_override("namp.enabled=true");
+        b.apply_override(k);
+        EXPECT_THROW(b.build(), vp::config_error) << k << ": not built, refused";
+    }
+}
+
+TEST(NampCc, DisabledFeatureIsAbsentHardware) {
+    bench b({"namp.enabled=true"});
+    mem_view m{b};
+    m.handle(0, H, 1, EP);
+    m.descriptor(NAMP_CC_K_MULTICAST, {H}, 1);
+    b.run({[&] {
+        EXPECT_EQ(b.d(0).rd(na(NA_FEATURES)) & (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG |
+                                                  NA_FEATURE_NAMP_CC_RED), 0u);
+        const uint32_t st = run_refused(b, NAMP_FLAG_CC, DESC);
+        EXPECT_EQ(code_of(st), NAMP_ERR_MODE_UNSUPPORTED);
+        EXPECT_EQ(NAMP_STATUS_STATE(st), NAMP_STATE_ERROR);
+    }});
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ], 0u);
+}
+
+TEST(NampCc, RefusedStartsAndDescriptors) {
+    bench b(cc_on);
+    mem_view m{b};
+    m.endpoint(1);
+    m.cbuffer(1, RXB, 2, 6);
+    m.handle(0, H, 1, EP);
+    const uint32_t sram_end = TILE_SRAM_BASE + (1u << 20);
+    b.run({[&] {
+        driver &d = b.d(0);
+        EXPECT_EQ(d.rd(na(NA_FEATURES)) & (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG |
+                                           NA_FEATURE_NAMP_CC_RED), NA_FEATURE_NAMP_CC_MCAST);
+        m.descriptor(NAMP_CC_K_MULTICAST, {H}, 1);
+        // flags
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_BUF, DESC)), NAMP_ERR_INVALID_FLAGS);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_COM, DESC)), NAMP_ERR_INVALID_FLAGS);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | (1u << 8), DESC)), NAMP_ERR_MODE_UNSUPPORTED);
+        // descriptor address: unaligned, outside SRAM, header crossing the end of SRAM
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, DESC + 2)), NAMP_ERR_BAD_PARAM);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, 0x1000)), NAMP_ERR_BAD_PARAM);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, sram_end - 8)), NAMP_ERR_BAD_PARAM);
+        // data range outside SRAM
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, DESC, sram_end - 2, 4)), NAMP_ERR_BAD_PARAM);
+        // num 0 and above the limit (found by the set-up step: the slot starts, then fails)
+        m.descriptor(NAMP_CC_K_MULTICAST, {H}, 0);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, DESC)), NAMP_ERR_BAD_PARAM);
+        m.descriptor(NAMP_CC_K_MULTICAST, {H}, NAMP_CC_MAX_MEMBERS + 1);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, DESC)), NAMP_ERR_BAD_PARAM);
+        // member table crossing the end of SRAM
+        {
+            const uint32_t last = sram_end - NAMP_CC_HEADER;
+            m.put(0, last + NAMP_CC_KIND, NAMP_CC_K_MULTICAST);
+            m.put(0, last + NAMP_CC_NUM, 2);
+            EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, last)), NAMP_ERR_BAD_PARAM);
+        }
+        // unknown kind; kinds of features not in this instance
+        m.descriptor(0x77, {H}, 1);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, DESC)), NAMP_ERR_BAD_PARAM);
+        for (uint32_t k : {NAMP_CC_K_SCATTER, NAMP_CC_K_GATHER, NAMP_CC_K_REDUCE}) {
+            m.descriptor(k, {H}, 1);
+            EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC)), NAMP_ERR_MODE_UNSUPPORTED) << k;
+        }
+        // a member whose handle is unaligned or outside SRAM fails alone
+        m.descriptor(NAMP_CC_K_MULTICAST, {H + 2, 0x100, H}, 3);
+        m.put(0, DATA, 0x5A5A);
+        const uint32_t st = run_refused(b, NAMP_FLAG_CC, DESC);
+        EXPECT_EQ(code_of(st), NAMP_ERR_CC_MEMBER);
+        EXPECT_EQ(NAMP_STATUS_CC_FAILED(st), 2u);
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.member_status(0)), NAMP_ERR_BAD_PARAM);
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.member_status(1)), NAMP_ERR_BAD_PARAM);
+        EXPECT_EQ(m.member_status(2), NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        EXPECT_EQ(m.get(0, DESC + NAMP_CC_RESULT), 1u | (2u << 8));
+        poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
+        EXPECT_EQ(m.get(1, m.elem_data(1, 0)), 0x5A5Au);
+    }});
+}
+
+TEST(NampCc, ChannelsDisabledRefuseAConnectionOrientedCollective) {
+    bench b({"namp.enabled=true", "namp.enable_cc_multicast=true", "namp.enable_channels=false",
+             "namp.enable_ccm=false"});
+    mem_view m{b};
+    m.descriptor(NAMP_CC_K_MULTICAST, {H}, 1);
+    b.run({[&] {
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC)), NAMP_ERR_MODE_UNSUPPORTED);
+    }});
+}
+
+// Connection-less multicast to the three other tiles of a 2x2 mesh: every member gets the data.
+TEST(NampCc, MulticastConnectionless) {
+    bench b(cc_on);
+    mem_view m{b};
+    std::vector<uint32_t> hs;
+    for (unsigned t = 1; t < 4; ++t) {
+        m.endpoint(t);
+        m.cbuffer(t, RXB, 2, 8);
+        m.handle(0, H + 0x40 * t, t, EP);
+        hs.push_back(H + 0x40 * t);
+    }
+    m.descriptor(NAMP_CC_K_MULTICAST, hs, 3);
+    for (uint32_t k = 0; k < 50; ++k) m.put(0, DATA + 4 * k, 0x1000 + k);
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 2, NAMP_FLAG_CC, DESC, DATA, 200);
+        poll(b, 0, slot(2, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_MEMBERS << 8);
+        const uint32_t st = wait_done(b, 0, 2);
+        EXPECT_EQ(st & NAMP_STATUS_ERROR, 0u);
+        EXPECT_EQ(NAMP_STATUS_STATE(st), NAMP_STATE_DONE);
+        EXPECT_EQ(NAMP_STATUS_CC_FAILED(st), 0u);
+        EXPECT_EQ(m.get(0, DESC + NAMP_CC_RESULT), 3u);
+        for (unsigned t = 1; t < 4; ++t) {
+            EXPECT_EQ(m.member_status(t - 1), NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+            poll(b, t, na(NA_NAMP_RX_COUNT), ~0u, 1);
+            EXPECT_EQ(m.elem_size(t, 0), MP_CB_COMMITTED | 200u) << t;
+            for (uint32_t k = 0; k < 50; ++k) EXPECT_EQ(m.get(t, m.elem_data(t, 0) + 4 * k), 0x1000 + k);
+            EXPECT_EQ(m.get(0, H + 0x40 * t + NAMP_H_SENT), 1u);
+        }
+    }});
+    EXPECT_EQ(b.slot_stats(0, 2).transfers, 3u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ], 3u);
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_FINAL], 3u);
+}
+
+// A member whose buffer stays full NACKs on; the others complete meanwhile (their status words
+// say DONE); once the receiver frees the element the slot completes.
+TEST(NampCc, MemberThatNacksDoesNotStallTheOthers) {
+    bench b({"namp.enabled=true", "namp.enable_cc_multicast=true", "namp.retry_cycles=100",
+             "namp.retry_max_cycles=400"});
+    mem_view m{b};
+    std::vector<uint32_t> hs;
+    for (unsigned t = 1; t < 4; ++t) {
+        m.endpoint(t);
+        m.cbuffer(t, RXB, 0, 6);  // one element
+        m.handle(0, H + 0x40 * t, t, EP);
+        hs.push_back(H + 0x40 * t);
+    }
+    // tile 2's only element is taken (a committed message nobody reads yet)
+    m.put(2, RXB + MP_CB_OFF_WR_IDX, 1);
+    m.put(2, RXB + MP_CB_HEADER_SIZE, MP_CB_COMMITTED | 4u);
+    m.descriptor(NAMP_CC_K_MULTICAST, hs, 3);
+    m.put(0, DATA, 0xC0FFEE);
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 0, NAMP_FLAG_CC, DESC, DATA, 4);
+        poll(b, 0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS, ~0u, NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        poll(b, 0, DESC + NAMP_CC_MEMBER(2) + NAMP_CC_M_STATUS, ~0u, NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF0000u, 4u << 16);  // member 1 NACKed 4 times
+        b.cycles(3000);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE, 0u) << "waits for member 1";
+        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot(0, NAMP_SLOT_STATUS))), NAMP_STATE_MEMBERS);
+        EXPECT_EQ(m.member_status(1), 0u) << "running";
+        EXPECT_EQ(m.get(1, m.elem_data(1, 0)), 0xC0FFEEu);
+        EXPECT_EQ(m.get(3, m.elem_data(3, 0)), 0xC0FFEEu);
+        // the receiver of member 1 consumes its old message: the retry succeeds
+        m.put(2, RXB + MP_CB_HEADER_SIZE, 0);
+        m.put(2, RXB + MP_CB_OFF_RD_IDX, 1);
+        const uint32_t st = wait_done(b, 0, 0);
+        EXPECT_EQ(st & NAMP_STATUS_ERROR, 0u);
+        EXPECT_GE(NAMP_STATUS_RETRIES(st), 4u);
+        EXPECT_EQ(NAMP_CC_MSTAT_STATE(m.member_status(1)), NAMP_STATE_DONE);
+        EXPECT_GE(NAMP_CC_MSTAT_RETRIES(m.member_status(1)), 4u);
+        EXPECT_EQ(m.get(2, m.elem_data(2, 0)), 0xC0FFEEu);
+        EXPECT_EQ(m.get(2, RXB + MP_CB_OFF_WR_IDX), 2u);
+    }});
+    EXPECT_GE(b.slot_stats(0, 0).nacks, 4u);
+}
+
+// A member that fails (no endpoint) is reported in its status word and in STATUS[29:24]; the
+// slot ends in ERROR CC_MEMBER after the others delivered.
+TEST(NampCc, FailedMemberReportedPerMemberAndInTheSlot) {
+    bench b(cc_on);
+    mem_view m{b};
+    std::vector<uint32_t> hs;
+    for (unsigned t = 1; t < 4; ++t) {
+        m.endpoint(t);
+        m.cbuffer(t, RXB, 1, 6);
+        m.handle(0, H + 0x40 * t, t, EP);
+        hs.push_back(H + 0x40 * t);
+    }
+    m.put(3, EP + NAMP_EP_STATE, NAMP_EP_STATE_DELETED);
+    m.descriptor(NAMP_CC_K_MULTICAST, hs, 3);
+    m.put(0, DATA, 77);
+    b.run({[&] {
+        start(b.d(0), 0, NAMP_FLAG_CC, DESC, DATA, 4);
+        const uint32_t st = wait_done(b, 0, 0);
+        EXPECT_EQ(code_of(st), NAMP_ERR_CC_MEMBER);
+        EXPECT_EQ(NAMP_STATUS_CC_FAILED(st), 1u);
+        EXPECT_EQ(m.member_status(0), NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        EXPECT_EQ(m.member_status(1), NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        EXPECT_EQ(m.member_status(2), NAMP_CC_MSTAT(NAMP_ERR_NO_ENDPOINT, NAMP_STATE_ERROR, 0));
+        EXPECT_EQ(m.get(0, DESC + NAMP_CC_RESULT), 2u | (1u << 8));
+        for (unsigned t = 1; t < 3; ++t) {
+            poll(b, t, na(NA_NAMP_RX_COUNT), ~0u, 1);
+            EXPECT_EQ(m.get(t, m.elem_data(t, 0)), 77u);
+        }
+        b.d(0).wr(slot(0, NAMP_SLOT_FLAGS), 0);  // software frees it: STATUS clears
+        EXPECT_EQ(b.d(0).rd(slot(0, NAMP_SLOT_STATUS)), 0u);
+    }});
+}
+
+// Channel multicast: members take credits (fast path with DIRECT handles); a member without a
+// credit waits persistently while the others complete, and goes on when its CREDIT arrives.
+TEST(NampCc, MulticastOnChannelsWaitsPerMemberForCredit) {
+    bench b(cc_on);
+    mem_view m{b};
+    std::vector<uint32_t> hs;
+    for (unsigned t = 1; t < 4; ++t) {
+        const uint32_t h = H + 0x40 * t;
+        m.endpoint(t, NAMP_EP_F_NOTIFY | NAMP_EP_F_CHANNEL);
+        m.cbuffer(t, RXB, 2, 6);
+        m.handle(0, h, t, EP, t == 2 ? 0 : 2);
+        if (t != 3) {  // DIRECT handles (fast path) for members 0 and 1, allocation for member 2
+            m.put(0, h + NAMP_H_FLAGS, NAMP_H_F_CONNECTED | NAMP_H_F_DIRECT | NAMP_H_GEOMETRY(2, 6));
+            m.put(0, h + NAMP_H_RDATA, m.elem_data(t, 0));
+        }
+        m.handle(t, HC, 0, h);  // receiver's handle for credits: names the sender's handle
+        hs.push_back(h);
+    }
+    m.descriptor(NAMP_CC_K_MULTICAST, hs, 3);
+    for (uint32_t k = 0; k < 16; ++k) m.put(0, DATA + 4 * k, 0xAB00 + k);
+    b.run({[&] {
+        driver &d = b.d(0);
+        start(d, 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, 64);
+        poll(b, 0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS, ~0u, NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        poll(b, 0, DESC + NAMP_CC_MEMBER(2) + NAMP_CC_M_STATUS, ~0u, NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        b.cycles(2000);
+        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot(0, NAMP_SLOT_STATUS))), NAMP_STATE_MEMBERS);
+        EXPECT_EQ(m.member_status(1), 0u);
+        start(b.d(2), 0, NAMP_FLAG_COM, HC, 1, 0);  // the receiver of member 1 returns a credit
+        EXPECT_EQ(wait_done(b, 2, 0) & NAMP_STATUS_ERROR, 0u);
+        const uint32_t st = wait_done(b, 0, 0);
+        EXPECT_EQ(st & NAMP_STATUS_ERROR, 0u);
+        EXPECT_EQ(m.get(0, DESC + NAMP_CC_RESULT), 3u);
+        for (unsigned t = 1; t < 4; ++t) {
+            poll(b, t, na(NA_NAMP_RX_COUNT), ~0u, 1);
+            EXPECT_EQ(m.elem_size(t, 0), MP_CB_COMMITTED | 64u);
+            for (uint32_t k = 0; k < 16; ++k) EXPECT_EQ(m.get(t, m.elem_data(t, 0) + 4 * k), 0xAB00 + k);
+            EXPECT_EQ(m.get(t, RXB + MP_CB_OFF_WR_IDX), 1u);
+        }
+        EXPECT_EQ(m.get(0, H + 0x40 * 1 + NAMP_H_CREDITS), 1u);
+        EXPECT_EQ(m.get(0, H + 0x40 * 2 + NAMP_H_CREDITS), 0u);
+        EXPECT_EQ(m.get(0, H + 0x40 * 1 + NAMP_H_WR_IDX), 1u);
+    }});
+    // two members on the fast path, one allocation
+    EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ], 1u);
+}
+
+// A member whose data packet the receiver refuses (fault injection) fails with REMOTE; its
+// element is committed VOID, the other members deliver.
+TEST(NampCc, RemoteErrorOfOneMemberVoidsItsElement) {
+    bench b({"namp.enabled=true", "namp.enable_cc_multicast=true", "na.fault_dma_every=1"});
+    mem_view m{b};
+    m.endpoint(1);
+    m.cbuffer(1, RXB, 1, 6);
+    m.handle(0, H, 1, EP);
+    m.descriptor(NAMP_CC_K_MULTICAST, {H}, 1);
+    b.run({[&] {
+        start(b.d(0), 0, NAMP_FLAG_CC, DESC, DATA, 8);
+        const uint32_t st = wait_done(b, 0, 0);
+        EXPECT_EQ(code_of(st), NAMP_ERR_CC_MEMBER);
+        EXPECT_EQ(m.member_status(0), NAMP_CC_MSTAT(NAMP_ERR_REMOTE, NAMP_STATE_ERROR, 0));
+        b.cycles(500);
+        EXPECT_EQ(m.elem_size(1, 0), MP_CB_COMMITTED | MP_CB_VOID);
+    }});
+}
