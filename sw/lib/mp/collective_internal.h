@@ -1,0 +1,16 @@
+/* Collectives (collective.c) and the transport part that runs them in the adapter
+ * (collective_namp.c over the NAMP, collective_none.c elsewhere). */
+#ifndef MP_COLLECTIVE_INTERNAL_H
+#define MP_COLLECTIVE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "mcapix_cc.h"
+
+/* NA_FEATURE_NAMP_CC_* bits the transport can use (0: none). */
+uint32_t mp_cc_hw_features(void);
+/* Runs a multicast send of group g in the adapter and fills g->member_status: returns 1 (*st set),
+ * or 0 when the adapter cannot take it now (the caller runs the software loop). */
+int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcapi_status_t *st);
+
+#endif

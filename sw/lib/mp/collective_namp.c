@@ -1,0 +1,80 @@
+/* Collectives over the NAMP transport: a multicast group runs as one collective slot (NAMP-CC,
+ * docs/namp.md "Collective communication") when the adapter has multicast and nothing else of
+ * the library could be overtaken: no non-blocking send under way, unbuffered sending endpoints,
+ * remote members only. Otherwise the caller takes the software loop. */
+#include "collective_internal.h"
+#include "mp_internal.h"
+#include "namp/namp.h"
+#include "namp_cc.h"
+
+/* transport_namp.c */
+int mp_namp_sends_idle(void);
+uint32_t mp_namp_run_cc(uint32_t flags, uint32_t desc, const void *buf, uint32_t size);
+mcapi_status_t mp_namp_map_error(uint32_t code);
+
+uint32_t mp_cc_hw_features(void)
+{
+    return (namp_features() << 8) & (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG |
+                                     NA_FEATURE_NAMP_CC_RED);
+}
+
+static int unbuffered(const struct mp_endpoint *ep)
+{
+    return !(ep->tx && (ep->send_mode != MP_SEND_UNBUFFERED || ep->ccm_slot >= 0));
+}
+
+/* Can the adapter take this send now? */
+static int hw_eligible(const mcapix_mcast_group_t *g, uint32_t size)
+{
+    if (!(mp_cc_hw_features() & NA_FEATURE_NAMP_CC_MCAST) || !mp_namp_sends_idle())
+        return 0;
+    if (!g->channel) {
+        const struct mp_endpoint *src = g->send_endpoint->local;
+        if (!src || src->state != MP_EP_READY || !unbuffered(src))
+            return 0;
+        for (uint32_t i = 0; i < g->num; ++i)
+            if (g->members[i]->local)   /* a local member: the library delivers it itself */
+                return 0;
+        return 1;
+    }
+    for (uint32_t i = 0; i < g->num; ++i) {
+        const struct mp_endpoint *ep = g->chans[i];
+        if (ep->state != MP_EP_READY || !(ep->flags & MP_EPF_OPEN) ||
+            (ep->flags & MP_EPF_PEER_GONE) || !unbuffered(ep) || size > (1u << ep->rmsg_log2))
+            return 0;
+    }
+    return 1;
+}
+
+int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcapi_status_t *st)
+{
+    if (!hw_eligible(g, size))
+        return 0;
+    if (g->channel)   /* the channel's send order: this send takes its turn on every member */
+        for (uint32_t i = 0; i < g->num; ++i) {
+            struct mp_endpoint *ep = g->chans[i];
+            uint32_t ticket = ep->chan_ticket++;
+            MP_WAIT_UNTIL(ep->chan_serving == ticket);
+        }
+    uint32_t err = mp_namp_run_cc(NAMP_FLAG_CC | (g->channel ? NAMP_FLAG_CON : 0u),
+                                  (uint32_t)(uintptr_t)g->desc, buf, size);
+    if (g->channel)
+        for (uint32_t i = 0; i < g->num; ++i) {
+            struct mp_endpoint *ep = g->chans[i];
+            ep->chan_serving++;
+            if (ep->flags & MP_EPF_PEER_GONE)
+                mp_tr_chan_peer_gone(ep);   /* revoked while this send was under way */
+        }
+    mcapi_status_t first = MCAPI_SUCCESS;
+    for (uint32_t i = 0; i < g->num; ++i) {
+        /* a member failed: its own code; the whole slot refused: the slot's code for all */
+        uint32_t code = err == NAMP_ERR_CC_MEMBER
+                            ? NAMP_CC_MSTAT_CODE(g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS) / 4])
+                            : err;
+        g->member_status[i] = mp_namp_map_error(code);
+        if (g->member_status[i] != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
+            first = g->member_status[i];
+    }
+    *st = first;
+    return 1;
+}

@@ -1,0 +1,13 @@
+/* Collectives on a transport without NAMP-CC (the software protocol): always the software loop. */
+#include "collective_internal.h"
+
+uint32_t mp_cc_hw_features(void) { return 0; }
+
+int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcapi_status_t *st)
+{
+    (void)g;
+    (void)buf;
+    (void)size;
+    (void)st;
+    return 0;
+}

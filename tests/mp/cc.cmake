@@ -1,0 +1,32 @@
+# NAMP-CC firmware end-to-end tests (included from tests/mp/CMakeLists.txt): multicast to groups of
+# 1..15 members with random sizes, every byte and the order checked by every member, over NAMP-CC
+# (preset bare: every send in hardware), a NAMP without CC and the software transport (every send
+# a software loop). A missing preset or feature fails the run (the hw=/sw= counts), never skips.
+if(TARGET namp-vp)
+  set(CC_FW ${FIRMWARE_DIR})
+  foreach(mode msg chan)
+    if(mode STREQUAL "msg")
+      set(what messages)
+      set(nocc baremsg)
+    else()
+      set(what channels)
+      set(nocc barechan)
+    endif()
+    set(ok "namp_cc mcast ok: ${what}, 15 groups x 2 rounds")
+    namp_vp_check(e2e.mp.namp.cc_mcast_${mode} EXIT 0 LABELS e2e mp namp cc TIMEOUT 600
+      EXPECT "${ok}, hw=30 sw=0 features=0x1000, 14 checks"
+      COUNT "namp_cc member [0-9]+ ok: [0-9]+ messages intact and in order=15"
+      REJECT "FAIL" "FATAL"
+      ARGS --preset bare --max-cycles 100000000 --firmware ${CC_FW}/namp_cc_mcast_${mode}_mp_namp.elf)
+    namp_vp_check(e2e.mp.namp.cc_mcast_${mode}_nocc EXIT 0 LABELS e2e mp namp cc TIMEOUT 600
+      EXPECT "${ok}, hw=0 sw=30 features=0x0, 14 checks"
+      COUNT "namp_cc member [0-9]+ ok: [0-9]+ messages intact and in order=15"
+      REJECT "FAIL" "FATAL"
+      ARGS --preset ${nocc} --max-cycles 100000000 --firmware ${CC_FW}/namp_cc_mcast_${mode}_mp_namp.elf)
+    namp_vp_check(e2e.mp.cc_mcast_${mode}_sw EXIT 0 LABELS e2e mp cc TIMEOUT 600
+      EXPECT "${ok}, hw=0 sw=30 features=0x0, 14 checks"
+      COUNT "namp_cc member [0-9]+ ok: [0-9]+ messages intact and in order=15"
+      REJECT "FAIL" "FATAL"
+      ARGS --max-cycles 100000000 --firmware ${CC_FW}/namp_cc_mcast_${mode}_mp.elf)
+  endforeach()
+endif()
