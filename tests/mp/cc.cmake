@@ -30,3 +30,10 @@ if(TARGET namp-vp)
       ARGS --max-cycles 100000000 --firmware ${CC_FW}/namp_cc_mcast_${mode}_mp.elf)
   endforeach()
 endif()
+if(TARGET namp-vp)
+  # Fig. 3.21 claims on simulated cycles (docs/namp-benchmarks.md, "Collective communication")
+  add_test(NAME e2e.mp.namp.cc_claims
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/cc_claims.py
+                   $<TARGET_FILE:namp-vp> ${FIRMWARE_DIR})
+  set_tests_properties(e2e.mp.namp.cc_claims PROPERTIES LABELS "e2e;mp;namp;cc" TIMEOUT 300)
+endif()

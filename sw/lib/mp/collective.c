@@ -40,6 +40,9 @@ static void reset(mcapix_mcast_group_t *g, uint32_t num, uint32_t channel)
     g->num = (uint32_t)num;
     g->channel = channel;
     g->send_endpoint = 0;
+    g->remote_only = 1;
+    g->hw_last = 0;
+    g->hw_code = 0;
     for (uint32_t i = 0; i < MCAPIX_CC_MAX_MEMBERS; ++i) {
         g->members[i] = 0;
         g->chans[i] = 0;
@@ -65,6 +68,8 @@ void mcapix_mcast_create(mcapix_mcast_group_t *g, mcapi_endpoint_t send_endpoint
             return;
         }
         g->members[i] = members[i];
+        if (members[i]->local)
+            g->remote_only = 0;
     }
     g->send_endpoint = send_endpoint;
     build_descriptor(g);
@@ -124,11 +129,12 @@ void mcapix_mcast_send(mcapix_mcast_group_t *g, const void *buffer, size_t size,
         *status = MCAPI_ERR_BUF_INVALID;
         return;
     }
-    if (cc_path == MCAPIX_CC_AUTO &&
-        mp_cc_hw_mcast(g, buffer, (uint32_t)size, status)) {
+    if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, buffer, (uint32_t)size, status)) {
+        g->hw_last = 1;
         cc_stats.hw_sends++;
         return;
     }
+    g->hw_last = 0;
     *status = software_mcast(g, buffer, size);
 }
 
@@ -136,7 +142,9 @@ mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *g, size_t 
 {
     if (bad_group(g) || member >= g->num)
         return MCAPI_ERR_PARAMETER;
-    return g->member_status[member];
+    /* after a send in the adapter the statuses are read from the descriptor only when asked:
+     * the send itself does no per-member work */
+    return g->hw_last ? mp_cc_hw_member_status(g, (uint32_t)member) : g->member_status[member];
 }
 
 void mcapix_mcast_destroy(mcapix_mcast_group_t *g, mcapi_status_t *status)

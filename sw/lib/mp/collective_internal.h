@@ -9,8 +9,11 @@
 
 /* NA_FEATURE_NAMP_CC_* bits the transport can use (0: none). */
 uint32_t mp_cc_hw_features(void);
-/* Runs a multicast send of group g in the adapter and fills g->member_status: returns 1 (*st set),
+/* Runs a multicast send of group g in the adapter (g->hw_code set): returns 1 (*st set),
  * or 0 when the adapter cannot take it now (the caller runs the software loop). */
 int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcapi_status_t *st);
+
+/* Status of member i of the last send that ran in the adapter (g->hw_last). */
+mcapi_status_t mp_cc_hw_member_status(const mcapix_mcast_group_t *g, uint32_t i);
 
 #endif

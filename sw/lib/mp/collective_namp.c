@@ -30,12 +30,8 @@ static int hw_eligible(const mcapix_mcast_group_t *g, uint32_t size)
         return 0;
     if (!g->channel) {
         const struct mp_endpoint *src = g->send_endpoint->local;
-        if (!src || src->state != MP_EP_READY || !unbuffered(src))
-            return 0;
-        for (uint32_t i = 0; i < g->num; ++i)
-            if (g->members[i]->local)   /* a local member: the library delivers it itself */
-                return 0;
-        return 1;
+        /* a local member: the library delivers it itself (software loop) */
+        return src && src->state == MP_EP_READY && unbuffered(src) && g->remote_only;
     }
     for (uint32_t i = 0; i < g->num; ++i) {
         const struct mp_endpoint *ep = g->chans[i];
@@ -65,16 +61,19 @@ int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcap
             if (ep->flags & MP_EPF_PEER_GONE)
                 mp_tr_chan_peer_gone(ep);   /* revoked while this send was under way */
         }
-    mcapi_status_t first = MCAPI_SUCCESS;
-    for (uint32_t i = 0; i < g->num; ++i) {
-        /* a member failed: its own code; the whole slot refused: the slot's code for all */
-        uint32_t code = err == NAMP_ERR_CC_MEMBER
-                            ? NAMP_CC_MSTAT_CODE(g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS) / 4])
-                            : err;
-        g->member_status[i] = mp_namp_map_error(code);
-        if (g->member_status[i] != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
-            first = g->member_status[i];
-    }
-    *st = first;
+    g->hw_code = err;
+    *st = MCAPI_SUCCESS;
+    if (err)   /* the first member that failed (all of them when the slot was refused) */
+        for (uint32_t i = 0; i < g->num && *st == MCAPI_SUCCESS; ++i)
+            *st = mp_cc_hw_member_status(g, i);
     return 1;
+}
+
+mcapi_status_t mp_cc_hw_member_status(const mcapix_mcast_group_t *g, uint32_t i)
+{
+    /* a member failed: its own code; the whole slot refused or failed: the slot's code */
+    uint32_t code = g->hw_code == NAMP_ERR_CC_MEMBER
+                        ? NAMP_CC_MSTAT_CODE(g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS) / 4])
+                        : g->hw_code;
+    return mp_namp_map_error(code);
 }

@@ -11,3 +11,10 @@ int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcap
     (void)st;
     return 0;
 }
+
+mcapi_status_t mp_cc_hw_member_status(const mcapix_mcast_group_t *g, uint32_t i)
+{
+    (void)g;
+    (void)i;
+    return MCAPI_ERR_GENERAL;   /* never called: no send runs in the adapter */
+}

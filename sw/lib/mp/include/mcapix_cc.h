@@ -40,7 +40,10 @@ typedef struct mcapix_mcast_group {
     mcapi_endpoint_t send_endpoint;                /* connection-less: sending endpoint */
     mcapi_endpoint_t members[MCAPIX_CC_MAX_MEMBERS];           /* connection-less members */
     mcapi_pktchan_send_hndl_t chans[MCAPIX_CC_MAX_MEMBERS];    /* channel members */
-    mcapi_status_t member_status[MCAPIX_CC_MAX_MEMBERS];       /* of the last send */
+    mcapi_status_t member_status[MCAPIX_CC_MAX_MEMBERS];       /* of the last software send */
+    uint32_t remote_only;    /* connection-less: no member is a local endpoint */
+    uint32_t hw_last;        /* the last send ran in the adapter (statuses in desc) */
+    uint32_t hw_code;        /* its slot STATUS code (0: every member done) */
 } __attribute__((aligned(8))) mcapix_mcast_group_t;
 
 /* Connection-less group: `num` (1..MCAPIX_CC_MAX_MEMBERS) remote receive endpoints (from

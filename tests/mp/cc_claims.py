@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Guards the NAMP-CC multicast claims (thesis Fig. 3.21, section 5.1; docs/namp-benchmarks.md,
+"Collective communication") on simulated cycles, from the namp_cc_bench firmware on preset bare:
+
+  - sender overhead at N = 8 destinations at least 64% below the software loop (4 B and 2048 B);
+  - the NAMP-CC sender overhead is a single set-up: at N = 15 at most 1.5x that at N = 1, while
+    the software loop's grows with N (at N = 15 at least 8x that at N = 1);
+  - throughput (1 / gap) at N = 8 at least +72% at 4 B and at least +4% at 2048 B.
+
+cc_claims.py VP FIRMWARE_DIR
+"""
+import re
+import subprocess
+import sys
+
+LINE = re.compile(r"ccbench mcast path=(sw|hw) n=(\d+) size=(\d+) os=(\d+) g=(\d+)")
+
+
+def measure(vp, fw_dir):
+    cmd = [vp, "--preset", "bare", "--max-cycles", "500000000", "--firmware",
+           f"{fw_dir}/namp_cc_bench.elf"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    out = p.stdout.decode(errors="replace")
+    if p.returncode != 0 or "FAIL" in out or "ccbench done: features=0x1000" not in out:
+        print(out[-3000:])
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {p.returncode}")
+    res = {}
+    for m in LINE.finditer(out):
+        path, n, size, os_, g = m.group(1), *map(int, m.groups()[1:])
+        res[(path, n, size)] = (os_, g)
+    if len(res) != 2 * 15 * 3:
+        raise SystemExit(f"FAIL: {len(res)} ccbench lines, expected 90")
+    return res
+
+
+def main():
+    vp, fw = sys.argv[1], sys.argv[2]
+    r = measure(vp, fw)
+    fails = []
+
+    def check(ok, what):
+        print(("ok   " if ok else "FAIL ") + what)
+        if not ok:
+            fails.append(what)
+
+    for size in (4, 2048):
+        sw, hw = r[("sw", 8, size)][0], r[("hw", 8, size)][0]
+        check(hw <= 0.36 * sw, f"o_s at N=8, {size} B: NAMP-CC {hw} vs software {sw} "
+                               f"({100 * (1 - hw / sw):.0f}% less, thesis 64%)")
+    hw1, hw15 = r[("hw", 1, 4)][0], r[("hw", 15, 4)][0]
+    sw1, sw15 = r[("sw", 1, 4)][0], r[("sw", 15, 4)][0]
+    check(hw15 <= 1.5 * hw1, f"NAMP-CC o_s independent of N: {hw1} at N=1, {hw15} at N=15")
+    check(sw15 >= 8 * sw1, f"software o_s grows with N: {sw1} at N=1, {sw15} at N=15")
+    for size, want in ((4, 1.72), (2048, 1.04)):
+        gs, gh = r[("sw", 8, size)][1], r[("hw", 8, size)][1]
+        check(gs >= want * gh, f"throughput at N=8, {size} B: x{gs / gh:.2f} (gap {gs} -> {gh}), "
+                               f"thesis x{want}")
+    if fails:
+        raise SystemExit(f"FAIL: {len(fails)} claim(s)")
+    print("cc claims ok")
+
+
+if __name__ == "__main__":
+    main()
