@@ -18,7 +18,8 @@
 #define NAMP_CC_KIND      0x00u  /* [7:0] NAMP_CC_K_*, [15:8] reduction op, [23:16] reduction type */
 #define NAMP_CC_NUM       0x04u  /* members, 1..NAMP_CC_MAX_MEMBERS */
 #define NAMP_CC_RESULT    0x08u  /* hardware, at the end: [7:0] members done, [15:8] members failed */
-#define NAMP_CC_RESERVED  0x0Cu  /* 0 (scatter/gather geometry later) */
+#define NAMP_CC_ID        0x0Cu  /* reduction: identifier of this reduction at the receiver (the
+                                    contributions of one reduction carry the same id); else 0 */
 #define NAMP_CC_HEADER    0x10u
 
 /* ---- member i at NAMP_CC_MEMBER(i) ---- */
@@ -48,8 +49,40 @@
 #define NAMP_CC_K_MULTICAST  1u  /* the same data to every member (ENABLE_CC_MULTICAST) */
 #define NAMP_CC_K_SCATTER    2u  /* ENABLE_CC_SCATTERGATHER (not built yet: MODE_UNSUPPORTED) */
 #define NAMP_CC_K_GATHER     3u  /* ENABLE_CC_SCATTERGATHER (not built yet: MODE_UNSUPPORTED) */
-#define NAMP_CC_K_REDUCE     4u  /* ENABLE_CC_REDUCTION (not built yet: MODE_UNSUPPORTED) */
+#define NAMP_CC_K_REDUCE     4u  /* ENABLE_CC_REDUCTION: one contribution to a reduction */
 #define NAMP_CC_KIND_WORD(kind, op, type) \
     (((uint32_t)(kind) & 0xFFu) | (((uint32_t)(op) & 0xFFu) << 8) | (((uint32_t)(type) & 0xFFu) << 16))
+
+/* ---- reduction (thesis 3.3.2.4, Table 3.28b): ops and element types ---- */
+#define NAMP_CC_OP_SUM   0u
+#define NAMP_CC_OP_MIN   1u
+#define NAMP_CC_OP_MAX   2u
+#define NAMP_CC_OP_BAND  3u  /* bitwise and */
+#define NAMP_CC_OP_BOR   4u
+#define NAMP_CC_OP_BXOR  5u
+#define NAMP_CC_OP_LAND  6u  /* logical and: 1 if both elements are non-zero, else 0 */
+#define NAMP_CC_OP_LOR   7u
+#define NAMP_CC_OPS      8u
+#define NAMP_CC_T_INT8   0u
+#define NAMP_CC_T_INT16  1u
+#define NAMP_CC_T_INT32  2u
+#define NAMP_CC_T_UINT8  3u
+#define NAMP_CC_T_UINT16 4u
+#define NAMP_CC_T_UINT32 5u
+#define NAMP_CC_TYPES    6u
+#define NAMP_CC_TYPE_BYTES(t) ((t) == NAMP_CC_T_INT8 || (t) == NAMP_CC_T_UINT8 ? 1u : \
+                               (t) == NAMP_CC_T_INT16 || (t) == NAMP_CC_T_UINT16 ? 2u : 4u)
+
+/* Receive side of a reduction: the endpoint's NAMP_EP_CC word points to this descriptor in the
+ * receiving tile. The target keeps one entry per element of the endpoint's receive buffer (at
+ * most NAMP_CC_RX_MAX_CAP_LOG2 = 6: 64 elements) for the reduction being combined in it. */
+#define NAMP_CC_RX_KIND      0x00u  /* NAMP_CC_K_REDUCE */
+#define NAMP_CC_RX_CONTRIB   0x04u  /* contributions per reduction, 1..65535 */
+#define NAMP_CC_RX_ENTRY(k)  (0x10u + 8u * (uint32_t)(k))   /* element k: [id][state] */
+#define NAMP_CC_RX_SIZE(cap_log2) NAMP_CC_RX_ENTRY(1u << (cap_log2))
+#define NAMP_CC_RX_MAX_CAP_LOG2 6u
+#define NAMP_CC_RX_VALID     (1u << 31)  /* state: the element combines reduction `id` */
+#define NAMP_CC_RX_POISONED  (1u << 30)  /* state: a contribution failed: committed VOID at the end */
+#define NAMP_CC_RX_ARRIVED(s) ((s) & 0xFFFFu)  /* state: contributions finalized so far */
 
 #endif

@@ -145,5 +145,10 @@ typedef struct namp_handle {
  * no element is reused while later ones are in flight. */
 #define NAMP_FINAL_F_ADVANCE (1u << 0)
 #define NAMP_FINAL_F_VOID    (1u << 1)
+/* NAMP-CC reduction (namp_cc.h): ALLOC_REQ [w0][endpoint][size][id][op | type << 8] finds the
+ * element combining reduction `id` or reserves and initialises a new one; FINAL counts the
+ * contribution and commits the element when all have arrived. */
+#define NAMP_ALLOC_F_REDUCE  (1u << 1)
+#define NAMP_FINAL_F_REDUCE  (1u << 2)
 
 #endif

@@ -1,6 +1,7 @@
 // NAMP-CC feature bits and the checks of a collective start and of its descriptor header.
 #include "namp/cc.h"
 
+#include "namp/cc_reduce.h"
 #include "namp_cc.h"
 
 namespace namp::cc {
@@ -29,16 +30,24 @@ uint32_t validate_start(const na_config::namp_config &m, const na_geometry &geo,
 }
 
 uint32_t validate_header(const na_config::namp_config &m, const na_geometry &geo, uint32_t desc,
-                         uint32_t kind_word, uint32_t num) {
+                         uint32_t kind_word, uint32_t num, uint32_t flags, uint32_t size) {
     switch (kind_word & 0xFFu) {
     case NAMP_CC_K_MULTICAST:
         if (!m.cc_multicast) return NAMP_ERR_MODE_UNSUPPORTED;
         break;
     case NAMP_CC_K_SCATTER:
     case NAMP_CC_K_GATHER:
-    case NAMP_CC_K_REDUCE:
         // not built yet: the configuration refuses enabling them, so they are absent hardware
         return NAMP_ERR_MODE_UNSUPPORTED;
+    case NAMP_CC_K_REDUCE: {
+        if (!m.cc_reduction) return NAMP_ERR_MODE_UNSUPPORTED;
+        // one contribution, connection-less (several senders share the receiving element)
+        if (flags & NAMP_FLAG_CON) return NAMP_ERR_INVALID_FLAGS;
+        const uint32_t op = (kind_word >> 8) & 0xFFu, type = (kind_word >> 16) & 0xFFu;
+        if (!reduce_valid(op, type) || num != 1 || size % NAMP_CC_TYPE_BYTES(type))
+            return NAMP_ERR_BAD_PARAM;
+        break;
+    }
     default:
         return NAMP_ERR_BAD_PARAM;
     }

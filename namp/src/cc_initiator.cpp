@@ -8,6 +8,7 @@
 
 #include "mp/cbuffer.h"
 #include "namp/cc.h"
+#include "namp/cc_reduce.h"
 #include "namp/data_packet.h"
 #include "namp/initiator.h"
 #include "namp/protocol.h"
@@ -37,8 +38,12 @@ void initiator::cc_setup(slot &s) {
     uint32_t hdr[NAMP_CC_HEADER / 4] = {};
     if (!port.read(s.p1, hdr, sizeof hdr)) return fail(s, NAMP_ERR_LOCAL_BUS);
     const uint32_t num = hdr[NAMP_CC_NUM / 4];
-    const uint32_t code = cc::validate_header(cfg_.namp, geo_, s.p1, hdr[NAMP_CC_KIND / 4], num);
+    const uint32_t kw = hdr[NAMP_CC_KIND / 4];
+    const uint32_t code = cc::validate_header(cfg_.namp, geo_, s.p1, kw, num, s.mode, s.p3);
     if (code != NAMP_ERR_NONE) return fail(s, code);
+    s.cc_kind = kw & 0xFFu;
+    s.cc_optype = cc::reduce_word((kw >> 8) & 0xFFu, (kw >> 16) & 0xFFu);
+    s.cc_id = hdr[NAMP_CC_ID / 4];
     std::array<uint32_t, 4 * NAMP_CC_MAX_MEMBERS> table{};
     const uint32_t bytes = NAMP_CC_SIZE(num) - NAMP_CC_HEADER;
     if (!port.read(s.p1 + NAMP_CC_HEADER, table.data(), bytes)) return fail(s, NAMP_ERR_LOCAL_BUS);
@@ -162,9 +167,13 @@ void initiator::cc_member_request(slot &s, unsigned i) {
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     const slot_destination &m = s.destinations()[i];
     ++stats_.namp_msgs_sent[NAMP_MSG_ALLOC_REQ];
-    out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
-                                  s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u,
-                                  NAMP_TAG(s.index(), i), {m.endpoint, s.size}));
+    if (s.cc_kind == NAMP_CC_K_REDUCE)  // the element of reduction `id`, initialised for op/type
+        out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ, NAMP_ALLOC_F_REDUCE,
+                                      NAMP_TAG(s.index(), i), {m.endpoint, s.size, s.cc_id, s.cc_optype}));
+    else
+        out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
+                                      s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u,
+                                      NAMP_TAG(s.index(), i), {m.endpoint, s.size}));
     cc_member_event(s, i, slot_event::request_sent);
 }
 
@@ -179,6 +188,7 @@ void initiator::cc_member_data(slot &s, unsigned i) {
     j.dst = m.data;
     j.size = s.size;
     j.tag = dma_tag_namp | NAMP_TAG(s.index(), i);
+    if (s.cc_kind == NAMP_CC_K_REDUCE) j.reduce = (1u << 16) | s.cc_optype;  // op/type in every packet
     dma_.submit(j, *this);
     cc_member_event(s, i, slot_event::dma_started);
 }
@@ -188,8 +198,10 @@ void initiator::cc_member_finalize(slot &s, unsigned i) {
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     const slot_destination &m = s.destinations()[i];
     ++stats_.namp_msgs_sent[NAMP_MSG_FINAL];
-    out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL, m.direct ? NAMP_FINAL_F_ADVANCE : 0u,
-                                  NAMP_TAG(s.index(), i), {m.endpoint, m.element, s.size}));
+    const uint32_t red = s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u;
+    out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL,
+                                  (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) | red, NAMP_TAG(s.index(), i),
+                                  {m.endpoint, m.element, s.size}));
     sc_core::wait(cycles(cfg_.namp.finalize_cycles));
     uint32_t sent = 0;
     if (port.read_word(m.handle + NAMP_H_SENT, sent)) port.write_word(m.handle + NAMP_H_SENT, sent + 1);
@@ -250,7 +262,8 @@ void initiator::cc_member_fail(slot &s, unsigned i, uint32_t code) {
     if (member_holds_remote(m.state)) {
         ++stats_.namp_msgs_sent[NAMP_MSG_FINAL];
         out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL,
-                                      NAMP_FINAL_F_VOID | (m.direct ? NAMP_FINAL_F_ADVANCE : 0u),
+                                      NAMP_FINAL_F_VOID | (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) |
+                                          (s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u),
                                       NAMP_TAG(s.index(), i), {m.endpoint, m.element, 0}));
     } else if (con && (m.state == slot_state::request || m.state == slot_state::retry)) {
         port.fetch_add(m.handle + NAMP_H_CREDITS, 1, cfg_.namp.atomics);

@@ -76,7 +76,8 @@ void dma_engine::reader_thread() {
         const dma_job &j = c.job();
         if (c.first_read() && j.setup_cycles) sc_core::wait(period_ * double(j.setup_cycles));
         const uint32_t off = c.read_offset();
-        const uint32_t n = std::min(max_bytes, j.size - off);
+        // a reduction packet carries its op/type word before the data
+        const uint32_t n = std::min(max_bytes - (j.reduce ? 4u : 0u), j.size - off);
         buf_.assign((n + 3) & ~3u, 0);
         if (!port.read(j.src + off, buf_.data(), n)) {
             const unsigned tag = j.tag;
@@ -95,7 +96,9 @@ void dma_engine::reader_thread() {
         p.header.ch = noc::channel::data_request;
         p.payload.reserve(2 + buf_.size() / 4);
         p.payload.push_back(j.dst + off);
-        p.payload.push_back(dma_ctrl(n, j.tag, off == 0, off + n == j.size));
+        p.payload.push_back(dma_ctrl(n, j.tag, off == 0, off + n == j.size) |
+                            (j.reduce ? dma_ctrl_reduce : 0u));
+        if (j.reduce) p.payload.push_back(j.reduce & 0xFFFFu);
         for (size_t w = 0; w < buf_.size(); w += 4)
             p.payload.push_back(uint32_t(buf_[w]) | uint32_t(buf_[w + 1]) << 8 |
                                 uint32_t(buf_[w + 2]) << 16 | uint32_t(buf_[w + 3]) << 24);

@@ -5,6 +5,7 @@
 
 #include "mp/cbuffer.h"
 #include "na_test_support.h"
+#include "namp/cc_reduce.h"
 #include "namp/slot.h"
 #include "namp_cc.h"
 #include "namp_structs.h"
@@ -120,11 +121,19 @@ TEST(NampCc, ConfigurationAndPresets) {
         b.apply_preset(p);
         EXPECT_FALSE(b.build().na.namp.cc_multicast) << p;
     }
-    for (const char *k : {"namp.enable_cc_scattergather=true", "namp.enable_cc_reduction=true"}) {
+    {
         vp::config_builder b;
         b.apply_override("namp.enabled=true");
-        b.apply_override(k);
-        EXPECT_THROW(b.build(), vp::config_error) << k << ": not built, refused";
+        b.apply_override("namp.enable_cc_scattergather=true");
+        EXPECT_THROW(b.build(), vp::config_error) << "not built, refused";
+    }
+    {
+        vp::config_builder b;
+        b.apply_override("namp.enable_cc_reduction=true");
+        b.apply_override("namp.cc_reduce_word_cycles=7");
+        const auto c = b.build();
+        EXPECT_TRUE(c.na.namp.cc_reduction);
+        EXPECT_EQ(c.na.namp.cc_reduce_word_cycles, 7u);
     }
 }
 
@@ -384,5 +393,178 @@ TEST(NampCc, RemoteErrorOfOneMemberVoidsItsElement) {
         EXPECT_EQ(m.member_status(0), NAMP_CC_MSTAT(NAMP_ERR_REMOTE, NAMP_STATE_ERROR, 0));
         b.cycles(500);
         EXPECT_EQ(m.elem_size(1, 0), MP_CB_COMMITTED | MP_CB_VOID);
+    }});
+}
+
+// ---- reduction ----
+
+namespace {
+const std::vector<std::string> red_on = {"namp.enabled=true", "namp.enable_cc_reduction=true"};
+constexpr uint32_t RXD = TILE_SRAM_BASE + 0x12000;  // receiver's reduction descriptor
+
+// tile 0 receives: endpoint with a 4-element buffer and a reduction descriptor for `contrib`
+void reduce_receiver(mem_view &m, uint32_t contrib) {
+    m.endpoint(0);
+    m.cbuffer(0, RXB, 2, 9);
+    m.put(0, EP + NAMP_EP_CC, RXD);
+    m.put(0, RXD + NAMP_CC_RX_KIND, NAMP_CC_K_REDUCE);
+    m.put(0, RXD + NAMP_CC_RX_CONTRIB, contrib);
+    for (uint32_t k = 0; k < 4; ++k) {
+        m.put(0, RXD + NAMP_CC_RX_ENTRY(k), 0);
+        m.put(0, RXD + NAMP_CC_RX_ENTRY(k) + 4, 0);
+    }
+}
+// sender tile t: handle to tile 0's endpoint, reduction descriptor (id, op, type)
+void reduce_sender(mem_view &m, unsigned t, uint32_t id, uint32_t op, uint32_t type) {
+    m.handle(t, H, 0, EP);
+    m.put(t, DESC + NAMP_CC_KIND, NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, op, type));
+    m.put(t, DESC + NAMP_CC_NUM, 1);
+    m.put(t, DESC + NAMP_CC_ID, id);
+    m.put(t, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE, H);
+}
+}  // namespace
+
+TEST(NampCc, ReductionArithmetic) {
+    using namespace namp::cc;
+    auto one = [](uint32_t op, uint32_t type, uint32_t a, uint32_t b) {
+        uint8_t x[4], y[4];
+        std::memcpy(x, &a, 4);
+        std::memcpy(y, &b, 4);
+        reduce_apply(op, type, x, y, NAMP_CC_TYPE_BYTES(type));
+        uint32_t r = 0;
+        std::memcpy(&r, x, NAMP_CC_TYPE_BYTES(type));
+        return r;
+    };
+    EXPECT_EQ(one(NAMP_CC_OP_SUM, NAMP_CC_T_UINT8, 200, 100), 44u);          // wraps
+    EXPECT_EQ(one(NAMP_CC_OP_MIN, NAMP_CC_T_INT8, 0x80, 5), 0x80u);          // -128 < 5
+    EXPECT_EQ(one(NAMP_CC_OP_MIN, NAMP_CC_T_UINT8, 0x80, 5), 5u);
+    EXPECT_EQ(one(NAMP_CC_OP_MAX, NAMP_CC_T_INT16, 0xFFFF, 3), 3u);          // -1 < 3
+    EXPECT_EQ(one(NAMP_CC_OP_MAX, NAMP_CC_T_UINT16, 0xFFFF, 3), 0xFFFFu);
+    EXPECT_EQ(one(NAMP_CC_OP_MIN, NAMP_CC_T_INT32, 0xFFFFFFFFu, 0), 0xFFFFFFFFu);
+    EXPECT_EQ(one(NAMP_CC_OP_BAND, NAMP_CC_T_UINT32, 0xF0F0, 0xFF00), 0xF000u);
+    EXPECT_EQ(one(NAMP_CC_OP_BOR, NAMP_CC_T_UINT32, 0xF0F0, 0xFF00), 0xFFF0u);
+    EXPECT_EQ(one(NAMP_CC_OP_BXOR, NAMP_CC_T_UINT32, 0xF0F0, 0xFF00), 0x0FF0u);
+    EXPECT_EQ(one(NAMP_CC_OP_LAND, NAMP_CC_T_INT8, 7, 0), 0u);
+    EXPECT_EQ(one(NAMP_CC_OP_LAND, NAMP_CC_T_INT8, 7, 0x80), 1u);
+    EXPECT_EQ(one(NAMP_CC_OP_LOR, NAMP_CC_T_UINT16, 0, 0), 0u);
+    EXPECT_EQ(one(NAMP_CC_OP_LOR, NAMP_CC_T_UINT16, 0, 0x100), 1u);
+    // identities: combining with the identity leaves a value unchanged, for every op and type
+    for (uint32_t op = 0; op < NAMP_CC_OPS; ++op)
+        for (uint32_t type = 0; type < NAMP_CC_TYPES; ++type) {
+            const uint32_t sz = NAMP_CC_TYPE_BYTES(type);
+            uint8_t id[4] = {}, v[4] = {0x01, 0x00, 0x00, 0x00};  // 1: also a logical "true"
+            reduce_identity(op, type, id, sz);
+            reduce_apply(op, type, id, v, sz);
+            EXPECT_EQ(std::memcmp(id, v, sz), 0) << "op " << op << " type " << type;
+        }
+    EXPECT_TRUE(reduce_valid(NAMP_CC_OP_LOR, NAMP_CC_T_UINT32));
+    EXPECT_FALSE(reduce_valid(NAMP_CC_OPS, NAMP_CC_T_INT8));
+    EXPECT_FALSE(reduce_valid(NAMP_CC_OP_SUM, NAMP_CC_TYPES));
+}
+
+// Three senders contribute int16 vectors to one reduction: the element is committed once, when
+// the third contribution is finalized, and holds the sum.
+TEST(NampCc, ReductionCombinesAllContributionsIntoOneMessage) {
+    bench b(red_on);
+    mem_view m{b};
+    reduce_receiver(m, 3);
+    for (unsigned t = 1; t < 4; ++t) {
+        reduce_sender(m, t, 42, NAMP_CC_OP_SUM, NAMP_CC_T_INT16);
+        for (uint32_t k = 0; k < 100; ++k)   // 200 int16 values: several packets
+            m.put(t, DATA + 4 * k, (uint32_t(k * t) & 0xFFFFu) | (uint32_t(0x10000 - t) << 16));
+    }
+    b.run({[&] {
+        for (unsigned t = 1; t < 3; ++t) {
+            start(b.d(t), 0, NAMP_FLAG_CC, DESC, DATA, 400);
+            EXPECT_EQ(wait_done(b, t, 0) & NAMP_STATUS_ERROR, 0u);
+        }
+        b.cycles(500);
+        EXPECT_EQ(m.elem_size(0, 0), 0u) << "not committed before the last contribution";
+        EXPECT_EQ(NAMP_CC_RX_ARRIVED(m.get(0, RXD + NAMP_CC_RX_ENTRY(0) + 4)), 2u);
+        start(b.d(3), 0, NAMP_FLAG_CC, DESC, DATA, 400);
+        EXPECT_EQ(wait_done(b, 3, 0) & NAMP_STATUS_ERROR, 0u);
+        poll(b, 0, na(NA_NAMP_RX_COUNT), ~0u, 1);
+        EXPECT_EQ(m.elem_size(0, 0), MP_CB_COMMITTED | 400u);
+        EXPECT_EQ(m.get(0, RXB + MP_CB_OFF_WR_IDX), 1u) << "one element for the three";
+        EXPECT_EQ(m.get(0, RXD + NAMP_CC_RX_ENTRY(0) + 4), 0u) << "entry free again";
+        for (uint32_t k = 0; k < 100; ++k) {
+            const uint32_t w = m.get(0, m.elem_data(0, 0) + 4 * k);
+            EXPECT_EQ(w & 0xFFFFu, (6 * k) & 0xFFFFu) << k;            // k*1 + k*2 + k*3
+            EXPECT_EQ(w >> 16, uint32_t(0x10000 - 6)) << k;            // -1 + -2 + -3
+        }
+    }});
+    EXPECT_EQ(b.stats(0).namp_rx_completed, 1u);
+}
+
+// The read-modify-write costs namp.cc_reduce_word_cycles per word at the receiving DMA: a
+// 256-byte contribution takes at least 64 x 200 cycles longer than a 256-byte multicast.
+TEST(NampCc, ReductionCostPerWordIsConfigurable) {
+    bench b({"namp.enabled=true", "namp.enable_cc_reduction=true", "namp.enable_cc_multicast=true",
+             "namp.cc_reduce_word_cycles=200"});
+    mem_view m{b};
+    reduce_receiver(m, 1);
+    reduce_sender(m, 1, 1, NAMP_CC_OP_MAX, NAMP_CC_T_UINT32);
+    constexpr uint32_t D2 = DESC + 0x400, H2 = H + 0x40;
+    m.endpoint(2);
+    m.cbuffer(2, RXB, 2, 9);
+    m.handle(1, H2, 2, EP);
+    m.put(1, D2 + NAMP_CC_KIND, NAMP_CC_K_MULTICAST);
+    m.put(1, D2 + NAMP_CC_NUM, 1);
+    m.put(1, D2 + NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE, H2);
+    b.run({[&] {
+        auto timed = [&](uint32_t desc) {
+            const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+            start(b.d(1), 0, NAMP_FLAG_CC, desc, DATA, 256);
+            EXPECT_EQ(wait_done(b, 1, 0, 1000000) & NAMP_STATUS_ERROR, 0u);
+            b.d(1).wr(slot(0, NAMP_SLOT_FLAGS), 0);
+            return uint64_t((sc_core::sc_time_stamp() - t0) / b.period);
+        };
+        const uint64_t plain = timed(D2), reduce = timed(DESC);
+        EXPECT_GE(reduce, plain + 64 * 200) << "plain " << plain << ", reduce " << reduce;
+        EXPECT_LE(reduce, plain + 64 * 200 + 2000) << "plain " << plain << ", reduce " << reduce;
+    }});
+}
+
+TEST(NampCc, ReductionRefusals) {
+    bench b(red_on);
+    mem_view m{b};
+    reduce_receiver(m, 2);
+    b.run({[&] {
+        auto refused = [&](uint32_t kind, uint32_t flags, uint32_t size, uint32_t num = 1) {
+            m.handle(1, H, 0, EP);
+            m.put(1, DESC + NAMP_CC_KIND, kind);
+            m.put(1, DESC + NAMP_CC_NUM, num);
+            m.put(1, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE, H);
+            start(b.d(1), 0, NAMP_FLAG_CC | flags, DESC, DATA, size);
+            const uint32_t st = wait_done(b, 1, 0);
+            b.d(1).wr(slot(0, NAMP_SLOT_FLAGS), 0);
+            return code_of(st);
+        };
+        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OPS, NAMP_CC_T_INT8), 0, 4),
+                  NAMP_ERR_BAD_PARAM) << "op not in the table";
+        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_TYPES), 0, 4),
+                  NAMP_ERR_BAD_PARAM) << "type not in the table";
+        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 6),
+                  NAMP_ERR_BAD_PARAM) << "size not a multiple of the type";
+        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 4, 2),
+                  NAMP_ERR_BAD_PARAM) << "one destination per contribution";
+        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), NAMP_FLAG_CON, 4),
+                  NAMP_ERR_INVALID_FLAGS) << "connection-less only";
+        // a receiving endpoint without a reduction descriptor: the member fails (NACK BAD_PARAM)
+        m.put(0, EP + NAMP_EP_CC, 0);
+        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 8),
+                  NAMP_ERR_CC_MEMBER);
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(1, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)), NAMP_ERR_BAD_PARAM);
+    }});
+}
+
+TEST(NampCc, ReductionDisabledIsAbsentHardware) {
+    bench b(cc_on);  // multicast only
+    mem_view m{b};
+    reduce_receiver(m, 1);
+    reduce_sender(m, 1, 1, NAMP_CC_OP_SUM, NAMP_CC_T_INT32);
+    b.run({[&] {
+        start(b.d(1), 0, NAMP_FLAG_CC, DESC, DATA, 4);
+        EXPECT_EQ(code_of(wait_done(b, 1, 0)), NAMP_ERR_MODE_UNSUPPORTED);
     }});
 }

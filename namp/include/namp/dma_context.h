@@ -22,6 +22,7 @@ struct dma_job {
     uint32_t size = 0;
     unsigned tag = 0;
     unsigned setup_cycles = 0;
+    uint32_t reduce = 0;  // NAMP-CC reduction: 1 << 16 | cc::reduce_word(op, type); 0: plain
 };
 
 class dma_context : public sc_core::sc_module {

@@ -86,6 +86,7 @@ public:
     unsigned retries = 0;           // NACKs of the current transfer
     unsigned cc_failed = 0;         // CC: members failed (STATUS[29:24])
     unsigned cc_ended = 0;          // CC: members whose end (status word) is written
+    uint32_t cc_kind = 0, cc_optype = 0, cc_id = 0;  // CC: descriptor kind, reduction op/type, id
     uint32_t status() const;
 
     // mode latched when the slot started
