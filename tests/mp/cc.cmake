@@ -37,3 +37,17 @@ if(TARGET namp-vp)
                    $<TARGET_FILE:namp-vp> ${FIRMWARE_DIR})
   set_tests_properties(e2e.mp.namp.cc_claims PROPERTIES LABELS "e2e;mp;namp;cc" TIMEOUT 300)
 endif()
+if(TARGET namp-vp)
+  # Reduction: every op x type (8 x 6) of 4 contributions, compared with host-computed results;
+  # in the adapter (preset barered: the root's endpoint combines in hardware), and in software
+  # (preset bare without reduction, and the software transport). A missing preset fails.
+  function(cc_reduce name hw)
+    add_test(NAME ${name}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/cc_reduce_check.py --hw ${hw}
+                     -- $<TARGET_FILE:namp-vp> --max-cycles 100000000 ${ARGN})
+    set_tests_properties(${name} PROPERTIES LABELS "e2e;mp;namp;cc" TIMEOUT 600)
+  endfunction()
+  cc_reduce(e2e.mp.namp.cc_reduce 1 --preset barered --firmware ${FIRMWARE_DIR}/namp_cc_reduce_mp_namp.elf)
+  cc_reduce(e2e.mp.namp.cc_reduce_nocc 0 --preset bare --firmware ${FIRMWARE_DIR}/namp_cc_reduce_mp_namp.elf)
+  cc_reduce(e2e.mp.cc_reduce_sw 0 --firmware ${FIRMWARE_DIR}/namp_cc_reduce_mp.elf)
+endif()

@@ -147,6 +147,10 @@ const std::vector<preset> &config_presets() {
          {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
                     {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}}}}},
+        {"barered", "bare with NAMP-CC reduction (ENABLE_CC_REDUCTION)",
+         {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
+                    {"enable_buffered", true}, {"enable_ccm", true},
+                    {"enable_cc_multicast", true}, {"enable_cc_reduction", true}}}}},
     };
     return presets;
 }

@@ -13,6 +13,7 @@ static mcapix_cc_stats_t cc_stats;
 
 void mcapix_cc_set_path(uint32_t path) { cc_path = path == MCAPIX_CC_SOFTWARE ? path : MCAPIX_CC_AUTO; }
 uint32_t mcapix_cc_features(void) { return mp_cc_hw_features(); }
+uint32_t mp_cc_path(void) { return cc_path; }
 const mcapix_cc_stats_t *mcapix_cc_stats(void) { return &cc_stats; }
 
 /* The adapter's descriptor: a multicast to the handles of the members. For a channel the handle

@@ -16,4 +16,11 @@ int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcap
 /* Status of member i of the last send that ran in the adapter (g->hw_last). */
 mcapi_status_t mp_cc_hw_member_status(const mcapix_mcast_group_t *g, uint32_t i);
 
+/* Reduction in the adapter: 1 = done (*st set), 0 = take the software path. */
+int mp_cc_hw_reduce_send(mcapix_reduce_tx_t *r, const void *buf, uint32_t size, mcapi_status_t *st);
+/* 1 if the root r can combine in the adapter (sets the endpoint's NAMP_EP_CC). */
+int mp_cc_hw_reduce_rx(mcapix_reduce_rx_t *r);
+/* the current collective path (mcapix_cc_set_path) */
+uint32_t mp_cc_path(void);
+
 #endif

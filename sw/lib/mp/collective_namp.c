@@ -77,3 +77,27 @@ mcapi_status_t mp_cc_hw_member_status(const mcapix_mcast_group_t *g, uint32_t i)
                         : g->hw_code;
     return mp_namp_map_error(code);
 }
+
+/* ---- reduction ---- */
+int mp_cc_hw_reduce_send(mcapix_reduce_tx_t *r, const void *buf, uint32_t size, mcapi_status_t *st)
+{
+    const struct mp_endpoint *src = r->send_endpoint->local;
+    if (!(mp_cc_hw_features() & NA_FEATURE_NAMP_CC_RED) || !mp_namp_sends_idle() || !src ||
+        src->state != MP_EP_READY || !unbuffered(src))
+        return 0;
+    uint32_t err = mp_namp_run_cc(NAMP_FLAG_CC, (uint32_t)(uintptr_t)r->desc, buf, size);
+    if (err == NAMP_ERR_CC_MEMBER)
+        err = NAMP_CC_MSTAT_CODE(r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS) / 4]);
+    *st = mp_namp_map_error(err);
+    return 1;
+}
+
+int mp_cc_hw_reduce_rx(mcapix_reduce_rx_t *r)
+{
+    struct mp_endpoint *ep = r->endpoint->local;
+    if (!(mp_cc_hw_features() & NA_FEATURE_NAMP_CC_RED) || !ep->rx ||
+        ep->rx->capacity_log2 > MCAPIX_REDUCE_RX_MAX_CAP_LOG2)
+        return 0;
+    ep->hw[NAMP_EP_CC / 4] = (uint32_t)(uintptr_t)r->desc;
+    return 1;
+}

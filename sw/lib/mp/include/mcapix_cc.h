@@ -68,6 +68,66 @@ mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *group, siz
 /* The group is no longer used (a later send on it: MCAPI_ERR_PARAMETER). */
 void mcapix_mcast_destroy(mcapix_mcast_group_t *group, mcapi_status_t *mcapi_status);
 
+/* ---- reduction (thesis 3.3.2.4): `contributions` senders each send a vector of `size` bytes to
+ * one root endpoint; the root receives one message, the element-wise reduction of all of them.
+ * Ops (MCAPIX_OP_*) and element types (MCAPIX_T_*) are those of the adapter (namp_cc.h); size must
+ * be a multiple of the type's size. Hardware path (mp_namp, NA_FEATURE_NAMP_CC_RED): each
+ * contribution is one collective slot; the root's adapter combines them into one receive element
+ * (docs/namp.md, "Reduction") and the root's core only receives the result. Software path: each
+ * contribution is a message [id][data] and the root combines them in mcapix_reduce_recv. All
+ * tiles of one reduction must take the same path (same platform and mcapix_cc_set_path). The
+ * software path needs the contributions of reduction r+1 to start after the root received
+ * reduction r (e.g. the root sends the result back, an allreduce); a contribution of another
+ * reduction is reported as MCAPI_ERR_GENERAL, never mixed in. The root endpoint serves only this
+ * reduction (no other messages). */
+enum { MCAPIX_OP_SUM = 0, MCAPIX_OP_MIN, MCAPIX_OP_MAX, MCAPIX_OP_BAND, MCAPIX_OP_BOR,
+       MCAPIX_OP_BXOR, MCAPIX_OP_LAND, MCAPIX_OP_LOR, MCAPIX_OPS };
+enum { MCAPIX_T_INT8 = 0, MCAPIX_T_INT16, MCAPIX_T_INT32, MCAPIX_T_UINT8, MCAPIX_T_UINT16,
+       MCAPIX_T_UINT32, MCAPIX_TYPES };
+#define MCAPIX_REDUCE_MAX_SIZE 4096u   /* software path: largest vector */
+#define MCAPIX_REDUCE_RX_MAX_CAP_LOG2 6u  /* root endpoint: at most 64 receive elements */
+
+typedef struct mcapix_reduce_tx {     /* a contributor (opaque) */
+    uint32_t desc[8];                 /* the adapter's descriptor: one member, the root */
+    uint32_t magic, next_id;
+    mcapi_endpoint_t send_endpoint, root;
+} __attribute__((aligned(8))) mcapix_reduce_tx_t;
+typedef struct mcapix_reduce_rx {     /* the root (opaque) */
+    uint32_t desc[4 + 2 * 64];        /* the adapter's receive-side descriptor (NAMP_EP_CC) */
+    uint32_t magic, contributions, next_id, hw;
+    mcapi_endpoint_t endpoint;
+} __attribute__((aligned(8))) mcapix_reduce_rx_t;
+
+/* Contributor: to the remote endpoint `root` from local `send_endpoint`, once (connection time).
+ * The k-th mcapix_reduce_send of every contributor and the k-th mcapix_reduce_recv of the root
+ * belong to the same reduction (a sequence number travels with the contributions). Status:
+ * MCAPI_SUCCESS, MCAPI_ERR_PARAMETER (r NULL), MCAPI_ERR_ENDP_INVALID. */
+void mcapix_reduce_tx_create(mcapix_reduce_tx_t *r, mcapi_endpoint_t send_endpoint,
+                             mcapi_endpoint_t root, mcapi_status_t *mcapi_status);
+/* One contribution to the next reduction: `size` bytes of `type` elements combined with `op`.
+ * Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER (not created; op or type not in the table; size 0
+ * or not a multiple of the type), MCAPI_ERR_BUF_INVALID, MCAPI_ERR_MSG_SIZE (too large for the
+ * root's elements or, software path, above MCAPIX_REDUCE_MAX_SIZE), the send's error otherwise. */
+void mcapix_reduce_send(mcapix_reduce_tx_t *r, uint32_t op, uint32_t type, const void *buffer,
+                        size_t size, mcapi_status_t *mcapi_status);
+/* Root: local `endpoint` (receive capacity at most 2^6 elements) combines `contributions`
+ * (1..65535) vectors per reduction; once per endpoint, before any contributor sends (a
+ * contribution to an endpoint without it fails: MCAPI_ERR_TRANSMISSION). Status: MCAPI_SUCCESS,
+ * MCAPI_ERR_PARAMETER, MCAPI_ERR_ENDP_INVALID. Do not move r while it is in use (the adapter
+ * reads it in place). */
+void mcapix_reduce_rx_create(mcapix_reduce_rx_t *r, mcapi_endpoint_t endpoint,
+                             uint32_t contributions, mcapi_status_t *mcapi_status);
+/* Receives the next reduction's result into buffer (blocking); op and type must be those of the
+ * contributions (the software path combines with them; the adapter uses the contributions' own).
+ * Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER, MCAPI_ERR_BUF_INVALID, MCAPI_ERR_MSG_TRUNCATED,
+ * MCAPI_ERR_GENERAL (software path: contributions of different sizes or of another reduction),
+ * a receive error. */
+void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void *buffer,
+                        size_t buffer_size, size_t *received_size, mcapi_status_t *mcapi_status);
+/* The element-wise reduction in software (the software path's arithmetic; also for checks):
+ * dst[i] = dst[i] op src[i] over `bytes` bytes. */
+void mcapix_reduce_apply(uint32_t op, uint32_t type, void *dst, const void *src, size_t bytes);
+
 /* Which path collectives take: MCAPIX_CC_AUTO (default: the adapter's CC when it has it) or
  * MCAPIX_CC_SOFTWARE (always the software loop; for comparisons on the same platform). */
 enum mcapix_cc_path { MCAPIX_CC_AUTO = 0, MCAPIX_CC_SOFTWARE = 1 };
