@@ -5,7 +5,9 @@
   - sender overhead at N = 8 destinations at least 64% below the software loop (4 B and 2048 B);
   - the NAMP-CC sender overhead is a single set-up: at N = 15 at most 1.5x that at N = 1, while
     the software loop's grows with N (at N = 15 at least 8x that at N = 1);
-  - throughput (1 / gap) at N = 8 at least +72% at 4 B and at least +4% at 2048 B.
+  - throughput (1 / gap) at N = 8 at least +72% at 4 B and at least +4% at 2048 B;
+  - Fig. 3.26: the reduction receive overhead with NAMP-CC is the same for every op and type
+    (within 5%), and at most a fifth of the software path's (namp_cc_bench_reduce, barered).
 
 cc_claims.py VP FIRMWARE_DIR
 """
@@ -33,6 +35,21 @@ def measure(vp, fw_dir):
     return res
 
 
+def reduce_measure(vp, fw_dir):
+    cmd = [vp, "--preset", "barered", "--max-cycles", "500000000", "--firmware",
+           f"{fw_dir}/namp_cc_bench_reduce.elf"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    out = p.stdout.decode(errors="replace")
+    if p.returncode != 0 or "FAIL" in out or "ccbench reduce done" not in out:
+        print(out[-3000:])
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {p.returncode}")
+    red = {(m.group(1), int(m.group(2)), int(m.group(3))): int(m.group(4))
+           for m in re.finditer(r"ccbench reduce path=(sw|hw) op=(\d+) type=(\d+) or=(\d+)", out)}
+    if len(red) != 96:
+        raise SystemExit(f"FAIL: {len(red)} reduction lines, expected 96")
+    return red
+
+
 def main():
     vp, fw = sys.argv[1], sys.argv[2]
     r = measure(vp, fw)
@@ -55,6 +72,11 @@ def main():
         gs, gh = r[("sw", 8, size)][1], r[("hw", 8, size)][1]
         check(gs >= want * gh, f"throughput at N=8, {size} B: x{gs / gh:.2f} (gap {gs} -> {gh}), "
                                f"thesis x{want}")
+    red = reduce_measure(vp, fw)
+    hw = [v for (p, _, _), v in red.items() if p == "hw"]
+    check(len(hw) == 48 and max(hw) <= 1.05 * min(hw), f"NAMP-CC o_r constant over op x type: {min(hw)}..{max(hw)}")
+    worst = max(red[("hw", o, t)] / red[("sw", o, t)] for o in range(8) for t in range(6))
+    check(worst <= 0.2, f"NAMP-CC o_r at most a fifth of software's for every op x type (worst {worst:.3f})")
     if fails:
         raise SystemExit(f"FAIL: {len(fails)} claim(s)")
     print("cc claims ok")
