@@ -51,3 +51,20 @@ if(TARGET namp-vp)
   cc_reduce(e2e.mp.namp.cc_reduce_nocc 0 --preset bare --firmware ${FIRMWARE_DIR}/namp_cc_reduce_mp_namp.elf)
   cc_reduce(e2e.mp.cc_reduce_sw 0 --firmware ${FIRMWARE_DIR}/namp_cc_reduce_mp.elf)
 endif()
+if(TARGET namp-vp)
+  # 4x4 stress: multicasts (1..15 members), allreduce of 15 contributions and a ring of
+  # point-to-point messages at once, 30 rounds, every byte and the order checked.
+  foreach(v "barered;hw=60 sw=0 reduce_hw=1;namp_cc_stress_mp_namp;e2e.mp.namp.cc_stress"
+            "bare;hw=60 sw=0 reduce_hw=0;namp_cc_stress_mp_namp;e2e.mp.namp.cc_stress_nored"
+            "default;hw=0 sw=60 reduce_hw=0;namp_cc_stress_mp;e2e.mp.cc_stress_sw")
+    list(GET v 0 preset)
+    list(GET v 1 counts)
+    list(GET v 2 fw)
+    list(GET v 3 name)
+    namp_vp_check(${name} EXIT 0 LABELS e2e mp cc TIMEOUT 600
+      EXPECT "cc_stress ok: 30 rounds, ${counts}"
+      COUNT "cc_stress member [0-9]+ ok: [0-9]+ multicasts, 30 point-to-point=15"
+      REJECT "FAIL" "FATAL"
+      ARGS --preset ${preset} --max-cycles 200000000 --firmware ${CC_FW}/${fw}.elf)
+  endforeach()
+endif()
