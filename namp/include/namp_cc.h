@@ -15,19 +15,22 @@
 #include "na_registers.h"
 
 /* ---- descriptor header ---- */
-#define NAMP_CC_KIND      0x00u  /* [7:0] NAMP_CC_K_*, [15:8] reduction op, [23:16] reduction type */
+#define NAMP_CC_KIND      0x00u  /* [7:0] NAMP_CC_K_*; reduction: [15:8] op, [23:16] type;
+                                    scatter: [31:16] count (chunks per member) */
 #define NAMP_CC_NUM       0x04u  /* members, 1..NAMP_CC_MAX_MEMBERS */
 #define NAMP_CC_RESULT    0x08u  /* hardware, at the end: [7:0] members done, [15:8] members failed */
 #define NAMP_CC_ID        0x0Cu  /* reduction: identifier of this reduction at the receiver (the
                                     contributions of one reduction carry the same id); else 0 */
+#define NAMP_CC_STRIDE    0x0Cu  /* scatter: bytes from one chunk to the next (the same word as ID) */
 #define NAMP_CC_HEADER    0x10u
 
 /* ---- member i at NAMP_CC_MEMBER(i) ---- */
 #define NAMP_CC_MEMBER(i)    (NAMP_CC_HEADER + 16u * (uint32_t)(i))
 #define NAMP_CC_M_HANDLE     0x00u  /* address of the member's remote-endpoint handle */
 #define NAMP_CC_M_STATUS     0x04u  /* hardware: 0 while running; at its end NAMP_CC_MSTAT(...) */
-#define NAMP_CC_M_BASE       0x08u  /* scatter / gather: offset of the member's part (later) */
-#define NAMP_CC_M_SIZE       0x0Cu  /* scatter / gather: bytes of the member's part (later) */
+#define NAMP_CC_M_BASE       0x08u  /* scatter: offset of the member's first chunk in the data */
+#define NAMP_CC_M_SIZE       0x0Cu  /* scatter: bytes per chunk of the member; it receives
+                                       count x size bytes, contiguous */
 #define NAMP_CC_SIZE(num)    NAMP_CC_MEMBER(num)   /* bytes of a descriptor with num members */
 
 /* Limit of members per descriptor (one NoC's worth of destinations on a 4x4 mesh plus one; the
@@ -47,9 +50,10 @@
 
 /* kinds */
 #define NAMP_CC_K_MULTICAST  1u  /* the same data to every member (ENABLE_CC_MULTICAST) */
-#define NAMP_CC_K_SCATTER    2u  /* ENABLE_CC_SCATTERGATHER (not built yet: MODE_UNSUPPORTED) */
+#define NAMP_CC_K_SCATTER    2u  /* ENABLE_CC_SCATTERGATHER, connection-oriented (CON) */
 #define NAMP_CC_K_GATHER     3u  /* ENABLE_CC_SCATTERGATHER (not built yet: MODE_UNSUPPORTED) */
 #define NAMP_CC_K_REDUCE     4u  /* ENABLE_CC_REDUCTION: one contribution to a reduction */
+#define NAMP_CC_SCATTER_WORD(count) (NAMP_CC_K_SCATTER | (((uint32_t)(count) & 0xFFFFu) << 16))
 #define NAMP_CC_KIND_WORD(kind, op, type) \
     (((uint32_t)(kind) & 0xFFu) | (((uint32_t)(op) & 0xFFu) << 8) | (((uint32_t)(type) & 0xFFu) << 16))
 

@@ -36,8 +36,12 @@ uint32_t validate_header(const na_config::namp_config &m, const na_geometry &geo
         if (!m.cc_multicast) return NAMP_ERR_MODE_UNSUPPORTED;
         break;
     case NAMP_CC_K_SCATTER:
+        if (!m.cc_scattergather) return NAMP_ERR_MODE_UNSUPPORTED;
+        if (!(flags & NAMP_FLAG_CON)) return NAMP_ERR_INVALID_FLAGS;  // connection-oriented
+        if ((kind_word >> 16) == 0) return NAMP_ERR_BAD_PARAM;        // count
+        break;
     case NAMP_CC_K_GATHER:
-        // not built yet: the configuration refuses enabling them, so they are absent hardware
+        // not built yet: absent hardware
         return NAMP_ERR_MODE_UNSUPPORTED;
     case NAMP_CC_K_REDUCE: {
         if (!m.cc_reduction) return NAMP_ERR_MODE_UNSUPPORTED;

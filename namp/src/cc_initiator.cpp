@@ -18,6 +18,11 @@
 namespace namp {
 
 namespace {
+// bytes member m receives: its chunks (scatter) or the whole data
+uint32_t member_bytes(const slot &s, const slot_destination &m) {
+    return s.cc_kind == NAMP_CC_K_SCATTER ? m.chunk * s.cc_count : s.size;
+}
+
 constexpr unsigned h_first = NAMP_H_TILE / 4, h_words = NAMP_H_FLAGS / 4 + 1,
                    h_words_direct = NAMP_H_RDATA / 4 + 1;
 
@@ -44,6 +49,8 @@ void initiator::cc_setup(slot &s) {
     s.cc_kind = kw & 0xFFu;
     s.cc_optype = cc::reduce_word((kw >> 8) & 0xFFu, (kw >> 16) & 0xFFu);
     s.cc_id = hdr[NAMP_CC_ID / 4];
+    s.cc_count = kw >> 16;
+    s.cc_stride = hdr[NAMP_CC_STRIDE / 4];
     std::array<uint32_t, 4 * NAMP_CC_MAX_MEMBERS> table{};
     const uint32_t bytes = NAMP_CC_SIZE(num) - NAMP_CC_HEADER;
     if (!port.read(s.p1 + NAMP_CC_HEADER, table.data(), bytes)) return fail(s, NAMP_ERR_LOCAL_BUS);
@@ -56,6 +63,8 @@ void initiator::cc_setup(slot &s) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     for (unsigned i = 0; i < num; ++i) {
         ds[i].handle = table[4 * i + NAMP_CC_M_HANDLE / 4];
+        ds[i].base = table[4 * i + NAMP_CC_M_BASE / 4];
+        ds[i].chunk = table[4 * i + NAMP_CC_M_SIZE / 4];
         ds[i].state = slot::next(slot_state::idle, slot_event::start);
         ds[i].due = now;
     }
@@ -122,6 +131,12 @@ void initiator::cc_member_ready(slot &s, unsigned i) {
     m.endpoint = h[NAMP_H_ENDPOINT / 4];
     if (m.tile >= geo_.mesh_width * geo_.mesh_height || (m.endpoint & 3))
         return cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
+    if (s.cc_kind == NAMP_CC_K_SCATTER) {
+        // the member's chunks must lie inside the data set [PARAM2, PARAM2 + PARAM3)
+        const uint64_t end = uint64_t(m.base) + uint64_t(s.cc_count - 1) * s.cc_stride + m.chunk;
+        if (m.chunk == 0 || end > s.size || uint64_t(m.chunk) * s.cc_count > 0xFFFFFFFFu)
+            return cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
+    }
     const uint32_t hf = h[NAMP_H_FLAGS / 4];
     if (!con) return cc_member_request(s, i);
     if (hf & NAMP_H_F_REVOKED) return cc_member_fail(s, i, NAMP_ERR_CLOSED);
@@ -146,7 +161,7 @@ void initiator::cc_member_ready(slot &s, unsigned i) {
     uint32_t code = NAMP_ERR_NONE, wr = 0;
     if (n > MP_CB_MAX_CAP_LOG2 || mm < MP_CB_MIN_MSG_LOG2 || mm > MP_CB_MAX_MSG_LOG2)
         code = NAMP_ERR_BAD_PARAM;
-    else if (s.size > (1u << mm))
+    else if (member_bytes(s, m) > (1u << mm))
         code = NAMP_ERR_TOO_LARGE;
     else if (!port.read_word(m.handle + NAMP_H_WR_IDX, wr) || !port.write_word(m.handle + NAMP_H_WR_IDX, wr + 1))
         code = NAMP_ERR_LOCAL_BUS;
@@ -173,20 +188,25 @@ void initiator::cc_member_request(slot &s, unsigned i) {
     else
         out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
                                       s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u,
-                                      NAMP_TAG(s.index(), i), {m.endpoint, s.size}));
+                                      NAMP_TAG(s.index(), i), {m.endpoint, member_bytes(s, m)}));
     cc_member_event(s, i, slot_event::request_sent);
 }
 
 // Member DATA: a DMA context per member, tagged with the member; the data is read once per member.
 void initiator::cc_member_data(slot &s, unsigned i) {
     sc_core::wait(cycles(cfg_.namp.data_setup_cycles));
-    if (s.size == 0) return cc_member_event(s, i, slot_event::empty);
     const slot_destination &m = s.destinations()[i];
+    if (member_bytes(s, m) == 0) return cc_member_event(s, i, slot_event::empty);
     dma_job j;
     j.src = s.src;
     j.tile = m.tile;
     j.dst = m.data;
-    j.size = s.size;
+    j.size = member_bytes(s, m);
+    if (s.cc_kind == NAMP_CC_K_SCATTER) {  // scatter-gather address generation in the DMA
+        j.src = s.src + m.base;
+        j.chunk = m.chunk;
+        j.stride = s.cc_stride;
+    }
     j.tag = dma_tag_namp | NAMP_TAG(s.index(), i);
     if (s.cc_kind == NAMP_CC_K_REDUCE) j.reduce = (1u << 16) | s.cc_optype;  // op/type in every packet
     dma_.submit(j, *this);
@@ -201,12 +221,12 @@ void initiator::cc_member_finalize(slot &s, unsigned i) {
     const uint32_t red = s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u;
     out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL,
                                   (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) | red, NAMP_TAG(s.index(), i),
-                                  {m.endpoint, m.element, s.size}));
+                                  {m.endpoint, m.element, member_bytes(s, m)}));
     sc_core::wait(cycles(cfg_.namp.finalize_cycles));
     uint32_t sent = 0;
     if (port.read_word(m.handle + NAMP_H_SENT, sent)) port.write_word(m.handle + NAMP_H_SENT, sent + 1);
     ++s.stats().transfers;
-    s.stats().bytes += s.size;
+    s.stats().bytes += member_bytes(s, m);
     cc_member_event(s, i, slot_event::finished);
     cc_member_end(s, i);
 }

@@ -79,7 +79,7 @@ void dma_engine::reader_thread() {
         // a reduction packet carries its op/type word before the data
         const uint32_t n = std::min(max_bytes - (j.reduce ? 4u : 0u), j.size - off);
         buf_.assign((n + 3) & ~3u, 0);
-        if (!port.read(j.src + off, buf_.data(), n)) {
+        if (!read_source(j, off, n)) {
             const unsigned tag = j.tag;
             dma_client *client = ctx_[pick].client;
             c.abort();
@@ -106,6 +106,19 @@ void dma_engine::reader_thread() {
         c.push(std::move(p), n);
         inject_event_.notify(sc_core::SC_ZERO_TIME);
     }
+}
+
+// The bytes [off, off + n) of a transfer's stream: one bus read for a contiguous source; for a
+// scatter source one read per chunk piece (address generation: chunk k at src + k * stride).
+bool dma_engine::read_source(const dma_job &j, uint32_t off, uint32_t n) {
+    if (!j.chunk) return port.read(j.src + off, buf_.data(), n);
+    for (uint32_t done = 0; done < n;) {
+        const uint32_t pos = off + done, k = pos / j.chunk, in = pos % j.chunk;
+        const uint32_t len = std::min(j.chunk - in, n - done);
+        if (!port.read(j.src + k * j.stride + in, buf_.data() + done, len)) return false;
+        done += len;
+    }
+    return true;
 }
 
 void dma_engine::injector_thread() {

@@ -121,11 +121,10 @@ TEST(NampCc, ConfigurationAndPresets) {
         b.apply_preset(p);
         EXPECT_FALSE(b.build().na.namp.cc_multicast) << p;
     }
-    {
+    for (const char *p : {"baresg", "barecc"}) {
         vp::config_builder b;
-        b.apply_override("namp.enabled=true");
-        b.apply_override("namp.enable_cc_scattergather=true");
-        EXPECT_THROW(b.build(), vp::config_error) << "not built, refused";
+        b.apply_preset(p);
+        EXPECT_TRUE(b.build().na.namp.cc_scattergather) << p;
     }
     {
         vp::config_builder b;
@@ -566,5 +565,79 @@ TEST(NampCc, ReductionDisabledIsAbsentHardware) {
     b.run({[&] {
         start(b.d(1), 0, NAMP_FLAG_CC, DESC, DATA, 4);
         EXPECT_EQ(code_of(wait_done(b, 1, 0)), NAMP_ERR_MODE_UNSUPPORTED);
+    }});
+}
+
+// ---- scatter ----
+
+namespace {
+const std::vector<std::string> sg_on = {"namp.enabled=true", "namp.enable_cc_scattergather=true"};
+}
+
+// A 7-byte-wide matrix of 5 rows: member i receives the column block [base, base + size) of every
+// row (count 5, stride 7, odd sizes and bases), contiguous, on a channel (DIRECT handles).
+TEST(NampCc, ScatterWithOddStridesOverChannels) {
+    bench b(sg_on);
+    mem_view m{b};
+    const uint32_t base[3] = {0, 3, 4}, size[3] = {3, 1, 3};
+    for (unsigned t = 1; t < 4; ++t) {
+        const uint32_t h = H + 0x40 * t;
+        m.endpoint(t, NAMP_EP_F_NOTIFY | NAMP_EP_F_CHANNEL);
+        m.cbuffer(t, RXB, 2, 6);
+        m.handle(0, h, t, EP, 1);
+        m.put(0, h + NAMP_H_FLAGS, NAMP_H_F_CONNECTED | NAMP_H_F_DIRECT | NAMP_H_GEOMETRY(2, 6));
+        m.put(0, h + NAMP_H_RDATA, m.elem_data(t, 0));
+    }
+    m.put(0, DESC + NAMP_CC_KIND, NAMP_CC_SCATTER_WORD(5));
+    m.put(0, DESC + NAMP_CC_NUM, 3);
+    m.put(0, DESC + NAMP_CC_STRIDE, 7);
+    for (uint32_t i = 0; i < 3; ++i) {
+        m.put(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_HANDLE, H + 0x40 * (i + 1));
+        m.put(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_BASE, base[i]);
+        m.put(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE, size[i]);
+    }
+    for (uint32_t k = 0; k < 35; ++k) b.mem(0)[DATA - TILE_SRAM_BASE + k] = uint8_t(0x40 + k);
+    b.run({[&] {
+        start(b.d(0), 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, 35);
+        const uint32_t st = wait_done(b, 0, 0);
+        EXPECT_EQ(st & NAMP_STATUS_ERROR, 0u) << std::hex << st;
+        for (unsigned t = 1; t < 4; ++t) {
+            const uint32_t i = t - 1;
+            poll(b, t, na(NA_NAMP_RX_COUNT), ~0u, 1);
+            EXPECT_EQ(m.elem_size(t, 0), MP_CB_COMMITTED | (5 * size[i])) << t;
+            const uint8_t *got = b.mem(t) + (m.elem_data(t, 0) - TILE_SRAM_BASE);
+            for (uint32_t r = 0; r < 5; ++r)
+                for (uint32_t c = 0; c < size[i]; ++c)
+                    EXPECT_EQ(got[r * size[i] + c], uint8_t(0x40 + r * 7 + base[i] + c)) << t << " " << r << " " << c;
+        }
+    }});
+}
+
+TEST(NampCc, ScatterRefusals) {
+    bench b(sg_on);
+    mem_view m{b};
+    m.endpoint(1, NAMP_EP_F_NOTIFY | NAMP_EP_F_CHANNEL);
+    m.cbuffer(1, RXB, 2, 6);
+    m.handle(0, H, 1, EP, 4);
+    b.run({[&] {
+        auto run = [&](uint32_t count, uint32_t flags, uint32_t base, uint32_t size, uint32_t p3) {
+            m.put(0, DESC + NAMP_CC_KIND, NAMP_CC_SCATTER_WORD(count));
+            m.put(0, DESC + NAMP_CC_NUM, 1);
+            m.put(0, DESC + NAMP_CC_STRIDE, 8);
+            m.put(0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE, H);
+            m.put(0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_BASE, base);
+            m.put(0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_SIZE, size);
+            return run_refused(b, NAMP_FLAG_CC | flags, DESC, DATA, p3);
+        };
+        EXPECT_EQ(code_of(run(2, 0, 0, 4, 16)), NAMP_ERR_INVALID_FLAGS) << "connection-oriented only";
+        EXPECT_EQ(code_of(run(0, NAMP_FLAG_CON, 0, 4, 16)), NAMP_ERR_BAD_PARAM) << "count 0";
+        uint32_t st = run(2, NAMP_FLAG_CON, 6, 4, 16);  // 6 + 8 + 4 = 18 > 16
+        EXPECT_EQ(code_of(st), NAMP_ERR_CC_MEMBER);
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.member_status(0)), NAMP_ERR_BAD_PARAM) << "chunks outside the data";
+        st = run(2, NAMP_FLAG_CON, 0, 0, 16);
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.member_status(0)), NAMP_ERR_BAD_PARAM) << "size 0";
+        st = run(2, NAMP_FLAG_CON, 4, 4, 16);  // 4 + 8 + 4 = 16: fits
+        EXPECT_EQ(st & NAMP_STATUS_ERROR, 0u);
+        EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 3u) << "the failed members gave their credit back";
     }});
 }

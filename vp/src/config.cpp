@@ -253,9 +253,6 @@ platform_config config_builder::build() const {
     m.cc_multicast = get("namp.enable_cc_multicast").get<bool>();
     m.cc_scattergather = get("namp.enable_cc_scattergather").get<bool>();
     m.cc_reduction = get("namp.enable_cc_reduction").get<bool>();
-    if (m.cc_scattergather)
-        throw config_error("'namp.enable_cc_scattergather' is not built yet (docs/namp.md, CC): "
-                           "leave it false");
     m.cc_reduce_word_cycles = u("namp.cc_reduce_word_cycles");
     m.atomics = get("namp.atomics").get<bool>();
     const std::string arb = get("namp.arbitration").get<std::string>();

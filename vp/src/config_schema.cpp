@@ -91,7 +91,7 @@ const std::vector<config_key> &config_schema() {
         {"namp.enable_cc_multicast", vk::boolean, 0, 1, false, "",
          "feature ENABLE_CC_MULTICAST: collective multicast (docs/namp.md, CC)"},
         {"namp.enable_cc_scattergather", vk::boolean, 0, 1, false, "",
-         "feature ENABLE_CC_SCATTERGATHER: scatter and gather (not built yet: must stay false)"},
+         "feature ENABLE_CC_SCATTERGATHER: scatter (gather not built yet) (docs/namp.md, CC)"},
         {"namp.enable_cc_reduction", vk::boolean, 0, 1, false, "",
          "feature ENABLE_CC_REDUCTION: reduction (docs/namp.md, CC)"},
         {"namp.cc_reduce_word_cycles", vk::integer, 0, 1000, 1, "cycles",
@@ -151,6 +151,14 @@ const std::vector<preset> &config_presets() {
          {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
                     {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}, {"enable_cc_reduction", true}}}}},
+        {"baresg", "bare with NAMP-CC scatter (ENABLE_CC_SCATTERGATHER)",
+         {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
+                    {"enable_buffered", true}, {"enable_ccm", true},
+                    {"enable_cc_multicast", true}, {"enable_cc_scattergather", true}}}}},
+        {"barecc", "bare with every NAMP-CC feature built (multicast, scatter, reduction)",
+         {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
+                    {"enable_buffered", true}, {"enable_ccm", true}, {"enable_cc_multicast", true},
+                    {"enable_cc_scattergather", true}, {"enable_cc_reduction", true}}}}},
     };
     return presets;
 }

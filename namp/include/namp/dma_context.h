@@ -23,6 +23,9 @@ struct dma_job {
     unsigned tag = 0;
     unsigned setup_cycles = 0;
     uint32_t reduce = 0;  // NAMP-CC reduction: 1 << 16 | cc::reduce_word(op, type); 0: plain
+    // NAMP-CC scatter: the source is `size / chunk` chunks of `chunk` bytes, `stride` bytes apart
+    // from src (scatter-gather address generation); chunk 0: contiguous
+    uint32_t chunk = 0, stride = 0;
 };
 
 class dma_context : public sc_core::sc_module {

@@ -61,6 +61,7 @@ struct slot_destination {
     // CC member progress (the slot's own state is `members`); the member state follows
     // slot::next like a single-destination transfer
     uint32_t handle = 0, code = 0;
+    uint32_t base = 0, chunk = 0;     // scatter: source offset and chunk size of this member
     unsigned retries = 0;
     slot_state state = slot_state::idle;
     bool direct = false;
@@ -87,6 +88,7 @@ public:
     unsigned cc_failed = 0;         // CC: members failed (STATUS[29:24])
     unsigned cc_ended = 0;          // CC: members whose end (status word) is written
     uint32_t cc_kind = 0, cc_optype = 0, cc_id = 0;  // CC: descriptor kind, reduction op/type, id
+    uint32_t cc_count = 0, cc_stride = 0;            // CC scatter: chunks per member, their stride
     uint32_t status() const;
 
     // mode latched when the slot started
