@@ -68,3 +68,20 @@ if(TARGET namp-vp)
       ARGS --preset ${preset} --max-cycles 200000000 --firmware ${CC_FW}/${fw}.elf)
   endforeach()
 endif()
+if(TARGET namp-vp)
+  # Scatter: matrix column blocks (odd widths, strides and bases, sizes 1..3, 1..20 rows) to
+  # groups of 1..15 channels, every byte checked; in the adapter (baresg) and in software.
+  foreach(v "baresg;hw=30 sw=0 features=0x3000;namp_cc_scatter_mp_namp;e2e.mp.namp.cc_scatter"
+            "bare;hw=0 sw=30 features=0x1000;namp_cc_scatter_mp_namp;e2e.mp.namp.cc_scatter_nosg"
+            "default;hw=0 sw=30 features=0x0;namp_cc_scatter_mp;e2e.mp.cc_scatter_sw")
+    list(GET v 0 preset)
+    list(GET v 1 counts)
+    list(GET v 2 fw)
+    list(GET v 3 name)
+    namp_vp_check(${name} EXIT 0 LABELS e2e mp cc TIMEOUT 600
+      EXPECT "scatter ok: 15 groups x 2 rounds, ${counts}, 5 checks"
+      COUNT "scatter member [0-9]+ ok: [0-9]+ parts intact=15"
+      REJECT "FAIL" "FATAL"
+      ARGS --preset ${preset} --max-cycles 200000000 --firmware ${CC_FW}/${fw}.elf)
+  endforeach()
+endif()

@@ -2,6 +2,8 @@
  * descriptor of the adapter (namp_cc.h) is built once when the group is created; a send runs it
  * in the adapter when the transport can (collective_namp.c), else as a software loop of
  * point-to-point sends. docs/message-passing.md, "Collective communication". */
+#include <string.h>
+
 #include "collective_internal.h"
 #include "mp_internal.h"
 #include "namp_cc.h"
@@ -42,6 +44,9 @@ static void reset(mcapix_mcast_group_t *g, uint32_t num, uint32_t channel)
     g->channel = channel;
     g->send_endpoint = 0;
     g->remote_only = 1;
+    g->scatter = 0;
+    g->count = 0;
+    g->stride = 0;
     g->hw_last = 0;
     g->hw_code = 0;
     for (uint32_t i = 0; i < MCAPIX_CC_MAX_MEMBERS; ++i) {
@@ -100,6 +105,91 @@ void mcapix_mcast_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_
     *status = MCAPI_SUCCESS;
 }
 
+void mcapix_scatter_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t *members,
+                                size_t num, uint32_t count, uint32_t stride, const uint32_t *bases,
+                                const uint32_t *sizes, mcapi_status_t *status)
+{
+    if (!g || count == 0 || count > 0xFFFFu || !bases || !sizes) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    for (size_t i = 0; i < num && i < MCAPIX_CC_MAX_MEMBERS; ++i)
+        if (sizes[i] == 0) {
+            *status = MCAPI_ERR_PARAMETER;
+            return;
+        }
+    mcapix_mcast_create_chan(g, members, num, status);
+    if (*status != MCAPI_SUCCESS)
+        return;
+    g->scatter = 1;
+    g->count = count;
+    g->stride = stride;
+    g->desc[NAMP_CC_KIND / 4] = NAMP_CC_SCATTER_WORD(count);
+    g->desc[NAMP_CC_STRIDE / 4] = stride;
+    for (uint32_t i = 0; i < g->num; ++i) {
+        g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_BASE) / 4] = bases[i];
+        g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4] = sizes[i];
+    }
+}
+
+static uint32_t m_base(const mcapix_mcast_group_t *g, uint32_t i)
+{
+    return g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_BASE) / 4];
+}
+static uint32_t m_size(const mcapix_mcast_group_t *g, uint32_t i)
+{
+    return g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4];
+}
+
+/* software scatter: each member's chunks copied together, then one packet per member */
+static uint8_t scatter_buf[4096] __attribute__((aligned(8)));
+
+static mcapi_status_t software_scatter(mcapix_mcast_group_t *g, const uint8_t *data)
+{
+    mcapi_status_t first = MCAPI_SUCCESS;
+    for (uint32_t i = 0; i < g->num; ++i) {
+        mcapi_status_t st;
+        uint32_t sz = m_size(g, i), n = sz * g->count;
+        if (n > sizeof scatter_buf) {
+            st = MCAPI_ERR_PKT_SIZE;
+        } else {
+            for (uint32_t k = 0; k < g->count; ++k)
+                memcpy(scatter_buf + k * sz, data + m_base(g, i) + k * g->stride, sz);
+            mcapi_pktchan_send(g->chans[i], scatter_buf, n, &st);
+        }
+        g->member_status[i] = st;
+        if (st != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
+            first = st;
+    }
+    cc_stats.sw_sends++;
+    return first;
+}
+
+void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_size,
+                         mcapi_status_t *status)
+{
+    if (bad_group(g) || !g->scatter) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    if (!data) {
+        *status = MCAPI_ERR_BUF_INVALID;
+        return;
+    }
+    for (uint32_t i = 0; i < g->num; ++i)
+        if ((uint64_t)m_base(g, i) + (uint64_t)(g->count - 1) * g->stride + m_size(g, i) > data_size) {
+            *status = MCAPI_ERR_PARAMETER;
+            return;
+        }
+    if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, data, (uint32_t)data_size, status)) {
+        g->hw_last = 1;
+        cc_stats.hw_sends++;
+        return;
+    }
+    g->hw_last = 0;
+    *status = software_scatter(g, data);
+}
+
 /* The software loop: one point-to-point send per member; a failed member does not stop the
  * others. */
 static mcapi_status_t software_mcast(mcapix_mcast_group_t *g, const void *buf, size_t size)
@@ -122,7 +212,7 @@ static mcapi_status_t software_mcast(mcapix_mcast_group_t *g, const void *buf, s
 void mcapix_mcast_send(mcapix_mcast_group_t *g, const void *buffer, size_t size,
                        mcapi_status_t *status)
 {
-    if (bad_group(g)) {
+    if (bad_group(g) || g->scatter) {
         *status = MCAPI_ERR_PARAMETER;
         return;
     }

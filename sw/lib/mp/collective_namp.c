@@ -26,7 +26,8 @@ static int unbuffered(const struct mp_endpoint *ep)
 /* Can the adapter take this send now? */
 static int hw_eligible(const mcapix_mcast_group_t *g, uint32_t size)
 {
-    if (!(mp_cc_hw_features() & NA_FEATURE_NAMP_CC_MCAST) || !mp_namp_sends_idle())
+    uint32_t need = g->scatter ? NA_FEATURE_NAMP_CC_SG : NA_FEATURE_NAMP_CC_MCAST;
+    if (!(mp_cc_hw_features() & need) || !mp_namp_sends_idle())
         return 0;
     if (!g->channel) {
         const struct mp_endpoint *src = g->send_endpoint->local;
@@ -35,8 +36,11 @@ static int hw_eligible(const mcapix_mcast_group_t *g, uint32_t size)
     }
     for (uint32_t i = 0; i < g->num; ++i) {
         const struct mp_endpoint *ep = g->chans[i];
+        /* a scatter member receives count chunks of its size */
+        uint32_t bytes = g->scatter ? g->count * g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4]
+                                    : size;
         if (ep->state != MP_EP_READY || !(ep->flags & MP_EPF_OPEN) ||
-            (ep->flags & MP_EPF_PEER_GONE) || !unbuffered(ep) || size > (1u << ep->rmsg_log2))
+            (ep->flags & MP_EPF_PEER_GONE) || !unbuffered(ep) || bytes > (1u << ep->rmsg_log2))
             return 0;
     }
     return 1;

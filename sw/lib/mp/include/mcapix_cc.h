@@ -42,6 +42,8 @@ typedef struct mcapix_mcast_group {
     mcapi_pktchan_send_hndl_t chans[MCAPIX_CC_MAX_MEMBERS];    /* channel members */
     mcapi_status_t member_status[MCAPIX_CC_MAX_MEMBERS];       /* of the last software send */
     uint32_t remote_only;    /* connection-less: no member is a local endpoint */
+    uint32_t scatter;        /* a scatter group (count, stride; bases and sizes in desc) */
+    uint32_t count, stride;
     uint32_t hw_last;        /* the last send ran in the adapter (statuses in desc) */
     uint32_t hw_code;        /* its slot STATUS code (0: every member done) */
 } __attribute__((aligned(8))) mcapix_mcast_group_t;
@@ -62,6 +64,22 @@ void mcapix_mcast_create_chan(mcapix_mcast_group_t *group, const mcapi_pktchan_s
  * MCAPI_ERR_MSG_SIZE, MCAPI_ERR_ENDP_INVALID, MCAPI_ERR_CHAN_INVALID, MCAPI_ERR_PKT_SIZE). */
 void mcapix_mcast_send(mcapix_mcast_group_t *group, const void *buffer, size_t size,
                        mcapi_status_t *mcapi_status);
+/* Scatter (thesis 3.3.1.2, Fig. 3.22), connection-oriented: member i of `num` open channel send
+ * handles receives `count` chunks of sizes[i] bytes taken from the data set at bases[i],
+ * bases[i] + stride, ..., bases[i] + (count - 1) * stride, as one contiguous packet of
+ * count * sizes[i] bytes (e.g. matrix columns). Status as mcapix_mcast_create_chan, and
+ * MCAPI_ERR_PARAMETER for count 0, bases/sizes NULL or a size 0. In the adapter
+ * (NA_FEATURE_NAMP_CC_SG, preset baresg) the DMA generates the chunk addresses; in software each
+ * member's chunks are copied together and sent. */
+void mcapix_scatter_create_chan(mcapix_mcast_group_t *group,
+                                const mcapi_pktchan_send_hndl_t *members, size_t num,
+                                uint32_t count, uint32_t stride, const uint32_t *bases,
+                                const uint32_t *sizes, mcapi_status_t *mcapi_status);
+/* Scatters the data set `data` of `data_size` bytes. Status as mcapix_mcast_send, and
+ * MCAPI_ERR_PARAMETER when a member's chunks reach beyond data_size or the group is not a
+ * scatter group (mcapix_mcast_send refuses scatter groups the same way). */
+void mcapix_scatter_send(mcapix_mcast_group_t *group, const void *data, size_t data_size,
+                         mcapi_status_t *mcapi_status);
 /* Status of member `member` in the last mcapix_mcast_send of the group (MCAPI_ERR_PARAMETER for
  * a bad group or index). */
 mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *group, size_t member);
