@@ -6,6 +6,8 @@
   - the NAMP-CC sender overhead is a single set-up: at N = 15 at most 1.5x that at N = 1, while
     the software loop's grows with N (at N = 15 at least 8x that at N = 1);
   - throughput (1 / gap) at N = 8 at least +72% at 4 B and at least +4% at 2048 B;
+  - Fig. 3.23: scatter sender overhead at N = 8 at least 64% below software (4 B and 256 B per
+    member) and the gap at N = 8 smaller (namp_cc_bench_scatter, baresg);
   - Fig. 3.26: the reduction receive overhead with NAMP-CC is the same for every op and type
     (within 5%), and at most a fifth of the software path's (namp_cc_bench_reduce, barered).
 
@@ -33,6 +35,21 @@ def measure(vp, fw_dir):
     if len(res) != 2 * 15 * 3:
         raise SystemExit(f"FAIL: {len(res)} ccbench lines, expected 90")
     return res
+
+
+def scatter_measure(vp, fw_dir):
+    cmd = [vp, "--preset", "baresg", "--max-cycles", "900000000", "--firmware",
+           f"{fw_dir}/namp_cc_bench_scatter.elf"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    out = p.stdout.decode(errors="replace")
+    if p.returncode != 0 or "FAIL" in out or "ccbench scatter done" not in out:
+        print(out[-3000:])
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {p.returncode}")
+    sc = {(m.group(1), int(m.group(2)), int(m.group(3))): (int(m.group(4)), int(m.group(5)))
+          for m in re.finditer(r"ccbench scatter path=(sw|hw) n=(\d+) size=(\d+) os=(\d+) g=(\d+)", out)}
+    if len(sc) != 90:
+        raise SystemExit(f"FAIL: {len(sc)} scatter lines, expected 90")
+    return sc
 
 
 def reduce_measure(vp, fw_dir):
@@ -72,6 +89,11 @@ def main():
         gs, gh = r[("sw", 8, size)][1], r[("hw", 8, size)][1]
         check(gs >= want * gh, f"throughput at N=8, {size} B: x{gs / gh:.2f} (gap {gs} -> {gh}), "
                                f"thesis x{want}")
+    sc = scatter_measure(vp, fw)
+    for size in (4, 256):
+        sw, hw = sc[("sw", 8, size)], sc[("hw", 8, size)]
+        check(hw[0] <= 0.36 * sw[0], f"scatter o_s at N=8, {size} B: NAMP-CC {hw[0]} vs software {sw[0]}")
+        check(hw[1] < sw[1], f"scatter gap at N=8, {size} B: NAMP-CC {hw[1]} vs software {sw[1]}")
     red = reduce_measure(vp, fw)
     hw = [v for (p, _, _), v in red.items() if p == "hw"]
     check(len(hw) == 48 and max(hw) <= 1.05 * min(hw), f"NAMP-CC o_r constant over op x type: {min(hw)}..{max(hw)}")
