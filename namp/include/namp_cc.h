@@ -51,11 +51,30 @@
 /* kinds */
 #define NAMP_CC_K_MULTICAST  1u  /* the same data to every member (ENABLE_CC_MULTICAST) */
 #define NAMP_CC_K_SCATTER    2u  /* ENABLE_CC_SCATTERGATHER, connection-oriented (CON) */
-#define NAMP_CC_K_GATHER     3u  /* ENABLE_CC_SCATTERGATHER (not built yet: MODE_UNSUPPORTED) */
+#define NAMP_CC_K_GATHER     3u  /* ENABLE_CC_SCATTERGATHER: one part of a gather (CON) */
 #define NAMP_CC_K_REDUCE     4u  /* ENABLE_CC_REDUCTION: one contribution to a reduction */
 #define NAMP_CC_SCATTER_WORD(count) (NAMP_CC_K_SCATTER | (((uint32_t)(count) & 0xFFFFu) << 16))
 #define NAMP_CC_KIND_WORD(kind, op, type) \
     (((uint32_t)(kind) & 0xFFu) | (((uint32_t)(op) & 0xFFu) << 8) | (((uint32_t)(type) & 0xFFu) << 16))
+
+/* ---- gather (thesis 3.3.1.3, 3.3.3.1, Fig. 3.27d, 3.29) ----
+ * Sender (one part): KIND = NAMP_CC_GATHER_WORD(count, part), +0x0C ID of the gather, NUM = 1,
+ * member 0: HANDLE (the root endpoint's channel handle, with its geometry), BASE (offset of the
+ * part's first chunk in the root's message), SIZE (bytes per chunk); the word after the member
+ * (NAMP_CC_GATHER_STRIDE) is the stride of the chunks in the root's message. The part's data is
+ * count x SIZE contiguous bytes at PARAM2 (PARAM3 = count x SIZE). */
+#define NAMP_CC_GATHER_WORD(count, part) \
+    (NAMP_CC_K_GATHER | (((uint32_t)(part) & 0xFFu) << 8) | (((uint32_t)(count) & 0xFFFFu) << 16))
+#define NAMP_CC_GATHER_STRIDE   NAMP_CC_MEMBER(1)
+#define NAMP_CC_GATHER_DESC_SIZE (NAMP_CC_MEMBER(1) + 4u)
+#define NAMP_CC_MAX_PARTS       15u
+/* Receive side (root endpoint's NAMP_EP_CC): +0x00 NAMP_CC_K_GATHER, +0x04 parts (1..15),
+ * +0x08 message size (bytes the receiver sees), entries NAMP_CC_RX_ENTRY(k): [id][state],
+ * state [14:0] parts finalized, bit 15 POISONED (a part failed), [30:16] parts allocated. */
+#define NAMP_CC_RX_MSGSIZE      0x08u
+#define NAMP_CC_RX_G_FINISHED(s)  ((s) & 0x7FFFu)
+#define NAMP_CC_RX_G_POISONED     (1u << 15)
+#define NAMP_CC_RX_G_ALLOCATED(s) (((s) >> 16) & 0x7FFFu)
 
 /* ---- reduction (thesis 3.3.2.4, Table 3.28b): ops and element types ---- */
 #define NAMP_CC_OP_SUM   0u

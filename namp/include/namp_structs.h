@@ -150,5 +150,10 @@ typedef struct namp_handle {
  * contribution and commits the element when all have arrived. */
 #define NAMP_ALLOC_F_REDUCE  (1u << 1)
 #define NAMP_FINAL_F_REDUCE  (1u << 2)
+/* NAMP-CC gather: ALLOC_REQ [w0][endpoint][size][id][part] finds the element collecting gather
+ * `id` or reserves a new one and sets the part's allocated bit; FINAL's size word carries the part
+ * in [31:24] and sets its finalized bit; the last part commits the element. */
+#define NAMP_ALLOC_F_GATHER  (1u << 2)
+#define NAMP_FINAL_F_GATHER  (1u << 3)
 
 #endif

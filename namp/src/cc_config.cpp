@@ -41,8 +41,12 @@ uint32_t validate_header(const na_config::namp_config &m, const na_geometry &geo
         if ((kind_word >> 16) == 0) return NAMP_ERR_BAD_PARAM;        // count
         break;
     case NAMP_CC_K_GATHER:
-        // not built yet: absent hardware
-        return NAMP_ERR_MODE_UNSUPPORTED;
+        if (!m.cc_scattergather) return NAMP_ERR_MODE_UNSUPPORTED;
+        if (!(flags & NAMP_FLAG_CON)) return NAMP_ERR_INVALID_FLAGS;  // connection-oriented
+        if ((kind_word >> 16) == 0 || ((kind_word >> 8) & 0xFFu) >= NAMP_CC_MAX_PARTS || num != 1 ||
+            !in_sram(geo, desc, NAMP_CC_GATHER_DESC_SIZE))
+            return NAMP_ERR_BAD_PARAM;
+        break;
     case NAMP_CC_K_REDUCE: {
         if (!m.cc_reduction) return NAMP_ERR_MODE_UNSUPPORTED;
         // one contribution, connection-less (several senders share the receiving element)

@@ -51,6 +51,9 @@ void initiator::cc_setup(slot &s) {
     s.cc_id = hdr[NAMP_CC_ID / 4];
     s.cc_count = kw >> 16;
     s.cc_stride = hdr[NAMP_CC_STRIDE / 4];
+    s.cc_part = (kw >> 8) & 0xFFu;
+    if (s.cc_kind == NAMP_CC_K_GATHER && !port.read_word(s.p1 + NAMP_CC_GATHER_STRIDE, s.cc_stride))
+        return fail(s, NAMP_ERR_LOCAL_BUS);
     std::array<uint32_t, 4 * NAMP_CC_MAX_MEMBERS> table{};
     const uint32_t bytes = NAMP_CC_SIZE(num) - NAMP_CC_HEADER;
     if (!port.read(s.p1 + NAMP_CC_HEADER, table.data(), bytes)) return fail(s, NAMP_ERR_LOCAL_BUS);
@@ -138,6 +141,15 @@ void initiator::cc_member_ready(slot &s, unsigned i) {
             return cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
     }
     const uint32_t hf = h[NAMP_H_FLAGS / 4];
+    if (s.cc_kind == NAMP_CC_K_GATHER) {
+        // the part's chunks must lie inside the root's element (the handle's geometry) and the
+        // data must be exactly count chunks
+        const uint32_t mm = NAMP_H_MSG_LOG2(hf);
+        const uint64_t end = uint64_t(m.base) + uint64_t(s.cc_count - 1) * s.cc_stride + m.chunk;
+        if (m.chunk == 0 || uint64_t(m.chunk) * s.cc_count != s.size || mm < MP_CB_MIN_MSG_LOG2 ||
+            mm > MP_CB_MAX_MSG_LOG2 || end > (1ull << mm))
+            return cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
+    }
     if (!con) return cc_member_request(s, i);
     if (hf & NAMP_H_F_REVOKED) return cc_member_fail(s, i, NAMP_ERR_CLOSED);
     // credit: check and atomic decrement; none: this member waits for a CREDIT update, the
@@ -155,7 +167,8 @@ void initiator::cc_member_ready(slot &s, unsigned i) {
             return cc_member_fail(s, i, NAMP_ERR_LOCAL_BUS);
         if (ok) break;
     }
-    if (!(hf & NAMP_H_F_DIRECT)) return cc_member_request(s, i);
+    // several senders share a gather's element: it is always allocated (no fast path)
+    if (!(hf & NAMP_H_F_DIRECT) || s.cc_kind == NAMP_CC_K_GATHER) return cc_member_request(s, i);
     // channel fast path: the element is the handle's wr_idx
     const uint32_t n = NAMP_H_CAP_LOG2(hf), mm = NAMP_H_MSG_LOG2(hf);
     uint32_t code = NAMP_ERR_NONE, wr = 0;
@@ -185,6 +198,10 @@ void initiator::cc_member_request(slot &s, unsigned i) {
     if (s.cc_kind == NAMP_CC_K_REDUCE)  // the element of reduction `id`, initialised for op/type
         out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ, NAMP_ALLOC_F_REDUCE,
                                       NAMP_TAG(s.index(), i), {m.endpoint, s.size, s.cc_id, s.cc_optype}));
+    else if (s.cc_kind == NAMP_CC_K_GATHER)  // the element collecting gather `id`, this part
+        out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
+                                      NAMP_ALLOC_F_CHANNEL | NAMP_ALLOC_F_GATHER, NAMP_TAG(s.index(), i),
+                                      {m.endpoint, s.size, s.cc_id, s.cc_part}));
     else
         out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
                                       s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u,
@@ -209,6 +226,11 @@ void initiator::cc_member_data(slot &s, unsigned i) {
     }
     j.tag = dma_tag_namp | NAMP_TAG(s.index(), i);
     if (s.cc_kind == NAMP_CC_K_REDUCE) j.reduce = (1u << 16) | s.cc_optype;  // op/type in every packet
+    if (s.cc_kind == NAMP_CC_K_GATHER) {  // the destination address generation
+        j.dst = m.data + m.base;
+        j.dst_chunk = m.chunk;
+        j.dst_stride = s.cc_stride;
+    }
     dma_.submit(j, *this);
     cc_member_event(s, i, slot_event::dma_started);
 }
@@ -218,10 +240,12 @@ void initiator::cc_member_finalize(slot &s, unsigned i) {
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     const slot_destination &m = s.destinations()[i];
     ++stats_.namp_msgs_sent[NAMP_MSG_FINAL];
-    const uint32_t red = s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u;
+    const uint32_t red = s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE
+                         : s.cc_kind == NAMP_CC_K_GATHER ? NAMP_FINAL_F_GATHER : 0u;
+    const uint32_t part = s.cc_kind == NAMP_CC_K_GATHER ? s.cc_part << 24 : 0u;
     out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL,
                                   (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) | red, NAMP_TAG(s.index(), i),
-                                  {m.endpoint, m.element, member_bytes(s, m)}));
+                                  {m.endpoint, m.element, member_bytes(s, m) | part}));
     sc_core::wait(cycles(cfg_.namp.finalize_cycles));
     uint32_t sent = 0;
     if (port.read_word(m.handle + NAMP_H_SENT, sent)) port.write_word(m.handle + NAMP_H_SENT, sent + 1);
@@ -283,8 +307,11 @@ void initiator::cc_member_fail(slot &s, unsigned i, uint32_t code) {
         ++stats_.namp_msgs_sent[NAMP_MSG_FINAL];
         out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL,
                                       NAMP_FINAL_F_VOID | (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) |
-                                          (s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u),
-                                      NAMP_TAG(s.index(), i), {m.endpoint, m.element, 0}));
+                                          (s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u) |
+                                          (s.cc_kind == NAMP_CC_K_GATHER ? NAMP_FINAL_F_GATHER : 0u),
+                                      NAMP_TAG(s.index(), i),
+                                      {m.endpoint, m.element,
+                                       s.cc_kind == NAMP_CC_K_GATHER ? s.cc_part << 24 : 0u}));
     } else if (con && (m.state == slot_state::request || m.state == slot_state::retry)) {
         port.fetch_add(m.handle + NAMP_H_CREDITS, 1, cfg_.namp.atomics);
     }

@@ -70,6 +70,9 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
             code = NAMP_ERR_CHANNEL;  // a connected channel's endpoint takes no messages
         } else if (size > (1u << m)) {
             code = NAMP_ERR_TOO_LARGE;
+        } else if (NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_GATHER) {
+            code = pl.size() < 5 ? NAMP_ERR_BAD_PARAM
+                                 : gather_alloc(ep, b, d, pl[3], pl[4], elem, data, ack);
         } else if (NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_REDUCE) {
             code = pl.size() < 5 ? NAMP_ERR_BAD_PARAM
                                  : reduce_alloc(ep, b, d, size, pl[3], pl[4], elem, data, ack);
@@ -150,6 +153,7 @@ void namp_target::serve_final(const noc::packet &pkt) {
     const uint32_t k = elem & ((1u << d[0]) - 1u);
     const bool void_elem = flags & NAMP_FINAL_F_VOID;
     if (flags & NAMP_FINAL_F_REDUCE) return reduce_final(ep, e, b, d, k, size, void_elem);
+    if (flags & NAMP_FINAL_F_GATHER) return gather_final(ep, e, b, d, k, size >> 24, void_elem);
     const uint32_t word = MP_CB_COMMITTED | (void_elem ? MP_CB_VOID : (size & MP_CB_SIZE_MASK));
     if (!port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, word)) return;
     // channel fast path: no allocation advanced wr_idx; one producer per channel, so a

@@ -49,10 +49,13 @@ void network_adapter::serve(const noc::packet &pkt) {
         // fault injection (na.fault_dma_every): as if the bus write had failed
         const bool fault = cfg_.fault_dma_every && ++dma_packets_served_ % cfg_.fault_dma_every == 0;
         if (fault) ++stats_.dma_faults_injected;
-        const bool reduce = ctrl & dma_ctrl_reduce;
-        const size_t first_data = reduce ? 3 : 2;
-        if (fault || pl.size() < first_data || n > 4 * (pl.size() - first_data) || !in_local_sram(addr, n)) {
+        const bool reduce = ctrl & dma_ctrl_reduce, gather = ctrl & dma_ctrl_gather;
+        const size_t first_data = reduce ? 3 : gather ? 4 : 2;
+        if (fault || pl.size() < first_data || n > 4 * (pl.size() - first_data) ||
+            (!gather && !in_local_sram(addr, n))) {
             err = true;
+        } else if (gather) {
+            if (!err && !gather_into(addr, pl[2], pl[3], pl.data() + 4, n)) err = true;
         } else if (reduce) {
             if (!err && !reduce_into(addr, pl[2], pl.data() + 3, n)) err = true;
         } else if (!err) {
@@ -91,6 +94,19 @@ void network_adapter::serve(const noc::packet &pkt) {
     }
     count_sent(reply);
     port_.send(std::move(reply));
+}
+
+// NAMP-CC packed gather (docs/namp.md, "Gather"): chunk j of the packet goes to addr + j * stride.
+bool network_adapter::gather_into(uint32_t addr, uint32_t chunk, uint32_t stride, const uint32_t *data,
+                                  uint32_t n) {
+    if (chunk == 0 || n % chunk) return false;
+    const uint8_t *src = reinterpret_cast<const uint8_t *>(data);  // little-endian host
+    for (uint32_t j = 0; j < n / chunk; ++j) {
+        const uint32_t a = addr + j * stride;
+        if (!in_local_sram(a, chunk) || !master.write(a, src + j * chunk, chunk)) return false;
+    }
+    stats_.dma_bytes_written += n;
+    return true;
 }
 
 // NAMP-CC reduction (docs/namp.md, "Reduction"): read the element's bytes, combine, write back;

@@ -10,6 +10,7 @@
 #include "namp_cc.h"
 #include "namp_structs.h"
 #include "vp/config.h"
+#include <iostream>
 
 using namespace na_test;
 
@@ -641,3 +642,137 @@ TEST(NampCc, ScatterRefusals) {
         EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 3u) << "the failed members gave their credit back";
     }});
 }
+
+// ---- gather ----
+
+namespace {
+constexpr uint32_t RXG = TILE_SRAM_BASE + 0x50000;  // gather descriptor (after the 16 KiB buffer)
+// root tile 0: endpoint with a 4-element buffer of 4 KiB elements and a gather descriptor
+void gather_root(mem_view &m, uint32_t parts, uint32_t msg) {
+    m.endpoint(0);
+    m.cbuffer(0, RXB, 2, 12);
+    m.put(0, EP + NAMP_EP_CC, RXG);
+    m.put(0, RXG + NAMP_CC_RX_KIND, NAMP_CC_K_GATHER);
+    m.put(0, RXG + NAMP_CC_RX_CONTRIB, parts);
+    m.put(0, RXG + NAMP_CC_RX_MSGSIZE, msg);
+    for (uint32_t k = 0; k < 4; ++k) {
+        m.put(0, RXG + NAMP_CC_RX_ENTRY(k), 0);
+        m.put(0, RXG + NAMP_CC_RX_ENTRY(k) + 4, 0);
+    }
+}
+// sender tile t: channel handle to the root (geometry 2^12), gather descriptor of one part
+void gather_part(mem_view &m, unsigned t, uint32_t id, uint32_t part, uint32_t count, uint32_t base,
+                 uint32_t chunk, uint32_t stride) {
+    m.handle(t, H, 0, EP, 4);
+    m.put(t, H + NAMP_H_FLAGS, NAMP_H_F_CONNECTED | NAMP_H_GEOMETRY(2, 12));
+    m.put(t, DESC + NAMP_CC_KIND, NAMP_CC_GATHER_WORD(count, part));
+    m.put(t, DESC + NAMP_CC_NUM, 1);
+    m.put(t, DESC + NAMP_CC_ID, id);
+    m.put(t, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE, H);
+    m.put(t, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_BASE, base);
+    m.put(t, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_SIZE, chunk);
+    m.put(t, DESC + NAMP_CC_GATHER_STRIDE, stride);
+}
+}  // namespace
+
+// Three senders each own a 3-byte column block of a 5-row matrix 9 bytes wide (odd stride): the
+// root's element tracks the parts (allocated and finalized bits) and is one message when the
+// last part is in.
+TEST(NampCc, GatherWithOddStridesCompletesWithTheLastPart) {
+    bench b(sg_on);
+    mem_view m{b};
+    gather_root(m, 3, 45);
+    for (unsigned t = 1; t < 4; ++t) {
+        gather_part(m, t, 9, t - 1, 5, 3 * (t - 1), 3, 9);
+        for (uint32_t k = 0; k < 15; ++k) b.mem(t)[DATA - TILE_SRAM_BASE + k] = uint8_t(16 * t + k);
+    }
+    b.run({[&] {
+        for (unsigned t = 1; t < 3; ++t) {
+            start(b.d(t), 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, 15);
+            EXPECT_EQ(wait_done(b, t, 0) & NAMP_STATUS_ERROR, 0u);
+        }
+        b.cycles(300);
+        const uint32_t st = m.get(0, RXG + NAMP_CC_RX_ENTRY(0) + 4);
+        EXPECT_EQ(NAMP_CC_RX_G_ALLOCATED(st), 3u);
+        EXPECT_EQ(NAMP_CC_RX_G_FINISHED(st), 3u);
+        EXPECT_EQ(m.elem_size(0, 0), 0u) << "incomplete";
+        start(b.d(3), 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, 15);
+        EXPECT_EQ(wait_done(b, 3, 0) & NAMP_STATUS_ERROR, 0u);
+        poll(b, 0, na(NA_NAMP_RX_COUNT), ~0u, 1);
+        EXPECT_EQ(m.elem_size(0, 0), MP_CB_COMMITTED | 45u);
+        EXPECT_EQ(m.get(0, RXB + MP_CB_OFF_WR_IDX), 1u);
+        const uint8_t *e = b.mem(0) + (m.elem_data(0, 0) - TILE_SRAM_BASE);
+        for (uint32_t row = 0; row < 5; ++row)
+            for (uint32_t col = 0; col < 9; ++col) {
+                const uint32_t t = col / 3 + 1;
+                EXPECT_EQ(e[row * 9 + col], uint8_t(16 * t + row * 3 + col % 3)) << row << " " << col;
+            }
+    }});
+}
+
+TEST(NampCc, GatherRefusals) {
+    bench b(sg_on);
+    mem_view m{b};
+    gather_root(m, 2, 64);
+    b.run({[&] {
+        auto run = [&](uint32_t flags, uint32_t part, uint32_t count, uint32_t base, uint32_t chunk,
+                       uint32_t stride, uint32_t size) {
+            gather_part(m, 1, 1, part, count, base, chunk, stride);
+            start(b.d(1), 0, NAMP_FLAG_CC | flags, DESC, DATA, size);
+            const uint32_t st = wait_done(b, 1, 0);
+            b.d(1).wr(slot(0, NAMP_SLOT_FLAGS), 0);
+            return st;
+        };
+        EXPECT_EQ(code_of(run(0, 0, 2, 0, 4, 8, 8)), NAMP_ERR_INVALID_FLAGS) << "channels only";
+        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 0, 0, 0, 4, 8, 8)), NAMP_ERR_BAD_PARAM) << "count 0";
+        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 15, 2, 0, 4, 8, 8)), NAMP_ERR_BAD_PARAM) << "part 15";
+        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 0, 2, 0, 4, 8, 12)), NAMP_ERR_CC_MEMBER) << "size != count x chunk";
+        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 0, 2, 4090, 4, 8, 8)), NAMP_ERR_CC_MEMBER) << "beyond the element";
+        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 3, 2, 0, 4, 8, 8)), NAMP_ERR_CC_MEMBER) << "part >= parts (NACK)";
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(1, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)), NAMP_ERR_BAD_PARAM);
+        EXPECT_EQ(m.get(1, H + NAMP_H_CREDITS), 4u) << "credits given back";
+    }});
+}
+
+// Fig. 3.29: flits of a 4 KiB gather against the chunk size, packed (namp.cc_gather_packing,
+// default) and plain DMA, measured on the data-request channel, against the formula with this
+// model's header sizes (plain 3 flits: header, address, control; packed 5: also chunk and stride).
+void gather_flits(bool packing) {
+    bench b({"namp.enabled=true", "namp.enable_cc_scattergather=true",
+             packing ? "namp.cc_gather_packing=true" : "namp.cc_gather_packing=false"});
+    mem_view m{b};
+    const uint32_t S = 4096, p = b.plat->config().noc.max_packet_flits;
+    gather_root(m, 1, S);
+    b.run({[&] {
+        uint32_t id = 1;
+        for (uint32_t s : {4u, 8u, 12u, 16u, 24u, 32u, 48u, 64u}) {
+            gather_part(m, 1, id++, 0, S / s, 0, s, s);
+            const uint64_t f0 = b.stats(1).flits_sent[noc::index_of(noc::channel::data_request)];
+            start(b.d(1), 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, S / s * s);
+            EXPECT_EQ(wait_done(b, 1, 0) & NAMP_STATUS_ERROR, 0u);
+            b.d(1).wr(slot(0, NAMP_SLOT_FLAGS), 0);
+            const uint64_t flits = b.stats(1).flits_sent[noc::index_of(noc::channel::data_request)] - f0;
+            poll(b, 0, na(NA_NAMP_RX_COUNT), ~0u, 1);
+            b.d(0).wr(na(NA_NAMP_RX_COUNT), 1);
+            m.put(0, RXB + MP_CB_HEADER_SIZE + 4 * ((id - 2) & 3), 0);  // the consumer frees it
+            m.put(0, RXB + MP_CB_OFF_RD_IDX, id - 1);
+            // the formula (thesis 3.3.3.1) in words: S/4 data words, chunks of s/4 words
+            const uint64_t Sw = S / 4, sw = (s + 3) / 4, nc = S / s;
+            uint64_t formula;
+            const bool pack = packing && 2 * s < (p - 3) * 4 && (p - 5) * 4 / s >= 2;
+            if (pack) {
+                const uint64_t c = (p - 5) * 4 / s;
+                formula = (nc / c) * (5 + c * sw) + (nc % c ? 5 + (nc % c) * sw : 0);
+            } else {
+                formula = nc * 3 * ((sw + (p - 3) - 1) / (p - 3)) + nc * sw;
+            }
+            (void)Sw;
+            std::cout << "ccflits mode=" << (packing ? "packed" : "plain") << " chunk=" << s
+                      << " flits=" << flits << " formula=" << formula << " p=" << p << "\n";
+            EXPECT_EQ(flits, formula) << "chunk " << s;
+        }
+    }});
+}
+
+TEST(NampCc, GatherFlitsPackedMatchTheFormula) { gather_flits(true); }
+TEST(NampCc, GatherFlitsPlainMatchTheFormula) { gather_flits(false); }

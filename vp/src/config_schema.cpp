@@ -94,6 +94,8 @@ const std::vector<config_key> &config_schema() {
          "feature ENABLE_CC_SCATTERGATHER: scatter (gather not built yet) (docs/namp.md, CC)"},
         {"namp.enable_cc_reduction", vk::boolean, 0, 1, false, "",
          "feature ENABLE_CC_REDUCTION: reduction (docs/namp.md, CC)"},
+        {"namp.cc_gather_packing", vk::boolean, 0, 1, true, "",
+         "gather: the DMA packs chunks smaller than half a packet (false: one plain transfer per chunk)"},
         {"namp.cc_reduce_word_cycles", vk::integer, 0, 1000, 1, "cycles",
          "reduction: arithmetic of the receiving DMA per 32-bit word (besides its bus read and write)"},
         {"namp.atomics", vk::boolean, 0, 1, true, "",

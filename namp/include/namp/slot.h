@@ -88,7 +88,8 @@ public:
     unsigned cc_failed = 0;         // CC: members failed (STATUS[29:24])
     unsigned cc_ended = 0;          // CC: members whose end (status word) is written
     uint32_t cc_kind = 0, cc_optype = 0, cc_id = 0;  // CC: descriptor kind, reduction op/type, id
-    uint32_t cc_count = 0, cc_stride = 0;            // CC scatter: chunks per member, their stride
+    uint32_t cc_count = 0, cc_stride = 0;            // CC scatter/gather: chunks, their stride
+    uint32_t cc_part = 0;                            // CC gather: this sender's part
     uint32_t status() const;
 
     // mode latched when the slot started
