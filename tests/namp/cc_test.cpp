@@ -776,3 +776,42 @@ void gather_flits(bool packing) {
 
 TEST(NampCc, GatherFlitsPackedMatchTheFormula) { gather_flits(true); }
 TEST(NampCc, GatherFlitsPlainMatchTheFormula) { gather_flits(false); }
+
+// A part whose data the root's adapter refuses (fault injection) fails with REMOTE; its FINAL is
+// VOID and poisons the gather: once all parts are finalized the element is committed VOID (the
+// receiver skips it), nothing waits forever.
+TEST(NampCc, FailedGatherPartPoisonsTheMessage) {
+    bench b({"namp.enabled=true", "namp.enable_cc_scattergather=true", "na.fault_dma_every=1"});
+    mem_view m{b};
+    gather_root(m, 2, 16);
+    for (unsigned t = 1; t < 3; ++t) gather_part(m, t, 5, t - 1, 2, 4 * (t - 1), 4, 8);
+    b.run({[&] {
+        for (unsigned t = 1; t < 3; ++t) {
+            start(b.d(t), 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, 8);
+            EXPECT_EQ(code_of(wait_done(b, t, 0)), NAMP_ERR_CC_MEMBER);
+            EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(t, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)), NAMP_ERR_REMOTE);
+        }
+        b.cycles(500);
+        EXPECT_EQ(m.elem_size(0, 0), MP_CB_COMMITTED | MP_CB_VOID);
+        EXPECT_EQ(m.get(0, RXG + NAMP_CC_RX_ENTRY(0) + 4), 0u) << "entry free again";
+        EXPECT_EQ(b.d(0).rd(na(NA_NAMP_RX_COUNT)), 0u) << "no message";
+    }});
+    EXPECT_EQ(b.stats(0).namp_voided, 1u);
+}
+
+// The same for a reduction: a failed contribution poisons it.
+TEST(NampCc, FailedContributionPoisonsTheReduction) {
+    bench b({"namp.enabled=true", "namp.enable_cc_reduction=true", "na.fault_dma_every=1"});
+    mem_view m{b};
+    reduce_receiver(m, 2);
+    for (unsigned t = 1; t < 3; ++t) reduce_sender(m, t, 3, NAMP_CC_OP_BXOR, NAMP_CC_T_UINT8);
+    b.run({[&] {
+        for (unsigned t = 1; t < 3; ++t) {
+            start(b.d(t), 0, NAMP_FLAG_CC, DESC, DATA, 8);
+            EXPECT_EQ(code_of(wait_done(b, t, 0)), NAMP_ERR_CC_MEMBER);
+        }
+        b.cycles(500);
+        EXPECT_EQ(m.elem_size(0, 0), MP_CB_COMMITTED | MP_CB_VOID);
+        EXPECT_EQ(b.d(0).rd(na(NA_NAMP_RX_COUNT)), 0u);
+    }});
+}
