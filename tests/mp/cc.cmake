@@ -85,3 +85,21 @@ if(TARGET namp-vp)
       ARGS --preset ${preset} --max-cycles 200000000 --firmware ${CC_FW}/${fw}.elf)
   endforeach()
 endif()
+if(TARGET namp-vp)
+  # Gather: 1..15 parts with column blocks of odd widths into one message, every byte checked at
+  # the root; in the adapter (baresg), on a NAMP without scatter/gather, in software.
+  foreach(v "baresg;hw roots=15 features=0x3000;namp_cc_gather_mp_namp;e2e.mp.namp.cc_gather"
+            "bare;hw roots=0 features=0x1000;namp_cc_gather_mp_namp;e2e.mp.namp.cc_gather_nosg"
+            "baresg;hw roots=0 features=0x3000;namp_cc_gather_swpath;e2e.mp.namp.cc_gather_swpath"
+            "default;hw roots=0 features=0x0;namp_cc_gather_mp;e2e.mp.cc_gather_sw")
+    list(GET v 0 preset)
+    list(GET v 1 counts)
+    list(GET v 2 fw)
+    list(GET v 3 name)
+    namp_vp_check(${name} EXIT 0 LABELS e2e mp cc TIMEOUT 600
+      EXPECT "gather ok: 15 groups x 2 rounds, ${counts}"
+      COUNT "gather part [0-9]+ ok: [0-9]+ parts=15"
+      REJECT "FAIL" "FATAL"
+      ARGS --preset ${preset} --max-cycles 200000000 --firmware ${CC_FW}/${fw}.elf)
+  endforeach()
+endif()

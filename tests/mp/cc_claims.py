@@ -8,6 +8,8 @@
   - throughput (1 / gap) at N = 8 at least +72% at 4 B and at least +4% at 2048 B;
   - Fig. 3.23: scatter sender overhead at N = 8 at least 64% below software (4 B and 256 B per
     member) and the gap at N = 8 smaller (namp_cc_bench_scatter, baresg);
+  - Fig. 3.25: the gather receive overhead with NAMP-CC stays flat in N (at N = 15 at most 1.3x
+    that at N = 1) while the software path's grows (at N = 15 at least 5x the NAMP-CC one);
   - Fig. 3.26: the reduction receive overhead with NAMP-CC is the same for every op and type
     (within 5%), and at most a fifth of the software path's (namp_cc_bench_reduce, barered).
 
@@ -52,6 +54,22 @@ def scatter_measure(vp, fw_dir):
     return sc
 
 
+def gather_measure(vp, fw_dir):
+    res = {}
+    for fw in ("namp_cc_gather_mp_namp", "namp_cc_gather_swpath"):
+        cmd = [vp, "--preset", "baresg", "--max-cycles", "200000000", "--firmware", f"{fw_dir}/{fw}.elf"]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+        out = p.stdout.decode(errors="replace")
+        if p.returncode != 0 or "FAIL" in out or "gather ok" not in out:
+            print(out[-3000:])
+            raise SystemExit(f"FAIL: {' '.join(cmd)} exited {p.returncode}")
+        for m in re.finditer(r"ccbench gather path=(sw|hw) n=(\d+) size=\d+ or=(\d+)", out):
+            res[(m.group(1), int(m.group(2)))] = int(m.group(3))
+    if len(res) != 30:
+        raise SystemExit(f"FAIL: {len(res)} gather lines, expected 30")
+    return res
+
+
 def reduce_measure(vp, fw_dir):
     cmd = [vp, "--preset", "barered", "--max-cycles", "500000000", "--firmware",
            f"{fw_dir}/namp_cc_bench_reduce.elf"]
@@ -94,6 +112,9 @@ def main():
         sw, hw = sc[("sw", 8, size)], sc[("hw", 8, size)]
         check(hw[0] <= 0.36 * sw[0], f"scatter o_s at N=8, {size} B: NAMP-CC {hw[0]} vs software {sw[0]}")
         check(hw[1] < sw[1], f"scatter gap at N=8, {size} B: NAMP-CC {hw[1]} vs software {sw[1]}")
+    ga = gather_measure(vp, fw)
+    check(ga[("hw", 15)] <= 1.3 * ga[("hw", 1)], f"gather o_r flat with NAMP-CC: {ga[('hw', 1)]} at N=1, {ga[('hw', 15)]} at N=15")
+    check(ga[("sw", 15)] >= 5 * ga[("hw", 15)], f"gather o_r at N=15: software {ga[('sw', 15)]} vs NAMP-CC {ga[('hw', 15)]}")
     red = reduce_measure(vp, fw)
     hw = [v for (p, _, _), v in red.items() if p == "hw"]
     check(len(hw) == 48 and max(hw) <= 1.05 * min(hw), f"NAMP-CC o_r constant over op x type: {min(hw)}..{max(hw)}")

@@ -20,6 +20,9 @@ mcapi_status_t mp_cc_hw_member_status(const mcapix_mcast_group_t *g, uint32_t i)
 int mp_cc_hw_reduce_send(mcapix_reduce_tx_t *r, const void *buf, uint32_t size, mcapi_status_t *st);
 /* 1 if the root r can combine in the adapter (sets the endpoint's NAMP_EP_CC). */
 int mp_cc_hw_reduce_rx(mcapix_reduce_rx_t *r);
+/* Gather in the adapter: 1 = done (*st set), 0 = software; and the root's set-up. */
+int mp_cc_hw_gather_send(mcapix_gather_tx_t *r, const void *buf, mcapi_status_t *st);
+int mp_cc_hw_gather_rx(mcapix_gather_rx_t *r);
 /* the current collective path (mcapix_cc_set_path) */
 uint32_t mp_cc_path(void);
 

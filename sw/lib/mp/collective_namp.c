@@ -105,3 +105,30 @@ int mp_cc_hw_reduce_rx(mcapix_reduce_rx_t *r)
     ep->hw[NAMP_EP_CC / 4] = (uint32_t)(uintptr_t)r->desc;
     return 1;
 }
+
+/* ---- gather ---- */
+int mp_cc_hw_gather_send(mcapix_gather_tx_t *r, const void *buf, mcapi_status_t *st)
+{
+    const struct mp_endpoint *src = r->send_endpoint->local;
+    if (!(mp_cc_hw_features() & NA_FEATURE_NAMP_CC_SG) || !mp_namp_sends_idle() || !src ||
+        src->state != MP_EP_READY || !unbuffered(src))
+        return 0;
+    r->handle[NAMP_H_CREDITS / 4] = 0xFFFFFFFFu;   /* unlimited: the allocation protects the root */
+    uint32_t err = mp_namp_run_cc(NAMP_FLAG_CC | NAMP_FLAG_CON, (uint32_t)(uintptr_t)r->desc, buf,
+                                  r->count * r->chunk);
+    if (err == NAMP_ERR_CC_MEMBER)
+        err = NAMP_CC_MSTAT_CODE(r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS) / 4]);
+    *st = mp_namp_map_error(err);
+    return 1;
+}
+
+int mp_cc_hw_gather_rx(mcapix_gather_rx_t *r)
+{
+    struct mp_endpoint *ep = r->endpoint->local;
+    if (!(mp_cc_hw_features() & NA_FEATURE_NAMP_CC_SG) || !ep->rx ||
+        ep->rx->capacity_log2 > MCAPIX_REDUCE_RX_MAX_CAP_LOG2 ||
+        r->msg_size > (1u << ep->rx->max_msg_log2))
+        return 0;
+    ep->hw[NAMP_EP_CC / 4] = (uint32_t)(uintptr_t)r->desc;
+    return 1;
+}

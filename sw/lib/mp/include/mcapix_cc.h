@@ -146,6 +146,52 @@ void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void 
  * dst[i] = dst[i] op src[i] over `bytes` bytes. */
 void mcapix_reduce_apply(uint32_t op, uint32_t type, void *dst, const void *src, size_t bytes);
 
+/* ---- gather (thesis 3.3.1.3): `parts` senders each own part of one message at the root: part
+ * i is `count` chunks of `chunk` bytes, placed at base, base + stride, ... in the root's message
+ * of msg_size bytes (e.g. column blocks of a matrix). Hardware path (mp_namp,
+ * NA_FEATURE_NAMP_CC_SG, preset baresg): each part is one collective slot; the root's adapter
+ * writes the chunks in place, tracks the parts in a bit field and the root's core receives one
+ * complete message. Software path: each part is a message [id][part][layout][data] and
+ * mcapix_gather_recv copies the chunks into place. Same path on all tiles; the software path
+ * needs the parts of gather r+1 to start after the root received gather r (as for reductions).
+ * Decision: the parts' channel handles carry unlimited credits (the root's buffer is protected
+ * by the allocation, NACK when full), so no credit returns are needed. */
+#define MCAPIX_GATHER_MAX_PARTS 15u
+typedef struct mcapix_gather_tx {     /* one part (opaque) */
+    uint32_t desc[9];                 /* the adapter's descriptor (namp_cc.h gather layout) */
+    uint32_t handle[16];              /* the part's handle of the root endpoint (credits) */
+    uint32_t magic, next_id, part, count, base, chunk, stride;
+    mcapi_endpoint_t send_endpoint, root;
+} __attribute__((aligned(8))) mcapix_gather_tx_t;
+typedef struct mcapix_gather_rx {     /* the root (opaque) */
+    uint32_t desc[4 + 2 * 64];        /* the adapter's receive-side descriptor (NAMP_EP_CC) */
+    uint32_t magic, parts, msg_size, next_id, hw;
+    mcapi_endpoint_t endpoint;
+} __attribute__((aligned(8))) mcapix_gather_rx_t;
+
+/* Part `part` (< MCAPIX_GATHER_MAX_PARTS) of the gathers to the remote endpoint `root`, whose
+ * receive elements hold 2^root_max_msg_log2 bytes, sent from local `send_endpoint`; layout as
+ * above. Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER (bad part, count 0, chunk 0, chunks beyond
+ * 2^root_max_msg_log2), MCAPI_ERR_ENDP_INVALID. */
+void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoint,
+                             mcapi_endpoint_t root, uint32_t root_max_msg_log2, uint32_t part,
+                             uint32_t count, uint32_t base, uint32_t chunk, uint32_t stride,
+                             mcapi_status_t *mcapi_status);
+/* Sends this part of the next gather: count x chunk bytes from buffer. Status: MCAPI_SUCCESS,
+ * MCAPI_ERR_PARAMETER, MCAPI_ERR_BUF_INVALID, MCAPI_ERR_MSG_SIZE (software: above 4 KiB), the
+ * send's error. */
+void mcapix_gather_send(mcapix_gather_tx_t *r, const void *buffer, mcapi_status_t *mcapi_status);
+/* Root: local `endpoint` (capacity at most 2^6 elements) collects `parts` parts into messages of
+ * msg_size bytes; before any part is sent. Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER,
+ * MCAPI_ERR_ENDP_INVALID. Do not move r while it is in use. */
+void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, uint32_t parts,
+                             uint32_t msg_size, mcapi_status_t *mcapi_status);
+/* Receives the next gathered message (blocking). Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER,
+ * MCAPI_ERR_BUF_INVALID, MCAPI_ERR_MSG_TRUNCATED, MCAPI_ERR_GENERAL (software: a part of another
+ * gather or outside the message), the receive's error. */
+void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
+                        size_t *received_size, mcapi_status_t *mcapi_status);
+
 /* Which path collectives take: MCAPIX_CC_AUTO (default: the adapter's CC when it has it) or
  * MCAPIX_CC_SOFTWARE (always the software loop; for comparisons on the same platform). */
 enum mcapix_cc_path { MCAPIX_CC_AUTO = 0, MCAPIX_CC_SOFTWARE = 1 };
