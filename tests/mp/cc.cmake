@@ -52,11 +52,13 @@ if(TARGET namp-vp)
   cc_reduce(e2e.mp.cc_reduce_sw 0 --firmware ${FIRMWARE_DIR}/namp_cc_reduce_mp.elf)
 endif()
 if(TARGET namp-vp)
-  # 4x4 stress: multicasts (1..15 members), allreduce of 15 contributions and a ring of
+  # 4x4 stress: multicasts (1..15 members), allreduce of 15 contributions, a gather of 15 parts
+  # and a ring of
   # point-to-point messages at once, 30 rounds, every byte and the order checked.
-  foreach(v "barered;hw=60 sw=0 reduce_hw=1;namp_cc_stress_mp_namp;e2e.mp.namp.cc_stress"
-            "bare;hw=60 sw=0 reduce_hw=0;namp_cc_stress_mp_namp;e2e.mp.namp.cc_stress_nored"
-            "default;hw=0 sw=60 reduce_hw=0;namp_cc_stress_mp;e2e.mp.cc_stress_sw")
+  foreach(v "barecc;hw=60 sw=0 reduce_hw=1 gather_hw=1;namp_cc_stress_mp_namp;e2e.mp.namp.cc_stress"
+            "barered;hw=60 sw=0 reduce_hw=1 gather_hw=0;namp_cc_stress_mp_namp;e2e.mp.namp.cc_stress_nosg"
+            "bare;hw=60 sw=0 reduce_hw=0 gather_hw=0;namp_cc_stress_mp_namp;e2e.mp.namp.cc_stress_nored"
+            "default;hw=0 sw=60 reduce_hw=0 gather_hw=0;namp_cc_stress_mp;e2e.mp.cc_stress_sw")
     list(GET v 0 preset)
     list(GET v 1 counts)
     list(GET v 2 fw)

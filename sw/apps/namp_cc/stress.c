@@ -1,7 +1,8 @@
 /* 4x4 stress test mixing collectives and point-to-point traffic (every byte checked): in each of
  * ROUNDS rounds tile 0 multicasts a random-size message to tiles 1..N (N = 1 + round % 15), then
- * receives the sum (uint32) of vectors contributed by tiles 1..15 and multicasts it back to all of
- * them (an allreduce: the software path's reductions need this lock-step); meanwhile every tile 1..15
+ * receives the sum (uint32) of vectors contributed by tiles 1..15 and a matrix gathered from them
+ * (4 columns each), and multicasts the sum back to all of them (an allreduce: the software path's
+ * reductions and gathers need this lock-step); meanwhile every tile 1..15
  * sends a random-size point-to-point message to its successor (1 -> 2 -> ... -> 15 -> 1) and
  * receives one from its predecessor. Multicast payloads, point-to-point payloads and their order,
  * and the reductions are checked. Over NAMP-CC (preset barered) the collectives run in the
@@ -31,6 +32,11 @@ static uint32_t rvec[RVEC], rres[RVEC];
 static mcapix_mcast_group_t groups[NT];
 static mcapix_reduce_rx_t rrx;
 static mcapix_reduce_tx_t rtx;
+static mcapix_gather_rx_t grx;
+static mcapix_gather_tx_t gtx;
+static uint8_t gmsg[NT * 4 * 3] __attribute__((aligned(8)));
+#define PORT_ROOT_GATHER 12u
+#define GROWS 3u   /* gathered matrix: 3 rows of 15 x 4 bytes; tile t owns 4 columns */
 
 static void die(const char *what, mcapi_status_t st)
 {
@@ -62,6 +68,12 @@ static int root(void)
     mcapix_reduce_rx_create(&rrx, red, NT, &st);   /* before any contributor can see the port */
     if (st != MCAPI_SUCCESS)
         die("reduce_rx_create", st);
+    mcapi_endpoint_t gat = mcapix_endpoint_create(PORT_ROOT_GATHER, &a, &st);
+    if (st != MCAPI_SUCCESS)
+        die("endpoint_create gather", st);
+    mcapix_gather_rx_create(&grx, gat, NT, sizeof gmsg, &st);
+    if (st != MCAPI_SUCCESS)
+        die("gather_rx_create", st);
     mcapi_endpoint_t peers[NT];
     for (uint32_t t = 1; t <= NT; ++t) {
         peers[t - 1] = mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_MC, MCAPI_TIMEOUT_INFINITE, &st);
@@ -93,13 +105,19 @@ static int root(void)
                 return 1;
             }
         }
+        mcapix_gather_recv(&grx, gmsg, sizeof gmsg, &got, &st);
+        if (st != MCAPI_SUCCESS || got != sizeof gmsg)
+            die("gather_recv", st);
+        for (uint32_t k = 0; k < sizeof gmsg; ++k)   /* row, tile, byte */
+            if (gmsg[k] != (uint8_t)mix(1 + (k % (NT * 4)) / 4, r * 16 + k / (NT * 4) * 4 + k % 4))
+                die("gathered byte", MCAPI_ERR_GENERAL);
         mcapix_mcast_send(&groups[NT - 1], rres, sizeof rres, &st);   /* allreduce */
         if (st != MCAPI_SUCCESS)
             die("result multicast", st);
     }
     const mcapix_cc_stats_t *s = mcapix_cc_stats();
-    printf("cc_stress ok: %u rounds, hw=%u sw=%u reduce_hw=%u\n", (unsigned)ROUNDS,
-           (unsigned)s->hw_sends, (unsigned)s->sw_sends, (unsigned)rrx.hw);
+    printf("cc_stress ok: %u rounds, hw=%u sw=%u reduce_hw=%u gather_hw=%u\n", (unsigned)ROUNDS,
+           (unsigned)s->hw_sends, (unsigned)s->sw_sends, (unsigned)rrx.hw, (unsigned)grx.hw);
     return 0;
 }
 
@@ -126,6 +144,12 @@ static int member(uint32_t me)
     mcapix_reduce_tx_create(&rtx, tx, root, &st);
     if (st != MCAPI_SUCCESS)
         die("reduce_tx_create", st);
+    mcapi_endpoint_t groot = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st);
+    if (st != MCAPI_SUCCESS)
+        die("endpoint_get gather root", st);
+    mcapix_gather_tx_create(&gtx, tx, groot, 8, me - 1, GROWS, 4 * (me - 1), 4, NT * 4, &st);
+    if (st != MCAPI_SUCCESS)
+        die("gather_tx_create", st);
     uint32_t mcasts = 0;
     for (uint32_t r = 0; r < ROUNDS; ++r) {
         size_t got;
@@ -148,6 +172,13 @@ static int member(uint32_t me)
         mcapix_reduce_send(&rtx, MCAPIX_OP_SUM, MCAPIX_T_UINT32, rvec, sizeof rvec, &st);
         if (st != MCAPI_SUCCESS)
             die("reduce_send", st);
+        uint8_t gpart[GROWS * 4];
+        for (uint32_t row = 0; row < GROWS; ++row)
+            for (uint32_t b = 0; b < 4; ++b)
+                gpart[row * 4 + b] = (uint8_t)mix(me, r * 16 + row * 4 + b);
+        mcapix_gather_send(&gtx, gpart, &st);
+        if (st != MCAPI_SUCCESS)
+            die("gather_send", st);
         mcapi_msg_recv(p2p, buf, sizeof buf, &got, &st);
         if (st != MCAPI_SUCCESS)
             die("p2p recv", st);
