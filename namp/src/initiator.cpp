@@ -15,7 +15,7 @@ namespace {
 // the handle words the set-up step needs: tile .. flags (+0x04..0x13), and for the channel fast
 // path also rdata (+0x18); h[] is indexed by word offset
 constexpr unsigned h_first = NAMP_H_TILE / 4, h_words = NAMP_H_FLAGS / 4 + 1,
-                   h_words_direct = NAMP_H_RDATA / 4 + 1;
+                   h_words_direct = NAMP_H_WR_IDX / 4 + 1;
 }
 
 initiator::initiator(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
@@ -158,7 +158,10 @@ void initiator::step_ready(slot &s) {
     if (s.has(NAMP_FLAG_CC)) return cc_setup(s);
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
     uint32_t h[h_words_direct] = {};
-    // a channel may take the fast path: read up to rdata at once (one burst)
+    // a CREDIT served after this point must not be lost: the credit check below compares
+    const uint64_t updates_at_read = credit_updates_;
+    // a channel may take the fast path: read up to wr_idx at once (one burst), so the credit
+    // and the remote element come from the burst, not from extra single-word reads
     const unsigned n_words = (s.has(NAMP_FLAG_CON) ? h_words_direct : h_words) - h_first;
     if (!port.read(s.p1 + 4 * h_first, h + h_first, 4 * n_words)) return fail(s, NAMP_ERR_LOCAL_BUS);
     slot_destination &d = s.dst();
@@ -209,11 +212,15 @@ void initiator::step_ready(slot &s) {
     bool credit = false;
     if (s.has(NAMP_FLAG_CON)) {
         // Credit check and atomic decrement; none: persistent wait for a CREDIT update. A CREDIT
-        // served while this step reads the word must not be lost: read again if one arrived.
-        for (;;) {
-            const uint64_t updates = credit_updates_;
-            uint32_t c = 0;
-            if (!port.read_word(s.p1 + NAMP_H_CREDITS, c)) return fail(s, NAMP_ERR_LOCAL_BUS);
+        // served while this step reads the word must not be lost: read again if one arrived. The
+        // first try uses the burst's value; a failed compare-and-swap reads the word again.
+        uint64_t updates = updates_at_read;
+        uint32_t c = h[NAMP_H_CREDITS / 4];
+        for (bool fresh = true;; fresh = false) {
+            if (!fresh) {
+                updates = credit_updates_;
+                if (!port.read_word(s.p1 + NAMP_H_CREDITS, c)) return fail(s, NAMP_ERR_LOCAL_BUS);
+            }
             if (c == 0) {
                 if (updates != credit_updates_) continue;
                 s.transition(slot_event::no_credit);
@@ -255,9 +262,10 @@ void initiator::step_ready(slot &s) {
             code = NAMP_ERR_BAD_PARAM;
         else if (s.size > (1u << m))
             code = NAMP_ERR_TOO_LARGE;
-        uint32_t wr = 0;
-        if (code == NAMP_ERR_NONE &&
-            (!port.read_word(s.p1 + NAMP_H_WR_IDX, wr) || !port.write_word(s.p1 + NAMP_H_WR_IDX, wr + 1)))
+        // only this (sequential) egress FSM writes wr_idx once connected: the burst's value is
+        // current
+        const uint32_t wr = h[NAMP_H_WR_IDX / 4];
+        if (code == NAMP_ERR_NONE && !port.write_word(s.p1 + NAMP_H_WR_IDX, wr + 1))
             code = NAMP_ERR_LOCAL_BUS;
         if (code != NAMP_ERR_NONE) {
             s.direct = false;

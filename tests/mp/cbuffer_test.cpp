@@ -258,3 +258,23 @@ TEST(cbuffer, copy_of_nothing_accepts_null)
     mp_cbuffer_copy(&dst, nullptr, 0);
     EXPECT_EQ(dst, 0x12345678u);
 }
+
+// Every length 0..100 and every source/destination alignment: the word loops (eight and one word
+// per round) and the byte tail together copy exactly n bytes, nothing before or after.
+TEST(cbuffer, copy_all_lengths_and_alignments)
+{
+    uint8_t src[128], dst[160];
+    for (unsigned i = 0; i < sizeof src; ++i)
+        src[i] = static_cast<uint8_t>(i * 7 + 3);
+    for (unsigned so = 0; so < 4; ++so)
+        for (unsigned doff = 0; doff < 4; ++doff)
+            for (uint32_t n = 0; n <= 100; ++n) {
+                std::memset(dst, 0xEE, sizeof dst);
+                mp_cbuffer_copy(dst + 16 + doff, src + so, n);
+                ASSERT_EQ(std::memcmp(dst + 16 + doff, src + so, n), 0) << n << " " << so << " " << doff;
+                for (unsigned k = 0; k < 16 + doff; ++k)
+                    ASSERT_EQ(dst[k], 0xEE) << "before, n=" << n;
+                for (unsigned k = 16 + doff + n; k < sizeof dst; ++k)
+                    ASSERT_EQ(dst[k], 0xEE) << "after, n=" << n;
+            }
+}

@@ -165,6 +165,9 @@ static int tile_b(void)
     expect_true(st == MCAPI_SUCCESS && got == 7, "B cross send done");
     chan_peer_gone_b(e1, e4, a1);
     queued_sends_b(e1);
+    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 9 && memcmp(buf, "no-status", 9) == 0,
+                "B recv a send whose status pointer was NULL");
     /* stay until A says bye (A still talks to this node's progress engine) */
     mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
     expect_st(st, MCAPI_SUCCESS, "B recv bye");
@@ -312,6 +315,8 @@ static int tile_a(void)
     expect_true(st == MCAPI_SUCCESS && got == 7, "A cross send done");
     chan_peer_gone_a(e1, e3, b1);
     queued_sends_a(e1, b1);
+    /* a NULL status pointer must not turn the call into a no-op (the message would be lost) */
+    mcapi_msg_send(e1, b1, "no-status", 9, 0, NULL);
     mcapi_msg_send(e1, b1, "bye", 3, 0, &st);
     expect_st(st, MCAPI_SUCCESS, "A send bye");
     mcapi_endpoint_delete(e5, &st);

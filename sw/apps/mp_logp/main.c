@@ -305,6 +305,13 @@ int main(void)
                     else
                         partner_run(l, i, chan, path, lg);
                 }
+#ifdef MP_TRANSPORT_NAMP
+                /* back to unbuffered: a CCM slot left behind polls its empty send buffer and
+                 * would take engine and bus time from the next rows' measurements */
+                mcapix_endpoint_set_send_mode(chan ? l->eout : l->msg_me, 0, &st);
+                if (st != MCAPI_SUCCESS)
+                    die("set_send_mode", st);
+#endif
             }
     }
     if (me == 0)

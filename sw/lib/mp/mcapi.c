@@ -22,7 +22,13 @@ enum { REQ_IDLE = 0, REQ_PENDING = 1, REQ_DONE = 2 };
 #define MP_LOOKUP_BACKOFF_MAX 4096u
 enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP, K_SEND };
 
-#define SET(st, v) do { if (st) *(st) = (v); } while (0)
+/* v is always evaluated: a call with a NULL status pointer still does its work */
+#define SET(st, v)                \
+    do {                          \
+        mcapi_status_t set_v_ = (v); \
+        if (st)                   \
+            *(st) = set_v_;       \
+    } while (0)
 
 /* Non-blocking sends under way. Every blocking wait of the library drives them too, so a send_i
  * followed by a blocking receive cannot deadlock against the peer doing the same. */
@@ -50,6 +56,7 @@ static int active_hint(uint64_t *wake);
                 uint64_t t0_ = cpu_cycles();                                  \
                 wait_for_interrupt();                                         \
                 mp_stats.idle_cycles += cpu_cycles() - t0_;                   \
+                mp_irq_service_inline();                                      \
             }                                                                 \
             irq_global_restore(saved_);                                       \
         }                                                                     \
@@ -667,8 +674,11 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size
 void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
                         mcapi_status_t *status)
 {
-    if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
-        !(ep->flags & MP_EPF_OPEN) || peer_gone(ep)) {
+    /* flags is volatile (interrupt context sets PEER_GONE): one load for all three tests */
+    const uint32_t need = MP_EPF_CHAN_SEND | MP_EPF_OPEN;
+    if (!ep || ep->state != MP_EP_READY || (ep->flags & (need | MP_EPF_PEER_GONE)) != need) {
+        if (ep && (ep->flags & MP_EPF_PEER_GONE))
+            (void)peer_gone(ep);   /* tells the receiver once no send is under way */
         SET(status, MCAPI_ERR_CHAN_INVALID);
         return;
     }

@@ -121,6 +121,11 @@ void mp_sleep_ticks(uint32_t ticks);
 extern volatile mp_stats_t mp_stats;
 extern uint32_t mp_data_path;
 
+/* Serves the network adapter's interrupt sources in thread context when its line is up (call
+ * with interrupts off, after wfi): the same work as the interrupt handler without the trap, whose
+ * register save and restore would otherwise sit on every blocking receive's latency. */
+void mp_irq_service_inline(void);
+
 /* Sleep in wfi until cond holds; the condition is evaluated with interrupts off so that no wake-up
  * is lost, and the progress engine runs between the checks. */
 #define MP_WAIT_UNTIL(cond)                                                   \
@@ -134,6 +139,7 @@ extern uint32_t mp_data_path;
             uint64_t mp_t0_ = cpu_cycles();                                   \
             wait_for_interrupt();                                             \
             mp_stats.idle_cycles += cpu_cycles() - mp_t0_;                    \
+            mp_irq_service_inline();                                          \
             irq_global_restore(mp_saved_);                                    \
         }                                                                     \
     } while (0)

@@ -423,12 +423,19 @@ mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *d
     return MCAPI_SUCCESS;
 }
 
+/* Out of line: the wait loop would make every send save and restore eight registers. */
+__attribute__((noinline)) static void chan_turn_wait(struct mp_endpoint *ep, uint32_t ticket)
+{
+    MP_WAIT_UNTIL(ep->chan_serving == ticket);
+}
+
 mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size)
 {
     if (size > (1u << ep->rmsg_log2))
         return MCAPI_ERR_PKT_SIZE;
     uint32_t ticket = ep->chan_ticket++;
-    MP_WAIT_UNTIL(ep->chan_serving == ticket);
+    if (ep->chan_serving != ticket)   /* once it is our turn nothing takes it back */
+        chan_turn_wait(ep, ticket);
     int done;
     mcapi_status_t st = send_mode_dispatch(ep, &ep->peer_h, 1, buf, size, &done);
     if (!done)

@@ -306,10 +306,9 @@ static void handle_dma(void)
     }
 }
 
-/* Machine external interrupt: the network adapter's IRQ controller. Drains everything pending. */
-static void na_isr(trap_frame_t *frame)
+/* The network adapter's IRQ controller: drains everything pending (interrupts off). */
+static void na_service(void)
 {
-    (void)frame;
     uint64_t t0 = cpu_cycles();
     mp_stats.isr_count++;
     for (;;) {
@@ -332,6 +331,19 @@ static void na_isr(trap_frame_t *frame)
         }
     }
     mp_stats.isr_cycles += cpu_cycles() - t0;
+}
+
+/* Machine external interrupt. */
+static void na_isr(trap_frame_t *frame)
+{
+    (void)frame;
+    na_service();
+}
+
+void mp_irq_service_inline(void)
+{
+    if (irq_pending(IRQ_M_EXT))
+        na_service();
 }
 
 static volatile uint32_t timer_fired;

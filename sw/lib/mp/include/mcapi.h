@@ -191,7 +191,7 @@ void mcapix_endpoint_set_send_mode(mcapi_endpoint_t endpoint, uint32_t mode,
                                    mcapi_status_t *status);
 typedef struct mp_stats {
     uint64_t idle_cycles;        /* cycles core 0 slept in wfi inside the library */
-    uint64_t isr_cycles;         /* cycles inside the progress-engine interrupt handler */
+    uint64_t isr_cycles;         /* cycles serving the adapter interrupt (trap, or inline after wfi) */
     uint32_t isr_count, packets_rx, packets_tx, nacks, retries;
 } mp_stats_t;
 const volatile mp_stats_t *mcapix_stats(void);
