@@ -330,6 +330,10 @@ int32_t namp_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, volatile
         if (mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE)) != 0) {
             irq_global_restore(saved);
             saved = irq_global_disable();
+            /* the handler that ran may have acknowledged our DONE too (ien_slots): check before
+             * sleeping again, or the wake-up is lost */
+            if (irq_done & bit)
+                break;
         }
     }
     uint32_t st = mmio_read32(base + NAMP_SLOT_STATUS);
