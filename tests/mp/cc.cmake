@@ -5,26 +5,33 @@
 if(TARGET namp-vp)
   set(CC_FW ${FIRMWARE_DIR})
   foreach(mode msg chan)
+    # messages: one more multicast behind a non-blocking send must take the software loop and
+    # arrive after that send (member 1 checks the order)
     if(mode STREQUAL "msg")
       set(what messages)
       set(nocc baremsg)
+      set(extra 1)
+      set(checks 15)
     else()
       set(what channels)
       set(nocc barechan)
+      set(extra 0)
+      set(checks 14)
     endif()
+    math(EXPR swall "30 + ${extra}")
     set(ok "namp_cc mcast ok: ${what}, 15 groups x 2 rounds")
     namp_vp_check(e2e.mp.namp.cc_mcast_${mode} EXIT 0 LABELS e2e mp namp cc TIMEOUT 600
-      EXPECT "${ok}, hw=30 sw=0 features=0x1000, 14 checks"
+      EXPECT "${ok}, hw=30 sw=${extra} features=0x1000, ${checks} checks"
       COUNT "namp_cc member [0-9]+ ok: [0-9]+ messages intact and in order=15"
       REJECT "FAIL" "FATAL"
       ARGS --preset bare --max-cycles 100000000 --firmware ${CC_FW}/namp_cc_mcast_${mode}_mp_namp.elf)
     namp_vp_check(e2e.mp.namp.cc_mcast_${mode}_nocc EXIT 0 LABELS e2e mp namp cc TIMEOUT 600
-      EXPECT "${ok}, hw=0 sw=30 features=0x0, 14 checks"
+      EXPECT "${ok}, hw=0 sw=${swall} features=0x0, ${checks} checks"
       COUNT "namp_cc member [0-9]+ ok: [0-9]+ messages intact and in order=15"
       REJECT "FAIL" "FATAL"
       ARGS --preset ${nocc} --max-cycles 100000000 --firmware ${CC_FW}/namp_cc_mcast_${mode}_mp_namp.elf)
     namp_vp_check(e2e.mp.cc_mcast_${mode}_sw EXIT 0 LABELS e2e mp cc TIMEOUT 600
-      EXPECT "${ok}, hw=0 sw=30 features=0x0, 14 checks"
+      EXPECT "${ok}, hw=0 sw=${swall} features=0x0, ${checks} checks"
       COUNT "namp_cc member [0-9]+ ok: [0-9]+ messages intact and in order=15"
       REJECT "FAIL" "FATAL"
       ARGS --max-cycles 100000000 --firmware ${CC_FW}/namp_cc_mcast_${mode}_mp.elf)
