@@ -37,7 +37,11 @@
 #define NA_FEATURE_NAMP_CHAN  (1u << 9)   /* connection-oriented channels (credits, CoM) */
 #define NA_FEATURE_NAMP_BUF   (1u << 10)  /* buffered sends from a local send buffer */
 #define NA_FEATURE_NAMP_CCM   (1u << 11)  /* continuous channel mode */
-/* bits 12.. reserved: collective communication, self-virtualization, OSQM, protection switching */
+/* collective communication (NAMP-CC, namp_cc.h; docs/namp.md "Collective communication") */
+#define NA_FEATURE_NAMP_CC_MCAST (1u << 12)  /* multicast (connection-less and channels) */
+#define NA_FEATURE_NAMP_CC_SG    (1u << 13)  /* scatter and gather */
+#define NA_FEATURE_NAMP_CC_RED   (1u << 14)  /* reduction */
+/* bits 15.. reserved: self-virtualization, OSQM, protection switching */
 
 /* Egress arbitration policies (NA_NAMP_ARBITRATION) */
 #define NAMP_ARB_LRS          0u  /* least recently served ready slot */
@@ -119,7 +123,8 @@
 #define NAMP_FLAG_IEN         (1u << 4)  /* raise NA_IRQ_SRC_NAMP_DONE while DONE */
 #define NAMP_FLAG_VALID       (1u << 5)  /* 0->1 starts the slot; 1->0 after DONE frees it */
 #define NAMP_FLAG_DONE        (1u << 6)  /* R: transfer finished (with or without ERROR) */
-#define NAMP_FLAG_RESERVED    0xFFFFFF80u /* bits 7..: future modes (CC, ...); set = refused */
+#define NAMP_FLAG_CC          (1u << 7)  /* collective: PARAM1 = address of a CC descriptor (namp_cc.h) */
+#define NAMP_FLAG_RESERVED    0xFFFFFF00u /* bits 8..: future modes; set = refused */
 
 /* PARAM3 of a credit transfer (CoM) */
 #define NAMP_COM_F_REVOKE     (1u << 0)  /* revoke the channel: the receiving side's endpoint is gone;
@@ -131,7 +136,7 @@
 #define NAMP_STATUS_CODE(s)    ((s) & 0xFFu)
 #define NAMP_STATUS_STATE(s)   (((s) >> 8) & 0xFFu)   /* NAMP_STATE_* */
 #define NAMP_STATUS_RETRIES(s) (((s) >> 16) & 0xFFu)  /* NACK retries (saturating) */
-                                                      /* [29:24] reserved (multicast members) */
+#define NAMP_STATUS_CC_FAILED(s) (((s) >> 24) & 0x3Fu) /* CC: members failed (saturating) */
 
 /* Slot states (STATUS[15:8]); docs/namp.md has the transition table */
 #define NAMP_STATE_IDLE        0u  /* VALID = 0 */
@@ -145,7 +150,8 @@
 #define NAMP_STATE_ERROR       8u  /* refused or failed: DONE + STATUS ERROR */
 #define NAMP_STATE_SEND_WAIT   9u  /* CCM: send buffer empty, poll timer running */
 #define NAMP_STATE_DMA         10u /* DMA context running, waits for the remote completion */
-#define NAMP_STATE_COUNT       11u
+#define NAMP_STATE_MEMBERS     11u /* CC: the members of the collective progress (namp_cc.h) */
+#define NAMP_STATE_COUNT       12u
 
 /* Error codes (STATUS[7:0]) */
 #define NAMP_ERR_NONE             0u
@@ -159,9 +165,10 @@
 #define NAMP_ERR_SEND_EMPTY       8u  /* buffered send: the element is not committed */
 #define NAMP_ERR_CHANNEL          9u  /* connection-less message to a channel's receive endpoint */
 #define NAMP_ERR_CLOSED          10u  /* the channel was revoked by its receiving side */
+#define NAMP_ERR_CC_MEMBER       11u  /* CC: at least one member failed (codes in the descriptor) */
 #define NAMP_ERROR_NAMES { "ok", "mode unsupported", "invalid flags", "bad parameter", \
     "too large", "no endpoint", "local bus error", "remote error", "send buffer empty", \
-    "endpoint is a channel", "channel closed" }
+    "endpoint is a channel", "channel closed", "collective member failed" }
 
 /* ---- Remote memory access window (in the tile address map, outside the 4 MiB NA window) ----
  * A load or store at RMA_BASE + (tile << 20) + offset reaches byte `offset` of that tile's SRAM

@@ -145,5 +145,15 @@ typedef struct namp_handle {
  * no element is reused while later ones are in flight. */
 #define NAMP_FINAL_F_ADVANCE (1u << 0)
 #define NAMP_FINAL_F_VOID    (1u << 1)
+/* NAMP-CC reduction (namp_cc.h): ALLOC_REQ [w0][endpoint][size][id][op | type << 8] finds the
+ * element combining reduction `id` or reserves and initialises a new one; FINAL counts the
+ * contribution and commits the element when all have arrived. */
+#define NAMP_ALLOC_F_REDUCE  (1u << 1)
+#define NAMP_FINAL_F_REDUCE  (1u << 2)
+/* NAMP-CC gather: ALLOC_REQ [w0][endpoint][size][id][part] finds the element collecting gather
+ * `id` or reserves a new one and sets the part's allocated bit; FINAL's size word carries the part
+ * in [31:24] and sets its finalized bit; the last part commits the element. */
+#define NAMP_ALLOC_F_GATHER  (1u << 2)
+#define NAMP_FINAL_F_GATHER  (1u << 3)
 
 #endif

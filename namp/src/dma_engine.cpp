@@ -76,9 +76,21 @@ void dma_engine::reader_thread() {
         const dma_job &j = c.job();
         if (c.first_read() && j.setup_cycles) sc_core::wait(period_ * double(j.setup_cycles));
         const uint32_t off = c.read_offset();
-        const uint32_t n = std::min(max_bytes, j.size - off);
+        // a reduction packet carries its op/type word before the data; a gather packet holds
+        // whole chunks (packed) or stays inside one chunk (plain)
+        uint32_t n = std::min(max_bytes - (j.reduce ? 4u : 0u), j.size - off);
+        const bool packed = j.dst_chunk && gather_packed(j.dst_chunk);
+        uint32_t dst = j.dst + off;
+        if (j.dst_chunk) {
+            const uint32_t k = off / j.dst_chunk, in = off % j.dst_chunk;
+            dst = j.dst + k * j.dst_stride + in;
+            if (packed)
+                n = std::min(gather_chunks(j.dst_chunk) * j.dst_chunk, j.size - off);
+            else
+                n = std::min(n, j.dst_chunk - in);
+        }
         buf_.assign((n + 3) & ~3u, 0);
-        if (!port.read(j.src + off, buf_.data(), n)) {
+        if (!read_source(j, off, n)) {
             const unsigned tag = j.tag;
             dma_client *client = ctx_[pick].client;
             c.abort();
@@ -94,8 +106,14 @@ void dma_engine::reader_thread() {
         p.header.type = pkt_dma_data;
         p.header.ch = noc::channel::data_request;
         p.payload.reserve(2 + buf_.size() / 4);
-        p.payload.push_back(j.dst + off);
-        p.payload.push_back(dma_ctrl(n, j.tag, off == 0, off + n == j.size));
+        p.payload.push_back(dst);
+        p.payload.push_back(dma_ctrl(n, j.tag, off == 0, off + n == j.size) |
+                            (j.reduce ? dma_ctrl_reduce : 0u) | (packed ? dma_ctrl_gather : 0u));
+        if (j.reduce) p.payload.push_back(j.reduce & 0xFFFFu);
+        if (packed) {
+            p.payload.push_back(j.dst_chunk);
+            p.payload.push_back(j.dst_stride);
+        }
         for (size_t w = 0; w < buf_.size(); w += 4)
             p.payload.push_back(uint32_t(buf_[w]) | uint32_t(buf_[w + 1]) << 8 |
                                 uint32_t(buf_[w + 2]) << 16 | uint32_t(buf_[w + 3]) << 24);
@@ -103,6 +121,29 @@ void dma_engine::reader_thread() {
         c.push(std::move(p), n);
         inject_event_.notify(sc_core::SC_ZERO_TIME);
     }
+}
+
+// Gather packing (thesis 3.3.3.1, Fig. 3.29): chunks smaller than half a plain packet's payload
+// go packed, as many whole chunks as fit after the larger header; at least two must fit.
+uint32_t dma_engine::gather_chunks(uint32_t chunk) const {
+    return (geo_.max_packet_flits - dma_gather_overhead_flits) * 4 / chunk;
+}
+bool dma_engine::gather_packed(uint32_t chunk) const {
+    const uint32_t plain = (geo_.max_packet_flits - dma_overhead_flits) * 4;
+    return cfg_.namp.cc_gather_packing && 2 * chunk < plain && gather_chunks(chunk) >= 2;
+}
+
+// The bytes [off, off + n) of a transfer's stream: one bus read for a contiguous source; for a
+// scatter source one read per chunk piece (address generation: chunk k at src + k * stride).
+bool dma_engine::read_source(const dma_job &j, uint32_t off, uint32_t n) {
+    if (!j.chunk) return port.read(j.src + off, buf_.data(), n);
+    for (uint32_t done = 0; done < n;) {
+        const uint32_t pos = off + done, k = pos / j.chunk, in = pos % j.chunk;
+        const uint32_t len = std::min(j.chunk - in, n - done);
+        if (!port.read(j.src + k * j.stride + in, buf_.data() + done, len)) return false;
+        done += len;
+    }
+    return true;
 }
 
 void dma_engine::injector_thread() {

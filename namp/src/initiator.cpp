@@ -52,6 +52,7 @@ void initiator::credit_update(uint32_t handle) {
     for (auto &sp : slots_)
         if (sp->state() == slot_state::credit_wait && sp->p1 == handle)
             sp->transition(slot_event::credit_update);
+    cc_credit_update(handle);
     kick();
 }
 
@@ -119,6 +120,7 @@ void initiator::egress_thread() {
         t[unsigned(slot_state::send_wait)] = &initiator::step_send_wait;
         t[unsigned(slot_state::data)] = &initiator::step_data;
         t[unsigned(slot_state::finalize)] = &initiator::step_finalize;
+        t[unsigned(slot_state::members)] = &initiator::step_members;
         return t;
     }();
     for (;;) {
@@ -153,6 +155,7 @@ void initiator::egress_thread() {
 // credit (CON), take the send-buffer element (BUF), then either take the remote element from
 // the handle (CON with a DIRECT handle: channel fast path, no round trip) or request it.
 void initiator::step_ready(slot &s) {
+    if (s.has(NAMP_FLAG_CC)) return cc_setup(s);
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
     uint32_t h[h_words_direct] = {};
     // a CREDIT served after this point must not be lost: the credit check below compares
@@ -370,6 +373,7 @@ void initiator::apply(const input &in) {
     const unsigned i = NAMP_TAG_SLOT(in.tag);
     if (i >= slots_.size()) return;
     slot &s = *slots_[i];
+    if (s.state() == slot_state::members) return cc_apply(s, in);
     if (in.kind != input_kind::response) {
         if (s.state() != slot_state::dma) return;  // stale
         if (in.kind == input_kind::dma_done)
@@ -396,8 +400,8 @@ void initiator::apply(const input &in) {
 
 // Exponential back-off with jitter (docs/namp.md, "Retries"): the k-th NACK of a transfer waits
 // a time drawn from [d/2, d], d = min(retry_cycles * 2^(k-1), retry_max_cycles).
-sc_core::sc_time initiator::backoff(const slot &s) {
-    const unsigned k = std::min(s.retries, 20u);
+sc_core::sc_time initiator::backoff_after(unsigned retries) {
+    const unsigned k = std::min(retries, 20u);
     const uint64_t base = uint64_t(cfg_.namp.retry_cycles) << (k ? k - 1 : 0);
     const uint64_t d = std::max<uint64_t>(1, std::min<uint64_t>(base, cfg_.namp.retry_max_cycles));
     rng_ ^= rng_ << 13;

@@ -65,31 +65,20 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
     bool ack = false;
     uint32_t e[ep_words], d[cb_words];
     if (receiving_endpoint(ep, e, d)) {
-        const uint32_t b = e[NAMP_EP_RX_BUFFER / 4], n = d[0], m = d[1];
+        const uint32_t b = e[NAMP_EP_RX_BUFFER / 4], m = d[1];
         if ((e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_CHANNEL) && !channel) {
             code = NAMP_ERR_CHANNEL;  // a connected channel's endpoint takes no messages
         } else if (size > (1u << m)) {
             code = NAMP_ERR_TOO_LARGE;
+        } else if (NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_GATHER) {
+            code = pl.size() < 5 ? NAMP_ERR_BAD_PARAM
+                                 : gather_alloc(ep, b, d, pl[3], pl[4], elem, data, ack);
+        } else if (NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_REDUCE) {
+            code = pl.size() < 5 ? NAMP_ERR_BAD_PARAM
+                                 : reduce_alloc(ep, b, d, size, pl[3], pl[4], elem, data, ack);
         } else {
             code = 0;  // NACK "buffer full" unless a reservation succeeds
-            for (unsigned attempt = 0; attempt < 4 && !ack; ++attempt) {
-                uint32_t idx[2];
-                if (!port.read(b + MP_CB_OFF_WR_IDX, idx, 8)) break;
-                const uint32_t wr = idx[0], rd = idx[1];
-                if (wr - rd >= (1u << n)) break;  // full
-                const uint32_t k = wr & ((1u << n) - 1u);
-                uint32_t sw = 0;
-                if (!port.read_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, sw) || sw != 0)
-                    break;  // still held by a consumer
-                uint32_t old = 0;
-                bool ok = false;
-                if (!port.rmw(b + MP_CB_OFF_WR_IDX, true, wr + 1, wr, cfg_.namp.atomics, old, ok)) break;
-                if (ok) {
-                    ack = true;
-                    elem = wr;
-                    data = b + d[MP_CB_OFF_DATA_OFS / 4] + (k << m);
-                }
-            }
+            ack = reserve(b, d, elem, data);
         }
     }
     if (!ack) ++stats_.namp_nacks_sent;
@@ -98,6 +87,30 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
     out_.send_packet(make_message(geo_, source_tile(pkt, geo_), NAMP_MSG_ALLOC_RESP,
                                   ack ? NAMP_RESP_F_ACK : 0u, NAMP_MSG_TAG(pl[0]),
                                   {ack ? 0u : code, elem, data}));
+}
+
+// Reserves the element at wr_idx (Listing 4.2): false if the buffer is full or the element is
+// still held by a consumer; a lost compare-and-swap is retried up to 4 times.
+bool namp_target::reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data) {
+    const uint32_t n = d[0], m = d[1];
+    for (unsigned attempt = 0; attempt < 4; ++attempt) {
+        uint32_t idx[2];
+        if (!port.read(b + MP_CB_OFF_WR_IDX, idx, 8)) return false;
+        const uint32_t wr = idx[0], rd = idx[1];
+        if (wr - rd >= (1u << n)) return false;  // full
+        const uint32_t k = wr & ((1u << n) - 1u);
+        uint32_t sw = 0;
+        if (!port.read_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, sw) || sw != 0) return false;
+        uint32_t old = 0;
+        bool ok = false;
+        if (!port.rmw(b + MP_CB_OFF_WR_IDX, true, wr + 1, wr, cfg_.namp.atomics, old, ok)) return false;
+        if (ok) {
+            elem = wr;
+            data = b + d[MP_CB_OFF_DATA_OFS / 4] + (k << m);
+            return true;
+        }
+    }
+    return false;
 }
 
 // [w0][handle][credits]: credits += n atomically; the initiator wakes the slots waiting on it.
@@ -139,6 +152,8 @@ void namp_target::serve_final(const noc::packet &pkt) {
     const uint32_t b = e[NAMP_EP_RX_BUFFER / 4];
     const uint32_t k = elem & ((1u << d[0]) - 1u);
     const bool void_elem = flags & NAMP_FINAL_F_VOID;
+    if (flags & NAMP_FINAL_F_REDUCE) return reduce_final(ep, e, b, d, k, size, void_elem);
+    if (flags & NAMP_FINAL_F_GATHER) return gather_final(ep, e, b, d, k, size >> 24, void_elem);
     const uint32_t word = MP_CB_COMMITTED | (void_elem ? MP_CB_VOID : (size & MP_CB_SIZE_MASK));
     if (!port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, word)) return;
     // channel fast path: no allocation advanced wr_idx; one producer per channel, so a

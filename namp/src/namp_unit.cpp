@@ -2,6 +2,7 @@
 #include "namp/namp_unit.h"
 
 #include "mp/cbuffer.h"
+#include "namp/cc.h"
 #include "namp/protocol.h"
 #include "namp_structs.h"
 
@@ -35,7 +36,7 @@ uint32_t namp_unit::features() const {
     if (cfg_.namp.channels) f |= NA_FEATURE_NAMP_CHAN;
     if (cfg_.namp.buffered) f |= NA_FEATURE_NAMP_BUF;
     if (cfg_.namp.ccm) f |= NA_FEATURE_NAMP_CCM;
-    return f;
+    return f | cc::features(cfg_.namp);
 }
 
 uint32_t namp_unit::irq_pending() const {
@@ -128,6 +129,7 @@ bool namp_unit::write_slot(uint32_t off, uint32_t v) {
 uint32_t namp_unit::validate(const slot &s) const {
     const uint32_t f = s.flags;
     if (f & NAMP_FLAG_RESERVED) return NAMP_ERR_MODE_UNSUPPORTED;
+    if (f & NAMP_FLAG_CC) return cc::validate_start(cfg_.namp, geo_, f, s.p1, s.p2, s.p3);
     const bool com = f & NAMP_FLAG_COM, con = f & NAMP_FLAG_CON, buf = f & NAMP_FLAG_BUF,
                ccm = f & NAMP_FLAG_CCM;
     if ((com || con) && !cfg_.namp.channels) return NAMP_ERR_MODE_UNSUPPORTED;
@@ -174,13 +176,14 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
     s.flags = v;
     if (s.state() != slot_state::idle) s.transition(slot_event::release);
     s.code = NAMP_ERR_NONE;
+    s.cc_failed = s.cc_ended = 0;
     if (!(v & NAMP_FLAG_VALID)) {
         irq_changed_();
         return;
     }
     s.retries = 0;
     s.direct = false;
-    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM);
+    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC);
     const uint32_t code = validate(s);
     if (code != NAMP_ERR_NONE) {
         s.code = code;

@@ -8,7 +8,7 @@ namespace namp {
 const char *slot_state_name(slot_state s) {
     static const char *const names[slot_state_count] = {
         "idle", "ready", "request", "retry", "credit_wait", "data",
-        "finalize", "done", "error", "send_wait", "dma"};
+        "finalize", "done", "error", "send_wait", "dma", "members"};
     const unsigned i = unsigned(s);
     return i < slot_state_count ? names[i] : "?";
 }
@@ -32,6 +32,7 @@ slot_state slot::next(slot_state s, slot_event e) {
         case E::request_sent: return S::request;
         case E::direct: return S::data;
         case E::finished: return S::done;  // CCM left between transfers
+        case E::members: return S::members;  // CC: descriptor read
         default: break;
         }
         break;
@@ -60,6 +61,9 @@ slot_state slot::next(slot_state s, slot_event e) {
     case S::finalize:
         if (e == E::next) return S::ready;
         if (e == E::finished) return S::done;
+        break;
+    case S::members:
+        if (e == E::finished) return S::done;  // all members done (any failed: fail)
         break;
     case S::done:
     case S::error:
@@ -97,6 +101,7 @@ bool slot::waits_for_timer() const {
     case slot_state::send_wait:
     case slot_state::data:
     case slot_state::finalize:
+    case slot_state::members:
         return true;
     default:
         return false;
@@ -107,6 +112,7 @@ bool slot::step_due(sc_core::sc_time now) const { return waits_for_timer() && du
 
 uint32_t slot::status() const {
     uint32_t v = (code & 0xFFu) | (uint32_t(state_) << 8) | (std::min(retries, 255u) << 16);
+    v |= std::min(cc_failed, 63u) << 24;
     if (state_ == slot_state::error) v |= NAMP_STATUS_ERROR;
     if (state_ == slot_state::credit_wait || state_ == slot_state::send_wait) v |= NAMP_STATUS_PERSISTENT;
     return v;

@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "na_registers.h"
+#include "namp/cc_reduce.h"
 #include "namp/data_packet.h"
+#include "namp_cc.h"
 #include "namp/network_adapter.h"
 
 namespace namp {
@@ -47,8 +49,15 @@ void network_adapter::serve(const noc::packet &pkt) {
         // fault injection (na.fault_dma_every): as if the bus write had failed
         const bool fault = cfg_.fault_dma_every && ++dma_packets_served_ % cfg_.fault_dma_every == 0;
         if (fault) ++stats_.dma_faults_injected;
-        if (fault || n > 4 * (pl.size() - 2) || !in_local_sram(addr, n)) {
+        const bool reduce = ctrl & dma_ctrl_reduce, gather = ctrl & dma_ctrl_gather;
+        const size_t first_data = reduce ? 3 : gather ? 4 : 2;
+        if (fault || pl.size() < first_data || n > 4 * (pl.size() - first_data) ||
+            (!gather && !in_local_sram(addr, n))) {
             err = true;
+        } else if (gather) {
+            if (!err && !gather_into(addr, pl[2], pl[3], pl.data() + 4, n)) err = true;
+        } else if (reduce) {
+            if (!err && !reduce_into(addr, pl[2], pl.data() + 3, n)) err = true;
         } else if (!err) {
             std::vector<uint8_t> bytes(4 * (pl.size() - 2));
             std::memcpy(bytes.data(), pl.data() + 2, bytes.size());  // little-endian host
@@ -85,6 +94,34 @@ void network_adapter::serve(const noc::packet &pkt) {
     }
     count_sent(reply);
     port_.send(std::move(reply));
+}
+
+// NAMP-CC packed gather (docs/namp.md, "Gather"): chunk j of the packet goes to addr + j * stride.
+bool network_adapter::gather_into(uint32_t addr, uint32_t chunk, uint32_t stride, const uint32_t *data,
+                                  uint32_t n) {
+    if (chunk == 0 || n % chunk) return false;
+    const uint8_t *src = reinterpret_cast<const uint8_t *>(data);  // little-endian host
+    for (uint32_t j = 0; j < n / chunk; ++j) {
+        const uint32_t a = addr + j * stride;
+        if (!in_local_sram(a, chunk) || !master.write(a, src + j * chunk, chunk)) return false;
+    }
+    stats_.dma_bytes_written += n;
+    return true;
+}
+
+// NAMP-CC reduction (docs/namp.md, "Reduction"): read the element's bytes, combine, write back;
+// namp.cc_reduce_word_cycles per 32-bit word for the arithmetic besides the bus accesses.
+bool network_adapter::reduce_into(uint32_t addr, uint32_t optype, const uint32_t *data, uint32_t n) {
+    const uint32_t op = cc::reduce_op(optype), type = cc::reduce_type(optype);
+    if (!cc::reduce_valid(op, type) || n % NAMP_CC_TYPE_BYTES(type)) return false;
+    std::vector<uint8_t> cur(n), in(n);
+    std::memcpy(in.data(), data, n);  // little-endian host
+    if (!master.read(addr, cur.data(), n)) return false;
+    sc_core::wait(cycles(uint64_t(cfg_.namp.cc_reduce_word_cycles) * ((n + 3) / 4)));
+    cc::reduce_apply(op, type, cur.data(), in.data(), n);
+    if (!master.write(addr, cur.data(), n)) return false;
+    stats_.dma_bytes_written += n;
+    return true;
 }
 
 }  // namespace namp

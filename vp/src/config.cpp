@@ -250,6 +250,11 @@ platform_config config_builder::build() const {
     m.channels = get("namp.enable_channels").get<bool>();
     m.buffered = get("namp.enable_buffered").get<bool>();
     m.ccm = get("namp.enable_ccm").get<bool>();
+    m.cc_multicast = get("namp.enable_cc_multicast").get<bool>();
+    m.cc_scattergather = get("namp.enable_cc_scattergather").get<bool>();
+    m.cc_reduction = get("namp.enable_cc_reduction").get<bool>();
+    m.cc_reduce_word_cycles = u("namp.cc_reduce_word_cycles");
+    m.cc_gather_packing = get("namp.cc_gather_packing").get<bool>();
     m.atomics = get("namp.atomics").get<bool>();
     const std::string arb = get("namp.arbitration").get<std::string>();
     if (arb == "lrs") m.arbitration = 0;

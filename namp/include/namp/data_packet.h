@@ -17,7 +17,10 @@ enum packet_type : unsigned {
 };
 
 // DMA data control word: [11:0] bytes in this packet, [27:12] tag of the DMA transfer (echoed in
-// the completion), bits 28..29 reserved (collective communication), bit 30 first, bit 31 last.
+// the completion), bit 28 reduce (NAMP-CC: the word after ctrl is the op/type word
+// cc::reduce_word and the target combines the data into memory instead of writing it), bit 29
+// gather (NAMP-CC packed chunks: the two words after ctrl are [chunk bytes][stride]; the data
+// holds bytes / chunk chunks, chunk j written at addr + j * stride), bit 30 first, bit 31 last.
 // Tags: a user DMA slot n is tag n (< 128); a NAMP transfer is dma_tag_namp | NAMP_TAG(slot,
 // destination) (namp_structs.h), so every multicast member has its own completion.
 constexpr uint32_t dma_ctrl(unsigned bytes, unsigned tag, bool first, bool last) {
@@ -28,6 +31,10 @@ constexpr unsigned dma_ctrl_tag(uint32_t w) { return (w >> 12) & 0xFFFFu; }
 constexpr unsigned dma_tag_namp = 0x8000u;
 constexpr bool dma_ctrl_first(uint32_t w) { return (w >> 30) & 1u; }
 constexpr bool dma_ctrl_last(uint32_t w) { return (w >> 31) & 1u; }
+constexpr uint32_t dma_ctrl_reduce = 1u << 28;
+constexpr uint32_t dma_ctrl_gather = 1u << 29;
+// Flits of a packed gather packet before its data: header, addr, ctrl, chunk, stride.
+constexpr unsigned dma_gather_overhead_flits = 5;
 
 // RMA control word: [2:0] access size in bytes (1, 2, 4), [23:8] tag.
 constexpr uint32_t rma_ctrl(unsigned size, unsigned tag) { return (size & 7u) | ((tag & 0xFFFFu) << 8); }

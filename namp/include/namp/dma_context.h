@@ -22,6 +22,14 @@ struct dma_job {
     uint32_t size = 0;
     unsigned tag = 0;
     unsigned setup_cycles = 0;
+    uint32_t reduce = 0;  // NAMP-CC reduction: 1 << 16 | cc::reduce_word(op, type); 0: plain
+    // NAMP-CC scatter: the source is `size / chunk` chunks of `chunk` bytes, `stride` bytes apart
+    // from src (scatter-gather address generation); chunk 0: contiguous
+    uint32_t chunk = 0, stride = 0;
+    // NAMP-CC gather: the destination is `size / dst_chunk` chunks `dst_stride` bytes apart from
+    // dst; 0: contiguous. Chunks smaller than half a plain packet's payload are packed
+    // (dma_ctrl_gather), larger ones go as plain packets per chunk (docs/namp.md, "Gather").
+    uint32_t dst_chunk = 0, dst_stride = 0;
 };
 
 class dma_context : public sc_core::sc_module {

@@ -71,13 +71,29 @@ private:
     // ingress
     void apply(const input &in);
 
+    // collective communication (cc_initiator.cpp): the descriptor set-up, one member step per
+    // egress turn, the member inputs, and the end of a member and of the slot
+    void cc_setup(slot &s);
+    void step_members(slot &s);
+    void cc_apply(slot &s, const input &in);
+    void cc_credit_update(uint32_t handle);
+    void cc_member_ready(slot &s, unsigned i);
+    void cc_member_request(slot &s, unsigned i);
+    void cc_member_data(slot &s, unsigned i);
+    void cc_member_finalize(slot &s, unsigned i);
+    void cc_member_event(slot &s, unsigned i, slot_event e, sc_core::sc_time delay = sc_core::SC_ZERO_TIME);
+    void cc_member_fail(slot &s, unsigned i, uint32_t code);
+    void cc_member_end(slot &s, unsigned i);
+    void cc_reschedule(slot &s);
+
     // bookkeeping
     void complete(slot &s);
     void fail(slot &s, uint32_t code);
     void give_back(slot &s, bool credit, bool element);  // before the state says it holds them
     void send(unsigned tile, unsigned sub, unsigned flags, const slot &s,
               std::initializer_list<uint32_t> args);
-    sc_core::sc_time backoff(const slot &s);
+    sc_core::sc_time backoff(const slot &s) { return backoff_after(s.retries); }
+    sc_core::sc_time backoff_after(unsigned retries);
     sc_core::sc_time cycles(uint64_t n) const { return period_ * double(n); }
     bool in_sram(uint32_t addr, uint32_t len) const {
         return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;

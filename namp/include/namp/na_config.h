@@ -25,6 +25,10 @@ struct na_config {
         bool enabled = false;
         unsigned slots = 8;              // SLOTS_PHYS, 1..128
         bool messages = true, channels = true, buffered = true, ccm = true;  // features
+        // collective communication (docs/namp.md "Collective communication"), off by default
+        bool cc_multicast = false, cc_scattergather = false, cc_reduction = false;
+        unsigned cc_reduce_word_cycles = 1;  // receiving DMA: arithmetic per 32-bit word reduced
+        bool cc_gather_packing = true;       // gather DMA packs small chunks (false: plain only)
         bool atomics = true;             // target uses atomic RMW bus accesses
         unsigned arbitration = 0;        // NAMP_ARB_* reset value
         unsigned retry_cycles = 64;      // first NACK back-off; CCM empty-send-buffer poll period

@@ -40,6 +40,18 @@ private:
     void serve_alloc(const noc::packet &pkt);
     void serve_credit(const noc::packet &pkt);
     void serve_final(const noc::packet &pkt);
+    bool reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data);
+    // NAMP-CC reduction (cc_target.cpp): the element combining reduction `id`, and the count of
+    // its contributions
+    uint32_t reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t size, uint32_t id,
+                          uint32_t optype, uint32_t &elem, uint32_t &data, bool &ack);
+    void reduce_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d, uint32_t k,
+                      uint32_t size, bool void_elem);
+    // NAMP-CC gather (cc_target.cpp): the element collecting gather `id`, the parts' bit fields
+    uint32_t gather_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t id, uint32_t part,
+                          uint32_t &elem, uint32_t &data, bool &ack);
+    void gather_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d, uint32_t k,
+                      uint32_t part, bool void_elem);
     // reads the endpoint and its receive-buffer descriptor; false if it cannot receive
     bool receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b);
     bool in_sram(uint32_t addr, uint32_t len) const {

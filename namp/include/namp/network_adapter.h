@@ -97,6 +97,8 @@ private:
     void target_thread();
     void serve(const noc::packet &pkt);
     bool in_local_sram(uint32_t addr, uint32_t len) const;
+    bool reduce_into(uint32_t addr, uint32_t optype, const uint32_t *data, uint32_t n);  // NAMP-CC
+    bool gather_into(uint32_t addr, uint32_t chunk, uint32_t stride, const uint32_t *data, uint32_t n);
 
     bool namp_on() const { return namp_ != nullptr; }
 

@@ -26,6 +26,7 @@ enum class slot_state : uint8_t {
     error = NAMP_STATE_ERROR,
     send_wait = NAMP_STATE_SEND_WAIT,
     dma = NAMP_STATE_DMA,
+    members = NAMP_STATE_MEMBERS,  // CC: the members progress (docs/namp.md, "Collective")
 };
 constexpr unsigned slot_state_count = NAMP_STATE_COUNT;
 const char *slot_state_name(slot_state s);
@@ -49,13 +50,22 @@ enum class slot_event : uint8_t {
     finished,       // FINAL sent / CCM left between transfers
     fail,           // any error
     release,        // software cleared VALID, or buffered completion cleared it
+    members,        // CC: descriptor read, the members start
 };
 
-// The part of a transfer that is per destination (a multicast transfer will have several).
+// The part of a transfer that is per destination (a collective has one per member).
 struct slot_destination {
     uint32_t tile = 0, endpoint = 0;  // from the handle
     uint32_t element = 0;             // remote element index (allocation or fast path)
     uint32_t data = 0;                // its data address in the remote tile
+    // CC member progress (the slot's own state is `members`); the member state follows
+    // slot::next like a single-destination transfer
+    uint32_t handle = 0, code = 0;
+    uint32_t base = 0, chunk = 0;     // scatter: source offset and chunk size of this member
+    unsigned retries = 0;
+    slot_state state = slot_state::idle;
+    bool direct = false;
+    sc_core::sc_time due;
 };
 
 class slot : public sc_core::sc_module {
@@ -75,6 +85,11 @@ public:
     uint32_t flags = 0, p1 = 0, p2 = 0, p3 = 0, priority = 0;
     uint32_t code = NAMP_ERR_NONE;  // error code of STATUS
     unsigned retries = 0;           // NACKs of the current transfer
+    unsigned cc_failed = 0;         // CC: members failed (STATUS[29:24])
+    unsigned cc_ended = 0;          // CC: members whose end (status word) is written
+    uint32_t cc_kind = 0, cc_optype = 0, cc_id = 0;  // CC: descriptor kind, reduction op/type, id
+    uint32_t cc_count = 0, cc_stride = 0;            // CC scatter/gather: chunks, their stride
+    uint32_t cc_part = 0;                            // CC gather: this sender's part
     uint32_t status() const;
 
     // mode latched when the slot started
@@ -97,6 +112,7 @@ public:
     // Egress step due now (states the egress FSM serves, timer expired).
     bool step_due(sc_core::sc_time now) const;
     sc_core::sc_time due() const { return due_; }
+    void set_due(sc_core::sc_time t) { due_ = t; }  // CC: the earliest member step
     bool waits_for_timer() const;
 
     // the transfer

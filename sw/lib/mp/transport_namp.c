@@ -709,3 +709,22 @@ void mp_tr_chan_peer_gone(struct mp_endpoint *ep)
             return;
     mp_sw_chan_peer_gone(ep);
 }
+
+/* ---------------------------------------------------------------- collectives (collective_namp.c) */
+/* No send of the library is waiting or under way: a collective cannot overtake one (its members
+ * take no part in the adapter's per-destination order). */
+int mp_namp_sends_idle(void) { return waiting_starts == 0 && waiting_runs == 0; }
+
+mcapi_status_t mp_namp_map_error(uint32_t code) { return map_error(code); }
+
+/* Runs a collective slot (PARAM1 = descriptor) to completion like a blocking unbuffered send;
+ * returns the STATUS code (0: every member done). */
+uint32_t mp_namp_run_cc(uint32_t flags, uint32_t desc, const void *buf, uint32_t size)
+{
+    int32_t e;
+    while ((e = namp_run(flags, desc, (uint32_t)(uintptr_t)buf, size, &mp_stats.idle_cycles)) < 0)
+        MP_WAIT_UNTIL(namp_slots_busy() != all_slots);
+    if (e)
+        last_error = (uint32_t)e;
+    return (uint32_t)e;
+}

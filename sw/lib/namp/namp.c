@@ -318,8 +318,7 @@ int32_t namp_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, volatile
     mmio_write32(base + NAMP_SLOT_PARAM3, p3);
     mmio_write32(base + NAMP_SLOT_FLAGS, (flags & ~NAMP_F_DONE) | NAMP_F_IEN | NAMP_F_VALID);
     /* Sleep first: a transfer is never done this soon, and wfi returns at once if the DONE line
-     * (level) is already up, so no register read is spent before the first sleep. A wake-up with
-     * the slot not done means another source is pending: let its handler run, then sleep again. */
+     * (level) is already up, so no register read is spent before the first sleep. */
     for (;;) {
         uint64_t t0 = cpu_cycles();
         wait_for_interrupt();
@@ -327,10 +326,13 @@ int32_t namp_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, volatile
             *idle += cpu_cycles() - t0;
         if ((irq_done & bit) || (mmio_read32(base + NAMP_SLOT_FLAGS) & NAMP_F_DONE))
             break;
-        if (mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE)) != 0) {
-            irq_global_restore(saved);
-            saved = irq_global_disable();
-        }
+        /* another interrupt woke us (adapter, timer, software): let its handler run, or wfi
+         * would return at once forever. That handler may have acknowledged our DONE too
+         * (ien_slots): check before sleeping again, or the wake-up is lost. */
+        irq_global_restore(saved);
+        saved = irq_global_disable();
+        if (irq_done & bit)
+            break;
     }
     uint32_t st = mmio_read32(base + NAMP_SLOT_STATUS);
     mmio_write32(base + NAMP_SLOT_FLAGS, 0);

@@ -1,0 +1,147 @@
+/* Scatter benchmark (thesis Fig. 3.23): sender overhead o_s and gap g of one scatter against the
+ * number of destinations N = 1..15, software (copy the chunks, one channel send per member)
+ * against NAMP-CC (the DMA generates the chunk addresses), identical application code. Data set:
+ * 4 rows of N x s bytes; member i receives column block i (s bytes) of every row, 4 s bytes, for
+ * s = 1, 64, 512. Method as bench.c (8 measured sends after a warm-up, members acknowledge each
+ * configuration). Console: "ccbench scatter" lines (scripts/cc-bench). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hal/hal.h"
+#include "mcapi.h"
+#include "mcapix_cc.h"
+
+#define K 8u
+#define NMAX 15u
+#define ROWS 4u
+#define PORT_RX 1u
+#define PORT_ACK 2u
+#define PORT_TX 3u
+#define PORT_CHAN_TX 100u
+static const uint32_t chunks[] = {1u, 64u, 512u};
+#define NSIZES (sizeof chunks / sizeof chunks[0])
+
+static uint8_t data[ROWS * NMAX * 512] __attribute__((aligned(8)));
+static mcapix_mcast_group_t groups[NMAX][NSIZES];
+
+static void die(const char *what, mcapi_status_t st)
+{
+    printf("ccbench FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what, mcapix_status_name(st));
+    exit(1);
+}
+
+static int member(uint32_t me)
+{
+    mcapi_status_t st;
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 4, .max_msg_log2 = 11};
+    mcapi_endpoint_t ep = mcapix_endpoint_create(PORT_RX, &a, &st);
+    mcapi_endpoint_t tx = mcapi_endpoint_create(PORT_TX, &st);
+    mcapi_request_t r;
+    size_t sz;
+    mcapi_pktchan_recv_hndl_t h;
+    mcapi_pktchan_recv_open_i(&h, ep, &r, &st);
+    mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+    if (st != MCAPI_SUCCESS)
+        die("recv_open", st);
+    mcapi_endpoint_t ack = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ACK, MCAPI_TIMEOUT_INFINITE, &st);
+    for (uint32_t path = 0; path < 2; ++path)
+        for (uint32_t n = me; n <= NMAX; ++n)
+            for (uint32_t si = 0; si < NSIZES; ++si) {
+                for (uint32_t k = 0; k <= K; ++k) {
+                    void *b;
+                    size_t got;
+                    mcapi_pktchan_recv(h, &b, &got, &st);
+                    if (st != MCAPI_SUCCESS || got != ROWS * chunks[si])
+                        die("pktchan_recv", st);
+                    const uint8_t *p = b;
+                    if (p[0] != (uint8_t)((me - 1) * chunks[si]))   /* row 0, its first column */
+                        die("data", MCAPI_ERR_GENERAL);
+                    mcapi_pktchan_release(b, &st);
+                }
+                mcapi_msg_send(tx, ack, &n, 4, 0, &st);
+                if (st != MCAPI_SUCCESS)
+                    die("ack", st);
+            }
+    return 0;
+}
+
+static int root(void)
+{
+    mcapi_status_t st;
+    mcapi_endpoint_t ack = mcapi_endpoint_create(PORT_ACK, &st);
+    mcapi_pktchan_send_hndl_t chans[NMAX];
+    for (uint32_t t = 1; t <= NMAX; ++t) {
+        mcapi_request_t r;
+        size_t sz;
+        mcapi_endpoint_t peer = mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_RX, MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_endpoint_t s = mcapi_endpoint_create(PORT_CHAN_TX + t, &st);
+        mcapi_pktchan_connect_i(s, peer, &r, &st);
+        mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_pktchan_send_open_i(&chans[t - 1], s, &r, &st);
+        mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+        if (st != MCAPI_SUCCESS)
+            die("channel", st);
+    }
+    uint32_t bases[NMAX], sizes[NMAX];
+    for (uint32_t n = 1; n <= NMAX; ++n)
+        for (uint32_t si = 0; si < NSIZES; ++si) {
+            for (uint32_t i = 0; i < n; ++i) {
+                bases[i] = i * chunks[si];
+                sizes[i] = chunks[si];
+            }
+            mcapix_scatter_create_chan(&groups[n - 1][si], chans, n, ROWS, n * chunks[si], bases,
+                                       sizes, &st);
+            if (st != MCAPI_SUCCESS)
+                die("scatter_create", st);
+        }
+    for (uint32_t k = 0; k < sizeof data; ++k)
+        data[k] = (uint8_t)k;   /* byte (row, column) of a row of n*s bytes: its row offset */
+    const mcapix_cc_stats_t *cs = mcapix_cc_stats();
+    for (uint32_t path = 0; path < 2; ++path) {
+        mcapix_cc_set_path(path ? MCAPIX_CC_AUTO : MCAPIX_CC_SOFTWARE);
+        for (uint32_t n = 1; n <= NMAX; ++n)
+            for (uint32_t si = 0; si < NSIZES; ++si) {
+                uint32_t total = ROWS * n * chunks[si];
+                mcapix_scatter_send(&groups[n - 1][si], data, total, &st);   /* warm-up */
+                if (st != MCAPI_SUCCESS)
+                    die("scatter_send", st);
+                uint32_t hw0 = cs->hw_sends;
+                uint64_t idle0 = mcapix_stats()->idle_cycles, t0 = cpu_cycles();
+                for (uint32_t k = 0; k < K; ++k) {
+                    mcapix_scatter_send(&groups[n - 1][si], data, total, &st);
+                    if (st != MCAPI_SUCCESS)
+                        die("scatter_send", st);
+                }
+                uint64_t t1 = cpu_cycles(), idle = mcapix_stats()->idle_cycles - idle0;
+                if (cs->hw_sends - hw0 != (path ? K : 0u))
+                    die("path", MCAPI_ERR_GENERAL);
+                for (uint32_t i = 0; i < n; ++i) {
+                    uint32_t v;
+                    size_t got;
+                    mcapi_msg_recv(ack, &v, sizeof v, &got, &st);
+                }
+                printf("ccbench scatter path=%s n=%u size=%u os=%u g=%u\n", path ? "hw" : "sw",
+                       (unsigned)n, (unsigned)(ROWS * chunks[si]), (unsigned)((t1 - t0 - idle) / K),
+                       (unsigned)((t1 - t0) / K));
+            }
+    }
+    printf("ccbench scatter done\n");
+    return 0;
+}
+
+int main(void)
+{
+    uint32_t me = tile_id();
+    if (tile_core_id() != 0)
+        return 0;
+    if (tile_mesh_width() * tile_mesh_height() < NMAX + 1) {
+        if (me == 0)
+            printf("ccbench FAIL: needs a 4x4 mesh\n");
+        return me == 0;
+    }
+    mcapi_status_t st;
+    mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, NULL, &st);
+    if (st != MCAPI_SUCCESS)
+        die("initialize", st);
+    return me == 0 ? root() : member(me);
+}

@@ -1,0 +1,249 @@
+/* Collective communication of the message-passing library (mcapix_cc.h): multicast groups. The
+ * descriptor of the adapter (namp_cc.h) is built once when the group is created; a send runs it
+ * in the adapter when the transport can (collective_namp.c), else as a software loop of
+ * point-to-point sends. docs/message-passing.md, "Collective communication". */
+#include <string.h>
+
+#include "collective_internal.h"
+#include "mp_internal.h"
+#include "namp_cc.h"
+
+#define GROUP_MAGIC 0x4D434153u   /* "MCAS" */
+
+static uint32_t cc_path = MCAPIX_CC_AUTO;
+static mcapix_cc_stats_t cc_stats;
+
+void mcapix_cc_set_path(uint32_t path) { cc_path = path == MCAPIX_CC_SOFTWARE ? path : MCAPIX_CC_AUTO; }
+uint32_t mcapix_cc_features(void) { return mp_cc_hw_features(); }
+uint32_t mp_cc_path(void) { return cc_path; }
+const mcapix_cc_stats_t *mcapix_cc_stats(void) { return &cc_stats; }
+
+/* The adapter's descriptor: a multicast to the handles of the members. For a channel the handle
+ * is the sender's handle of the receive endpoint (peer_h), which carries the channel's credits. */
+static void build_descriptor(mcapix_mcast_group_t *g)
+{
+    for (uint32_t i = 0; i < sizeof g->desc / 4; ++i)
+        g->desc[i] = 0;
+    g->desc[NAMP_CC_KIND / 4] = NAMP_CC_KIND_WORD(NAMP_CC_K_MULTICAST, 0, 0);
+    g->desc[NAMP_CC_NUM / 4] = g->num;
+    for (uint32_t i = 0; i < g->num; ++i) {
+        const uint32_t *hw = g->channel ? g->chans[i]->peer_h.hw : g->members[i]->hw;
+        g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_HANDLE) / 4] = (uint32_t)(uintptr_t)hw;
+    }
+}
+
+static int bad_group(const mcapix_mcast_group_t *g)
+{
+    return !g || g->magic != GROUP_MAGIC || g->num == 0 || g->num > MCAPIX_CC_MAX_MEMBERS;
+}
+
+static void reset(mcapix_mcast_group_t *g, uint32_t num, uint32_t channel)
+{
+    g->magic = 0;
+    g->num = (uint32_t)num;
+    g->channel = channel;
+    g->send_endpoint = 0;
+    g->remote_only = 1;
+    g->scatter = 0;
+    g->count = 0;
+    g->stride = 0;
+    g->hw_last = 0;
+    g->hw_code = 0;
+    for (uint32_t i = 0; i < MCAPIX_CC_MAX_MEMBERS; ++i) {
+        g->members[i] = 0;
+        g->chans[i] = 0;
+        g->member_status[i] = MCAPI_SUCCESS;
+    }
+}
+
+void mcapix_mcast_create(mcapix_mcast_group_t *g, mcapi_endpoint_t send_endpoint,
+                         const mcapi_endpoint_t *members, size_t num, mcapi_status_t *status)
+{
+    if (!g || !members || num == 0 || num > MCAPIX_CC_MAX_MEMBERS) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    reset(g, (uint32_t)num, 0);
+    if (!send_endpoint || !send_endpoint->local) {
+        *status = MCAPI_ERR_ENDP_INVALID;
+        return;
+    }
+    for (size_t i = 0; i < num; ++i) {
+        if (!members[i]) {
+            *status = MCAPI_ERR_ENDP_INVALID;
+            return;
+        }
+        g->members[i] = members[i];
+        if (members[i]->local)
+            g->remote_only = 0;
+    }
+    g->send_endpoint = send_endpoint;
+    build_descriptor(g);
+    g->magic = GROUP_MAGIC;
+    *status = MCAPI_SUCCESS;
+}
+
+void mcapix_mcast_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t *members,
+                              size_t num, mcapi_status_t *status)
+{
+    if (!g || !members || num == 0 || num > MCAPIX_CC_MAX_MEMBERS) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    reset(g, (uint32_t)num, 1);
+    for (size_t i = 0; i < num; ++i) {
+        struct mp_endpoint *ep = members[i];
+        if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
+            !(ep->flags & MP_EPF_OPEN)) {
+            *status = MCAPI_ERR_CHAN_INVALID;
+            return;
+        }
+        g->chans[i] = ep;
+    }
+    build_descriptor(g);
+    g->magic = GROUP_MAGIC;
+    *status = MCAPI_SUCCESS;
+}
+
+void mcapix_scatter_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t *members,
+                                size_t num, uint32_t count, uint32_t stride, const uint32_t *bases,
+                                const uint32_t *sizes, mcapi_status_t *status)
+{
+    if (!g || count == 0 || count > 0xFFFFu || !bases || !sizes) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    for (size_t i = 0; i < num && i < MCAPIX_CC_MAX_MEMBERS; ++i)
+        if (sizes[i] == 0) {
+            *status = MCAPI_ERR_PARAMETER;
+            return;
+        }
+    mcapix_mcast_create_chan(g, members, num, status);
+    if (*status != MCAPI_SUCCESS)
+        return;
+    g->scatter = 1;
+    g->count = count;
+    g->stride = stride;
+    g->desc[NAMP_CC_KIND / 4] = NAMP_CC_SCATTER_WORD(count);
+    g->desc[NAMP_CC_STRIDE / 4] = stride;
+    for (uint32_t i = 0; i < g->num; ++i) {
+        g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_BASE) / 4] = bases[i];
+        g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4] = sizes[i];
+    }
+}
+
+static uint32_t m_base(const mcapix_mcast_group_t *g, uint32_t i)
+{
+    return g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_BASE) / 4];
+}
+static uint32_t m_size(const mcapix_mcast_group_t *g, uint32_t i)
+{
+    return g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4];
+}
+
+/* software scatter: each member's chunks copied together, then one packet per member */
+static uint8_t scatter_buf[4096] __attribute__((aligned(8)));
+
+static mcapi_status_t software_scatter(mcapix_mcast_group_t *g, const uint8_t *data)
+{
+    mcapi_status_t first = MCAPI_SUCCESS;
+    for (uint32_t i = 0; i < g->num; ++i) {
+        mcapi_status_t st;
+        uint32_t sz = m_size(g, i), n = sz * g->count;
+        if (n > sizeof scatter_buf) {
+            st = MCAPI_ERR_PKT_SIZE;
+        } else {
+            for (uint32_t k = 0; k < g->count; ++k)
+                memcpy(scatter_buf + k * sz, data + m_base(g, i) + k * g->stride, sz);
+            mcapi_pktchan_send(g->chans[i], scatter_buf, n, &st);
+        }
+        g->member_status[i] = st;
+        if (st != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
+            first = st;
+    }
+    cc_stats.sw_sends++;
+    return first;
+}
+
+void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_size,
+                         mcapi_status_t *status)
+{
+    if (bad_group(g) || !g->scatter) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    if (!data) {
+        *status = MCAPI_ERR_BUF_INVALID;
+        return;
+    }
+    for (uint32_t i = 0; i < g->num; ++i)
+        if ((uint64_t)m_base(g, i) + (uint64_t)(g->count - 1) * g->stride + m_size(g, i) > data_size) {
+            *status = MCAPI_ERR_PARAMETER;
+            return;
+        }
+    if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, data, (uint32_t)data_size, status)) {
+        g->hw_last = 1;
+        cc_stats.hw_sends++;
+        return;
+    }
+    g->hw_last = 0;
+    *status = software_scatter(g, data);
+}
+
+/* The software loop: one point-to-point send per member; a failed member does not stop the
+ * others. */
+static mcapi_status_t software_mcast(mcapix_mcast_group_t *g, const void *buf, size_t size)
+{
+    mcapi_status_t first = MCAPI_SUCCESS;
+    for (uint32_t i = 0; i < g->num; ++i) {
+        mcapi_status_t st;
+        if (g->channel)
+            mcapi_pktchan_send(g->chans[i], buf, size, &st);
+        else
+            mcapi_msg_send(g->send_endpoint, g->members[i], buf, size, 0, &st);
+        g->member_status[i] = st;
+        if (st != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
+            first = st;
+    }
+    cc_stats.sw_sends++;
+    return first;
+}
+
+void mcapix_mcast_send(mcapix_mcast_group_t *g, const void *buffer, size_t size,
+                       mcapi_status_t *status)
+{
+    if (bad_group(g) || g->scatter) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    if (!buffer && size) {
+        *status = MCAPI_ERR_BUF_INVALID;
+        return;
+    }
+    if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, buffer, (uint32_t)size, status)) {
+        g->hw_last = 1;
+        cc_stats.hw_sends++;
+        return;
+    }
+    g->hw_last = 0;
+    *status = software_mcast(g, buffer, size);
+}
+
+mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *g, size_t member)
+{
+    if (bad_group(g) || member >= g->num)
+        return MCAPI_ERR_PARAMETER;
+    /* after a send in the adapter the statuses are read from the descriptor only when asked:
+     * the send itself does no per-member work */
+    return g->hw_last ? mp_cc_hw_member_status(g, (uint32_t)member) : g->member_status[member];
+}
+
+void mcapix_mcast_destroy(mcapix_mcast_group_t *g, mcapi_status_t *status)
+{
+    if (bad_group(g)) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    g->magic = 0;
+    *status = MCAPI_SUCCESS;
+}
