@@ -121,6 +121,11 @@ void mp_sleep_ticks(uint32_t ticks);
 extern volatile mp_stats_t mp_stats;
 extern uint32_t mp_data_path;
 
+/* Sleeps until an interrupt or the mtime value wake (UINT64_MAX: none), called with interrupts
+ * off. Weak default (mp_idle.c): arm the timer, wfi. The kernel (sw/kernel/kmp.c) overrides it to
+ * suspend only the calling thread. */
+void mp_idle_wait(uint64_t wake);
+
 /* Sleep in wfi until cond holds; the condition is evaluated with interrupts off so that no wake-up
  * is lost, and the progress engine runs between the checks. */
 #define MP_WAIT_UNTIL(cond)                                                   \
@@ -132,7 +137,7 @@ extern uint32_t mp_data_path;
                 break;                                                        \
             }                                                                 \
             uint64_t mp_t0_ = cpu_cycles();                                   \
-            wait_for_interrupt();                                             \
+            mp_idle_wait(UINT64_MAX);                                         \
             mp_stats.idle_cycles += cpu_cycles() - mp_t0_;                    \
             irq_global_restore(mp_saved_);                                    \
         }                                                                     \
