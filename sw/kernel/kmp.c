@@ -8,6 +8,9 @@
 #include "kinternal.h"
 
 static k_mutex_t mp_mutex = {NULL, {NULL, NULL}, K_MUTEX_MAGIC};
+static volatile uint32_t waits;
+
+unsigned long kmp_wait_count(void) { return waits; }
 
 void kmp_lock(void) { k_mutex_lock(&mp_mutex); }
 void kmp_unlock(void) { k_mutex_unlock(&mp_mutex); }
@@ -16,6 +19,7 @@ void kmp_unlock(void) { k_mutex_unlock(&mp_mutex); }
  * the same, and the library restores the interrupt state afterwards. */
 void mp_idle_wait(uint64_t wake)
 {
+    waits++;   /* under the library mutex */
     register uint32_t a0 __asm__("a0") = (uint32_t)&mp_mutex;
     register uint32_t a1 __asm__("a1") = (uint32_t)wake;
     register uint32_t a2 __asm__("a2") = (uint32_t)(wake >> 32);

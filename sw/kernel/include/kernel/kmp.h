@@ -4,6 +4,8 @@
 
 void kmp_lock(void);
 void kmp_unlock(void);
+/* Times a thread was suspended inside the library (instead of sleeping the core). */
+unsigned long kmp_wait_count(void);
 #define KMP(call) do { kmp_lock(); call; kmp_unlock(); } while (0)
 
 #endif
