@@ -163,6 +163,35 @@
     "too large", "no endpoint", "local bus error", "remote error", "send buffer empty", \
     "endpoint is a channel", "channel closed" }
 
+/* ---- NAMP-SV virtual interfaces (thesis 3.4, 4.2.3.3; docs/namp.md "NAMP-SV") ----
+ * With namp.slots_virt = V > 0 the highest V slots (n >= NA_NAMP_SLOTS - V) have a virtual
+ * interface (vif). Its configuration page (slot +0x1000) belongs to the kernel, its interface page
+ * (slot +0x2000) is mapped into one task. Both pages are bus errors for slots without vif. */
+#define NA_FEATURE_NAMP_SV    (1u << 15)  /* self-virtualization: virtual interfaces */
+#define NA_FEATURE_NAMP_OSQM  (1u << 16)  /* hardware OS queue manipulation */
+#define NAMP_VIF_CONFIG_PAGE  0x1000u     /* offset in the slot */
+#define NAMP_VIF_PAGE         0x2000u
+/* configuration page (kernel) */
+#define NAMP_VIFC_ET_BASE     0x00u  /* R/W: endpoint table address (SRAM, 8-byte aligned) */
+#define NAMP_VIFC_ET_BOUND    0x04u  /* R/W: entries in the table (vIDs 0..bound-1), <= 4096 */
+#define NAMP_VIFC_CTRL        0x08u  /* R/W: NAMP_VIFC_* */
+#define NAMP_VIFC_TRANSLATIONS 0x0Cu /* R: vIDs translated since reset (statistics) */
+#define NAMP_VIFC_IEN         (1u << 0)  /* the slot starts with IEN (interrupt on DONE) */
+#define NAMP_VIFC_READY       (1u << 1)  /* the vif accepts starts from its task */
+#define NAMP_VIF_ET_MAX       4096u
+/* interface page (task): the slot interface with vIDs instead of addresses (Table 3.32d) */
+#define NAMP_VIF_FLAGS        0x00u  /* R/W: COM CON BUF CCM VALID, DONE (R); IEN ignored */
+#define NAMP_VIF_PARAM1       0x04u  /* R/W: vID of the remote endpoint (a handle entry) */
+#define NAMP_VIF_PARAM2       0x08u  /* R/W: BUF: vID of the send buffer; CoM: credits */
+#define NAMP_VIF_PARAM3       0x0Cu  /* R/W: copied (element index, CoM flags) */
+#define NAMP_VIF_STATUS       0x10u  /* R: the slot's STATUS, or ERROR with a NAMP_ERR_VIF_* code */
+/* vif error codes (STATUS[7:0]; above the slot's codes) */
+#define NAMP_ERR_VIF_DISABLED 0x20u  /* the kernel has not set READY */
+#define NAMP_ERR_VIF_MODE     0x21u  /* BUF=0 data transfer: not possible through a vif */
+#define NAMP_ERR_VIF_BOUND    0x22u  /* a vID >= ET_BOUND (the table is not read) */
+#define NAMP_ERR_VIF_ENTRY    0x23u  /* the entry is empty or of the wrong kind */
+#define NAMP_ERR_VIF_BUS      0x24u  /* reading the table failed */
+
 /* ---- Remote memory access window (in the tile address map, outside the 4 MiB NA window) ----
  * A load or store at RMA_BASE + (tile << 20) + offset reaches byte `offset` of that tile's SRAM
  * (the first 1 MiB of it), one NoC packet per access. Stores are posted (NA_RMA_OUTSTANDING counts

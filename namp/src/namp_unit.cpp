@@ -35,6 +35,7 @@ uint32_t namp_unit::features() const {
     if (cfg_.namp.channels) f |= NA_FEATURE_NAMP_CHAN;
     if (cfg_.namp.buffered) f |= NA_FEATURE_NAMP_BUF;
     if (cfg_.namp.ccm) f |= NA_FEATURE_NAMP_CCM;
+    if (vif_) f |= NA_FEATURE_NAMP_SV;
     return f;
 }
 

@@ -42,6 +42,10 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
     if (cfg.namp.enabled)
         namp_ = std::make_unique<namp_unit>("namp", cfg_, geo_, *dma_, *this, stats_, clock_period,
                                             [this] { update_irq(); });
+    if (namp_ && cfg.namp.slots_virt) {
+        vif_ = std::make_unique<vif_unit>("vif", cfg_, geo_, *namp_, clock_period);
+        namp_->attach_vif(vif_.get());
+    }
     if (tracer) {
         const std::string process = "tile " + std::to_string(geo.tile_id);
         dma_->attach_trace(*tracer, process);
@@ -166,6 +170,7 @@ std::vector<tlm::tlm_initiator_socket<32> *> network_adapter::bus_masters() {
         m.push_back(&namp_->init.port.socket);
         m.push_back(&namp_->target.port.socket);
     }
+    if (vif_) m.push_back(&vif_->port.socket);
     return m;
 }
 

@@ -88,6 +88,10 @@ const std::vector<config_key> &config_schema() {
          "feature: connection-oriented channels (credits, CoM)"},
         {"namp.enable_buffered", vk::boolean, 0, 1, true, "", "feature: buffered sends (BUF)"},
         {"namp.enable_ccm", vk::boolean, 0, 1, true, "", "feature: continuous channel mode (CCM)"},
+        {"namp.slots_virt", vk::integer, 0, 128, 0, "slots",
+         "NAMP-SV: slots with a virtual interface (SLOTS_VIRT), the highest ones; <= namp.slots"},
+        {"namp.vif_cycles", vk::integer, 0, 1000, 2, "cycles",
+         "NAMP-SV: VALID written to a virtual interface until its table reads start"},
         {"namp.atomics", vk::boolean, 0, 1, true, "",
          "the NAMP uses atomic read-modify-write bus accesses (false: read then write)"},
         {"namp.arbitration", vk::string, 0, 0, "lrs", "",
@@ -138,6 +142,17 @@ const std::vector<preset> &config_presets() {
         {"bare", "4x4 mesh, NAMP with messages, channels, buffered sends and CCM (Table 4.2)",
          {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
                     {"enable_buffered", true}, {"enable_ccm", true}}}}},
+        // Table 4.2: SLOTS_PHYS 1 (a physical-only slot for the kernel) and SLOTS_VIRT 4 (the
+        // table's "*": a parameter); namp.slots counts both. Multicast (ENABLE_CC_MC) is not on
+        // this branch (docs/configuration.md).
+        {"svbase", "4x4 mesh, NAMP-SV: 1 physical slot + 4 virtual interfaces, messages, channels, "
+                   "buffered sends, CCM (Table 4.2)",
+         {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
+                    {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true}}}}},
+        {"svfull", "svbase with every virtualization feature built (Table 4.2; see "
+                   "docs/configuration.md for what is missing)",
+         {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
+                    {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true}}}}},
     };
     return presets;
 }
