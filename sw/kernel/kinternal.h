@@ -38,6 +38,8 @@ struct k_thread {
     uint8_t *stack;             /* K_STACK_SIZE bytes; kernel stack of a task */
     const char *name;
     uint32_t is_idle;
+    uint32_t syscalls;
+    uint32_t suspended;
 };
 
 /* A task's address space. */
@@ -46,6 +48,9 @@ struct k_task {
     uint32_t *root;             /* level-1 page table (physical = virtual for the kernel) */
     uint8_t *data;              /* physical address of the data region */
     uint32_t data_pages;
+    uint32_t et[K_VIF_ET_MAX][2] __attribute__((aligned(8)));   /* NAMP-SV endpoint table */
+    uint32_t et_count;
+    int32_t vif_slot;           /* -1: none */
 };
 
 struct k_cpu {

@@ -114,6 +114,10 @@ void k_thread_end(k_thread_t *t, int code)
         k_timer_remove(t);
     t->state = KS_DEAD;
     t->exit_code = code;
+    if (t->task) {
+        extern void k_vif_release(struct k_task * task);
+        k_vif_release(t->task);   /* a dead task's vif takes no more starts */
+    }
     if (!t->task && code != 0)
         exit_status |= (uint32_t)code;
     while (t->joiners.head)

@@ -84,6 +84,8 @@ void k_syscall(trap_frame_t *f)
     uint32_t a0 = f->regs[REG_A0], a1 = f->regs[REG_A1], a2 = f->regs[REG_A2];
     int32_t r = K_OK;
     k_stat.syscalls++;
+    if (cur)
+        cur->syscalls++;
     if (!cur) {   /* a core entering the scheduler: its boot context is dropped */
         if (n != K_SYS_START) {
             k_lock_give();
@@ -151,6 +153,16 @@ void k_syscall(trap_frame_t *f)
     case K_SYS_SET_PRIO:
         r = sys_set_prio(a0 ? (k_thread_t *)a0 : cur, a1);
         break;
+    case K_SYS_RESUME: {
+        k_thread_t *t = (k_thread_t *)a0;
+        r = K_EINVAL;
+        if (k_thread_valid(t) && t->suspended) {
+            t->suspended = 0;
+            k_make_ready(t, 0);
+            r = K_OK;
+        }
+        break;
+    }
     case K_SYS_TASK_CREATE:
         r = (int32_t)k_sys_task_create((const k_task_image_t *)a0);
         break;

@@ -85,7 +85,12 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
     k_thread_setup_frame(t, (uint32_t)image->entry, K_USER_STACK_TOP, K_USER_DATA, 1);
     extern void k_live_add(void);
     k_live_add();
-    k_make_ready(t, 0);
+    task->vif_slot = -1;
+    task->et_count = 0;
+    if (image->suspended)
+        t->suspended = 1;   /* taken, in no list, until K_SYS_RESUME */
+    else
+        k_make_ready(t, 0);
     return t;
 }
 
@@ -128,7 +133,10 @@ void k_task_kill(k_thread_t *t, uint32_t cause, const trap_frame_t *f)
  * the next task's satp write flushes the TLB. */
 void k_task_release(k_thread_t *t)
 {
-    if (t->task)
+    extern void k_vif_release(struct k_task * task);
+    if (t->task) {
+        k_vif_release(t->task);
         vm_space_free(t->task);
+    }
     t->task = NULL;
 }

@@ -114,10 +114,13 @@ typedef struct k_task_image {
     uint32_t data_size;             /* bytes of the data region (>= sizeof init), <= K_USER_DATA_MAX */
     uint32_t stack_pages;           /* 0 = 1 */
     uint32_t prio;
+    uint32_t suspended;             /* 1: created suspended, k_task_resume starts it */
 } k_task_image_t;
 
 /* Creates a U-mode task in its own address space. Returns its thread or NULL. */
 k_thread_t *k_task_create(const k_task_image_t *image);
+/* Starts a task created suspended (after its vif and endpoint table are set up). */
+int k_task_resume(k_thread_t *t);
 /* Physical address of a task's data region (for the creator to check results after the task
  * has ended), or NULL. */
 void *k_task_data(const k_thread_t *t);
@@ -125,10 +128,25 @@ void *k_task_data(const k_thread_t *t);
  * endpoint buffers and virtual-interface pages. */
 int k_task_map(k_thread_t *t, uint32_t va, uint32_t pa, uint32_t count, int writable);
 
+/* ---- NAMP-SV (sw/kernel/vif.c, docs/kernel.md "NAMP-SV") ----
+ * The kernel keeps each task's endpoint table; entries get virtual IDs 0, 1, ... in the order
+ * they are added. The task names endpoints only by vID in its virtual interface. */
+#define K_VIF_ET_MAX 16
+/* Adds a remote-endpoint handle (physical address, e.g. an MCAPI endpoint from
+ * mcapi_endpoint_get) to t's table; returns its vID or a negative error. */
+int k_vif_add_handle(k_thread_t *t, const void *handle);
+/* Adds a send buffer (mp_cbuffer) at task virtual address va (inside one task page). */
+int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes);
+/* Gives t the virtual interface of NAMP slot `slot` (a vif slot): the configuration page gets
+ * t's table, the interface page is mapped into t at its physical address (returned), READY. */
+uint32_t k_vif_attach(k_thread_t *t, unsigned slot);
+
 /* ---- statistics ---- */
 typedef struct k_stats {
     uint32_t switches, ticks, syscalls, ipis, killed, preemptions;
 } k_stats_t;
 void k_get_stats(k_stats_t *out);
+/* System calls a thread or task has made (the NAMP-SV tests count a task's). */
+uint32_t k_syscalls_of(const k_thread_t *t);
 
 #endif

@@ -22,6 +22,7 @@ enum k_sys {
     K_SYS_SET_PRIO,         /* a0 = thread, a1 = prio */
     K_SYS_TASK_CREATE,      /* a0 = image */
     K_SYS_MP_WAIT,          /* a0 = mutex to release, a1/a2 = wake-up time (mtime) lo/hi */
+    K_SYS_RESUME,           /* a0 = task created suspended */
     K_SYS_LAST
 };
 
