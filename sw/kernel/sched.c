@@ -368,6 +368,9 @@ void k_start(void)
     timer_set_compare(next_tick[cpu]);
     k_lock_give();
 
+    /* tasks may read cycle, time and instret (benchmarks measure themselves) */
+    csr_write(mcounteren, 7);
+    csr_write(scounteren, 7);
     irq_enable(IRQ_M_TIMER);
     irq_enable(IRQ_M_SOFT);
     irq_enable(IRQ_M_EXT);

@@ -119,6 +119,11 @@ void k_syscall(trap_frame_t *f)
     case K_SYS_WRITE:
         r = sys_write(cur, a0, a1);
         break;
+    case K_SYS_NAMP_SEND: {
+        extern int32_t k_sys_namp_send(k_thread_t * cur, uint32_t vid, uint32_t va, uint32_t size);
+        r = k_sys_namp_send(cur, a0, a1, a2);
+        break;
+    }
     case K_SYS_GETTID:
         r = (int32_t)cur->id;
         break;

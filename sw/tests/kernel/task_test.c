@@ -112,7 +112,7 @@ static void main_thread(void *arg)
     k_thread_t *tick = k_thread_create("ticker", ticker, NULL, 4, 0);
 
     static const struct good_data init = {0, 0, 0, "hello from task good\n"};
-    k_task_image_t good = {"good", task_good, &init, sizeof init, 1, 3};
+    k_task_image_t good = {"good", task_good, &init, sizeof init, 1, 3, 0};
     k_thread_t *g = k_task_create(&good);
     CHECK(g != NULL);
 
@@ -128,7 +128,7 @@ static void main_thread(void *arg)
     enum { NBAD = sizeof bad / sizeof bad[0] };
     k_thread_t *bt[NBAD];
     for (unsigned i = 0; i < NBAD; ++i) {
-        k_task_image_t img = {bad[i].name, bad[i].entry, NULL, 0, 1, 3};
+        k_task_image_t img = {bad[i].name, bad[i].entry, NULL, 0, 1, 3, 0};
         bt[i] = k_task_create(&img);
         CHECK(bt[i] != NULL);
     }
@@ -143,10 +143,10 @@ static void main_thread(void *arg)
         CHECK_EQ(status, bad[i].expect);
     }
     /* bad images */
-    k_task_image_t none = {"none", NULL, NULL, 0, 1, 3};
+    k_task_image_t none = {"none", NULL, NULL, 0, 1, 3, 0};
     CHECK(k_task_create(&none) == NULL);
     CHECK(k_task_create(NULL) == NULL);
-    k_task_image_t huge = {"huge", task_good, NULL, K_USER_DATA_MAX + 1, 1, 3};
+    k_task_image_t huge = {"huge", task_good, NULL, K_USER_DATA_MAX + 1, 1, 3, 0};
     CHECK(k_task_create(&huge) == NULL);
 
     /* the good task's results, then its slot can go: a task again in the freed pages */

@@ -7,6 +7,29 @@
 
 #include "kernel/syscall.h"
 
+static inline long u_syscall3(long n, long a0, long a1, long a2)
+{
+    register long r0 __asm__("a0") = a0;
+    register long r1 __asm__("a1") = a1;
+    register long r2 __asm__("a2") = a2;
+    register long r7 __asm__("a7") = n;
+    __asm__ volatile("ecall" : "+r"(r0) : "r"(r1), "r"(r2), "r"(r7) : "memory");
+    return r0;
+}
+
+/* NAMP send by system call (the software emulation NAMP-SV replaces). */
+static inline long u_namp_send(uint32_t vid, const void *buf, uint32_t size)
+{
+    return u_syscall3(K_SYS_NAMP_SEND, (long)vid, (long)buf, (long)size);
+}
+
+static inline uint32_t u_cycles(void)
+{
+    uint32_t c;
+    __asm__ volatile("rdcycle %0" : "=r"(c));
+    return c;
+}
+
 static inline long u_syscall(long n, long a0, long a1)
 {
     register long r0 __asm__("a0") = a0;
