@@ -36,6 +36,7 @@ uint32_t namp_unit::features() const {
     if (cfg_.namp.buffered) f |= NA_FEATURE_NAMP_BUF;
     if (cfg_.namp.ccm) f |= NA_FEATURE_NAMP_CCM;
     if (vif_) f |= NA_FEATURE_NAMP_SV;
+    if (osqm_) f |= NA_FEATURE_NAMP_OSQM;
     return f;
 }
 

@@ -264,6 +264,9 @@ platform_config config_builder::build() const {
     m.rx_count_gating = get("namp.rx_count_gating").get<bool>();
     m.slots_virt = u("namp.slots_virt");
     m.vif_cycles = u("namp.vif_cycles");
+    m.osqm = get("namp.osqm").get<bool>();
+    m.osqm_cycles = u("namp.osqm_cycles");
+    m.osqm_retry_cycles = u("namp.osqm_retry_cycles");
     if (m.slots_virt > m.slots)
         throw config_error("'namp.slots_virt' (" + std::to_string(m.slots_virt) +
                            ") must be at most namp.slots (" + std::to_string(m.slots) + ")");

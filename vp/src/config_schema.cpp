@@ -92,6 +92,12 @@ const std::vector<config_key> &config_schema() {
          "NAMP-SV: slots with a virtual interface (SLOTS_VIRT), the highest ones; <= namp.slots"},
         {"namp.vif_cycles", vk::integer, 0, 1000, 2, "cycles",
          "NAMP-SV: VALID written to a virtual interface until its table reads start"},
+        {"namp.osqm", vk::boolean, 0, 1, false, "",
+         "feature ENABLE_OSQM: hardware OS queue manipulation (docs/namp.md, HW-OSQM)"},
+        {"namp.osqm_cycles", vk::integer, 0, 1000, 2, "cycles",
+         "HW-OSQM: one insertion step (plus its bus accesses)"},
+        {"namp.osqm_retry_cycles", vk::integer, 1, 100000, 16, "cycles",
+         "HW-OSQM: back-off while the OS lock is held"},
         {"namp.atomics", vk::boolean, 0, 1, true, "",
          "the NAMP uses atomic read-modify-write bus accesses (false: read then write)"},
         {"namp.arbitration", vk::string, 0, 0, "lrs", "",
@@ -149,10 +155,11 @@ const std::vector<preset> &config_presets() {
                    "buffered sends, CCM (Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true}}}}},
-        {"svfull", "svbase with every virtualization feature built (Table 4.2; see "
-                   "docs/configuration.md for what is missing)",
+        {"svfull", "svbase with HW-OSQM (Table 4.2; see docs/configuration.md for what is "
+                   "missing)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
-                    {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true}}}}},
+                    {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
+                    {"osqm", true}}}}},
     };
     return presets;
 }
