@@ -124,6 +124,14 @@ void k_syscall(trap_frame_t *f)
         r = k_sys_namp_send(cur, a0, a1, a2);
         break;
     }
+    case K_SYS_OSQM_WAIT: {
+        extern int32_t k_sys_osqm_wait(k_thread_t * cur, uint32_t slot);
+        f->regs[REG_A0] = K_OK;
+        r = k_sys_osqm_wait(cur, a0);
+        if (cur->state == KS_BLOCKED)
+            return;
+        break;
+    }
     case K_SYS_GETTID:
         r = (int32_t)cur->id;
         break;

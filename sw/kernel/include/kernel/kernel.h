@@ -141,9 +141,17 @@ int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes);
  * t's table, the interface page is mapped into t at its physical address (returned), READY. */
 uint32_t k_vif_attach(k_thread_t *t, unsigned slot);
 
+/* ---- HW-OSQM (sw/kernel/osqm.c) ----
+ * Tells the OSQM the kernel's ready-queue layout and lock (needs NA_FEATURE_NAMP_OSQM). */
+int k_osqm_enable(void);
+/* Blocks the calling thread until its NAMP slot's transfer is done; the hardware wakes it. */
+int k_osqm_wait(unsigned slot);
+/* Checks every ready queue (links, ends, priorities, bitmap); returns the inconsistencies. */
+int k_check_queues(void);
+
 /* ---- statistics ---- */
 typedef struct k_stats {
-    uint32_t switches, ticks, syscalls, ipis, killed, preemptions;
+    uint32_t switches, ticks, syscalls, ipis, killed, preemptions, osqm_waits;
 } k_stats_t;
 void k_get_stats(k_stats_t *out);
 /* System calls a thread or task has made (the NAMP-SV tests count a task's). */
