@@ -59,6 +59,8 @@ k_thread_t *k_task_create(const k_task_image_t *image)
 int k_task_resume(k_thread_t *t) { return (int)kcall(K_SYS_RESUME, t, 0); }
 uint32_t k_syscalls_of(const k_thread_t *t) { return t ? t->syscalls : 0; }
 
+int k_osqm_wait_ep(void *ep, void *rx) { return (int)kcall(K_SYS_OSQM_WAIT_EP, ep, rx); }
+int k_isr_sem_give(k_sem_t *s) { return k_sys_sem_give(s); }
 int k_osqm_wait(unsigned slot) { return (int)kcall(K_SYS_OSQM_WAIT, slot, 0); }
 
 void k_yield(void) { kcall(K_SYS_YIELD, 0, 0); }

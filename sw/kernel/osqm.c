@@ -3,6 +3,7 @@
  * QUEUE/THREAD registers set to its ready queue and itself: the hardware puts it back into the
  * ready queue when the transfer completes, without an interrupt (docs/kernel.md "HW-OSQM"). */
 #include "kinternal.h"
+#include "mp/cbuffer.h"
 #include "na_registers.h"
 #include "tile_memory_map.h"
 
@@ -60,6 +61,28 @@ int32_t k_sys_osqm_wait(k_thread_t *cur, uint32_t slot)
         }
     }
     cur->state = KS_BLOCKED;   /* in no kernel list: the hardware puts it into k_ready */
+    cur->queue = NULL;
+    k_stat.osqm_waits++;
+    return K_OK;
+}
+
+/* System call: block until a message arrives at endpoint ep (its receive buffer `rx` not empty):
+ * the endpoint's OSQM words get the caller's queue and itself; the target side of the OSQM claims
+ * them (CAS) at the next delivery. If a message is already there, or arrives before the words are
+ * set, the kernel claims them back itself (CAS) and does not block. */
+int32_t k_sys_osqm_wait_ep(k_thread_t *cur, uint32_t ep, uint32_t rx)
+{
+    if (!enabled || (ep & 63) || !rx || cur->task)
+        return K_EINVAL;
+    volatile uint32_t *q = (volatile uint32_t *)(ep + 0x18), *t = (volatile uint32_t *)(ep + 0x1C);
+    *t = (uint32_t)cur;
+    __atomic_store_n(q, (uint32_t)&k_ready[cur->prio], __ATOMIC_SEQ_CST);
+    if (mp_cbuffer_ready((mp_cbuffer_t *)rx)) {
+        uint32_t expect = (uint32_t)&k_ready[cur->prio];
+        if (__atomic_compare_exchange_n(q, &expect, 0, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            return K_OK;   /* not taken by the hardware: no block */
+    }
+    cur->state = KS_BLOCKED;
     cur->queue = NULL;
     k_stat.osqm_waits++;
     return K_OK;

@@ -166,6 +166,14 @@ void k_syscall(trap_frame_t *f)
     case K_SYS_SET_PRIO:
         r = sys_set_prio(a0 ? (k_thread_t *)a0 : cur, a1);
         break;
+    case K_SYS_OSQM_WAIT_EP: {
+        extern int32_t k_sys_osqm_wait_ep(k_thread_t * cur, uint32_t ep, uint32_t rx);
+        f->regs[REG_A0] = K_OK;
+        r = k_sys_osqm_wait_ep(cur, a0, a1);
+        if (cur->state == KS_BLOCKED)
+            return;
+        break;
+    }
     case K_SYS_RESUME: {
         k_thread_t *t = (k_thread_t *)a0;
         r = K_EINVAL;

@@ -146,6 +146,11 @@ uint32_t k_vif_attach(k_thread_t *t, unsigned slot);
 int k_osqm_enable(void);
 /* Blocks the calling thread until its NAMP slot's transfer is done; the hardware wakes it. */
 int k_osqm_wait(unsigned slot);
+/* Blocks until a message is in endpoint ep's receive buffer rx (the OSQM wakes it). */
+int k_osqm_wait_ep(void *ep, void *rx);
+/* For interrupt handlers the kernel runs (irq_set_handler(IRQ_M_EXT, ...)): they run inside the
+ * kernel with its lock held and must not make system calls; this gives a semaphore from there. */
+int k_isr_sem_give(k_sem_t *s);
 /* Checks every ready queue (links, ends, priorities, bitmap); returns the inconsistencies. */
 int k_check_queues(void);
 

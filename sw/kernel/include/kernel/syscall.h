@@ -25,6 +25,7 @@ enum k_sys {
     K_SYS_TASK_CREATE,      /* a0 = image */
     K_SYS_MP_WAIT,          /* a0 = mutex to release, a1/a2 = wake-up time (mtime) lo/hi */
     K_SYS_RESUME,           /* a0 = task created suspended */
+    K_SYS_OSQM_WAIT_EP,     /* a0 = endpoint, a1 = its receive buffer (osqm.c) */
     K_SYS_LAST
 };
 
