@@ -88,6 +88,20 @@ int32_t k_sys_osqm_wait_ep(k_thread_t *cur, uint32_t ep, uint32_t rx)
     return K_OK;
 }
 
+int k_ready_order(uint32_t prio, k_thread_t **out, int max)
+{
+    if (prio >= K_PRIOS || !out)
+        return K_EINVAL;
+    int n = 0;
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    for (k_thread_t *t = k_ready[prio].head; t && n < max; t = t->next)
+        out[n++] = t;
+    k_lock_give();
+    irq_global_restore(saved);
+    return n;
+}
+
 /* Walks every ready queue (under the lock): links both ways, head/tail, no cycle, priorities,
  * the bitmap. Returns the number of inconsistencies. */
 int k_check_queues(void)

@@ -94,7 +94,7 @@ const std::vector<config_key> &config_schema() {
          "NAMP-SV: VALID written to a virtual interface until its table reads start"},
         {"namp.osqm", vk::boolean, 0, 1, false, "",
          "feature ENABLE_OSQM: hardware OS queue manipulation (docs/namp.md, HW-OSQM)"},
-        {"namp.osqm_cycles", vk::integer, 0, 1000, 2, "cycles",
+        {"namp.osqm_cycles", vk::integer, 0, 1000000, 2, "cycles",
          "HW-OSQM: one insertion step (plus its bus accesses)"},
         {"namp.osqm_retry_cycles", vk::integer, 1, 100000, 16, "cycles",
          "HW-OSQM: back-off while the OS lock is held"},

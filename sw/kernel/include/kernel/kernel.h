@@ -151,6 +151,8 @@ int k_osqm_wait_ep(void *ep, void *rx);
 /* For interrupt handlers the kernel runs (irq_set_handler(IRQ_M_EXT, ...)): they run inside the
  * kernel with its lock held and must not make system calls; this gives a semaphore from there. */
 int k_isr_sem_give(k_sem_t *s);
+/* The ready queue of priority prio, front first (at most max threads); returns how many. */
+int k_ready_order(uint32_t prio, k_thread_t **out, int max);
 /* Checks every ready queue (links, ends, priorities, bitmap); returns the inconsistencies. */
 int k_check_queues(void);
 
