@@ -186,7 +186,9 @@ static void main_thread(void *arg)
      * rate (linear in the thesis' model) */
     for (uint32_t r = 0; r < NRATES; ++r) {
         CHECK(lost[OSQM][r] < lost[IRQ][r]);
-        if (rates[r] <= 20000)
+        /* polling against HW-OSQM depends on the ready-queue layout (with seL4's front
+         * insertion polling is cheaper; measured): claimed for the FreeRTOS layout only */
+        if (rates[r] <= 20000 && K_RQ_LAYOUT == K_RQ_FREERTOS)
             CHECK(lost[OSQM][r] < lost[POLL][r]);
         if (r)
             CHECK(lost[IRQ][r] > lost[IRQ][r - 1]);
