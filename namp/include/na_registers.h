@@ -170,6 +170,63 @@
     "too large", "no endpoint", "local bus error", "remote error", "send buffer empty", \
     "endpoint is a channel", "channel closed", "collective member failed" }
 
+/* ---- NAMP-SV virtual interfaces (thesis 3.4, 4.2.3.3; docs/namp.md "NAMP-SV") ----
+ * With namp.slots_virt = V > 0 the highest V slots (n >= NA_NAMP_SLOTS - V) have a virtual
+ * interface (vif). Its configuration page (slot +0x1000) belongs to the kernel, its interface page
+ * (slot +0x2000) is mapped into one task. Both pages are bus errors for slots without vif. */
+#define NA_FEATURE_NAMP_SV    (1u << 15)  /* self-virtualization: virtual interfaces */
+#define NA_FEATURE_NAMP_OSQM  (1u << 16)  /* hardware OS queue manipulation */
+#define NAMP_VIF_CONFIG_PAGE  0x1000u     /* offset in the slot */
+#define NAMP_VIF_PAGE         0x2000u
+/* configuration page (kernel) */
+#define NAMP_VIFC_ET_BASE     0x00u  /* R/W: endpoint table address (SRAM, 8-byte aligned) */
+#define NAMP_VIFC_ET_BOUND    0x04u  /* R/W: entries in the table (vIDs 0..bound-1), <= 4096 */
+#define NAMP_VIFC_CTRL        0x08u  /* R/W: NAMP_VIFC_* */
+#define NAMP_VIFC_TRANSLATIONS 0x0Cu /* R: vIDs translated since reset (statistics) */
+#define NAMP_VIFC_IEN         (1u << 0)  /* the slot starts with IEN (interrupt on DONE) */
+#define NAMP_VIFC_READY       (1u << 1)  /* the vif accepts starts from its task */
+#define NAMP_VIF_ET_MAX       4096u
+/* interface page (task): the slot interface with vIDs instead of addresses (Table 3.32d) */
+#define NAMP_VIF_FLAGS        0x00u  /* R/W: COM CON BUF CCM VALID, DONE (R); IEN ignored */
+#define NAMP_VIF_PARAM1       0x04u  /* R/W: vID of the remote endpoint (a handle entry) */
+#define NAMP_VIF_PARAM2       0x08u  /* R/W: BUF: vID of the send buffer; CoM: credits */
+#define NAMP_VIF_PARAM3       0x0Cu  /* R/W: copied (element index, CoM flags) */
+#define NAMP_VIF_STATUS       0x10u  /* R: the slot's STATUS, or ERROR with a NAMP_ERR_VIF_* code */
+/* vif error codes (STATUS[7:0]; above the slot's codes) */
+#define NAMP_ERR_VIF_DISABLED 0x20u  /* the kernel has not set READY */
+#define NAMP_ERR_VIF_MODE     0x21u  /* BUF=0 data transfer: not possible through a vif */
+#define NAMP_ERR_VIF_BOUND    0x22u  /* a vID >= ET_BOUND (the table is not read) */
+#define NAMP_ERR_VIF_ENTRY    0x23u  /* the entry is empty or of the wrong kind */
+#define NAMP_ERR_VIF_BUS      0x24u  /* reading the table failed */
+
+/* ---- HW-OSQM (thesis 3.5, 4.2.3.4; docs/namp.md "HW-OSQM"): page 0x004000 - 0x005fff ----
+ * Inserts a thread's list element into an OS queue in tile memory when a transfer completes
+ * (per-slot QUEUE/THREAD below) or a message is delivered (the endpoint's NAMP_EP_OSQM_QUEUE /
+ * _THREAD words), under the OS's own lock (LOCK_*). Present with namp.osqm (NA_FEATURE_NAMP_OSQM). */
+#define NA_OSQM_BASE          0x004000u
+#define OSQM_TYPE             0x00u  /* R/W: 0 single linked, 1 double linked */
+#define OSQM_DIR              0x04u  /* R/W: 0 append at the back (tail), 1 insert at the front (head) */
+#define OSQM_Q_LAYOUT         0x08u  /* R/W: [15:0] head offset, [31:16] tail offset in the queue */
+#define OSQM_E_LAYOUT         0x0Cu  /* R/W: [15:0] next offset, [31:16] prev offset in the element */
+#define OSQM_MODE             0x10u  /* R/W: OSQM_MODE_* */
+#define OSQM_BITMAP_ADDR      0x14u  /* R/W: bitmap word (OSQM_MODE_BITMAP) */
+#define OSQM_BITMAP_QBASE     0x18u  /* R/W: bit = (QUEUE - QBASE) / QSTRIDE */
+#define OSQM_BITMAP_QSTRIDE   0x1Cu  /* R/W: bytes between the queues of consecutive bits (> 0) */
+#define OSQM_WAKEUP_QUEUE     0x20u  /* R/W: the separate wake-up queue (OSQM_MODE_WAKEUP) */
+#define OSQM_LOCK_ADDR        0x24u  /* R/W: the OS lock word(s); 0 = no lock */
+#define OSQM_LOCK_KIND        0x28u  /* R/W: OSQM_LOCK_* */
+#define OSQM_INSERTIONS       0x2Cu  /* R: threads inserted since reset */
+#define OSQM_IRQ              0x30u  /* R/W: demand interrupts pending (count); a write subtracts */
+#define OSQM_SLOT_QUEUE(n)    (0x100u + 8u * (n))  /* R/W: per slot: queue to insert into, 0 = none */
+#define OSQM_SLOT_THREAD(n)   (0x104u + 8u * (n))  /* R/W: per slot: the thread's list element */
+#define OSQM_MODE_BITMAP      (1u << 0)  /* also set the queue's bit in the bitmap word */
+#define OSQM_MODE_WAKEUP      (1u << 1)  /* insert into OSQM_WAKEUP_QUEUE instead of QUEUE */
+#define OSQM_MODE_DEMAND_IRQ  (1u << 2)  /* raise NA_IRQ_SRC_OSQM after each insertion */
+#define OSQM_LOCK_WORD        0u  /* test-and-set word: CAS 0 -> 1, released by writing 0 */
+#define OSQM_LOCK_TICKET      1u  /* ticket lock {next, serving}: CAS next s -> s+1 when next ==
+                                     serving == s, released by serving += 1 */
+#define NA_IRQ_SRC_OSQM       (1u << 6)  /* OSQM_IRQ is non-zero (demand interrupt) */
+
 /* ---- Remote memory access window (in the tile address map, outside the 4 MiB NA window) ----
  * A load or store at RMA_BASE + (tile << 20) + offset reaches byte `offset` of that tile's SRAM
  * (the first 1 MiB of it), one NoC packet per access. Stores are posted (NA_RMA_OUTSTANDING counts

@@ -156,4 +156,13 @@ typedef struct namp_handle {
 #define NAMP_ALLOC_F_GATHER  (1u << 2)
 #define NAMP_FINAL_F_GATHER  (1u << 3)
 
+/* NAMP-SV endpoint table (kernel memory, one per task): entry vID at ET_BASE + 8 * vID.
+ * [addr][kind]: a remote-endpoint handle (slot PARAM1) or a local send buffer (PARAM2, BUF=1). */
+#define NAMP_ET_ENTRY_SIZE  8u
+#define NAMP_ET_ADDR        0x00u
+#define NAMP_ET_KIND        0x04u
+#define NAMP_ET_EMPTY       0u
+#define NAMP_ET_HANDLE      1u
+#define NAMP_ET_SENDBUF     2u
+
 #endif

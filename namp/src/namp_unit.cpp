@@ -36,7 +36,10 @@ uint32_t namp_unit::features() const {
     if (cfg_.namp.channels) f |= NA_FEATURE_NAMP_CHAN;
     if (cfg_.namp.buffered) f |= NA_FEATURE_NAMP_BUF;
     if (cfg_.namp.ccm) f |= NA_FEATURE_NAMP_CCM;
-    return f | cc::features(cfg_.namp);
+    f |= cc::features(cfg_.namp);
+    if (vif_) f |= NA_FEATURE_NAMP_SV;
+    if (osqm_) f |= NA_FEATURE_NAMP_OSQM;
+    return f;
 }
 
 uint32_t namp_unit::irq_pending() const {

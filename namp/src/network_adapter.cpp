@@ -42,6 +42,15 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
     if (cfg.namp.enabled)
         namp_ = std::make_unique<namp_unit>("namp", cfg_, geo_, *dma_, *this, stats_, clock_period,
                                             [this] { update_irq(); });
+    if (namp_ && cfg.namp.slots_virt) {
+        vif_ = std::make_unique<vif_unit>("vif", cfg_, geo_, *namp_, clock_period);
+        namp_->attach_vif(vif_.get());
+    }
+    if (namp_ && cfg.namp.osqm) {
+        osqm_ = std::make_unique<osqm_unit>("osqm", cfg_, cfg.namp.slots, clock_period,
+                                            [this] { update_irq(); });
+        namp_->attach_osqm(osqm_.get());
+    }
     if (tracer) {
         const std::string process = "tile " + std::to_string(geo.tile_id);
         dma_->attach_trace(*tracer, process);
@@ -166,6 +175,8 @@ std::vector<tlm::tlm_initiator_socket<32> *> network_adapter::bus_masters() {
         m.push_back(&namp_->init.port.socket);
         m.push_back(&namp_->target.port.socket);
     }
+    if (vif_) m.push_back(&vif_->port.socket);
+    if (osqm_) m.push_back(&osqm_->port.socket);
     return m;
 }
 
@@ -180,6 +191,7 @@ uint32_t network_adapter::irq_pending() const {
             p |= NA_IRQ_SRC_DMA;
     if (rma_errors_) p |= NA_IRQ_SRC_RMA_ERROR;
     if (namp_) p |= namp_->irq_pending();
+    if (osqm_) p |= osqm_->irq_pending();
     return p;
 }
 

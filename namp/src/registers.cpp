@@ -68,6 +68,7 @@ bool network_adapter::read_reg(uint32_t off, uint32_t &v, bool side_effects) {
         const unsigned s = (off - NA_DMA_BASE(0)) / 0x2000;
         return read_dma(slots_[s], off - NA_DMA_BASE(s), v);
     }
+    if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000) return osqm_ && osqm_->read_reg(off - NA_OSQM_BASE, v);
     if (off >= NA_NAMP_SLOT_BASE(0)) return namp_on() && namp_->read_reg(off, v);
     return false;  // includes absent DMA slots
 }
@@ -80,9 +81,10 @@ bool network_adapter::write_reg(uint32_t off, uint32_t v) {
     }
     if (namp_on() && (off == NA_NAMP_RX_COUNT || off == NA_NAMP_ARBITRATION || off >= NA_NAMP_SLOT_BASE(0)))
         return namp_->write_reg(off, v);
+    if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000) return osqm_ && osqm_->write_reg(off - NA_OSQM_BASE, v);
     if (off == NA_IRQ_BASE + NA_IRQ_MASK) {
-        const uint32_t sources =
-            irq_sources | (namp_on() ? NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT : 0u);
+        const uint32_t sources = irq_sources | (osqm_ ? NA_IRQ_SRC_OSQM : 0u) |
+                                 (namp_on() ? NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT : 0u);
         if (v & ~sources) return false;  // undefined sources: refused, mask unchanged
         irq_mask_ = v;
         update_irq();

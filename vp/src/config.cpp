@@ -267,6 +267,14 @@ platform_config config_builder::build() const {
         throw config_error("'namp.retry_max_cycles' (" + std::to_string(m.retry_max_cycles) +
                            ") must be at least namp.retry_cycles (" + std::to_string(m.retry_cycles) + ")");
     m.rx_count_gating = get("namp.rx_count_gating").get<bool>();
+    m.slots_virt = u("namp.slots_virt");
+    m.vif_cycles = u("namp.vif_cycles");
+    m.osqm = get("namp.osqm").get<bool>();
+    m.osqm_cycles = u("namp.osqm_cycles");
+    m.osqm_retry_cycles = u("namp.osqm_retry_cycles");
+    if (m.slots_virt > m.slots)
+        throw config_error("'namp.slots_virt' (" + std::to_string(m.slots_virt) +
+                           ") must be at most namp.slots (" + std::to_string(m.slots) + ")");
     using nc = na::namp_config;
     static const std::pair<const char *, unsigned nc::*> namp_cycle_keys[] = {
         {"start_cycles", &nc::start_cycles}, {"setup_cycles", &nc::setup_cycles},

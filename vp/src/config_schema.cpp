@@ -98,6 +98,16 @@ const std::vector<config_key> &config_schema() {
          "gather: the DMA packs chunks smaller than half a packet (false: one plain transfer per chunk)"},
         {"namp.cc_reduce_word_cycles", vk::integer, 0, 1000, 1, "cycles",
          "reduction: arithmetic of the receiving DMA per 32-bit word (besides its bus read and write)"},
+        {"namp.slots_virt", vk::integer, 0, 128, 0, "slots",
+         "NAMP-SV: slots with a virtual interface (SLOTS_VIRT), the highest ones; <= namp.slots"},
+        {"namp.vif_cycles", vk::integer, 0, 1000, 2, "cycles",
+         "NAMP-SV: VALID written to a virtual interface until its table reads start"},
+        {"namp.osqm", vk::boolean, 0, 1, false, "",
+         "feature ENABLE_OSQM: hardware OS queue manipulation (docs/namp.md, HW-OSQM)"},
+        {"namp.osqm_cycles", vk::integer, 0, 1000000, 2, "cycles",
+         "HW-OSQM: one insertion step (plus its bus accesses)"},
+        {"namp.osqm_retry_cycles", vk::integer, 1, 100000, 16, "cycles",
+         "HW-OSQM: back-off while the OS lock is held"},
         {"namp.atomics", vk::boolean, 0, 1, true, "",
          "the NAMP uses atomic read-modify-write bus accesses (false: read then write)"},
         {"namp.arbitration", vk::string, 0, 0, "lrs", "",
@@ -161,6 +171,20 @@ const std::vector<preset> &config_presets() {
          {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
                     {"enable_buffered", true}, {"enable_ccm", true}, {"enable_cc_multicast", true},
                     {"enable_cc_scattergather", true}, {"enable_cc_reduction", true}}}}},
+        // Table 4.2: SLOTS_PHYS 1 (a physical-only slot for the kernel) and SLOTS_VIRT 4 (the
+        // table's "*": a parameter); namp.slots counts both. svbase has multicast (ENABLE_CC_MC);
+        // svfull turns every "*" feature the platform models on (PS is not modelled).
+        {"svbase", "4x4 mesh, NAMP-SV: 1 physical slot + 4 virtual interfaces, messages, channels, "
+                   "buffered sends, CCM, CC multicast (Table 4.2)",
+         {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
+                    {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
+                    {"enable_cc_multicast", true}}}}},
+        {"svfull", "svbase with CC scatter/gather and reduction and HW-OSQM (Table 4.2; "
+                   "protection switching is not modelled)",
+         {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
+                    {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
+                    {"enable_cc_multicast", true}, {"enable_cc_scattergather", true},
+                    {"enable_cc_reduction", true}, {"osqm", true}}}}},
     };
     return presets;
 }

@@ -26,6 +26,8 @@
 #include "namp/na_config.h"
 #include "namp/na_stats.h"
 #include "namp/namp_unit.h"
+#include "namp/osqm.h"
+#include "namp/vif.h"
 #include "namp/noc_buffer.h"
 #include "namp/packet_out.h"
 #include "noc/network_port.h"
@@ -54,6 +56,8 @@ public:
     std::vector<tlm::tlm_initiator_socket<32> *> bus_masters();
     const dma_engine &dma() const { return *dma_; }
     const namp_unit *namp() const { return namp_.get(); }  // null without NAMP
+    const vif_unit *vif() const { return vif_.get(); }     // null without NAMP-SV
+    const osqm_unit *osqm() const { return osqm_.get(); }  // null without HW-OSQM
 
     // packet_out: counts the packet, then injects it (SC_THREAD only)
     void send_packet(noc::packet pkt) override;
@@ -127,6 +131,8 @@ private:
     std::vector<dma_slot> slots_;
     std::unique_ptr<dma_engine> dma_;
     std::unique_ptr<namp_unit> namp_;
+    std::unique_ptr<vif_unit> vif_;  // NAMP-SV (namp.slots_virt > 0)
+    std::unique_ptr<osqm_unit> osqm_;  // HW-OSQM (namp.osqm)
 
     uint32_t rma_outstanding_ = 0, rma_errors_ = 0;
     uint16_t rma_tag_ = 0;

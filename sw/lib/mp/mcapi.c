@@ -51,10 +51,8 @@ static int active_hint(uint64_t *wake);
             }                                                                 \
             uint64_t wake_ = UINT64_MAX;                                      \
             if (!(n_active && active_hint(&wake_))) {                         \
-                if (wake_ != UINT64_MAX)                                      \
-                    timer_set_compare(wake_);                                 \
                 uint64_t t0_ = cpu_cycles();                                  \
-                wait_for_interrupt();                                         \
+                mp_idle_wait(wake_);                                          \
                 mp_stats.idle_cycles += cpu_cycles() - t0_;                   \
                 mp_irq_service_inline();                                      \
             }                                                                 \
@@ -946,10 +944,8 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
         if (!h && n_active)
             h = active_hint(&wake);
         if (!h) {
-            if (wake != UINT64_MAX)
-                timer_set_compare(wake);
             uint64_t t0 = cpu_cycles();
-            wait_for_interrupt();
+            mp_idle_wait(wake);
             mp_stats.idle_cycles += cpu_cycles() - t0;
         }
         irq_global_restore(saved);

@@ -126,6 +126,11 @@ extern uint32_t mp_data_path;
  * register save and restore would otherwise sit on every blocking receive's latency. */
 void mp_irq_service_inline(void);
 
+/* Sleeps until an interrupt or the mtime value wake (UINT64_MAX: none), called with interrupts
+ * off. Weak default (mp_idle.c): arm the timer, wfi. The kernel (sw/kernel/kmp.c) overrides it to
+ * suspend only the calling thread. */
+void mp_idle_wait(uint64_t wake);
+
 /* Sleep in wfi until cond holds; the condition is evaluated with interrupts off so that no wake-up
  * is lost, and the progress engine runs between the checks. */
 #define MP_WAIT_UNTIL(cond)                                                   \
@@ -137,7 +142,7 @@ void mp_irq_service_inline(void);
                 break;                                                        \
             }                                                                 \
             uint64_t mp_t0_ = cpu_cycles();                                   \
-            wait_for_interrupt();                                             \
+            mp_idle_wait(UINT64_MAX);                                         \
             mp_stats.idle_cycles += cpu_cycles() - mp_t0_;                    \
             mp_irq_service_inline();                                          \
             irq_global_restore(mp_saved_);                                    \

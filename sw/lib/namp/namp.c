@@ -126,6 +126,14 @@ void namp_slot_irq_on(unsigned slot)
     irq_global_restore(saved);
 }
 
+void namp_slot_reserve(unsigned slot)
+{
+    uint32_t saved = irq_global_disable();
+    if (slot < n_slots)
+        busy |= 1u << slot;
+    irq_global_restore(saved);
+}
+
 int namp_slot_alloc(void)
 {
     int got = -1;

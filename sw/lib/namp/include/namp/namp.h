@@ -32,6 +32,8 @@ uint32_t namp_features(void);   /* NA_FEATURES >> 8: NAMP feature bits (NAMP_FEA
 
 /* Slot allocation among software users (thread and interrupt context). -1: all busy. */
 int namp_slot_alloc(void);
+/* Takes a slot out of namp_slot_alloc's hands for good (a kernel gives it to a task's vif). */
+void namp_slot_reserve(unsigned slot);
 void namp_slot_free(unsigned slot);
 uint32_t namp_slots_busy(void);
 /* Hands a started buffered-send slot to the NAMP: it completes implicitly (the NAMP frees the

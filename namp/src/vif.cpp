@@ -1,0 +1,183 @@
+// NAMP-SV virtual interfaces: register pages, endpoint-table translation, slot start.
+#include "namp/vif.h"
+
+#include "na_registers.h"
+#include "namp_structs.h"
+
+namespace namp {
+
+vif_unit::vif_unit(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
+                   namp_unit &unit, sc_core::sc_time clock_period)
+    : sc_module(name), port("port"), cfg_(cfg), geo_(geo), unit_(unit), period_(clock_period) {
+    const unsigned slots = cfg.namp.slots, virt = cfg.namp.slots_virt;
+    if (virt == 0 || virt > slots)
+        SC_REPORT_ERROR(this->name(), "namp.slots_virt must be 1..namp.slots");
+    first_ = slots - virt;
+    vifs_.resize(virt);
+    SC_HAS_PROCESS(vif_unit);
+    SC_THREAD(translate_thread);
+}
+
+vif_unit::vif *vif_unit::find(unsigned slot, uint32_t offset, uint32_t page) {
+    if (slot < first_ || slot - first_ >= vifs_.size()) return nullptr;  // physical slot only
+    if (offset < page || offset >= page + 0x1000) return nullptr;
+    return &vifs_[slot - first_];
+}
+
+uint32_t vif_unit::slot_reg(unsigned slot, uint32_t reg) const {
+    uint32_t v = 0;
+    unit_.read_reg(NA_NAMP_SLOT_BASE(slot) + reg, v);
+    return v;
+}
+
+void vif_unit::slot_write(unsigned slot, uint32_t reg, uint32_t v) {
+    if (!unit_.write_reg(NA_NAMP_SLOT_BASE(slot) + reg, v))
+        SC_REPORT_ERROR(name(), "slot register refused a write of its vif");
+}
+
+bool vif_unit::vif_read(unsigned slot, uint32_t offset, uint32_t &v) {
+    if (vif *x = find(slot, offset, NAMP_VIF_CONFIG_PAGE)) {
+        switch (offset - NAMP_VIF_CONFIG_PAGE) {
+        case NAMP_VIFC_ET_BASE: v = x->et_base; return true;
+        case NAMP_VIFC_ET_BOUND: v = x->et_bound; return true;
+        case NAMP_VIFC_CTRL: v = x->ctrl; return true;
+        case NAMP_VIFC_TRANSLATIONS: v = x->translations; return true;
+        default: return false;
+        }
+    }
+    vif *x = find(slot, offset, NAMP_VIF_PAGE);
+    if (!x) return false;
+    switch (offset - NAMP_VIF_PAGE) {
+    case NAMP_VIF_FLAGS:
+        // A refused start reads as finished; the task never sees the slot's physical parameters.
+        v = x->error ? (x->flags | NAMP_FLAG_VALID | NAMP_FLAG_DONE) & ~NAMP_FLAG_IEN
+                     : slot_reg(slot, NAMP_SLOT_FLAGS) & ~NAMP_FLAG_IEN;
+        return true;
+    case NAMP_VIF_PARAM1: v = x->p1; return true;
+    case NAMP_VIF_PARAM2: v = x->p2; return true;
+    case NAMP_VIF_PARAM3: v = x->p3; return true;
+    case NAMP_VIF_STATUS:
+        v = x->error ? NAMP_STATUS_ERROR | (NAMP_STATE_ERROR << 8) | x->error
+                     : slot_reg(slot, NAMP_SLOT_STATUS);
+        return true;
+    default: return false;
+    }
+}
+
+bool vif_unit::vif_write(unsigned slot, uint32_t offset, uint32_t v) {
+    if (vif *x = find(slot, offset, NAMP_VIF_CONFIG_PAGE)) {
+        switch (offset - NAMP_VIF_CONFIG_PAGE) {
+        case NAMP_VIFC_ET_BASE:
+            // The table must lie in this tile's SRAM: the vif reads it with physical addresses.
+            if ((v & 7) || v < geo_.sram_base || v - geo_.sram_base >= geo_.sram_size) return false;
+            if (uint64_t(v - geo_.sram_base) + uint64_t(x->et_bound) * NAMP_ET_ENTRY_SIZE > geo_.sram_size)
+                return false;
+            x->et_base = v;
+            return true;
+        case NAMP_VIFC_ET_BOUND:
+            if (v > NAMP_VIF_ET_MAX) return false;
+            if (x->et_base && uint64_t(x->et_base - geo_.sram_base) + uint64_t(v) * NAMP_ET_ENTRY_SIZE >
+                                  geo_.sram_size)
+                return false;
+            x->et_bound = v;
+            return true;
+        case NAMP_VIFC_CTRL:
+            if (v & ~(NAMP_VIFC_IEN | NAMP_VIFC_READY)) return false;
+            x->ctrl = v;
+            return true;
+        default: return false;
+        }
+    }
+    vif *x = find(slot, offset, NAMP_VIF_PAGE);
+    if (!x) return false;
+    const bool idle = !(slot_reg(slot, NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID) && !x->translating;
+    switch (offset - NAMP_VIF_PAGE) {
+    case NAMP_VIF_FLAGS: return write_flags(slot, *x, v);
+    // Parameters change only while nothing is under way (like the slot's PARAMs); otherwise the
+    // write is ignored rather than a bus error, which would kill the task for a race.
+    case NAMP_VIF_PARAM1: if (idle) x->p1 = v; return true;
+    case NAMP_VIF_PARAM2: if (idle) x->p2 = v; return true;
+    case NAMP_VIF_PARAM3: if (idle) x->p3 = v; return true;
+    default: return false;  // STATUS is read-only
+    }
+}
+
+bool vif_unit::write_flags(unsigned slot, vif &x, uint32_t v) {
+    const uint32_t ien = (x.ctrl & NAMP_VIFC_IEN) ? NAMP_FLAG_IEN : 0u;
+    v &= ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE);
+    if (x.translating) return true;  // a start is being translated: nothing else now
+    const uint32_t cur = slot_reg(slot, NAMP_SLOT_FLAGS);
+    if (x.error) {
+        // A refused start is acknowledged by clearing VALID; keeping VALID leaves it as it is.
+        if (!(v & NAMP_FLAG_VALID)) x.error = 0;
+        x.flags = v & ~NAMP_FLAG_VALID;
+        return true;
+    }
+    if (cur & NAMP_FLAG_VALID) {
+        // Active or finished: the slot's own FLAGS semantics (free, leave CCM), IEN the kernel's.
+        slot_write(slot, NAMP_SLOT_FLAGS, (v & ~NAMP_FLAG_IEN) | ien);
+        return true;
+    }
+    x.flags = v;
+    if (!(v & NAMP_FLAG_VALID)) {
+        slot_write(slot, NAMP_SLOT_FLAGS, v | ien);  // clears a DONE left by a buffered send
+        return true;
+    }
+    if (!(x.ctrl & NAMP_VIFC_READY)) {
+        refuse(x, NAMP_ERR_VIF_DISABLED);
+    } else if (!(v & NAMP_FLAG_BUF) && !(v & NAMP_FLAG_COM)) {
+        refuse(x, NAMP_ERR_VIF_MODE);  // a data address cannot be translated by vID
+    } else {
+        x.translating = true;
+        pending_.push_back(slot);
+        kick_.notify(sc_core::SC_ZERO_TIME);
+    }
+    return true;
+}
+
+void vif_unit::refuse(vif &x, uint32_t code) {
+    x.error = code;
+    ++refusals_;
+}
+
+// Reads entry vid of the table; returns 0 and the address, or a NAMP_ERR_VIF_* code. The bound is
+// checked first: no access outside the table.
+uint32_t vif_unit::lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr) {
+    if (vid >= x.et_bound) return NAMP_ERR_VIF_BOUND;
+    uint32_t entry[2] = {0, 0};
+    if (!port.read(x.et_base + vid * NAMP_ET_ENTRY_SIZE, entry, sizeof entry)) return NAMP_ERR_VIF_BUS;
+    if (entry[1] != kind) return NAMP_ERR_VIF_ENTRY;
+    addr = entry[0];
+    return 0;
+}
+
+void vif_unit::translate_thread() {
+    for (;;) {
+        while (pending_.empty()) wait(kick_);
+        const unsigned slot = pending_.front();
+        pending_.pop_front();
+        vif &x = vifs_[slot - first_];
+        wait(period_ * double(cfg_.namp.vif_cycles));
+        uint32_t p1 = 0, p2 = x.p2, code = lookup(x, x.p1, NAMP_ET_HANDLE, p1);
+        unsigned n = 1;
+        if (!code && (x.flags & NAMP_FLAG_BUF)) {
+            code = lookup(x, x.p2, NAMP_ET_SENDBUF, p2);
+            ++n;
+        }
+        x.translating = false;
+        if (code) {
+            refuse(x, code);
+            continue;
+        }
+        x.translations += n;
+        translations_ += n;
+        const uint32_t ien = (x.ctrl & NAMP_VIFC_IEN) ? NAMP_FLAG_IEN : 0u;
+        slot_write(slot, NAMP_SLOT_PARAM1, p1);
+        slot_write(slot, NAMP_SLOT_PARAM2, p2);
+        slot_write(slot, NAMP_SLOT_PARAM3, x.p3);
+        // Reserved bits go through: the slot refuses them (MODE_UNSUPPORTED) like its own.
+        slot_write(slot, NAMP_SLOT_FLAGS, (x.flags & ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE)) | NAMP_FLAG_VALID | ien);
+    }
+}
+
+}  // namespace namp

@@ -1,0 +1,151 @@
+/* Kernel internals shared by its files. Everything here runs in the trap handler, with
+ * interrupts off and the kernel lock held (k_lock), unless a comment says otherwise. */
+#ifndef KERNEL_KINTERNAL_H
+#define KERNEL_KINTERNAL_H
+
+#include <stdint.h>
+
+#include "hal/hal.h"
+#include "kernel/kernel.h"
+
+#ifndef K_RQ_LAYOUT
+#error "K_RQ_LAYOUT must be defined (K_RQ_FREERTOS, K_RQ_SEL4, K_RQ_BITMAP)"
+#endif
+
+enum k_state { KS_FREE = 0, KS_READY, KS_RUNNING, KS_BLOCKED, KS_SLEEPING, KS_DEAD };
+
+struct k_task;
+
+/* The list item is the first two words (HW-OSQM E_LAYOUT: next at +0, prev at +4); a thread is
+ * in at most one list at a time (a ready queue or a wait queue). */
+struct k_thread {
+    k_thread_t *next;
+    k_thread_t *prev;
+    uint32_t prio;
+    uint32_t state;
+    k_queue_t *queue;           /* the list it is in, or NULL */
+    trap_frame_t *frame;        /* saved context while not running */
+    uint64_t wake_at;           /* sleep or wait timeout (mtime), UINT64_MAX: none */
+    k_thread_t *timer_next;     /* sorted list of timeouts */
+    int32_t wait_result;
+    uint32_t slice_left;
+    uint32_t cpu_mask;
+    int32_t cpu;                /* core it runs on, -1 */
+    uint32_t id;
+    int32_t exit_code;
+    k_queue_t joiners;
+    struct k_task *task;        /* NULL: kernel thread */
+    uint8_t *stack;             /* K_STACK_SIZE bytes; kernel stack of a task */
+    const char *name;
+    uint32_t is_idle;
+    uint32_t syscalls;
+    uint32_t suspended;
+};
+
+/* A task's address space. */
+struct k_task {
+    uint32_t satp;
+    uint32_t *root;             /* level-1 page table (physical = virtual for the kernel) */
+    uint8_t *data;              /* physical address of the data region */
+    uint32_t data_pages;
+    uint32_t et[K_VIF_ET_MAX][2] __attribute__((aligned(8)));   /* NAMP-SV endpoint table */
+    uint32_t et_count;
+    int32_t vif_slot;           /* -1: none */
+};
+
+struct k_cpu {
+    k_thread_t *current;
+    k_thread_t *idle;
+    uint32_t tls;               /* the hart's tp (set for kernel threads running here) */
+    uint32_t online;
+    uint32_t resched;           /* time slice ended */
+};
+
+extern struct k_cpu k_cpus[K_MAX_CPUS];
+extern k_config_t k_cfg;
+extern k_stats_t k_stat;
+/* The kernel lock: a ticket lock, so that every core gets it in turn (an LR/SC test-and-set
+ * lock let one core starve for hundreds of ticks while the others kept re-taking it). kentry.S
+ * releases it (serving + 1) after leaving the old stack. */
+typedef struct {
+    volatile uint32_t next;
+    volatile uint32_t serving;
+} k_ticket_lock_t;
+extern k_ticket_lock_t k_lock;
+
+static inline void k_lock_take(void)
+{
+    uint32_t me = atomic_fetch_add_u32(&k_lock.next, 1);
+    /* The wait reads a device register: a device access synchronises the core with simulated
+     * time, so the holder (another core, simulated time-decoupled) runs on instead of the waiter
+     * spinning through its whole quantum. */
+    while (atomic_load_u32(&k_lock.serving) != me)
+        (void)mmio_read32(TILE_INFO_BASE + TILEINFO_CORE_ID);
+}
+
+static inline void k_lock_give(void) { atomic_store_u32(&k_lock.serving, k_lock.serving + 1); }
+
+/* Ready queues (rq_*.c, one layout per library). `front` asks for the front of the queue: the
+ * seL4 layout honours it (woken and preempted threads), the others always append. */
+void rq_init(void);
+void rq_insert(k_thread_t *t, int front);
+void rq_remove(k_thread_t *t);
+k_thread_t *rq_pick(uint32_t cpu);     /* highest-priority thread allowed on cpu, removed */
+int rq_top(uint32_t cpu);              /* its priority, -1 when none */
+extern const char *const k_rq_layout_name;
+
+/* Generic doubly linked queues (wait queues; the FreeRTOS and bitmap ready queues). */
+void q_append(k_queue_t *q, k_thread_t *t);
+void q_prepend(k_queue_t *q, k_thread_t *t);
+void q_insert_prio(k_queue_t *q, k_thread_t *t);   /* before the first of lower priority */
+void q_remove(k_queue_t *q, k_thread_t *t);
+k_thread_t *q_pop(k_queue_t *q);
+
+/* Scheduler (sched.c). */
+k_thread_t *k_current(void);
+uint32_t k_cpu_id(void);
+void k_make_ready(k_thread_t *t, int front);
+/* Blocks the current thread on q (NULL: only the timeout) until woken or the timeout (mtime,
+ * UINT64_MAX: none); the result is set by the waker or K_ETIMEDOUT. */
+void k_block(k_queue_t *q, uint64_t wake_at, int by_prio);
+/* Wakes t (removed from its wait queue and timer list) with result. */
+void k_wake(k_thread_t *t, int32_t result);
+void k_thread_end(k_thread_t *t, int code);
+void k_timer_remove(k_thread_t *t);
+k_thread_t *k_thread_alloc(void);
+void k_thread_setup_frame(k_thread_t *t, uint32_t pc, uint32_t sp, uint32_t arg, int user);
+void k_kputs(const char *s, uint32_t len);
+
+/* Sync objects (sync.c) and system calls (syscall.c). */
+int k_sys_mutex_lock(k_mutex_t *m);
+int k_sys_mutex_unlock(k_mutex_t *m);
+int k_sys_sem_take(k_sem_t *s, uint32_t timeout);
+int k_sys_sem_give(k_sem_t *s);
+void k_syscall(trap_frame_t *f);
+
+/* Tasks and address spaces (task.c, vm.c). */
+k_thread_t *k_sys_task_create(const k_task_image_t *image);
+void k_task_kill(k_thread_t *t, uint32_t cause, const trap_frame_t *f);
+void *vm_page_alloc(void);
+void vm_page_free(void *p);
+int vm_map(uint32_t *root, uint32_t va, uint32_t pa, uint32_t flags);
+/* Physical address of [va, va+len) in the task if all of it is mapped with `flags`, else 0. */
+uint32_t vm_user_range(const struct k_task *task, uint32_t va, uint32_t len, uint32_t flags);
+void vm_space_free(struct k_task *task);
+
+/* MCAPI integration (kmp.c): wakes the threads waiting for the library. */
+void k_mp_event(void);
+
+/* Sv32 PTE bits. */
+#define PTE_V (1u << 0)
+#define PTE_R (1u << 1)
+#define PTE_W (1u << 2)
+#define PTE_X (1u << 3)
+#define PTE_U (1u << 4)
+#define PTE_A (1u << 6)
+#define PTE_D (1u << 7)
+
+#define K_MUTEX_MAGIC 0x4d555458u
+#define K_SEM_MAGIC 0x53454d41u
+
+#endif

@@ -1,0 +1,10 @@
+/* Default idle wait of the library on bare metal: arm the timer for the wake-up time and sleep in
+ * wfi. Weak, in a file of its own, so that a kernel can replace it (sw/kernel/kmp.c). */
+#include "mp_internal.h"
+
+__attribute__((weak)) void mp_idle_wait(uint64_t wake)
+{
+    if (wake != UINT64_MAX)
+        timer_set_compare(wake);
+    wait_for_interrupt();
+}

@@ -1,0 +1,28 @@
+/* Checks for the kernel test firmwares: a failed check prints one FAIL line and counts; the
+ * main thread ends with k_exit(ktest_failures != 0), which becomes the tile's exit code. */
+#ifndef KTEST_H
+#define KTEST_H
+
+#include "kernel/kernel.h"
+
+extern volatile unsigned ktest_failures;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            ktest_failures++;                                                  \
+            k_printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
+        }                                                                      \
+    } while (0)
+
+#define CHECK_EQ(a, b)                                                         \
+    do {                                                                       \
+        long a_ = (long)(a), b_ = (long)(b);                                   \
+        if (a_ != b_) {                                                        \
+            ktest_failures++;                                                  \
+            k_printf("FAIL %s:%d: %s == %ld, expected %ld\n", __FILE__, __LINE__, \
+                     #a, a_, b_);                                              \
+        }                                                                      \
+    } while (0)
+
+#endif

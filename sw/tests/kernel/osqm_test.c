@@ -1,0 +1,197 @@
+/* HW-OSQM with the kernel (docs/kernel.md "HW-OSQM"), preset smp + namp.osqm: on every 4-core
+ * tile, SENDERS threads send messages to the next tile through their own NAMP slots and block in
+ * k_osqm_wait after each start: the OSQM puts them back into the ready queue (at the layout's end)
+ * when the transfer completes. Meanwhile CHURN threads on all cores keep the kernel's own queue
+ * operations going (yield, sleep, semaphores). Afterwards every ready queue is walked.
+ * Run with namp.osqm_cycles=20000 (see test_insertion_end).
+ * Expected per tile: "kernel osqm ok (<layout>): <n> wake-ups by the OSQM, queues consistent". */
+#include <stdint.h>
+#include <string.h>
+
+#include "hal/hal.h"
+#include "ktest.h"
+#include "mp/cbuffer.h"
+#include "na_registers.h"
+#include "namp_structs.h"
+
+volatile unsigned ktest_failures;
+extern const char *const k_rq_layout_name;
+
+#define SENDERS 6
+#define MSGS 25
+#define CHURN 6
+#define NA(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
+#define SLOT(s, r) NA(NA_NAMP_SLOT_BASE(s) + (r))
+
+static uint32_t ep[NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
+static uint8_t rxbuf[MP_CB_HEADER_SIZE + (4u << 5) + (1024u << 5)] __attribute__((aligned(8)));
+static uint32_t handle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
+static volatile uint32_t received, errors, churn_stop, senders_left;
+static uint32_t data[SENDERS][256];   /* 1 KiB messages: the transfer outlasts the system call */
+
+static void sender(void *arg)
+{
+    uint32_t s = (uint32_t)(uintptr_t)arg;   /* slot s */
+    for (uint32_t i = 0; i < MSGS; ++i) {
+        data[s][0] = tile_id();
+        data[s][1] = s;
+        data[s][2] = i;
+        SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)handle;
+        SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)data[s];
+        SLOT(s, NAMP_SLOT_PARAM3) = sizeof data[s];
+        SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
+        CHECK_EQ(k_osqm_wait(s), K_OK);
+        /* woken: the transfer is done (the hardware inserted us only then) */
+        uint32_t f = SLOT(s, NAMP_SLOT_FLAGS), st = SLOT(s, NAMP_SLOT_STATUS);
+        CHECK(f & NAMP_FLAG_DONE);
+        if (st & NAMP_STATUS_ERROR)
+            __atomic_fetch_add(&errors, 1, __ATOMIC_RELAXED);
+        SLOT(s, NAMP_SLOT_FLAGS) = 0;
+    }
+    __atomic_fetch_sub(&senders_left, 1, __ATOMIC_RELAXED);
+}
+
+static void receiver(void *arg)
+{
+    (void)arg;
+    mp_cbuffer_t *b = (mp_cbuffer_t *)rxbuf;
+    uint32_t next[SENDERS] = {0};
+    for (int idle = 0; received < SENDERS * MSGS && idle < 20000;) {
+        uint32_t idx;
+        if (mp_cbuffer_read(b, &idx) != 0) {
+            k_sleep(1);
+            idle++;
+            continue;
+        }
+        const uint32_t *m = (const uint32_t *)mp_cbuffer_data(b, idx);
+        if (m[1] < SENDERS) {
+            CHECK_EQ(m[2], next[m[1]]);
+            next[m[1]] = m[2] + 1;
+            received++;
+        }
+        mp_cbuffer_free(b, idx);
+    }
+}
+
+static k_sem_t sem;
+static void churn(void *arg)
+{
+    uint32_t me = (uint32_t)(uintptr_t)arg;
+    for (uint32_t i = 0; !churn_stop; ++i) {
+        switch ((i + me) % 4) {
+        case 0: k_yield(); break;
+        case 1: k_sleep(1); break;
+        case 2: k_sem_give(&sem); break;
+        default: k_sem_take(&sem, 1); break;
+        }
+        for (volatile int d = 0; d < 50; ++d)
+            ;
+    }
+}
+
+/* Where the hardware puts a woken thread: A blocks on its send; B and C of A's priority become
+ * ready while the main thread (higher priority, same core) waits for the insertion; then the
+ * queue is [B, C, A] (back: FreeRTOS, bitmap) or [A, B, C] (front: seL4). All on core 1. The
+ * test runs with namp.osqm_cycles = 20000 (4 ticks), so that B and C exist before the insertion. */
+static volatile uint32_t order_slot_done;
+static void blocked_sender(void *arg)
+{
+    (void)arg;
+    static uint32_t adata[256];
+    adata[1] = 0xFF;   /* not a sender's: the receiver does not count it */
+    SLOT(7, NAMP_SLOT_PARAM1) = (uint32_t)handle;
+    SLOT(7, NAMP_SLOT_PARAM2) = (uint32_t)adata;
+    SLOT(7, NAMP_SLOT_PARAM3) = sizeof adata;
+    SLOT(7, NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
+    CHECK_EQ(k_osqm_wait(7), K_OK);
+    order_slot_done = 1;
+    SLOT(7, NAMP_SLOT_FLAGS) = 0;
+}
+static void nothing(void *arg) { (void)arg; }
+
+static void test_insertion_end(void)
+{
+    k_thread_t *a = k_thread_create("A", blocked_sender, NULL, 4, 1u << 1);
+    while (!(SLOT(7, NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID) && !order_slot_done)
+        k_sleep(1);   /* A started its send (and blocks in k_osqm_wait) */
+    uint32_t before = NA(NA_OSQM_BASE + OSQM_INSERTIONS);
+    k_thread_t *b = k_thread_create("B", nothing, NULL, 4, 1u << 1);
+    k_thread_t *c = k_thread_create("C", nothing, NULL, 4, 1u << 1);
+    for (uint32_t n = 0; NA(NA_OSQM_BASE + OSQM_INSERTIONS) == before && n < 1000000u; ++n)
+        ;   /* no system call: B and C stay queued behind us */
+    k_thread_t *q[4] = {0};
+    int n = k_ready_order(4, q, 4);
+    CHECK_EQ(n, 3);
+    CHECK(!order_slot_done);
+    if (K_RQ_LAYOUT == K_RQ_SEL4)
+        CHECK(q[0] == a && q[1] == b && q[2] == c);
+    else
+        CHECK(q[0] == b && q[1] == c && q[2] == a);
+    k_printf("osqm insertion (%s): %s first\n", k_rq_layout_name,
+             q[0] == a ? "A" : q[0] == b ? "B" : "?");
+    CHECK_EQ(k_join(a, 1000, NULL), K_OK);
+    CHECK_EQ(k_join(b, 1000, NULL), K_OK);
+    CHECK_EQ(k_join(c, 1000, NULL), K_OK);
+}
+
+static void main_thread(void *arg)
+{
+    (void)arg;
+    CHECK_EQ(k_osqm_enable(), K_OK);
+    if (ktest_failures) {
+        k_printf("FAIL: no HW-OSQM (run with namp.osqm=true)\n");
+        k_exit(1);
+    }
+    k_sleep(20);   /* every tile has its endpoint ready */
+    test_insertion_end();
+    k_sem_init(&sem, 0);
+    senders_left = SENDERS;
+    k_thread_t *c[CHURN], *s[SENDERS];
+    for (uint32_t i = 0; i < CHURN; ++i)
+        c[i] = k_thread_create("churn", churn, (void *)(uintptr_t)i, 2 + i % 3, 0);
+    for (uint32_t i = 0; i < SENDERS; ++i)
+        s[i] = k_thread_create("sender", sender, (void *)(uintptr_t)i, 3 + i % 4, 0);
+    k_thread_t *r = k_thread_create("receiver", receiver, NULL, 6, 0);
+    for (uint32_t i = 0; i < SENDERS; ++i)
+        CHECK_EQ(k_join(s[i], 4000, NULL), K_OK);   /* a lost wake-up ends here, not in a hang */
+    CHECK_EQ(k_join(r, 4000, NULL), K_OK);
+    int bad_during = k_check_queues();   /* churn still running */
+    churn_stop = 1;
+    for (uint32_t i = 0; i < CHURN; ++i)
+        CHECK_EQ(k_join(c[i], K_FOREVER, NULL), K_OK);
+    int bad = k_check_queues();
+    k_stats_t st;
+    k_get_stats(&st);
+    uint32_t inserted = NA(NA_OSQM_BASE + OSQM_INSERTIONS);
+    CHECK_EQ(senders_left, 0);
+    CHECK_EQ(received, SENDERS * MSGS);
+    CHECK_EQ(errors, 0);
+    CHECK_EQ(bad_during, 0);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(inserted, st.osqm_waits);
+    CHECK(st.osqm_waits >= SENDERS * MSGS / 10);   /* many transfers outlast the call */
+    k_printf("osqm: %lu waits, %lu insertions by the OSQM, %lu switches\n",
+             (unsigned long)st.osqm_waits, (unsigned long)inserted, (unsigned long)st.switches);
+    if (ktest_failures == 0)
+        k_printf("kernel osqm ok (%s): %lu wake-ups by the OSQM, queues consistent\n",
+                 k_rq_layout_name, (unsigned long)inserted);
+    k_exit(ktest_failures != 0);
+}
+
+int main(void)
+{
+    if (hart_id() == 0) {
+        mp_cbuffer_init(rxbuf, 5, 10, 0);
+        memset(ep, 0, sizeof ep);
+        ep[NAMP_EP_STATE / 4] = NAMP_EP_STATE_READY;
+        ep[NAMP_EP_RX_BUFFER / 4] = (uint32_t)rxbuf;
+        memset(handle, 0, sizeof handle);
+        uint32_t tiles = tile_mesh_width() * tile_mesh_height();
+        handle[NAMP_H_TILE / 4] = (tile_id() + 1) % tiles;
+        handle[NAMP_H_ENDPOINT / 4] = (uint32_t)ep;   /* same ELF: same address in every tile */
+        k_config_t cfg = {.tick_ticks = 500, .slice_ticks = 1};
+        k_init(&cfg);
+        k_thread_create("main", main_thread, NULL, 10, 1u << 1);
+    }
+    k_start();
+}
