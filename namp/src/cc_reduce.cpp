@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "namp_cc.h"
 
@@ -13,7 +14,8 @@ namespace {
 template <typename T>
 T combine(uint32_t op, T a, T b) {
     switch (op) {
-    case NAMP_CC_OP_SUM: return T(a + b);  // wraps (modular, as the cores' add)
+    case NAMP_CC_OP_SUM:  // wraps (modular, as the cores' add): added unsigned, no signed overflow
+        return T(std::make_unsigned_t<T>(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b)));
     case NAMP_CC_OP_MIN: return b < a ? b : a;
     case NAMP_CC_OP_MAX: return b > a ? b : a;
     case NAMP_CC_OP_BAND: return T(a & b);

@@ -947,6 +947,7 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
             uint64_t t0 = cpu_cycles();
             mp_idle_wait(wake);
             mp_stats.idle_cycles += cpu_cycles() - t0;
+            mp_irq_service_inline();
         }
         irq_global_restore(saved);
     }
