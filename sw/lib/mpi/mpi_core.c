@@ -215,6 +215,7 @@ int MPI_Comm_free(MPI_Comm *c)
     if (!c || !mpi_comm_ok(*c) || *c == MPI_COMM_WORLD)
         return mpi_err(c ? *c : NULL, MPI_ERR_COMM, "MPI_Comm_free");
     (*c)->valid = 0;
+    mpi_cc_comm_free(*c);
     free((*c)->world);
     free(*c);
     *c = MPI_COMM_NULL;
