@@ -227,3 +227,41 @@ void test_collectives(MPI_Comm c, const char *name)
     free(all2);
     free(members);
 }
+
+/* Capacity: more communicators with a reduction root on one tile than the tile has endpoints
+ * (16). Roots that cannot get one are refused at setup and their reductions run in software,
+ * with the same results; once the communicators are freed, CC is taken again. */
+void test_cc_capacity(void)
+{
+    enum { N = 16 };
+    MPI_Comm cs[N];
+    int p = 0, took_cc = 0, took_sw = 0, bad = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    for (int k = 0; k < N; ++k) {
+        CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, 0, my_rank, &cs[k]), MPI_SUCCESS);
+        uint32_t before = cc_calls(MPIX_C_ALLREDUCE);
+        int v = my_rank + k, sum = 0;
+        CHECK_RC(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, cs[k]), MPI_SUCCESS);
+        bad += sum != p * (p - 1) / 2 + p * k;
+        if (cc_calls(MPIX_C_ALLREDUCE) != before)
+            ++took_cc;
+        else
+            ++took_sw;
+    }
+    CHECK(bad == 0, "capacity: %d wrong sums", bad);
+    if (cc_reduce_expected(p, MPI_INT, MPI_SUM))
+        CHECK(took_cc > 0 && took_sw > 0, "capacity: cc %d sw %d", took_cc, took_sw);
+    else
+        CHECK(took_cc == 0, "capacity: cc %d without CC", took_cc);
+    for (int k = 0; k < N; ++k)
+        CHECK_RC(MPI_Comm_free(&cs[k]), MPI_SUCCESS);
+    MPI_Comm again = MPI_COMM_NULL;
+    CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, 0, my_rank, &again), MPI_SUCCESS);
+    uint32_t before = cc_calls(MPIX_C_ALLREDUCE);
+    int v = 1, sum = 0;
+    CHECK_RC(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, again), MPI_SUCCESS);
+    CHECK(sum == p, "capacity: sum %d after free", sum);
+    CHECK_ALG(MPIX_C_ALLREDUCE, before, cc_reduce_expected(p, MPI_INT, MPI_SUM),
+              "capacity: CC after the endpoints were freed");
+    CHECK_RC(MPI_Comm_free(&again), MPI_SUCCESS);
+}

@@ -54,6 +54,7 @@ int main(void)
     CHECK_RC(MPI_Comm_free(&half), MPI_SUCCESS);
     if (size >= 2)
         test_coll_mismatch();
+    test_cc_capacity();
     MPIX_Print_stats();
     /* multicasts the adapter ran and ones the library's software loop ran instead (the ctests
      * on CC presets require the loop count to be 0: the MPI broadcasts really used the adapter) */
