@@ -37,8 +37,6 @@ struct mpi_cc_comm {
     int8_t *red_state;            /* per root rank: 0 not set up, 1 ready, -1 refused */
 };
 
-static uint8_t cc_out[MPI_SLOT_BYTES] __attribute__((aligned(8)));   /* header + payload */
-
 int mpi_cc_present(void) { return (int)mcapix_cc_features(); }
 
 static int type_of(MPI_Datatype t)
@@ -161,12 +159,13 @@ int mpi_cc_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c)
         return MPI_ERR_OTHER;
     struct mpi_hdr h = {MPI_K_EAGER, (uint16_t)(c->ctx + 1u), c->rank, MPI_TAG_BCAST, bytes,
                         (uint32_t)mpi_world_rank << 20};
+    /* the adapter takes the group only while none of our own sends is under way (they could
+     * be overtaken); finish them first so that the multicast runs in the adapter. The message
+     * [header][payload] is built in a send-pool slot, free from then until we return. */
+    uint8_t *cc_out = mpi_sends_drain();
     mpi_copy(cc_out, &h, sizeof h);
     if (bytes)
         mpi_copy(cc_out + MPI_HDR_BYTES, buf, bytes);
-    /* the adapter takes the group only while none of our own sends is under way (they could
-     * be overtaken); finish them first so that the multicast runs in the adapter */
-    mpi_sends_drain();
     mcapi_status_t st;
     mcapix_mcast_send(g, cc_out, MPI_HDR_BYTES + bytes, &st);
     return st == MCAPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
@@ -174,7 +173,8 @@ int mpi_cc_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c)
 
 /* ------------------------------------------------------------------ reduction */
 /* Collective: the first CC reduction to `root` on c. 1 ready, 0 refused (software instead, on
- * every member alike: the root's verdict travels in the ready broadcast), <0 an error class. */
+ * every member alike: the root's verdict travels in the ready broadcast: 1 ready, 0 refused, 2
+ * refused this time only), <0 an error class. */
 static int reduce_setup(int root, MPI_Comm c)
 {
     struct mpi_cc_comm *s = cc_of(c);
@@ -188,11 +188,15 @@ static int reduce_setup(int root, MPI_Comm c)
             if (s->rx)
                 mcapix_reduce_rx_create(s->rx, s->red_ep, (uint32_t)(c->size - 1), &st);
             ok = s->rx && st == MCAPI_SUCCESS;
+        } else {
+            ok = 2;   /* refused, and the root cannot remember it: all ask again next time */
         }
     }
     int rc = mpi_bcast_binomial(&ok, 1, root, c);
     if (rc != MPI_SUCCESS)
         return -rc;
+    if (ok == 2)
+        return 0;
     if (!s)
         return ok ? -MPI_ERR_NO_MEM : 0;   /* a member without memory cannot follow the root */
     s->red_state[root] = ok ? 1 : -1;

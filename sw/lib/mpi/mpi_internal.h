@@ -131,7 +131,7 @@ void mpi_p2p_finalize(void);
 uint32_t mpi_new_ctx_hint(void);
 mcapi_endpoint_t mpi_main_endpoint(void);
 mcapi_endpoint_t mpi_peer_main(int world);
-void mpi_sends_drain(void);
+void *mpi_sends_drain(void);   /* returns a free send-pool slot (MPI_SLOT_BYTES) */
 void mpi_cc_comm_free(MPI_Comm c);   /* coll_cc.c */
 void mpi_ctx_used(uint32_t ctx);
 
