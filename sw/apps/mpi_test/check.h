@@ -22,5 +22,6 @@ void test_p2p(void);
 void test_wildcards_order(void);
 void test_collectives(MPI_Comm c, const char *name);
 void test_coll_mismatch(void);
+void test_cc_capacity(void);
 
 #endif

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcapix_cc.h"
 #include "mpi.h"
+#include "na_registers.h"
 #include "check.h"
 
 #define CNT 5
@@ -78,6 +80,24 @@ static void expect(MPI_Datatype t, MPI_Op op, const int *members, int p, int i, 
     store(t, out, 0, acc, d);
 }
 
+/* Whether a call took NAMP-CC: its MPIX_A_CC counter moved. Expected (independently of the
+ * library's own rule, from docs/mpi.md): broadcast when the adapter multicasts and the group has
+ * at most 16 members; reductions when it reduces, for char/short/int/unsigned and every op but
+ * PROD. The ctests on barecc also require the CC counters in the statistics line, so a platform
+ * without CC cannot pass them by expecting software here. */
+static uint32_t cc_calls(int coll) { return MPIX_Stats()->coll[coll][MPIX_A_CC]; }
+static int cc_bcast_expected(int p)
+{
+    return (mcapix_cc_features() & NA_FEATURE_NAMP_CC_MCAST) && p > 1 && p <= 17;
+}
+static int cc_reduce_expected(int p, MPI_Datatype t, MPI_Op op)
+{
+    return (mcapix_cc_features() & NA_FEATURE_NAMP_CC_RED) && p > 1 && op != MPI_PROD &&
+           (t == MPI_CHAR || t == MPI_SHORT || t == MPI_INT || t == MPI_UNSIGNED);
+}
+#define CHECK_ALG(coll, before, want, ...)                                                     \
+    CHECK((cc_calls(coll) != (before)) == (want), __VA_ARGS__)
+
 void test_collectives(MPI_Comm c, const char *name)
 {
     int p, r;
@@ -101,7 +121,11 @@ void test_collectives(MPI_Comm c, const char *name)
                 store(t, in, i, input(my_rank, i, op), (double)input(my_rank, i, op));
             for (int root = 0; root < p; root += p > 2 ? p - 1 : 1) {   /* first and last */
                 memset(out, 0x5A, sizeof out);
+                uint32_t cc0 = cc_calls(MPIX_C_REDUCE);
                 CHECK_RC(MPI_Reduce(in, out, CNT, t, op, root, c), MPI_SUCCESS);
+                CHECK_ALG(MPIX_C_REDUCE, cc0, cc_reduce_expected(p, t, op),
+                          "%s: reduce %s %s: cc %d", name, onames[op], tnames[ti],
+                          cc_reduce_expected(p, t, op));
                 if (r == root)
                     for (int i = 0; i < CNT; ++i) {
                         expect(t, op, members, p, i, want);
@@ -111,7 +135,11 @@ void test_collectives(MPI_Comm c, const char *name)
                     }
             }
             memset(out, 0x5A, sizeof out);
+            uint32_t cc1 = cc_calls(MPIX_C_ALLREDUCE);
             CHECK_RC(MPI_Allreduce(in, out, CNT, t, op, c), MPI_SUCCESS);
+            CHECK_ALG(MPIX_C_ALLREDUCE, cc1, cc_reduce_expected(p, t, op),
+                      "%s: allreduce %s %s: cc %d", name, onames[op], tnames[ti],
+                      cc_reduce_expected(p, t, op));
             for (int i = 0; i < CNT; ++i) {
                 expect(t, op, members, p, i, want);
                 if (memcmp(out + i * ts, want, (size_t)ts) != 0 && bad++ < 5)
@@ -127,7 +155,10 @@ void test_collectives(MPI_Comm c, const char *name)
         int bcast_from = members[root];
         if (r != root)
             memset(out, 0, sizeof out);
+        uint32_t cc2 = cc_calls(MPIX_C_BCAST);
         CHECK_RC(MPI_Bcast(out, CNT, t, root, c), MPI_SUCCESS);
+        CHECK_ALG(MPIX_C_BCAST, cc2, cc_bcast_expected(p), "%s: bcast %s: cc %d", name,
+                  tnames[ti], cc_bcast_expected(p));
         for (int i = 0; i < CNT; ++i) {
             store(t, want, 0, bcast_from * 10 + i, bcast_from * 10 + i);
             CHECK(memcmp(out + i * ts, want, (size_t)ts) == 0, "%s: bcast %s", name, tnames[ti]);
@@ -171,10 +202,66 @@ void test_collectives(MPI_Comm c, const char *name)
     for (int i = 0; i < n; ++i)
         badl += y[i] != msum + (double)p * i;
     CHECK(badl == 0, "%s: allreduce of %d doubles: %d wrong", name, n, badl);
+    /* above the CC limits (docs/mpi.md): a 24000-byte broadcast and a 4000-byte integer
+     * allreduce take the software algorithms on every platform */
+    uint32_t cc3 = cc_calls(MPIX_C_BCAST), cc4 = cc_calls(MPIX_C_ALLREDUCE);
+    CHECK_RC(MPI_Bcast(x, n, MPI_DOUBLE, 0, c), MPI_SUCCESS);
+    badl = 0;
+    for (int i = 0; i < n; ++i)
+        badl += x[i] != (double)(members[0] + i);
+    CHECK(badl == 0, "%s: bcast of %d doubles: %d wrong", name, n, badl);
+    int *xi = (int *)y, *yi = xi + 1000;
+    for (int i = 0; i < 1000; ++i)
+        xi[i] = my_rank * i;
+    CHECK_RC(MPI_Allreduce(xi, yi, 1000, MPI_INT, MPI_SUM, c), MPI_SUCCESS);
+    badl = 0;
+    for (int i = 0; i < 1000; ++i)
+        badl += yi[i] != (int)msum * i;
+    CHECK(badl == 0, "%s: allreduce of 1000 ints: %d wrong", name, badl);
+    CHECK_ALG(MPIX_C_BCAST, cc3, 0, "%s: large bcast took CC", name);
+    CHECK_ALG(MPIX_C_ALLREDUCE, cc4, 0, "%s: large allreduce took CC", name);
     CHECK_RC(MPI_Barrier(c), MPI_SUCCESS);
     free(x);
     free(y);
     free(all);
     free(all2);
     free(members);
+}
+
+/* Capacity: more communicators with a reduction root on one tile than the tile has endpoints
+ * (16). Roots that cannot get one are refused at setup and their reductions run in software,
+ * with the same results; once the communicators are freed, CC is taken again. */
+void test_cc_capacity(void)
+{
+    enum { N = 16 };
+    MPI_Comm cs[N];
+    int p = 0, took_cc = 0, took_sw = 0, bad = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    for (int k = 0; k < N; ++k) {
+        CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, 0, my_rank, &cs[k]), MPI_SUCCESS);
+        uint32_t before = cc_calls(MPIX_C_ALLREDUCE);
+        int v = my_rank + k, sum = 0;
+        CHECK_RC(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, cs[k]), MPI_SUCCESS);
+        bad += sum != p * (p - 1) / 2 + p * k;
+        if (cc_calls(MPIX_C_ALLREDUCE) != before)
+            ++took_cc;
+        else
+            ++took_sw;
+    }
+    CHECK(bad == 0, "capacity: %d wrong sums", bad);
+    if (cc_reduce_expected(p, MPI_INT, MPI_SUM))
+        CHECK(took_cc > 0 && took_sw > 0, "capacity: cc %d sw %d", took_cc, took_sw);
+    else
+        CHECK(took_cc == 0, "capacity: cc %d without CC", took_cc);
+    for (int k = 0; k < N; ++k)
+        CHECK_RC(MPI_Comm_free(&cs[k]), MPI_SUCCESS);
+    MPI_Comm again = MPI_COMM_NULL;
+    CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, 0, my_rank, &again), MPI_SUCCESS);
+    uint32_t before = cc_calls(MPIX_C_ALLREDUCE);
+    int v = 1, sum = 0;
+    CHECK_RC(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, again), MPI_SUCCESS);
+    CHECK(sum == p, "capacity: sum %d after free", sum);
+    CHECK_ALG(MPIX_C_ALLREDUCE, before, cc_reduce_expected(p, MPI_INT, MPI_SUM),
+              "capacity: CC after the endpoints were freed");
+    CHECK_RC(MPI_Comm_free(&again), MPI_SUCCESS);
 }

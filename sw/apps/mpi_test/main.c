@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "hal/hal.h"
+#include "mcapix_cc.h"
 #include "mpi.h"
 #include "check.h"
 
@@ -53,7 +54,13 @@ int main(void)
     CHECK_RC(MPI_Comm_free(&half), MPI_SUCCESS);
     if (size >= 2)
         test_coll_mismatch();
+    test_cc_capacity();
     MPIX_Print_stats();
+    /* multicasts the adapter ran and ones the library's software loop ran instead (the ctests
+     * on CC presets require the loop count to be 0: the MPI broadcasts really used the adapter) */
+    const mcapix_cc_stats_t *ccs = mcapix_cc_stats();
+    printf("mpi_test cc rank %d: hw_sends=%u sw_sends=%u\n", my_rank, (unsigned)ccs->hw_sends,
+           (unsigned)ccs->sw_sends);
     int fails = n_fails, total = 0;
     MPI_Allreduce(&fails, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (n_fails == 0)

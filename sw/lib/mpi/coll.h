@@ -36,4 +36,13 @@ int mpi_reduce_binomial(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 int mpi_allreduce_recdoubling(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                               MPI_Comm c);
 
+/* NAMP-CC (coll_cc.c). *_ok: whether the collective goes to the adapter (same answer on every
+ * member). mpi_cc_reduce returns -1 when the root refused the setup (then: software). */
+int mpi_cc_present(void);   /* NA_FEATURE_NAMP_CC_* bits usable here, 0: none */
+int mpi_cc_bcast_ok(uint32_t bytes, MPI_Comm c);
+int mpi_cc_reduce_ok(int count, MPI_Datatype t, MPI_Op op, MPI_Comm c);
+int mpi_cc_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c);
+int mpi_cc_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op, int root,
+                  MPI_Comm c);
+
 #endif

@@ -1,13 +1,11 @@
 /* The dispatch point of the collectives: one function per collective chooses the algorithm,
  * counts the choice in mpi_stats.coll[collective][algorithm] (MPIX_Print_stats prints it) and runs
- * it. This is where the NAMP's collective unit (NAMP-CC: multicast, scatter, gather, reduction;
- * issue "NAMP-CC") is to be routed in: when mpi_cc_present() holds and the unit supports the
- * operation and type, call the mcapix_ collective and count MPIX_A_CC. Until that unit exists,
- * every collective runs in software. */
+ * it. Where the adapter has NAMP-CC (coll_cc.c, docs/mpi.md "Collectives on NAMP-CC"): MPI_Bcast
+ * by multicast, MPI_Reduce/MPI_Allreduce by the adapter's reduction for the integer ops and types
+ * it has (MPIX_A_CC); everything else, and every collective elsewhere, in software. The choice
+ * depends only on arguments every member passes alike (sizes, type, op, communicator) and on the
+ * platform, so all members choose the same algorithm. */
 #include "coll.h"
-
-/* Whether the platform's adapter has NAMP-CC. Weak, so that the CC layer can replace it. */
-__attribute__((weak)) int mpi_cc_present(void) { return 0; }
 
 static inline int chosen(int coll, int alg)
 {
@@ -25,7 +23,10 @@ int mpi_coll_barrier(MPI_Comm c)
 
 int mpi_coll_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c)
 {
-    /* CC: multicast from the root (mcapix_ multicast) */
+    if (mpi_cc_bcast_ok(bytes, c)) {
+        chosen(MPIX_C_BCAST, MPIX_A_CC);
+        return mpi_cc_bcast(buf, bytes, root, c);
+    }
     chosen(MPIX_C_BCAST, MPIX_A_BINOMIAL);
     return mpi_bcast_binomial(buf, bytes, root, c);
 }
@@ -33,7 +34,7 @@ int mpi_coll_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c)
 int mpi_coll_scatter(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t rbytes, int root,
                      MPI_Comm c)
 {
-    /* CC: hardware scatter */
+    /* NAMP-CC scatter does not fit MPI_Scatter (docs/mpi.md): software */
     chosen(MPIX_C_SCATTER, MPIX_A_LINEAR);
     return mpi_scatter_linear(sbuf, sbytes, rbuf, rbytes, root, c);
 }
@@ -41,7 +42,7 @@ int mpi_coll_scatter(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t rby
 int mpi_coll_gather(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t rbytes, int root,
                     MPI_Comm c)
 {
-    /* CC: hardware gather */
+    /* NAMP-CC gather does not fit MPI_Gather (docs/mpi.md): software */
     chosen(MPIX_C_GATHER, MPIX_A_LINEAR);
     return mpi_gather_linear(sbuf, sbytes, rbuf, rbytes, root, c);
 }
@@ -55,7 +56,13 @@ int mpi_coll_allgather(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t r
 int mpi_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op, int root,
                     MPI_Comm c)
 {
-    /* CC: hardware reduction for the integer ops/types it supports */
+    if (mpi_cc_reduce_ok(count, t, op, c)) {
+        int rc = mpi_cc_reduce(sbuf, rbuf, count, t, op, root, c);
+        if (rc >= 0) {
+            chosen(MPIX_C_REDUCE, MPIX_A_CC);
+            return rc;
+        }   /* refused when it was set up: software */
+    }
     chosen(MPIX_C_REDUCE, MPIX_A_BINOMIAL);
     return mpi_reduce_binomial(sbuf, rbuf, count, t, op, root, c, MPI_TAG_REDUCE);
 }
@@ -63,7 +70,16 @@ int mpi_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI
 int mpi_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                        MPI_Comm c)
 {
-    /* CC: hardware reduction + multicast for the integer ops/types it supports */
+    if (mpi_cc_reduce_ok(count, t, op, c)) {   /* CC reduction to rank 0, then broadcast */
+        uint32_t bytes = (uint32_t)count * (uint32_t)mpi_type_size(t);
+        int rc = mpi_cc_reduce(sbuf, rbuf, count, t, op, 0, c);
+        if (rc >= 0) {
+            chosen(MPIX_C_ALLREDUCE, MPIX_A_CC);
+            int rb = mpi_cc_bcast_ok(bytes, c) ? mpi_cc_bcast(rbuf, bytes, 0, c)
+                                               : mpi_bcast_binomial(rbuf, bytes, 0, c);
+            return rc != MPI_SUCCESS ? rc : rb;
+        }
+    }
     if (pow2(c->size)) {
         chosen(MPIX_C_ALLREDUCE, MPIX_A_RECDOUBLING);
         return mpi_allreduce_recdoubling(sbuf, rbuf, count, t, op, c);

@@ -9,7 +9,7 @@
 mpix_stats_t mpi_stats;
 int mpi_initialized;
 int mpi_world_rank, mpi_world_size;
-struct mpi_comm mpi_comm_world_obj = {0, 0, 0, MPI_ERRORS_ARE_FATAL, NULL, 0};
+struct mpi_comm mpi_comm_world_obj = {0, 0, 0, MPI_ERRORS_ARE_FATAL, NULL, 0, NULL};
 static uint32_t next_ctx = 2;   /* world: 0 (p2p) and 1 (collectives) */
 
 static const char *const err_names[MPI_ERR_LASTCODE] = {
@@ -215,6 +215,7 @@ int MPI_Comm_free(MPI_Comm *c)
     if (!c || !mpi_comm_ok(*c) || *c == MPI_COMM_WORLD)
         return mpi_err(c ? *c : NULL, MPI_ERR_COMM, "MPI_Comm_free");
     (*c)->valid = 0;
+    mpi_cc_comm_free(*c);
     free((*c)->world);
     free(*c);
     *c = MPI_COMM_NULL;

@@ -48,6 +48,7 @@ struct mpi_comm {
     int errhandler;
     int *world;           /* world rank of each rank (NULL for MPI_COMM_WORLD: identity) */
     int valid;
+    struct mpi_cc_comm *cc;   /* NAMP-CC state of this communicator (coll_cc.c), lazily */
 };
 
 enum { RQ_FREE = 0, RQ_ACTIVE, RQ_DONE };
@@ -128,6 +129,10 @@ void mpi_progress(int block);
 int mpi_p2p_init(void);
 void mpi_p2p_finalize(void);
 uint32_t mpi_new_ctx_hint(void);
+mcapi_endpoint_t mpi_main_endpoint(void);
+mcapi_endpoint_t mpi_peer_main(int world);
+void *mpi_sends_drain(void);   /* returns a free send-pool slot (MPI_SLOT_BYTES) */
+void mpi_cc_comm_free(MPI_Comm c);   /* coll_cc.c */
 void mpi_ctx_used(uint32_t ctx);
 
 /* Reduction: inout[i] = inout[i] op in[i]. MPI_SUCCESS or MPI_ERR_OP / MPI_ERR_TYPE. */

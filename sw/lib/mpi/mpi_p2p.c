@@ -124,6 +124,23 @@ static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, ui
     return pool_send(e, to, e->buf, MPI_HDR_BYTES + bytes, owner);
 }
 
+/* For the NAMP-CC collectives (coll_cc.c): this rank's header endpoint, a peer's, and a wait
+ * until none of our MCAPI sends is under way (the adapter's collective slots run only then);
+ * after the wait a pool slot is free for a blocking collective send (no extra memory). */
+mcapi_endpoint_t mpi_main_endpoint(void) { return ep_main; }
+mcapi_endpoint_t mpi_peer_main(int world) { return lookup(h_main, world, MPI_PORT); }
+void *mpi_sends_drain(void)
+{
+    for (;;) {
+        int busy = 0;
+        for (int i = 0; i < MPI_SEND_POOL; ++i)
+            busy |= pool[i].busy;
+        if (!busy)
+            return pool[0].buf;
+        mpi_progress(1);
+    }
+}
+
 /* Rendezvous payload: after the CTS, slot-sized pieces from the user's buffer (no copy). */
 static void pump_rdv_sends(void)
 {
