@@ -18,7 +18,6 @@ mcapi_endpoint_t mcapix_endpoint_create_in(mcapi_port_t port, const mcapix_endpo
 
 #define KMPT_REQS 8u
 #define KMPT_EPS 16u
-#define KMPT_GET_TIMEOUT_US 1000u   /* one lookup try; the task retries up to its own timeout */
 
 enum { RQ_FREE = 0, RQ_PENDING, RQ_BUSY, RQ_DONE };
 struct kmpt_req {
@@ -128,7 +127,7 @@ static int32_t run(struct kmpt_req *r)
         return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
     case MP_TASK_OP_GET: {
         mcapi_endpoint_t h;
-        KMP(h = mcapi_endpoint_get(MCAPI_DOMAIN, r->a1, r->a2, KMPT_GET_TIMEOUT_US, &st));
+        KMP(h = mcapi_endpoint_get(MCAPI_DOMAIN, r->a1, r->a2, MP_TASK_GET_TRY_US, &st));
         if (st != MCAPI_SUCCESS)
             return MP_TASK_ERR(st);
         int vid = k_vif_add_handle(r->t, h);

@@ -197,17 +197,6 @@ void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
     SET(status, status_of(r));
 }
 
-static uint64_t now_us(void)
-{
-    uint32_t hi, lo, hi2;
-    do {
-        __asm__ volatile("rdtimeh %0" : "=r"(hi));
-        __asm__ volatile("rdtime %0" : "=r"(lo));
-        __asm__ volatile("rdtimeh %0" : "=r"(hi2));
-    } while (hi != hi2);
-    return (((uint64_t)hi << 32) | lo) / 10u;   /* mtime runs at 10 MHz (docs/kernel.md) */
-}
-
 mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t port,
                                     mcapi_timeout_t timeout, mcapi_status_t *status)
 {
@@ -232,8 +221,11 @@ mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mc
         SET(status, MCAPI_ERR_ENDP_LIMIT);
         return NULL;
     }
-    uint64_t end = timeout == MCAPI_TIMEOUT_INFINITE ? UINT64_MAX : now_us() + timeout;
-    for (;;) {
+    /* each request is one lookup of MP_TASK_GET_TRY_US: the timeout is counted in tries */
+    uint32_t tries = timeout == MCAPI_TIMEOUT_INFINITE
+                         ? UINT32_MAX
+                         : (timeout + MP_TASK_GET_TRY_US - 1u) / MP_TASK_GET_TRY_US;
+    for (uint32_t n = 1;; ++n) {
         int32_t r = request(MP_TASK_OP_GET, node, port);
         if (r >= 0) {
             h->node = node;
@@ -248,7 +240,7 @@ mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mc
             SET(status, st);
             return NULL;
         }
-        if (now_us() >= end) {
+        if (tries != UINT32_MAX && n >= tries) {
             SET(status, MCAPI_TIMEOUT);
             return NULL;
         }

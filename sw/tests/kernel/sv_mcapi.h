@@ -18,9 +18,9 @@
 /* After the library's state in the task's data region. */
 struct sv_mcapi_task {
     volatile uint32_t mark, ack, done;
-    uint32_t st_init, st_create, st_get, st_final, st_after;
+    uint32_t st_bye, st_init, st_create, st_get, st_final, st_after;
     uint32_t sent, send_fail, received, recv_fail, byte_fail;
-    uint32_t misuse_done, misuse_fail, bad_code, bad_status;
+    uint32_t step, misuse_done, misuse_fail, bad_code, bad_status;
 };
 
 void sv_mcapi_task_main(void *arg);

@@ -11,6 +11,7 @@ static uint8_t pattern(uint32_t msg, uint32_t i) { return (uint8_t)(msg * 31u + 
 
 #define EXPECT(d, code, st, want)       \
     do {                                \
+        (d)->step = (code);             \
         if ((st) != (want)) {           \
             (d)->bad_code = (code);     \
             (d)->bad_status = (uint32_t)(st); \
@@ -109,14 +110,20 @@ void sv_mcapi_task_main(void *arg)
             d->recv_fail++;
             continue;
         }
-        for (uint32_t i = 0; i < want; ++i)
-            if (buf[i] != (uint8_t)~pattern(m, i)) {
+        for (uint32_t i = 0; i < want; ++i) {
+            uint8_t want_b = (uint8_t)(0xFFu - pattern(m, i));
+            if (buf[i] != want_b) {
                 d->byte_fail++;
                 break;
             }
+        }
         d->received++;
     }
     misuse(d, me, peer);
+    /* tile 1 stays until this last message: the lookup of a missing port above needs it */
+    const uint8_t bye[4] = {'B', 'Y', 'E', 0};
+    mcapi_msg_send(me, peer, bye, sizeof bye, 0, &st);
+    d->st_bye = (uint32_t)st;
     mcapi_finalize(&st);
     d->st_final = (uint32_t)st;
     mcapi_msg_send(me, peer, buf, 4, 0, &st);   /* after finalize */

@@ -64,13 +64,17 @@ static void tile0(void)
     CHECK_EQ(d->send_fail, 0);
     CHECK_EQ(during, 0);
 
-    CHECK(wait_for(&d->done, 1));
+    if (!wait_for(&d->done, 1)) {
+        CHECK(d->done == 1);
+        k_printf("task stuck after misuse step %lu\n", (unsigned long)d->step);
+    }
     /* read before the join, which frees the data region */
     CHECK_EQ(d->received, SVM_MSGS);
     CHECK_EQ(d->recv_fail, 0);
     CHECK_EQ(d->byte_fail, 0);
     CHECK_EQ(d->misuse_done, 1);
     CHECK_EQ(d->misuse_fail, 0);
+    CHECK_EQ(d->st_bye, MCAPI_SUCCESS);
     CHECK_EQ(d->st_final, MCAPI_SUCCESS);
     CHECK_EQ(d->st_after, MCAPI_ERR_NODE_NOTINIT);
     k_printf("task results: received %lu, recv_fail %lu, byte_fail %lu, misuse %lu/%lu (code %lu "
@@ -120,6 +124,12 @@ static void tile1(void)
         KMP(mcapi_msg_send(ep, back, msgs[m], n, 0, &st));
         CHECK_EQ(st, MCAPI_SUCCESS);
     }
+    /* the task's last message: it may look up a missing port here until then */
+    uint8_t bye[8];
+    size_t got = 0;
+    KMP(mcapi_msg_recv(ep, bye, sizeof bye, &got, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    CHECK(got == 4 && memcmp(bye, "BYE", 4) == 0);
     if (ktest_failures == 0)
         k_printf("kernel sv_mcapi receiver ok: %lu messages, every byte\n", (unsigned long)good);
 }

@@ -19,6 +19,7 @@
 #define MP_TASK_RX_M 9u         /*   of 512 bytes */
 #define MP_TASK_MAGIC 0x4d505453u
 #define MP_TASK_MAX_SEND (1u << MP_TASK_TX_M)
+#define MP_TASK_GET_TRY_US 1000u   /* one lookup request: its MCAPI timeout in the kernel */
 
 struct mp_task_ep {
     uint32_t used, port;
