@@ -157,8 +157,8 @@ TEST(OsqmStatic, BadKeyValuesAreConfigurationErrors) {
     EXPECT_EQ(error_of({"namp.osqm_q_head=6"}), "'namp.osqm_q_head' must be a multiple of 4, got 6");
     EXPECT_EQ(error_of({"namp.osqm_q_tail=2"}), "'namp.osqm_q_tail' must be a multiple of 4, got 2");
     EXPECT_EQ(error_of({"namp.osqm_e_next=1"}), "'namp.osqm_e_next' must be a multiple of 4, got 1");
-    EXPECT_EQ(error_of({"namp.osqm_e_prev=4094"}),
-              "'namp.osqm_e_prev' must be a multiple of 4, got 4094");
+    EXPECT_EQ(error_of({"namp.osqm_e_prev=4090"}),
+              "'namp.osqm_e_prev' must be a multiple of 4, got 4090");
     EXPECT_NE(error_of({"namp.osqm_e_prev=4096"}).find("'namp.osqm_e_prev' must be an integer in "
                                                        "[0, 4092]"),
               std::string::npos);
