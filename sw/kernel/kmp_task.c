@@ -11,6 +11,8 @@
 #include "mcapi.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
+#include "mp_internal.h"   /* the connected handle of a channel (struct mp_endpoint) */
+#include "namp_structs.h"
 void namp_slot_reserve(unsigned slot);   /* namp/namp.h (the NAMP driver) */
 
 mcapi_endpoint_t mcapix_endpoint_create_in(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
@@ -51,7 +53,7 @@ int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
 {
     if (!service || !cur->task)
         return K_ENOSYS;
-    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_GET)
+    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_SEND_OPEN)
         return K_EINVAL;
     struct kmpt_req *r = req_of(cur);
     if (r && r->state != RQ_DONE)
@@ -125,6 +127,34 @@ static int32_t run(struct kmpt_req *r)
         KMP(mcapi_endpoint_delete(eps[r->a1].h, &st));
         eps[r->a1].h = NULL;
         return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
+    case MP_TASK_OP_CONNECT: {
+        /* the remote endpoint by the vID the task holds: only a handle of its own table */
+        if (!owner_ok(r->a1, r) || r->a2 >= task->et_count || task->et[r->a2][1] != NAMP_ET_HANDLE)
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+        mcapi_endpoint_t remote = (mcapi_endpoint_t)task->et[r->a2][0];
+        mcapi_request_t req;
+        size_t sz;
+        KMP(mcapi_pktchan_connect_i(eps[r->a1].h, remote, &req, &st));
+        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
+            KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
+        return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
+    }
+    case MP_TASK_OP_SEND_OPEN: {
+        if (!owner_ok(r->a1, r))
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+        mcapi_pktchan_send_hndl_t sh = NULL;
+        mcapi_request_t req;
+        size_t sz;
+        KMP(mcapi_pktchan_send_open_i(&sh, eps[r->a1].h, &req, &st));
+        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
+            KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
+        if (st != MCAPI_SUCCESS || !sh)
+            return MP_TASK_ERR(st == MCAPI_SUCCESS ? MCAPI_ERR_CHAN_INVALID : st);
+        /* the task sends with CON through the channel's connected handle (credits, direct
+         * element addressing), as the kernel's library does */
+        int vid = k_vif_add_handle(r->t, &sh->peer_h);
+        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    }
     case MP_TASK_OP_GET: {
         mcapi_endpoint_t h;
         KMP(h = mcapi_endpoint_get(MCAPI_DOMAIN, r->a1, r->a2, MP_TASK_GET_TRY_US, &st));

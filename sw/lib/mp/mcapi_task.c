@@ -247,6 +247,37 @@ mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mc
     }
 }
 
+/* One element of the send buffer through the vif to the handle of vID dst (flags: 0 message,
+ * NAMP_FLAG_CON packet); no system call. */
+static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer, size_t size)
+{
+    mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
+    uint32_t idx = 0;
+    int got = 0;
+    for (uint32_t i = 0; i < DONE_POLLS && !got; ++i)   /* the adapter frees sent elements */
+        got = mp_cbuffer_reserve(tx, &idx) == 0;
+    if (!got)
+        return MCAPI_ERR_MEM_LIMIT;
+    mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
+    mp_cbuffer_commit(tx, idx, (uint32_t)size);
+    VREG(NAMP_VIF_PARAM1) = dst;
+    VREG(NAMP_VIF_PARAM2) = C->tx_vid;
+    VREG(NAMP_VIF_PARAM3) = idx;
+    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < DONE_POLLS && !done; ++i)
+        done = VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE;
+    uint32_t st = VREG(NAMP_VIF_STATUS);
+    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF;   /* acknowledge: VALID off */
+    if (!done || (st & NAMP_STATUS_ERROR)) {
+        C->send_errors++;
+        C->last_vif_status = done ? st : 0xFFFFFFFFu;
+        return MCAPI_ERR_TRANSMISSION;
+    }
+    C->sends++;
+    return MCAPI_SUCCESS;
+}
+
 /* ---- messages ---- */
 
 void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
@@ -270,34 +301,11 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
         SET(status, MCAPI_ERR_MSG_SIZE);
         return;
     }
-    mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
-    uint32_t idx = 0;
-    int got = 0;
-    for (uint32_t i = 0; i < DONE_POLLS && !got; ++i)   /* the adapter frees sent elements */
-        got = mp_cbuffer_reserve(tx, &idx) == 0;
-    if (!got) {
-        SET(status, MCAPI_ERR_MEM_LIMIT);
+    if (local_of(send_ep)->chan) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);   /* as the library: a channel's endpoint */
         return;
     }
-    mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
-    mp_cbuffer_commit(tx, idx, (uint32_t)size);
-    VREG(NAMP_VIF_PARAM1) = dst->vid;
-    VREG(NAMP_VIF_PARAM2) = C->tx_vid;
-    VREG(NAMP_VIF_PARAM3) = idx;
-    VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_BUF | NAMP_FLAG_VALID;
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < DONE_POLLS && !done; ++i)
-        done = VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE;
-    uint32_t st = VREG(NAMP_VIF_STATUS);
-    VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_BUF;   /* acknowledge: VALID off */
-    if (!done || (st & NAMP_STATUS_ERROR)) {
-        C->send_errors++;
-        C->last_vif_status = done ? st : 0xFFFFFFFFu;
-        SET(status, MCAPI_ERR_TRANSMISSION);
-        return;
-    }
-    C->sends++;
-    SET(status, MCAPI_SUCCESS);
+    SET(status, vif_send(0, dst->vid, buffer, size));
 }
 
 void mcapi_msg_recv(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
@@ -338,6 +346,116 @@ mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *statu
     return n;
 }
 
+/* ---- packet channels, sending side: connect and open are kernel requests (done when the call
+ * returns: the request is complete at once), packets go through the vif with CON ---- */
+
+static void done_at_once(mcapi_request_t *r, mcapi_status_t st)
+{
+    r->status = st;
+    r->size = 0;
+    r->state = MP_TASK_REQ_DONE;
+}
+
+void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
+                             mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(send_ep);
+    struct mp_task_remote *dst = remote_of(recv_ep);
+    if (!r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep || !dst) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (ep->chan) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);
+        return;
+    }
+    mcapi_status_t st = status_of(request(MP_TASK_OP_CONNECT, (uint32_t)ep->kid, dst->vid));
+    if (st == MCAPI_SUCCESS) {
+        ep->chan = 1;
+        ep->chan_vid = dst->vid;
+    }
+    done_at_once(r, st);
+    SET(status, st);
+}
+
+void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t send_ep,
+                               mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(send_ep);
+    if (!h || !r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (ep->chan != 1) {
+        SET(status, ep->chan ? MCAPI_ERR_CHAN_OPEN : MCAPI_ERR_CHAN_NOTOPEN);
+        return;
+    }
+    int32_t res = request(MP_TASK_OP_SEND_OPEN, (uint32_t)ep->kid, 0);
+    mcapi_status_t st = status_of(res);
+    if (st == MCAPI_SUCCESS) {
+        ep->chan = 2;
+        ep->chan_vid = (uint32_t)res;
+        *h = (mcapi_pktchan_send_hndl_t)ep;
+    }
+    done_at_once(r, st);
+    SET(status, st);
+}
+
+void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t h, const void *buffer, size_t size,
+                        mcapi_status_t *status)
+{
+    struct mp_task_ep *ep = ready() ? local_of((mcapi_endpoint_t)h) : NULL;
+    if (!ep || ep->chan != 2) {
+        SET(status, ready() ? MCAPI_ERR_CHAN_INVALID : MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    if (!buffer && size) {
+        SET(status, MCAPI_ERR_BUF_INVALID);
+        return;
+    }
+    if (size > MP_TASK_MAX_SEND) {
+        SET(status, MCAPI_ERR_PKT_SIZE);
+        return;
+    }
+    SET(status, vif_send(NAMP_FLAG_CON, ep->chan_vid, buffer, size));
+}
+
+/* Only requests the task library completed at once (connect, open) can be tested or waited for. */
+mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *status)
+{
+    if (!r || r->state != MP_TASK_REQ_DONE) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return MCAPI_FALSE;
+    }
+    if (size)
+        *size = r->size;
+    SET(status, r->status);
+    return MCAPI_TRUE;
+}
+
+mcapi_boolean_t mcapi_wait(mcapi_request_t *r, size_t *size, mcapi_timeout_t t,
+                           mcapi_status_t *status)
+{
+    (void)t;
+    return mcapi_test(r, size, status);
+}
+
 /* ---- not available in a task: a clear status, nothing touched ---- */
 
 #define UNSUPPORTED(st) SET(st, MCAPI_ERR_NOT_SUPPORTED)
@@ -359,27 +477,10 @@ void mcapi_msg_recv_i(mcapi_endpoint_t e, void *b, size_t n, mcapi_request_t *r,
     (void)e, (void)b, (void)n, (void)r;
     UNSUPPORTED(st);
 }
-void mcapi_pktchan_connect_i(mcapi_endpoint_t s, mcapi_endpoint_t d, mcapi_request_t *r,
-                             mcapi_status_t *st)
-{
-    (void)s, (void)d, (void)r;
-    UNSUPPORTED(st);
-}
-void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t e, mcapi_request_t *r,
-                               mcapi_status_t *st)
-{
-    (void)h, (void)e, (void)r;
-    UNSUPPORTED(st);
-}
 void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t e, mcapi_request_t *r,
                                mcapi_status_t *st)
 {
     (void)h, (void)e, (void)r;
-    UNSUPPORTED(st);
-}
-void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t h, const void *b, size_t n, mcapi_status_t *st)
-{
-    (void)h, (void)b, (void)n;
     UNSUPPORTED(st);
 }
 void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t h, const void *b, size_t n, mcapi_request_t *r,
@@ -409,18 +510,6 @@ void mcapi_pktchan_release(void *b, mcapi_status_t *st)
 {
     (void)b;
     UNSUPPORTED(st);
-}
-mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *n, mcapi_status_t *st)
-{
-    (void)r, (void)n;
-    UNSUPPORTED(st);
-    return MCAPI_FALSE;
-}
-mcapi_boolean_t mcapi_wait(mcapi_request_t *r, size_t *n, mcapi_timeout_t t, mcapi_status_t *st)
-{
-    (void)r, (void)n, (void)t;
-    UNSUPPORTED(st);
-    return MCAPI_FALSE;
 }
 mcapi_uint_t mcapi_wait_any(size_t k, mcapi_request_t **r, size_t *n, mcapi_timeout_t t,
                             mcapi_status_t *st)

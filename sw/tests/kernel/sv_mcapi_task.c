@@ -54,6 +54,8 @@ static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_
     EXPECT(d, 13, st, MCAPI_ERR_ENDP_NOTOWNER);
     mcapi_pktchan_recv_i((mcapi_pktchan_recv_hndl_t)0, NULL, &req, &st);
     EXPECT(d, 14, st, MCAPI_ERR_NOT_SUPPORTED);
+    mcapi_pktchan_release(b, &st);
+    EXPECT(d, 26, st, MCAPI_ERR_NOT_SUPPORTED);
     (void)mcapi_endpoint_get(0, 1, 99, 2000, &st);   /* no such port: times out */
     EXPECT(d, 15, st, MCAPI_TIMEOUT);
     /* a second endpoint, deleted: its handle is invalid afterwards */
@@ -119,6 +121,51 @@ void sv_mcapi_task_main(void *arg)
         }
         d->received++;
     }
+    /* a packet channel to tile 1: connect and open by the kernel, packets through the vif */
+    mcapi_request_t req;
+    size_t sz;
+    mcapi_endpoint_t pk = mcapi_endpoint_create(SVM_PKT_PORT, &st);
+    mcapi_endpoint_t prx = st == MCAPI_SUCCESS
+                               ? mcapi_endpoint_get(0, 1, SVM_PEER_PKT_PORT, MCAPI_TIMEOUT_INFINITE, &st)
+                               : NULL;
+    mcapi_pktchan_send_hndl_t sh = NULL;
+    if (st == MCAPI_SUCCESS)
+        mcapi_pktchan_connect_i(pk, prx, &req, &st);
+    if (st == MCAPI_SUCCESS)
+        mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+    if (st == MCAPI_SUCCESS)
+        mcapi_pktchan_send_open_i(&sh, pk, &req, &st);
+    if (st == MCAPI_SUCCESS)
+        mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+    d->st_chan = (uint32_t)st;
+    d->mark = 3;
+    while (d->ack != 3)
+        ;
+    static const uint16_t psizes[SVM_PKTS] = SVM_PKT_SIZES;
+    for (uint32_t p = 0; p < SVM_PKTS && sh; ++p) {
+        for (uint32_t i = 0; i < psizes[p]; ++i)
+            buf[i] = pattern(100 + p, i);
+        mcapi_pktchan_send(sh, buf, psizes[p], &st);
+        if (st == MCAPI_SUCCESS)
+            d->pkts_sent++;
+        else
+            d->pkt_fail = (uint32_t)st;
+    }
+    d->mark = 4;
+    while (d->ack != 4)
+        ;
+    mcapi_msg_send(pk, peer, buf, 4, 0, &st);   /* a channel's endpoint sends no messages */
+    EXPECT(d, 20, st, MCAPI_ERR_CHAN_CONNECTED);
+    mcapi_pktchan_send((mcapi_pktchan_send_hndl_t)me, buf, 4, &st);   /* not a channel */
+    EXPECT(d, 21, st, MCAPI_ERR_CHAN_INVALID);
+    mcapi_pktchan_send(sh, NULL, 4, &st);
+    EXPECT(d, 22, st, MCAPI_ERR_BUF_INVALID);
+    mcapi_pktchan_send(sh, buf, 2048, &st);
+    EXPECT(d, 23, st, MCAPI_ERR_PKT_SIZE);
+    mcapi_pktchan_connect_i(pk, prx, &req, &st);
+    EXPECT(d, 24, st, MCAPI_ERR_CHAN_CONNECTED);
+    (void)mcapi_test(NULL, &sz, &st);
+    EXPECT(d, 25, st, MCAPI_ERR_REQUEST_INVALID);
     misuse(d, me, peer);
     /* tile 1 stays until this last message: the lookup of a missing port above needs it */
     const uint8_t bye[4] = {'B', 'Y', 'E', 0};

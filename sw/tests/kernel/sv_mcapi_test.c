@@ -57,6 +57,16 @@ static void tile0(void)
     CHECK(wait_for(&d->mark, 2));
     uint32_t during = k_syscalls_of(t) - before;
     d->ack = 2;
+    CHECK(wait_for(&d->mark, 3));
+    CHECK_EQ(d->st_chan, MCAPI_SUCCESS);
+    before = k_syscalls_of(t);
+    d->ack = 3;
+    CHECK(wait_for(&d->mark, 4));
+    uint32_t during_pkts = k_syscalls_of(t) - before;
+    d->ack = 4;
+    CHECK_EQ(d->pkts_sent, SVM_PKTS);
+    CHECK_EQ(d->pkt_fail, 0);
+    CHECK_EQ(during_pkts, 0);
     CHECK_EQ(d->st_init, MCAPI_SUCCESS);
     CHECK_EQ(d->st_create, MCAPI_SUCCESS);
     CHECK_EQ(d->st_get, MCAPI_SUCCESS);
@@ -88,8 +98,9 @@ static void tile0(void)
     CHECK_EQ(status, 0);
     kmp_task_service_stop();
     if (ktest_failures == 0)
-        k_printf("kernel sv_mcapi ok: task sent %d messages through its vif with %lu system calls\n",
-                 SVM_MSGS, (unsigned long)during);
+        k_printf("kernel sv_mcapi ok: task sent %d messages and %d packets through its vif with "
+                 "%lu system calls\n",
+                 SVM_MSGS, SVM_PKTS, (unsigned long)(during + during_pkts));
 }
 
 static void tile1(void)
@@ -124,6 +135,32 @@ static void tile1(void)
         KMP(mcapi_msg_send(ep, back, msgs[m], n, 0, &st));
         CHECK_EQ(st, MCAPI_SUCCESS);
     }
+    /* the task's packet channel: every byte of every packet */
+    mcapi_endpoint_t pep;
+    mcapi_pktchan_recv_hndl_t rh = NULL;
+    mcapi_request_t req;
+    size_t sz;
+    KMP(pep = mcapi_endpoint_create(SVM_PEER_PKT_PORT, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    KMP(mcapi_pktchan_recv_open_i(&rh, pep, &req, &st));
+    KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    static const uint16_t psizes[SVM_PKTS] = SVM_PKT_SIZES;
+    uint32_t good_pkts = 0;
+    for (uint32_t p = 0; p < SVM_PKTS && rh; ++p) {
+        void *pb = NULL;
+        size_t got = 0;
+        KMP(mcapi_pktchan_recv(rh, &pb, &got, &st));
+        CHECK_EQ(st, MCAPI_SUCCESS);
+        CHECK_EQ(got, psizes[p]);
+        uint32_t bad = 0;
+        for (uint32_t i = 0; pb && i < got; ++i)
+            bad += ((uint8_t *)pb)[i] != pattern(100 + p, i);
+        CHECK_EQ(bad, 0);
+        good_pkts += st == MCAPI_SUCCESS && bad == 0 && got == psizes[p];
+        if (pb)
+            KMP(mcapi_pktchan_release(pb, &st));
+    }
     /* the task's last message: it may look up a missing port here until then */
     uint8_t bye[8];
     size_t got = 0;
@@ -131,7 +168,8 @@ static void tile1(void)
     CHECK_EQ(st, MCAPI_SUCCESS);
     CHECK(got == 4 && memcmp(bye, "BYE", 4) == 0);
     if (ktest_failures == 0)
-        k_printf("kernel sv_mcapi receiver ok: %lu messages, every byte\n", (unsigned long)good);
+        k_printf("kernel sv_mcapi receiver ok: %lu messages, %lu packets, every byte\n",
+                 (unsigned long)good, (unsigned long)good_pkts);
 }
 
 static void main_thread(void *arg)

@@ -11,19 +11,22 @@
 #include <stdint.h>
 
 #define MP_TASK_PAGE 4096u
-#define MP_TASK_EPS 2u          /* local endpoints of a task */
+#define MP_TASK_EPS 3u          /* local endpoints of a task */
 #define MP_TASK_REMOTES 8u      /* remote endpoints it may look up */
 #define MP_TASK_TX_N 1u         /* send buffer: 2 elements */
 #define MP_TASK_TX_M 10u        /*   of 1 KiB (the largest message a task sends) */
 #define MP_TASK_RX_N 2u         /* receive buffer of each endpoint: 4 elements */
 #define MP_TASK_RX_M 9u         /*   of 512 bytes */
 #define MP_TASK_MAGIC 0x4d505453u
+#define MP_TASK_REQ_DONE 0x7a5c0001u   /* mcapi_request_t.state of a request done at once */
 #define MP_TASK_MAX_SEND (1u << MP_TASK_TX_M)
 #define MP_TASK_GET_TRY_US 1000u   /* one lookup request: its MCAPI timeout in the kernel */
 
 struct mp_task_ep {
     uint32_t used, port;
     int32_t kid;                /* the kernel's index of the endpoint */
+    uint32_t chan;              /* packet channel, sending side: 0 none, 1 connected, 2 open */
+    uint32_t chan_vid;          /* vID of the connected receive endpoint's handle */
 };
 struct mp_task_remote {
     uint32_t used, node, port, vid;
@@ -56,6 +59,8 @@ enum mp_task_op {
     MP_TASK_OP_CREATE = 1,      /* a1 = port, a2 = index of the local endpoint: kernel index */
     MP_TASK_OP_DELETE = 2,      /* a1 = kernel index */
     MP_TASK_OP_GET = 3,         /* a1 = node, a2 = port: vID (one try of about 1 ms) */
+    MP_TASK_OP_CONNECT = 4,     /* a1 = kernel index, a2 = vID of the remote receive endpoint */
+    MP_TASK_OP_SEND_OPEN = 5,   /* a1 = kernel index: vID of the channel's connected handle */
 };
 #define MP_TASK_ERR(st) (-1000 - (int32_t)(st))
 #define MP_TASK_STATUS(r) ((int32_t)(-1000 - (r)))
