@@ -6,7 +6,7 @@
  *   irq:  block on a semaphore that the adapter's RX_COUNT interrupt handler gives;
  *   osqm: block in k_osqm_wait_ep; the OSQM puts the thread back into the ready queue;
  * while one worker thread of the same priority counts. CPU time lost = 1 - worker count / worker
- * count of the baseline phase (worker alone). Time slice = one tick (K_TICK mtime ticks).
+ * count of the baseline phase (worker alone). Time slice = SLICE_TICKS ticks of K_TICK mtime.
  * Prints "osqm_bench <mode> rate <r>/s: lost <permille> permille" per phase, and
  * "osqm_bench ok" when the claims hold on these numbers: HW-OSQM loses less than interrupts at
  * every rate and less than polling up to 20 000 events/s, and the interrupts' loss grows with the
@@ -23,8 +23,19 @@
 
 volatile unsigned ktest_failures;
 
+/* The parameters of Fig. 3.33, set per firmware variant (sw/tests/kernel/CMakeLists.txt): the
+ * number of waiting threads and the time slice in kernel ticks. The claims are checked for the
+ * default variant only (4 threads, one tick); the others are measured by scripts/osqm-bench. */
+#ifndef NWAIT
 #define NWAIT 4
-#define K_TICK 1000u                  /* mtime ticks per kernel tick = time slice (100 us) */
+#endif
+#ifndef SLICE_TICKS
+#define SLICE_TICKS 1u
+#endif
+#ifndef OSQM_BENCH_CLAIMS
+#define OSQM_BENCH_CLAIMS 1
+#endif
+#define K_TICK 1000u                  /* mtime ticks per kernel tick (100 us) */
 #define T_START 100000u               /* mtime of the first phase (10 ms: set-up done) */
 #define PHASE 100000u                 /* mtime ticks per phase (10 ms) */
 #define NRATES 4
@@ -149,6 +160,8 @@ static void main_thread(void *arg)
         k_exit(1);
     }
     irq_set_handler(IRQ_M_EXT, isr);
+    k_printf("osqm_bench params: %u waiting threads, time slice %lu mtime ticks\n", (unsigned)NWAIT,
+             (unsigned long)(SLICE_TICKS * K_TICK));
     mode = POLL;
     k_thread_t *w = k_thread_create("worker", worker, NULL, 2, 0);
     uint32_t lost[NMODES][NRATES];
@@ -184,7 +197,7 @@ static void main_thread(void *arg)
     /* the claims: HW-OSQM below interrupts at every rate and below polling up to 20 000
      * events/s (at higher rates every poll finds an event); the interrupts' loss grows with the
      * rate (linear in the thesis' model) */
-    for (uint32_t r = 0; r < NRATES; ++r) {
+    for (uint32_t r = 0; r < NRATES && OSQM_BENCH_CLAIMS; ++r) {
         CHECK(lost[OSQM][r] < lost[IRQ][r]);
         /* polling against HW-OSQM depends on the ready-queue layout (with seL4's front
          * insertion polling is cheaper; measured): claimed for the FreeRTOS layout only */
@@ -213,7 +226,7 @@ int main(void)
             handle[i][NAMP_H_ENDPOINT / 4] = (uint32_t)ep[i];
             k_sem_init(&sem[i], 0);
         }
-        k_config_t cfg = {.tick_ticks = K_TICK, .slice_ticks = 1};
+        k_config_t cfg = {.tick_ticks = K_TICK, .slice_ticks = SLICE_TICKS};
         k_init(&cfg);
         k_thread_create("main", main_thread, NULL, 10, 0);
     }
