@@ -40,6 +40,12 @@ static k_sem_t service_sem;
 static volatile uint32_t service_stop;
 static k_thread_t *service;
 
+/* The requesting task still exists (its slot not reused, not ended). */
+static int owner_alive(const struct kmpt_req *r)
+{
+    return r->t->id == r->tid && r->t->task && r->t->state != KS_DEAD && r->t->state != KS_FREE;
+}
+
 static struct kmpt_req *req_of(k_thread_t *cur)
 {
     for (uint32_t i = 0; i < KMPT_REQS; ++i)
@@ -58,9 +64,13 @@ int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
     struct kmpt_req *r = req_of(cur);
     if (r && r->state != RQ_DONE)
         return K_EAGAIN;   /* one request at a time */
-    for (uint32_t i = 0; !r && i < KMPT_REQS; ++i)
+    for (uint32_t i = 0; !r && i < KMPT_REQS; ++i) {
+        /* a finished request of a task that ended (killed) without collecting it is free again */
+        if (reqs[i].state == RQ_DONE && !owner_alive(&reqs[i]))
+            reqs[i].state = RQ_FREE;
         if (reqs[i].state == RQ_FREE)
             r = &reqs[i];
+    }
     if (!r)
         return K_ENOMEM;
     r->t = cur;
@@ -95,6 +105,8 @@ static int owner_ok(uint32_t kid, const struct kmpt_req *r)
 /* Service thread side (no kernel lock; MCAPI under KMP). */
 static int32_t run(struct kmpt_req *r)
 {
+    if (!owner_alive(r))   /* ended while its request waited: nothing to do for it */
+        return MP_TASK_ERR(MCAPI_ERR_NODE_NOTINIT);
     struct k_task *task = r->t->task;
     mcapi_status_t st = MCAPI_ERR_GENERAL;
     switch (r->op) {
