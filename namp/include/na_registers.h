@@ -217,6 +217,7 @@
 #define OSQM_LOCK_KIND        0x28u  /* R/W: OSQM_LOCK_* */
 #define OSQM_INSERTIONS       0x2Cu  /* R: threads inserted since reset */
 #define OSQM_IRQ              0x30u  /* R/W: demand interrupts pending (count); a write subtracts */
+#define OSQM_STATIC           0x34u  /* R: 1 = TYPE, DIR, layouts, BITMAP/WAKEUP fixed (namp.osqm_static) */
 #define OSQM_SLOT_QUEUE(n)    (0x100u + 8u * (n))  /* R/W: per slot: queue to insert into, 0 = none */
 #define OSQM_SLOT_THREAD(n)   (0x104u + 8u * (n))  /* R/W: per slot: the thread's list element */
 #define OSQM_MODE_BITMAP      (1u << 0)  /* also set the queue's bit in the bitmap word */

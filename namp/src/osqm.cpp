@@ -12,6 +12,28 @@ osqm_unit::osqm_unit(sc_core::sc_module_name name, const na_config &cfg, unsigne
       irq_changed_(std::move(irq_changed)), slot_queue_(slots, 0), slot_thread_(slots, 0) {
     SC_HAS_PROCESS(osqm_unit);
     SC_THREAD(thread);
+    // reset values: the design-time parameters (thesis 4.2.3.4; namp.osqm_* keys)
+    const auto &n = cfg.namp;
+    type_ = n.osqm_type;
+    dir_ = n.osqm_dir;
+    q_layout_ = n.osqm_q_head | (n.osqm_q_tail << 16);
+    e_layout_ = n.osqm_e_next | (n.osqm_e_prev << 16);
+    mode_ = (n.osqm_bitmap ? OSQM_MODE_BITMAP : 0u) | (n.osqm_wakeup ? OSQM_MODE_WAKEUP : 0u);
+}
+
+// Static configuration: the OS-specific items are fixed; writing the fixed value is accepted (a
+// kernel built for this OS configures the page as usual), any other value is refused.
+bool osqm_unit::fixed_refuses(uint32_t off, uint32_t v) const {
+    if (!cfg_.namp.osqm_static) return false;
+    constexpr uint32_t os_bits = OSQM_MODE_BITMAP | OSQM_MODE_WAKEUP;
+    switch (off) {
+    case OSQM_TYPE: return v != type_;
+    case OSQM_DIR: return v != dir_;
+    case OSQM_Q_LAYOUT: return v != q_layout_;
+    case OSQM_E_LAYOUT: return v != e_layout_;
+    case OSQM_MODE: return (v & os_bits) != (mode_ & os_bits);
+    default: return false;
+    }
 }
 
 uint32_t osqm_unit::irq_pending() const { return irq_ ? NA_IRQ_SRC_OSQM : 0u; }
@@ -36,6 +58,7 @@ bool osqm_unit::read_reg(uint32_t off, uint32_t &v) const {
     case OSQM_LOCK_KIND: v = lock_kind_; return true;
     case OSQM_INSERTIONS: v = uint32_t(insertions_); return true;
     case OSQM_IRQ: v = irq_; return true;
+    case OSQM_STATIC: v = cfg_.namp.osqm_static ? 1u : 0u; return true;
     default: return false;
     }
 }
@@ -49,6 +72,7 @@ bool osqm_unit::write_reg(uint32_t off, uint32_t v) {
     }
     // layouts: word-aligned offsets below 4 KiB
     auto offsets_ok = [](uint32_t l) { return !(l & 0xF0003003u); };
+    if (fixed_refuses(off, v)) return false;
     switch (off) {
     case OSQM_TYPE: if (v > 1) return false; type_ = v; return true;
     case OSQM_DIR: if (v > 1) return false; dir_ = v; return true;

@@ -184,6 +184,18 @@ void k_syscall(trap_frame_t *f)
         }
         break;
     }
+    case K_SYS_MP_REQ: {
+        /* weak: kmp_task.c (and the MCAPI library it needs) is linked only by firmware using it */
+        extern int32_t k_sys_mp_req(k_thread_t * cur, uint32_t op, uint32_t a1, uint32_t a2)
+            __attribute__((weak));
+        r = k_sys_mp_req ? k_sys_mp_req(cur, a0, a1, a2) : K_ENOSYS;
+        break;
+    }
+    case K_SYS_MP_RES: {
+        extern int32_t k_sys_mp_res(k_thread_t * cur) __attribute__((weak));
+        r = k_sys_mp_res ? k_sys_mp_res(cur) : K_ENOSYS;
+        break;
+    }
     case K_SYS_TASK_CREATE:
         r = (int32_t)k_sys_task_create((const k_task_image_t *)a0);
         break;

@@ -80,7 +80,7 @@ TEST(Osqm, ConfigurationPage) {
         EXPECT_FALSE(d.write(osqm(OSQM_BITMAP_QSTRIDE), 0));
         EXPECT_FALSE(d.write(osqm(OSQM_SLOT_QUEUE(0)), Q + 2));
         EXPECT_FALSE(d.read(osqm(OSQM_SLOT_QUEUE(8)), v)) << "8 slots";
-        EXPECT_FALSE(d.read(osqm(0x34), v));
+        EXPECT_FALSE(d.read(osqm(0x38), v));
         EXPECT_FALSE(d.write(osqm(OSQM_INSERTIONS), 0)) << "read-only";
     }});
 }

@@ -272,6 +272,31 @@ platform_config config_builder::build() const {
     m.osqm = get("namp.osqm").get<bool>();
     m.osqm_cycles = u("namp.osqm_cycles");
     m.osqm_retry_cycles = u("namp.osqm_retry_cycles");
+    // HW-OSQM design-time parameters (docs/configuration.md, docs/namp.md "HW-OSQM")
+    const std::string otype = get("namp.osqm_type").get<std::string>();
+    if (otype == "single") m.osqm_type = 0;
+    else if (otype == "double") m.osqm_type = 1;
+    else throw config_error("'namp.osqm_type' must be single or double, not '" + otype + "'");
+    const std::string odir = get("namp.osqm_dir").get<std::string>();
+    if (odir == "back") m.osqm_dir = 0;
+    else if (odir == "front") m.osqm_dir = 1;
+    else throw config_error("'namp.osqm_dir' must be back or front, not '" + odir + "'");
+    static const std::pair<const char *, unsigned na::namp_config::*> osqm_offsets[] = {
+        {"namp.osqm_q_head", &na::namp_config::osqm_q_head},
+        {"namp.osqm_q_tail", &na::namp_config::osqm_q_tail},
+        {"namp.osqm_e_next", &na::namp_config::osqm_e_next},
+        {"namp.osqm_e_prev", &na::namp_config::osqm_e_prev}};
+    for (const auto &k : osqm_offsets) {
+        m.*k.second = u(k.first);
+        if (m.*k.second % 4)
+            throw config_error(std::string("'") + k.first + "' must be a multiple of 4, got " +
+                               std::to_string(m.*k.second));
+    }
+    m.osqm_bitmap = get("namp.osqm_bitmap").get<bool>();
+    m.osqm_wakeup = get("namp.osqm_wakeup").get<bool>();
+    m.osqm_static = get("namp.osqm_static").get<bool>();
+    if (m.osqm_static && !m.osqm)
+        throw config_error("'namp.osqm_static' needs namp.osqm = true");
     if (m.slots_virt > m.slots)
         throw config_error("'namp.slots_virt' (" + std::to_string(m.slots_virt) +
                            ") must be at most namp.slots (" + std::to_string(m.slots) + ")");

@@ -46,6 +46,15 @@ struct na_config {
         bool osqm = false;               // HW-OSQM (osqm.h)
         unsigned osqm_cycles = 2;        // HW-OSQM: one insertion step (plus its bus accesses)
         unsigned osqm_retry_cycles = 16; // HW-OSQM: back-off while the OS lock is held
+        // HW-OSQM design-time parameters (thesis 4.2.3.4): reset values of the OS-specific items
+        // of the configuration page; osqm_static fixes them (a write of another value is refused).
+        bool osqm_static = false;
+        unsigned osqm_type = 1;          // OSQM_TYPE: 0 single, 1 double linked
+        unsigned osqm_dir = 0;           // OSQM_DIR: 0 back, 1 front
+        unsigned osqm_q_head = 0, osqm_q_tail = 4;   // Q_LAYOUT offsets (bytes)
+        unsigned osqm_e_next = 0, osqm_e_prev = 4;   // E_LAYOUT offsets (bytes)
+        bool osqm_bitmap = false;        // OSQM_MODE_BITMAP at reset
+        bool osqm_wakeup = false;        // OSQM_MODE_WAKEUP at reset
     } namp;
 };
 

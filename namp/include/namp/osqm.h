@@ -46,6 +46,7 @@ private:
     bool take_lock();
     void give_lock();
     bool insert(uint32_t queue, uint32_t thread);
+    bool fixed_refuses(uint32_t off, uint32_t v) const;
     bool rd(uint32_t a, uint32_t &v) { return port.read_word(a, v); }
     bool wr(uint32_t a, uint32_t v) { return port.write_word(a, v); }
 

@@ -183,7 +183,8 @@ static void release_endpoint(struct mp_endpoint *ep)
     ep->rx = ep->tx = NULL;
     ep->state = MP_EP_DELETED;
     irq_global_restore(saved);
-    free(rx);
+    if (!ep->rx_given)
+        free(rx);
     free(tx);
     mp_tr_endpoint_init(ep);   /* the hardware view loses its buffers too */
 }
@@ -203,8 +204,29 @@ static struct mp_endpoint *local_ep(mcapi_endpoint_t e)
     return e->local;
 }
 
+static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
+                                        void *rx_mem, mcapi_status_t *status);
+
 mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
                                         mcapi_status_t *status)
+{
+    return endpoint_create(port, a, NULL, status);
+}
+
+/* The receive buffer in caller memory (the kernel: a page of a task, mp/task.h); not freed on
+ * deletion. */
+mcapi_endpoint_t mcapix_endpoint_create_in(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
+                                           void *rx_mem, mcapi_status_t *status)
+{
+    if (!rx_mem || ((uintptr_t)rx_mem & 7u) || (a && a->send_capacity_log2)) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return NULL;
+    }
+    return endpoint_create(port, a, rx_mem, status);
+}
+
+static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
+                                        void *rx_mem, mcapi_status_t *status)
 {
     if (!initialized) {
         SET(status, MCAPI_ERR_NODE_NOTINIT);
@@ -229,7 +251,7 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
         SET(status, MCAPI_ERR_ENDP_LIMIT);
         return NULL;
     }
-    void *mem = aligned_alloc(8, (mp_cbuffer_footprint(n, m) + 7u) & ~(size_t)7u);
+    void *mem = rx_mem ? rx_mem : aligned_alloc(8, (mp_cbuffer_footprint(n, m) + 7u) & ~(size_t)7u);
     void *smem = NULL;
     if (mem && a && a->send_capacity_log2) {
         smem = aligned_alloc(8, (mp_cbuffer_footprint(a->send_capacity_log2, m) + 7u) & ~(size_t)7u);
@@ -248,6 +270,7 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
         mp_cbuffer_init(smem, a->send_capacity_log2, m, 0);
     ep->rx = (mp_cbuffer_t *)mem;
     ep->tx = (mp_cbuffer_t *)smem;
+    ep->rx_given = rx_mem != NULL;
     ep->h.domain = MCAPI_DOMAIN;
     ep->h.node = my_node;
     ep->h.port = port;

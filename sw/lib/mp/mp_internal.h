@@ -62,6 +62,7 @@ struct mp_endpoint {
     uint32_t send_mode;            /* enum mp_send_mode */
     const struct mp_ephandle *ccm_dst;   /* NAMP CCM: destination of ccm_slot */
     uint32_t last_tx;              /* NAMP buffered: send-buffer index of the last send + 1 (0 none) */
+    uint32_t rx_given;             /* rx is caller memory (mcapix_endpoint_create_in): not freed */
 };
 
 /* Transport interface (the software protocol on the baseline adapter: transport_sw.c). All calls

@@ -8,4 +8,17 @@ void kmp_unlock(void);
 unsigned long kmp_wait_count(void);
 #define KMP(call) do { kmp_lock(); call; kmp_unlock(); } while (0)
 
+/* The MCAPI library in tasks (kmp_task.c, mp/task.h; needs an MCAPI library linked). */
+#include <stdint.h>
+#include "kernel/kernel.h"
+/* Starts the kernel thread that serves the tasks' endpoint requests; stop it when done (it ends
+ * within a tick). */
+int kmp_task_service_start(uint32_t prio);
+void kmp_task_service_stop(void);
+/* Sets up task t (created suspended, data region starting with an mp_task_state_t) for the
+ * library: its send buffer in the endpoint table, the vif of NAMP slot `slot`, the control words. */
+int kmp_task_attach(k_thread_t *t, unsigned slot);
+/* Physical address of [va, va+len) in task t if mapped (inside one page), else NULL. */
+void *kmp_task_ptr(k_thread_t *t, uint32_t va, uint32_t len);
+
 #endif

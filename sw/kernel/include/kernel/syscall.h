@@ -12,7 +12,9 @@ enum k_sys {
     K_SYS_GETTID = 5,
     K_SYS_NAMP_SEND = 6,    /* a0 = vID of the destination, a1 = buffer, a2 = size (ksend.c) */
     K_SYS_OSQM_WAIT = 7,    /* a0 = slot: block until its transfer is done (HW-OSQM wakes) */
-    K_SYS_USER_LAST = 7,
+    K_SYS_MP_REQ = 8,       /* a0 = op, a1, a2: MCAPI request of a task (kmp_task.c) */
+    K_SYS_MP_RES = 9,       /* result of the request, K_EAGAIN while pending */
+    K_SYS_USER_LAST = 9,
     /* kernel threads only (a task calling one of these is killed) */
     K_SYS_START = 32,       /* a core enters the scheduler */
     K_SYS_THREAD_CREATE,    /* a0 = k_thread_args* */

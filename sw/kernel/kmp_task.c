@@ -1,0 +1,244 @@
+/* The kernel side of the MCAPI library in tasks (docs/kernel.md "MCAPI in tasks", mp/task.h).
+ * A task's endpoint creation, deletion and lookups are requests: K_SYS_MP_REQ posts one (under the
+ * kernel lock, in the trap handler) and gives the service semaphore; the service thread runs it
+ * with the kernel's MCAPI library (KMP, may block) and stores the result; the task collects it
+ * with K_SYS_MP_RES, sleeping a tick between tries. Sends never come here: they go through the
+ * task's vif. */
+#include <string.h>
+
+#include "kernel/kmp.h"
+#include "kinternal.h"
+#include "mcapi.h"
+#include "mp/cbuffer.h"
+#include "mp/task.h"
+#include "mp_internal.h"   /* the connected handle of a channel (struct mp_endpoint) */
+#include "namp_structs.h"
+void namp_slot_reserve(unsigned slot);   /* namp/namp.h (the NAMP driver) */
+
+mcapi_endpoint_t mcapix_endpoint_create_in(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
+                                           void *rx_mem, mcapi_status_t *status);
+
+#define KMPT_REQS 8u
+#define KMPT_EPS 16u
+
+enum { RQ_FREE = 0, RQ_PENDING, RQ_BUSY, RQ_DONE };
+struct kmpt_req {
+    k_thread_t *t;
+    uint32_t tid;
+    uint32_t op, a1, a2;
+    volatile int32_t result;
+    volatile uint32_t state;
+};
+static struct kmpt_req reqs[KMPT_REQS];
+/* Endpoints the service created for tasks: owner (thread, id) and the kernel's handle. */
+static struct {
+    k_thread_t *t;
+    uint32_t tid;
+    mcapi_endpoint_t h;
+} eps[KMPT_EPS];
+static k_sem_t service_sem;
+static volatile uint32_t service_stop;
+static k_thread_t *service;
+
+/* The requesting task still exists (its slot not reused, not ended). */
+static int owner_alive(const struct kmpt_req *r)
+{
+    return r->t->id == r->tid && r->t->task && r->t->state != KS_DEAD && r->t->state != KS_FREE;
+}
+
+static struct kmpt_req *req_of(k_thread_t *cur)
+{
+    for (uint32_t i = 0; i < KMPT_REQS; ++i)
+        if (reqs[i].state != RQ_FREE && reqs[i].t == cur && reqs[i].tid == cur->id)
+            return &reqs[i];
+    return NULL;
+}
+
+/* Trap handler, kernel lock held. */
+int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
+{
+    if (!service || !cur->task)
+        return K_ENOSYS;
+    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_SEND_OPEN)
+        return K_EINVAL;
+    struct kmpt_req *r = req_of(cur);
+    if (r && r->state != RQ_DONE)
+        return K_EAGAIN;   /* one request at a time */
+    for (uint32_t i = 0; !r && i < KMPT_REQS; ++i) {
+        /* a finished request of a task that ended (killed) without collecting it is free again */
+        if (reqs[i].state == RQ_DONE && !owner_alive(&reqs[i]))
+            reqs[i].state = RQ_FREE;
+        if (reqs[i].state == RQ_FREE)
+            r = &reqs[i];
+    }
+    if (!r)
+        return K_ENOMEM;
+    r->t = cur;
+    r->tid = cur->id;
+    r->op = op;
+    r->a1 = a1;
+    r->a2 = a2;
+    r->result = 0;
+    smp_fence();
+    r->state = RQ_PENDING;
+    k_sys_sem_give(&service_sem);
+    return K_OK;
+}
+
+int32_t k_sys_mp_res(k_thread_t *cur)
+{
+    struct kmpt_req *r = req_of(cur);
+    if (!r)
+        return K_EINVAL;
+    if (r->state != RQ_DONE)
+        return K_EAGAIN;
+    int32_t res = r->result;
+    r->state = RQ_FREE;
+    return res;
+}
+
+static int owner_ok(uint32_t kid, const struct kmpt_req *r)
+{
+    return kid < KMPT_EPS && eps[kid].h && eps[kid].t == r->t && eps[kid].tid == r->tid;
+}
+
+/* Service thread side (no kernel lock; MCAPI under KMP). */
+static int32_t run(struct kmpt_req *r)
+{
+    if (!owner_alive(r))   /* ended while its request waited: nothing to do for it */
+        return MP_TASK_ERR(MCAPI_ERR_NODE_NOTINIT);
+    struct k_task *task = r->t->task;
+    mcapi_status_t st = MCAPI_ERR_GENERAL;
+    switch (r->op) {
+    case MP_TASK_OP_CREATE: {
+        if (r->a2 >= MP_TASK_EPS)
+            return MP_TASK_ERR(MCAPI_ERR_PARAMETER);
+        uint32_t va = K_USER_DATA + offsetof(mp_task_state_t, rx) + r->a2 * MP_TASK_PAGE;
+        uint32_t pa = vm_user_range(task, va, MP_TASK_PAGE, PTE_R | PTE_W);
+        uint32_t kid = KMPT_EPS;
+        for (uint32_t i = 0; i < KMPT_EPS && kid == KMPT_EPS; ++i)
+            if (!eps[i].h)
+                kid = i;
+        if (!pa)
+            return MP_TASK_ERR(MCAPI_ERR_MEM_LIMIT);
+        if (kid == KMPT_EPS)
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+        mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
+        mcapi_endpoint_t h;
+        KMP(h = mcapix_endpoint_create_in(r->a1, &a, (void *)pa, &st));
+        if (st != MCAPI_SUCCESS)
+            return MP_TASK_ERR(st);
+        eps[kid].t = r->t;
+        eps[kid].tid = r->tid;
+        eps[kid].h = h;
+        return (int32_t)kid;
+    }
+    case MP_TASK_OP_DELETE:
+        if (!owner_ok(r->a1, r))
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+        KMP(mcapi_endpoint_delete(eps[r->a1].h, &st));
+        eps[r->a1].h = NULL;
+        return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
+    case MP_TASK_OP_CONNECT: {
+        /* the remote endpoint by the vID the task holds: only a handle of its own table */
+        if (!owner_ok(r->a1, r) || r->a2 >= task->et_count || task->et[r->a2][1] != NAMP_ET_HANDLE)
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+        mcapi_endpoint_t remote = (mcapi_endpoint_t)task->et[r->a2][0];
+        mcapi_request_t req;
+        size_t sz;
+        KMP(mcapi_pktchan_connect_i(eps[r->a1].h, remote, &req, &st));
+        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
+            KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
+        return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
+    }
+    case MP_TASK_OP_SEND_OPEN: {
+        if (!owner_ok(r->a1, r))
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+        mcapi_pktchan_send_hndl_t sh = NULL;
+        mcapi_request_t req;
+        size_t sz;
+        KMP(mcapi_pktchan_send_open_i(&sh, eps[r->a1].h, &req, &st));
+        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
+            KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
+        if (st != MCAPI_SUCCESS || !sh)
+            return MP_TASK_ERR(st == MCAPI_SUCCESS ? MCAPI_ERR_CHAN_INVALID : st);
+        /* the task sends with CON through the channel's connected handle (credits, direct
+         * element addressing), as the kernel's library does */
+        int vid = k_vif_add_handle(r->t, &sh->peer_h);
+        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    }
+    case MP_TASK_OP_GET: {
+        mcapi_endpoint_t h;
+        KMP(h = mcapi_endpoint_get(MCAPI_DOMAIN, r->a1, r->a2, MP_TASK_GET_TRY_US, &st));
+        if (st != MCAPI_SUCCESS)
+            return MP_TASK_ERR(st);
+        int vid = k_vif_add_handle(r->t, h);
+        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    }
+    }
+    return MP_TASK_ERR(MCAPI_ERR_NOT_SUPPORTED);
+}
+
+static void service_main(void *arg)
+{
+    (void)arg;
+    while (!service_stop) {
+        if (k_sem_take(&service_sem, 1) != K_OK)
+            continue;
+        for (uint32_t i = 0; i < KMPT_REQS; ++i) {
+            if (reqs[i].state != RQ_PENDING)
+                continue;
+            reqs[i].state = RQ_BUSY;
+            int32_t res = run(&reqs[i]);
+            reqs[i].result = res;
+            smp_fence();
+            reqs[i].state = RQ_DONE;
+        }
+    }
+    service = NULL;
+}
+
+int kmp_task_service_start(uint32_t prio)
+{
+    if (service)
+        return K_EINVAL;
+    service_stop = 0;
+    k_sem_init(&service_sem, 0);
+    service = k_thread_create("kmp_task", service_main, NULL, prio, 0);
+    return service ? K_OK : K_ENOMEM;
+}
+
+void kmp_task_service_stop(void) { service_stop = 1; }
+
+void *kmp_task_ptr(k_thread_t *t, uint32_t va, uint32_t len)
+{
+    if (!t || !t->task)
+        return NULL;
+    return (void *)vm_user_range(t->task, va, len, PTE_R);
+}
+
+int kmp_task_attach(k_thread_t *t, unsigned slot)
+{
+    if (!t || !t->task)
+        return K_EINVAL;
+    struct mp_task_ctrl *c = kmp_task_ptr(t, K_USER_DATA, sizeof *c);
+    mp_cbuffer_t *tx = kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_TASK_PAGE);
+    if (!c || !tx)
+        return K_EINVAL;   /* the data region does not hold an mp_task_state_t */
+    mp_cbuffer_init(tx, MP_TASK_TX_N, MP_TASK_TX_M, 0);
+    int vid = k_vif_add_sendbuf(t, K_USER_DATA + offsetof(mp_task_state_t, tx),
+                                (uint32_t)mp_cbuffer_footprint(MP_TASK_TX_N, MP_TASK_TX_M));
+    if (vid < 0)
+        return vid;
+    KMP(namp_slot_reserve(slot));   /* the library must not use the task's slot */
+    uint32_t vif = k_vif_attach(t, slot);
+    if (!vif)
+        return K_EINVAL;
+    memset(c, 0, sizeof *c);
+    c->vif = vif;
+    c->tx_vid = (uint32_t)vid;
+    c->node = tile_id();
+    smp_fence();
+    c->magic = MP_TASK_MAGIC;
+    return K_OK;
+}

@@ -1,0 +1,41 @@
+/* Force-included (-include mp/task_names.h) into the mp_task library and into task code that uses
+ * MCAPI (mp_task_sources() in sw/lib/mp/CMakeLists.txt): the task's calls of the plain mcapi_*
+ * API bind to the task build (mcapi_task.c) while the kernel in the same image keeps the normal
+ * library. The application source is unchanged. */
+#ifndef MP_TASK_NAMES_H
+#define MP_TASK_NAMES_H
+#define mcapi_cancel mptask_cancel
+#define mcapi_domain_id_get mptask_domain_id_get
+#define mcapi_endpoint_create mptask_endpoint_create
+#define mcapi_endpoint_delete mptask_endpoint_delete
+#define mcapi_endpoint_get mptask_endpoint_get
+#define mcapi_endpoint_get_i mptask_endpoint_get_i
+#define mcapi_finalize mptask_finalize
+#define mcapi_initialize mptask_initialize
+#define mcapi_msg_available mptask_msg_available
+#define mcapi_msg_recv mptask_msg_recv
+#define mcapi_msg_recv_i mptask_msg_recv_i
+#define mcapi_msg_send mptask_msg_send
+#define mcapi_msg_send_i mptask_msg_send_i
+#define mcapi_node_id_get mptask_node_id_get
+#define mcapi_pktchan_available mptask_pktchan_available
+#define mcapi_pktchan_connect_i mptask_pktchan_connect_i
+#define mcapi_pktchan_recv mptask_pktchan_recv
+#define mcapi_pktchan_recv_i mptask_pktchan_recv_i
+#define mcapi_pktchan_recv_open_i mptask_pktchan_recv_open_i
+#define mcapi_pktchan_release mptask_pktchan_release
+#define mcapi_pktchan_send mptask_pktchan_send
+#define mcapi_pktchan_send_i mptask_pktchan_send_i
+#define mcapi_pktchan_send_open_i mptask_pktchan_send_open_i
+#define mcapi_test mptask_test
+#define mcapi_wait mptask_wait
+#define mcapi_wait_any mptask_wait_any
+#define mcapix_endpoint_create mptask_mcapix_endpoint_create
+#define mcapix_endpoint_set_send_mode mptask_mcapix_endpoint_set_send_mode
+#define mcapix_namp_completion mptask_mcapix_namp_completion
+#define mcapix_set_data_path mptask_mcapix_set_data_path
+#define mcapix_get_data_path mptask_mcapix_get_data_path
+#define mcapix_namp_last_error mptask_mcapix_namp_last_error
+#define mcapix_stats mptask_mcapix_stats
+#define mcapix_status_name mptask_mcapix_status_name
+#endif

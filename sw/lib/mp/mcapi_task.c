@@ -1,0 +1,548 @@
+/* The MCAPI API in a U-mode task (library mp_task; mp/task.h, docs/kernel.md "MCAPI in tasks").
+ * Built with mp/task_names.h force-included, so these definitions serve the task's plain mcapi_*
+ * calls. Everything here runs in U-mode and touches only the task's own pages: its state at
+ * K_USER_DATA (no global data: the firmware's .data belongs to the kernel), its vif page, the
+ * shared text. Sends go through the vif with endpoint vIDs and make no system call; endpoint
+ * creation, deletion and lookups are kernel requests; receives pop the endpoint's receive buffer
+ * (a page of the state) and sleep a tick while it is empty. Calls a task cannot make return
+ * MCAPI_ERR_NOT_SUPPORTED. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/kernel.h"   /* error codes */
+#include "kernel/user.h"
+#include "mcapi.h"
+#include "mp/cbuffer.h"
+#include "mp/task.h"
+#include "na_registers.h"
+
+#define S ((mp_task_state_t *)K_USER_DATA)
+#define C (&S->u.c)
+#define VREG(r) (*(volatile uint32_t *)(C->vif + (r)))
+#define DONE_POLLS 1000000u   /* bounded wait for DONE: a lost completion is an error, not a hang */
+
+#define SET(st, v)                   \
+    do {                             \
+        mcapi_status_t set_v_ = (v); \
+        if (st)                      \
+            *(st) = set_v_;          \
+    } while (0)
+
+/* ---- kernel requests ---- */
+
+static int32_t request(uint32_t op, uint32_t a1, uint32_t a2)
+{
+    long r;
+    while ((r = u_syscall3(K_SYS_MP_REQ, (long)op, (long)a1, (long)a2)) == K_EAGAIN)
+        u_sleep(1);
+    if (r < 0)
+        return MP_TASK_ERR(r == K_ENOSYS ? MCAPI_ERR_NOT_SUPPORTED : MCAPI_ERR_GENERAL);
+    while ((r = u_syscall(K_SYS_MP_RES, 0, 0)) == K_EAGAIN)
+        u_sleep(1);
+    return (int32_t)r;
+}
+
+static mcapi_status_t status_of(int32_t r) { return r >= 0 ? MCAPI_SUCCESS : MP_TASK_STATUS(r); }
+
+static int ready(void) { return C->magic == MP_TASK_MAGIC && C->initialized; }
+
+/* A handle is the address of an entry of the state: anything else (NULL, a kernel handle, a
+ * deleted endpoint) is found invalid without being dereferenced. */
+static struct mp_task_ep *local_of(mcapi_endpoint_t e)
+{
+    uintptr_t a = (uintptr_t)e, base = (uintptr_t)C->ep;
+    if (a < base || a >= base + sizeof C->ep || (a - base) % sizeof C->ep[0])
+        return NULL;
+    struct mp_task_ep *ep = (struct mp_task_ep *)a;
+    return ep->used ? ep : NULL;
+}
+
+static struct mp_task_remote *remote_of(mcapi_endpoint_t e)
+{
+    uintptr_t a = (uintptr_t)e, base = (uintptr_t)C->rem;
+    if (a < base || a >= base + sizeof C->rem || (a - base) % sizeof C->rem[0])
+        return NULL;
+    struct mp_task_remote *r = (struct mp_task_remote *)a;
+    return r->used ? r : NULL;
+}
+
+static mp_cbuffer_t *rx_of(const struct mp_task_ep *ep)
+{
+    return (mp_cbuffer_t *)S->rx[ep - C->ep];
+}
+
+/* ---- node ---- */
+
+void mcapi_initialize(mcapi_domain_t domain, mcapi_node_t node, const mcapi_node_attributes_t *attr,
+                      const mcapi_param_t *param, mcapi_info_t *info, mcapi_status_t *status)
+{
+    (void)attr;
+    (void)param;
+    if (C->magic != MP_TASK_MAGIC) {   /* the kernel did not set this task up (kmp_task_attach) */
+        SET(status, MCAPI_ERR_NODE_INITFAILED);
+        return;
+    }
+    if (C->initialized) {
+        SET(status, MCAPI_ERR_NODE_INITIALIZED);
+        return;
+    }
+    if (domain != MCAPI_DOMAIN) {
+        SET(status, MCAPI_ERR_DOMAIN_INVALID);
+        return;
+    }
+    if (node != C->node) {   /* a task is part of its tile's node */
+        SET(status, MCAPI_ERR_NODE_INVALID);
+        return;
+    }
+    if (info) {
+        info->mcapi_version = 0x2015;
+        info->organization_id = 0;
+        info->implementation_version = 1;
+        info->number_of_domains = 1;
+        info->number_of_nodes = 0;
+        info->number_of_ports = MP_TASK_EPS;
+    }
+    C->initialized = 1;
+    SET(status, MCAPI_SUCCESS);
+}
+
+void mcapi_finalize(mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    mcapi_status_t st = MCAPI_SUCCESS;
+    for (uint32_t i = 0; i < MP_TASK_EPS; ++i)
+        if (C->ep[i].used) {
+            mcapi_status_t s;
+            mcapi_endpoint_delete((mcapi_endpoint_t)&C->ep[i], &s);
+            if (s != MCAPI_SUCCESS)
+                st = s;
+        }
+    C->initialized = 0;
+    SET(status, st);
+}
+
+mcapi_domain_t mcapi_domain_id_get(mcapi_status_t *status)
+{
+    SET(status, ready() ? MCAPI_SUCCESS : MCAPI_ERR_NODE_NOTINIT);
+    return MCAPI_DOMAIN;
+}
+
+mcapi_node_t mcapi_node_id_get(mcapi_status_t *status)
+{
+    SET(status, ready() ? MCAPI_SUCCESS : MCAPI_ERR_NODE_NOTINIT);
+    return C->node;
+}
+
+/* ---- endpoints ---- */
+
+mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
+                                        mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return NULL;
+    }
+    /* the receive buffer is a page of the task's state: no more than that, no send buffer */
+    if (a && (a->capacity_log2 > MP_TASK_RX_N || a->max_msg_log2 > MP_TASK_RX_M ||
+              a->send_capacity_log2)) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return NULL;
+    }
+    struct mp_task_ep *ep = NULL;
+    for (uint32_t i = 0; i < MP_TASK_EPS; ++i) {
+        if (C->ep[i].used && C->ep[i].port == port) {
+            SET(status, MCAPI_ERR_ENDP_EXISTS);
+            return NULL;
+        }
+        if (!C->ep[i].used && !ep)
+            ep = &C->ep[i];
+    }
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_LIMIT);
+        return NULL;
+    }
+    int32_t r = request(MP_TASK_OP_CREATE, port, (uint32_t)(ep - C->ep));
+    if (r < 0) {
+        SET(status, status_of(r));
+        return NULL;
+    }
+    ep->port = port;
+    ep->kid = r;
+    ep->used = 1;
+    SET(status, MCAPI_SUCCESS);
+    return (mcapi_endpoint_t)ep;
+}
+
+mcapi_endpoint_t mcapi_endpoint_create(mcapi_port_t port, mcapi_status_t *status)
+{
+    return mcapix_endpoint_create(port, NULL, status);
+}
+
+void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(e);
+    if (!ep) {
+        SET(status, remote_of(e) ? MCAPI_ERR_ENDP_NOTOWNER : MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    int32_t r = request(MP_TASK_OP_DELETE, (uint32_t)ep->kid, 0);
+    ep->used = 0;
+    SET(status, status_of(r));
+}
+
+mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t port,
+                                    mcapi_timeout_t timeout, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return NULL;
+    }
+    if (domain != MCAPI_DOMAIN) {
+        SET(status, MCAPI_ERR_DOMAIN_INVALID);
+        return NULL;
+    }
+    struct mp_task_remote *h = NULL;
+    for (uint32_t i = 0; i < MP_TASK_REMOTES; ++i) {
+        if (C->rem[i].used && C->rem[i].node == node && C->rem[i].port == port) {
+            SET(status, MCAPI_SUCCESS);
+            return (mcapi_endpoint_t)&C->rem[i];
+        }
+        if (!C->rem[i].used && !h)
+            h = &C->rem[i];
+    }
+    if (!h) {
+        SET(status, MCAPI_ERR_ENDP_LIMIT);
+        return NULL;
+    }
+    /* each request is one lookup of MP_TASK_GET_TRY_US: the timeout is counted in tries */
+    uint32_t tries = timeout == MCAPI_TIMEOUT_INFINITE
+                         ? UINT32_MAX
+                         : (timeout + MP_TASK_GET_TRY_US - 1u) / MP_TASK_GET_TRY_US;
+    for (uint32_t n = 1;; ++n) {
+        int32_t r = request(MP_TASK_OP_GET, node, port);
+        if (r >= 0) {
+            h->node = node;
+            h->port = port;
+            h->vid = (uint32_t)r;
+            h->used = 1;
+            SET(status, MCAPI_SUCCESS);
+            return (mcapi_endpoint_t)h;
+        }
+        mcapi_status_t st = status_of(r);
+        if (st != MCAPI_TIMEOUT) {
+            SET(status, st);
+            return NULL;
+        }
+        if (tries != UINT32_MAX && n >= tries) {
+            SET(status, MCAPI_TIMEOUT);
+            return NULL;
+        }
+    }
+}
+
+/* One element of the send buffer through the vif to the handle of vID dst (flags: 0 message,
+ * NAMP_FLAG_CON packet); no system call. */
+static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer, size_t size)
+{
+    mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
+    uint32_t idx = 0;
+    int got = 0;
+    for (uint32_t i = 0; i < DONE_POLLS && !got; ++i)   /* the adapter frees sent elements */
+        got = mp_cbuffer_reserve(tx, &idx) == 0;
+    if (!got)
+        return MCAPI_ERR_MEM_LIMIT;
+    mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
+    mp_cbuffer_commit(tx, idx, (uint32_t)size);
+    VREG(NAMP_VIF_PARAM1) = dst;
+    VREG(NAMP_VIF_PARAM2) = C->tx_vid;
+    VREG(NAMP_VIF_PARAM3) = idx;
+    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < DONE_POLLS && !done; ++i)
+        done = VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE;
+    uint32_t st = VREG(NAMP_VIF_STATUS);
+    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF;   /* acknowledge: VALID off */
+    if (!done || (st & NAMP_STATUS_ERROR)) {
+        C->send_errors++;
+        C->last_vif_status = done ? st : 0xFFFFFFFFu;
+        return MCAPI_ERR_TRANSMISSION;
+    }
+    C->sends++;
+    return MCAPI_SUCCESS;
+}
+
+/* ---- messages ---- */
+
+void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
+                    size_t size, mcapi_priority_t priority, mcapi_status_t *status)
+{
+    (void)priority;
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_remote *dst = remote_of(recv_ep);
+    if (!local_of(send_ep) || !dst) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (!buffer && size) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (size > MP_TASK_MAX_SEND) {
+        SET(status, MCAPI_ERR_MSG_SIZE);
+        return;
+    }
+    if (local_of(send_ep)->chan) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);   /* as the library: a channel's endpoint */
+        return;
+    }
+    SET(status, vif_send(0, dst->vid, buffer, size));
+}
+
+void mcapi_msg_recv(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
+                    size_t *received_size, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(recv_ep);
+    if (!ep || !buffer) {
+        SET(status, ep ? MCAPI_ERR_PARAMETER : MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    mp_cbuffer_t *rx = rx_of(ep);
+    uint32_t cap = buffer_size > MP_CB_SIZE_MASK ? MP_CB_SIZE_MASK : (uint32_t)buffer_size;
+    uint32_t size = 0;
+    int rc;
+    while ((rc = mp_cbuffer_pop(rx, buffer, cap, &size)) == -1)
+        u_sleep(1);   /* blocking receive: the task sleeps a tick while the buffer is empty */
+    if (received_size)
+        *received_size = rc == 0 ? size : cap;
+    SET(status, rc == 0 ? MCAPI_SUCCESS : MCAPI_ERR_MSG_TRUNCATED);
+}
+
+mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *status)
+{
+    struct mp_task_ep *ep = ready() ? local_of(recv_ep) : NULL;
+    if (!ep) {
+        SET(status, ready() ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_NODE_NOTINIT);
+        return 0;
+    }
+    mp_cbuffer_t *b = rx_of(ep);
+    uint32_t rd = b->rd_idx, wr = b->wr_idx, n = 0;
+    while (rd + n != wr && (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, rd + n)] & MP_CB_COMMITTED))
+        ++n;
+    SET(status, MCAPI_SUCCESS);
+    return n;
+}
+
+/* ---- packet channels, sending side: connect and open are kernel requests (done when the call
+ * returns: the request is complete at once), packets go through the vif with CON ---- */
+
+static void done_at_once(mcapi_request_t *r, mcapi_status_t st)
+{
+    r->status = st;
+    r->size = 0;
+    r->state = MP_TASK_REQ_DONE;
+}
+
+void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
+                             mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(send_ep);
+    struct mp_task_remote *dst = remote_of(recv_ep);
+    if (!r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep || !dst) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (ep->chan) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);
+        return;
+    }
+    mcapi_status_t st = status_of(request(MP_TASK_OP_CONNECT, (uint32_t)ep->kid, dst->vid));
+    if (st == MCAPI_SUCCESS) {
+        ep->chan = 1;
+        ep->chan_vid = dst->vid;
+    }
+    done_at_once(r, st);
+    SET(status, st);
+}
+
+void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t send_ep,
+                               mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(send_ep);
+    if (!h || !r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (ep->chan != 1) {
+        SET(status, ep->chan ? MCAPI_ERR_CHAN_OPEN : MCAPI_ERR_CHAN_NOTOPEN);
+        return;
+    }
+    int32_t res = request(MP_TASK_OP_SEND_OPEN, (uint32_t)ep->kid, 0);
+    mcapi_status_t st = status_of(res);
+    if (st == MCAPI_SUCCESS) {
+        ep->chan = 2;
+        ep->chan_vid = (uint32_t)res;
+        *h = (mcapi_pktchan_send_hndl_t)ep;
+    }
+    done_at_once(r, st);
+    SET(status, st);
+}
+
+void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t h, const void *buffer, size_t size,
+                        mcapi_status_t *status)
+{
+    struct mp_task_ep *ep = ready() ? local_of((mcapi_endpoint_t)h) : NULL;
+    if (!ep || ep->chan != 2) {
+        SET(status, ready() ? MCAPI_ERR_CHAN_INVALID : MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    if (!buffer && size) {
+        SET(status, MCAPI_ERR_BUF_INVALID);
+        return;
+    }
+    if (size > MP_TASK_MAX_SEND) {
+        SET(status, MCAPI_ERR_PKT_SIZE);
+        return;
+    }
+    SET(status, vif_send(NAMP_FLAG_CON, ep->chan_vid, buffer, size));
+}
+
+/* Only requests the task library completed at once (connect, open) can be tested or waited for. */
+mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *status)
+{
+    if (!r || r->state != MP_TASK_REQ_DONE) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return MCAPI_FALSE;
+    }
+    if (size)
+        *size = r->size;
+    SET(status, r->status);
+    return MCAPI_TRUE;
+}
+
+mcapi_boolean_t mcapi_wait(mcapi_request_t *r, size_t *size, mcapi_timeout_t t,
+                           mcapi_status_t *status)
+{
+    (void)t;
+    return mcapi_test(r, size, status);
+}
+
+/* ---- not available in a task: a clear status, nothing touched ---- */
+
+#define UNSUPPORTED(st) SET(st, MCAPI_ERR_NOT_SUPPORTED)
+
+void mcapi_endpoint_get_i(mcapi_domain_t d, mcapi_node_t n, mcapi_port_t p, mcapi_endpoint_t *e,
+                          mcapi_request_t *r, mcapi_status_t *st)
+{
+    (void)d, (void)n, (void)p, (void)e, (void)r;
+    UNSUPPORTED(st);
+}
+void mcapi_msg_send_i(mcapi_endpoint_t s, mcapi_endpoint_t d, const void *b, size_t n,
+                      mcapi_priority_t p, mcapi_request_t *r, mcapi_status_t *st)
+{
+    (void)s, (void)d, (void)b, (void)n, (void)p, (void)r;
+    UNSUPPORTED(st);
+}
+void mcapi_msg_recv_i(mcapi_endpoint_t e, void *b, size_t n, mcapi_request_t *r, mcapi_status_t *st)
+{
+    (void)e, (void)b, (void)n, (void)r;
+    UNSUPPORTED(st);
+}
+void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t e, mcapi_request_t *r,
+                               mcapi_status_t *st)
+{
+    (void)h, (void)e, (void)r;
+    UNSUPPORTED(st);
+}
+void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t h, const void *b, size_t n, mcapi_request_t *r,
+                          mcapi_status_t *st)
+{
+    (void)h, (void)b, (void)n, (void)r;
+    UNSUPPORTED(st);
+}
+void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t h, void **b, size_t *n, mcapi_status_t *st)
+{
+    (void)h, (void)b, (void)n;
+    UNSUPPORTED(st);
+}
+void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **b, mcapi_request_t *r,
+                          mcapi_status_t *st)
+{
+    (void)h, (void)b, (void)r;
+    UNSUPPORTED(st);
+}
+mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t h, mcapi_status_t *st)
+{
+    (void)h;
+    UNSUPPORTED(st);
+    return 0;
+}
+void mcapi_pktchan_release(void *b, mcapi_status_t *st)
+{
+    (void)b;
+    UNSUPPORTED(st);
+}
+mcapi_uint_t mcapi_wait_any(size_t k, mcapi_request_t **r, size_t *n, mcapi_timeout_t t,
+                            mcapi_status_t *st)
+{
+    (void)k, (void)r, (void)n, (void)t;
+    UNSUPPORTED(st);
+    return MCAPI_RETURN_VALUE_INVALID;
+}
+void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *st)
+{
+    (void)r;
+    UNSUPPORTED(st);
+}
+void mcapix_endpoint_set_send_mode(mcapi_endpoint_t e, uint32_t mode, mcapi_status_t *st)
+{
+    (void)e, (void)mode;
+    UNSUPPORTED(st);
+}
+/* Without a status argument: no effect in a task (the data path and completion mode are the
+ * vif's; statistics are the kernel's). */
+void mcapix_set_data_path(uint32_t path) { (void)path; }
+uint32_t mcapix_get_data_path(void) { return MP_PATH_BUFFER; }
+void mcapix_namp_completion(int mode) { (void)mode; }
+uint32_t mcapix_namp_last_error(void) { return C->last_vif_status; }
+const volatile mp_stats_t *mcapix_stats(void) { return NULL; }
+const char *mcapix_status_name(mcapi_status_t s)
+{
+    switch (s) {
+    case MCAPI_SUCCESS: return "MCAPI_SUCCESS";
+    case MCAPI_ERR_NOT_SUPPORTED: return "MCAPI_ERR_NOT_SUPPORTED";
+    case MCAPI_ERR_ENDP_INVALID: return "MCAPI_ERR_ENDP_INVALID";
+    case MCAPI_ERR_PARAMETER: return "MCAPI_ERR_PARAMETER";
+    case MCAPI_ERR_TRANSMISSION: return "MCAPI_ERR_TRANSMISSION";
+    default: return "MCAPI status";
+    }
+}
