@@ -11,6 +11,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mcapix_cc.h"
+#include "cc_app.h"
 #include "../mp_e2e/payload.h"
 
 #define CCB_K 8u
@@ -24,11 +25,7 @@ static const char *const path_names[] = {"sw", "hw"};
 static uint8_t buf[2048] __attribute__((aligned(8)));
 static mcapix_mcast_group_t groups[NMAX];
 
-static void die(const char *what, mcapi_status_t st)
-{
-    printf("ccbench FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what, mcapix_status_name(st));
-    exit(1);
-}
+#define die(what, st) cc_app_die("ccbench", what, st)
 
 static uint32_t tag(uint32_t path, uint32_t n, uint32_t si) { return (path * 16u + n) * 4u + si; }
 
@@ -123,19 +120,4 @@ static int root(void)
     return 0;
 }
 
-int main(void)
-{
-    uint32_t me = tile_id();
-    if (tile_core_id() != 0)
-        return 0;
-    if (tile_mesh_width() * tile_mesh_height() < NMAX + 1) {
-        if (me == 0)
-            printf("ccbench FAIL: needs a 4x4 mesh\n");
-        return me == 0;
-    }
-    mcapi_status_t st;
-    mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, NULL, &st);
-    if (st != MCAPI_SUCCESS)
-        die("initialize", st);
-    return me == 0 ? root() : member(me);
-}
+int main(void) { return cc_app_run("ccbench", NMAX + 1, root, member); }

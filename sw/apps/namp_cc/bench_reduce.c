@@ -10,6 +10,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mcapix_cc.h"
+#include "cc_app.h"
 
 #define NCONTRIB 4u
 #define VSIZE 256u
@@ -24,11 +25,7 @@ static mcapix_reduce_rx_t rx[2];
 static mcapix_reduce_tx_t tx[2];
 static mcapix_mcast_group_t back;
 
-static void die(const char *what, mcapi_status_t st)
-{
-    printf("ccbench FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what, mcapix_status_name(st));
-    exit(1);
-}
+#define die(what, st) cc_app_die("ccbench", what, st)
 
 static int root(void)
 {

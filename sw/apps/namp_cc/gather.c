@@ -10,6 +10,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mcapix_cc.h"
+#include "cc_app.h"
 
 #ifndef GA_ROUNDS
 #define GA_ROUNDS 2u
@@ -28,11 +29,7 @@ static mcapix_gather_rx_t rx[NMAX];
 static mcapix_gather_tx_t tx[NMAX];
 static mcapix_mcast_group_t acks[NMAX];
 
-static void die(const char *what, mcapi_status_t st)
-{
-    printf("gather FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what, mcapix_status_name(st));
-    exit(1);
-}
+#define die(what, st) cc_app_die("gather", what, st)
 
 static uint32_t chunk(uint32_t i) { return 1u + i % 3u; }
 static uint32_t rows(uint32_t n) { return 2u + n % 5u; }
@@ -154,21 +151,19 @@ static int sender(uint32_t me)
     return 0;
 }
 
-int main(void)
+/* the software path on the same platform is chosen before any collective runs */
+static int gather_root(void)
 {
-    uint32_t me = tile_id();
-    if (tile_core_id() != 0)
-        return 0;
-    if (tile_mesh_width() * tile_mesh_height() < NMAX + 1) {
-        if (me == 0)
-            printf("gather FAIL: needs a 4x4 mesh\n");
-        return me == 0;
-    }
-    mcapi_status_t st;
-    mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, NULL, &st);
-    if (st != MCAPI_SUCCESS)
-        die("initialize", st);
     if (GATHER_SW_PATH)
         mcapix_cc_set_path(MCAPIX_CC_SOFTWARE);
-    return me == 0 ? root() : sender(me);
+    return root();
 }
+
+static int gather_sender(uint32_t me)
+{
+    if (GATHER_SW_PATH)
+        mcapix_cc_set_path(MCAPIX_CC_SOFTWARE);
+    return sender(me);
+}
+
+int main(void) { return cc_app_run("gather", NMAX + 1, gather_root, gather_sender); }

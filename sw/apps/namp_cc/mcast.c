@@ -10,6 +10,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mcapix_cc.h"
+#include "cc_app.h"
 #include "../mp_e2e/payload.h"
 
 #ifndef MCAST_CHANNEL
@@ -234,18 +235,4 @@ static int root(void)
     return 0;
 }
 
-int main(void)
-{
-    uint32_t me = tile_id();
-    if (tile_core_id() != 0)
-        return 0;
-    if (tile_mesh_width() * tile_mesh_height() < NMAX + 1) {
-        if (me == 0)
-            printf("namp_cc FAIL: needs a 4x4 mesh\n");
-        return me == 0;
-    }
-    mcapi_status_t st;
-    mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, NULL, &st);
-    CHECK(st, "initialize");
-    return me == 0 ? root() : member(me);
-}
+int main(void) { return cc_app_run("namp_cc", NMAX + 1, root, member); }

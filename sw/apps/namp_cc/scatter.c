@@ -9,6 +9,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mcapix_cc.h"
+#include "cc_app.h"
 
 #ifndef SC_ROUNDS
 #define SC_ROUNDS 2u
@@ -20,11 +21,7 @@
 static uint8_t matrix[20 * 64] __attribute__((aligned(8)));
 static mcapix_mcast_group_t groups[NMAX][SC_ROUNDS];
 
-static void die(const char *what, mcapi_status_t st)
-{
-    printf("scatter FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what, mcapix_status_name(st));
-    exit(1);
-}
+#define die(what, st) cc_app_die("scatter", what, st)
 
 static uint32_t mix(uint32_t a, uint32_t b)
 {
@@ -144,19 +141,4 @@ static int root(void)
     return 0;
 }
 
-int main(void)
-{
-    uint32_t me = tile_id();
-    if (tile_core_id() != 0)
-        return 0;
-    if (tile_mesh_width() * tile_mesh_height() < NMAX + 1) {
-        if (me == 0)
-            printf("scatter FAIL: needs a 4x4 mesh\n");
-        return me == 0;
-    }
-    mcapi_status_t st;
-    mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, NULL, &st);
-    if (st != MCAPI_SUCCESS)
-        die("initialize", st);
-    return me == 0 ? root() : member(me);
-}
+int main(void) { return cc_app_run("scatter", NMAX + 1, root, member); }

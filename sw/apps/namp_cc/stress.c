@@ -13,6 +13,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mcapix_cc.h"
+#include "cc_app.h"
 #include "../mp_e2e/payload.h"
 
 #ifndef ROUNDS
@@ -38,11 +39,7 @@ static uint8_t gmsg[NT * 4 * 3] __attribute__((aligned(8)));
 #define PORT_ROOT_GATHER 12u
 #define GROWS 3u   /* gathered matrix: 3 rows of 15 x 4 bytes; tile t owns 4 columns */
 
-static void die(const char *what, mcapi_status_t st)
-{
-    printf("cc_stress FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what, mcapix_status_name(st));
-    exit(1);
-}
+#define die(what, st) cc_app_die("cc_stress", what, st)
 
 static uint32_t mix(uint32_t a, uint32_t b)
 {
@@ -201,19 +198,4 @@ static int member(uint32_t me)
     return 0;
 }
 
-int main(void)
-{
-    uint32_t me = tile_id();
-    if (tile_core_id() != 0)
-        return 0;
-    if (tile_mesh_width() * tile_mesh_height() < NT + 1) {
-        if (me == 0)
-            printf("cc_stress FAIL: needs a 4x4 mesh\n");
-        return me == 0;
-    }
-    mcapi_status_t st;
-    mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, NULL, &st);
-    if (st != MCAPI_SUCCESS)
-        die("initialize", st);
-    return me == 0 ? root() : member(me);
-}
+int main(void) { return cc_app_run("cc_stress", NT + 1, root, member); }
