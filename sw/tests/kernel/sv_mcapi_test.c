@@ -11,6 +11,7 @@
 #include "hal/hal.h"
 #include "kernel/kmp.h"
 #include "ktest.h"
+#include "sv_main.h"
 #include "mcapi.h"
 #include "na_registers.h"
 #include "sv_mcapi.h"
@@ -172,26 +173,4 @@ static void tile1(void)
                  (unsigned long)good, (unsigned long)good_pkts);
 }
 
-static void main_thread(void *arg)
-{
-    (void)arg;
-    if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_SV)) {
-        k_printf("FAIL: no NAMP-SV (run with --preset svbase)\n");
-        k_exit(1);
-    }
-    if (tile_id() == 0)
-        tile0();
-    else if (tile_id() == 1)
-        tile1();
-    k_exit(ktest_failures != 0);
-}
-
-int main(void)
-{
-    if (hart_id() == 0) {
-        k_config_t cfg = {.tick_ticks = 1000, .slice_ticks = 1};
-        k_init(&cfg);
-        k_thread_create("main", main_thread, NULL, 10, 0);
-    }
-    k_start();
-}
+int main(void) { return sv_main(tile0, tile1); }

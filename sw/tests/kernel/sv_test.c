@@ -12,6 +12,7 @@
 #include "kernel/kmp.h"
 #include "kernel/user.h"
 #include "ktest.h"
+#include "sv_main.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
 #include "na_registers.h"
@@ -216,26 +217,4 @@ static void receiver_main(void)
         k_printf("kernel sv receiver ok: %lu messages\n", (unsigned long)got_total);
 }
 
-static void main_thread(void *arg)
-{
-    (void)arg;
-    if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_SV)) {
-        k_printf("FAIL: no NAMP-SV (run with --preset svbase)\n");
-        k_exit(1);
-    }
-    if (tile_id() == 0)
-        sender_main();
-    else if (tile_id() == 1)
-        receiver_main();
-    k_exit(ktest_failures != 0);
-}
-
-int main(void)
-{
-    if (hart_id() == 0) {
-        k_config_t cfg = {.tick_ticks = 1000, .slice_ticks = 1};
-        k_init(&cfg);
-        k_thread_create("main", main_thread, NULL, 10, 0);
-    }
-    k_start();
-}
+int main(void) { return sv_main(sender_main, receiver_main); }
