@@ -8,8 +8,6 @@
  * U-mode, mscratch holds the top of its kernel stack, so its frame is always at the top. */
 #include "hal/trap_frame.h"
 
-#define SAVE(r)    sw x##r, TRAP_FRAME_REG(r)(sp)
-#define RESTORE(r) lw x##r, TRAP_FRAME_REG(r)(sp)
 
     .section .text.k_trap_entry, "ax", @progbits
     .balign 4
@@ -20,36 +18,7 @@ k_trap_entry:
     bnez    sp, 1f
     csrr    sp, mscratch
 1:  addi    sp, sp, -TRAP_FRAME_SIZE
-    SAVE(1)
-    SAVE(3)
-    SAVE(4)
-    SAVE(5)
-    SAVE(6)
-    SAVE(7)
-    SAVE(8)
-    SAVE(9)
-    SAVE(10)
-    SAVE(11)
-    SAVE(12)
-    SAVE(13)
-    SAVE(14)
-    SAVE(15)
-    SAVE(16)
-    SAVE(17)
-    SAVE(18)
-    SAVE(19)
-    SAVE(20)
-    SAVE(21)
-    SAVE(22)
-    SAVE(23)
-    SAVE(24)
-    SAVE(25)
-    SAVE(26)
-    SAVE(27)
-    SAVE(28)
-    SAVE(29)
-    SAVE(30)
-    SAVE(31)
+    TRAP_FRAME_SAVE_GPRS
     csrrw   t0, mscratch, zero
     sw      t0, TRAP_FRAME_REG(2)(sp)
     csrr    t0, mepc
@@ -86,36 +55,7 @@ k_trap_entry:
     addi    t0, sp, TRAP_FRAME_SIZE /* to U-mode: the next trap uses this kernel stack */
     csrw    mscratch, t0
 2:
-    RESTORE(1)
-    RESTORE(3)
-    RESTORE(4)
-    RESTORE(5)
-    RESTORE(6)
-    RESTORE(7)
-    RESTORE(8)
-    RESTORE(9)
-    RESTORE(10)
-    RESTORE(11)
-    RESTORE(12)
-    RESTORE(13)
-    RESTORE(14)
-    RESTORE(15)
-    RESTORE(16)
-    RESTORE(17)
-    RESTORE(18)
-    RESTORE(19)
-    RESTORE(20)
-    RESTORE(21)
-    RESTORE(22)
-    RESTORE(23)
-    RESTORE(24)
-    RESTORE(25)
-    RESTORE(26)
-    RESTORE(27)
-    RESTORE(28)
-    RESTORE(29)
-    RESTORE(30)
-    RESTORE(31)
+    TRAP_FRAME_RESTORE_GPRS
     lw      sp, TRAP_FRAME_REG(2)(sp)
     mret
     .size k_trap_entry, . - k_trap_entry

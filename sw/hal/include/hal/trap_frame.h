@@ -12,7 +12,21 @@
 #define TRAP_FRAME_MSTATUS    (35 * 4)
 #define TRAP_FRAME_SIZE       (36 * 4)   /* 144: a multiple of 16, keeps sp ABI-aligned */
 
-#ifndef __ASSEMBLER__
+#ifdef __ASSEMBLER__
+/* Save and restore of x1 and x3..x31 at their frame offsets from sp, for every trap entry (the
+ * runtime's and the kernel's). x2 is not in the list: each entry stores the interrupted sp itself
+ * and reloads sp last. */
+.macro TRAP_FRAME_SAVE_GPRS
+    .irp r, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+    sw x\r, TRAP_FRAME_REG(\r)(sp)
+    .endr
+.endm
+.macro TRAP_FRAME_RESTORE_GPRS
+    .irp r, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+    lw x\r, TRAP_FRAME_REG(\r)(sp)
+    .endr
+.endm
+#else
 #include <stdint.h>
 
 typedef struct trap_frame {
