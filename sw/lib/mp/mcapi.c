@@ -51,10 +51,7 @@ static int active_hint(uint64_t *wake);
             }                                                                 \
             uint64_t wake_ = UINT64_MAX;                                      \
             if (!(n_active && active_hint(&wake_))) {                         \
-                uint64_t t0_ = cpu_cycles();                                  \
-                mp_idle_wait(wake_);                                          \
-                mp_stats.idle_cycles += cpu_cycles() - t0_;                   \
-                mp_irq_service_inline();                                      \
+                mp_idle(wake_);                                               \
             }                                                                 \
             irq_global_restore(saved_);                                       \
         }                                                                     \
@@ -698,8 +695,8 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
     /* flags is volatile (interrupt context sets PEER_GONE): one load for all three tests */
     const uint32_t need = MP_EPF_CHAN_SEND | MP_EPF_OPEN;
     if (!ep || ep->state != MP_EP_READY || (ep->flags & (need | MP_EPF_PEER_GONE)) != need) {
-        if (ep && (ep->flags & MP_EPF_PEER_GONE))
-            (void)peer_gone(ep);   /* tells the receiver once no send is under way */
+        if (ep)
+            (void)peer_gone(ep);   /* if gone: tells the receiver once no send is under way */
         SET(status, MCAPI_ERR_CHAN_INVALID);
         return;
     }
@@ -966,12 +963,8 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
             h = requests[i] && requests[i]->state == REQ_PENDING && ready_hint(requests[i], &wake);
         if (!h && n_active)
             h = active_hint(&wake);
-        if (!h) {
-            uint64_t t0 = cpu_cycles();
-            mp_idle_wait(wake);
-            mp_stats.idle_cycles += cpu_cycles() - t0;
-            mp_irq_service_inline();
-        }
+        if (!h)
+            mp_idle(wake);
         irq_global_restore(saved);
     }
 }

@@ -132,6 +132,16 @@ void mp_irq_service_inline(void);
  * suspend only the calling thread. */
 void mp_idle_wait(uint64_t wake);
 
+/* One idle period of a library wait (interrupts off): sleeps (mp_idle_wait), counts the cycles
+ * asleep, then serves the adapter's interrupt inline if that is what woke the core. */
+static inline __attribute__((always_inline)) void mp_idle(uint64_t wake)
+{
+    uint64_t t0 = cpu_cycles();
+    mp_idle_wait(wake);
+    mp_stats.idle_cycles += cpu_cycles() - t0;
+    mp_irq_service_inline();
+}
+
 /* Sleep in wfi until cond holds; the condition is evaluated with interrupts off so that no wake-up
  * is lost, and the progress engine runs between the checks. */
 #define MP_WAIT_UNTIL(cond)                                                   \
@@ -142,10 +152,7 @@ void mp_idle_wait(uint64_t wake);
                 irq_global_restore(mp_saved_);                                \
                 break;                                                        \
             }                                                                 \
-            uint64_t mp_t0_ = cpu_cycles();                                   \
-            mp_idle_wait(UINT64_MAX);                                         \
-            mp_stats.idle_cycles += cpu_cycles() - mp_t0_;                    \
-            mp_irq_service_inline();                                          \
+            mp_idle(UINT64_MAX);                                              \
             irq_global_restore(mp_saved_);                                    \
         }                                                                     \
     } while (0)
