@@ -695,8 +695,8 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
     /* flags is volatile (interrupt context sets PEER_GONE): one load for all three tests */
     const uint32_t need = MP_EPF_CHAN_SEND | MP_EPF_OPEN;
     if (!ep || ep->state != MP_EP_READY || (ep->flags & (need | MP_EPF_PEER_GONE)) != need) {
-        if (ep)
-            (void)peer_gone(ep);   /* if gone: tells the receiver once no send is under way */
+        if (ep && (ep->flags & MP_EPF_PEER_GONE))
+            (void)peer_gone(ep);   /* tells the receiver once no send is under way */
         SET(status, MCAPI_ERR_CHAN_INVALID);
         return;
     }

@@ -134,7 +134,7 @@ void mp_idle_wait(uint64_t wake);
 
 /* One idle period of a library wait (interrupts off): sleeps (mp_idle_wait), counts the cycles
  * asleep, then serves the adapter's interrupt inline if that is what woke the core. */
-static inline __attribute__((always_inline)) void mp_idle(uint64_t wake)
+static inline void mp_idle(uint64_t wake)
 {
     uint64_t t0 = cpu_cycles();
     mp_idle_wait(wake);
