@@ -53,6 +53,8 @@
 #define NA_IRQ_PENDING        0x000u  /* R: sources that are active (level); see NA_IRQ_SRC_* */
 #define NA_IRQ_MASK           0x004u  /* R/W: 1 = source enabled; the line is (PENDING & MASK) != 0 */
 #define NA_IRQ_ACTIVE         0x008u  /* R: PENDING & MASK */
+#define NA_IRQ_TARGET         0x00Cu  /* R/W: core of the tile whose MEIP the line drives (reset
+                                       * na.irq_core); a core number >= the tile's cores is refused */
 
 #define NA_IRQ_SRC_RX0        (1u << 0)  /* NoC buffer 0 holds a received packet */
 #define NA_IRQ_SRC_RX1        (1u << 1)  /* NoC buffer 1 holds a received packet */

@@ -17,7 +17,7 @@ constexpr unsigned namp_min_packet_flits = 5;  // header + FINAL's four words
 network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &cfg,
                                  const na_geometry &geo, noc::network_port &port,
                                  sc_core::sc_time clock_period, trace::tracer *tracer)
-    : sc_module(name), regs("regs"), rma("rma"), master("master"), irq("irq"), cfg_(cfg), geo_(geo),
+    : sc_module(name), regs("regs"), rma("rma"), master("master"), irq("irq", geo.cores ? geo.cores : 1), cfg_(cfg), geo_(geo),
       port_(port), period_(clock_period),
       buffers_{noc_buffer(channel::control_request, cfg.rx_buffer_flits),
                noc_buffer(channel::control_response, cfg.rx_buffer_flits)},
@@ -56,6 +56,7 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
         dma_->attach_trace(*tracer, process);
         if (namp_) namp_->attach_trace(*tracer, process);
     }
+    irq_target_ = cfg.irq_core < irq.size() ? cfg.irq_core : 0u;
     SC_THREAD(target_thread);
     SC_METHOD(drive_irq);
     sensitive << irq_update_;
@@ -196,6 +197,9 @@ uint32_t network_adapter::irq_pending() const {
 }
 
 // The only writer of the line (cores and NoC callbacks only notify irq_update_).
-void network_adapter::drive_irq() { irq.write((irq_pending() & irq_mask_) != 0); }
+void network_adapter::drive_irq() {
+    const bool up = (irq_pending() & irq_mask_) != 0;
+    for (unsigned c = 0; c < irq.size(); ++c) irq[c].write(up && c == irq_target_);
+}
 
 }  // namespace namp

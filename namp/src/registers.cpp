@@ -57,6 +57,7 @@ bool network_adapter::read_reg(uint32_t off, uint32_t &v, bool side_effects) {
         case NA_IRQ_PENDING: v = irq_pending(); return true;
         case NA_IRQ_MASK: v = irq_mask_; return true;
         case NA_IRQ_ACTIVE: v = irq_pending() & irq_mask_; return true;
+        case NA_IRQ_TARGET: v = irq_target_; return true;
         default: return false;
         }
     }
@@ -82,6 +83,12 @@ bool network_adapter::write_reg(uint32_t off, uint32_t v) {
     if (namp_on() && (off == NA_NAMP_RX_COUNT || off == NA_NAMP_ARBITRATION || off >= NA_NAMP_SLOT_BASE(0)))
         return namp_->write_reg(off, v);
     if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000) return osqm_ && osqm_->write_reg(off - NA_OSQM_BASE, v);
+    if (off == NA_IRQ_BASE + NA_IRQ_TARGET) {
+        if (v >= irq.size()) return false;  // no such core: refused, target unchanged
+        irq_target_ = v;
+        update_irq();
+        return true;
+    }
     if (off == NA_IRQ_BASE + NA_IRQ_MASK) {
         const uint32_t sources = irq_sources | (osqm_ ? NA_IRQ_SRC_OSQM : 0u) |
                                  (namp_on() ? NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT : 0u);

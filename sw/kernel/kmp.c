@@ -4,6 +4,7 @@
  * until the adapter interrupts or the library's wake-up time comes, then takes the mutex again:
  * other threads run meanwhile, and a blocking MCAPI call suspends only its thread. */
 #include "kernel/kmp.h"
+#include "mp/hooks.h"
 
 #include "kinternal.h"
 

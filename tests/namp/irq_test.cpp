@@ -61,3 +61,38 @@ TEST(NaIrq, DrivesTheConfiguredCore) {
         EXPECT_FALSE(b.plat->tiles()[2]->external_irq(0).read());
     }});
 }
+
+// NA_IRQ_TARGET: resets to na.irq_core, moves the line to another core at run time (the MPI
+// library hands it to the core that holds the tile's MCAPI node), refuses a core that does not exist.
+TEST(NaIrq, TargetRegisterMovesTheLine) {
+    bench b({"tile.cores=3", "na.irq_core=1"});
+    b.run({[&] {
+        driver &d = b.d(2);
+        const uint32_t target = na(NA_IRQ_BASE + NA_IRQ_TARGET);
+        auto line = [&](unsigned core) { return b.plat->tiles()[2]->external_irq(core).read(); };
+        EXPECT_EQ(d.rd(target), 1u);
+        d.wr(na(NA_IRQ_BASE + NA_IRQ_MASK), NA_IRQ_SRC_RX1);
+        b.d(0).wr(na(NA_NOCBUF_BASE(1) + NOCBUF_TX_FLIT), NOC_HEADER(0, 1, 0, 1));
+        poll(b, 2, na(NA_IRQ_BASE + NA_IRQ_ACTIVE), ~0u, NA_IRQ_SRC_RX1);
+        b.cycles(2);
+        EXPECT_TRUE(line(1));
+        EXPECT_FALSE(line(0));
+        d.wr(target, 2);
+        b.cycles(2);
+        EXPECT_EQ(d.rd(target), 2u);
+        EXPECT_TRUE(line(2));
+        EXPECT_FALSE(line(1));
+        EXPECT_FALSE(line(0));
+        uint32_t v = 0;
+        EXPECT_FALSE(d.write(target, 3));  // tile has cores 0..2
+        EXPECT_TRUE(d.read(target, v));
+        EXPECT_EQ(v, 2u);
+        d.wr(target, 0);
+        b.cycles(2);
+        EXPECT_TRUE(line(0));
+        EXPECT_FALSE(line(2));
+        d.rd(na(NA_NOCBUF_BASE(1) + NOCBUF_RX_FLIT));  // consumed: no line anywhere
+        b.cycles(2);
+        EXPECT_FALSE(line(0) || line(1) || line(2));
+    }});
+}

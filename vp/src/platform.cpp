@@ -91,6 +91,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         geo.sram_base = g.sram_base;
         geo.sram_size = g.sram_size;
         geo.max_packet_flits = noc_cfg.max_packet_flits;
+        geo.cores = unsigned(t->cores().size());
         const std::string na_name = "na_" + std::to_string(g.x) + "_" + std::to_string(g.y);
         adapters_.push_back(std::make_unique<namp::network_adapter>(
             na_name.c_str(), config.na, geo, mesh_->port(g.id), period_, tracer_.get()));
@@ -98,7 +99,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         t->attach_device(na.regs, TILE_NA_BASE, TILE_NA_SIZE, "network_adapter");
         t->attach_device(na.rma, RMA_BASE, RMA_SIZE, "rma_window");
         for (auto *m : na.bus_masters()) t->bind_master(*m);
-        na.irq.bind(t->external_irq(config.na.irq_core));
+        for (unsigned c = 0; c < na.irq.size(); ++c) na.irq[c].bind(t->external_irq(c));
     }
 }
 

@@ -64,6 +64,7 @@ struct na_geometry {
     unsigned mesh_width = 1, mesh_height = 1;
     uint32_t sram_base = 0x80000000u, sram_size = 1u << 20;
     unsigned max_packet_flits = 32;  // of the NoC, header included
+    unsigned cores = 1;              // of the tile: one interrupt line each (NA_IRQ_TARGET)
 };
 
 }  // namespace namp

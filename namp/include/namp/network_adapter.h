@@ -41,7 +41,8 @@ public:
     tlm_utils::simple_target_socket<network_adapter> regs;     // TILE_NA_BASE window (4 MiB)
     tlm_utils::simple_target_socket<network_adapter> rma;      // RMA_BASE window (256 MiB)
     bus_port master;                                            // data-request target's port
-    sc_core::sc_out<bool> irq;                                  // MEIP of core na.irq_core
+    sc_core::sc_vector<sc_core::sc_out<bool>> irq;              // MEIP of each core (geo.cores);
+                                                                // NA_IRQ_TARGET picks the driven one
 
     SC_HAS_PROCESS(network_adapter);
     // tracer: the run's timeline trace (docs/tracing.md), or null
@@ -149,6 +150,7 @@ private:
     uint64_t dma_packets_served_ = 0;  // DMA data packets of other tiles (fault injection count)
 
     uint32_t irq_mask_ = 0;
+    unsigned irq_target_ = 0;   // NA_IRQ_TARGET
     sc_core::sc_event irq_update_;
 };
 

@@ -13,7 +13,7 @@
 #include "hal/hal.h"
 #include "cg.h"
 
-cg_timing_t cg_timing;
+_Thread_local cg_timing_t cg_timing;
 
 void cg_grid_init(cg_grid_t *g, int n, MPI_Comm world)
 {

@@ -61,7 +61,11 @@ typedef struct cg_timing {
     uint32_t allreduce_vec_calls, sendrecv_calls, allreduce_scalar_calls, matvec_calls;
     uint64_t iter_cycles;   /* all niter outer iterations */
 } cg_timing_t;
-extern cg_timing_t cg_timing;
+#ifdef __cplusplus   /* the host tests include this header */
+extern thread_local cg_timing_t cg_timing;
+#else
+extern _Thread_local cg_timing_t cg_timing;   /* per rank: a core is a rank */
+#endif
 void cg_fmt_fixed(char *buf, double v, int digits);
 void cg_fmt_sci(char *buf, double v);
 

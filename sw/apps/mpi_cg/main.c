@@ -41,8 +41,6 @@ static int run_serial_reference(double zeta_par)
 
 int main(void)
 {
-    if (tile_core_id() != 0)
-        return 0;
     MPI_Init(NULL, NULL);
     int p, me;
     MPI_Comm_size(MPI_COMM_WORLD, &p);

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-extern int n_checks, n_fails, my_rank;
+extern _Thread_local int n_checks, n_fails, my_rank;   /* per rank: a core is a rank */
 #define CHECK(cond, ...)                                                          \
     do {                                                                          \
         ++n_checks;                                                               \

@@ -1,4 +1,4 @@
-/* MPI test firmware (every rank = one tile): argument errors, point-to-point (eager, rendezvous,
+/* MPI test firmware (every rank = one core of a tile): argument errors, point-to-point (eager, rendezvous,
  * self, truncation), wildcard matching and non-overtaking order, every collective x op x type
  * against results computed here from the inputs, on MPI_COMM_WORLD and on split communicators.
  * Prints "mpi_test ok: rank <r>, <n> checks" per rank and "mpi_test ok: <p> ranks" on rank 0. */
@@ -9,19 +9,22 @@
 #include "mpi.h"
 #include "check.h"
 
-int n_checks, n_fails, my_rank;
+_Thread_local int n_checks, n_fails, my_rank;
 
 int main(void)
 {
-    if (tile_core_id() != 0)
-        return 0;
     CHECK_RC(MPI_Init(NULL, NULL), MPI_SUCCESS);
     int size = 0, flag = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Initialized(&flag);
-    CHECK(flag == 1 && my_rank == (int)tile_id() && size == (int)(tile_mesh_width() * tile_mesh_height()),
+    /* one rank per core: rank = tile x cores + core, size = tiles x cores */
+    int cores = (int)tile_num_cores();
+    CHECK(flag == 1 && my_rank == (int)tile_id() * cores + (int)tile_core_id() &&
+              size == (int)(tile_mesh_width() * tile_mesh_height()) * cores,
           "rank %d size %d", my_rank, size);
+    CHECK(MPIX_Cc_features() == (cores == 1 ? mcapix_cc_features() : 0u), "cc features %u",
+          MPIX_Cc_features());
     double t0 = MPI_Wtime();
     CHECK(t0 >= 0.0 && MPI_Wtick() > 0.0, "Wtime");
 

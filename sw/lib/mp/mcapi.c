@@ -20,7 +20,13 @@ enum { REQ_IDLE = 0, REQ_PENDING = 1, REQ_DONE = 2 };
  * the owner's progress engine so busy that its main never creates the port (issue 7, hole 6). */
 #define MP_LOOKUP_BACKOFF_MIN 64u
 #define MP_LOOKUP_BACKOFF_MAX 4096u
-enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP, K_SEND };
+enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP, K_SEND, K_SEND_LOCAL };
+
+/* A message to an endpoint of this node whose buffer is full waits as a K_SEND_LOCAL request
+ * and tries again every MP_LOCAL_RETRY mtime ticks: the receiver may be another core of the tile
+ * (MPI ranks per core), and two of them sending to each other must not both block in the call. */
+#define MP_LOCAL_RETRY 64u
+static uint32_t local_seq;   /* call order of the waiting same-node sends (op_idx) */
 
 /* v is always evaluated: a call with a NULL status pointer still does its work */
 #define SET(st, v)                \
@@ -401,6 +407,47 @@ static void untrack(mcapi_request_t *r)
         }
 }
 
+/* A same-node send to d waits (older than seq, or any when seq is UINT32_MAX). */
+static int local_waiting_before(const struct mp_endpoint *d, uint32_t seq)
+{
+    for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i) {
+        const mcapi_request_t *a = active[i];
+        if (a && a->kind == K_SEND_LOCAL && a->ep == d && (int32_t)(a->op_idx - seq) < 0)
+            return 1;
+    }
+    return 0;
+}
+static int local_waiting(const struct mp_endpoint *d) { return n_active && local_waiting_before(d, local_seq); }
+
+/* One attempt of a waiting same-node send: its turn (the oldest to its endpoint) and room. */
+static int local_send_progress(mcapi_request_t *r)
+{
+    if (r->ep->state != MP_EP_READY) {   /* the receiving endpoint was deleted meanwhile */
+        untrack(r);
+        complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+        return 1;
+    }
+    if (timer_now() < r->next_try || local_waiting_before(r->ep, r->op_idx) ||
+        mp_cbuffer_push(r->ep->rx, r->op_buf, r->op_size) != 0) {
+        if (timer_now() >= r->next_try)
+            r->next_try = timer_now() + MP_LOCAL_RETRY;
+        return 0;
+    }
+    untrack(r);
+    complete(r, MCAPI_SUCCESS, r->op_size);
+    return 1;
+}
+
+/* Never "ready": the waiter sleeps until the retry time even when it has passed (a wfi that
+ * returns at once), because only the receiver frees room. Its core gives the node up in that
+ * sleep (MPI ranks per core, mpi_node.c), which lets the receiver's core in. */
+static int local_send_hint(const mcapi_request_t *r, uint64_t *wake)
+{
+    if (r->next_try < *wake)
+        *wake = r->next_try;
+    return 0;
+}
+
 /* Argument errors of a connection-less send. An endpoint of a packet channel neither sends nor
  * receives connection-less messages (the receiving side is refused by its tile). */
 static inline __attribute__((always_inline)) mcapi_status_t
@@ -448,9 +495,21 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
             st = MCAPI_ERR_CHAN_CONNECTED;
         else if (size > mp_cbuffer_slot_bytes(d->rx))
             st = MCAPI_ERR_MSG_SIZE;
-        else
-            while (mp_cbuffer_push(d->rx, buffer, (uint32_t)size) != 0)
-                mp_sleep_ticks(16);
+        else if (local_waiting(d) || mp_cbuffer_push(d->rx, buffer, (uint32_t)size) != 0) {
+            if (n_active == MP_MAX_ACTIVE) {
+                st = MCAPI_ERR_MEM_LIMIT;
+            } else {   /* full, or earlier sends to d wait: queue behind them (message order) */
+                pending(r, K_SEND_LOCAL);
+                r->ep = d;
+                r->op_buf = buffer;
+                r->op_size = (uint32_t)size;
+                r->op_idx = local_seq++;
+                r->next_try = timer_now() + MP_LOCAL_RETRY;
+                track(r);
+                SET(status, MCAPI_PENDING);
+                return;
+            }
+        }
         complete(r, st, st == MCAPI_SUCCESS ? size : 0);
         SET(status, st);
         return;
@@ -844,6 +903,8 @@ static int progress(mcapi_request_t *r)
             return 1;
         }
         return 0;
+    case K_SEND_LOCAL:
+        return local_send_progress(r);
     case K_SEND:
         if (mp_tr_send_progress(r)) {
             untrack(r);
@@ -882,6 +943,8 @@ static int ready_hint(mcapi_request_t *r, uint64_t *wake)
         return r->ep->state != MP_EP_READY || (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
     case K_SEND:
         return mp_tr_send_hint(r, wake);
+    case K_SEND_LOCAL:
+        return local_send_hint(r, wake);
     case K_GET_EP:
         if (timer_now() >= r->next_try)
             return 1;
@@ -904,7 +967,8 @@ static void progress_all(void)
 static int active_hint(uint64_t *wake)
 {
     for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i)
-        if (active[i] && mp_tr_send_hint(active[i], wake))
+        if (active[i] && (active[i]->kind == K_SEND_LOCAL ? local_send_hint(active[i], wake)
+                                                           : mp_tr_send_hint(active[i], wake)))
             return 1;
     return 0;
 }
@@ -986,7 +1050,7 @@ void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *status)
         SET(status, MCAPI_ERR_REQUEST_INVALID);
         return;
     }
-    if (r->state == REQ_PENDING && r->kind == K_SEND) {
+    if (r->state == REQ_PENDING && (r->kind == K_SEND || r->kind == K_SEND_LOCAL)) {
         SET(status, MCAPI_ERR_REQUEST_INVALID);   /* a send under way cannot be taken back */
         return;
     }

@@ -8,6 +8,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
+#include "mp/hooks.h"
 
 #define MP_MAX_ENDPOINTS 16u
 #define MP_MAX_REMOTE    64u
@@ -116,21 +117,12 @@ void mp_tr_chan_peer_gone(struct mp_endpoint *ep);
 /* Local endpoint table lookup (thread and interrupt context). */
 struct mp_endpoint *mp_find_port(uint32_t port);
 struct mp_endpoint *mp_ep_from_addr(uint32_t addr);
-/* Sleep (wfi) until the timer passes `ticks` from now; the progress engine keeps running. */
-void mp_sleep_ticks(uint32_t ticks);
 
 extern volatile mp_stats_t mp_stats;
 extern uint32_t mp_data_path;
 
-/* Serves the network adapter's interrupt sources in thread context when its line is up (call
- * with interrupts off, after wfi): the same work as the interrupt handler without the trap, whose
- * register save and restore would otherwise sit on every blocking receive's latency. */
-void mp_irq_service_inline(void);
-
-/* Sleeps until an interrupt or the mtime value wake (UINT64_MAX: none), called with interrupts
- * off. Weak default (mp_idle.c): arm the timer, wfi. The kernel (sw/kernel/kmp.c) overrides it to
- * suspend only the calling thread. */
-void mp_idle_wait(uint64_t wake);
+/* mp_idle_wait, mp_sleep_ticks, mp_irq_service_inline (inline service after wfi: no trap, whose
+ * register save and restore would sit on every blocking receive's latency): mp/hooks.h. */
 
 /* One idle period of a library wait (interrupts off): sleeps (mp_idle_wait), counts the cycles
  * asleep, then serves the adapter's interrupt inline if that is what woke the core. */

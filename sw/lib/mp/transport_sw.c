@@ -340,6 +340,8 @@ static void na_isr(trap_frame_t *frame)
     na_service();
 }
 
+uint32_t mp_isr_count(void) { return mp_stats.isr_count; }
+
 void mp_irq_service_inline(void)
 {
     if (irq_pending(IRQ_M_EXT))

@@ -37,7 +37,11 @@ struct mpi_cc_comm {
     int8_t *red_state;            /* per root rank: 0 not set up, 1 ready, -1 refused */
 };
 
-int mpi_cc_present(void) { return (int)mcapix_cc_features(); }
+/* With more than one rank per tile the collectives stay in software: the CC calls end in the NAMP
+ * driver's blocking run, which sleeps in wfi with the node lock held, and only core 0 sees the
+ * adapter's interrupt line (docs/mpi.md "Ranks"). */
+int mpi_cc_present(void) { return mpi_node_shared ? 0 : (int)mcapix_cc_features(); }
+unsigned MPIX_Cc_features(void) { return (unsigned)mpi_cc_present(); }
 
 static int type_of(MPI_Datatype t)
 {

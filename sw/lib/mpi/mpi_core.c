@@ -6,11 +6,11 @@
 #include "hal/hal.h"
 #include "mpi_internal.h"
 
-mpix_stats_t mpi_stats;
-int mpi_initialized;
-int mpi_world_rank, mpi_world_size;
-struct mpi_comm mpi_comm_world_obj = {0, 0, 0, MPI_ERRORS_ARE_FATAL, NULL, 0, NULL};
-static uint32_t next_ctx = 2;   /* world: 0 (p2p) and 1 (collectives) */
+MPI_RANK_LOCAL mpix_stats_t mpi_stats;
+MPI_RANK_LOCAL int mpi_initialized;
+MPI_RANK_LOCAL int mpi_world_rank, mpi_world_size;
+MPI_RANK_LOCAL struct mpi_comm mpi_comm_world_obj = {0, 0, 0, MPI_ERRORS_ARE_FATAL, NULL, 0, NULL};
+static MPI_RANK_LOCAL uint32_t next_ctx = 2;   /* world: 0 (p2p) and 1 (collectives) */
 
 static const char *const err_names[MPI_ERR_LASTCODE] = {
     "MPI_SUCCESS", "MPI_ERR_BUFFER", "MPI_ERR_COUNT", "MPI_ERR_TYPE", "MPI_ERR_TAG",
@@ -61,14 +61,10 @@ int MPI_Init(int *argc, char ***argv)
     (void)argv;
     if (mpi_initialized)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init");
-    mcapi_status_t st;
-    mcapi_initialize(MCAPI_DOMAIN, tile_id(), NULL, NULL, NULL, &st);
-    if (st != MCAPI_SUCCESS) {
-        printf("MPI FATAL: mcapi_initialize -> %s\n", mcapix_status_name(st));
+    if (mpi_node_start() != MPI_SUCCESS)
         return MPI_ERR_OTHER;
-    }
-    mpi_world_rank = (int)tile_id();
-    mpi_world_size = (int)(tile_mesh_width() * tile_mesh_height());
+    mpi_world_rank = (int)(tile_id() * mpi_ranks_per_tile + tile_core_id());
+    mpi_world_size = (int)(tile_mesh_width() * tile_mesh_height() * mpi_ranks_per_tile);
     if (mpi_world_size > MPI_MAX_RANKS)
         return MPI_ERR_OTHER;
     mpi_comm_world_obj.rank = mpi_world_rank;
@@ -427,5 +423,8 @@ void MPIX_Print_stats(void)
             if (s->coll[c][a])
                 printf(" coll.%s.%s=%u", MPIX_Coll_name(c), MPIX_Alg_name(a),
                        (unsigned)s->coll[c][a]);
+    if (mpi_node_shared)
+        printf(" node.ranks=%u node.wakeups=%u node.contended=%u", (unsigned)mpi_ranks_per_tile,
+               (unsigned)s->node_wakeups, (unsigned)s->node_contended);
     printf("\n");
 }

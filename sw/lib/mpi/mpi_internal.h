@@ -13,8 +13,10 @@
 #include "mcapi.h"
 #include "mpi.h"
 
+/* Ports of the rank on core c of its tile: MPI_PORT + 2c and MPI_PORT_RDV + 2c. */
 #define MPI_PORT 0x4D50u
 #define MPI_PORT_RDV 0x4D51u
+#define MPI_MAX_RANKS_PER_TILE 8u  /* two endpoints each, of the node's 16 */
 #ifndef MPI_SLOT_LOG2
 #define MPI_SLOT_LOG2 12u          /* 4 KiB receive slots */
 #endif
@@ -28,7 +30,12 @@
 #define MPI_EAGER_DEFAULT 1024
 #endif
 #define MPI_MAX_RANKS 256
-#define MPI_SEND_POOL 12           /* MCAPI sends in flight (MCAPI allows 16) */
+#define MPI_SEND_POOL 12           /* MCAPI sends in flight per rank (MCAPI allows 16 per node) */
+#define MPI_NODE_SENDS 16u         /* ... shared by the ranks of a tile */
+
+/* Each core of a tile is a rank of its own: the library's state is thread-local, one copy per
+ * core in its TLS block (sw/runtime/crt0.S); large buffers are allocated per rank by MPI_Init. */
+#define MPI_RANK_LOCAL _Thread_local
 
 enum { MPI_K_EAGER = 1, MPI_K_RTS = 2, MPI_K_CTS = 3 };
 
@@ -81,9 +88,31 @@ struct mpi_unexp {
     struct mpi_unexp *next;
 };
 
-extern mpix_stats_t mpi_stats;
-extern int mpi_initialized;
-extern int mpi_world_rank, mpi_world_size;
+extern MPI_RANK_LOCAL mpix_stats_t mpi_stats;
+extern MPI_RANK_LOCAL int mpi_initialized;
+extern MPI_RANK_LOCAL int mpi_world_rank, mpi_world_size;
+
+/* The tile's MCAPI node, shared by the ranks of its cores (mpi_node.c). Every MCAPI call of the
+ * library runs between mpi_node_lock and mpi_node_unlock (nestable). */
+extern int mpi_node_shared;           /* more than one rank on this tile */
+extern uint32_t mpi_ranks_per_tile;   /* = cores per tile (every tile has as many) */
+void mpi_node_lock_slow(void);
+void mpi_node_unlock_slow(void);
+static inline void mpi_node_lock(void)
+{
+    if (mpi_node_shared)
+        mpi_node_lock_slow();
+}
+static inline void mpi_node_unlock(void)
+{
+    if (mpi_node_shared)
+        mpi_node_unlock_slow();
+}
+void mpi_node_touch(void);   /* the holder put something where another core of the tile waits */
+int mpi_node_start(void);    /* MPI_Init: MCAPI up (core 0) or waited for (other cores) */
+/* World rank = tile * mpi_ranks_per_tile + core. */
+static inline uint32_t mpi_tile_of(int world) { return (uint32_t)world / mpi_ranks_per_tile; }
+static inline uint32_t mpi_core_of(int world) { return (uint32_t)world % mpi_ranks_per_tile; }
 
 int mpi_err(MPI_Comm comm, int code, const char *where);
 int mpi_comm_ok(MPI_Comm comm);

@@ -11,14 +11,16 @@
 #include "hal/hal.h"
 #include "mpi_internal.h"
 
-static mcapi_endpoint_t ep_main, ep_rdv;
-static mcapi_endpoint_t h_main[MPI_MAX_RANKS], h_rdv[MPI_MAX_RANKS];
+/* All of it per rank (MPI_RANK_LOCAL): the cores of a tile are ranks of their own. */
+static MPI_RANK_LOCAL mcapi_endpoint_t ep_main, ep_rdv;
+static MPI_RANK_LOCAL mcapi_endpoint_t *h_main, *h_rdv;   /* per world rank, looked up lazily */
 
-/* Staging buffer of the always-posted receive on MPI_PORT (header + eager payload). */
-static uint32_t stage[MPI_SLOT_BYTES / 4];
-static mcapi_request_t rx_main, rx_rdv;
-static int rx_main_armed, rx_rdv_armed;
-static uint8_t rdv_scratch[4];
+/* Staging buffer of the always-posted receive on this rank's main port (header + eager payload;
+ * MPI_SLOT_BYTES). */
+static MPI_RANK_LOCAL uint32_t *stage;
+static MPI_RANK_LOCAL mcapi_request_t rx_main, rx_rdv;
+static MPI_RANK_LOCAL int rx_main_armed, rx_rdv_armed;
+static MPI_RANK_LOCAL uint8_t rdv_scratch[4];
 
 struct pool_ent {
     mcapi_request_t mr;
@@ -26,15 +28,18 @@ struct pool_ent {
     struct mpi_request *owner;   /* rendezvous payload: the send it belongs to; else NULL */
     uint32_t buf[MPI_SLOT_BYTES / 4];
 };
-static struct pool_ent pool[MPI_SEND_POOL];
+/* MPI_SEND_POOL entries, or the rank's share of the node's MCAPI sends with several ranks per
+ * tile (MPI_NODE_SENDS / ranks per tile), so that a send never meets MCAPI_ERR_MEM_LIMIT. */
+static MPI_RANK_LOCAL struct pool_ent *pool;
+static MPI_RANK_LOCAL int pool_n;
 
-static struct mpi_request *posted_head, *posted_tail;   /* posted receives, in post order */
-static struct mpi_unexp *unexp_head, *unexp_tail;       /* arrivals, in arrival order */
-static struct mpi_request *rdv_head, *rdv_tail;         /* matched rendezvous receives */
-static struct mpi_request *rdv_active;                  /* the one whose CTS went out */
-static struct mpi_request *rts_sends;                   /* sends waiting for or using a CTS */
-static uint32_t posted_len, unexp_len, next_cookie = 1;
-static int eager_threshold = MPI_EAGER_DEFAULT;
+static MPI_RANK_LOCAL struct mpi_request *posted_head, *posted_tail;   /* posted receives */
+static MPI_RANK_LOCAL struct mpi_unexp *unexp_head, *unexp_tail;   /* arrivals, in order */
+static MPI_RANK_LOCAL struct mpi_request *rdv_head, *rdv_tail;  /* matched rendezvous receives */
+static MPI_RANK_LOCAL struct mpi_request *rdv_active;           /* the one whose CTS went out */
+static MPI_RANK_LOCAL struct mpi_request *rts_sends;      /* sends waiting for or using a CTS */
+static MPI_RANK_LOCAL uint32_t posted_len, unexp_len, next_cookie = 1;
+static MPI_RANK_LOCAL int eager_threshold = MPI_EAGER_DEFAULT;
 
 int MPIX_Set_eager_threshold(int bytes)
 {
@@ -48,12 +53,16 @@ int MPIX_Set_eager_threshold(int bytes)
 }
 int MPIX_Get_eager_threshold(void) { return eager_threshold; }
 
+/* port: MPI_PORT or MPI_PORT_RDV; the rank's own is that + 2 x its core on the tile. */
 static mcapi_endpoint_t lookup(mcapi_endpoint_t *tab, int world, uint32_t port)
 {
     if (!tab[world]) {
         mcapi_status_t st;
-        tab[world] = mcapi_endpoint_get(MCAPI_DOMAIN, (mcapi_node_t)world, port,
-                                        MCAPI_TIMEOUT_INFINITE, &st);
+        mpi_node_lock();
+        tab[world] = mcapi_endpoint_get(MCAPI_DOMAIN, (mcapi_node_t)mpi_tile_of(world),
+                                        port + 2u * mpi_core_of(world), MCAPI_TIMEOUT_INFINITE,
+                                        &st);
+        mpi_node_unlock();
         if (st != MCAPI_SUCCESS)
             tab[world] = NULL;
     }
@@ -63,7 +72,9 @@ static mcapi_endpoint_t lookup(mcapi_endpoint_t *tab, int world, uint32_t port)
 static void arm_main(void)
 {
     mcapi_status_t st;
-    mcapi_msg_recv_i(ep_main, stage, sizeof stage, &rx_main, &st);
+    mpi_node_lock();
+    mcapi_msg_recv_i(ep_main, stage, MPI_SLOT_BYTES, &rx_main, &st);
+    mpi_node_unlock();
     rx_main_armed = 1;
 }
 
@@ -71,12 +82,26 @@ int mpi_p2p_init(void)
 {
     mcapi_status_t st;
     mcapix_endpoint_attributes_t a = {MPI_CAP_LOG2, MPI_SLOT_LOG2, 0, 0};
-    ep_main = mcapix_endpoint_create(MPI_PORT, &a, &st);
-    if (st != MCAPI_SUCCESS)
+    uint32_t node_share = MPI_NODE_SENDS / mpi_ranks_per_tile;
+    pool_n = node_share < MPI_SEND_POOL ? (int)node_share : MPI_SEND_POOL;
+    pool = calloc((size_t)pool_n, sizeof *pool);
+    stage = malloc(MPI_SLOT_BYTES);
+    h_main = calloc((size_t)mpi_world_size, sizeof *h_main);
+    h_rdv = calloc((size_t)mpi_world_size, sizeof *h_rdv);
+    if (!pool || !stage || !h_main || !h_rdv) {
+        printf("MPI FATAL: rank %d: no memory for the send pool\n", mpi_world_rank);
+        return MPI_ERR_NO_MEM;
+    }
+    uint32_t core = 2u * mpi_core_of(mpi_world_rank);
+    mpi_node_lock();
+    ep_main = mcapix_endpoint_create(MPI_PORT + core, &a, &st);
+    if (st == MCAPI_SUCCESS)
+        ep_rdv = mcapix_endpoint_create(MPI_PORT_RDV + core, &a, &st);
+    mpi_node_unlock();
+    if (st != MCAPI_SUCCESS) {
+        printf("MPI FATAL: rank %d: endpoint -> %s\n", mpi_world_rank, mcapix_status_name(st));
         return MPI_ERR_OTHER;
-    ep_rdv = mcapix_endpoint_create(MPI_PORT_RDV, &a, &st);
-    if (st != MCAPI_SUCCESS)
-        return MPI_ERR_OTHER;
+    }
     arm_main();
     return MPI_SUCCESS;
 }
@@ -85,23 +110,28 @@ int mpi_p2p_init(void)
 static struct pool_ent *pool_get(void)
 {
     for (;;) {
-        for (int i = 0; i < MPI_SEND_POOL; ++i)
+        for (int i = 0; i < pool_n; ++i)
             if (!pool[i].busy)
                 return &pool[i];
         mpi_progress(1);
     }
 }
 
-/* Starts an MCAPI send of `bytes` at `data` (already in e->buf or the user's buffer). */
-static int pool_send(struct pool_ent *e, mcapi_endpoint_t to, const void *data, uint32_t bytes,
-                     struct mpi_request *owner)
+/* Starts an MCAPI send of `bytes` at `data` (already in e->buf or the user's buffer) to world
+ * rank `world`. */
+static int pool_send(struct pool_ent *e, mcapi_endpoint_t to, int world, const void *data,
+                     uint32_t bytes, struct mpi_request *owner)
 {
     mcapi_status_t st;
     e->busy = 1;
     e->owner = owner;
     if (owner)
         owner->inflight++;
+    mpi_node_lock();
     mcapi_msg_send_i(ep_main, to, data, bytes, 0, &e->mr, &st);
+    if (mpi_node_shared && mpi_tile_of(world) == mpi_tile_of(mpi_world_rank))
+        mpi_node_touch();   /* straight into a local endpoint: its rank may sleep */
+    mpi_node_unlock();
     if (st != MCAPI_SUCCESS && st != MCAPI_PENDING) {
         e->busy = 0;
         if (owner)
@@ -121,7 +151,7 @@ static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, ui
     mpi_copy(e->buf, h, sizeof *h);
     if (bytes)
         mpi_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
-    return pool_send(e, to, e->buf, MPI_HDR_BYTES + bytes, owner);
+    return pool_send(e, to, world, e->buf, MPI_HDR_BYTES + bytes, owner);
 }
 
 /* For the NAMP-CC collectives (coll_cc.c): this rank's header endpoint, a peer's, and a wait
@@ -133,7 +163,7 @@ void *mpi_sends_drain(void)
 {
     for (;;) {
         int busy = 0;
-        for (int i = 0; i < MPI_SEND_POOL; ++i)
+        for (int i = 0; i < pool_n; ++i)
             busy |= pool[i].busy;
         if (!busy)
             return pool[0].buf;
@@ -147,10 +177,11 @@ static void pump_rdv_sends(void)
     for (struct mpi_request *s = rts_sends; s; s = s->next) {
         if (!s->rdv_go || s->done_bytes == s->bytes)
             continue;
-        mcapi_endpoint_t to = lookup(h_rdv, mpi_world_of(s->comm, s->peer), MPI_PORT_RDV);
+        int world = mpi_world_of(s->comm, s->peer);
+        mcapi_endpoint_t to = lookup(h_rdv, world, MPI_PORT_RDV);
         while (s->done_bytes < s->bytes) {
             struct pool_ent *e = NULL;
-            for (int i = 0; i < MPI_SEND_POOL && !e; ++i)
+            for (int i = 0; i < pool_n && !e; ++i)
                 if (!pool[i].busy)
                     e = &pool[i];
             if (!e)
@@ -158,7 +189,7 @@ static void pump_rdv_sends(void)
             uint32_t n = s->bytes - s->done_bytes;
             if (n > MPI_SLOT_BYTES)
                 n = MPI_SLOT_BYTES;
-            if (pool_send(e, to, s->buf + s->done_bytes, n, s) != MPI_SUCCESS) {
+            if (pool_send(e, to, world, s->buf + s->done_bytes, n, s) != MPI_SUCCESS) {
                 s->st.MPI_ERROR = MPI_ERR_OTHER;
                 s->done_bytes = s->bytes;
                 break;
@@ -205,11 +236,13 @@ static void arm_rdv(void)
     uint32_t fit = (uint32_t)r->st.count_bytes;
     uint32_t left = fit > r->done_bytes ? fit - r->done_bytes : 0;
     mcapi_status_t st;
+    mpi_node_lock();
     if (left)
         mcapi_msg_recv_i(ep_rdv, r->buf + r->done_bytes, left < MPI_SLOT_BYTES ? left : MPI_SLOT_BYTES,
                          &rx_rdv, &st);
     else   /* truncated: the rest of the payload is consumed and dropped */
         mcapi_msg_recv_i(ep_rdv, rdv_scratch, sizeof rdv_scratch, &rx_rdv, &st);
+    mpi_node_unlock();
     rx_rdv_armed = 1;
 }
 
@@ -219,7 +252,7 @@ static void rdv_start_next(void)
 {
     while (!rdv_active && rdv_head) {
         struct pool_ent *e = NULL;
-        for (int i = 0; i < MPI_SEND_POOL && !e; ++i)
+        for (int i = 0; i < pool_n && !e; ++i)
             if (!pool[i].busy)
                 e = &pool[i];
         if (!e)
@@ -233,7 +266,7 @@ static void rdv_start_next(void)
         struct mpi_hdr h = {MPI_K_CTS, 0, 0, 0, 0, r->cookie};
         mcapi_endpoint_t to = lookup(h_main, r->peer_world, MPI_PORT);
         mpi_copy(e->buf, &h, sizeof h);
-        if (!to || pool_send(e, to, e->buf, MPI_HDR_BYTES, NULL) != MPI_SUCCESS) {
+        if (!to || pool_send(e, to, r->peer_world, e->buf, MPI_HDR_BYTES, NULL) != MPI_SUCCESS) {
             r->st.MPI_ERROR = MPI_ERR_OTHER;
             r->state = RQ_DONE;
             continue;
@@ -387,7 +420,17 @@ static void on_complete(mcapi_request_t *m, size_t size, mcapi_status_t st)
     }
 }
 
+static void progress(int block);
+
+/* The whole progress step under the node lock (the library's waits inside give it up). */
 void mpi_progress(int block)
+{
+    mpi_node_lock();
+    progress(block);
+    mpi_node_unlock();
+}
+
+static void progress(int block)
 {
     int did = 0;
     size_t size;
@@ -402,7 +445,7 @@ void mpi_progress(int block)
             on_complete(&rx_rdv, size, st);
             any = 1;
         }
-        for (int i = 0; i < MPI_SEND_POOL; ++i)
+        for (int i = 0; i < pool_n; ++i)
             if (pool[i].busy && mcapi_test(&pool[i].mr, &size, &st)) {
                 on_complete(&pool[i].mr, size, st);
                 any = 1;
@@ -423,7 +466,7 @@ void mpi_progress(int block)
         list[n++] = &rx_main;
     if (rx_rdv_armed)
         list[n++] = &rx_rdv;
-    for (int i = 0; i < MPI_SEND_POOL; ++i)
+    for (int i = 0; i < pool_n; ++i)
         if (pool[i].busy)
             list[n++] = &pool[i].mr;
     if (!n)
@@ -593,16 +636,18 @@ void mpi_p2p_finalize(void)
     /* drain our sends; the caller has passed a barrier, so no message for us is still coming */
     for (;;) {
         int busy = rts_sends != NULL;
-        for (int i = 0; i < MPI_SEND_POOL; ++i)
+        for (int i = 0; i < pool_n; ++i)
             busy |= pool[i].busy;
         if (!busy)
             break;
         mpi_progress(1);
     }
     mcapi_status_t st;
+    mpi_node_lock();
     if (rx_main_armed)
         mcapi_cancel(&rx_main, &st);
     if (rx_rdv_armed)
         mcapi_cancel(&rx_rdv, &st);
+    mpi_node_unlock();
     rx_main_armed = rx_rdv_armed = 0;
 }

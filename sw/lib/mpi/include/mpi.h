@@ -1,7 +1,7 @@
 /* MPI subset on namp-vp (MPI-3 names and semantics for what it offers), over the MCAPI-style
  * library sw/lib/mp (baseline adapter or NAMP transport, chosen at link time: mpi / mpi_namp).
- * One rank per tile: MPI_COMM_WORLD rank = tile id, size = tiles in the mesh; only core 0 of a
- * tile runs MPI (other cores of a multi-core tile are not ranks). See docs/mpi.md. */
+ * One rank per core: MPI_COMM_WORLD rank = tile id x cores per tile + core, size = tiles x cores
+ * (one rank per tile on single-core tiles). Every core calls MPI_Init. See docs/mpi.md. */
 #ifndef NAMP_MPI_H
 #define NAMP_MPI_H
 
@@ -78,7 +78,12 @@ typedef int MPI_Errhandler;
 
 struct mpi_comm;
 typedef struct mpi_comm *MPI_Comm;
-extern struct mpi_comm mpi_comm_world_obj;
+/* one per rank: each core of a tile is a rank (thread-local) */
+#ifdef __cplusplus
+extern thread_local struct mpi_comm mpi_comm_world_obj;
+#else
+extern _Thread_local struct mpi_comm mpi_comm_world_obj;
+#endif
 #define MPI_COMM_WORLD (&mpi_comm_world_obj)
 #define MPI_COMM_NULL ((MPI_Comm)0)
 
@@ -163,8 +168,13 @@ typedef struct mpix_stats {
     uint32_t posted_max, unexpected_max;        /* longest queues seen */
     uint32_t match_steps;                       /* queue entries compared */
     uint32_t coll[MPIX_C_NUM][MPIX_A_NUM];      /* calls per collective and algorithm */
+    uint32_t node_wakeups;                      /* ranks per core: sleeping cores woken */
+    uint32_t node_contended;                    /* ranks per core: node lock found taken */
 } mpix_stats_t;
 const mpix_stats_t *MPIX_Stats(void);
+/* The NAMP-CC features (NA_FEATURE_NAMP_CC_* bits) the collectives use: the adapter's, or 0 with
+ * more than one rank per tile (the collectives then run in software; docs/mpi.md). */
+unsigned MPIX_Cc_features(void);
 void MPIX_Print_stats(void);
 const char *MPIX_Coll_name(int coll);
 const char *MPIX_Alg_name(int alg);
