@@ -30,7 +30,7 @@ TEST(NaRegisters, UnpopulatedAndBadAccessesAreBusErrors) {
         EXPECT_FALSE(d.read(na(NA_STATUS_LAST + 4), v));             // past the status block
         EXPECT_FALSE(d.write(na(NA_VERSION), 1));                    // read-only
         EXPECT_FALSE(d.write(na(NA_IRQ_BASE + NA_IRQ_PENDING), 1));  // read-only
-        EXPECT_FALSE(d.read(na(NA_IRQ_BASE + 0xC), v));
+        EXPECT_FALSE(d.read(na(NA_IRQ_BASE + 0x10), v));
         EXPECT_FALSE(d.read(na(NA_NOCBUF_BASE(2)), v));              // no third buffer
         EXPECT_FALSE(d.read(na(NA_NOCBUF_BASE(0) + NOCBUF_RX_FLIT), v));  // nothing received
         EXPECT_FALSE(d.write(na(NA_NOCBUF_BASE(0) + NOCBUF_RX_DISCARD), 0));
