@@ -407,7 +407,7 @@ static void untrack(mcapi_request_t *r)
         }
 }
 
-/* A same-node send to d waits (older than seq, or any when seq is UINT32_MAX). */
+/* A same-node send to d that was queued before seq waits. */
 static int local_waiting_before(const struct mp_endpoint *d, uint32_t seq)
 {
     for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i) {
@@ -417,7 +417,10 @@ static int local_waiting_before(const struct mp_endpoint *d, uint32_t seq)
     }
     return 0;
 }
-static int local_waiting(const struct mp_endpoint *d) { return n_active && local_waiting_before(d, local_seq); }
+static int local_waiting(const struct mp_endpoint *d)
+{
+    return n_active && local_waiting_before(d, local_seq);
+}
 
 /* One attempt of a waiting same-node send: its turn (the oldest to its endpoint) and room. */
 static int local_send_progress(mcapi_request_t *r)
@@ -427,10 +430,12 @@ static int local_send_progress(mcapi_request_t *r)
         complete(r, MCAPI_ERR_ENDP_INVALID, 0);
         return 1;
     }
-    if (timer_now() < r->next_try || local_waiting_before(r->ep, r->op_idx) ||
+    uint64_t now = timer_now();
+    if (now < r->next_try)
+        return 0;
+    if (local_waiting_before(r->ep, r->op_idx) ||
         mp_cbuffer_push(r->ep->rx, r->op_buf, r->op_size) != 0) {
-        if (timer_now() >= r->next_try)
-            r->next_try = timer_now() + MP_LOCAL_RETRY;
+        r->next_try = now + MP_LOCAL_RETRY;
         return 0;
     }
     untrack(r);
@@ -967,8 +972,7 @@ static void progress_all(void)
 static int active_hint(uint64_t *wake)
 {
     for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i)
-        if (active[i] && (active[i]->kind == K_SEND_LOCAL ? local_send_hint(active[i], wake)
-                                                           : mp_tr_send_hint(active[i], wake)))
+        if (active[i] && ready_hint(active[i], wake))
             return 1;
     return 0;
 }

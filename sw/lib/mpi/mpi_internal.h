@@ -113,6 +113,11 @@ int mpi_node_start(void);    /* MPI_Init: MCAPI up (core 0) or waited for (other
 /* World rank = tile * mpi_ranks_per_tile + core. */
 static inline uint32_t mpi_tile_of(int world) { return (uint32_t)world / mpi_ranks_per_tile; }
 static inline uint32_t mpi_core_of(int world) { return (uint32_t)world % mpi_ranks_per_tile; }
+/* Port of world rank `world` for base MPI_PORT or MPI_PORT_RDV. */
+static inline uint32_t mpi_rank_port(uint32_t base, int world)
+{
+    return base + 2u * mpi_core_of(world);
+}
 
 int mpi_err(MPI_Comm comm, int code, const char *where);
 int mpi_comm_ok(MPI_Comm comm);

@@ -41,19 +41,8 @@ static volatile uint32_t node_state;     /* 0 starting, 1 up, 2 MCAPI failed (se
 
 #define IRQ_TARGET (TILE_NA_BASE + NA_IRQ_BASE + NA_IRQ_TARGET)
 
-/* Lock bookkeeping runs with interrupts off (a nested handler must see a consistent owner/depth);
- * these two keep the line with the holder. */
-static void acquired(uint32_t me)
-{
-    if (me != 1u)
-        mmio_write32(IRQ_TARGET, me - 1u);
-}
-static void releasing(uint32_t me)
-{
-    if (me != 1u)
-        mmio_write32(IRQ_TARGET, 0);
-}
-
+/* Take and give the lock (interrupts off: a nested handler must see a consistent owner and
+ * depth), and with it the adapter's line: the holder's core while held, core 0 otherwise. */
 static void take(uint32_t me)
 {
     uint32_t t = atomic_fetch_add_u32(&next_ticket, 1u);
@@ -63,10 +52,14 @@ static void take(uint32_t me)
             ;
     }
     owner = me;
+    if (me != 1u)
+        mmio_write32(IRQ_TARGET, me - 1u);
 }
 
 static void give(void)
 {
+    if (owner != 1u)
+        mmio_write32(IRQ_TARGET, 0);
     owner = 0;
     atomic_store_u32(&serving, serving + 1u);
 }
@@ -97,7 +90,6 @@ void mpi_node_lock_slow(void)
     } else {
         take(me);
         depth = 1;
-        acquired(me);
     }
     irq_global_restore(s);
 }
@@ -107,7 +99,6 @@ void mpi_node_unlock_slow(void)
     uint32_t s = irq_global_disable();
     if (--depth == 0) {
         wake_others();
-        releasing(owner);
         give();
     }
     irq_global_restore(s);
@@ -122,16 +113,13 @@ void mp_idle_wait(uint64_t wake)
     uint32_t me = hart_id();
     int held = mpi_node_shared && owner == me + 1u;
     if (!held) {   /* the library's own behaviour */
-        if (wake != UINT64_MAX)
-            timer_set_compare(wake);
-        wait_for_interrupt();
+        mp_idle_wfi(wake);
         return;
     }
     uint32_t d = depth;
     __atomic_fetch_or(&sleepers, 1u << me, __ATOMIC_ACQ_REL);
     wake_others();
     depth = 0;
-    releasing(me + 1u);
     give();
     uint64_t poll = timer_now() + MPI_NODE_POLL_TICKS;
     timer_set_compare(wake < poll ? wake : poll);
@@ -139,9 +127,8 @@ void mp_idle_wait(uint64_t wake)
     __atomic_fetch_and(&sleepers, ~(1u << me), __ATOMIC_ACQ_REL);
     ipi_clear(me);
     timer_disarm();
-    take(me + 1u);
+    take(me + 1u);   /* a line that is up now is served inline by the caller (mp_idle) */
     depth = d;
-    acquired(me + 1u);   /* a line that is up now is served inline by the caller (mp_idle) */
 }
 
 /* Replaces the library's timed sleep (the default waits for a flag its timer interrupt handler

@@ -53,15 +53,14 @@ int MPIX_Set_eager_threshold(int bytes)
 }
 int MPIX_Get_eager_threshold(void) { return eager_threshold; }
 
-/* port: MPI_PORT or MPI_PORT_RDV; the rank's own is that + 2 x its core on the tile. */
+/* port: MPI_PORT or MPI_PORT_RDV (the rank's own: mpi_rank_port). */
 static mcapi_endpoint_t lookup(mcapi_endpoint_t *tab, int world, uint32_t port)
 {
     if (!tab[world]) {
         mcapi_status_t st;
         mpi_node_lock();
         tab[world] = mcapi_endpoint_get(MCAPI_DOMAIN, (mcapi_node_t)mpi_tile_of(world),
-                                        port + 2u * mpi_core_of(world), MCAPI_TIMEOUT_INFINITE,
-                                        &st);
+                                        mpi_rank_port(port, world), MCAPI_TIMEOUT_INFINITE, &st);
         mpi_node_unlock();
         if (st != MCAPI_SUCCESS)
             tab[world] = NULL;
@@ -92,11 +91,10 @@ int mpi_p2p_init(void)
         printf("MPI FATAL: rank %d: no memory for the send pool\n", mpi_world_rank);
         return MPI_ERR_NO_MEM;
     }
-    uint32_t core = 2u * mpi_core_of(mpi_world_rank);
     mpi_node_lock();
-    ep_main = mcapix_endpoint_create(MPI_PORT + core, &a, &st);
+    ep_main = mcapix_endpoint_create(mpi_rank_port(MPI_PORT, mpi_world_rank), &a, &st);
     if (st == MCAPI_SUCCESS)
-        ep_rdv = mcapix_endpoint_create(MPI_PORT_RDV + core, &a, &st);
+        ep_rdv = mcapix_endpoint_create(mpi_rank_port(MPI_PORT_RDV, mpi_world_rank), &a, &st);
     mpi_node_unlock();
     if (st != MCAPI_SUCCESS) {
         printf("MPI FATAL: rank %d: endpoint -> %s\n", mpi_world_rank, mcapix_status_name(st));

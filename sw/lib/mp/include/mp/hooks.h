@@ -9,6 +9,8 @@
 /* Sleeps until an interrupt or the mtime value wake (UINT64_MAX: none), called with interrupts
  * off. Weak default (mp_idle.c): arm the timer, wfi. */
 void mp_idle_wait(uint64_t wake);
+/* The default's sleep itself, for a replacement that falls back to it. */
+void mp_idle_wfi(uint64_t wake);
 
 /* Sleeps until the timer passes `ticks` from now; the progress engine keeps running. Weak
  * default (transport_sw.c): timer interrupt + wfi. */
