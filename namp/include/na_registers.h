@@ -206,6 +206,8 @@
 #define NAMP_VIF_PARAM2       0x08u  /* R/W: BUF: vID of the send buffer; CoM: credits */
 #define NAMP_VIF_PARAM3       0x0Cu  /* R/W: copied (element index, CoM flags) */
 #define NAMP_VIF_STATUS       0x10u  /* R: the slot's STATUS, or ERROR with a NAMP_ERR_VIF_* code */
+#define NAMP_VIF_CTRL         0x14u  /* W: NAMP_SLOT_CTRL_ABORT of the vif's slot (the task may end its
+                                        own transfer, e.g. a credit wait); R: 0 */
 /* vif error codes (STATUS[7:0]; above the slot's codes) */
 #define NAMP_ERR_VIF_DISABLED 0x20u  /* the kernel has not set READY */
 #define NAMP_ERR_VIF_MODE     0x21u  /* BUF=0 data transfer: not possible through a vif */

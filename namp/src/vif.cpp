@@ -62,6 +62,7 @@ bool vif_unit::vif_read(unsigned slot, uint32_t offset, uint32_t &v) {
         v = x->error ? NAMP_STATUS_ERROR | (NAMP_STATE_ERROR << 8) | x->error
                      : slot_reg(slot, NAMP_SLOT_STATUS);
         return true;
+    case NAMP_VIF_CTRL: v = 0; return true;
     default: return false;
     }
 }
@@ -101,6 +102,11 @@ bool vif_unit::vif_write(unsigned slot, uint32_t offset, uint32_t v) {
     case NAMP_VIF_PARAM1: if (idle) x->p1 = v; return true;
     case NAMP_VIF_PARAM2: if (idle) x->p2 = v; return true;
     case NAMP_VIF_PARAM3: if (idle) x->p3 = v; return true;
+    case NAMP_VIF_CTRL:
+        // the task ends its own transfer (the slot is its vif's: nothing of anyone else)
+        if (v & ~NAMP_SLOT_CTRL_ABORT) return false;
+        if (v) slot_write(slot, NAMP_SLOT_CTRL, v);
+        return true;
     default: return false;  // STATUS is read-only
     }
 }

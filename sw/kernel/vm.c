@@ -19,6 +19,14 @@ void *vm_page_alloc(void)
     return NULL;
 }
 
+uint32_t k_pages_free(void)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < K_PAGE_POOL; ++i)
+        n += !pool_used[i];
+    return n;
+}
+
 void vm_page_free(void *p)
 {
     uint32_t i = (uint32_t)((uint8_t *)p - &pool[0][0]) / K_PAGE_SIZE;

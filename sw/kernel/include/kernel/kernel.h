@@ -124,6 +124,9 @@ int k_task_resume(k_thread_t *t);
 /* Physical address of a task's data region (for the creator to check results after the task
  * has ended), or NULL. */
 void *k_task_data(const k_thread_t *t);
+/* Pages of the task page pool not in use (a task's pages come back once nothing can touch them:
+ * docs/kernel.md "SV isolation"). */
+uint32_t k_pages_free(void);
 /* Maps count physical pages at va into a task (before it runs): R, W per `writable`, U. For
  * endpoint buffers and virtual-interface pages. */
 int k_task_map(k_thread_t *t, uint32_t va, uint32_t pa, uint32_t count, int writable);
