@@ -131,7 +131,8 @@
 #define NAMP_FLAG_VALID       (1u << 5)  /* 0->1 starts the slot; 1->0 after DONE frees it */
 #define NAMP_FLAG_DONE        (1u << 6)  /* R: transfer finished (with or without ERROR) */
 #define NAMP_FLAG_CC          (1u << 7)  /* collective: PARAM1 = address of a CC descriptor (namp_cc.h) */
-#define NAMP_FLAG_RESERVED    0xFFFFFF00u /* bits 8..: future modes; set = refused */
+#define NAMP_FLAG_RESERVED    0xFFFFFE00u /* bits 9..: future modes; set = refused (bit 8:
+                                             NAMP_FLAG_PS, namp_ps.h) */
 
 /* PARAM3 of a credit transfer (CoM) */
 #define NAMP_COM_F_REVOKE     (1u << 0)  /* revoke the channel: the receiving side's endpoint is gone;

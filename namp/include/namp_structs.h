@@ -68,7 +68,7 @@
 #define NAMP_H_CC        0x20u  /* CC: collective descriptor (multicast group, layout) (0: none) */
 #define NAMP_H_OSQM_QUEUE  0x24u  /* HW-OSQM: queue of the thread waiting for a send (0: none) */
 #define NAMP_H_OSQM_THREAD 0x28u  /* HW-OSQM: thread waiting for a send through this handle */
-#define NAMP_H_PS_OWNER  0x2Cu  /* PS: protection domain that owns the handle */
+#define NAMP_H_DUALCAST  0x2Cu  /* PS: the handle's reserved dualcast block (namp_ps.h) (0: none) */
 #define NAMP_H_RESERVED  0x30u  /* 0x30..0x3F reserved (0) */
 #define NAMP_H_SIZE      0x40u
 
@@ -119,7 +119,7 @@ typedef struct namp_handle {
     uint32_t cc;
     volatile uint32_t osqm_queue;
     volatile uint32_t osqm_thread;
-    uint32_t ps_owner;
+    uint32_t dualcast;
     uint32_t reserved[4];
 } namp_handle_t;
 
@@ -145,7 +145,8 @@ typedef struct namp_handle {
 #define NAMP_MSG_FINAL      4u  /* control request:  [w0][endpoint][element][size]; NAMP_FINAL_F_* */
 #define NAMP_MSG_CREDIT_NACK 5u /* control response: [w0][handle address][code]: a CREDIT the
                                      target refused (no write: not a connected channel handle) */
-#define NAMP_MSG_TYPES      6u  /* sub-types 1..5 used; statistics count 0..5 (0: unknown) */
+#define NAMP_MSG_TYPES      10u /* sub-types 1..9 used (6..9: NAMP-PS, namp_ps.h); statistics
+                                     count 0..9 (0: unknown) */
 
 #define NAMP_ALLOC_F_CHANNEL (1u << 0)  /* the transfer belongs to a channel (CON) */
 #define NAMP_CREDIT_F_REVOKE (1u << 0)  /* CREDIT: revoke the handle (NAMP_H_F_REVOKED), no credits */

@@ -13,6 +13,7 @@
 #include "namp/initiator.h"
 #include "namp/protocol.h"
 #include "namp_cc.h"
+#include "namp_ps.h"
 #include "namp_structs.h"
 
 namespace namp {
@@ -280,6 +281,21 @@ void initiator::cc_apply(slot &s, const input &in) {
         return cc_reschedule(s);
     }
     const auto &w = in.words;
+    if (w.size() >= 3 && NAMP_MSG_SUB(w[0]) == NAMP_MSG_NAK_RELOC && m.state == slot_state::request) {
+        // PS: the member's handle takes the new location, the member asks there at once
+        const uint32_t loc[2] = {w[1], w[2]};
+        if (w[1] >= geo_.mesh_width * geo_.mesh_height || (w[2] & 3))
+            cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
+        else if (!port.write(m.handle + NAMP_H_TILE, loc, sizeof loc))
+            cc_member_fail(s, i, NAMP_ERR_LOCAL_BUS);
+        else {
+            m.tile = w[1];
+            m.endpoint = w[2];
+            ++stats_.namp_relocations;
+            cc_member_event(s, i, slot_event::reloc);
+        }
+        return cc_reschedule(s);
+    }
     if (w.size() < 4 || NAMP_MSG_SUB(w[0]) != NAMP_MSG_ALLOC_RESP || m.state != slot_state::request)
         return;
     if (NAMP_MSG_FLAGS(w[0]) & NAMP_RESP_F_ACK) {

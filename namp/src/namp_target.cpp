@@ -3,6 +3,7 @@
 
 #include "mp/cbuffer.h"
 #include "namp/protocol.h"
+#include "namp_ps.h"
 #include "namp_structs.h"
 
 namespace namp {
@@ -38,6 +39,9 @@ void namp_target::thread() {
         case NAMP_MSG_ALLOC_REQ: serve_alloc(cur_); break;
         case NAMP_MSG_CREDIT: serve_credit(cur_); break;
         case NAMP_MSG_FINAL: serve_final(cur_); break;
+        case NAMP_MSG_RELOC:
+        case NAMP_MSG_MIGRATE: serve_ps_request(cur_); break;
+        case NAMP_MSG_RELOC_CREDIT: serve_reloc_credit(cur_); break;
         default: ++stats_.namp_dropped; break;  // reserved sub-types
         }
         cur_ = noc::packet{};
@@ -46,13 +50,14 @@ void namp_target::thread() {
 
 // Reads the endpoint and its receive-buffer descriptor and sets the window every derived address
 // must lie in: the SRAM, or for a GUARDED endpoint (its buffer in task memory) [rx, rx + RX_WINDOW)
-// from the endpoint, which only the kernel writes. NAMP_ERR_NONE, NO_ENDPOINT or WINDOW.
+// from the endpoint, which only the kernel writes. NAMP_ERR_NONE, NO_ENDPOINT or WINDOW. A PAUSED
+// endpoint receives (FINALs of earlier allocations commit); its allocations are refused "full".
 uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b) {
     win_lo_ = geo_.sram_base;
     win_hi_ = uint64_t(geo_.sram_base) + geo_.sram_size;
     if ((ep & 3) || !in_sram(ep, NAMP_EP_SIZE) ||
         !port.read(ep + 4 * ep_first, e + ep_first, 4 * (ep_words - ep_first)) ||
-        e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY)
+        (e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY && e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_PAUSED))
         return NAMP_ERR_NO_ENDPOINT;
     const uint32_t buf = e[NAMP_EP_RX_BUFFER / 4];
     if (!buf || (buf & 3) || !in_sram(buf, MP_CB_HEADER_SIZE)) return NAMP_ERR_NO_ENDPOINT;
@@ -82,15 +87,24 @@ bool namp_target::element_in_window(uint32_t b, const uint32_t *d, uint32_t k) c
     return in_window(size_word, 4) && in_window(data, 1ull << d[1]);
 }
 
-// A guarded endpoint counts its allocations in flight (NAMP_EP_INFLIGHT) so that the kernel can
-// tell when no DMA will write into the window any more: the count goes up before the state is
-// read again (the kernel writes the state, then reads the count: one of the two sees the other).
-bool namp_target::enter_guarded(uint32_t ep) {
-    uint32_t st = 0;
-    if (!port.fetch_add(ep + NAMP_EP_INFLIGHT, 1, cfg_.namp.atomics)) return false;
-    if (port.read_word(ep + NAMP_EP_STATE, st) && st == NAMP_EP_STATE_READY) return true;
-    port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
-    return false;
+// A guarded endpoint (and with PS every endpoint) counts its allocations in flight
+// (NAMP_EP_INFLIGHT) so that software can tell when no DMA will write into the buffer any more:
+// the count goes up before the state and the relocation word are read again (software writes
+// those, then reads the count: one of the two sees the other). NAMP_ERR_NONE: counted, go on;
+// NO_ENDPOINT; 0xFF: paused; 0xFE: relocating (reloc[] = the record).
+uint32_t namp_target::enter_counted(uint32_t ep, uint32_t *reloc) {
+    uint32_t st = 0, r = 0;
+    if (!port.fetch_add(ep + NAMP_EP_INFLIGHT, 1, cfg_.namp.atomics)) return NAMP_ERR_NO_ENDPOINT;
+    uint32_t code = NAMP_ERR_NONE;
+    if (!port.read_word(ep + NAMP_EP_STATE, st) || (st != NAMP_EP_STATE_READY && st != NAMP_EP_STATE_PAUSED))
+        code = NAMP_ERR_NO_ENDPOINT;
+    else if (st == NAMP_EP_STATE_PAUSED)
+        code = paused_code;
+    else if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_RELOC, r) && r)
+        code = (r & 7) || !in_sram(r, NAMP_PS_R_SIZE) || !port.read(r, reloc, NAMP_PS_R_SIZE)
+                   ? NAMP_ERR_NO_ENDPOINT : relocating_code;
+    if (code != NAMP_ERR_NONE) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
+    return code;
 }
 
 // [w0][endpoint][size] -> ALLOC_RESP [w0: ACK?][code][element][data address]
@@ -102,10 +116,16 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
     uint32_t elem = 0, data = 0;
     bool ack = false;
     uint32_t e[ep_words], d[cb_words];
-    uint32_t code = receiving_endpoint(ep, e, d);
-    const bool guarded = code == NAMP_ERR_NONE && (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED);
-    if (guarded && !enter_guarded(ep)) code = NAMP_ERR_NO_ENDPOINT;
-    if (code == NAMP_ERR_NONE) {
+    uint32_t code = receiving_endpoint(ep, e, d), reloc[2] = {0, 0};
+    const bool counted =
+        code == NAMP_ERR_NONE && (cfg_.namp.ps || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED));
+    if (counted)
+        code = enter_counted(ep, reloc);
+    else if (code == NAMP_ERR_NONE && e[NAMP_EP_STATE / 4] == NAMP_EP_STATE_PAUSED)
+        code = paused_code;
+    if (code == relocating_code) return nak_reloc(pkt, reloc);
+    if (code == paused_code) code = 0;  // "full": the sender backs off and asks again
+    else if (code == NAMP_ERR_NONE) {
         const uint32_t b = e[NAMP_EP_RX_BUFFER / 4], m = d[1];
         if ((e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_CHANNEL) && !channel) {
             code = NAMP_ERR_CHANNEL;  // a connected channel's endpoint takes no messages
@@ -120,7 +140,7 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
         } else {
             code = reserve(b, d, elem, data, ack);  // 0 without ACK: "buffer full"
         }
-        if (guarded && !ack) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
+        if (counted && !ack) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
     }
     if (!ack) ++stats_.namp_nacks_sent;
     sc_core::wait(cycles(cfg_.namp.message_cycles));
@@ -202,9 +222,10 @@ void namp_target::serve_final(const noc::packet &pkt) {
     const uint32_t ep = pl[1], elem = pl[2], size = pl[3], flags = NAMP_MSG_FLAGS(pl[0]);
     uint32_t e[ep_words] = {}, d[cb_words];
     const uint32_t code = receiving_endpoint(ep, e, d);
-    // a guarded endpoint's allocation ends here, also when it no longer receives (the kernel
-    // waits for the count before it frees the window); the fast path allocated nothing
-    const bool counted = (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED) && !(flags & NAMP_FINAL_F_ADVANCE);
+    // a counted allocation ends here, also when the endpoint no longer receives (software waits
+    // for the count before it frees the buffer); the fast path and dualcast copies allocated nothing
+    const bool counted = (cfg_.namp.ps || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED)) &&
+                         !(flags & (NAMP_FINAL_F_ADVANCE | NAMP_FINAL_F_SHADOW));
     if (code == NAMP_ERR_NONE) commit(ep, e, d, elem, size, flags);
     else ++stats_.namp_dropped;
     if (counted) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
@@ -222,6 +243,10 @@ void namp_target::commit(uint32_t ep, const uint32_t *e, const uint32_t *d, uint
     const bool void_elem = flags & NAMP_FINAL_F_VOID;
     if (flags & NAMP_FINAL_F_REDUCE) return reduce_final(ep, e, b, d, k, size, void_elem);
     if (flags & NAMP_FINAL_F_GATHER) return gather_final(ep, e, b, d, k, size >> 24, void_elem);
+    if (flags & NAMP_FINAL_F_SHADOW) {  // PS dualcast copy: committed in place, nothing counted
+        if (!void_elem) port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, MP_CB_COMMITTED | (size & MP_CB_SIZE_MASK));
+        return;
+    }
     const uint32_t word = MP_CB_COMMITTED | (void_elem ? MP_CB_VOID : (size & MP_CB_SIZE_MASK));
     if (!port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, word)) return;
     // channel fast path: no allocation advanced wr_idx; one producer per channel, so a

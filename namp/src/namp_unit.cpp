@@ -4,6 +4,7 @@
 #include "mp/cbuffer.h"
 #include "namp/cc.h"
 #include "namp/protocol.h"
+#include "namp_ps.h"
 #include "namp_structs.h"
 
 namespace namp {
@@ -39,6 +40,7 @@ uint32_t namp_unit::features() const {
     f |= cc::features(cfg_.namp);
     if (vif_) f |= NA_FEATURE_NAMP_SV;
     if (osqm_) f |= NA_FEATURE_NAMP_OSQM;
+    if (cfg_.namp.ps) f |= NA_FEATURE_NAMP_PS;
     return f;
 }
 
@@ -141,6 +143,12 @@ bool namp_unit::write_slot(uint32_t off, uint32_t v) {
 uint32_t namp_unit::validate(const slot &s) const {
     const uint32_t f = s.flags;
     if (f & NAMP_FLAG_RESERVED) return NAMP_ERR_MODE_UNSUPPORTED;
+    if (f & NAMP_FLAG_PS) {  // a control message of the OS: its request block at PARAM1
+        if (!cfg_.namp.ps) return NAMP_ERR_MODE_UNSUPPORTED;
+        if (f & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC))
+            return NAMP_ERR_INVALID_FLAGS;
+        return (s.p1 & 3) || !in_sram(s.p1, NAMP_PS_Q_SIZE) ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
+    }
     if (f & NAMP_FLAG_CC) return cc::validate_start(cfg_.namp, geo_, f, s.p1, s.p2, s.p3);
     const bool com = f & NAMP_FLAG_COM, con = f & NAMP_FLAG_CON, buf = f & NAMP_FLAG_BUF,
                ccm = f & NAMP_FLAG_CCM;
@@ -201,7 +209,7 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
     s.retries = 0;
     s.direct = false;
     s.abort_requested = false;
-    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC);
+    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC | NAMP_FLAG_PS);
     const uint32_t code = validate(s);
     if (code != NAMP_ERR_NONE) {
         s.code = code;

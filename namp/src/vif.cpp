@@ -2,6 +2,7 @@
 #include "namp/vif.h"
 
 #include "mp/cbuffer.h"
+#include "namp_ps.h"
 
 #include "na_registers.h"
 #include "namp_structs.h"
@@ -134,8 +135,10 @@ bool vif_unit::write_flags(unsigned slot, vif &x, uint32_t v) {
     }
     if (!(x.ctrl & NAMP_VIFC_READY)) {
         refuse(x, NAMP_ERR_VIF_DISABLED);
-    } else if (!(v & NAMP_FLAG_BUF) && !(v & NAMP_FLAG_COM)) {
-        refuse(x, NAMP_ERR_VIF_MODE);  // a data address cannot be translated by vID
+    } else if ((!(v & NAMP_FLAG_BUF) && !(v & NAMP_FLAG_COM)) || (v & NAMP_FLAG_PS)) {
+        // a data address cannot be translated by vID; PS control messages name any handle of
+        // any tile: the kernel's only
+        refuse(x, NAMP_ERR_VIF_MODE);
     } else {
         x.translating = true;
         pending_.push_back(slot);

@@ -108,7 +108,7 @@ TEST(NampSv, PagesFeatureAndBusErrors) {
         EXPECT_FALSE(d.write(vifc(1, NAMP_VIFC_ET_BOUND), NAMP_VIF_ET_MAX + 1));
         EXPECT_FALSE(d.write(vifc(1, NAMP_VIFC_CTRL), 0x80u)) << "reserved control bit";
         EXPECT_FALSE(d.write(vifr(1, NAMP_VIF_STATUS), 0)) << "STATUS is read-only";
-        EXPECT_FALSE(d.read(vifr(1, 0x14), v)) << "unlisted offset";
+        EXPECT_FALSE(d.read(vifr(1, 0x18), v)) << "unlisted offset";
     }});
 }
 

@@ -271,6 +271,7 @@ platform_config config_builder::build() const {
     m.vif_cycles = u("namp.vif_cycles");
     m.window_cycles = u("namp.window_cycles");
     m.osqm = get("namp.osqm").get<bool>();
+    m.ps = get("namp.ps").get<bool>();
     m.osqm_cycles = u("namp.osqm_cycles");
     m.osqm_retry_cycles = u("namp.osqm_retry_cycles");
     // HW-OSQM design-time parameters (docs/configuration.md, docs/namp.md "HW-OSQM")

@@ -104,6 +104,8 @@ const std::vector<config_key> &config_schema() {
          "NAMP-SV: VALID written to a virtual interface until its table reads start"},
         {"namp.window_cycles", vk::integer, 0, 1000, 1, "cycles",
          "SV isolation: bounds compare of a guarded send set-up or a guarded endpoint's target access"},
+        {"namp.ps", vk::boolean, 0, 1, false, "",
+         "feature ENABLE_PS: protection switching for task migration (docs/namp.md, NAMP-PS)"},
         {"namp.osqm", vk::boolean, 0, 1, false, "",
          "feature ENABLE_OSQM: hardware OS queue manipulation (docs/namp.md, HW-OSQM)"},
         {"namp.osqm_cycles", vk::integer, 0, 1000000, 2, "cycles",
@@ -192,20 +194,24 @@ const std::vector<preset> &config_presets() {
          {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
                     {"enable_buffered", true}, {"enable_ccm", true}, {"enable_cc_multicast", true},
                     {"enable_cc_scattergather", true}, {"enable_cc_reduction", true}}}}},
+        {"bareps", "bare with NAMP-PS protection switching (ENABLE_PS, a parameter of bare in Table 4.2)",
+         {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
+                    {"enable_buffered", true}, {"enable_ccm", true},
+                    {"enable_cc_multicast", true}, {"ps", true}}}}},
         // Table 4.2: SLOTS_PHYS 1 (a physical-only slot for the kernel) and SLOTS_VIRT 4 (the
         // table's "*": a parameter); namp.slots counts both. svbase has multicast (ENABLE_CC_MC);
-        // svfull turns every "*" feature the platform models on (PS is not modelled).
+        // svfull turns every "*" feature on.
         {"svbase", "4x4 mesh, NAMP-SV: 1 physical slot + 4 virtual interfaces, messages, channels, "
                    "buffered sends, CCM, CC multicast (Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}}}}},
-        {"svfull", "svbase with CC scatter/gather and reduction and HW-OSQM (Table 4.2; "
-                   "protection switching is not modelled)",
+        {"svfull", "svbase with CC scatter/gather and reduction, HW-OSQM and protection switching "
+                   "(Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}, {"enable_cc_scattergather", true},
-                    {"enable_cc_reduction", true}, {"osqm", true}}}}},
+                    {"enable_cc_reduction", true}, {"osqm", true}, {"ps", true}}}}},
     };
     return presets;
 }

@@ -76,7 +76,8 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
     j["bus_errors"] = s.bus_errors;
     if (const namp::namp_unit *u = na.namp()) {
         static const char *const msg_names[NAMP_MSG_TYPES] = {
-            "unknown", "alloc_request", "alloc_response", "credit", "finalize", "credit_nack"};
+            "unknown", "alloc_request", "alloc_response", "credit", "finalize", "credit_nack",
+            "nak_reloc", "reloc", "migrate", "reloc_credit"};
         ordered_json sent = ordered_json::object(), received = ordered_json::object();
         for (unsigned t = 0; t < NAMP_MSG_TYPES; ++t) {
             sent[msg_names[t]] = s.namp_msgs_sent[t];
@@ -104,7 +105,11 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
                      {"raw_refused", s.namp_raw_refused},
                      {"window_refusals", s.namp_window_refusals},
                      {"credits_refused", s.namp_credit_refused},
-                     {"credit_nacks", s.namp_credit_nacks}, {"slots", slots}};
+                     {"credit_nacks", s.namp_credit_nacks},
+                     {"relocations", s.namp_relocations}, {"ps_applied", s.namp_ps_applied},
+                     {"ps_refused", s.namp_ps_refused},
+                     {"shadow_transfers", s.namp_shadow_transfers},
+                     {"shadow_errors", s.namp_shadow_errors}, {"slots", slots}};
     }
     return j;
 }

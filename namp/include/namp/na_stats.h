@@ -36,6 +36,12 @@ struct na_stats {
     uint64_t namp_window_refusals = 0;  // target: guarded-endpoint accesses outside the window
     uint64_t namp_credit_refused = 0;   // target: CREDITs for no connected channel handle
     uint64_t namp_credit_nacks = 0;     // initiator: CREDIT_NACKs received
+    // NAMP-PS (docs/namp.md "NAMP-PS")
+    uint64_t namp_relocations = 0;      // initiator: NAK_RELOCs applied to a handle
+    uint64_t namp_ps_applied = 0;       // initiator: RELOC / MIGRATE applied to a local handle
+    uint64_t namp_ps_refused = 0;       // RELOC / MIGRATE refused (no PS, not a channel handle, ...)
+    uint64_t namp_shadow_transfers = 0; // dualcast copies written to a new location
+    uint64_t namp_shadow_errors = 0;    // dualcast copies that failed (the original is unaffected)
 };
 
 }  // namespace namp

@@ -23,6 +23,8 @@ public:
     virtual void credit_added(uint32_t handle) = 0;  // CREDIT applied to a local handle
     // a message was completed into endpoint `ep` whose flags word is `ep_flags`
     virtual void message_delivered(uint32_t ep, uint32_t ep_flags) = 0;
+    // NAMP-PS: a RELOC or MIGRATE for a local handle (applied by the initiator)
+    virtual void ps_request(noc::packet pkt) = 0;
 };
 
 class namp_target : public sc_core::sc_module {
@@ -60,7 +62,12 @@ private:
     bool element_in_window(uint32_t b, const uint32_t *d, uint32_t k) const;
     bool in_window(uint64_t addr, uint64_t len) const { return addr >= win_lo_ && addr + len <= win_hi_; }
     uint32_t window_refused();
-    bool enter_guarded(uint32_t ep);
+    uint32_t enter_counted(uint32_t ep, uint32_t *reloc);
+    static constexpr uint32_t paused_code = 0xFF, relocating_code = 0xFE;  // enter_counted only
+    // NAMP-PS (ps_target.cpp)
+    void nak_reloc(const noc::packet &pkt, const uint32_t *reloc);
+    void serve_ps_request(const noc::packet &pkt);
+    void serve_reloc_credit(const noc::packet &pkt);
     bool in_sram(uint32_t addr, uint32_t len) const {
         return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
     }

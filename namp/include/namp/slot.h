@@ -51,6 +51,9 @@ enum class slot_event : uint8_t {
     fail,           // any error
     release,        // software cleared VALID, or buffered completion cleared it
     members,        // CC: descriptor read, the members start
+    ps_sent,        // PS: the control message (RELOC / MIGRATE) sent
+    reloc,          // PS: NAK_RELOC applied to the handle: allocate again at the new location
+    shadow,         // PS dualcast: the original is finalized, the copy to the new location next
 };
 
 // The part of a transfer that is per destination (a collective has one per member).
@@ -130,6 +133,10 @@ public:
     uint32_t src = 0, size = 0;            // data source and bytes
     uint32_t elem_index = 0, elem_size_addr = 0;  // send-buffer element (BUF)
     bool direct = false;                   // this transfer took its element on the fast path
+    // PS dualcast: the copy of the element at the new location (same index), written after the
+    // original is finalized; a failed copy leaves the original alone
+    slot_destination shadow;
+    bool shadow_pending = false, shadow_phase = false, shadow_failed = false;
     uint64_t order = 0;                    // start order (per-destination ordering)
     uint64_t served = 0;                   // serial of the last egress step (LRS)
 
