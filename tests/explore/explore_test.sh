@@ -41,7 +41,7 @@ repeat)
   cmp "$dir/a/small.csv" "$dir/b/small.csv" || fail "CSVs differ between two runs"
   echo "two runs of the small sweep gave identical CSVs";;
 slurm)
-  "${explore[@]}" slurm "$root/scripts/sweeps/namp-slots.yaml" --out "$dir/s" "${common[@]}" \
+  "${explore[@]}" slurm "$root/scripts/sweeps/namp-slots.yaml" --out "$dir/s" "${common[@]}" --no-submit \
     --time 00:05:00 --mem 1G --partition short --throttle 3 --runs-per-task 2 \
     --sbatch-line=--qos=test --setup-line 'module load gcc'
   sb=$dir/s/sweep.sbatch
@@ -50,7 +50,7 @@ slurm)
     grep -qxF -- "$want" "$sb" || fail "sbatch lacks '$want'"
   done
   ! grep -q '|| true' "$sb" "$dir/s/commands.txt" || fail "a failure is hidden by '|| true'"
-  [ "$(cat "$dir/s/slurm/tasks.txt" | tr '\n' ' ')" = "0 1 2 3 4 " ] || fail "tasks: $(cat "$dir/s/slurm/tasks.txt")"
+  [ "$(cat "$dir/s/slurm/tasks-1.txt" | tr '\n' ' ')" = "0 1 2 3 4 " ] || fail "tasks: $(cat "$dir/s/slurm/tasks-1.txt")"
   [ "$(wc -l < "$dir/s/commands.txt")" -eq 5 ] || fail "want 5 command lines"
   i=0
   for s in 1 2 4 8 16; do
