@@ -99,6 +99,16 @@ void initiator::step_members(slot &s) {
     cc_reschedule(s);
 }
 
+// Abort of a collective: every member at a safe point fails ABORTED now (a credit wait too);
+// members waiting for a response or a DMA completion fail when it has arrived.
+void initiator::cc_abort(slot &s) {
+    auto &ds = s.destinations();
+    for (unsigned i = 0; i < ds.size() && s.state() == slot_state::members; ++i)
+        if (member_steps(ds[i].state) || ds[i].state == slot_state::credit_wait)
+            cc_member_fail(s, i, NAMP_ERR_ABORTED);
+    cc_reschedule(s);
+}
+
 // The slot's timer is its earliest member step; none: the slot waits for an input (kick).
 void initiator::cc_reschedule(slot &s) {
     if (s.state() != slot_state::members) return;
@@ -280,7 +290,8 @@ void initiator::cc_apply(slot &s, const input &in) {
         ++s.stats().nacks;
         ++s.retries;
         ++m.retries;
-        cc_member_event(s, i, slot_event::nack, backoff_after(m.retries));
+        cc_member_event(s, i, slot_event::nack,
+                        s.abort_requested ? sc_core::SC_ZERO_TIME : backoff_after(m.retries));
     } else {
         cc_member_fail(s, i, w[1] & 0xFFu);
     }
@@ -331,6 +342,7 @@ void initiator::cc_member_end(slot &s, unsigned i) {
     if (++s.cc_ended < s.destinations().size()) return;
     const uint32_t failed = s.cc_failed, ok = s.cc_ended - failed;
     port.write_word(s.p1 + NAMP_CC_RESULT, (ok & 0xFFu) | ((failed & 0xFFu) << 8));
+    if (s.abort_requested) return fail(s, NAMP_ERR_ABORTED);
     if (failed) return fail(s, NAMP_ERR_CC_MEMBER);
     s.transition(slot_event::finished);
     complete(s);

@@ -47,6 +47,23 @@ void initiator::leave_ccm(slot &s) {
     kick();
 }
 
+// The kernel's abort (NAMP_SLOT_CTRL_ABORT): the transfer ends ABORTED at its next safe point,
+// where the egress FSM owns the slot and the network holds nothing of it half-done. A persistent
+// wait (credit, send buffer) or a back-off ends at once; a request or DMA waits for its response
+// or completion first; a remote element already taken is committed VOID (fail gives back).
+void initiator::abort(slot &s) {
+    if (!s.active()) return;
+    s.abort_requested = true;
+    s.flags &= ~NAMP_FLAG_CCM;  // no further element of a CCM stream
+    if (s.waits_for_timer() || s.state() == slot_state::credit_wait) s.set_due(sc_core::sc_time_stamp());
+    kick();
+}
+
+void initiator::step_abort(slot &s) {
+    if (s.state() == slot_state::members) return cc_abort(s);
+    fail(s, NAMP_ERR_ABORTED);
+}
+
 void initiator::credit_update(uint32_t handle) {
     ++credit_updates_;
     for (auto &sp : slots_)
@@ -145,7 +162,10 @@ void initiator::egress_thread() {
         slot &s = *slots_[pick];
         s.served = ++serial_;
         ++stats_.namp_egress_steps;
-        (this->*steps[unsigned(s.state())])(s);
+        if (s.abort_requested)
+            step_abort(s);
+        else
+            (this->*steps[unsigned(s.state())])(s);
     }
 }
 
@@ -195,6 +215,11 @@ void initiator::step_ready(slot &s) {
         const uint32_t wr = b[MP_CB_OFF_WR_IDX / 4], rd = b[MP_CB_OFF_RD_IDX / 4];
         idx = ccm ? rd : s.p3;
         size_addr = s.p2 + b[MP_CB_OFF_SIZE_OFS / 4] + 4 * (idx & ((1u << n) - 1u));
+        // SV guard: the header is the task's; the size word must be in the granted window
+        if (s.guarded()) {
+            sc_core::wait(cycles(cfg_.namp.window_cycles));
+            if (!s.in_window(size_addr, 4)) return fail(s, NAMP_ERR_WINDOW);
+        }
         const bool committed = rd == idx && wr != rd && in_sram(size_addr, 4) &&
                                port.read_word(size_addr, sw) && (sw & MP_CB_COMMITTED);
         if (!committed) {
@@ -205,6 +230,9 @@ void initiator::step_ready(slot &s) {
         }
         s.src = s.p2 + b[MP_CB_OFF_DATA_OFS / 4] + ((idx & ((1u << n) - 1u)) << m);
         s.size = sw & MP_CB_SIZE_MASK;
+        // the data the DMA will read, checked with the size word's value as read (a later write
+        // of the task changes nothing the engine uses)
+        if (s.guarded() && !s.in_window(s.src, s.size)) return fail(s, NAMP_ERR_WINDOW);
     } else {
         s.src = s.p2;
         s.size = s.p3;
@@ -370,6 +398,12 @@ void initiator::ingress_thread() {
 }
 
 void initiator::apply(const input &in) {
+    // A CREDIT the remote target refused (posted: the credit slot has finished); counted, and
+    // seen in the statistics and the trace of the refusing tile.
+    if (in.kind == input_kind::response && NAMP_MSG_SUB(in.words[0]) == NAMP_MSG_CREDIT_NACK) {
+        ++stats_.namp_credit_nacks;
+        return;
+    }
     const unsigned i = NAMP_TAG_SLOT(in.tag);
     if (i >= slots_.size()) return;
     slot &s = *slots_[i];
@@ -392,7 +426,7 @@ void initiator::apply(const input &in) {
     } else if (w[1] == 0) {  // buffer full: back off, then ask again
         ++s.stats().nacks;
         ++s.retries;
-        s.transition(slot_event::nack, backoff(s));
+        s.transition(slot_event::nack, s.abort_requested ? sc_core::SC_ZERO_TIME : backoff(s));
     } else {
         fail(s, w[1] & 0xFFu);
     }

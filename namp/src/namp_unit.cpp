@@ -106,6 +106,9 @@ bool namp_unit::read_slot(uint32_t off, uint32_t &v) const {
     case NAMP_SLOT_PARAM3: v = s.p3; return true;
     case NAMP_SLOT_STATUS: v = s.status(); return true;
     case NAMP_SLOT_PRIORITY: v = s.priority; return true;
+    case NAMP_SLOT_WIN_BASE: v = s.win_base; return true;
+    case NAMP_SLOT_WIN_SIZE: v = s.win_size; return true;
+    case NAMP_SLOT_CTRL: v = 0; return true;
     default: return false;  // the rest of the base page
     }
 }
@@ -123,6 +126,12 @@ bool namp_unit::write_slot(uint32_t off, uint32_t v) {
     case NAMP_SLOT_PARAM2: if (active) return false; s.p2 = v; return true;
     case NAMP_SLOT_PARAM3: if (active) return false; s.p3 = v; return true;
     case NAMP_SLOT_PRIORITY: if (v > 255) return false; s.priority = v; return true;
+    case NAMP_SLOT_WIN_BASE: if (active) return false; s.win_base = v; return true;
+    case NAMP_SLOT_WIN_SIZE: if (active) return false; s.win_size = v; return true;
+    case NAMP_SLOT_CTRL:
+        if (v & ~NAMP_SLOT_CTRL_ABORT) return false;
+        if (v & NAMP_SLOT_CTRL_ABORT) init.abort(s);
+        return true;
     default: return false;  // STATUS is read-only
     }
 }
@@ -150,6 +159,11 @@ uint32_t namp_unit::validate(const slot &s) const {
         if ((s.p2 & 3) || !in_sram(s.p2, MP_CB_HEADER_SIZE)) return NAMP_ERR_BAD_PARAM;
     } else if (s.p3 != 0 && !in_sram(s.p2, s.p3)) {
         return NAMP_ERR_BAD_PARAM;
+    }
+    // SV guard: the window lies in SRAM and holds the send buffer's header (or the data range)
+    if (s.guarded()) {
+        if (!in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
+        if (buf ? !s.in_window(s.p2, MP_CB_HEADER_SIZE) : !s.in_window(s.p2, s.p3)) return NAMP_ERR_WINDOW;
     }
     return NAMP_ERR_NONE;
 }
@@ -186,6 +200,7 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
     }
     s.retries = 0;
     s.direct = false;
+    s.abort_requested = false;
     s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC);
     const uint32_t code = validate(s);
     if (code != NAMP_ERR_NONE) {
@@ -203,7 +218,7 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
 void namp_unit::receive(noc::packet pkt) {
     const unsigned sub = message_sub(pkt);
     ++stats_.namp_msgs_received[sub];
-    if (sub == NAMP_MSG_ALLOC_RESP)
+    if (is_response(sub))
         init.response(std::move(pkt));
     else if (sub != 0)
         target.request(std::move(pkt));

@@ -108,7 +108,10 @@ bool slot::waits_for_timer() const {
     }
 }
 
-bool slot::step_due(sc_core::sc_time now) const { return waits_for_timer() && due_ <= now; }
+// An aborted persistent credit wait is served at once (it has no timer of its own).
+bool slot::step_due(sc_core::sc_time now) const {
+    return (waits_for_timer() || (abort_requested && state_ == slot_state::credit_wait)) && due_ <= now;
+}
 
 uint32_t slot::status() const {
     uint32_t v = (code & 0xFFu) | (uint32_t(state_) << 8) | (std::min(retries, 255u) << 16);

@@ -102,6 +102,8 @@ const std::vector<config_key> &config_schema() {
          "NAMP-SV: slots with a virtual interface (SLOTS_VIRT), the highest ones; <= namp.slots"},
         {"namp.vif_cycles", vk::integer, 0, 1000, 2, "cycles",
          "NAMP-SV: VALID written to a virtual interface until its table reads start"},
+        {"namp.window_cycles", vk::integer, 0, 1000, 1, "cycles",
+         "SV isolation: bounds compare of a guarded send set-up or a guarded endpoint's target access"},
         {"namp.osqm", vk::boolean, 0, 1, false, "",
          "feature ENABLE_OSQM: hardware OS queue manipulation (docs/namp.md, HW-OSQM)"},
         {"namp.osqm_cycles", vk::integer, 0, 1000000, 2, "cycles",

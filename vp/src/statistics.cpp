@@ -77,10 +77,10 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
     j["register_accesses"] = s.register_accesses;
     j["bus_errors"] = s.bus_errors;
     if (const namp::namp_unit *u = na.namp()) {
-        static const char *const msg_names[] = {"unknown", "alloc_request", "alloc_response",
-                                                "credit", "finalize"};
+        static const char *const msg_names[NAMP_MSG_TYPES] = {
+            "unknown", "alloc_request", "alloc_response", "credit", "finalize", "credit_nack"};
         ordered_json sent = ordered_json::object(), received = ordered_json::object();
-        for (unsigned t = 0; t < 5; ++t) {
+        for (unsigned t = 0; t < NAMP_MSG_TYPES; ++t) {
             sent[msg_names[t]] = s.namp_msgs_sent[t];
             received[msg_names[t]] = s.namp_msgs_received[t];
         }
@@ -103,7 +103,10 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
                      {"nacks_sent", s.namp_nacks_sent}, {"rx_completed", s.namp_rx_completed},
                      {"voided", s.namp_voided}, {"dropped", s.namp_dropped},
                      {"atomic_ops", u->init.port.atomics() + u->target.port.atomics()},
-                     {"raw_refused", s.namp_raw_refused}, {"slots", slots}};
+                     {"raw_refused", s.namp_raw_refused},
+                     {"window_refusals", s.namp_window_refusals},
+                     {"credits_refused", s.namp_credit_refused},
+                     {"credit_nacks", s.namp_credit_nacks}, {"slots", slots}};
     }
     return j;
 }

@@ -39,6 +39,9 @@ public:
     // Software cleared CCM of a running slot: it finishes after the current transfer; one that
     // holds nothing finishes now.
     void leave_ccm(slot &s);
+    // The kernel aborts the slot's transfer (NAMP_SLOT_CTRL_ABORT): ERROR ABORTED at its next
+    // safe point (docs/namp.md "SV isolation").
+    void abort(slot &s);
     // The target added credits to a local handle: wake the slots waiting for them.
     void credit_update(uint32_t handle);
     // Responses for this initiator (ALLOC_RESP) and completions of its DMA transfers.
@@ -67,6 +70,7 @@ private:
     void step_data(slot &s);
     void step_finalize(slot &s);
     void send_request(slot &s);
+    void step_abort(slot &s);
 
     // ingress
     void apply(const input &in);
@@ -85,6 +89,7 @@ private:
     void cc_member_fail(slot &s, unsigned i, uint32_t code);
     void cc_member_end(slot &s, unsigned i);
     void cc_reschedule(slot &s);
+    void cc_abort(slot &s);
 
     // bookkeeping
     void complete(slot &s);

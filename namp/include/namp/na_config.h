@@ -43,6 +43,7 @@ struct na_config {
         unsigned target_cycles = 4;      // target: serving one protocol message (plus bus accesses)
         unsigned slots_virt = 0;         // NAMP-SV: the highest slots_virt slots have a vif (vif.h)
         unsigned vif_cycles = 2;         // NAMP-SV: VALID written to a vif -> table reads start
+        unsigned window_cycles = 1;      // SV guard: bounds compare of a guarded set-up / target access
         bool osqm = false;               // HW-OSQM (osqm.h)
         unsigned osqm_cycles = 2;        // HW-OSQM: one insertion step (plus its bus accesses)
         unsigned osqm_retry_cycles = 16; // HW-OSQM: back-off while the OS lock is held

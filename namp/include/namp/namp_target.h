@@ -40,7 +40,9 @@ private:
     void serve_alloc(const noc::packet &pkt);
     void serve_credit(const noc::packet &pkt);
     void serve_final(const noc::packet &pkt);
-    bool reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data);
+    void commit(uint32_t ep, const uint32_t *e, const uint32_t *d, uint32_t elem, uint32_t size,
+                uint32_t flags);
+    uint32_t reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data, bool &ack);
     // NAMP-CC reduction (cc_target.cpp): the element combining reduction `id`, and the count of
     // its contributions
     uint32_t reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t size, uint32_t id,
@@ -52,8 +54,13 @@ private:
                           uint32_t &elem, uint32_t &data, bool &ack);
     void gather_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d, uint32_t k,
                       uint32_t part, bool void_elem);
-    // reads the endpoint and its receive-buffer descriptor; false if it cannot receive
-    bool receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b);
+    // reads the endpoint and its receive-buffer descriptor, sets the window (SV guard);
+    // NAMP_ERR_NONE, or why it cannot receive
+    uint32_t receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b);
+    bool element_in_window(uint32_t b, const uint32_t *d, uint32_t k) const;
+    bool in_window(uint64_t addr, uint64_t len) const { return addr >= win_lo_ && addr + len <= win_hi_; }
+    uint32_t window_refused();
+    bool enter_guarded(uint32_t ep);
     bool in_sram(uint32_t addr, uint32_t len) const {
         return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
     }
@@ -67,6 +74,7 @@ private:
     sc_core::sc_time period_;
     std::deque<noc::packet> queue_;
     noc::packet cur_;  // the request being served (a member: nothing heap-held on the stack)
+    uint64_t win_lo_ = 0, win_hi_ = 0;  // the window of the endpoint being served
     sc_core::sc_event event_;
 };
 

@@ -83,6 +83,15 @@ public:
 
     // registers
     uint32_t flags = 0, p1 = 0, p2 = 0, p3 = 0, priority = 0;
+    // SV guard window of the send buffer (NAMP_SLOT_WIN_*; 0 bytes = unguarded): every address
+    // the set-up derives from the buffer's header must lie in [win_base, win_base + win_size)
+    uint32_t win_base = 0, win_size = 0;
+    bool guarded() const { return win_size != 0; }
+    bool in_window(uint32_t addr, uint32_t len) const {
+        return addr >= win_base && uint64_t(addr) + len <= uint64_t(win_base) + win_size;
+    }
+    // NAMP_SLOT_CTRL_ABORT written while active: the transfer ends ABORTED at its next safe point
+    bool abort_requested = false;
     uint32_t code = NAMP_ERR_NONE;  // error code of STATUS
     unsigned retries = 0;           // NACKs of the current transfer
     unsigned cc_failed = 0;         // CC: members failed (STATUS[29:24])
