@@ -1,5 +1,7 @@
 #include "vp/statistics.h"
 
+#include "vp/area.h"
+
 namespace vp {
 
 using nlohmann::ordered_json;
@@ -160,6 +162,7 @@ ordered_json collect_statistics(const platform &p) {
     doc["marks"] = marks;
     doc["tiles"] = tiles;
     doc["noc"] = ordered_json::parse(p.network().stats_json().dump());
+    doc["area"] = area_json(estimate_area(p.config()));
     doc["config"] = p.config().effective;
     return doc;
 }
