@@ -76,7 +76,7 @@ slurm)
     || fail "table 4.2 matrix"
   "${explore[@]}" list "$root/scripts/sweeps/mesh.yaml" "${common[@]}" | grep -q -- '--set mesh.width=16 --set mesh.height=16' \
     || fail "mesh matrix"
-  [ "$("${explore[@]}" list "$root/scripts/sweeps/table42-area.yaml" "${common[@]}" | wc -l)" -eq 30 ] \
+  [ "$("${explore[@]}" list "$root/scripts/sweeps/table42-area.yaml" "${common[@]}" | wc -l)" -eq 34 ] \
     || fail "table 4.2 area matrix: points with their own firmware"
   echo "Slurm script, options and command lines as expected";;
 input)

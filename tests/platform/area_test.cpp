@@ -67,7 +67,7 @@ TEST(Area, EachDisabledFeatureMakesItSmaller) {
          {"namp.enable_messages=false", "namp.enable_channels=false", "namp.enable_buffered=false",
           "namp.enable_ccm=false", "namp.enable_cc_multicast=false",
           "namp.enable_cc_scattergather=false", "namp.enable_cc_reduction=false",
-          "namp.osqm=false", "namp.osqm_static=true", "namp.slots_virt=0"}) {
+          "namp.osqm=false", "namp.osqm_static=true", "namp.slots_virt=0", "namp.ps=false"}) {
         std::vector<std::string> o = all;
         o.push_back(off);
         EXPECT_LT(namp_kgates("svfull", o), full) << off;
@@ -82,7 +82,7 @@ TEST(Area, ParametersAreConfigurationKeys) {
     const double before = namp_kgates("svbase");
     const auto a = area("svbase", {"area.namp_slot_gates=5000",
                                    "area.namp_vif_window_check_gates=600"});
-    EXPECT_NEAR(a.group_kgates("namp") - before, 5 * 1.0 + 4 * 0.08 * 1.0 + 4 * 0.6, 1e-9);
+    EXPECT_NEAR(a.group_kgates("namp") - before, 5 * 1.0 + 4 * 0.08 * 1.0 + 4 * (0.6 - 0.55), 1e-9);
     bool window = false;
     for (const auto &c : a.components)
         if (c.name == "namp_vif_window_checks") window = c.count == 4 && c.each_kgates == 0.6;
@@ -97,9 +97,12 @@ TEST(Area, ContradictorySharesAreRefused) {
 }
 
 TEST(Area, JsonSectionHasComponentsAndTotals) {
-    const auto j = vp::area_json(area("svfull"));
+    // the thesis' svfull (without PS and the isolation checks, which it does not size)
+    const auto j = vp::area_json(area("svfull", {"namp.ps=false", "area.namp_vif_window_check_gates=0"}));
     EXPECT_EQ(j["tiles"], 16);
     EXPECT_DOUBLE_EQ(j["namp_kgates"].get<double>(), 40.0);
+    // the preset: + PS 1 kGate + 4 virtual interfaces' isolation of 0.55 kGates
+    EXPECT_NEAR(vp::area_json(area("svfull"))["namp_kgates"].get<double>(), 43.2, 1e-9);
     EXPECT_DOUBLE_EQ(j["noc_buffers_kgates"].get<double>(), 37.0);
     EXPECT_DOUBLE_EQ(j["dma_kgates"].get<double>(), 27.0);
     EXPECT_EQ(j["components"]["namp_slots"]["count"], 5);
