@@ -196,6 +196,9 @@
 #define NAMP_VIFC_ET_BOUND    0x04u  /* R/W: entries in the table (vIDs 0..bound-1), <= 4096 */
 #define NAMP_VIFC_CTRL        0x08u  /* R/W: NAMP_VIFC_* */
 #define NAMP_VIFC_TRANSLATIONS 0x0Cu /* R: vIDs translated since reset (statistics) */
+#define NAMP_VIFC_PARK        0x10u  /* R/W: a finished STATUS the task reads (FLAGS VALID|DONE)
+                                        until it clears VALID; written by the kernel on an idle
+                                        interface to restore a migrated task's view; 0: none */
 #define NAMP_VIFC_IEN         (1u << 0)  /* the slot starts with IEN (interrupt on DONE) */
 #define NAMP_VIFC_READY       (1u << 1)  /* the vif accepts starts from its task; 1 -> 0 resets the
                                             task's registers (flags, params, refusal) and drops a

@@ -181,6 +181,7 @@ void initiator::egress_thread() {
             step_ps_slot(s);
         else
             (this->*steps[unsigned(s.state())])(s);
+        if (!ps_replies_.empty()) flush_ps_replies();
     }
 }
 
@@ -419,6 +420,7 @@ void initiator::ingress_thread() {
         sc_core::wait(cycles(cfg_.namp.ingress_cycles));
         ++stats_.namp_ingress_steps;
         apply(cur_);
+        if (!ps_replies_.empty()) flush_ps_replies();
         cur_.words.clear();
         cur_.words.shrink_to_fit();
         kick();

@@ -77,11 +77,49 @@ void initiator::serve_ps(const noc::packet &pkt) {
     else
         ++stats_.namp_ps_refused;
     if (!w[6]) return;
-    sc_core::wait(cycles(cfg_.namp.message_cycles));
-    ++stats_.namp_msgs_sent[NAMP_MSG_RELOC_CREDIT];
-    out_.send_packet(make_message(geo_, w[5], NAMP_MSG_RELOC_CREDIT, 0u, NAMP_MSG_TAG(w[0]),
-                                  {w[6], code, hw[NAMP_H_WR_IDX / 4], hw[NAMP_H_CREDITS / 4],
-                                   hw[NAMP_H_SENT / 4], h}));
+    // The report waits until every transfer that had read the handle before the change has
+    // finished (its FINALs sent: they reach their tile before a report to the same tile).
+    ps_replies_.push_back({h, make_message(geo_, w[5], NAMP_MSG_RELOC_CREDIT, 0u, NAMP_MSG_TAG(w[0]),
+                                           {w[6], code, hw[NAMP_H_WR_IDX / 4], hw[NAMP_H_CREDITS / 4],
+                                            hw[NAMP_H_SENT / 4], h})});
+    flush_ps_replies();
+}
+
+// A transfer on handle h is past its set-up: it goes to the location it read.
+bool initiator::handle_in_flight(uint32_t h) const {
+    for (const auto &sp : slots_) {
+        const slot &s = *sp;
+        switch (s.state()) {
+        case slot_state::request:
+        case slot_state::retry:
+        case slot_state::data:
+        case slot_state::dma:
+        case slot_state::finalize:
+            if (s.p1 == h) return true;
+            break;
+        case slot_state::members:
+            for (const auto &m : const_cast<slot &>(s).destinations())
+                if (m.handle == h && m.state != slot_state::ready && m.state != slot_state::credit_wait &&
+                    m.state != slot_state::done && m.state != slot_state::error)
+                    return true;
+            break;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
+void initiator::flush_ps_replies() {
+    for (auto it = ps_replies_.begin(); it != ps_replies_.end();) {
+        if (handle_in_flight(it->first)) {
+            ++it;
+            continue;
+        }
+        ++stats_.namp_msgs_sent[NAMP_MSG_RELOC_CREDIT];
+        out_.send_packet(std::move(it->second));
+        it = ps_replies_.erase(it);
+    }
 }
 
 // NAK_RELOC [w0][new tile][new endpoint] for a slot waiting for its allocation: the handle takes

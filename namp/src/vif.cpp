@@ -45,6 +45,7 @@ bool vif_unit::vif_read(unsigned slot, uint32_t offset, uint32_t &v) {
         case NAMP_VIFC_ET_BOUND: v = x->et_bound; return true;
         case NAMP_VIFC_CTRL: v = x->ctrl; return true;
         case NAMP_VIFC_TRANSLATIONS: v = x->translations; return true;
+        case NAMP_VIFC_PARK: v = x->held; return true;
         default: return false;
         }
     }
@@ -52,16 +53,16 @@ bool vif_unit::vif_read(unsigned slot, uint32_t offset, uint32_t &v) {
     if (!x) return false;
     switch (offset - NAMP_VIF_PAGE) {
     case NAMP_VIF_FLAGS:
-        // A refused start reads as finished; the task never sees the slot's physical parameters.
-        v = x->error ? (x->flags | NAMP_FLAG_VALID | NAMP_FLAG_DONE) & ~NAMP_FLAG_IEN
-                     : slot_reg(slot, NAMP_SLOT_FLAGS) & ~NAMP_FLAG_IEN;
+        // A refused or parked start reads as finished; the task never sees the slot's physical
+        // parameters.
+        v = x->held ? (x->flags | NAMP_FLAG_VALID | NAMP_FLAG_DONE) & ~NAMP_FLAG_IEN
+                    : slot_reg(slot, NAMP_SLOT_FLAGS) & ~NAMP_FLAG_IEN;
         return true;
     case NAMP_VIF_PARAM1: v = x->p1; return true;
     case NAMP_VIF_PARAM2: v = x->p2; return true;
     case NAMP_VIF_PARAM3: v = x->p3; return true;
     case NAMP_VIF_STATUS:
-        v = x->error ? NAMP_STATUS_ERROR | (NAMP_STATE_ERROR << 8) | x->error
-                     : slot_reg(slot, NAMP_SLOT_STATUS);
+        v = x->held ? x->held : slot_reg(slot, NAMP_SLOT_STATUS);
         return true;
     case NAMP_VIF_CTRL: v = 0; return true;
     default: return false;
@@ -90,6 +91,16 @@ bool vif_unit::vif_write(unsigned slot, uint32_t offset, uint32_t v) {
             if ((x->ctrl & NAMP_VIFC_READY) && !(v & NAMP_VIFC_READY)) reset_task_side(*x);
             x->ctrl = v;
             return true;
+        case NAMP_VIFC_PARK: {
+            // the kernel restores a finished transfer the task has not acknowledged yet (task
+            // migration): only on an idle interface, only a finished STATUS
+            const uint32_t st = NAMP_STATUS_STATE(v);
+            if ((slot_reg(slot, NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID) || x->translating ||
+                (st != NAMP_STATE_DONE && st != NAMP_STATE_ERROR))
+                return false;
+            x->held = v;
+            return true;
+        }
         default: return false;
         }
     }
@@ -117,9 +128,9 @@ bool vif_unit::write_flags(unsigned slot, vif &x, uint32_t v) {
     v &= ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE);
     if (x.translating) return true;  // a start is being translated: nothing else now
     const uint32_t cur = slot_reg(slot, NAMP_SLOT_FLAGS);
-    if (x.error) {
-        // A refused start is acknowledged by clearing VALID; keeping VALID leaves it as it is.
-        if (!(v & NAMP_FLAG_VALID)) x.error = 0;
+    if (x.held) {
+        // A refused or parked start is acknowledged by clearing VALID; keeping VALID leaves it.
+        if (!(v & NAMP_FLAG_VALID)) x.held = 0;
         x.flags = v & ~NAMP_FLAG_VALID;
         return true;
     }
@@ -151,12 +162,12 @@ bool vif_unit::write_flags(unsigned slot, vif &x, uint32_t v) {
 // for the next owner, and a start still being translated never reaches the slot.
 void vif_unit::reset_task_side(vif &x) {
     x.flags = x.p1 = x.p2 = x.p3 = 0;
-    x.error = 0;
+    x.held = 0;
     ++x.generation;
 }
 
 void vif_unit::refuse(vif &x, uint32_t code) {
-    x.error = code;
+    x.held = NAMP_STATUS_ERROR | (NAMP_STATE_ERROR << 8) | code;
     ++refusals_;
 }
 

@@ -79,6 +79,8 @@ private:
     void serve_ps(const noc::packet &pkt);
     void apply_nak_reloc(slot &s, const std::vector<uint32_t> &w);
     void dualcast_target(slot &s, uint32_t block, uint32_t n, uint32_t m);
+    bool handle_in_flight(uint32_t h) const;
+    void flush_ps_replies();
 
     // ingress
     void apply(const input &in);
@@ -125,6 +127,7 @@ private:
     uint32_t rng_;                   // back-off jitter (deterministic per tile)
     std::deque<input> in_;
     std::deque<noc::packet> ps_jobs_;  // RELOC / MIGRATE waiting for the egress FSM
+    std::deque<std::pair<uint32_t, noc::packet>> ps_replies_;  // RELOC_CREDITs held back (handle)
     input cur_{input_kind::response, 0, {}};  // the input being applied (a member: see bus_port.h)
     sc_core::sc_event kick_, in_event_;
 };

@@ -39,7 +39,7 @@ private:
     struct vif {
         uint32_t et_base = 0, et_bound = 0, ctrl = 0, translations = 0;
         uint32_t flags = 0, p1 = 0, p2 = 0, p3 = 0;  // as the task wrote them (vIDs)
-        uint32_t error = 0;                           // NAMP_ERR_VIF_* while refused
+        uint32_t held = 0;  // STATUS the task reads while a refusal or a parked finish holds
         uint32_t generation = 0;                      // READY withdrawn: bumped (drops a start)
         bool translating = false;
     };
