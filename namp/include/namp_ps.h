@@ -13,7 +13,7 @@
 #define NA_FEATURE_NAMP_PS  (1u << 17)   /* ENABLE_PS */
 
 /* ---- Connection-less relocation (Fig. 3.38a) ----
- * NAMP_EP_RELOC of an endpoint: 0, or the address (in the endpoint's tile, 8-byte aligned) of a
+ * NAMP_EP_RELOC of an endpoint: 0, or the address (in the endpoint's tile, 4-byte aligned) of a
  * relocation record naming the new remote-endpoint data. An allocation request to an endpoint
  * whose RELOC is set is answered NAK_RELOC with the record; the sender's NAMP writes the record into
  * its handle (tile, endpoint: one burst) and restarts the transfer there. Allocations granted

@@ -101,7 +101,7 @@ uint32_t namp_target::enter_counted(uint32_t ep, uint32_t *reloc) {
     else if (st == NAMP_EP_STATE_PAUSED)
         code = paused_code;
     else if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_RELOC, r) && r)
-        code = (r & 7) || !in_sram(r, NAMP_PS_R_SIZE) || !port.read(r, reloc, NAMP_PS_R_SIZE)
+        code = (r & 3) || !in_sram(r, NAMP_PS_R_SIZE) || !port.read(r, reloc, NAMP_PS_R_SIZE)
                    ? NAMP_ERR_NO_ENDPOINT : relocating_code;
     if (code != NAMP_ERR_NONE) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
     return code;

@@ -229,6 +229,16 @@ if(TARGET namp-vp)
     EXPECT "namp_refused ok" "pktchan_send -> MCAPI_ERR_NOT_SUPPORTED" "msg_send -> MCAPI_SUCCESS"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/namp_refused.elf)
+# Endpoint relocation in bare metal (NAMP-PS): a receiving endpoint moves from tile 1 to tile 2 under
+# two streams; every message once, in order, intact, part of them moved from the old buffer.
+namp_vp_check(e2e.mp.namp.reloc EXIT 0 LABELS e2e mp namp
+  EXPECT "mp_reloc ok: 2 streams of 200 messages" "relocated with [1-9][0-9]* waiting"
+  REJECT "FAIL"
+  ARGS --preset bareps --set mesh.width=2 --set mesh.height=2 --firmware ${MP_FW}/mp_reloc.elf)
+# Without NAMP-PS the relocation call says so and the firmware fails (it does not skip).
+namp_vp_check(e2e.mp.namp.reloc_without_ps EXIT 1 LABELS e2e mp namp
+  EXPECT "mp_reloc FAIL: no NAMP-PS \\(relocate -> MCAPI_ERR_NOT_SUPPORTED\\)"
+  ARGS --preset bare --set mesh.width=2 --set mesh.height=2 --firmware ${MP_FW}/mp_reloc.elf)
 endif()
 if(TARGET namp-vp)
   # driver-level sender overhead (slot programming + finishing); blocking sends complete by

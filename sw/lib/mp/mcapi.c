@@ -170,6 +170,20 @@ struct mp_endpoint *mp_find_port(uint32_t port)
     return NULL;
 }
 
+struct mp_endpoint *mp_find_port_any(uint32_t port)
+{
+    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
+        if ((endpoints[i].state == MP_EP_READY || endpoints[i].state == MP_EP_MOVED) &&
+            endpoints[i].h.port == port)
+            return &endpoints[i];
+    return NULL;
+}
+
+uint32_t mp_ep_rx_data0(const struct mp_endpoint *ep)
+{
+    return (uint32_t)(uintptr_t)ep->rx + MP_CB_HEADER_SIZE + (4u << ep->rx_n);
+}
+
 struct mp_endpoint *mp_ep_from_addr(uint32_t addr)
 {
     uintptr_t a = addr, base = (uintptr_t)endpoints;

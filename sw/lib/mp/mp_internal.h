@@ -30,7 +30,8 @@ struct mp_ephandle {
 
 /* CLOSING: deleted by the application, but a peer may still write into its buffers, which stay
  * allocated (quarantined) until the transport says they are quiet (mp_tr_endpoint_reapable). */
-enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2, MP_EP_CLOSING = 3 };
+/* MOVED: relocated to another tile (relocate.c): a tombstone that redirects, never reused. */
+enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2, MP_EP_CLOSING = 3, MP_EP_MOVED = 4 };
 #define MP_EPF_CHAN_SEND  (1u << 0)   /* connected as the sending side of a packet channel */
 #define MP_EPF_CHAN_RECV  (1u << 1)   /* connected as the receiving side */
 #define MP_EPF_OPEN       (1u << 2)   /* opened (send_open / recv_open) */
@@ -118,6 +119,11 @@ mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep);
 void mp_tr_chan_peer_gone(struct mp_endpoint *ep);
 /* Local endpoint table lookup (thread and interrupt context). */
 struct mp_endpoint *mp_find_port(uint32_t port);
+/* The same, tombstones of relocated endpoints included (remote lookups follow them: NAK_RELOC). */
+struct mp_endpoint *mp_find_port_any(uint32_t port);
+/* The geometry a receive buffer was created with: its data block and size words as
+ * mp_cbuffer_init laid them out (a task's buffer header is not trusted: SV isolation). */
+uint32_t mp_ep_rx_data0(const struct mp_endpoint *ep);
 struct mp_endpoint *mp_ep_from_addr(uint32_t addr);
 
 extern volatile mp_stats_t mp_stats;

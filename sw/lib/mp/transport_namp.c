@@ -586,15 +586,23 @@ int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
 
 /* Receiving side of a channel: a credit slot (CoM) to the sender's handle, fire and forget (the
  * allocator takes the slot back once it is DONE). revoke: NAMP_COM_F_REVOKE, no credits. */
-static void credit_slot(struct mp_endpoint *ep, uint32_t n, uint32_t revoke)
+/* The credit path of a channel's receiving side: a handle naming the sender's handle (peer_ep,
+ * CONNECT_REQ), marked CONNECTED: a channel's handle (the target takes CREDITs for such only, and
+ * NAMP-PS may relocate it when the sender migrates). */
+void mp_tr_credit_path_init(struct mp_endpoint *ep)
 {
-    /* peer_ep is the address of the sender's handle (CONNECT_REQ) */
     namp_handle_t *x = hw_h(&ep->peer_h);
-    if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep) {
+    if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep || !(x->flags & NAMP_H_F_CONNECTED)) {
         ep->peer_h.node = ep->peer_node;
         ep->peer_h.addr = ep->peer_ep;
         mp_tr_handle_init(&ep->peer_h);
+        x->flags = NAMP_H_F_CONNECTED;
     }
+}
+
+static void credit_slot(struct mp_endpoint *ep, uint32_t n, uint32_t revoke)
+{
+    mp_tr_credit_path_init(ep);
     int s;
     MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
     namp_slot_start((unsigned)s, NAMP_F_COM, (uint32_t)(uintptr_t)ep->peer_h.hw, n ? n : 1u,

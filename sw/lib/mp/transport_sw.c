@@ -177,7 +177,7 @@ static void handle_request(void)
     }
     case MP_MSG_LOOKUP_REQ: {
         uint32_t req = rx_word(MP_NOCBUF_REQ), port = rx_word(MP_NOCBUF_REQ);
-        struct mp_endpoint *ep = mp_find_port(port);
+        struct mp_endpoint *ep = mp_find_port_any(port);
         uint32_t r[3] = {req, ep ? 0u : 1u, ep ? (uint32_t)(uintptr_t)ep : 0u};
         send_resp(src, MP_MSG_LOOKUP_RESP, r, 3);
         return;
@@ -247,9 +247,11 @@ static void handle_request(void)
 #ifdef MP_SW_BASE
             mp_namp_chan_accepted(ep);   /* the NAMP target now refuses messages to it */
 #endif
-            r[2] = mp_cbuffer_capacity(ep->rx);
-            r[3] = (uint32_t)(uintptr_t)mp_cbuffer_data(ep->rx, 0);
-            r[4] = (ep->rx->max_msg_log2 << 8) | ep->rx->capacity_log2;
+            /* the geometry as created: a task's buffer header is the task's to write, and the
+             * sender's NAMP writes where this says, unchecked (SV isolation) */
+            r[2] = 1u << ep->rx_n;
+            r[3] = mp_ep_rx_data0(ep);
+            r[4] = (ep->rx_m << 8) | ep->rx_n;
             r[5] = ep->rx->wr_idx;
         }
         send_resp(src, MP_MSG_CONNECT_ACK, r, 6);
