@@ -9,6 +9,7 @@
 #include "kernel/kmp.h"
 #include "kinternal.h"
 #include "mcapi.h"
+#include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
 #include "mp_internal.h"   /* the connected handle of a channel (struct mp_endpoint) */
@@ -69,7 +70,7 @@ int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
 {
     if (!service || !cur->task)
         return K_ENOSYS;
-    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_SEND_OPEN)
+    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_RECV_OPEN)
         return K_EINVAL;
     struct kmpt_req *r = req_of(cur);
     if (r && r->state != RQ_DONE)
@@ -177,6 +178,29 @@ static int32_t run(struct kmpt_req *r)
         /* the task sends with CON through the channel's connected handle (credits, direct
          * element addressing), as the kernel's library does */
         int vid = k_vif_add_handle(r->t, &sh->peer_h);
+        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    }
+    case MP_TASK_OP_RECV_OPEN: {
+        if (!owner_ok(r->a1, r))
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+        mcapi_pktchan_recv_hndl_t rh = NULL;
+        mcapi_request_t req;
+        size_t sz;
+        KMP(mcapi_pktchan_recv_open_i(&rh, eps[r->a1].h, &req, &st));
+        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
+            KMP(mcapi_wait(&req, &sz, MP_TASK_GET_TRY_US, &st));
+        if (st == MCAPI_TIMEOUT) {   /* not connected yet: the task asks again */
+            mcapi_status_t cs;
+            KMP(mcapi_cancel(&req, &cs));
+            return MP_TASK_ERR(MCAPI_TIMEOUT);
+        }
+        if (st != MCAPI_SUCCESS)
+            return MP_TASK_ERR(st);
+        /* the task returns the credits itself, through its vif (credit mode on this handle) */
+        mcapix_endpoint_info_t info;
+        int ok;
+        KMP(ok = mcapix_endpoint_inspect(eps[r->a1].h, &info));
+        int vid = ok == 0 ? k_vif_add_credit(r->t, (const void *)info.credit_path) : K_EINVAL;
         return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
     }
     case MP_TASK_OP_GET: {
