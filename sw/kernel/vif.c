@@ -102,7 +102,7 @@ uint32_t k_vif_attach(k_thread_t *t, unsigned slot)
     if (!slot_quiesce(slot))
         return 0;
     uint32_t page = TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_PAGE;
-    if (k_task_map(t, page, page, 1, 1) != K_OK)
+    if (k_task_map(t, K_USER_VIF, page, 1, 1) != K_OK)
         return 0;
     struct k_task *task = t->task;
     mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), 0);
@@ -112,7 +112,7 @@ uint32_t k_vif_attach(k_thread_t *t, unsigned slot)
     mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), NAMP_VIFC_READY);
     task->vif_slot = (int32_t)slot;
     task->vif_busy = -1;
-    return page;
+    return K_USER_VIF;
 }
 
 /* A task that ends gives its vif back (thread end, trap context): READY withdrawn (the vif resets

@@ -231,7 +231,8 @@ static void tile0(void)
     for (uint32_t i = 0; i < SVA_SECRET_WORDS; ++i)
         dv->secret[i] = SVA_SECRET(0x100u + i);
     const uint32_t victim_secret = pa_of(v, K_USER_DATA + SVA_CTL_OFFSET + offsetof(struct sva_task, secret));
-    const uint32_t victim_vif = ((struct mp_task_ctrl *)kmp_task_ptr(v, K_USER_DATA, 64))->vif;
+    /* the victim's vif page, physical (every task sees its own at K_USER_VIF) */
+    const uint32_t victim_vif = TILE_NA_BASE + NA_NAMP_SLOT_BASE(1) + NAMP_VIF_PAGE;
     k_task_resume(v);
     CHECK(wait_for(&dv->mark, 1, 20000));   /* its endpoint exists */
     if (SVA_RANDOM)

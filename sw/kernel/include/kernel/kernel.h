@@ -145,7 +145,7 @@ int k_vif_add_credit(k_thread_t *t, const void *handle);
  * own contiguous memory, the window the adapter keeps every access to the buffer in. */
 int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes);
 /* Gives t the virtual interface of NAMP slot `slot` (a vif slot): the configuration page gets
- * t's table, the interface page is mapped into t at its physical address (returned), READY. */
+ * t's table, the interface page is mapped into t at K_USER_VIF (returned), READY. */
 uint32_t k_vif_attach(k_thread_t *t, unsigned slot);
 
 /* ---- HW-OSQM (sw/kernel/osqm.c) ----
