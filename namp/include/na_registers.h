@@ -27,7 +27,8 @@
 #define NA_NAMP_ARBITRATION   0x02Cu  /* R/W: NAMP_ARB_* egress arbitration policy */
 #define NA_NAMP_ATOMICS       0x030u  /* R: 1 = the target uses atomic read-modify-write on its bus */
 #define NA_NAMP_DONE_SLOTS    0x034u  /* R: bit s = slot s (< 32) has DONE: one read polls them all */
-#define NA_NAMP_STATUS_LAST   0x034u  /* every higher offset of this page is a bus error */
+#define NA_NAMP_SLOTS_VIRT    0x038u  /* R: SLOTS_VIRT: the highest this many slots have a vif */
+#define NA_NAMP_STATUS_LAST   0x038u  /* every higher offset of this page is a bus error */
 
 #define NA_FEATURE_NOC_BUFFERS  (1u << 0)
 #define NA_FEATURE_DMA          (1u << 1)

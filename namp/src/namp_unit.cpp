@@ -72,6 +72,7 @@ bool namp_unit::read_reg(uint32_t off, uint32_t &v) const {
     case NA_NAMP_RX_COUNT: v = rx_count_; return true;
     case NA_NAMP_ARBITRATION: v = init.arbitration; return true;
     case NA_NAMP_ATOMICS: v = cfg_.namp.atomics ? 1u : 0u; return true;
+    case NA_NAMP_SLOTS_VIRT: v = vif_ ? cfg_.namp.slots_virt : 0u; return true;
     case NA_NAMP_DONE_SLOTS:
         v = 0;
         for (unsigned i = 0; i < slots_.size() && i < 32; ++i)

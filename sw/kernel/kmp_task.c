@@ -37,6 +37,7 @@ static struct {
     uint32_t tid;
     mcapi_endpoint_t h;
     uint32_t deleting;   /* deleted for a task that ended: waits to be reaped */
+    uint32_t idx;        /* the task's endpoint index (its receive page) */
 } eps[KMPT_EPS];
 /* Tasks that ended with endpoints: their address space waits here until the endpoints are
  * deleted and their receive pages quiet (no allocation in flight), then the service frees it. */
@@ -142,6 +143,7 @@ static int32_t run(struct kmpt_req *r)
         eps[kid].t = r->t;
         eps[kid].tid = r->tid;
         eps[kid].h = h;
+        eps[kid].idx = r->a2;
         return (int32_t)kid;
     }
     case MP_TASK_OP_DELETE:
@@ -352,4 +354,70 @@ int kmp_task_attach(k_thread_t *t, unsigned slot)
     smp_fence();
     c->magic = MP_TASK_MAGIC;
     return K_OK;
+}
+
+/* ---- task migration (kmig.c): a task's endpoints, listed at the source, rebuilt at the
+ * destination, forgotten at the source (they became tombstones, not deleted) ---- */
+
+int kmp_task_list(k_thread_t *t, struct kmp_task_ep *out, int max)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < KMPT_EPS && n < max; ++i)
+        if (eps[i].h && !eps[i].deleting && eps[i].t == t && eps[i].tid == t->id) {
+            out[n].kid = i;
+            out[n].idx = eps[i].idx;
+            out[n].h = eps[i].h;
+            ++n;
+        }
+    return n;
+}
+
+int kmp_task_adopt(k_thread_t *t, const struct kmp_task_ep_spec *spec, mcapi_endpoint_t *h_out)
+{
+    if (!t || !t->task || spec->idx >= MP_TASK_EPS)
+        return K_EINVAL;
+    uint32_t va = K_USER_DATA + offsetof(mp_task_state_t, rx) + spec->idx * MP_TASK_PAGE;
+    uint32_t pa = vm_user_range(t->task, va, MP_TASK_PAGE, PTE_R | PTE_W);
+    uint32_t kid = KMPT_EPS;
+    for (uint32_t i = 0; i < KMPT_EPS && kid == KMPT_EPS; ++i)
+        if (!eps[i].h)
+            kid = i;
+    if (!pa || kid == KMPT_EPS)
+        return K_ENOMEM;
+    mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
+    mcapi_status_t st;
+    mcapi_endpoint_t h;
+    KMP(h = mcapix_endpoint_create_in(spec->port, &a, (void *)pa, &st));
+    if (st != MCAPI_SUCCESS)
+        return st == MCAPI_ERR_ENDP_EXISTS ? K_EBUSY : K_ENOMEM;
+    if (spec->hold)   /* "full" until the task's pages are there */
+        KMP((void)mcapix_endpoint_hold(h, 1));
+    if (spec->channel_recv)
+        KMP(st = mcapix_endpoint_adopt_recv(h, spec->peer_node, spec->peer_handle));
+    eps[kid].t = t;
+    eps[kid].tid = t->id;
+    eps[kid].h = h;
+    eps[kid].idx = spec->idx;
+    eps[kid].deleting = 0;
+    *h_out = h;
+    return st == MCAPI_SUCCESS ? (int)kid : K_EINVAL;
+}
+
+void kmp_task_forget(k_thread_t *t)
+{
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id) {
+            eps[i].h = NULL;
+            eps[i].deleting = 0;
+        }
+}
+
+void kmp_task_drop(k_thread_t *t)
+{
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id && !eps[i].deleting) {
+            mcapi_status_t st;
+            KMP(mcapi_endpoint_delete(eps[i].h, &st));
+            eps[i].deleting = 1;
+        }
 }

@@ -18,6 +18,31 @@
  * cycles: far more than a response round trip or a task's largest DMA on an idle mesh). */
 #define K_VIF_ABORT_POLLS 20000u
 
+/* vif slots given to tasks (a slot goes back when its task's slot is idle again) */
+static uint32_t vif_taken[NA_NAMP_MAX_SLOTS / 32];
+
+static void mark(unsigned slot, int taken)
+{
+    if (taken)
+        vif_taken[slot / 32] |= 1u << (slot % 32);
+    else
+        vif_taken[slot / 32] &= ~(1u << (slot % 32));
+}
+
+int k_vif_free_slot(unsigned preferred)
+{
+    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
+    const uint32_t virt = (mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_SV)
+                              ? mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS_VIRT) : 0u;
+    const uint32_t first = n - virt;
+    if (preferred >= first && preferred < n && !(vif_taken[preferred / 32] & (1u << (preferred % 32))))
+        return (int)preferred;
+    for (uint32_t s = first; s < n; ++s)
+        if (!(vif_taken[s / 32] & (1u << (s % 32))))
+            return (int)s;
+    return -1;
+}
+
 static int add(k_thread_t *t, uint32_t kind, uint32_t pa, uint32_t limit)
 {
     struct k_task *task = t->task;
@@ -112,6 +137,7 @@ uint32_t k_vif_attach(k_thread_t *t, unsigned slot)
     mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), NAMP_VIFC_READY);
     task->vif_slot = (int32_t)slot;
     task->vif_busy = -1;
+    mark(slot, 1);
     return K_USER_VIF;
 }
 
@@ -127,13 +153,73 @@ void k_vif_release(struct k_task *task)
     mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), 0);
     mmio_write32(VIFC(slot, NAMP_VIFC_ET_BOUND), 0);
     task->vif_busy = slot_quiesce(slot) ? -1 : (int32_t)slot;
+    if (task->vif_busy < 0)
+        mark(slot, 0);
     task->vif_slot = -1;
     task->et_count = 0;
 }
 
 int k_vif_quiet(struct k_task *task)
 {
-    if (task->vif_busy >= 0 && slot_quiesce((unsigned)task->vif_busy))
+    if (task->vif_busy >= 0 && slot_quiesce((unsigned)task->vif_busy)) {
+        mark((unsigned)task->vif_busy, 0);
         task->vif_busy = -1;
+    }
     return task->vif_busy < 0;
+}
+
+/* ---- the task's view of its vif, moved with the task (task migration, kmig.c) ---- */
+
+#define VIFR(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_PAGE + (reg))
+
+/* The task is stopped. A transfer under way ends first (its FINAL, its data: nothing of it stays
+ * behind); one waiting persistently (a credit, an empty CCM buffer) holds nothing yet: it is
+ * aborted here and started again at the destination; a finished one the task has not
+ * acknowledged is parked at the destination with its STATUS. K_EBUSY if the slot does not settle. */
+int k_vif_save(struct k_task *task, struct k_vif_view *v)
+{
+    if (task->vif_slot < 0)
+        return K_EINVAL;
+    const unsigned slot = (unsigned)task->vif_slot;
+    v->action = K_VIF_IDLE;
+    v->status = 0;
+    for (uint32_t i = 0; i < K_VIF_ABORT_POLLS; ++i) {
+        const uint32_t f = mmio_read32(VIFR(slot, NAMP_VIF_FLAGS));
+        const uint32_t st = mmio_read32(VIFR(slot, NAMP_VIF_STATUS));
+        v->flags = f & ~(NAMP_FLAG_VALID | NAMP_FLAG_DONE);
+        v->p1 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM1));
+        v->p2 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM2));
+        v->p3 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM3));
+        if (f & NAMP_FLAG_DONE) {   /* finished (a buffered send also with VALID 0) */
+            v->action = K_VIF_PARK;
+            v->status = st;
+            return K_OK;
+        }
+        if (!(f & NAMP_FLAG_VALID))
+            return K_OK;   /* idle */
+        if (st & NAMP_STATUS_PERSISTENT) {
+            mmio_write32(SLOTR(slot, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+            for (uint32_t k = 0; k < K_VIF_ABORT_POLLS; ++k)
+                if (mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE) {
+                    mmio_write32(SLOTR(slot, NAMP_SLOT_FLAGS), 0);
+                    v->action = K_VIF_RESTART;
+                    v->flags = f & ~(NAMP_FLAG_VALID | NAMP_FLAG_DONE);
+                    return K_OK;
+                }
+            return K_EBUSY;
+        }
+    }
+    return K_EBUSY;
+}
+
+void k_vif_restore(struct k_task *task, const struct k_vif_view *v)
+{
+    const unsigned slot = (unsigned)task->vif_slot;
+    mmio_write32(VIFR(slot, NAMP_VIF_PARAM1), v->p1);
+    mmio_write32(VIFR(slot, NAMP_VIF_PARAM2), v->p2);
+    mmio_write32(VIFR(slot, NAMP_VIF_PARAM3), v->p3);
+    if (v->action == K_VIF_PARK)
+        mmio_write32(VIFC(slot, NAMP_VIFC_PARK), v->status);
+    else if (v->action == K_VIF_RESTART)   /* as the task started it, translated here */
+        mmio_write32(VIFR(slot, NAMP_VIF_FLAGS), v->flags | NAMP_FLAG_VALID);
 }

@@ -55,6 +55,12 @@ int mcapix_endpoint_inspect(mcapi_endpoint_t e, mcapix_endpoint_info_t *info)
     return 0;
 }
 
+mcapi_endpoint_t mcapix_endpoint_by_addr(uint32_t addr)
+{
+    struct mp_endpoint *ep = mp_ep_from_addr(addr);
+    return ep && ep->state == MP_EP_READY ? &ep->h : NULL;
+}
+
 mcapi_status_t mcapix_endpoint_hold(mcapi_endpoint_t e, int held)
 {
     struct mp_endpoint *ep = ready_ep(e);

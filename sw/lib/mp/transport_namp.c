@@ -18,6 +18,7 @@
 #include "mp/proto.h"
 #include "mp_internal.h"
 #include "namp/namp.h"
+#include "namp_ps.h"
 
 mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
 mcapi_status_t mp_sw_init(void);
@@ -426,6 +427,10 @@ mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *d
     x->rdata = ep->rdata;
     x->wr_idx = ep->chan_idx;
     x->flags = NAMP_H_F_CONNECTED | NAMP_H_F_DIRECT | NAMP_H_GEOMETRY(ep->rcap_log2, ep->rmsg_log2);
+    /* NAMP-PS: the handle's own reserved words are its dualcast block (namp_ps.h), so that the
+     * receiving side can be migrated with dualcasting */
+    if (namp_features() & (NA_FEATURE_NAMP_PS >> 8))
+        x->dualcast = (uint32_t)(uintptr_t)x + NAMP_H_RESERVED;
     return MCAPI_SUCCESS;
 }
 

@@ -23,6 +23,8 @@ enum {
     K_ETIMEDOUT = -5,  /* the timeout of a wait expired */
     K_EAGAIN = -6,     /* would block and the timeout is 0 */
     K_ENOSYS = -7,     /* no such system call (M-mode thread; a task is killed instead) */
+    K_EBUSY = -8,      /* the object is busy (a task migrating, blocked in the kernel) */
+    K_ENOTSUP = -9,    /* the hardware lacks a feature the call needs (e.g. NAMP-PS) */
 };
 
 #define K_FOREVER UINT32_MAX    /* timeout: wait without limit */

@@ -40,6 +40,8 @@ typedef struct mcapix_endpoint_info {
 } mcapix_endpoint_info_t;
 /* 0, or -1 for no local endpoint. Needs no PS. */
 int mcapix_endpoint_inspect(mcapi_endpoint_t endpoint, mcapix_endpoint_info_t *info);
+/* The local endpoint whose hardware endpoint is at addr (NULL: none). */
+mcapi_endpoint_t mcapix_endpoint_by_addr(uint32_t addr);
 /* held: allocations answered "full" (NAMP_EP_STATE_PAUSED), FINALs of earlier ones still commit;
  * 0 releases. Needs no PS. */
 mcapi_status_t mcapix_endpoint_hold(mcapi_endpoint_t endpoint, int held);
