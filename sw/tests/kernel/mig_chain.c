@@ -14,6 +14,8 @@
 #include "ktest.h"
 #include "mcapi.h"
 #include "mig.h"
+#include "na_registers.h"
+#include "namp_ps.h"
 
 #ifndef MIG_METHOD
 #define MIG_METHOD K_MIGRATE_RELOCATE
@@ -81,6 +83,16 @@ static void tile_main(void *arg)
     CHECK_EQ(st, MCAPI_SUCCESS);
     CHECK_EQ(kmp_task_service_start(8), K_OK);
     CHECK_EQ(k_migrate_service_start(9), K_OK);
+    if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_PS)) {
+        /* PS firmware without PS: the migration says so at once, and the run fails */
+        if (me == 1) {
+            k_thread_t *b = stage(MIG_STAGE, 1, 3);
+            k_printf("FAIL: no NAMP-PS: k_task_migrate -> %d\n", k_task_migrate(b, 2, MIG_METHOD, NULL));
+            sim_exit(1);   /* the whole run fails here (the tasks of the others wait for ever) */
+        }
+        for (;;)
+            k_sleep(1000);
+    }
     if (me == 0) {
         k_thread_t *a = stage(MIG_SOURCE, 0, 1);
         struct mig_task *d = finish(a);

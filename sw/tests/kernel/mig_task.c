@@ -172,7 +172,7 @@ void mig_task_main(void *arg)
 {
     (void)arg;
     struct io io;
-    if (setup(&io) == 0) {
+    if (T->role && setup(&io) == 0) {
         if (T->role == MIG_SOURCE)
             source(&io);
         else if (T->role == MIG_STAGE)
@@ -181,7 +181,10 @@ void mig_task_main(void *arg)
             sink(&io);
     }
     T->done = 1;
-    while (T->go != 2)   /* the kernel reads the results, then lets it end */
+    while (T->go != 2) {   /* the kernel reads the results, then lets it end */
+        if (T->go == 3)
+            u_exit(3);     /* told to end now (a task ending while it is being migrated) */
         u_sleep(1);
+    }
     u_exit(0);
 }

@@ -30,9 +30,10 @@ void k_migrate_service_stop(void);
 /* Moves task t (a task of this tile set up with kmp_task_attach) to `tile`. Blocks the calling
  * kernel thread until the task runs there: K_OK, and t has ended here (exit code K_MIGRATED);
  * or an error, and the task runs on here as before: K_EINVAL (bad tile, itself, not a kmp task),
- * K_ENOTSUP (no NAMP-PS), K_EBUSY (a migration of t is under way, or the task sits in a kernel
- * wait or its transfer does not settle), K_ENOMEM (the destination's pages, threads, endpoint
- * tables, vifs or ports are full), K_ETIMEDOUT (a tile's service did not answer). */
+ * K_ENOTSUP (no NAMP-PS), K_EBUSY (a migration of t is under way, the task sits in a kernel wait
+ * or its transfer does not settle, or one of its ports is taken at the destination), K_ENOMEM
+ * (the destination's pages, threads, endpoint tables or vifs are full), K_ETIMEDOUT (a tile's
+ * service did not answer). A task that ends while it is being migrated: K_EINVAL. */
 int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t *result);
 
 /* A task that migrated to this tile and has not been taken yet (NULL: none): its creator's role
