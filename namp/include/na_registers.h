@@ -120,9 +120,12 @@
 #define NAMP_SLOT_PRIORITY    0x14u  /* R/W: QoS class 0..255 (higher first under NAMP_ARB_QOS) */
 #define NAMP_SLOT_WIN_BASE    0x18u  /* R/W: guard window of the send buffer (SV; the vif writes it) */
 #define NAMP_SLOT_WIN_SIZE    0x1Cu  /* R/W: its bytes; 0 = unguarded (bare metal) */
-#define NAMP_SLOT_CTRL        0x20u  /* W: NAMP_SLOT_CTRL_ABORT; R: 0 */
+#define NAMP_SLOT_CTRL        0x20u  /* W: NAMP_SLOT_CTRL_ABORT [| _KEEP]; R: 0 */
 #define NAMP_SLOT_CTRL_ABORT  (1u << 0)  /* end the transfer (ERROR ABORTED) at its next safe point:
                                             persistent waits at once, CCM left, nothing left half-done */
+#define NAMP_SLOT_CTRL_KEEP   (1u << 1)  /* with ABORT: a buffered send's element stays committed in
+                                            the send buffer (the kernel starts the transfer again,
+                                            e.g. after a task migration); without: it is dropped */
 
 #define NAMP_FLAG_COM         (1u << 0)  /* credit mode: send PARAM2 credits to the handle */
 #define NAMP_FLAG_CON         (1u << 1)  /* connection-oriented (channel, consumes credits) */

@@ -52,9 +52,10 @@ void initiator::leave_ccm(slot &s) {
 // where the egress FSM owns the slot and the network holds nothing of it half-done. A persistent
 // wait (credit, send buffer) or a back-off ends at once; a request or DMA waits for its response
 // or completion first; a remote element already taken is committed VOID (fail gives back).
-void initiator::abort(slot &s) {
+void initiator::abort(slot &s, bool keep) {
     if (!s.active()) return;
     s.abort_requested = true;
+    s.abort_keep = keep;
     s.flags &= ~NAMP_FLAG_CCM;  // no further element of a CCM stream
     if (s.waits_for_timer() || s.state() == slot_state::credit_wait) s.set_due(sc_core::sc_time_stamp());
     kick();
@@ -497,13 +498,22 @@ void initiator::complete(slot &s) {
 // (allocated or taken on the fast path) cannot be handed back while later ones may be taken: it
 // is committed VOID, and the receiver skips it (its credit returns when it is consumed).
 void initiator::fail(slot &s, uint32_t code) {
+    // an abort with KEEP gives the element back to the send buffer (rd_idx over it again, still
+    // committed) for the transfer's restart; only this slot consumes it while the task is stopped
+    bool drop = s.holds_element();
+    if (drop && code == NAMP_ERR_ABORTED && s.abort_keep) {
+        uint32_t old = 0;
+        bool ok = false;
+        drop = !(port.rmw(s.p2 + MP_CB_OFF_RD_IDX, true, s.elem_index, s.elem_index + 1,
+                          cfg_.namp.atomics, old, ok) && ok);
+    }
     if (s.holds_remote()) {
         const slot_destination &d = s.dst();
         send(d.tile, NAMP_MSG_FINAL, NAMP_FINAL_F_VOID | (s.direct ? NAMP_FINAL_F_ADVANCE : 0u), s,
              {d.endpoint, d.element, 0});
-        give_back(s, false, s.holds_element());
+        give_back(s, false, drop);
     } else {
-        give_back(s, s.holds_credit(), s.holds_element());
+        give_back(s, s.holds_credit(), drop);
     }
     s.code = code;
     s.transition(slot_event::fail);

@@ -132,8 +132,8 @@ bool namp_unit::write_slot(uint32_t off, uint32_t v) {
     case NAMP_SLOT_WIN_BASE: if (active) return false; s.win_base = v; return true;
     case NAMP_SLOT_WIN_SIZE: if (active) return false; s.win_size = v; return true;
     case NAMP_SLOT_CTRL:
-        if (v & ~NAMP_SLOT_CTRL_ABORT) return false;
-        if (v & NAMP_SLOT_CTRL_ABORT) init.abort(s);
+        if ((v & ~(NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP)) || v == NAMP_SLOT_CTRL_KEEP) return false;
+        if (v & NAMP_SLOT_CTRL_ABORT) init.abort(s, (v & NAMP_SLOT_CTRL_KEEP) != 0);
         return true;
     default: return false;  // STATUS is read-only
     }
@@ -210,6 +210,7 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
     s.retries = 0;
     s.direct = false;
     s.abort_requested = false;
+    s.abort_keep = false;
     s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC | NAMP_FLAG_PS);
     const uint32_t code = validate(s);
     if (code != NAMP_ERR_NONE) {

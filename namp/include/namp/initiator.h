@@ -41,7 +41,7 @@ public:
     void leave_ccm(slot &s);
     // The kernel aborts the slot's transfer (NAMP_SLOT_CTRL_ABORT): ERROR ABORTED at its next
     // safe point (docs/namp.md "SV isolation").
-    void abort(slot &s);
+    void abort(slot &s, bool keep = false);
     // NAMP-PS (ps_initiator.cpp): a RELOC or MIGRATE for a local handle, from the target; the
     // egress FSM applies it between two steps (so no set-up reads the handle half changed).
     void ps_request(noc::packet pkt);

@@ -95,6 +95,7 @@ public:
     }
     // NAMP_SLOT_CTRL_ABORT written while active: the transfer ends ABORTED at its next safe point
     bool abort_requested = false;
+    bool abort_keep = false;        // NAMP_SLOT_CTRL_KEEP: the send-buffer element is not dropped
     uint32_t code = NAMP_ERR_NONE;  // error code of STATUS
     unsigned retries = 0;           // NACKs of the current transfer
     unsigned cc_failed = 0;         // CC: members failed (STATUS[29:24])
