@@ -133,8 +133,11 @@ struct k_vif_view {
 };
 enum { K_VIF_IDLE = 0, K_VIF_PARK = 1, K_VIF_RESTART = 2 };
 int k_vif_save(struct k_task *task, struct k_vif_view *v);
-/* A vif slot no task has: `preferred` if it is one, else the first; -1 when none. */
-int k_vif_free_slot(unsigned preferred);
+/* A vif slot no task has and the MCAPI library does not use (lib_busy: namp_slots_busy()):
+ * `preferred` if it is one, else the first; -1 when none. */
+int k_vif_free_slot(unsigned preferred, uint32_t lib_busy);
+/* 1: the slot was a vif's before (reserved from the library for good). */
+int k_vif_slot_known(unsigned slot);
 void k_vif_restore(struct k_task *task, const struct k_vif_view *v);
 
 /* NAMP-SV (vif.c): a task's vif back at its end; 1 once its slot is idle (pages may go). */

@@ -14,7 +14,7 @@
 #include "mp/task.h"
 #include "mp_internal.h"   /* the connected handle of a channel (struct mp_endpoint) */
 #include "namp_structs.h"
-void namp_slot_reserve(unsigned slot);   /* namp/namp.h (the NAMP driver) */
+#include "namp/namp.h"   /* the NAMP driver: slots the library must not use */
 
 mcapi_endpoint_t mcapix_endpoint_create_in(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
                                            void *rx_mem, mcapi_status_t *status);
@@ -343,10 +343,18 @@ int kmp_task_attach(k_thread_t *t, unsigned slot)
                                 (uint32_t)mp_cbuffer_footprint(MP_TASK_TX_N, MP_TASK_TX_M));
     if (vid < 0)
         return vid;
-    KMP(namp_slot_reserve(slot));   /* the library must not use the task's slot */
+    /* the library must not use the task's slot: one it holds now is refused */
+    int ok = k_vif_slot_known(slot);
+    if (!ok)
+        KMP(ok = namp_slot_claim(slot));
+    if (!ok)
+        return K_EBUSY;
     uint32_t vif = k_vif_attach(t, slot);
-    if (!vif)
+    if (!vif) {
+        if (!k_vif_slot_known(slot))
+            KMP(namp_slot_free(slot));
         return K_EINVAL;
+    }
     memset(c, 0, sizeof *c);
     c->vif = vif;
     c->tx_vid = (uint32_t)vid;
@@ -417,7 +425,7 @@ void kmp_task_drop(k_thread_t *t)
     for (uint32_t i = 0; i < KMPT_EPS; ++i)
         if (eps[i].h && eps[i].t == t && eps[i].tid == t->id && !eps[i].deleting) {
             mcapi_status_t st;
-            KMP(mcapi_endpoint_delete(eps[i].h, &st));
+            KMP(mcapix_endpoint_discard(eps[i].h, &st));
             eps[i].deleting = 1;
         }
 }

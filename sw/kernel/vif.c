@@ -20,25 +20,39 @@
 
 /* vif slots given to tasks (a slot goes back when its task's slot is idle again) */
 static uint32_t vif_taken[NA_NAMP_MAX_SLOTS / 32];
+static uint32_t vif_ever[NA_NAMP_MAX_SLOTS / 32];   /* reserved from the MCAPI library for vifs */
 
 static void mark(unsigned slot, int taken)
 {
-    if (taken)
+    if (taken) {
         vif_taken[slot / 32] |= 1u << (slot % 32);
-    else
+        vif_ever[slot / 32] |= 1u << (slot % 32);
+    } else
         vif_taken[slot / 32] &= ~(1u << (slot % 32));
 }
 
-int k_vif_free_slot(unsigned preferred)
+/* Not a task's now, and not the MCAPI library's (lib_busy: its busy slots; a slot a vif had once
+ * stays reserved from the library, so its bit there means nothing). */
+static int free_for_vif(unsigned s, uint32_t lib_busy)
+{
+    const uint32_t bit = 1u << (s % 32);
+    if (vif_taken[s / 32] & bit)
+        return 0;
+    return (vif_ever[s / 32] & bit) || s >= 32 || !(lib_busy & bit);
+}
+
+int k_vif_slot_known(unsigned slot) { return slot < NA_NAMP_MAX_SLOTS && (vif_ever[slot / 32] >> (slot % 32)) & 1u; }
+
+int k_vif_free_slot(unsigned preferred, uint32_t lib_busy)
 {
     const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
     const uint32_t virt = (mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_SV)
                               ? mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS_VIRT) : 0u;
     const uint32_t first = n - virt;
-    if (preferred >= first && preferred < n && !(vif_taken[preferred / 32] & (1u << (preferred % 32))))
+    if (preferred >= first && preferred < n && free_for_vif(preferred, lib_busy))
         return (int)preferred;
     for (uint32_t s = first; s < n; ++s)
-        if (!(vif_taken[s / 32] & (1u << (s % 32))))
+        if (free_for_vif(s, lib_busy))
             return (int)s;
     return -1;
 }
@@ -172,10 +186,11 @@ int k_vif_quiet(struct k_task *task)
 
 #define VIFR(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_PAGE + (reg))
 
-/* The task is stopped. A transfer under way ends first (its FINAL, its data: nothing of it stays
- * behind); one waiting persistently (a credit, an empty CCM buffer) holds nothing yet: it is
- * aborted here and started again at the destination; a finished one the task has not
- * acknowledged is parked at the destination with its STATUS. K_EBUSY if the slot does not settle. */
+/* The task is stopped. A finished transfer it has not acknowledged is parked at the destination
+ * with its STATUS. One under way is aborted at its next safe point (initiator::abort): ending
+ * ABORTED, nothing of it reached the receiver (an element it was given is committed VOID), so the
+ * destination starts it again as the task started it; finishing meanwhile, it is parked like a
+ * finished one. Exactly once either way. K_EBUSY if the slot does not settle. */
 int k_vif_save(struct k_task *task, struct k_vif_view *v)
 {
     if (task->vif_slot < 0)
@@ -183,30 +198,33 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v)
     const unsigned slot = (unsigned)task->vif_slot;
     v->action = K_VIF_IDLE;
     v->status = 0;
+    int aborting = 0;
     for (uint32_t i = 0; i < K_VIF_ABORT_POLLS; ++i) {
         const uint32_t f = mmio_read32(VIFR(slot, NAMP_VIF_FLAGS));
         const uint32_t st = mmio_read32(VIFR(slot, NAMP_VIF_STATUS));
-        v->flags = f & ~(NAMP_FLAG_VALID | NAMP_FLAG_DONE);
-        v->p1 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM1));
-        v->p2 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM2));
-        v->p3 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM3));
-        if (f & NAMP_FLAG_DONE) {   /* finished (a buffered send also with VALID 0) */
-            v->action = K_VIF_PARK;
+        if (!aborting) {   /* the task's view: vIDs, as it started the transfer */
+            v->flags = f & ~(NAMP_FLAG_VALID | NAMP_FLAG_DONE);
+            v->p1 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM1));
+            v->p2 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM2));
+            v->p3 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM3));
+        }
+        const uint32_t state = NAMP_STATUS_STATE(st);
+        /* finished (DONE also stays after the task cleared VALID: then idle) */
+        if ((f & NAMP_FLAG_DONE) && (state == NAMP_STATE_DONE || state == NAMP_STATE_ERROR)) {
+            const int aborted = (st & NAMP_STATUS_ERROR) && NAMP_STATUS_CODE(st) == NAMP_ERR_ABORTED;
+            if (aborting)   /* the slot is acknowledged here: the destination's vif holds it */
+                mmio_write32(SLOTR(slot, NAMP_SLOT_FLAGS), 0);
+            v->action = aborting && aborted ? K_VIF_RESTART : K_VIF_PARK;
             v->status = st;
             return K_OK;
         }
         if (!(f & NAMP_FLAG_VALID))
             return K_OK;   /* idle */
-        if (st & NAMP_STATUS_PERSISTENT) {
-            mmio_write32(SLOTR(slot, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
-            for (uint32_t k = 0; k < K_VIF_ABORT_POLLS; ++k)
-                if (mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE) {
-                    mmio_write32(SLOTR(slot, NAMP_SLOT_FLAGS), 0);
-                    v->action = K_VIF_RESTART;
-                    v->flags = f & ~(NAMP_FLAG_VALID | NAMP_FLAG_DONE);
-                    return K_OK;
-                }
-            return K_EBUSY;
+        const uint32_t sf = mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS));
+        if (!aborting && (sf & NAMP_FLAG_VALID) && !(sf & NAMP_FLAG_DONE)) {
+            /* KEEP: a buffered send's element stays committed for the restart */
+            mmio_write32(SLOTR(slot, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP);
+            aborting = 1;
         }
     }
     return K_EBUSY;
@@ -218,8 +236,8 @@ void k_vif_restore(struct k_task *task, const struct k_vif_view *v)
     mmio_write32(VIFR(slot, NAMP_VIF_PARAM1), v->p1);
     mmio_write32(VIFR(slot, NAMP_VIF_PARAM2), v->p2);
     mmio_write32(VIFR(slot, NAMP_VIF_PARAM3), v->p3);
-    if (v->action == K_VIF_PARK)
+    if (v->action == K_VIF_PARK) {
         mmio_write32(VIFC(slot, NAMP_VIFC_PARK), v->status);
-    else if (v->action == K_VIF_RESTART)   /* as the task started it, translated here */
+    } else if (v->action == K_VIF_RESTART)   /* as the task started it, translated here */
         mmio_write32(VIFR(slot, NAMP_VIF_FLAGS), v->flags | NAMP_FLAG_VALID);
 }

@@ -16,7 +16,8 @@ unsigned long kmp_wait_count(void);
 int kmp_task_service_start(uint32_t prio);
 void kmp_task_service_stop(void);
 /* Sets up task t (created suspended, data region starting with an mp_task_state_t) for the
- * library: its send buffer in the endpoint table, the vif of NAMP slot `slot`, the control words. */
+ * library: its send buffer in the endpoint table, the vif of NAMP slot `slot`, the control words.
+ * K_EBUSY: the MCAPI library uses that slot now. */
 int kmp_task_attach(k_thread_t *t, unsigned slot);
 /* Physical address of [va, va+len) in task t if mapped (inside one page), else NULL. */
 void *kmp_task_ptr(k_thread_t *t, uint32_t va, uint32_t len);
