@@ -268,6 +268,25 @@ static uint32_t copy_to(uint32_t tile, uint32_t dst, const void *src, uint32_t b
 
 /* Elements [from, to) of a receive buffer (the source's copy) into the destination's buffer of the
  * same geometry (its data block dst_rx + header + sizes), at the same indices. */
+/* Every element below `to` committed: the sender's handle says `to`, but a FINAL may still be on
+ * its way (its slot is done once FINAL is sent; the suspend answer takes another channel and may
+ * overtake it). K_ETIMEDOUT if one never comes. */
+static int wait_committed(const mp_cbuffer_t *b, uint32_t to)
+{
+    const uint32_t mask = (1u << MP_TASK_RX_N) - 1u;
+    const volatile uint32_t *sizes = (const volatile uint32_t *)((const uint8_t *)b + MP_CB_HEADER_SIZE);
+    for (uint32_t tries = 0; tries < KMIG_PS_POLLS; ++tries) {
+        uint32_t i = b->rd_idx;
+        while (i != to && (sizes[i & mask] & MP_CB_COMMITTED))
+            ++i;
+        if (i == to)
+            return K_OK;
+        if ((tries & 63u) == 63u)
+            k_sleep(0);
+    }
+    return K_ETIMEDOUT;
+}
+
 static uint32_t copy_elements(const mp_cbuffer_t *b, uint32_t from, uint32_t to, uint32_t tile, uint32_t dst_rx)
 {
     const uint32_t n = MP_TASK_RX_N, m = MP_TASK_RX_M, mask = (1u << n) - 1u;
@@ -326,20 +345,50 @@ static void end_unstarted(k_thread_t *t)
     (void)k_join(t, K_FOREVER, &status);
 }
 
+/* A vif slot for the task: free of tasks and taken from the library's hands at once (its
+ * transfers use the lowest free slots; one it holds now is skipped). */
+static int claim_vif_slot(unsigned preferred)
+{
+    for (uint32_t tries = 0; tries < 4; ++tries) {
+        uint32_t busy = 0;
+        KMP(busy = namp_slots_busy());
+        const int s = k_vif_free_slot(preferred, busy);
+        if (s < 0)
+            return -1;
+        int ok = k_vif_slot_known((unsigned)s);
+        if (!ok)
+            KMP(ok = namp_slot_claim((unsigned)s));
+        if (ok)
+            return s;
+    }
+    return -1;
+}
+
+/* A slot claimed above that no vif took: the library's again. */
+static void unclaim_vif_slot(unsigned slot)
+{
+    if (!k_vif_slot_known(slot))
+        KMP(namp_slot_free(slot));
+}
+
 static int prepare(const struct km_msg *m, struct km_prepared *pd)
 {
     const struct km_prepare *p = &m->u.p;
     uint32_t z;
     for (z = 0; z < KMIG_PENDING && pending[z].t; ++z)
         ;
-    const int slot = k_vif_free_slot(p->slot);
-    if (z == KMIG_PENDING || slot < 0 || p->n_ep > MP_TASK_EPS || p->n_et > K_VIF_ET_MAX ||
+    if (z == KMIG_PENDING || p->n_ep > MP_TASK_EPS || p->n_et > K_VIF_ET_MAX ||
         p->data_size > KMIG_MAX_PAGES * K_PAGE_SIZE || p->stack_pages > KMIG_MAX_STACK)
+        return K_ENOMEM;
+    const int slot = claim_vif_slot(p->slot);
+    if (slot < 0)
         return K_ENOMEM;
     k_task_image_t img = {"migrated", never_started, NULL, p->data_size, p->stack_pages, p->prio, 1};
     k_thread_t *t = k_task_create(&img);
-    if (!t)
+    if (!t) {
+        unclaim_vif_slot((unsigned)slot);
         return K_ENOMEM;
+    }
     pending[z].t = t;
     pending[z].from = m->from;
     pending[z].seq = m->seq;
@@ -387,12 +436,10 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
         if (vid != (int)i)
             r = vid < 0 ? K_ENOMEM : K_EINVAL;
     }
-    if (r == K_OK) {
-        KMP(namp_slot_reserve((unsigned)slot));
-        if (!k_vif_attach(t, (unsigned)slot))
-            r = K_ENOMEM;
-    }
+    if (r == K_OK && !k_vif_attach(t, (unsigned)slot))
+        r = K_ENOMEM;
     if (r != K_OK) {
+        unclaim_vif_slot((unsigned)slot);
         end_unstarted(t);
         pending[z].t = NULL;
         return r;
@@ -508,7 +555,10 @@ k_thread_t *k_migrate_take_arrival(void)
 /* ---- the peers of a channel ---- */
 
 /* A sender of a paused channel gives up its credits: it waits in CREDIT_WAIT; the transfers that
- * had taken one end first. Answer: the handle's wr_idx and the credits taken. */
+ * had taken one end first. Answer: the handle's wr_idx and the credits taken.
+ * The pausing baseline at the sender's tile: its handle's credits taken, then no slot of it under
+ * way, READY included (a set-up step may have taken a credit before the swap and not yet written
+ * wr_idx: the egress FSM's bus accesses take time); then wr_idx is where the stream stopped. */
 static int suspend_sender(uint32_t handle, uint32_t *w, uint32_t *taken)
 {
     if ((handle & 3) || !handle)
@@ -521,7 +571,7 @@ static int suspend_sender(uint32_t handle, uint32_t *w, uint32_t *taken)
         for (uint32_t s = 0; s < n && !busy; ++s) {
             const uint32_t st = NAMP_STATUS_STATE(mmio_read32(TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + NAMP_SLOT_STATUS));
             busy = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + NAMP_SLOT_PARAM1) == handle &&
-                   (st == NAMP_STATE_REQUEST || st == NAMP_STATE_RETRY || st == NAMP_STATE_DATA ||
+                   (st == NAMP_STATE_READY || st == NAMP_STATE_REQUEST || st == NAMP_STATE_RETRY || st == NAMP_STATE_DATA ||
                     st == NAMP_STATE_DMA || st == NAMP_STATE_FINALIZE);
         }
         if (!busy) {
@@ -720,6 +770,8 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
             in[i].w = in_msg.u.w[0];
             in[i].credits = in_msg.u.w[1];
             suspended = i + 1;
+            if (r == K_OK)
+                r = wait_committed((const mp_cbuffer_t *)(uintptr_t)infos[i].rx, in[i].w);
         } else if (method == K_MIGRATE_DUALCAST) {
             r = ps_request(NAMP_PS_OP_MIGRATE, pk.ep[i].peer_node, pk.ep[i].peer_handle, tile,
                            pd.ep_hw[i], data0(pd.ep_rx[i]), me(), reply);
@@ -727,7 +779,9 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
                 const mp_cbuffer_t *b = (const mp_cbuffer_t *)(uintptr_t)infos[i].rx;
                 const uint32_t wm = reply[NAMP_PS_A_WR_IDX / 4];
                 in[i].w = wm;
-                bytes += copy_elements(b, b->rd_idx, wm, tile, pd.ep_rx[i]);
+                r = wait_committed(b, wm);
+                if (r == K_OK)
+                    bytes += copy_elements(b, b->rd_idx, wm, tile, pd.ep_rx[i]);
             }
         }
     }
@@ -789,6 +843,17 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
             (void)ps_request(NAMP_PS_OP_RELOC, pk.ep[i].peer_node, pk.ep[i].peer_handle, tile, pd.ep_hw[i],
                              data0(pd.ep_rx[i]), me(), reply);
             in[i].w = reply[NAMP_PS_A_WR_IDX / 4];
+            (void)wait_committed(b, in[i].w);   /* FINALs precede the report on their channel */
+        } else if (method == K_MIGRATE_PAUSE) {
+            /* the task returned credits until it stopped: the sender may have used them; taken
+             * again, now for good, and the stream's end is where the handle stands now */
+            out_msg.type = KM_SUSPEND;
+            out_msg.u.w[0] = pk.ep[i].peer_handle;
+            if (call(pk.ep[i].peer_node, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg) == K_OK) {
+                in[i].w = in_msg.u.w[0];
+                in[i].credits += in_msg.u.w[1];
+            }
+            (void)wait_committed(b, in[i].w);
         } else if (method == K_MIGRATE_DUALCAST) {   /* its report goes to the destination */
             (void)ps_request(NAMP_PS_OP_RELOC, pk.ep[i].peer_node, pk.ep[i].peer_handle, tile, pd.ep_hw[i],
                              data0(pd.ep_rx[i]), tile, (volatile uint32_t *)(uintptr_t)pd.reply);
@@ -825,8 +890,10 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     uint64_t c2 = cycles_now();
     /* phase III: the task's copy here ends; its endpoints stay as tombstones */
     for (int i = 0; i < n_eps; ++i)
-        if (pk.ep[i].channel_recv)
+        if (pk.ep[i].channel_recv) {   /* its one sender is switched: no tombstone needed */
             (void)redirect(eps[i].h, tile, pd.ep_hw[i]);
+            KMP((void)mcapix_endpoint_retire(eps[i].h));
+        }
     kmp_task_forget(t);
     uint32_t saved = irq_global_disable();
     k_lock_take();

@@ -19,7 +19,7 @@
 #define S ((mp_task_state_t *)K_USER_DATA)
 #define C (&S->u.c)
 #define VREG(r) (*(volatile uint32_t *)(C->vif + (r)))
-#define DONE_POLLS 1000000u   /* bounded wait for DONE: a lost completion is an error, not a hang */
+#define SPIN_POLLS 2000u   /* a transfer takes microseconds: polled; longer waits sleep */
 
 #define SET(st, v)                   \
     do {                             \
@@ -247,6 +247,18 @@ mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mc
     }
 }
 
+/* Until the vif's transfer is DONE (with or without an error). A full receiver, one that is
+ * migrating or a channel without credit holds a blocking call as long as that lasts (MCAPI's
+ * blocking semantics): after a short spin the task sleeps a tick per look instead of burning its
+ * slice. The way out of a peer that never drains is the kernel's: ending the task aborts its
+ * slot; the adapter itself finishes every transfer (an endpoint that goes away answers ERROR). */
+static void vif_wait_done(void)
+{
+    for (uint32_t i = 0; !(VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE); ++i)
+        if (i >= SPIN_POLLS)
+            u_sleep(1);
+}
+
 /* One element of the send buffer through the vif to the handle of vID dst (flags: 0 message,
  * NAMP_FLAG_CON packet); no system call. */
 static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer, size_t size)
@@ -254,24 +266,23 @@ static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer,
     mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
     uint32_t idx = 0;
     int got = 0;
-    for (uint32_t i = 0; i < DONE_POLLS && !got; ++i)   /* the adapter frees sent elements */
+    for (uint32_t i = 0; !got; ++i) {   /* the adapter frees sent elements */
         got = mp_cbuffer_reserve(tx, &idx) == 0;
-    if (!got)
-        return MCAPI_ERR_MEM_LIMIT;
+        if (!got && i >= SPIN_POLLS)
+            u_sleep(1);
+    }
     mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
     mp_cbuffer_commit(tx, idx, (uint32_t)size);
     VREG(NAMP_VIF_PARAM1) = dst;
     VREG(NAMP_VIF_PARAM2) = C->tx_vid;
     VREG(NAMP_VIF_PARAM3) = idx;
     VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID;
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < DONE_POLLS && !done; ++i)
-        done = VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE;
+    vif_wait_done();
     uint32_t st = VREG(NAMP_VIF_STATUS);
     VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF;   /* acknowledge: VALID off */
-    if (!done || (st & NAMP_STATUS_ERROR)) {
+    if (st & NAMP_STATUS_ERROR) {
         C->send_errors++;
-        C->last_vif_status = done ? st : 0xFFFFFFFFu;
+        C->last_vif_status = st;
         return MCAPI_ERR_TRANSMISSION;
     }
     C->sends++;
@@ -524,14 +535,12 @@ static mcapi_status_t return_credits(struct mp_task_ep *ep, uint32_t n)
     VREG(NAMP_VIF_PARAM2) = n;
     VREG(NAMP_VIF_PARAM3) = 0;
     VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_COM | NAMP_FLAG_VALID;
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < DONE_POLLS && !done; ++i)
-        done = VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE;
+    vif_wait_done();
     uint32_t st = VREG(NAMP_VIF_STATUS);
     VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_COM;   /* acknowledge */
-    if (!done || (st & NAMP_STATUS_ERROR)) {
+    if (st & NAMP_STATUS_ERROR) {
         C->send_errors++;
-        C->last_vif_status = done ? st : 0xFFFFFFFFu;
+        C->last_vif_status = st;
         return MCAPI_ERR_TRANSMISSION;
     }
     return MCAPI_SUCCESS;

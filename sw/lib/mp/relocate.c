@@ -7,6 +7,7 @@
  * that still allocates there is answered NAK_RELOC and follows; its software handle becomes a
  * remote handle to the new location, so this tile's own senders follow too; lookups of its port
  * from other tiles answer with the tombstone. A tombstone is never reused (MP_EP_MOVED). */
+#include <stddef.h>
 #include <string.h>
 
 #include "mcapix_ps.h"
@@ -134,6 +135,34 @@ mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint3
     ep->h.addr = addr;
     mp_tr_handle_init(&ep->h);
     return MCAPI_SUCCESS;
+}
+
+mcapi_status_t mcapix_endpoint_retire(mcapi_endpoint_t e)
+{
+    /* a moved endpoint's own handle points elsewhere now: the endpoint is the one around it */
+    struct mp_endpoint *ep =
+        e ? mp_ep_from_addr((uint32_t)(uintptr_t)e - (uint32_t)offsetof(struct mp_endpoint, h)) : NULL;
+    if (!ep || ep->state != MP_EP_MOVED || !(ep->flags & MP_EPF_CHAN_RECV))
+        return MCAPI_ERR_ENDP_INVALID;
+    hw_ep(ep)->state = NAMP_EP_STATE_DELETED;
+    hw_ep(ep)->reloc = 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    ep->rx = NULL;   /* the task's page: never the library's to free */
+    ep->state = MP_EP_DELETED;
+    return MCAPI_SUCCESS;
+}
+
+void mcapix_endpoint_discard(mcapi_endpoint_t e, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = ready_ep(e);
+    if (!ep) {
+        *status = MCAPI_ERR_ENDP_INVALID;
+        return;
+    }
+    /* no sender's handle points here: no revoke, no "stopped" to wait for */
+    ep->flags &= ~(MP_EPF_CHAN_RECV | MP_EPF_OPEN);
+    hw_ep(ep)->flags &= ~NAMP_EP_F_CHANNEL;
+    mcapi_endpoint_delete(e, status);
 }
 
 /* ---- bare metal: the whole move of a connection-less endpoint ---- */

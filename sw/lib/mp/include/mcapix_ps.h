@@ -50,6 +50,12 @@ uint32_t mcapix_endpoint_inflight(mcapi_endpoint_t endpoint);
 /* The endpoint moved to (node, endpoint address there): the tombstone, after the transfers
  * granted before have finished (TIMEOUT if they do not). */
 mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t endpoint, uint32_t node, uint32_t addr);
+/* A relocated channel endpoint's tombstone is not needed (its one sender was switched by RELOC):
+ * the library takes the entry back. */
+mcapi_status_t mcapix_endpoint_retire(mcapi_endpoint_t endpoint);
+/* A migration that did not happen: deletes an endpoint created for it (adopted, never switched to)
+ * without telling the channel's sender, which still sends to the original endpoint. */
+void mcapix_endpoint_discard(mcapi_endpoint_t endpoint, mcapi_status_t *status);
 /* A new endpoint becomes the receiving side of an existing channel (its sender at peer_node with
  * its handle at peer_handle), without a connect handshake. */
 mcapi_status_t mcapix_endpoint_adopt_recv(mcapi_endpoint_t endpoint, uint32_t peer_node, uint32_t peer_handle);
