@@ -21,7 +21,10 @@ enum mig_role { MIG_SOURCE = 1, MIG_STAGE, MIG_SINK };
 #define MIG_CTL_OFFSET ((uint32_t)sizeof(mp_task_state_t))
 struct mig_task {
     /* set by the kernel before the task runs */
-    uint32_t role, id, n_items, period_ticks, work_loops;
+    uint32_t role, id, n_items, period_ticks, work_loops;   /* id: the source's stream */
+    uint32_t task_id;                     /* the kernels' name of the task (stress test) */
+    uint32_t port_base;                   /* 0: MIG_PORT_IN/OUT; else inputs port_base + i, outputs
+                                             port_base + MIG_MAX_IN + i (tasks that meet on a tile) */
     uint32_t channels;                    /* 1: channels, 0: connection-less messages */
     uint32_t n_in, n_out;
     uint32_t out_node[MIG_MAX_OUT], out_port[MIG_MAX_OUT];   /* where each output goes */

@@ -49,12 +49,12 @@ static int setup(struct io *io)
     size_t sz;
     mcapi_initialize(MCAPI_DOMAIN, mcapi_node_id_get(&st), NULL, NULL, NULL, &st);
     for (uint32_t i = 0; i < T->n_in; ++i) {
-        io->in[i] = mcapi_endpoint_create(MIG_PORT_IN(i), &st);
+        io->in[i] = mcapi_endpoint_create(T->port_base ? T->port_base + i : MIG_PORT_IN(i), &st);
         if (st != MCAPI_SUCCESS)
             return fail(st), -1;
     }
     for (uint32_t i = 0; i < T->n_out; ++i) {
-        io->out[i] = mcapi_endpoint_create(MIG_PORT_OUT(i), &st);
+        io->out[i] = mcapi_endpoint_create(T->port_base ? T->port_base + MIG_MAX_IN + i : MIG_PORT_OUT(i), &st);
         io->dst[i] = mcapi_endpoint_get(MCAPI_DOMAIN, T->out_node[i], T->out_port[i], MCAPI_TIMEOUT_INFINITE, &st);
         if (st != MCAPI_SUCCESS)
             return fail(st), -1;
