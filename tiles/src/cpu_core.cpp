@@ -79,11 +79,46 @@ void cpu_core::account_cycles() {
 void cpu_core::run() {
     if (!started_) return;
     qk_.reset();
+    for (;;) {
+        run_firmware();
+        if (!p_.debug) return;
+        p_.debug->halted(*this);
+        // Only a debugger's `monitor reset` runs a halted core again.
+        while (halted_) wait(restart_event_);
+    }
+}
+
+void cpu_core::restart(uint32_t reset_pc) {
+    rv_cpu_reset(cpu_, reset_pc);
+    restart_pc_ = reset_pc;
+    restart_pending_ = in_access_ || sleeping_;
+    if (halted_) {
+        halted_ = false;
+        restart_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+    if (sleeping_) wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void cpu_core::add_held_cycles(const sc_core::sc_time &since) {
+    const uint64_t held = uint64_t((sc_core::sc_time_stamp() - since) / p_.clock_period);
+    rv_cpu_add_cycles(cpu_, held);
+    accounted_cycles_ += held;
+}
+
+void cpu_core::run_firmware() {
     accounted_cycles_ = rv_cpu_cycles(cpu_);
     trace_begin("run");
     while (!halted_) {
         debug_slice dbg;
-        if (p_.debug) dbg = p_.debug->before_slice(*this);  // may block (debugger stopped us)
+        if (p_.debug) {
+            const sc_time before = sc_core::sc_time_stamp();
+            dbg = p_.debug->before_slice(*this);  // may block (debugger stopped or holds us)
+            add_held_cycles(before);
+        }
+        if (restart_pending_) {  // a reset came while we were inside an access or asleep
+            restart_pending_ = false;
+            rv_cpu_reset(cpu_, restart_pc_);
+        }
         if (halted_) break;
         // Run to the next global quantum boundary: all cores meet there, which keeps their
         // interleaving independent of host speed.
@@ -143,7 +178,7 @@ void cpu_core::sleep_until_interrupt() {
     trace_begin("wfi");
     const sc_time start = sc_core::sc_time_stamp();
     sleeping_ = true;
-    while (!rv_cpu_irq_pending(cpu_)) wait(wake_event_);
+    while (!rv_cpu_irq_pending(cpu_) && !restart_pending_) wait(wake_event_);
     sleeping_ = false;
     const uint64_t idle = uint64_t((sc_core::sc_time_stamp() - start) / p_.clock_period);
     rv_cpu_add_cycles(cpu_, idle);
@@ -179,7 +214,9 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     // latency on the absolute time line.
     const sc_time issued = sc_core::sc_time_stamp() + qk_.get_local_time();
     sc_time delay = qk_.get_local_time();
+    in_access_ = true;
     socket->b_transport(trans_, delay);
+    in_access_ = false;
     // Device accesses synchronize: the device's effect is visible to others at this time.
     const sc_time done = sc_core::sc_time_stamp() + delay;
     const uint64_t latency = done > issued ? uint64_t((done - issued) / p_.clock_period) : 0;
@@ -191,6 +228,12 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     if (id_ext_.halt_requested) {
         halted_ = true;
         rv_cpu_request_stop(cpu_);
+    }
+    if (p_.debug) {
+        const sc_time before = sc_core::sc_time_stamp();
+        p_.debug->after_access(*this);  // a held core waits here, between access and retirement
+        add_held_cycles(before);
+        if (restart_pending_) rv_cpu_request_stop(cpu_);  // the slice ends; the loop resets
     }
     if (!trans_.is_response_ok()) {
         ++stats_.bus_errors;

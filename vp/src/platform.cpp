@@ -104,6 +104,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
 }
 
 void platform::load(const firmware_map &firmware) {
+    firmware_ = firmware;
     for (auto &t : tiles_) {
         const firmware_image *image = firmware.for_tile(t->geometry().id);
         if (!image) continue;

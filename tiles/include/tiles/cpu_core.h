@@ -50,9 +50,14 @@ public:
 
     // Sets the reset pc and lets the core run; a core never started stays halted (no firmware).
     void start(uint32_t reset_pc);
+    // A debugger's `monitor reset`, while the platform is stopped: the hart is reset to reset_pc
+    // at once (an exited core runs again, a sleeping one wakes); a device access it is inside of
+    // completes, but the instruction's result is dropped by a second reset when it returns.
+    void restart(uint32_t reset_pc);
     bool halted() const { return halted_; }
     bool started() const { return started_; }
     bool sleeping() const { return sleeping_; }
+    bool in_device_access() const { return in_access_; }
 
     const rv_cpu *iss() const { return cpu_; }
     const core_stats &stats() const { return stats_; }
@@ -70,6 +75,10 @@ private:
     void irq_changed();
     void account_cycles();
     void sleep_until_interrupt();
+    void run_firmware();  // from the reset pc until the core halts
+    // Simulated time the debugger held this core (a wait in before_slice/after_access) becomes
+    // stall cycles, so the core's cycle count keeps up with SystemC time.
+    void add_held_cycles(const sc_core::sc_time &since);
     int device_access(rv_access kind, uint32_t addr, void *data, uint32_t len, uint32_t *extra);
     void trap_taken(uint32_t cause, uint32_t epc, uint32_t tval);
 
@@ -91,6 +100,10 @@ private:
     initiator_id id_ext_;
     sc_core::sc_event wake_event_;
     bool started_ = false, halted_ = true, sleeping_ = false;
+    bool in_access_ = false;       // inside device_access (b_transport may wait)
+    bool restart_pending_ = false;  // restart() came while in a device access or asleep
+    uint32_t restart_pc_ = 0;
+    sc_core::sc_event restart_event_;  // wakes the thread of a core that had halted
     core_stats stats_;
     trace::track_id track_ = 0;  // this core's timeline track (0: not traced)
     unsigned trap_depth_ = 0;     // trap slices open on the track

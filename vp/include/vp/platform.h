@@ -57,6 +57,7 @@ public:
 
 private:
     void attach_debugger();  // platform_debug.cpp
+    std::string reset_from_firmware();  // monitor reset; "" or why not
     void trace_mark(const mark_record &m);  // platform_trace.cpp
 
     platform_config config_;
@@ -64,6 +65,7 @@ private:
     sc_core::sc_time period_;
     std::unique_ptr<trace::tracer> tracer_;  // before everything that records into it
     run_control control_;
+    firmware_map firmware_;  // what load() loaded, for monitor reset
     std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
     std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
