@@ -115,6 +115,9 @@ def namp(vp, fw, tmp):
         late = [s for s in slices if s[2].startswith("irq") and s[1] >= run_end - 1e-6]
         if late:
             fail(f"interrupt slices not closed by mret on {names[key]}: {late[:3]}")
+    uncategorized = [e for e in ev if e["ph"] != "M" and not e.get("cat")]
+    if uncategorized:
+        fail(f"{len(uncategorized)} events without a category, e.g. {uncategorized[:2]}")
     meta = [e for e in ev if e["name"] == "namp_vp_trace"]
     if not meta or meta[0]["args"]["truncated"]:
         fail("trace truncated or without its closing record")
@@ -199,7 +202,10 @@ def bad_input(vp, fw, tmp):
     cases = [(["--trace", os.path.join(tmp, "t.json"), "--trace-categories", "cores,bogus"], "unknown trace category"),
              (["--trace", os.path.join(tmp, "no", "such", "dir.json")], "cannot write"),
              (["--trace", os.path.join(tmp, "t.json"), "--trace-window", "500:100"], "--trace-window"),
-             (["--trace", os.path.join(tmp, "t.json"), "--trace-window", "x:"], "--trace-window")]
+             (["--trace", os.path.join(tmp, "t.json"), "--trace-window", "x:"], "--trace-window"),
+             (["--trace", ""], "--trace: the file name is empty"),
+             (["--trace-categories", "cores"], "--trace-categories needs --trace"),
+             (["--trace-window", "0:100"], "--trace-window needs --trace")]
     for args, message in cases:
         p = run(vp, ["--preset", "bare", "--firmware", elf] + args, expect_code=2)
         if message not in p.stderr.decode():

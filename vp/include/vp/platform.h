@@ -54,6 +54,8 @@ public:
     uint64_t simulated_cycles() const;
     uint64_t instructions() const;  // retired so far, all cores
     trace::tracer *tracer() const { return tracer_.get(); }
+    // After the run: what could not be written (console.file, --trace, --log), one message each.
+    std::vector<std::string> output_errors();
 
 private:
     void attach_debugger();  // platform_debug.cpp
