@@ -21,7 +21,12 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     if (p.tracer)
         track_ = p.tracer->track("tile " + std::to_string(p.tile_id),
                                  "core " + std::to_string(p.core), trace::cores);
-    cfg.on_trap = p.trace_trap || track_ ? &cpu_core::trap_thunk : nullptr;
+    // Always: traps are rare, and a lockup message names the illegal instruction before it.
+    cfg.on_trap = &cpu_core::trap_thunk;
+    if (p.log) {
+        log_insn_ = p.log->wants(trace::log_insn, p.tile_id, p.core);
+        log_mmio_ = p.log->wants(trace::log_mmio, p.tile_id, p.core);
+    }
     cfg.on_trap_return = track_ ? &cpu_core::trap_return_thunk : nullptr;
     cfg.trap_ctx = this;
     cfg.reservations = p.reservations;
@@ -138,9 +143,12 @@ void cpu_core::run_firmware() {
         }
         const uint64_t limit = rv_cpu_cycles(cpu_) + budget_cycles;
         rv_debug_hit hit{};
+        if (log_insn_ && p_.log->full()) log_insn_ = false;  // back to the fast path
+        // An instruction log needs the per-instruction path, like breakpoints do.
+        const rv_debug_points *points = log_insn_ ? logged_points(dbg.points) : dbg.points;
         const rv_run_status status =
-            dbg.points || dbg.step
-                ? rv_cpu_run_debug(cpu_, limit, dbg.points, dbg.skip_first, dbg.step, &hit)
+            points || dbg.step
+                ? rv_cpu_run_debug(cpu_, limit, points, dbg.skip_first, dbg.step, &hit)
                 : rv_cpu_run(cpu_, limit);
         account_cycles();
         // A stepped wfi ends the step (wfi may act as a nop); the debugger stops us before it sleeps.
@@ -155,7 +163,8 @@ void cpu_core::run_firmware() {
             rv_cpu_lockup(cpu_, &cause, &pc, &tval);
             std::ostringstream why;
             why << "lockup: trap cause " << cause << " at pc 0x" << std::hex << pc << " (tval 0x"
-                << tval << ") cannot be delivered: the trap handler itself faults";
+                << tval << ") cannot be delivered: the trap handler itself faults"
+                << lockup_context();
             halted_ = true;
             trace_stop();
             p_.run_control->core_failed(p_.tile_id, p_.core, why.str().c_str(),
@@ -224,6 +233,7 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     qk_.sync();
     accounted_cycles_ += latency;
     *extra = uint32_t(latency);
+    if (log_mmio_) log_access(kind, addr, data, len, trans_.is_response_ok(), latency);
 
     if (id_ext_.halt_requested) {
         halted_ = true;
@@ -243,6 +253,8 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
 }
 
 void cpu_core::trap_taken(uint32_t cause, uint32_t epc, uint32_t tval) {
+    if (cause == RV_EXC_ILLEGAL) last_illegal_ = {true, epc, tval, rv_cpu_instret(cpu_)};
+    if (p_.log) log_trap(cause, epc, tval);
     if (track_) {
         ++trap_depth_;
         trace_begin(std::string((cause >> 31) ? "irq " : "trap ") + std::to_string(cause & 0x7FFFFFFF));

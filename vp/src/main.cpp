@@ -11,6 +11,7 @@
 #include "vp/cli.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
+#include "vp/log_options.h"
 #include "vp/output_files.h"
 #include "vp/platform.h"
 #include "vp/statistics.h"
@@ -123,6 +124,8 @@ int run(int argc, char **argv) {
         if (!opt.trace_categories.empty())
             ro.trace_categories = trace::parse_categories(opt.trace_categories);
         if (!opt.trace_window.empty()) parse_window(opt.trace_window, ro.trace_from, ro.trace_to);
+        ro.log = vp::parse_log_options(opt);
+        ro.log_file = opt.log_file;
     } catch (const std::exception &e) {
         std::cerr << "namp-vp: error: " << e.what() << "\n";
         return exit_usage;

@@ -32,6 +32,8 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     out.console_log = console_log_.is_open() ? &console_log_ : nullptr;
     out.trace = &std::cerr;
     out.tracer = tracer_.get();
+    open_event_log();
+    out.log = log_.get();
     if (!options.gdb.empty()) {
         try {
             gdb_ = std::make_unique<gdb_server>(options.gdb, control_, std::cerr);
@@ -100,6 +102,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         t->attach_device(na.rma, RMA_BASE, RMA_SIZE, "rma_window");
         for (auto *m : na.bus_masters()) t->bind_master(*m);
         for (unsigned c = 0; c < na.irq.size(); ++c) na.irq[c].bind(t->external_irq(c));
+        na.set_observer(namp_log_.get());
     }
 }
 

@@ -1,6 +1,7 @@
 // The platform's side of the timeline trace: creating the tracer from the options and recording
 // the firmware's sim_mark stamps on the marking core's track.
 #include <cstdio>
+#include <iostream>
 
 #include "vp/output_files.h"
 #include "vp/platform.h"
@@ -33,6 +34,12 @@ std::vector<std::string> platform::output_errors() {
     std::vector<std::string> errors;
     if (console_log_.is_open()) {
         const std::string e = stream_error(console_log_, "console.file '" + config_.console_file + "'");
+        if (!e.empty()) errors.push_back(e);
+    }
+    if (log_) {
+        const std::string e = stream_error(log_file_.is_open() ? static_cast<std::ostream &>(log_file_) : std::clog,
+                                           "the log to '" + (options_.log_file.empty() ? std::string("standard error")
+                                                                                     : options_.log_file) + "'");
         if (!e.empty()) errors.push_back(e);
     }
     if (tracer_ && !tracer_->good())
