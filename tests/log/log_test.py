@@ -87,7 +87,14 @@ def filters(vp, fw, tmp):
     text = open(limited).read()
     if size > 10000 + 200 or "log limit of 10000 bytes reached" not in text.splitlines()[-1]:
         fail(f"--log-limit 10000: {size} bytes, last line {text.splitlines()[-1]!r}")
-    print(f"{len(got)} lines inside range and window; limited log {size} bytes")
+    # the log changes nothing that is simulated
+    a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+    run(vp, ["--preset", "smp", "--quiet", "--firmware", f"{fw}/hello.elf", "--stats", a])
+    run(vp, ["--preset", "smp", "--quiet", "--firmware", f"{fw}/hello.elf", "--stats", b, "--log",
+             "all", "--log-file", os.path.join(tmp, "all.log")])
+    if open(a).read() != open(b).read():
+        fail("--log all changed the statistics")
+    print(f"{len(got)} lines inside range and window; limited log {size} bytes; statistics unchanged")
 
 
 def events(vp, fw, tmp):
