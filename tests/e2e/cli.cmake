@@ -40,3 +40,9 @@ namp_vp_check(e2e.cli.full_log EXIT 2 LABELS cli EXPECT "error: cannot write the
 # a failing firmware keeps its own exit code when an output also fails
 namp_vp_check(e2e.cli.full_stats_keeps_firmware_code EXIT 42 LABELS cli
   EXPECT "cannot write statistics" ARGS --preset single --firmware ${FW}/test_exit_code.elf --stats /dev/full)
+# A NAMP firmware on the default preset (no NAMP): the failure names the presets that have it.
+namp_vp_check(e2e.cli.namp_firmware_names_presets EXIT 1 LABELS cli
+  EXPECT "note: .*mp_e2e_msg_namp_unbuf.elf drives the NAMP, but this configuration has none \\(namp.enabled is false\\): run it with a preset that has the NAMP: baremsg, barechan, bare, barered, baresg, barecc"
+  ARGS --firmware ${FW}/mp_e2e_msg_namp_unbuf.elf)
+namp_vp_check(e2e.cli.no_namp_note_on_success EXIT 0 LABELS cli REJECT "drives the NAMP"
+  ARGS --preset bare --firmware ${FW}/mp_e2e_msg_namp_unbuf.elf)

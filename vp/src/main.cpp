@@ -12,6 +12,7 @@
 #include "vp/config.h"
 #include "vp/firmware.h"
 #include "vp/log_options.h"
+#include "vp/namp_hint.h"
 #include "vp/output_files.h"
 #include "vp/platform.h"
 #include "vp/statistics.h"
@@ -163,6 +164,10 @@ int run(int argc, char **argv) {
     if (!opt.quiet) print_summary(*platform, host_seconds, code);
     else if (platform->control().process_exit_code() != 0)
         std::cerr << "namp-vp: " << platform->control().message() << "\n";
+    if (platform->control().process_exit_code() != 0) {
+        const std::string hint = vp::namp_firmware_hint(config, firmware, unsigned(platform->tiles().size()));
+        if (!hint.empty()) std::cerr << "namp-vp: note: " << hint << "\n";
+    }
     for (const std::string &e : errors) std::cerr << "namp-vp: error: " << e << "\n";
     std::cerr.flush();
     if (!std::cerr && code == 0) code = exit_usage;  // nowhere left to say it

@@ -34,6 +34,9 @@ public:
 
     const std::string &path() const { return path_; }
     uint32_t entry() const;
+    bool symbol(const char *name, uint32_t &value) const {  // a defined symbol of the ELF
+        return elf_image_symbol(image_, name, &value) == 0;
+    }
     // Copies every loadable segment into the tile SRAM; throws (before copying anything) if the
     // image breaks a rule of firmware_layout_error.
     void load_into(tiles::tile &tile) const;
