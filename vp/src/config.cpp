@@ -332,6 +332,14 @@ platform_config config_builder::build() const {
                            ") must be at least " +
                            std::to_string(config_limits::namp_min_packet_flits) +
                            " with namp.enabled: the NAMP's FINAL message is that long");
+    // A reduction or scatter/gather member's ALLOC_REQ carries the collective id and operation.
+    if (m.enabled && (m.cc_reduction || m.cc_scattergather) &&
+        n.max_packet_flits < config_limits::namp_cc_min_packet_flits)
+        throw config_error("'noc.max_packet_flits' (" + std::to_string(n.max_packet_flits) +
+                           ") must be at least " +
+                           std::to_string(config_limits::namp_cc_min_packet_flits) +
+                           " with namp.enable_cc_reduction or namp.enable_cc_scattergather: their "
+                           "ALLOC_REQ message is that long");
     c.console_file = get("console.file").get<std::string>();
     c.effective = doc_;
     return c;

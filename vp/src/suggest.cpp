@@ -28,7 +28,7 @@ size_t edit_distance(const std::string &a, const std::string &b) {
 std::string did_you_mean(const std::string &word, const std::vector<std::string> &candidates) {
     if (word.empty() || word.size() > max_word) return "";
     const std::string *best = nullptr;
-    size_t best_distance = std::max<size_t>(2, word.size() / 4) + 1;
+    size_t best_distance = std::max<size_t>(1, word.size() / 4) + 1;
     for (const std::string &c : candidates) {
         const size_t d = edit_distance(word, c);
         if (d < best_distance) {

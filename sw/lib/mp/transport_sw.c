@@ -369,7 +369,13 @@ mcapi_status_t MP_SW(init)(void)
     mesh_w = tile_mesh_width();
     features = mmio_read32(NA(NA_FEATURES));
     uint32_t flits = mmio_read32(NA(NA_MAX_PACKET_FLITS));
-    max_payload_words = flits > 2 ? flits - 2u : 1u;
+    if (flits < MP_MAX_CONTROL_FLITS) {  /* a clear refusal, not a bus error on the 7th flit */
+        console_puts("mp: noc.max_packet_flits is ");
+        console_put_udec(flits);
+        console_puts(": the protocol's CONNECT_ACK needs 7 flits (set noc.max_packet_flits >= 7)\n");
+        return MCAPI_ERR_NODE_INITFAILED;
+    }
+    max_payload_words = flits - 2u;
     dma_slots = (features & NA_FEATURE_DMA) ? mmio_read32(NA(NA_DMA_SLOTS)) : 0u;
     if (dma_slots > MP_MAX_DMA)
         dma_slots = MP_MAX_DMA;

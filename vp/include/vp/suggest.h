@@ -6,7 +6,7 @@
 namespace vp {
 
 // " (did you mean 'NAME'?)" for the candidate closest to word by edit distance, if it is close
-// enough to be a typo (at most 2 edits, or a quarter of the word); "" otherwise.
+// enough to be a typo (one edit, or up to a quarter of the word); "" otherwise.
 std::string did_you_mean(const std::string &word, const std::vector<std::string> &candidates);
 
 }  // namespace vp
