@@ -11,6 +11,7 @@ usage: trace_test.py MODE VP FIRMWARE_DIR
               statistics count), "packets in flight" counter samples, statistics unchanged, none
               of it with the default categories
   bad_input   unknown category, unwritable file, inverted window: exit 2 with a message
+  progress_tty --progress on a terminal (a pty): console lines never glued to the status line
   progress    --progress prints a status line, does not change the statistics, and a hang still ends
 """
 import json
@@ -213,6 +214,35 @@ def bad_input(vp, fw, tmp):
     print("bad trace options rejected")
 
 
+def progress_tty(vp, fw, tmp):
+    """On a terminal, console lines never share a line with the status line."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([vp, "--preset", "smp", "--progress", "--firmware", f"{fw}/hello.elf"],
+                         stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        data += chunk
+    if p.wait(timeout=60) != 0:
+        fail("hello with --progress on a terminal failed")
+    text = data.decode(errors="replace")
+    if "MIPS" not in text or "\r" not in text:
+        fail(f"no status line redrawn in place: {text[:300]!r}")
+    # every console line starts a line: after a newline, or after the status line was erased
+    for m in re.finditer(r"\[\d+,\d+:\d+\]", text):
+        before = text[max(0, m.start() - 4):m.start()]
+        if not (before.endswith("\n") or before.endswith("\r\x1b[K") or m.start() == 0):
+            fail(f"a console line glued to other output: {text[max(0, m.start() - 80):m.end() + 20]!r}")
+    print(f"{text.count('[')} console lines, none glued to the status line")
+
+
 def progress(vp, fw, tmp):
     a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
     base = ["--preset", "bare", "--quiet", "--firmware", f"{fw}/mp_e2e_chan_namp_unbuf.elf"]
@@ -235,7 +265,7 @@ def main():
     mode, vp, fw = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
         {"namp": namp, "marks": marks, "window": window, "categories": categories, "noc": noc,
-         "bad_input": bad_input, "progress": progress}[mode](vp, fw, tmp)
+         "bad_input": bad_input, "progress": progress, "progress_tty": progress_tty}[mode](vp, fw, tmp)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,10 @@ void platform::trace_mark(const mark_record &m) {
 
 std::vector<std::string> platform::output_errors() {
     std::vector<std::string> errors;
+    if (status_) {  // console lines went through the status line's stream
+        status_->console().flush();
+        if (status_->console_failed()) errors.push_back("cannot write the console output (standard output)");
+    }
     if (console_log_.is_open()) {
         const std::string e = stream_error(console_log_, "console.file '" + config_.console_file + "'");
         if (!e.empty()) errors.push_back(e);

@@ -73,6 +73,7 @@ private:
     run_control control_;
     firmware_map firmware_;  // what load() loaded, for monitor reset
     std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
+    std::unique_ptr<status_line> status_;     // --progress; console lines pass through it
     std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
     std::ofstream log_file_;                    // --log-file (else the log goes to std::clog)
