@@ -364,18 +364,23 @@ __attribute__((weak)) void mp_sleep_ticks(uint32_t ticks)
     MP_WAIT_UNTIL(timer_fired);
 }
 
+/* Kept out of line: the check costs init two instructions and the send paths nothing. */
+static __attribute__((noinline, cold)) mcapi_status_t packets_too_short(uint32_t flits)
+{
+    console_puts("mp: noc.max_packet_flits is ");
+    console_put_udec(flits);
+    console_puts(": the protocol's CONNECT_ACK needs 7 flits (set noc.max_packet_flits >= 7)\n");
+    return MCAPI_ERR_NODE_INITFAILED;
+}
+
 mcapi_status_t MP_SW(init)(void)
 {
     mesh_w = tile_mesh_width();
     features = mmio_read32(NA(NA_FEATURES));
     uint32_t flits = mmio_read32(NA(NA_MAX_PACKET_FLITS));
-    if (flits < MP_MAX_CONTROL_FLITS) {  /* a clear refusal, not a bus error on the 7th flit */
-        console_puts("mp: noc.max_packet_flits is ");
-        console_put_udec(flits);
-        console_puts(": the protocol's CONNECT_ACK needs 7 flits (set noc.max_packet_flits >= 7)\n");
-        return MCAPI_ERR_NODE_INITFAILED;
-    }
-    max_payload_words = flits - 2u;
+    if (flits < MP_MAX_CONTROL_FLITS)  /* a clear refusal, not a bus error on the 7th flit */
+        return packets_too_short(flits);
+    max_payload_words = flits > 2 ? flits - 2u : 1u;
     dma_slots = (features & NA_FEATURE_DMA) ? mmio_read32(NA(NA_DMA_SLOTS)) : 0u;
     if (dma_slots > MP_MAX_DMA)
         dma_slots = MP_MAX_DMA;
