@@ -31,6 +31,7 @@
 
 #include <systemc>
 
+#include "fuzz_systemc.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
 #include "vp/platform.h"
@@ -132,16 +133,6 @@ private:
 
 }  // namespace
 
-// As fuzz_na: SystemC threads suspended between inputs own memory that LeakSanitizer cannot see.
-extern "C" const char *__asan_default_options() { return "detect_leaks=0"; }
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    using sc_core::sc_report_handler;
-    sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-    sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-    return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static gdb_bench *bench = new gdb_bench;  // lives as long as the process (see fuzz_na)

@@ -77,11 +77,23 @@ def expect(text, patterns, what):
             fail(f"{what}: no match for /{p}/ in:\n{text}")
 
 
+def run_gdb(gdb, elf, port, cmds, proc):
+    args = [gdb, "-batch", "-nx", "-ex", "set pagination off", "-ex", "set confirm off",
+            "-ex", f"file {elf}", "-ex", f"target remote 127.0.0.1:{port}"]
+    args += [x for c in cmds for x in ("-ex", c)]
+    try:
+        g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("gdb did not finish (a step or continue never returned)")
+    text = g.stdout.decode(errors="replace")
+    print(text)
+    return text
+
+
 def session(vp, elf, gdb, tmp):
     proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp)
-    cmds = ["set pagination off", "set confirm off", f"file {elf}",
-            f"target remote 127.0.0.1:{port}",
-            "info threads",
+    cmds = ["info threads",
             "break gdb_target", "continue",
             "thread",
             "next", "print local", "print $mhartid", "print/x $mtvec", "print/x $pc",
@@ -90,15 +102,8 @@ def session(vp, elf, gdb, tmp):
             "thread", "print gdb_shared", "print $priv",
             "monitor cores",
             "delete", "continue"]
-    args = [gdb, "-batch", "-nx"] + [x for c in cmds for x in ("-ex", c)]
-    try:
-        g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        fail("gdb did not finish")
-    text = g.stdout.decode(errors="replace")
+    text = run_gdb(gdb, elf, port, cmds, proc)
     code, _, vp_err = finish_vp(proc, out, err)
-    print(text)
     expect(text, [
         r'Thread 12 "tile 5 core 1"',                               # every core is a thread
         r'Thread 11 "tile 5 core 0" hit Breakpoint 1, gdb_target \(n=.*13\)',
@@ -298,20 +303,6 @@ def interrupt(vp, elf, gdb, tmp):
 
 
 SMP = ["--preset", "smp"]
-
-
-def run_gdb(gdb, elf, port, cmds, proc):
-    args = [gdb, "-batch", "-nx", "-ex", "set pagination off", "-ex", "set confirm off",
-            "-ex", f"file {elf}", "-ex", f"target remote 127.0.0.1:{port}"]
-    args += [x for c in cmds for x in ("-ex", c)]
-    try:
-        g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        fail("gdb did not finish (a step or continue never returned)")
-    text = g.stdout.decode(errors="replace")
-    print(text)
-    return text
 
 
 def thread_pcs(block):

@@ -66,6 +66,19 @@ inline std::vector<uint8_t> build(const Spec &s) {
         b.insert(b.end(), seg.data.begin(), seg.data.end());
     }
     size_t shoff = 0, shnum = 0, shstrndx = 0;
+    // section header idx of the table at shoff
+    const auto sh = [&](size_t idx, uint32_t name, uint32_t type, size_t off, size_t size,
+                        uint32_t link = 0, uint32_t info = 0, uint32_t entsize = 0) {
+        const size_t e = shoff + idx * shsz;
+        put32(b, e + 0, name);
+        put32(b, e + 4, type);
+        put32(b, e + 16, uint32_t(off));
+        put32(b, e + 20, uint32_t(size));
+        put32(b, e + 24, link);
+        put32(b, e + 28, info);
+        put32(b, e + 32, 1);
+        put32(b, e + 36, entsize);
+    };
     if (!s.symbols.empty()) {
         std::string strtab(1, '\0');
         std::vector<uint32_t> name_off;
@@ -98,21 +111,9 @@ inline std::vector<uint8_t> build(const Spec &s) {
         shnum = 4;
         shstrndx = 3;
         b.resize(b.size() + shnum * shsz, 0);
-        auto sh = [&](size_t idx, uint32_t name, uint32_t type, size_t off, size_t size, uint32_t link,
-                      uint32_t info, uint32_t entsize) {
-            size_t e = shoff + idx * shsz;
-            put32(b, e + 0, name);
-            put32(b, e + 4, type);
-            put32(b, e + 16, uint32_t(off));
-            put32(b, e + 20, uint32_t(size));
-            put32(b, e + 24, link);
-            put32(b, e + 28, info);
-            put32(b, e + 32, 1);
-            put32(b, e + 36, entsize);
-        };
         sh(1, 1, 2 /*SHT_SYMTAB*/, symtab_off, nsym * symsz, 2, 1, symsz);
-        sh(2, 9, 3 /*SHT_STRTAB*/, strtab_off, strtab.size(), 0, 0, 0);
-        sh(3, 17, 3 /*SHT_STRTAB*/, shstr_off, sizeof shstr, 0, 0, 0);
+        sh(2, 9, 3 /*SHT_STRTAB*/, strtab_off, strtab.size());
+        sh(3, 17, 3 /*SHT_STRTAB*/, shstr_off, sizeof shstr);
     }
     if (s.symbols.empty() && !s.riscv_arch.empty()) {
         const std::vector<uint8_t> attr = riscv_attributes(s.riscv_arch);
@@ -126,14 +127,6 @@ inline std::vector<uint8_t> build(const Spec &s) {
         shnum = 3;
         shstrndx = 2;
         b.resize(b.size() + shnum * shsz, 0);
-        const auto sh = [&](size_t idx, uint32_t name, uint32_t type, size_t off, size_t size) {
-            const size_t e = shoff + idx * shsz;
-            put32(b, e + 0, name);
-            put32(b, e + 4, type);
-            put32(b, e + 16, uint32_t(off));
-            put32(b, e + 20, uint32_t(size));
-            put32(b, e + 32, 1);
-        };
         sh(1, 1, 0x70000003 /*SHT_RISCV_ATTRIBUTES*/, attr_off, attr.size());
         sh(2, 19, 3 /*SHT_STRTAB*/, shstr_off, sizeof shstr);
     }
