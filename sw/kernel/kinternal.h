@@ -48,9 +48,11 @@ struct k_task {
     uint32_t *root;             /* level-1 page table (physical = virtual for the kernel) */
     uint8_t *data;              /* physical address of the data region */
     uint32_t data_pages;
-    uint32_t et[K_VIF_ET_MAX][2] __attribute__((aligned(8)));   /* NAMP-SV endpoint table */
+    /* NAMP-SV endpoint table: [addr][kind][limit][0] per vID (namp_structs.h NAMP_ET_*) */
+    uint32_t et[K_VIF_ET_MAX][4] __attribute__((aligned(16)));
     uint32_t et_count;
     int32_t vif_slot;           /* -1: none */
+    int32_t vif_busy;           /* slot of an ended task whose abort still runs, -1: none */
 };
 
 struct k_cpu {
@@ -115,6 +117,10 @@ void k_timer_remove(k_thread_t *t);
 k_thread_t *k_thread_alloc(void);
 void k_thread_setup_frame(k_thread_t *t, uint32_t pc, uint32_t sp, uint32_t arg, int user);
 void k_kputs(const char *s, uint32_t len);
+
+/* NAMP-SV (vif.c): a task's vif back at its end; 1 once its slot is idle (pages may go). */
+void k_vif_release(struct k_task *task);
+int k_vif_quiet(struct k_task *task);
 
 /* Sync objects (sync.c) and system calls (syscall.c). */
 int k_sys_mutex_lock(k_mutex_t *m);

@@ -35,7 +35,17 @@ static struct {
     k_thread_t *t;
     uint32_t tid;
     mcapi_endpoint_t h;
+    uint32_t deleting;   /* deleted for a task that ended: waits to be reaped */
 } eps[KMPT_EPS];
+/* Tasks that ended with endpoints: their address space waits here until the endpoints are
+ * deleted and their receive pages quiet (no allocation in flight), then the service frees it. */
+#define KMPT_ZOMBIES 8u
+#define KMPT_ZOMBIE_TICKS 1000u   /* then the pages stay out of the pool for good (warned) */
+static struct {
+    struct k_task *task;
+    k_thread_t *t;
+    uint32_t tid, ticks;
+} zombies[KMPT_ZOMBIES];
 static k_sem_t service_sem;
 static volatile uint32_t service_stop;
 static k_thread_t *service;
@@ -134,10 +144,12 @@ static int32_t run(struct kmpt_req *r)
         return (int32_t)kid;
     }
     case MP_TASK_OP_DELETE:
-        if (!owner_ok(r->a1, r))
+        if (!owner_ok(r->a1, r) || eps[r->a1].deleting)
             return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
         KMP(mcapi_endpoint_delete(eps[r->a1].h, &st));
-        eps[r->a1].h = NULL;
+        /* the page stays the task's: it may reuse it for a new endpoint once nothing is in
+         * flight, so the entry is kept until the library has reaped the old one */
+        eps[r->a1].deleting = 1;
         return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
     case MP_TASK_OP_CONNECT: {
         /* the remote endpoint by the vID the task holds: only a handle of its own table */
@@ -179,10 +191,85 @@ static int32_t run(struct kmpt_req *r)
     return MP_TASK_ERR(MCAPI_ERR_NOT_SUPPORTED);
 }
 
+/* Trap context (k_task_release, kernel lock held): takes the address space of a task that ended
+ * with endpoints. 1 taken (the service frees it), 0 the caller frees it now. */
+int kmp_task_release(k_thread_t *t, struct k_task *task)
+{
+    int owns = 0;
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id)
+            owns = 1;
+    if (!owns)
+        return 0;
+    for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
+        if (!zombies[z].task) {
+            zombies[z].t = t;
+            zombies[z].tid = t->id;
+            zombies[z].ticks = 0;
+            zombies[z].task = task;
+            if (service)
+                k_sys_sem_give(&service_sem);
+            return 1;
+        }
+    console_puts("k: too many ended tasks with endpoints: pages stay out of the pool\n");
+    return 1;   /* never freed while an adapter may write into them */
+}
+
+/* Service thread: deletes a dead task's endpoints (once) and frees its space when every one of
+ * them is reaped. 1 when the zombie is gone. */
+static int bury(uint32_t z)
+{
+    int quiet = 1;
+    for (uint32_t i = 0; i < KMPT_EPS; ++i) {
+        if (!eps[i].h || eps[i].t != zombies[z].t || eps[i].tid != zombies[z].tid)
+            continue;
+        mcapi_status_t st;
+        if (!eps[i].deleting) {
+            KMP(mcapi_endpoint_delete(eps[i].h, &st));
+            eps[i].deleting = 1;
+        }
+        if (eps[i].h)
+            quiet = 0;   /* reap_deleted() frees the entry once the library released it */
+    }
+    if (!quiet && ++zombies[z].ticks < KMPT_ZOMBIE_TICKS)
+        return 0;
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    extern int k_task_space_free(struct k_task * task);
+    int freed = quiet && k_task_space_free(zombies[z].task);
+    k_lock_give();
+    irq_global_restore(saved);
+    if (!freed && zombies[z].ticks < KMPT_ZOMBIE_TICKS)
+        return 0;
+    if (!freed)
+        console_puts("k: ended task's endpoints never quiet: pages stay out of the pool\n");
+    zombies[z].task = NULL;
+    return 1;
+}
+
+/* Entries of deleted endpoints are free again once the library has released their buffers. */
+static void reap_deleted(void)
+{
+    for (uint32_t i = 0; i < KMPT_EPS; ++i) {
+        if (!eps[i].h || !eps[i].deleting)
+            continue;
+        int reaped;
+        KMP(reaped = mcapix_endpoint_reaped(eps[i].h));
+        if (reaped) {
+            eps[i].h = NULL;
+            eps[i].deleting = 0;
+        }
+    }
+}
+
 static void service_main(void *arg)
 {
     (void)arg;
     while (!service_stop) {
+        reap_deleted();
+        for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
+            if (zombies[z].task)
+                (void)bury(z);
         if (k_sem_take(&service_sem, 1) != K_OK)
             continue;
         for (uint32_t i = 0; i < KMPT_REQS; ++i) {

@@ -86,6 +86,7 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
     extern void k_live_add(void);
     k_live_add();
     task->vif_slot = -1;
+    task->vif_busy = -1;
     task->et_count = 0;
     if (image->suspended)
         t->suspended = 1;   /* taken, in no list, until K_SYS_RESUME */
@@ -130,13 +131,33 @@ void k_task_kill(k_thread_t *t, uint32_t cause, const trap_frame_t *f)
 
 /* The address space of an ended task goes with its thread slot (k_join): until then its creator
  * can read the data region. The satp still in a core is harmless: M-mode does not use it, and
- * the next task's satp write flushes the TLB. */
+ * the next task's satp write flushes the TLB. No page goes back to the pool while the adapter may
+ * still touch it (docs/kernel.md "SV isolation"): a slot whose abort still waits keeps the whole
+ * space, and a task with MCAPI endpoints hands it to the service thread (kmp_task.c), which frees
+ * it once the endpoints' receive pages are quiet. */
 void k_task_release(k_thread_t *t)
 {
-    extern void k_vif_release(struct k_task * task);
-    if (t->task) {
-        k_vif_release(t->task);
-        vm_space_free(t->task);
-    }
+    struct k_task *task = t->task;
+    if (!task)
+        return;
     t->task = NULL;
+    k_vif_release(task);
+    extern int kmp_task_release(k_thread_t * t, struct k_task * task) __attribute__((weak));
+    if (kmp_task_release && kmp_task_release(t, task))
+        return;
+    if (!k_vif_quiet(task)) {
+        console_puts("k: task slot still busy: its pages stay out of the pool\n");
+        return;
+    }
+    vm_space_free(task);
+}
+
+/* For the service thread: frees a released task's space once its slot is idle (kernel lock
+ * held). 1 done, 0 not yet. */
+int k_task_space_free(struct k_task *task)
+{
+    if (!k_vif_quiet(task))
+        return 0;
+    vm_space_free(task);
+    return 1;
 }

@@ -61,7 +61,12 @@ cli_options parse_command_line(int argc, char **argv) {
         ("log-limit", po::value(&o.log_limit)->value_name("BYTES"),
          "stop logging after this many bytes (default 256 MiB)")
         ("list-config", po::bool_switch(&o.list_config), "list every configuration key")
-        ("list-presets", po::bool_switch(&o.list_presets), "list the presets");
+        ("list-presets", po::bool_switch(&o.list_presets), "list the presets")
+        ("area", po::bool_switch(&o.area),
+         "print the area estimate of the configuration and run nothing; with --firmware the ELF "
+         "files are checked too (docs/area.md)")
+        ("area-calibration", po::bool_switch(&o.area_calibration),
+         "print the area model against the thesis figures (markdown)");
     std::ostringstream help;
     help << desc;
     o.help_text = help.str();
@@ -83,7 +88,8 @@ cli_options parse_command_line(int argc, char **argv) {
         if (vm.count(opt) && vm[opt].as<std::string>().empty())
             throw usage_error(std::string("--") + opt + ": the file name is empty");
     if (!max_cycles.empty()) o.max_cycles = parse_max_cycles(max_cycles);
-    if (!o.help && !o.version && !o.list_config && !o.list_presets && o.firmware.empty())
+    if (!o.help && !o.version && !o.list_config && !o.list_presets && !o.area &&
+        !o.area_calibration && o.firmware.empty())
         throw usage_error("no firmware: give --firmware ELF (see --help)");
     return o;
 }

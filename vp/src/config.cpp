@@ -287,7 +287,9 @@ platform_config config_builder::build() const {
     m.rx_count_gating = get("namp.rx_count_gating").get<bool>();
     m.slots_virt = u("namp.slots_virt");
     m.vif_cycles = u("namp.vif_cycles");
+    m.window_cycles = u("namp.window_cycles");
     m.osqm = get("namp.osqm").get<bool>();
+    m.ps = get("namp.ps").get<bool>();
     m.osqm_cycles = u("namp.osqm_cycles");
     m.osqm_retry_cycles = u("namp.osqm_retry_cycles");
     // HW-OSQM design-time parameters (docs/configuration.md, docs/namp.md "HW-OSQM")

@@ -56,6 +56,10 @@ std::string firmware_layout_error(const elf_image *image, uint32_t sram_size) {
     return "";
 }
 
+std::string firmware_image::layout_error(uint32_t sram_size) const {
+    return firmware_layout_error(image_, sram_size);
+}
+
 void firmware_image::load_into(tiles::tile &tile) const {
     tiles::sram &mem = tile.memory();
     const std::string error = firmware_layout_error(image_, mem.size());

@@ -8,6 +8,7 @@
 
 #include "tiles/version.h"
 #include "trace/tracer.h"
+#include "vp/area.h"
 #include "vp/cli.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
@@ -99,6 +100,7 @@ int run(int argc, char **argv) {
         }
         if (opt.list_config) { list_config(); return 0; }
         if (opt.list_presets) { list_presets(); return 0; }
+        if (opt.area_calibration) { std::cout << vp::area_calibration_table(); return 0; }
         vp::config_builder builder;
         if (!opt.preset.empty()) builder.apply_preset(opt.preset);
         if (!opt.config_file.empty()) builder.apply_file(opt.config_file);
@@ -106,6 +108,19 @@ int run(int argc, char **argv) {
         config = builder.build();
         const unsigned tiles = config.mesh_width * config.mesh_height;
         for (const std::string &f : opt.firmware) firmware.add(f, tiles);
+        // The area parameters are checked before a run, not when its statistics are written.
+        const vp::area_estimate area = vp::estimate_area(config);
+        if (opt.area) {
+            // A dry check as well (scripts/explore runs it before a sweep): what a run would
+            // refuse before simulating is refused here too.
+            for (unsigned t = 0; t < tiles; ++t)
+                if (const vp::firmware_image *image = firmware.for_tile(t)) {
+                    const std::string err = image->layout_error(config.tile.sram_size);
+                    if (!err.empty()) throw vp::firmware_error(image->path() + ": " + err);
+                }
+            std::cout << vp::area_table(area);
+            return 0;
+        }
         // Every output file is checked before the run, so a wrong path costs no simulation.
         if (!opt.stats_file.empty()) vp::check_output_file("--stats", opt.stats_file);
         if (!opt.log_file.empty()) vp::check_output_file("--log-file", opt.log_file);

@@ -68,6 +68,7 @@ public:
     // target_events
     void credit_added(uint32_t handle) override { init.credit_update(handle); }
     void message_delivered(uint32_t ep, uint32_t ep_flags) override;
+    void ps_request(noc::packet pkt) override { init.ps_request(std::move(pkt)); }
 
 private:
     bool read_slot(uint32_t off, uint32_t &v) const;

@@ -255,6 +255,8 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     ep->rx = (mp_cbuffer_t *)mem;
     ep->tx = (mp_cbuffer_t *)smem;
     ep->rx_given = rx_mem != NULL;
+    ep->rx_n = n;
+    ep->rx_m = m;
     ep->h.domain = MCAPI_DOMAIN;
     ep->h.node = my_node;
     ep->h.port = port;
@@ -267,6 +269,14 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     ep->state = MP_EP_READY;     /* visible to lookups from now on */
     SET(status, MCAPI_SUCCESS);
     return &ep->h;
+}
+
+int mcapix_endpoint_reaped(mcapi_endpoint_t e)
+{
+    if (!e || !e->local)
+        return 1;
+    reap_closing();
+    return e->local->state != MP_EP_CLOSING;
 }
 
 mcapi_endpoint_t mcapi_endpoint_create(mcapi_port_t port, mcapi_status_t *status)
@@ -403,6 +413,14 @@ static int local_waiting(const struct mp_endpoint *d)
     return n_active && local_waiting_before(d, local_seq);
 }
 
+/* Same-node delivery. A receive buffer in task memory (mcapix_endpoint_create_in) is pushed with
+ * the geometry it was created with: the task can write its header (docs/kernel.md "SV isolation"). */
+static int local_push(struct mp_endpoint *d, const void *buf, uint32_t size)
+{
+    return d->rx_given ? mp_cbuffer_push_untrusted(d->rx, d->rx_n, d->rx_m, buf, size)
+                       : mp_cbuffer_push(d->rx, buf, size);
+}
+
 /* One attempt of a waiting same-node send: its turn (the oldest to its endpoint) and room. */
 static int local_send_progress(mcapi_request_t *r)
 {
@@ -415,7 +433,7 @@ static int local_send_progress(mcapi_request_t *r)
     if (now < r->next_try)
         return 0;
     if (local_waiting_before(r->ep, r->op_idx) ||
-        mp_cbuffer_push(r->ep->rx, r->op_buf, r->op_size) != 0) {
+        local_push(r->ep, r->op_buf, r->op_size) != 0) {
         r->next_try = now + MP_LOCAL_RETRY;
         return 0;
     }
@@ -479,9 +497,9 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
             st = MCAPI_ERR_ENDP_INVALID;
         else if (d->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND))
             st = MCAPI_ERR_CHAN_CONNECTED;
-        else if (size > mp_cbuffer_slot_bytes(d->rx))
+        else if (size > (1u << d->rx_m))
             st = MCAPI_ERR_MSG_SIZE;
-        else if (local_waiting(d) || mp_cbuffer_push(d->rx, buffer, (uint32_t)size) != 0) {
+        else if (local_waiting(d) || local_push(d, buffer, (uint32_t)size) != 0) {
             if (n_active == MP_MAX_ACTIVE) {
                 st = MCAPI_ERR_MEM_LIMIT;
             } else {   /* full, or earlier sends to d wait: queue behind them (message order) */

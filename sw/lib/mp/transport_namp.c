@@ -57,6 +57,12 @@ void mp_tr_endpoint_init(struct mp_endpoint *ep)
     x->flags = NAMP_EP_F_NOTIFY;
     x->rx_buffer = (uint32_t)(uintptr_t)ep->rx;
     x->tx_buffer = (uint32_t)(uintptr_t)ep->tx;
+    if (ep->rx_given) {
+        /* a task's page: the target keeps every access in the buffer as created and counts its
+         * allocations, so the kernel knows when the page is quiet (docs/namp.md "SV isolation") */
+        x->flags |= NAMP_EP_F_GUARDED;
+        x->rx_window = (uint32_t)mp_cbuffer_footprint(ep->rx_n, ep->rx_m);
+    }
     x->rx_messages = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     x->state = ep->rx ? NAMP_EP_STATE_READY : NAMP_EP_STATE_DELETED;
@@ -685,6 +691,10 @@ int mp_tr_endpoint_closing(struct mp_endpoint *ep)
 
 int mp_tr_endpoint_reapable(struct mp_endpoint *ep)
 {
+    /* a guarded buffer: allocations granted before the deletion still have their DMA to come */
+    if (hw_ep(ep)->flags & NAMP_EP_F_GUARDED &&
+        __atomic_load_n(&hw_ep(ep)->inflight, __ATOMIC_ACQUIRE) != 0)
+        return 0;
     /* buffered slots of a revoked channel fail CLOSED, so the send buffer becomes idle */
     if (ep->tx && !tx_idle(ep->tx))
         return 0;

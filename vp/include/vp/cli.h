@@ -34,6 +34,8 @@ struct cli_options {
     std::string log_limit;         // --log-limit BYTES (empty: the default)
     bool list_config = false;
     bool list_presets = false;
+    bool area = false;              // --area: print the area estimate, run nothing
+    bool area_calibration = false;  // --area-calibration: the model against the thesis
     bool help = false;
     bool version = false;
     std::string help_text;

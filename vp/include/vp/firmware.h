@@ -40,6 +40,8 @@ public:
     // Copies every loadable segment into the tile SRAM; throws (before copying anything) if the
     // image breaks a rule of firmware_layout_error.
     void load_into(tiles::tile &tile) const;
+    // What load_into would refuse for a tile SRAM of sram_size bytes, or "".
+    std::string layout_error(uint32_t sram_size) const;
 
 private:
     std::string path_;
