@@ -60,6 +60,9 @@ public:
         vp::config_builder b;
         b.apply_preset("single");
         b.apply_override("console.echo=false");
+        // Short run slices: a resumed target notices the client's end after 64 slices, so a
+        // session that resumes costs 64 x 100 simulated cycles instead of 64 x 1000.
+        b.apply_override("quantum_cycles=100");
         const vp::platform_config cfg = b.build();
         vp::run_options opt;
         opt.quiet = true;

@@ -30,6 +30,7 @@ std::string did_you_mean(const std::string &word, const std::vector<std::string>
     const std::string *best = nullptr;
     size_t best_distance = std::max<size_t>(1, word.size() / 4) + 1;
     for (const std::string &c : candidates) {
+        if (c == word) continue;  // a group given a value: naming it again helps nobody
         const size_t d = edit_distance(word, c);
         if (d < best_distance) {
             best_distance = d;

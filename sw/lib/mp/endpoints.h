@@ -65,7 +65,9 @@ struct mp_endpoint {
     uint32_t send_mode;            /* enum mp_send_mode */
     const struct mp_ephandle *ccm_dst;   /* NAMP CCM: destination of ccm_slot */
     uint32_t last_tx;              /* NAMP buffered: send-buffer index of the last send + 1 (0 none) */
-    uint32_t rx_given;             /* rx is caller memory (mcapix_endpoint_create_in): not freed */
+    uint32_t rx_given;             /* rx is caller memory (mcapix_endpoint_create_in): not freed;
+                                      a task's page: its header is not trusted (SV isolation) */
+    uint32_t rx_n, rx_m;           /* the receive buffer's geometry as created */
 };
 
 /* The local endpoint table (endpoints.c); mcapi.c allocates from it. */
