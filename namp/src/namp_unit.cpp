@@ -228,6 +228,7 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
 void namp_unit::receive(noc::packet pkt) {
     const unsigned sub = message_sub(pkt);
     ++stats_.namp_msgs_received[sub];
+    if (obs_) obs_->message_received(geo_.tile_id, pkt.header.src_x, pkt.header.src_y, sub);
     if (is_response(sub))
         init.response(std::move(pkt));
     else if (sub != 0)

@@ -92,6 +92,7 @@ void slot::transition(slot_event e, sc_core::sc_time delay) {
         else if (e == slot_event::credit_update) tr_->instant(track_, "credit", now);
         else if (to == slot_state::done) tr_->instant(track_, "done", now);
     }
+    if (obs_) obs_->slot_changed(tile_, index_, slot_state_name(state_), slot_state_name(to));
     state_ = to;
     since_ = now;
     due_ = now + delay;

@@ -1,11 +1,14 @@
-# namp_vp_check(TEST_NAME EXIT code [LABELS l...] [TIMEOUT s] [EXPECT regex...] [COUNT regex=n...]
+# namp_vp_check(TEST_NAME EXIT code [LABELS l...] [TIMEOUT s] [STDOUT file] [EXPECT regex...] [COUNT regex=n...]
 #               [REJECT regex...] ARGS vp-args...)
 # Registers a ctest that runs namp-vp through check_run.py and checks exit code and output.
 # Shared by the e2e suites of the platform (tests/e2e) and the message-passing library (tests/mp).
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 function(namp_vp_check test_name)
-  cmake_parse_arguments(T "" "EXIT;TIMEOUT" "LABELS;EXPECT;COUNT;REJECT;ARGS" ${ARGN})
+  cmake_parse_arguments(T "" "EXIT;TIMEOUT;STDOUT" "LABELS;EXPECT;COUNT;REJECT;ARGS" ${ARGN})
   set(checks --exit ${T_EXIT})
+  if(T_STDOUT)
+    list(APPEND checks --stdout ${T_STDOUT})
+  endif()
   foreach(x ${T_EXPECT})
     list(APPEND checks --expect ${x})
   endforeach()

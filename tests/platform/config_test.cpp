@@ -46,7 +46,7 @@ TEST(Config, EveryPresetIsValid) {
 
 TEST(Config, UnknownKeysAreNamed) {
     EXPECT_EQ(error_of([] { config_builder().apply_override("tile.coress=2"); }),
-              "--set: unknown configuration key 'tile.coress'");
+              "--set: unknown configuration key 'tile.coress' (did you mean 'tile.cores'?)");
     EXPECT_EQ(error_of([] { config_builder().apply_json({{"mesh", {{"depth", 2}}}}, "f.json"); }),
               "f.json: unknown configuration key 'mesh.depth'");
 }

@@ -109,6 +109,25 @@ TEST(ConfigLimits, NampNeedsFiveFlitPackets) {
     EXPECT_EQ(error_of([&] { b.build(); }), "");
 }
 
+// Issue 22: accepted before, then a reduction member's 6-flit ALLOC_REQ stopped the run with exit 3.
+TEST(ConfigLimits, CcReductionAndScatterGatherNeedSixFlitPackets) {
+    for (const char *preset : {"barecc", "barered", "baresg"}) {
+        config_builder b;
+        b.apply_preset(preset);
+        b.apply_override("noc.max_packet_flits=5");
+        EXPECT_EQ(error_of([&] { b.build(); }),
+                  "'noc.max_packet_flits' (5) must be at least 6 with namp.enable_cc_reduction or "
+                  "namp.enable_cc_scattergather: their ALLOC_REQ message is that long")
+            << preset;
+        b.apply_override("noc.max_packet_flits=6");
+        EXPECT_EQ(error_of([&] { b.build(); }), "") << preset;
+    }
+    config_builder multicast_only;  // multicast members ask with 4 flits: 5 is still enough
+    multicast_only.apply_preset("bare");
+    multicast_only.apply_override("noc.max_packet_flits=5");
+    EXPECT_EQ(error_of([&] { multicast_only.build(); }), "");
+}
+
 // Accepted before, then 64 GiB were zero-filled up front.
 TEST(ConfigLimits, TotalSramIsBounded) {
     config_builder b;

@@ -20,6 +20,12 @@ firmware_image::firmware_image(const std::string &path) : path_(path) {
     char err[256] = {0};
     image_ = elf_image_open(path.c_str(), err, sizeof err);
     if (!image_) throw firmware_error(path + ": " + err);
+    const std::string isa = firmware_isa_error(image_);
+    if (!isa.empty()) {
+        elf_image_close(image_);
+        image_ = nullptr;
+        throw firmware_error(path + ": " + isa);
+    }
 }
 
 firmware_image::~firmware_image() { elf_image_close(image_); }

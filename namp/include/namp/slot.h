@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "na_registers.h"
+#include "namp/observer.h"
 #include "trace/tracer.h"
 
 namespace namp {
@@ -147,6 +148,10 @@ public:
         std::array<uint64_t, slot_state_count> state_cycles{};
     };
     // the slot's states as slices on track `t` of `tr` (docs/tracing.md)
+    void attach_observer(namp_observer *o, unsigned tile) {
+        obs_ = o;
+        tile_ = tile;
+    }
     void attach_trace(trace::tracer &tr, trace::track_id t) {
         tr_ = &tr;
         track_ = t;
@@ -166,6 +171,8 @@ private:
     std::vector<slot_destination> dst_;
     counters stats_;
     trace::tracer *tr_ = nullptr;
+    namp_observer *obs_ = nullptr;  // the event log's view (null: none)
+    unsigned tile_ = 0;
     trace::track_id track_ = 0;
 };
 

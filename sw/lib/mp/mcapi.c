@@ -1,13 +1,10 @@
-/* MCAPI-style API (thesis 3.2.1) over the transport interface of mp_internal.h. */
+/* MCAPI-style API (thesis 3.2.1) over the transport interface (transport.h) and the endpoint
+ * layer (endpoints.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mp_internal.h"
 
-volatile mp_stats_t mp_stats;
-uint32_t mp_data_path = MP_DEFAULT_DATA_PATH;
-
-static struct mp_endpoint endpoints[MP_MAX_ENDPOINTS];
 static struct mp_ephandle remotes[MP_MAX_REMOTE];
 static uint32_t n_remotes;
 static int initialized;
@@ -101,7 +98,7 @@ void mcapi_initialize(mcapi_domain_t domain_id, mcapi_node_t node_id,
     }
     my_node = node_id;
     mp_data_path = attrs ? attrs->data_path : MP_DEFAULT_DATA_PATH;
-    memset(endpoints, 0, sizeof endpoints);
+    memset(mp_endpoints, 0, sizeof mp_endpoints);
     n_remotes = 0;
     mcapi_status_t st = mp_tr_init();
     if (st != MCAPI_SUCCESS) {   /* e.g. the NAMP transport on a platform without a NAMP */
@@ -162,36 +159,6 @@ const volatile mp_stats_t *mcapix_stats(void) { return &mp_stats; }
 
 /* ---------------------------------------------------------------- endpoints */
 
-struct mp_endpoint *mp_find_port(uint32_t port)
-{
-    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
-        if (endpoints[i].state == MP_EP_READY && endpoints[i].h.port == port)
-            return &endpoints[i];
-    return NULL;
-}
-
-struct mp_endpoint *mp_find_port_any(uint32_t port)
-{
-    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
-        if ((endpoints[i].state == MP_EP_READY || endpoints[i].state == MP_EP_MOVED) &&
-            endpoints[i].h.port == port)
-            return &endpoints[i];
-    return NULL;
-}
-
-uint32_t mp_ep_rx_data0(const struct mp_endpoint *ep)
-{
-    return (uint32_t)(uintptr_t)ep->rx + MP_CB_HEADER_SIZE + (4u << ep->rx_n);
-}
-
-struct mp_endpoint *mp_ep_from_addr(uint32_t addr)
-{
-    uintptr_t a = addr, base = (uintptr_t)endpoints;
-    if (a < base || a >= base + sizeof endpoints || (a - base) % sizeof(struct mp_endpoint))
-        return NULL;
-    return (struct mp_endpoint *)a;
-}
-
 /* Frees a deleted endpoint's buffers; the table entry may be reused afterwards. */
 static void release_endpoint(struct mp_endpoint *ep)
 {
@@ -210,8 +177,8 @@ static void release_endpoint(struct mp_endpoint *ep)
 static void reap_closing(void)
 {
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
-        if (endpoints[i].state == MP_EP_CLOSING && mp_tr_endpoint_reapable(&endpoints[i]))
-            release_endpoint(&endpoints[i]);
+        if (mp_endpoints[i].state == MP_EP_CLOSING && mp_tr_endpoint_reapable(&mp_endpoints[i]))
+            release_endpoint(&mp_endpoints[i]);
 }
 
 static struct mp_endpoint *local_ep(mcapi_endpoint_t e)
@@ -262,8 +229,8 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     reap_closing();
     struct mp_endpoint *ep = NULL;
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS && !ep; ++i)
-        if (endpoints[i].state == MP_EP_FREE || endpoints[i].state == MP_EP_DELETED)
-            ep = &endpoints[i];
+        if (mp_endpoints[i].state == MP_EP_FREE || mp_endpoints[i].state == MP_EP_DELETED)
+            ep = &mp_endpoints[i];
     if (!ep) {
         SET(status, MCAPI_ERR_ENDP_LIMIT);
         return NULL;
@@ -873,7 +840,7 @@ void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
 {
     uintptr_t a = (uintptr_t)buffer;
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i) {
-        struct mp_endpoint *ep = &endpoints[i];
+        struct mp_endpoint *ep = &mp_endpoints[i];
         if (ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_RECV))
             continue;
         uintptr_t base = (uintptr_t)mp_cbuffer_data(ep->rx, 0);

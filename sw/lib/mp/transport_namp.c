@@ -16,12 +16,10 @@
 #include <string.h>
 
 #include "mp/proto.h"
-#include "mp_internal.h"
 #include "namp/namp.h"
+#include "transport.h"
+#include "transport_sw_ext.h"
 #include "namp_ps.h"
-
-mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
-mcapi_status_t mp_sw_init(void);
 
 /* ---------------------------------------------------------------- hardware layouts
  * struct mp_endpoint starts with a namp_endpoint_t, struct mp_ephandle with a namp_handle_t
@@ -74,7 +72,7 @@ void mp_tr_endpoint_init(struct mp_endpoint *ep)
 
 /* The endpoint became a channel's receiving side: the NAMP target refuses connection-less
  * messages to it (NACK NAMP_ERR_CHANNEL -> MCAPI_ERR_CHAN_CONNECTED, as the baseline answers). */
-void mp_namp_chan_accepted(struct mp_endpoint *ep)
+void mp_sw_ext_chan_accepted(struct mp_endpoint *ep)
 {
     hw_ep(ep)->flags |= NAMP_EP_F_CHANNEL;
     ep->voids_seen = ep->rx->voids;
@@ -82,13 +80,13 @@ void mp_namp_chan_accepted(struct mp_endpoint *ep)
 
 /* Address the baseline CONNECT_REQ carries for the sending side: the sender's handle of the
  * receive endpoint, whose credit word the receiver's credit slots increase. */
-uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep)
+uint32_t mp_sw_ext_connect_sender_addr(struct mp_endpoint *ep)
 {
     return (uint32_t)(uintptr_t)ep->peer_h.hw;
 }
 
-void mp_namp_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
-uint32_t mp_namp_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT; }
+void mp_sw_ext_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
+uint32_t mp_sw_ext_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT; }
 
 mcapi_status_t mp_tr_init(void)
 {
@@ -633,13 +631,10 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
  * The set-up protocol's part (revoke to a channel's sender, reservations waiting for their
  * completion) is the baseline's (transport_sw.c); the NAMP part stops the endpoint's own slots
  * first, so that no slot reads a freed send buffer. */
-int mp_sw_endpoint_closing(struct mp_endpoint *ep);
-int mp_sw_endpoint_reapable(struct mp_endpoint *ep);
-void mp_sw_chan_peer_gone(struct mp_endpoint *ep);
 
 /* CONNECT_REQ carried the address of the sender's handle of the receive endpoint (peer_h), so
  * the revoke names that handle. */
-struct mp_endpoint *mp_sw_chan_sender(uint32_t addr)
+struct mp_endpoint *mp_sw_ext_chan_sender(uint32_t addr)
 {
     return mp_ep_from_addr(addr - (uint32_t)__builtin_offsetof(struct mp_endpoint, peer_h));
 }

@@ -19,6 +19,9 @@ struct config_limits {
     static constexpr uint64_t max_total_sram = uint64_t(1) << 30;
     // The NAMP's longest protocol message (FINAL: header and four words) must fit in one packet.
     static constexpr unsigned namp_min_packet_flits = 5;
+    // NAMP-CC reduction and scatter/gather: the member ALLOC_REQ (header, w0, endpoint, size,
+    // collective id, operation or part) is 6 flits.
+    static constexpr unsigned namp_cc_min_packet_flits = 6;
 };
 
 // Parses JSON text under the limits above; throws config_error "<origin>: ..." naming the key
