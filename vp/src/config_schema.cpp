@@ -140,7 +140,7 @@ const std::vector<config_key> &config_schema() {
          "reset value of the egress arbitration: lrs, qos or map"},
         {"namp.retry_cycles", vk::integer, 1, 1000000, 64, "cycles",
          "back-off after the first NACK of a transfer; CCM poll period of an empty send buffer"},
-        {"namp.retry_max_cycles", vk::integer, 1, 100000000, 4096, "cycles",
+        {"namp.retry_max_cycles", vk::integer, 1, 100000000, 8192, "cycles",
          "back-off limit: it doubles per NACK of a transfer up to this (jitter: half of it)"},
         {"namp.rx_count_gating", vk::boolean, 0, 1, true, "",
          "receive counter counts only endpoints with the notify flag (false: every endpoint)"},

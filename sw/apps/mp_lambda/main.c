@@ -12,7 +12,8 @@
  * with k = 0 the element is free again when the next request comes.
  *   o_s = cycles the sender's core is busy in mcapi_msg_send (the library's wfi sleep not counted;
  *         with busy waiting every cycle counts), mean over LAMBDA_M sends after one warm-up;
- *   t   = mean duration of the call (allocation wait included).
+ *   t   = mean duration of the call (allocation wait included);
+ * and per send the NACKs, the library's interrupt services and their cycles (part of o_s).
  * Marks: id = 12 << 28 | (log2(size) * 2 + metric) << 20 | value, metric 0 o_s, 1 t (cycles,
  * clamped to 2^20 - 1). Console: one "lambda" line per size. */
 #include <math.h>
@@ -120,7 +121,8 @@ int main(void)
         if (st != MCAPI_SUCCESS)
             die("send", st);
         uint64_t os = 0, t = 0;
-        uint32_t nacks0 = mcapix_stats()->nacks;
+        uint32_t nacks0 = mcapix_stats()->nacks, irqs0 = mcapix_stats()->isr_count;
+        uint64_t isr0 = mcapix_stats()->isr_cycles;
         for (uint32_t i = 0; i < LAMBDA_M; ++i) {
             spin_until(cpu_cycles() + LAMBDA_THINK);
             uint64_t idle0 = mcapix_stats()->idle_cycles - BUSY_CYCLES(), t0 = cpu_cycles();
@@ -135,9 +137,12 @@ int main(void)
         t /= LAMBDA_M;
         sim_mark(12u << 28 | (lg * 2u) << 20 | (uint32_t)(os > 0xFFFFF ? 0xFFFFF : os));
         sim_mark(12u << 28 | (lg * 2u + 1u) << 20 | (uint32_t)(t > 0xFFFFF ? 0xFFFFF : t));
-        printf("lambda %u.%02u size %4u os %6u t %7u nacks %u\n", (unsigned)(tile_arg() / 100),
-               (unsigned)(tile_arg() % 100), (unsigned)size, (unsigned)os, (unsigned)t,
-               (unsigned)(mcapix_stats()->nacks - nacks0));
+        /* the part of o_s spent in the library's interrupt work (trap or inline after wfi) */
+        printf("lambda %u.%02u size %4u os %6u t %7u nacks %u interrupts %u isr %u\n",
+               (unsigned)(tile_arg() / 100), (unsigned)(tile_arg() % 100), (unsigned)size,
+               (unsigned)os, (unsigned)t, (unsigned)(mcapix_stats()->nacks - nacks0),
+               (unsigned)((mcapix_stats()->isr_count - irqs0) / LAMBDA_M),
+               (unsigned)((mcapix_stats()->isr_cycles - isr0) / LAMBDA_M));
     }
     return 0;
 }
