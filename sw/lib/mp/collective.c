@@ -168,6 +168,24 @@ static mcapi_status_t software_scatter(mcapix_mcast_group_t *g, const uint8_t *d
     return first;
 }
 
+/* Waits for the posted sends of members [from, to) (req[i] is valid where the start left the
+ * member's status PENDING or SUCCESS) and records each member's status; returns the first error
+ * of them, or `first` if there was one already. */
+static mcapi_status_t wait_posted(mcapix_mcast_group_t *g, mcapi_request_t *req, uint32_t from,
+                                  uint32_t to, mcapi_status_t first)
+{
+    for (uint32_t i = from; i < to; ++i) {
+        mcapi_status_t st = g->member_status[i];
+        size_t sz;
+        if (st == MCAPI_PENDING || st == MCAPI_SUCCESS)
+            mcapi_wait(&req[i], &sz, MCAPI_TIMEOUT_INFINITE, &st);
+        g->member_status[i] = st;
+        if (st != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
+            first = st;
+    }
+    return first;
+}
+
 /* Posted software scatter (the thesis' software scatter, like its multicast): each member's chunks
  * are copied into the staging buffer and its packet started as a non-blocking send; when the
  * buffer is full, the sends under way are waited for and the buffer is used again from the
@@ -179,16 +197,9 @@ static mcapi_status_t software_scatter_posted(mcapix_mcast_group_t *g, const uin
     uint32_t pos = 0, oldest = 0;
     for (uint32_t i = 0; i <= g->num; ++i) {
         uint32_t n = i < g->num ? m_size(g, i) * g->count : 0;
-        if (i == g->num || pos + n > sizeof scatter_buf) {
-            for (; oldest < i; ++oldest) {   /* the buffer is needed again (or the end) */
-                mcapi_status_t st = g->member_status[oldest];
-                size_t sz;
-                if (st == MCAPI_PENDING || st == MCAPI_SUCCESS)
-                    mcapi_wait(&req[oldest], &sz, MCAPI_TIMEOUT_INFINITE, &st);
-                g->member_status[oldest] = st;
-                if (st != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
-                    first = st;
-            }
+        if (i == g->num || pos + n > sizeof scatter_buf) {   /* the buffer is needed again */
+            first = wait_posted(g, req, oldest, i, first);
+            oldest = i;
             pos = 0;
             if (i == g->num)
                 break;
@@ -239,7 +250,6 @@ void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_
 static mcapi_status_t software_mcast_posted(mcapix_mcast_group_t *g, const void *buf, size_t size)
 {
     mcapi_request_t req[MCAPIX_CC_MAX_MEMBERS];
-    mcapi_status_t first = MCAPI_SUCCESS;
     for (uint32_t i = 0; i < g->num; ++i) {
         mcapi_status_t st;
         if (g->channel)
@@ -248,17 +258,8 @@ static mcapi_status_t software_mcast_posted(mcapix_mcast_group_t *g, const void 
             mcapi_msg_send_i(g->send_endpoint, g->members[i], buf, size, 0, &req[i], &st);
         g->member_status[i] = st;
     }
-    for (uint32_t i = 0; i < g->num; ++i) {
-        mcapi_status_t st = g->member_status[i];
-        size_t sz;
-        if (st == MCAPI_PENDING || st == MCAPI_SUCCESS)
-            mcapi_wait(&req[i], &sz, MCAPI_TIMEOUT_INFINITE, &st);
-        g->member_status[i] = st;
-        if (st != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
-            first = st;
-    }
     cc_stats.sw_sends++;
-    return first;
+    return wait_posted(g, req, 0, g->num, MCAPI_SUCCESS);
 }
 
 /* The software loop: one blocking point-to-point send per member; a failed member does not stop
