@@ -28,13 +28,19 @@ def main():
         for doc, gens in GENERATED:
             copy = os.path.join(d, doc)
             shutil.copy(os.path.join(root, "docs", doc), copy)
+            failed = False
             for g in gens:
-                p = subprocess.run([sys.executable, os.path.join(root, "scripts", g), "--build", build,
-                                    "--out", os.path.join(d, g), "--docs", copy],
+                # run as the documentation says (from the root, by the script's own interpreter,
+                # the build named relative to the root): the commands it writes name the build so
+                p = subprocess.run([os.path.join(root, "scripts", g), "--build", os.path.relpath(build, root),
+                                    "--out", os.path.join(d, g), "--docs", copy], cwd=root,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1200)
                 if p.returncode != 0:
                     print(p.stdout.decode(errors="replace")[-2000:])
                     fails.append(f"scripts/{g} failed (exit {p.returncode})")
+                    failed = True
+            if failed:
+                continue
             with open(copy) as f, open(os.path.join(root, "docs", doc)) as g_:
                 new, old = f.read(), g_.read()
             if new != old:
@@ -45,7 +51,7 @@ def main():
                     f"scripts/{g} --docs docs/{doc}" for g in gens) + " write")
             else:
                 print(f"ok: docs/{doc}")
-    p = subprocess.run([sys.executable, os.path.join(root, "scripts", "explore-docs"), "--check-sweeps",
+    p = subprocess.run([os.path.join(root, "scripts", "explore-docs"), "--check-sweeps",
                         "--vp", os.path.join(build, "vp", "namp-vp"),
                         "--firmware-dir", os.path.join(build, "firmware")] +
                        [os.path.join(root, "docs", x) for x in ("area.md", "exploration.md", "design-space.md")],
