@@ -219,6 +219,7 @@ platform_config config_builder::build() const {
     t.device_latency = u("tile.device_latency");
     t.bus_word_cycles = u("tile.bus_word_cycles");
     t.timer_divider = u("tile.timer_divider");
+    t.arg = uint32_t(u("tile.arg"));
     static const std::pair<const char *, uint32_t rv_timing::*> timing_keys[] = {
         {"alu", &rv_timing::alu}, {"mul", &rv_timing::mul}, {"div", &rv_timing::div},
         {"load", &rv_timing::load}, {"store", &rv_timing::store},

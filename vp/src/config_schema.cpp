@@ -30,6 +30,9 @@ const std::vector<config_key> &config_schema() {
          "served; a burst adds (words - 1) * this to the device latency)"},
         {"tile.timer_divider", vk::integer, 1, 1000000, 10, "cycles",
          "core cycles per CLINT mtime tick (timer frequency = clock_hz / timer_divider)"},
+        {"tile.arg", vk::integer, 0, 4294967295LL, 0, "",
+         "a word every core reads from the tile information block (TILEINFO_ARG): a parameter of "
+         "the run for the firmware, e.g. a benchmark's traffic seed in a sweep"},
         {"core.timing.alu", vk::integer, 1, 1000, 1, "cycles", "integer ALU op, lui, auipc"},
         {"core.timing.mul", vk::integer, 1, 1000, 3, "cycles", "mul, mulh, mulhsu, mulhu"},
         {"core.timing.div", vk::integer, 1, 1000, 34, "cycles", "div, divu, rem, remu"},
@@ -137,7 +140,7 @@ const std::vector<config_key> &config_schema() {
          "reset value of the egress arbitration: lrs, qos or map"},
         {"namp.retry_cycles", vk::integer, 1, 1000000, 64, "cycles",
          "back-off after the first NACK of a transfer; CCM poll period of an empty send buffer"},
-        {"namp.retry_max_cycles", vk::integer, 1, 100000000, 4096, "cycles",
+        {"namp.retry_max_cycles", vk::integer, 1, 100000000, 8192, "cycles",
          "back-off limit: it doubles per NACK of a transfer up to this (jitter: half of it)"},
         {"namp.rx_count_gating", vk::boolean, 0, 1, true, "",
          "receive counter counts only endpoints with the notify flag (false: every endpoint)"},

@@ -60,6 +60,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
             g.na_base = TILE_NA_BASE;
             g.clock_hz = uint32_t(config.clock_hz);
             g.timer_hz = uint32_t(config.clock_hz / config.tile.timer_divider);
+            g.arg = config.tile.arg;
             const std::string tile_name = "tile_" + std::to_string(x) + "_" + std::to_string(y);
             tiles::tile_config tile_cfg = config.tile;
             tile_cfg.cycle_limit = options.max_cycles;

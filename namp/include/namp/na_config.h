@@ -32,7 +32,8 @@ struct na_config {
         bool atomics = true;             // target uses atomic RMW bus accesses
         unsigned arbitration = 0;        // NAMP_ARB_* reset value
         unsigned retry_cycles = 64;      // first NACK back-off; CCM empty-send-buffer poll period
-        unsigned retry_max_cycles = 4096;  // back-off limit (doubles per NACK up to it)
+        unsigned retry_max_cycles = 8192;  // back-off limit (doubles per NACK up to it; the knee of
+                                           // scripts/sweeps/retry-backoff.yaml)
         bool rx_count_gating = true;     // RX_COUNT counts only endpoints with the notify flag
         unsigned start_cycles = 2;       // VALID 0->1: validation before the slot is READY
         unsigned setup_cycles = 4;       // egress: set-up step (plus handle/buffer bus reads)

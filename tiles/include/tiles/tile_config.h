@@ -14,6 +14,7 @@ struct tile_config {
     unsigned device_latency = 2;      // cycles of a register access to a tile device
     unsigned bus_word_cycles = 1;     // tile bus: cycles each 32-bit word of a transaction occupies it
     unsigned timer_divider = 10;      // core cycles per mtime tick
+    uint32_t arg = 0;                 // tile.arg, read by the firmware from the tile information block
     rv_timing timing{};
     bool trace_traps = false;
     uint64_t cycle_limit = 0;  // watchdog: no core runs past this cycle (0: no limit)
