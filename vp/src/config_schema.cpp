@@ -30,6 +30,10 @@ const std::vector<config_key> &config_schema() {
          "served; a burst adds (words - 1) * this to the device latency)"},
         {"tile.timer_divider", vk::integer, 1, 1000000, 10, "cycles",
          "core cycles per CLINT mtime tick (timer frequency = clock_hz / timer_divider)"},
+        {"core.engine", vk::string, 0, 0, "jit", "",
+         "how the ISS runs code: interpreter (one instruction at a time, the reference), block "
+         "(chained blocks) or jit (blocks translated to x86-64; block on other hosts); all give "
+         "the same simulation (docs/iss-engine.md)"},
         {"core.timing.alu", vk::integer, 1, 1000, 1, "cycles", "integer ALU op, lui, auipc"},
         {"core.timing.mul", vk::integer, 1, 1000, 3, "cycles", "mul, mulh, mulhsu, mulhu"},
         {"core.timing.div", vk::integer, 1, 1000, 34, "cycles", "div, divu, rem, remu"},

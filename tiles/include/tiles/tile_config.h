@@ -15,6 +15,7 @@ struct tile_config {
     unsigned bus_word_cycles = 1;     // tile bus: cycles each 32-bit word of a transaction occupies it
     unsigned timer_divider = 10;      // core cycles per mtime tick
     rv_timing timing{};
+    rv_engine engine = RV_ENGINE_JIT;  // how the ISS runs code (same simulation with every engine)
     bool trace_traps = false;
     uint64_t cycle_limit = 0;  // watchdog: no core runs past this cycle (0: no limit)
 };

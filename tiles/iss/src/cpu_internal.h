@@ -9,6 +9,7 @@
  *   trap.c          exceptions, interrupts, mret/sret
  *   reservations.c  LR/SC reservation set shared by the harts of a tile
  *   cpu.c           public API glue (create, reset, DMI registration, accessors)
+ *   block*.c, jit*.c   the block engines (block.h, jit.h; docs/iss-engine.md)
  */
 #ifndef ISS_CPU_INTERNAL_H
 #define ISS_CPU_INTERNAL_H
@@ -71,10 +72,12 @@ typedef struct rv_insn {
     uint32_t raw;
 } rv_insn;
 
-/* Decoded instructions of one 4 KiB physical page: one slot per halfword. */
+/* Decoded instructions of one 4 KiB physical page: one slot per halfword; with a block engine also
+ * the blocks starting at each halfword (allocated with the first block of the page). */
 typedef struct rv_code_page rv_code_page;
 struct rv_code_page {
     rv_insn slot[RV_PAGE_SIZE / 2];
+    struct rv_block **blocks;
 };
 
 typedef struct rv_dmi {
@@ -118,6 +121,19 @@ typedef struct rv_csrs {
     uint64_t mcycle_frozen, minstret_frozen;
 } rv_csrs;
 
+/* Block engine state of one hart (block.h). */
+typedef struct rv_block_state {
+    rv_engine engine;              /* effective engine of rv_cpu_run */
+    bool stale;                    /* blocks were dropped; their memory is reused at the next dispatch */
+    uint32_t max_latency;          /* largest DMI latency: bounds the memory cycles of a block */
+    struct rv_arena_chunk *arena;  /* block memory, freed all at once */
+    struct rv_jit *jit;            /* translated code (RV_ENGINE_JIT), made on the first translation */
+    void *jit_patch;               /* set by translated code leaving through an unchained exit */
+    uint32_t jit_patch_pc;         /* ... and the pc it wants to chain to */
+} rv_block_state;
+
+#define RV_STEP_CONTINUE (-1)      /* an instruction step or block run that needs no return */
+
 struct rv_cpu {
     /* hot state first */
     uint32_t x[33];                /* x[RV_REG_SINK] absorbs writes to x0, so x[0] stays 0 */
@@ -157,6 +173,8 @@ struct rv_cpu {
     uint64_t last_trap_instret;
     bool locked_up;
     uint32_t lockup_cause, lockup_pc, lockup_tval;
+
+    rv_block_state blk;
 };
 
 /* mstatus bits */
@@ -190,10 +208,18 @@ void rv_decode(const rv_cpu *cpu, uint32_t bits, rv_insn *out);
 
 /* decode_cache.c: returns the decoded instruction at cpu->pc, or NULL after taking a fetch trap. */
 const rv_insn *rv_fetch_slow(rv_cpu *cpu);
+/* Makes cpu->pc's page the fetch page: 1 if its instructions are cached (DMI), 0 if not (fetched
+ * uncached every time), -1 after taking the fetch trap. */
+int rv_fetch_page(rv_cpu *cpu);
 /* Decodes into an empty slot of the current fetch page (cpu->pc lies in it). */
 const rv_insn *rv_fill_slot(rv_cpu *cpu, rv_insn *slot);
 void rv_decode_cache_flush(rv_cpu *cpu);
 void rv_decode_cache_free(rv_cpu *cpu);
+
+/* execute.c: one instruction without the interrupt check that precedes it (the caller did it). */
+int rv_exec_insn(rv_cpu *cpu);
+/* one instruction with the interrupt check before it, as rv_cpu_step */
+int rv_step_insn(rv_cpu *cpu);
 
 /* mmu.c */
 rv_dmi *rv_find_dmi(rv_cpu *cpu, uint32_t paddr, uint32_t len);

@@ -1,16 +1,18 @@
 /* The interpreter: one switch over the compact op enum per instruction, fetched from the decode
- * cache. Loads and stores hit the software TLB's host pointer directly when the page is DMI memory
+ * cache. It is the reference of the block engines (block_run.c), which call it for every
+ * instruction that is not in a block. Loads and stores hit the software TLB's host pointer directly when the page is DMI memory
  * and the access is aligned; everything else goes to the slow paths in mmu.c.
  *
  * LR/SC/AMO to non-DMI (device) addresses are performed through the bus callback as a read followed
  * by a write: that is how a device observes a read-modify-write. They are atomic with respect to
  * other harts because the host runs harts cooperatively (never preempting inside an instruction).
  */
+#include "block.h"
 #include "cpu_internal.h"
 
 #include <string.h>
 
-#define STEP_CONTINUE (-1)
+#define STEP_CONTINUE RV_STEP_CONTINUE
 
 /* Loads: fast path through the read TLB, else the slow path (which may trap). */
 #define LOAD(len, convert)                                                                          \
@@ -92,7 +94,7 @@ static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
     uint32_t *x = cpu->x;
     uint32_t vaddr = x[in->rs1];
     uint32_t src = x[in->rs2];
-    unsigned rd = in->rd; /* read before any bus callback (see step_one) */
+    unsigned rd = in->rd; /* read before any bus callback (see exec_insn) */
     enum rv_op op = (enum rv_op)in->op;
     bool is_lr = op == RV_OP_LR;
     enum rv_access kind = is_lr ? RV_ACCESS_READ : RV_ACCESS_WRITE;
@@ -149,14 +151,11 @@ static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
     return true;
 }
 
-/* Executes one instruction or takes one trap. Returns STEP_CONTINUE or an rv_run_status. */
-static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
+/* Executes the instruction at the pc (or takes its fetch trap), without the interrupt check that
+ * precedes it in step_one. Returns STEP_CONTINUE or an rv_run_status. */
+static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
 {
     uint32_t *x = cpu->x;
-    if (RV_UNLIKELY((cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie)) {
-        if (rv_check_interrupts(cpu))
-            return STEP_CONTINUE;
-    }
     uint32_t pc = cpu->pc;
     /* The decode cache is flushed by zeroing (never freeing) its pages, so `in` stays readable even
      * if the host flushes from inside a bus callback; fields needed after a callback are read first. */
@@ -305,6 +304,26 @@ static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
     return STEP_CONTINUE;
 }
 
+/* Takes a pending enabled interrupt, or executes one instruction. */
+static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
+{
+    if (RV_UNLIKELY((cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie)) {
+        if (rv_check_interrupts(cpu))
+            return STEP_CONTINUE;
+    }
+    return exec_insn(cpu);
+}
+
+int rv_exec_insn(rv_cpu *cpu)
+{
+    return exec_insn(cpu);
+}
+
+int rv_step_insn(rv_cpu *cpu)
+{
+    return step_one(cpu);
+}
+
 static rv_run_status stopped_or(rv_cpu *cpu, rv_run_status otherwise)
 {
     if (cpu->stop_requested) {
@@ -325,6 +344,12 @@ rv_run_status rv_cpu_run(rv_cpu *cpu, uint64_t cycle_limit)
     /* rv_cpu_request_stop (only possible from inside a callback) zeroes run_limit, so one compare
      * per instruction covers both the budget and stop requests. */
     cpu->run_limit = cycle_limit;
+    if (cpu->blk.engine != RV_ENGINE_INTERPRETER) {
+        int status = rv_block_engine_run(cpu);
+        if (status != STEP_CONTINUE)
+            return (rv_run_status)status;
+        return stopped_or(cpu, RV_RUN_BUDGET);
+    }
     while (cpu->stats.cycles < cpu->run_limit) {
         int status = step_one(cpu);
         if (RV_UNLIKELY(status != STEP_CONTINUE))

@@ -1,0 +1,142 @@
+/* The portable block engine: runs the instructions of one block with a switch per instruction but
+ * without the interpreter's per-instruction fetch, interrupt check, budget check and counter
+ * updates (block.h). The translated code of jit_translate.c does the same things in host code. */
+#include "block.h"
+
+#include <string.h>
+
+#define SEXT8(v) ((uint32_t)(int32_t)(int8_t)(uint8_t)(v))
+#define SEXT16(v) ((uint32_t)(int32_t)(int16_t)(uint16_t)(v))
+
+/* Fast-path load or store through the TLB's host pointer, as the interpreter's LOAD/STORE; on a
+ * miss the block is left through the interpreter's slow path. */
+#define LOAD(len, convert)                                                                          \
+    do {                                                                                            \
+        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
+        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_READ][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];    \
+        if (RV_UNLIKELY(e_->vpn != (a_ >> RV_PAGE_SHIFT) || !e_->host || (a_ & ((len)-1u))))        \
+            return rv_block_mem_slow(cpu, b, (unsigned)(in - b->insn));                             \
+        uint32_t v_ = 0;                                                                            \
+        memcpy(&v_, e_->host + (a_ & RV_PAGE_MASK), (len));                                         \
+        cpu->stats.cycles += e_->latency;                                                           \
+        x[in->rd] = convert(v_);                                                                    \
+    } while (0)
+
+#define STORE(len)                                                                                  \
+    do {                                                                                            \
+        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
+        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_WRITE][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];   \
+        if (RV_UNLIKELY(e_->vpn != (a_ >> RV_PAGE_SHIFT) || !e_->host || (a_ & ((len)-1u))))        \
+            return rv_block_mem_slow(cpu, b, (unsigned)(in - b->insn));                             \
+        uint32_t v_ = x[in->rs2];                                                                   \
+        memcpy(e_->host + (a_ & RV_PAGE_MASK), &v_, (len));                                         \
+        cpu->stats.cycles += e_->latency;                                                           \
+        rv_invalidate_reservations(cpu, e_->ppn_base | (a_ & RV_PAGE_MASK), (len));                 \
+    } while (0)
+
+#define BRANCH(cond)                                                                                \
+    do {                                                                                            \
+        if (cond) {                                                                                 \
+            next = pc + (uint32_t)in->imm;                                                          \
+            exit = RV_BLOCK_NEXT1;                                                                  \
+        }                                                                                           \
+        branch = true;                                                                              \
+    } while (0)
+
+static uint32_t div_s(uint32_t a, uint32_t b)
+{
+    if (b == 0) return 0xffffffffu;
+    if (a == 0x80000000u && b == 0xffffffffu) return a;
+    return (uint32_t)((int32_t)a / (int32_t)b);
+}
+
+static uint32_t rem_s(uint32_t a, uint32_t b)
+{
+    if (b == 0) return a;
+    if (a == 0x80000000u && b == 0xffffffffu) return 0;
+    return (uint32_t)((int32_t)a % (int32_t)b);
+}
+
+int rv_block_exec(rv_cpu *cpu, const rv_block *b)
+{
+    uint32_t *x = cpu->x;
+    uint32_t next = b->end_pc;
+    int exit = RV_BLOCK_NEXT0;
+    bool branch = false;
+    for (const rv_binsn *in = b->insn, *end = b->insn + b->count; in != end; in++) {
+        uint32_t pc = b->vpc + in->offset;
+        switch ((enum rv_op)in->op) {
+        case RV_OP_LUI: x[in->rd] = (uint32_t)in->imm; break;
+        case RV_OP_AUIPC: x[in->rd] = pc + (uint32_t)in->imm; break;
+        case RV_OP_JAL: x[in->rd] = pc + in->len; next = pc + (uint32_t)in->imm; break;
+        case RV_OP_JALR: {
+            uint32_t target = (x[in->rs1] + (uint32_t)in->imm) & ~1u;
+            x[in->rd] = pc + in->len;
+            next = target;
+            exit = RV_BLOCK_LEFT;
+            break;
+        }
+        case RV_OP_BEQ: BRANCH(x[in->rs1] == x[in->rs2]); break;
+        case RV_OP_BNE: BRANCH(x[in->rs1] != x[in->rs2]); break;
+        case RV_OP_BLT: BRANCH((int32_t)x[in->rs1] < (int32_t)x[in->rs2]); break;
+        case RV_OP_BGE: BRANCH((int32_t)x[in->rs1] >= (int32_t)x[in->rs2]); break;
+        case RV_OP_BLTU: BRANCH(x[in->rs1] < x[in->rs2]); break;
+        case RV_OP_BGEU: BRANCH(x[in->rs1] >= x[in->rs2]); break;
+        case RV_OP_LB: LOAD(1, SEXT8); break;
+        case RV_OP_LH: LOAD(2, SEXT16); break;
+        case RV_OP_LW: LOAD(4, (uint32_t)); break;
+        case RV_OP_LBU: LOAD(1, (uint8_t)); break;
+        case RV_OP_LHU: LOAD(2, (uint16_t)); break;
+        case RV_OP_SB: STORE(1); break;
+        case RV_OP_SH: STORE(2); break;
+        case RV_OP_SW: STORE(4); break;
+        case RV_OP_ADDI: x[in->rd] = x[in->rs1] + (uint32_t)in->imm; break;
+        case RV_OP_SLTI: x[in->rd] = (int32_t)x[in->rs1] < in->imm; break;
+        case RV_OP_SLTIU: x[in->rd] = x[in->rs1] < (uint32_t)in->imm; break;
+        case RV_OP_XORI: x[in->rd] = x[in->rs1] ^ (uint32_t)in->imm; break;
+        case RV_OP_ORI: x[in->rd] = x[in->rs1] | (uint32_t)in->imm; break;
+        case RV_OP_ANDI: x[in->rd] = x[in->rs1] & (uint32_t)in->imm; break;
+        case RV_OP_SLLI: x[in->rd] = x[in->rs1] << in->imm; break;
+        case RV_OP_SRLI: x[in->rd] = x[in->rs1] >> in->imm; break;
+        case RV_OP_SRAI: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> in->imm); break;
+        case RV_OP_ADD: x[in->rd] = x[in->rs1] + x[in->rs2]; break;
+        case RV_OP_SUB: x[in->rd] = x[in->rs1] - x[in->rs2]; break;
+        case RV_OP_SLL: x[in->rd] = x[in->rs1] << (x[in->rs2] & 31u); break;
+        case RV_OP_SLT: x[in->rd] = (int32_t)x[in->rs1] < (int32_t)x[in->rs2]; break;
+        case RV_OP_SLTU: x[in->rd] = x[in->rs1] < x[in->rs2]; break;
+        case RV_OP_XOR: x[in->rd] = x[in->rs1] ^ x[in->rs2]; break;
+        case RV_OP_SRL: x[in->rd] = x[in->rs1] >> (x[in->rs2] & 31u); break;
+        case RV_OP_SRA: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> (x[in->rs2] & 31u)); break;
+        case RV_OP_OR: x[in->rd] = x[in->rs1] | x[in->rs2]; break;
+        case RV_OP_AND: x[in->rd] = x[in->rs1] & x[in->rs2]; break;
+        case RV_OP_MUL: x[in->rd] = x[in->rs1] * x[in->rs2]; break;
+        case RV_OP_MULH:
+            x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(int32_t)x[in->rs2]) >> 32);
+            break;
+        case RV_OP_MULHSU:
+            x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(uint64_t)x[in->rs2]) >> 32);
+            break;
+        case RV_OP_MULHU: x[in->rd] = (uint32_t)(((uint64_t)x[in->rs1] * x[in->rs2]) >> 32); break;
+        case RV_OP_DIV: x[in->rd] = div_s(x[in->rs1], x[in->rs2]); break;
+        case RV_OP_DIVU: x[in->rd] = x[in->rs2] ? x[in->rs1] / x[in->rs2] : 0xffffffffu; break;
+        case RV_OP_REM: x[in->rd] = rem_s(x[in->rs1], x[in->rs2]); break;
+        case RV_OP_REMU: x[in->rd] = x[in->rs2] ? x[in->rs1] % x[in->rs2] : x[in->rs1]; break;
+        default: break; /* fence: ordering is trivial for one hart at a time */
+        }
+    }
+    rv_cpu_stats *s = &cpu->stats;
+    s->cycles += b->cycles;
+    s->instret += b->count;
+    s->loads += b->loads;
+    s->stores += b->stores;
+    if (exit == RV_BLOCK_NEXT1) {
+        /* the interpreter's taken-branch correction: the block counted the not-taken cost */
+        s->cycles += (uint64_t)cpu->cfg.timing.branch_taken - b->insn[b->count - 1].cycles +
+                     (b->count > 1 ? b->insn[b->count - 2].cycles : 0);
+        s->branches_taken++;
+    } else if (branch) {
+        s->branches_not_taken++;
+    }
+    cpu->pc = next;
+    return exit;
+}
