@@ -13,6 +13,32 @@
 /* Translate a block on this run by the block interpreter: cold code is not worth translating. */
 #define JIT_HOT_RUNS 2
 
+/* The block at pc in the current fetch page, built if needed. */
+static rv_block *block_at(rv_cpu *cpu, uint32_t pc)
+{
+    rv_code_page *page = cpu->fetch_code;
+    if (page->blocks) {
+        rv_block *b = page->blocks[(pc & RV_PAGE_MASK) >> 1];
+        if (b && b->vpc == pc)
+            return b;
+    }
+    return rv_block_build(cpu, pc);
+}
+
+/* The block at pc in another page if the fetch TLB maps that page (a hit has no side effects, as
+ * in the interpreter's fetch) and it was fetched from before; the page becomes the fetch page. */
+static rv_block *block_via_tlb(rv_cpu *cpu, uint32_t pc)
+{
+    const rv_tlb_entry *e = &cpu->tlb[RV_ACCESS_FETCH][(pc >> RV_PAGE_SHIFT) % RV_TLB_SIZE];
+    if (e->vpn != pc >> RV_PAGE_SHIFT || !e->code)
+        return NULL;
+    cpu->fetch_vpage = pc & ~RV_PAGE_MASK;
+    cpu->fetch_code = e->code;
+    cpu->fetch_dmi = e->dmi;
+    cpu->fetch_ppage = e->ppn_base;
+    return block_at(cpu, pc);
+}
+
 /* The block at cpu->pc, built if needed; NULL when the instruction there must be interpreted.
  * *trapped: entering pc's page took a fetch trap (the interpreter would take it here too). */
 static rv_block *lookup(rv_cpu *cpu, bool *trapped)
@@ -26,13 +52,7 @@ static rv_block *lookup(rv_cpu *cpu, bool *trapped)
             return NULL;
         }
     }
-    rv_code_page *page = cpu->fetch_code;
-    if (page->blocks) {
-        rv_block *b = page->blocks[(pc & RV_PAGE_MASK) >> 1];
-        if (b && b->vpc == pc)
-            return b;
-    }
-    return rv_block_build(cpu, pc);
+    return block_at(cpu, pc);
 }
 
 int rv_block_mem_slow(rv_cpu *cpu, const rv_block *b, unsigned i)
@@ -127,15 +147,15 @@ static int run_chain(rv_cpu *cpu, rv_block *b)
             return exit == RV_BLOCK_LOCKUP ? (int)RV_RUN_LOCKUP : RV_STEP_CONTINUE;
         rv_block *n = b->next[exit];
         if (!n) {
-            /* chain only inside the page: its translation is the one the dispatcher checked */
+            /* only a successor in the same page is remembered: its translation is the one b runs
+             * under; one in another page is looked up through the fetch TLB every time */
             uint32_t pc = cpu->pc;
-            if ((pc & ~RV_PAGE_MASK) != (b->vpc & ~RV_PAGE_MASK))
-                return RV_STEP_CONTINUE;
-            rv_block **slot = cpu->fetch_code->blocks ? &cpu->fetch_code->blocks[(pc & RV_PAGE_MASK) >> 1] : NULL;
-            n = slot && *slot && (*slot)->vpc == pc ? *slot : rv_block_build(cpu, pc);
+            bool same_page = (pc & ~RV_PAGE_MASK) == (b->vpc & ~RV_PAGE_MASK);
+            n = same_page ? block_at(cpu, pc) : block_via_tlb(cpu, pc);
             if (!n)
                 return RV_STEP_CONTINUE;
-            b->next[exit] = n;
+            if (same_page)
+                b->next[exit] = n;
         }
         if (cpu->stats.cycles + n->bound >= cpu->run_limit)
             return RV_STEP_CONTINUE;

@@ -53,38 +53,53 @@ static void emit_entry_exit(x86_asm *a, struct rv_jit *jit)
     x86_ret(a);
 }
 
-/* eax = target pc, already in cpu->pc. Its block in the current fetch page, if translated. */
+/* eax = target pc, already in cpu->pc: jumps to its block's code if the fetch TLB maps the page,
+ * the page has blocks and the block is translated; else returns to the dispatcher. A hit in the
+ * TLB is what the interpreter's fetch would find (no side effects), and the page becomes the fetch
+ * page as its fetch would make it. */
 static void emit_lookup(x86_asm *a, struct rv_jit *jit)
 {
+    uint8_t *miss[6];
     jit->lookup = x86_here(a);
     x86_mov32(a, X86_RCX, X86_RAX);
-    x86_alu32_imm(a, X86_AND, X86_RCX, (int32_t)~RV_PAGE_MASK);
-    x86_alu32_load(a, X86_CMP, X86_RCX, CPU(fetch_vpage));
-    uint8_t *miss1 = x86_jcc(a, X86_CC_NE);
-    x86_mov64_load(a, X86_RDX, CPU(fetch_code));
-    x86_mov64_load(a, X86_RDX, x86_at(X86_RDX, (int32_t)offsetof(rv_code_page, blocks)));
-    x86_test64(a, X86_RDX, X86_RDX);
-    uint8_t *miss2 = x86_jcc(a, X86_CC_E);
+    x86_shift32_imm(a, X86_SHR, X86_RCX, RV_PAGE_SHIFT);
+    x86_mov32(a, X86_RDX, X86_RCX);
+    x86_alu32_imm(a, X86_AND, X86_RDX, RV_TLB_SIZE - 1);
+    x86_imul32_imm(a, X86_RDX, X86_RDX, (int32_t)sizeof(rv_tlb_entry));
+    x86_lea64(a, X86_RDX, x86_at_index(X86_RBX, X86_RDX, 1,
+                                       (int32_t)(offsetof(rv_cpu, tlb) + RV_ACCESS_FETCH * sizeof(rv_tlb_entry[RV_TLB_SIZE]))));
+    x86_alu32_load(a, X86_CMP, X86_RCX, x86_at(X86_RDX, (int32_t)offsetof(rv_tlb_entry, vpn)));
+    miss[0] = x86_jcc(a, X86_CC_NE);
+    x86_mov64_load(a, X86_RSI, x86_at(X86_RDX, (int32_t)offsetof(rv_tlb_entry, code)));
+    x86_test64(a, X86_RSI, X86_RSI);
+    miss[1] = x86_jcc(a, X86_CC_E);
+    x86_mov64_load(a, X86_RDI, x86_at(X86_RSI, (int32_t)offsetof(rv_code_page, blocks)));
+    x86_test64(a, X86_RDI, X86_RDI);
+    miss[2] = x86_jcc(a, X86_CC_E);
     x86_mov32(a, X86_RCX, X86_RAX);
     x86_alu32_imm(a, X86_AND, X86_RCX, (int32_t)(RV_PAGE_MASK & ~1u));
-    /* blocks[offset / 2], 8 bytes each */
-    x86_mov64_load(a, X86_RDX, x86_at_index(X86_RDX, X86_RCX, 4, 0));
-    x86_test64(a, X86_RDX, X86_RDX);
-    uint8_t *miss3 = x86_jcc(a, X86_CC_E);
-    x86_alu32_load(a, X86_CMP, X86_RAX, x86_at(X86_RDX, (int32_t)offsetof(rv_block, vpc)));
-    uint8_t *miss4 = x86_jcc(a, X86_CC_NE);
-    x86_mov64_load(a, X86_RDX, x86_at(X86_RDX, (int32_t)offsetof(rv_block, code)));
-    x86_test64(a, X86_RDX, X86_RDX);
-    uint8_t *miss5 = x86_jcc(a, X86_CC_E);
-    x86_jmp_reg(a, X86_RDX);
-    uint8_t *miss = x86_here(a);
+    x86_mov64_load(a, X86_RDI, x86_at_index(X86_RDI, X86_RCX, 4, 0)); /* blocks[offset / 2] */
+    x86_test64(a, X86_RDI, X86_RDI);
+    miss[3] = x86_jcc(a, X86_CC_E);
+    x86_alu32_load(a, X86_CMP, X86_RAX, x86_at(X86_RDI, (int32_t)offsetof(rv_block, vpc)));
+    miss[4] = x86_jcc(a, X86_CC_NE);
+    x86_mov64_load(a, X86_RDI, x86_at(X86_RDI, (int32_t)offsetof(rv_block, code)));
+    x86_test64(a, X86_RDI, X86_RDI);
+    miss[5] = x86_jcc(a, X86_CC_E);
+    x86_mov32(a, X86_RCX, X86_RAX);
+    x86_alu32_imm(a, X86_AND, X86_RCX, (int32_t)~RV_PAGE_MASK);
+    x86_mov32_store(a, CPU(fetch_vpage), X86_RCX);
+    x86_mov64_store(a, CPU(fetch_code), X86_RSI);
+    x86_mov64_load(a, X86_RCX, x86_at(X86_RDX, (int32_t)offsetof(rv_tlb_entry, dmi)));
+    x86_mov64_store(a, CPU(fetch_dmi), X86_RCX);
+    x86_mov32_load(a, X86_RCX, x86_at(X86_RDX, (int32_t)offsetof(rv_tlb_entry, ppn_base)));
+    x86_mov32_store(a, CPU(fetch_ppage), X86_RCX);
+    x86_jmp_reg(a, X86_RDI);
+    uint8_t *out = x86_here(a);
     x86_mov32_imm(a, X86_RAX, RV_BLOCK_LEFT);
     x86_jmp_to(a, jit->exit);
-    x86_patch(miss1, miss);
-    x86_patch(miss2, miss);
-    x86_patch(miss3, miss);
-    x86_patch(miss4, miss);
-    x86_patch(miss5, miss);
+    for (unsigned i = 0; i < 6; i++)
+        x86_patch(miss[i], out);
 }
 
 struct rv_jit *rv_jit_create(void)

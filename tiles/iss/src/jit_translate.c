@@ -211,7 +211,8 @@ static void add_counter(x86_asm *a, x86_mem m, uint64_t n)
     }
 }
 
-/* Leaves for the block at target: chained (patchable) inside the page, else back to C. */
+/* Leaves for the block at target: chained (patchable) inside the page, where the translation is
+ * the one this block runs under; through the TLB lookup into another page. */
 static void exit_to(translator *t, uint32_t target)
 {
     x86_asm *a = &t->a;
@@ -221,8 +222,8 @@ static void exit_to(translator *t, uint32_t target)
         return;
     }
     x86_mov32_store_imm(a, CPU(pc), target);
-    x86_mov32_imm(a, X86_RAX, RV_BLOCK_LEFT);
-    x86_jmp_to(a, t->code->exit);
+    x86_mov32_imm(a, X86_RAX, target);
+    x86_jmp_to(a, t->code->lookup);
 }
 
 static void emit_insn(translator *t, const rv_binsn *in, unsigned i)
