@@ -35,8 +35,9 @@ bool rv_jit_supported(void) { return RV_JIT_HOST != 0; }
 
 #define CPU(field) x86_at(X86_RBX, (int32_t)offsetof(rv_cpu, field))
 
-/* int enter(rv_cpu *cpu, const void *code): saves the callee-saved registers, keeps cpu in rbx
- * and the stack 16-byte aligned for calls out of translated code, and jumps to code. */
+/* int enter(rv_cpu *cpu, const void *code): saves the callee-saved registers, keeps cpu in rbx,
+ * cycles and instret in r15 and r14 (jit_translate.c) and the stack 16-byte aligned for calls out
+ * of translated code, and jumps to code. The exit stores the counters back. */
 static void emit_entry_exit(x86_asm *a, struct rv_jit *jit)
 {
     static const x86_reg saved[] = { X86_RBX, X86_RBP, X86_R12, X86_R13, X86_R14, X86_R15 };
@@ -45,8 +46,12 @@ static void emit_entry_exit(x86_asm *a, struct rv_jit *jit)
         x86_push(a, saved[i]);
     x86_alu64_imm(a, X86_SUB, X86_RSP, 8);
     x86_mov64(a, X86_RBX, X86_RDI);
+    x86_mov64_load(a, X86_R15, CPU(stats.cycles));
+    x86_mov64_load(a, X86_R14, CPU(stats.instret));
     x86_jmp_reg(a, X86_RSI);
     jit->exit = x86_here(a);
+    x86_mov64_store(a, CPU(stats.cycles), X86_R15);
+    x86_mov64_store(a, CPU(stats.instret), X86_R14);
     x86_alu64_imm(a, X86_ADD, X86_RSP, 8);
     for (unsigned i = 6; i-- > 0;)
         x86_pop(a, saved[i]);

@@ -166,6 +166,11 @@ void x86_alu32(x86_asm *a, x86_alu op, x86_reg dst, x86_reg src)
     op_reg(a, false, ((unsigned)op << 3) | 1u, src, dst);
 }
 
+void x86_alu64(x86_asm *a, x86_alu op, x86_reg dst, x86_reg src)
+{
+    op_reg(a, true, ((unsigned)op << 3) | 1u, src, dst);
+}
+
 void x86_alu32_load(x86_asm *a, x86_alu op, x86_reg dst, x86_mem m)
 {
     op_mem(a, false, ((unsigned)op << 3) | 3u, dst, m);
@@ -244,6 +249,18 @@ void x86_shift64_imm(x86_asm *a, x86_shift op, x86_reg r, uint8_t n)
 }
 
 void x86_imul32_load(x86_asm *a, x86_reg dst, x86_mem m) { op2_mem(a, false, 0xaf, dst, m); }
+
+void x86_imul32(x86_asm *a, x86_reg dst, x86_reg src)
+{
+    if (!room(a))
+        return;
+    rex(a, false, dst, 0, src, false);
+    byte(a, 0x0f);
+    byte(a, 0xaf);
+    modrm_reg(a, dst, src);
+}
+
+void x86_movsxd(x86_asm *a, x86_reg dst, x86_reg src) { op_reg(a, true, 0x63, dst, src); }
 
 void x86_imul32_imm(x86_asm *a, x86_reg dst, x86_reg src, int32_t imm)
 {

@@ -72,6 +72,7 @@ void x86_movsxd_load(x86_asm *a, x86_reg dst, x86_mem m);   /* movsxd r64, dword
 void x86_lea64(x86_asm *a, x86_reg dst, x86_mem m);
 
 void x86_alu32(x86_asm *a, x86_alu op, x86_reg dst, x86_reg src);      /* op r32, r32 */
+void x86_alu64(x86_asm *a, x86_alu op, x86_reg dst, x86_reg src);      /* op r64, r64 */
 void x86_alu32_load(x86_asm *a, x86_alu op, x86_reg dst, x86_mem m);   /* op r32, [m] */
 void x86_alu32_imm(x86_asm *a, x86_alu op, x86_reg dst, int32_t imm);  /* op r32, imm */
 void x86_alu32_mem_imm(x86_asm *a, x86_alu op, x86_mem m, int32_t imm); /* op dword [m], imm */
@@ -85,6 +86,8 @@ void x86_shift32_imm(x86_asm *a, x86_shift op, x86_reg r, uint8_t n);
 void x86_shift32_cl(x86_asm *a, x86_shift op, x86_reg r);
 void x86_shift64_imm(x86_asm *a, x86_shift op, x86_reg r, uint8_t n);
 void x86_imul32_load(x86_asm *a, x86_reg dst, x86_mem m);   /* imul r32, [m] */
+void x86_imul32(x86_asm *a, x86_reg dst, x86_reg src);      /* imul r32, r32 */
+void x86_movsxd(x86_asm *a, x86_reg dst, x86_reg src);      /* movsxd r64, r32 */
 void x86_imul32_imm(x86_asm *a, x86_reg dst, x86_reg src, int32_t imm);
 void x86_imul64(x86_asm *a, x86_reg dst, x86_reg src);
 void x86_setcc(x86_asm *a, x86_cc cc, x86_reg r8);          /* al, cl, dl, bl */
