@@ -2,7 +2,7 @@
 """Runs namp-vp runs of the test suite with several ISS engines and requires identical results.
 
 compare_engines.py --vp VP --runs RUNS [--engines interpreter,jit] [--shard K/N] [--only REGEX]
-                   [--exclude-label LABEL]... [--list]
+                   [--exclude-label LABEL]... [--ref-vp OLD_VP] [--list]
 
 RUNS holds one run a line, tab-separated: test name, comma-separated labels, namp-vp arguments
 (written by tests/engines/CMakeLists.txt from every namp_record_run of the suite). For each run and
@@ -11,6 +11,8 @@ engine it adds `--stats FILE --set core.engine=ENGINE` and compares, against the
   - standard output (the consoles) byte for byte,
   - standard error byte for byte, except the host time and MIPS of the summary line,
   - the statistics JSON byte for byte, except the one line that echoes core.engine.
+With --ref-vp the reference is another namp-vp binary run without core.engine (an older build,
+to show that a change of the platform leaves every simulation as it was).
 """
 import argparse
 import difflib
@@ -37,7 +39,7 @@ def read_runs(path):
 
 
 def run_once(vp, args, engine, stats):
-    cmd = [vp] + args + ["--stats", stats, "--set", f"core.engine={engine}"]
+    cmd = [vp] + args + ["--stats", stats] + (["--set", f"core.engine={engine}"] if engine else [])
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
     data = b""
     if os.path.exists(stats):
@@ -68,8 +70,13 @@ def main():
     ap.add_argument("--only", help="regex on the test name")
     ap.add_argument("--exclude-label", action="append", default=[])
     ap.add_argument("--list", action="store_true", help="print the selected runs and stop")
+    ap.add_argument("--ref-vp", help="reference binary (run without core.engine)")
     a = ap.parse_args()
     engines = a.engines.split(",")
+    binaries = [a.vp] * len(engines)
+    if a.ref_vp:
+        engines = ["reference"] + engines
+        binaries = [a.ref_vp] + binaries
     k, n = (int(v) for v in a.shard.split("/"))
     runs = [r for r in read_runs(a.runs) if not (r[1] & set(a.exclude_label))]
     if a.only:
@@ -86,7 +93,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         stats = os.path.join(tmp, "stats.json")
         for name, _, args in runs:
-            results = [run_once(a.vp, args, e, stats) for e in engines]
+            results = [run_once(vp, args, None if e == "reference" else e, stats)
+                       for vp, e in zip(binaries, engines)]
             ref = results[0]
             bad = []
             for engine, r in zip(engines[1:], results[1:]):
