@@ -88,7 +88,8 @@ void cpu_core::run() {
         if (halted_) break;
         // Run to the next global quantum boundary: all cores meet there, which keeps their
         // interleaving independent of host speed.
-        const sc_time budget = time_to_boundary();
+        const sc_time budget =
+            tlm::tlm_global_quantum::instance().compute_local_quantum() - qk_.get_local_time();
         uint64_t budget_cycles = uint64_t(budget / p_.clock_period);
         if (budget_cycles == 0) budget_cycles = 1;
         if (p_.cycle_limit) {
@@ -131,30 +132,12 @@ void cpu_core::run() {
         if (status == RV_RUN_WFI) {
             qk_.sync();
             sleep_until_interrupt();
-        } else if (qk_.need_sync() && !alone_until_own_time()) {
+        } else if (qk_.need_sync()) {
             qk_.sync();
         }
     }
     trace_stop();
     qk_.sync();
-}
-
-// compute_local_quantum() taken at the core's own time (SystemC time plus the local time it runs
-// ahead), which may lie past the boundary SystemC time is at (alone_until_own_time).
-sc_time cpu_core::time_to_boundary() const {
-    const sc_time q = tlm::tlm_global_quantum::instance().get();
-    if (q == sc_core::SC_ZERO_TIME) return sc_core::SC_ZERO_TIME;
-    const sc_time own = sc_core::sc_time_stamp() + qk_.get_local_time();
-    return q - (own % q);
-}
-
-// At a quantum boundary the core waits until SystemC time catches up with it, so that every other
-// process runs what is due before it. If nothing at all is due up to and including the core's
-// own time, that wait would change nothing but the host time it takes: the core goes on into the
-// next quantum with its local time, and waits at the first boundary (or device access) at which
-// something is due. A single busy core then runs without a context switch per quantum.
-bool cpu_core::alone_until_own_time() const {
-    return sc_core::sc_time_to_pending_activity() > qk_.get_local_time();
 }
 
 void cpu_core::sleep_until_interrupt() {

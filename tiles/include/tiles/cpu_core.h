@@ -70,8 +70,6 @@ private:
     void run();
     void irq_changed();
     void account_cycles();
-    sc_core::sc_time time_to_boundary() const;
-    bool alone_until_own_time() const;
     void sleep_until_interrupt();
     int device_access(rv_access kind, uint32_t addr, void *data, uint32_t len, uint32_t *extra);
     void trap_taken(uint32_t cause, uint32_t epc, uint32_t tval);

@@ -77,5 +77,6 @@ rv_block *rv_block_build(rv_cpu *cpu, uint32_t pc)
     for (unsigned i = 0; i < n; i++)
         blk->insn[i] = insn[i];
     *slot = blk;
+    cpu->blk.counters.blocks_built++;
     return blk;
 }

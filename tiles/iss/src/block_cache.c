@@ -41,6 +41,8 @@ void rv_blocks_drop(rv_cpu *cpu)
             if (d->code[p] && d->code[p]->blocks)
                 memset(d->code[p]->blocks, 0, (RV_PAGE_SIZE / 2) * sizeof *d->code[p]->blocks);
     }
+    if (!cpu->blk.stale)
+        cpu->blk.counters.drops++;
     cpu->blk.stale = true;
     cpu->blk.jit_patch = NULL;
 }

@@ -119,8 +119,10 @@ static bool translate(rv_cpu *cpu, rv_block *b)
             return false;
         }
     }
-    if (rv_jit_translate(cpu, cpu->blk.jit, b))
+    if (rv_jit_translate(cpu, cpu->blk.jit, b)) {
+        cpu->blk.counters.translations++;
         return true;
+    }
     rv_blocks_drop(cpu); /* the code memory is full: translate afresh what is still hot */
     return false;
 }
@@ -168,6 +170,7 @@ int rv_block_engine_run(rv_cpu *cpu)
     while (cpu->stats.cycles < cpu->run_limit) {
         if (RV_UNLIKELY(cpu->blk.stale))
             rv_blocks_reset(cpu);
+        cpu->blk.counters.dispatches++;
         uint32_t pending = (cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie;
         if (RV_UNLIKELY(pending) && rv_check_interrupts(cpu))
             continue;

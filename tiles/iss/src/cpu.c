@@ -91,6 +91,11 @@ rv_engine rv_cpu_engine(const rv_cpu *cpu)
     return cpu->blk.engine;
 }
 
+void rv_cpu_engine_counters(const rv_cpu *cpu, rv_engine_counters *out)
+{
+    *out = cpu->blk.counters;
+}
+
 void rv_cpu_request_stop(rv_cpu *cpu)
 {
     cpu->stop_requested = true;

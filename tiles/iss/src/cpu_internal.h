@@ -130,6 +130,7 @@ typedef struct rv_block_state {
     struct rv_jit *jit;            /* translated code (RV_ENGINE_JIT), made on the first translation */
     void *jit_patch;               /* set by translated code leaving through an unchained exit */
     uint32_t jit_patch_pc;         /* ... and the pc it wants to chain to */
+    rv_engine_counters counters;
 } rv_block_state;
 
 #define RV_STEP_CONTINUE (-1)      /* an instruction step or block run that needs no return */

@@ -137,6 +137,14 @@ void rv_cpu_flush_decode_cache(rv_cpu *cpu);
 /* The engine rv_cpu_run uses: the configured one, or the block engine where the JIT is not
  * available (not an x86-64 host, or no executable memory). */
 rv_engine rv_cpu_engine(const rv_cpu *cpu);
+/* What the block engines did (not simulated state: it differs between engines by nature). */
+typedef struct rv_engine_counters {
+    uint64_t dispatches;    /* rounds of the block engines' run loop */
+    uint64_t blocks_built;
+    uint64_t translations;  /* blocks translated to host code */
+    uint64_t drops;         /* times every block was dropped (flush, DMI change, full code memory) */
+} rv_engine_counters;
+void rv_cpu_engine_counters(const rv_cpu *cpu, rv_engine_counters *out);
 
 /* Run until cpu cycles >= cycle_limit, wfi sleeps, a stop is requested, or lockup. */
 rv_run_status rv_cpu_run(rv_cpu *cpu, uint64_t cycle_limit);
