@@ -10,8 +10,8 @@ constexpr int64_t kib = 1024, mib = 1024 * 1024;
 const std::vector<config_key> &config_schema() {
     using vk = value_kind;
     static const std::vector<config_key> schema = {
-        {"mesh.width", vk::integer, 1, 16, 4, "tiles", "tiles in x direction"},
-        {"mesh.height", vk::integer, 1, 16, 4, "tiles", "tiles in y direction"},
+        {"mesh.width", vk::integer, 1, 64, 4, "tiles", "tiles in x direction"},
+        {"mesh.height", vk::integer, 1, 64, 4, "tiles", "tiles in y direction"},
         {"clock_hz", vk::integer, 1000000, 4000000000LL, 100000000, "Hz",
          "core and bus clock of every tile"},
         {"quantum_cycles", vk::integer, 1, 10000000, 1000, "cycles",
