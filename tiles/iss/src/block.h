@@ -85,5 +85,8 @@ int rv_block_mem_slow(rv_cpu *cpu, const rv_block *b, unsigned i);
 
 /* block_exec.c: runs b once (portable path). Returns an rv_block_exit. */
 int rv_block_exec(rv_cpu *cpu, const rv_block *b);
+/* Runs the instructions of b that start before cpu->run_limit (the first always): a block that
+ * might cross the budget stops where the interpreter would. */
+int rv_block_exec_partial(rv_cpu *cpu, const rv_block *b);
 
 #endif

@@ -18,6 +18,7 @@ void rv_blocks_init(rv_cpu *cpu, rv_engine engine)
     if (engine == RV_ENGINE_JIT && !rv_jit_supported())
         engine = RV_ENGINE_BLOCK;
     cpu->blk.engine = engine;
+    rv_jcache_flush(cpu);
 }
 
 void rv_blocks_free(rv_cpu *cpu)
@@ -43,8 +44,17 @@ void rv_blocks_drop(rv_cpu *cpu)
     }
     if (!cpu->blk.stale)
         cpu->blk.counters.drops++;
+    rv_jcache_flush(cpu);
     cpu->blk.stale = true;
     cpu->blk.jit_patch = NULL;
+}
+
+void rv_jcache_flush(rv_cpu *cpu)
+{
+    if (cpu->blk.engine != RV_ENGINE_JIT)
+        return;
+    for (unsigned i = 0; i < RV_JCACHE_SIZE; i++)
+        cpu->blk.jcache[i].pc = RV_JCACHE_EMPTY;
 }
 
 void rv_blocks_reset(rv_cpu *cpu)

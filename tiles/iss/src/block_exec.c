@@ -43,6 +43,18 @@
         branch = true;                                                                              \
     } while (0)
 
+/* Counters and pc as the interpreter has them before instruction i (not the first; no branch yet). */
+static int stop_before(rv_cpu *cpu, const rv_block *b, unsigned i)
+{
+    rv_cpu_stats *s = &cpu->stats;
+    s->cycles += b->insn[i - 1].cycles;
+    s->instret += i;
+    s->loads += b->insn[i].loads_before;
+    s->stores += b->insn[i].stores_before;
+    cpu->pc = b->vpc + b->insn[i].offset;
+    return RV_BLOCK_LEFT;
+}
+
 static uint32_t div_s(uint32_t a, uint32_t b)
 {
     if (b == 0) return 0xffffffffu;
@@ -57,7 +69,9 @@ static uint32_t rem_s(uint32_t a, uint32_t b)
     return (uint32_t)((int32_t)a % (int32_t)b);
 }
 
-int rv_block_exec(rv_cpu *cpu, const rv_block *b)
+/* Runs b, or with `partial` only the instructions that start before the run's cycle limit (the
+ * block does not fit the budget): the interpreter's stop, without its per-instruction fetch. */
+static RV_ALWAYS_INLINE int exec(rv_cpu *cpu, const rv_block *b, bool partial)
 {
     uint32_t *x = cpu->x;
     uint32_t next = b->end_pc;
@@ -65,6 +79,10 @@ int rv_block_exec(rv_cpu *cpu, const rv_block *b)
     bool branch = false;
     for (const rv_binsn *in = b->insn, *end = b->insn + b->count; in != end; in++) {
         uint32_t pc = b->vpc + in->offset;
+        /* the start cycle of this instruction: class cycles of the ones before (latencies are in
+         * stats.cycles already) */
+        if (partial && in != b->insn && cpu->stats.cycles + in[-1].cycles >= cpu->run_limit)
+            return stop_before(cpu, b, (unsigned)(in - b->insn));
         switch ((enum rv_op)in->op) {
         case RV_OP_LUI: x[in->rd] = (uint32_t)in->imm; break;
         case RV_OP_AUIPC: x[in->rd] = pc + (uint32_t)in->imm; break;
@@ -139,4 +157,14 @@ int rv_block_exec(rv_cpu *cpu, const rv_block *b)
     }
     cpu->pc = next;
     return exit;
+}
+
+int rv_block_exec(rv_cpu *cpu, const rv_block *b)
+{
+    return exec(cpu, b, false);
+}
+
+int rv_block_exec_partial(rv_cpu *cpu, const rv_block *b)
+{
+    return exec(cpu, b, true);
 }

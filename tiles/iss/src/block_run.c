@@ -95,9 +95,9 @@ int rv_block_mem_slow(rv_cpu *cpu, const rv_block *b, unsigned i)
     return RV_BLOCK_LEFT;
 }
 
-/* Steps through b's instructions with the interpreter while the budget lasts (a block that might
- * cross the budget, or whose page entry changed the interrupt state). The first instruction follows
- * the dispatcher's interrupt check directly, as in the interpreter. */
+/* Steps through b's instructions with the interpreter while the budget lasts, when entering its
+ * page (a walk through the bus) changed the interrupt state: the first instruction follows the
+ * dispatcher's interrupt check directly, the next one checks again, as in the interpreter. */
 static int step_through(rv_cpu *cpu, const rv_block *b)
 {
     int status = rv_exec_insn(cpu);
@@ -190,10 +190,13 @@ int rv_block_engine_run(rv_cpu *cpu)
             /* a page walk through the bus may have changed the interrupt inputs: then the
              * interpreter checks them again after the first instruction */
             bool same = ((cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie) == pending;
-            if (same && cpu->stats.cycles + b->bound < cpu->run_limit)
+            if (!same)
+                status = step_through(cpu, b);
+            else if (cpu->stats.cycles + b->bound < cpu->run_limit)
                 status = run_chain(cpu, b);
             else
-                status = step_through(cpu, b);
+                status = rv_block_exec_partial(cpu, b) == RV_BLOCK_LOCKUP ? (int)RV_RUN_LOCKUP
+                                                                          : RV_STEP_CONTINUE;
         }
         if (status != RV_STEP_CONTINUE)
             return status;

@@ -121,6 +121,17 @@ typedef struct rv_csrs {
     uint64_t mcycle_frozen, minstret_frozen;
 } rv_csrs;
 
+/* Jump cache of translated code: virtual pc -> code, for computed targets and jumps into other
+ * pages (jit.h). Valid only while the fetch translations it was filled under are: emptied with
+ * every fetch TLB flush or fill and every drop of the blocks. */
+#define RV_JCACHE_SIZE 512
+typedef struct rv_jcache_entry {
+    uint32_t pc;                   /* RV_JCACHE_EMPTY: empty (an odd pc never runs) */
+    uint32_t pad;
+    const void *code;
+} rv_jcache_entry;
+#define RV_JCACHE_EMPTY 1u
+
 /* Block engine state of one hart (block.h). */
 typedef struct rv_block_state {
     rv_engine engine;              /* effective engine of rv_cpu_run */
@@ -131,6 +142,7 @@ typedef struct rv_block_state {
     void *jit_patch;               /* set by translated code leaving through an unchained exit */
     uint32_t jit_patch_pc;         /* ... and the pc it wants to chain to */
     rv_engine_counters counters;
+    rv_jcache_entry jcache[RV_JCACHE_SIZE];
 } rv_block_state;
 
 #define RV_STEP_CONTINUE (-1)      /* an instruction step or block run that needs no return */
@@ -221,6 +233,9 @@ void rv_decode_cache_free(rv_cpu *cpu);
 int rv_exec_insn(rv_cpu *cpu);
 /* one instruction with the interrupt check before it, as rv_cpu_step */
 int rv_step_insn(rv_cpu *cpu);
+
+/* block_cache.c: empties the JIT's jump cache (fetch translations changed, blocks dropped) */
+void rv_jcache_flush(rv_cpu *cpu);
 
 /* mmu.c */
 rv_dmi *rv_find_dmi(rv_cpu *cpu, uint32_t paddr, uint32_t len);

@@ -58,14 +58,32 @@ static void emit_entry_exit(x86_asm *a, struct rv_jit *jit)
     x86_ret(a);
 }
 
-/* eax = target pc, already in cpu->pc: jumps to its block's code if the fetch TLB maps the page,
- * the page has blocks and the block is translated; else returns to the dispatcher. A hit in the
- * TLB is what the interpreter's fetch would find (no side effects), and the page becomes the fetch
- * page as its fetch would make it. */
+/* The jump cache entry of the pc in eax: rdx = its address. */
+static void jcache_entry(x86_asm *a)
+{
+    _Static_assert(sizeof(rv_jcache_entry) == 16, "jump cache entries are 16 bytes");
+    x86_mov32(a, X86_RDX, X86_RAX);
+    x86_shift32_imm(a, X86_SHR, X86_RDX, 1);
+    x86_alu32_imm(a, X86_AND, X86_RDX, RV_JCACHE_SIZE - 1);
+    x86_shift32_imm(a, X86_SHL, X86_RDX, 4);
+    x86_lea64(a, X86_RDX, x86_at_index(X86_RBX, X86_RDX, 1, (int32_t)offsetof(rv_cpu, blk.jcache)));
+}
+
+/* eax = target pc, already in cpu->pc: jumps to its block's code. First the jump cache; else if
+ * the fetch TLB maps the page, the page has blocks and the block is translated (a hit in the TLB
+ * is what the interpreter's fetch would find, without side effects; the page becomes the fetch
+ * page as its fetch would make it, and the jump goes into the jump cache); else returns to the
+ * dispatcher. */
 static void emit_lookup(x86_asm *a, struct rv_jit *jit)
 {
     uint8_t *miss[6];
     jit->lookup = x86_here(a);
+    jcache_entry(a);
+    x86_alu32_load(a, X86_CMP, X86_RAX, x86_at(X86_RDX, (int32_t)offsetof(rv_jcache_entry, pc)));
+    uint8_t *slow = x86_jcc(a, X86_CC_NE);
+    x86_mov64_load(a, X86_RDX, x86_at(X86_RDX, (int32_t)offsetof(rv_jcache_entry, code)));
+    x86_jmp_reg(a, X86_RDX);
+    x86_patch(slow, x86_here(a));
     x86_mov32(a, X86_RCX, X86_RAX);
     x86_shift32_imm(a, X86_SHR, X86_RCX, RV_PAGE_SHIFT);
     x86_mov32(a, X86_RDX, X86_RCX);
@@ -99,6 +117,9 @@ static void emit_lookup(x86_asm *a, struct rv_jit *jit)
     x86_mov64_store(a, CPU(fetch_dmi), X86_RCX);
     x86_mov32_load(a, X86_RCX, x86_at(X86_RDX, (int32_t)offsetof(rv_tlb_entry, ppn_base)));
     x86_mov32_store(a, CPU(fetch_ppage), X86_RCX);
+    jcache_entry(a);
+    x86_mov32_store(a, x86_at(X86_RDX, (int32_t)offsetof(rv_jcache_entry, pc)), X86_RAX);
+    x86_mov64_store(a, x86_at(X86_RDX, (int32_t)offsetof(rv_jcache_entry, code)), X86_RDI);
     x86_jmp_reg(a, X86_RDI);
     uint8_t *out = x86_here(a);
     x86_mov32_imm(a, X86_RAX, RV_BLOCK_LEFT);

@@ -469,6 +469,7 @@ bool rv_jit_translate(rv_cpu *cpu, struct rv_jit *jit, rv_block *b)
         emit_insn(&t, &b->insn[i], i);
     emit_end(&t);
     x86_patch(over, x86_here(a));
+    add_counter(a, CPU(blk.counters.budget_exits), 1);
     x86_mov32_store_imm(a, CPU(pc), b->vpc);
     x86_mov32_imm(a, X86_RAX, RV_BLOCK_LEFT);
     x86_jmp_to(a, code.exit);

@@ -54,6 +54,7 @@ void rv_tlb_flush(rv_cpu *cpu)
         for (unsigned i = 0; i < RV_TLB_SIZE; i++)
             cpu->tlb[k][i].vpn = RV_TLB_INVALID;
     cpu->fetch_vpage = RV_TLB_INVALID;
+    rv_jcache_flush(cpu);
 }
 
 void rv_update_translation_state(rv_cpu *cpu)
@@ -177,6 +178,8 @@ static rv_tlb_entry *tlb_entry(rv_cpu *cpu, uint32_t vaddr, enum rv_access kind)
     }
     uint32_t page = paddr & ~RV_PAGE_MASK;
     rv_dmi *d = rv_find_dmi(cpu, page, RV_PAGE_SIZE);
+    if (kind == RV_ACCESS_FETCH) /* a page mapped anew may map elsewhere than jumps remember */
+        rv_jcache_flush(cpu);
     e->vpn = vpn;
     e->ppn_base = page;
     e->host = d ? d->host + (page - d->base) : NULL;

@@ -143,6 +143,7 @@ typedef struct rv_engine_counters {
     uint64_t blocks_built;
     uint64_t translations;  /* blocks translated to host code */
     uint64_t drops;         /* times every block was dropped (flush, DMI change, full code memory) */
+    uint64_t budget_exits;  /* translated code left because the next block might cross the budget */
 } rv_engine_counters;
 void rv_cpu_engine_counters(const rv_cpu *cpu, rv_engine_counters *out);
 
