@@ -337,14 +337,47 @@ TEST_P(EngineTest, SfenceVmaAfterRemappingCode) {
              csrw(csr::satp, 5), sfence_vma(),
              lui(6, drv >> 12), csrw(csr::mepc, 6), lui(7, 1), addi(7, 7, -2048),  // MPP = S
              csrw(csr::mstatus, 7), mret()});
-    // S mode driver: call the page 3 times, remap (store to the PTE), sfence.vma, call 3 times
-    code(drv, {addi(20, 0, 3), lui(8, va >> 12), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),
+    // S mode driver: call the page 8 times, remap (store to the PTE), sfence.vma, call 8 times
+    code(drv, {addi(20, 0, 8), lui(8, va >> 12), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),
                lui(9, l0 >> 12), lui(10, pa_new >> 12), srli(10, 10, 2), ori(10, 10, V | R | X | A),
                sw(10, 9, 0), sfence_vma(),
-               addi(20, 0, 3), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8), jal(0, 0)});
-    run_sliced(101, 6000);
+               addi(20, 0, 8), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8), jal(0, 0)});
+    run_sliced(101, 15000);
     EXPECT_EQ(rv_cpu_get_priv(d), RV_PRIV_S);
-    EXPECT_EQ(x(12), 3u * 30u + 3u * 300u);
+    EXPECT_EQ(x(12), 8u * 30u + 8u * 300u);
+}
+
+// A PTE of code changed without sfence.vma: the old mapping stays in the fetch TLB until the entry
+// is evicted (a page 64 pages away takes its slot); then the new code runs, in the interpreter and
+// in every engine (no jump into remembered code of the old mapping).
+TEST_P(EngineTest, RemapWithoutSfenceSeenAfterTlbEviction) {
+    constexpr uint32_t V = 1, R = 2, W = 4, X = 8, A = 64, D = 128;
+    const auto pte = [](uint32_t pa, uint32_t f) { return ((pa >> 12) << 10) | f; };
+    const uint32_t root = B + 0x10000, l0 = B + 0x11000;
+    const uint32_t va = 0x00400000, va2 = va + 64 * 0x1000;
+    const uint32_t pa_old = B + 0x20000, pa_new = B + 0x21000, pa_other = B + 0x22000;
+    w32(root + 4 * (B >> 22), pte(B, V | R | W | X | A | D));
+    w32(root + 4 * (va >> 22), pte(l0, V));
+    w32(l0, pte(pa_old, V | R | X | A));
+    w32(l0 + 4 * 0x40, pte(pa_other, V | R | X | A));
+    code(pa_old, {addi(5, 0, 30), addi(12, 12, 1), addi(5, 5, -1), bne(5, 0, -8), jalr(0, 1, 0)});
+    code(pa_new, {addi(5, 0, 30), addi(12, 12, 10), addi(5, 5, -1), bne(5, 0, -8), jalr(0, 1, 0)});
+    code(pa_other, {addi(13, 13, 1), jalr(0, 1, 0)});
+    const uint32_t drv = B + 0x3000;
+    code(B, {lui(5, 0x80000 | (root >> 24)), addi(5, 5, int32_t((root >> 12) & 0xfff)),
+             csrw(csr::satp, 5), sfence_vma(),
+             lui(6, drv >> 12), csrw(csr::mepc, 6), lui(7, 1), addi(7, 7, -2048), csrw(csr::mstatus, 7), mret()});
+    // 8 calls per phase: enough for the calling blocks to be translated (jumps through the jump cache)
+    code(drv, {addi(20, 0, 8), lui(8, va >> 12), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),
+               lui(9, l0 >> 12), lui(10, pa_new >> 12), srli(10, 10, 2), ori(10, 10, V | R | X | A),
+               sw(10, 9, 0),                                              // no sfence.vma
+               addi(20, 0, 8), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),   // still the old code
+               lui(11, va2 >> 12), jalr(1, 11, 0),                        // evicts va's fetch entry
+               addi(20, 0, 8), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),   // the new code
+               jal(0, 0)});
+    run_sliced(97, 20000);
+    EXPECT_EQ(x(13), 1u);
+    EXPECT_EQ(x(12), 16u * 30u + 8u * 300u);
 }
 
 // A DMI region added after code ran (its latency larger than any before): blocks are dropped

@@ -123,7 +123,7 @@ typedef struct rv_csrs {
 
 /* Jump cache of translated code: virtual pc -> code, for computed targets and jumps into other
  * pages (jit.h). Valid only while the fetch translations it was filled under are: emptied with
- * every fetch TLB flush or fill and every drop of the blocks. */
+ * every fill of the fetch TLB (which follows every TLB flush) and every drop of the blocks. */
 #define RV_JCACHE_SIZE 512
 typedef struct rv_jcache_entry {
     uint32_t pc;                   /* RV_JCACHE_EMPTY: empty (an odd pc never runs) */

@@ -54,7 +54,6 @@ void rv_tlb_flush(rv_cpu *cpu)
         for (unsigned i = 0; i < RV_TLB_SIZE; i++)
             cpu->tlb[k][i].vpn = RV_TLB_INVALID;
     cpu->fetch_vpage = RV_TLB_INVALID;
-    rv_jcache_flush(cpu);
 }
 
 void rv_update_translation_state(rv_cpu *cpu)
@@ -178,7 +177,10 @@ static rv_tlb_entry *tlb_entry(rv_cpu *cpu, uint32_t vaddr, enum rv_access kind)
     }
     uint32_t page = paddr & ~RV_PAGE_MASK;
     rv_dmi *d = rv_find_dmi(cpu, page, RV_PAGE_SIZE);
-    if (kind == RV_ACCESS_FETCH) /* a page mapped anew may map elsewhere than jumps remember */
+    /* A page mapped anew may map elsewhere than the jumps the JIT remembers. This also covers
+     * TLB flushes (satp, sfence.vma, privilege): no instruction runs after one before its page is
+     * filled in again. */
+    if (kind == RV_ACCESS_FETCH)
         rv_jcache_flush(cpu);
     e->vpn = vpn;
     e->ppn_base = page;
