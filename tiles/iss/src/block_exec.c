@@ -55,20 +55,6 @@ static int stop_before(rv_cpu *cpu, const rv_block *b, unsigned i)
     return RV_BLOCK_LEFT;
 }
 
-static uint32_t div_s(uint32_t a, uint32_t b)
-{
-    if (b == 0) return 0xffffffffu;
-    if (a == 0x80000000u && b == 0xffffffffu) return a;
-    return (uint32_t)((int32_t)a / (int32_t)b);
-}
-
-static uint32_t rem_s(uint32_t a, uint32_t b)
-{
-    if (b == 0) return a;
-    if (a == 0x80000000u && b == 0xffffffffu) return 0;
-    return (uint32_t)((int32_t)a % (int32_t)b);
-}
-
 /* Runs b, or with `partial` only the instructions that start before the run's cycle limit (the
  * block does not fit the budget): the interpreter's stop, without its per-instruction fetch. */
 static RV_ALWAYS_INLINE int exec(rv_cpu *cpu, const rv_block *b, bool partial)
@@ -108,37 +94,7 @@ static RV_ALWAYS_INLINE int exec(rv_cpu *cpu, const rv_block *b, bool partial)
         case RV_OP_SB: STORE(1); break;
         case RV_OP_SH: STORE(2); break;
         case RV_OP_SW: STORE(4); break;
-        case RV_OP_ADDI: x[in->rd] = x[in->rs1] + (uint32_t)in->imm; break;
-        case RV_OP_SLTI: x[in->rd] = (int32_t)x[in->rs1] < in->imm; break;
-        case RV_OP_SLTIU: x[in->rd] = x[in->rs1] < (uint32_t)in->imm; break;
-        case RV_OP_XORI: x[in->rd] = x[in->rs1] ^ (uint32_t)in->imm; break;
-        case RV_OP_ORI: x[in->rd] = x[in->rs1] | (uint32_t)in->imm; break;
-        case RV_OP_ANDI: x[in->rd] = x[in->rs1] & (uint32_t)in->imm; break;
-        case RV_OP_SLLI: x[in->rd] = x[in->rs1] << in->imm; break;
-        case RV_OP_SRLI: x[in->rd] = x[in->rs1] >> in->imm; break;
-        case RV_OP_SRAI: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> in->imm); break;
-        case RV_OP_ADD: x[in->rd] = x[in->rs1] + x[in->rs2]; break;
-        case RV_OP_SUB: x[in->rd] = x[in->rs1] - x[in->rs2]; break;
-        case RV_OP_SLL: x[in->rd] = x[in->rs1] << (x[in->rs2] & 31u); break;
-        case RV_OP_SLT: x[in->rd] = (int32_t)x[in->rs1] < (int32_t)x[in->rs2]; break;
-        case RV_OP_SLTU: x[in->rd] = x[in->rs1] < x[in->rs2]; break;
-        case RV_OP_XOR: x[in->rd] = x[in->rs1] ^ x[in->rs2]; break;
-        case RV_OP_SRL: x[in->rd] = x[in->rs1] >> (x[in->rs2] & 31u); break;
-        case RV_OP_SRA: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> (x[in->rs2] & 31u)); break;
-        case RV_OP_OR: x[in->rd] = x[in->rs1] | x[in->rs2]; break;
-        case RV_OP_AND: x[in->rd] = x[in->rs1] & x[in->rs2]; break;
-        case RV_OP_MUL: x[in->rd] = x[in->rs1] * x[in->rs2]; break;
-        case RV_OP_MULH:
-            x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(int32_t)x[in->rs2]) >> 32);
-            break;
-        case RV_OP_MULHSU:
-            x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(uint64_t)x[in->rs2]) >> 32);
-            break;
-        case RV_OP_MULHU: x[in->rd] = (uint32_t)(((uint64_t)x[in->rs1] * x[in->rs2]) >> 32); break;
-        case RV_OP_DIV: x[in->rd] = div_s(x[in->rs1], x[in->rs2]); break;
-        case RV_OP_DIVU: x[in->rd] = x[in->rs2] ? x[in->rs1] / x[in->rs2] : 0xffffffffu; break;
-        case RV_OP_REM: x[in->rd] = rem_s(x[in->rs1], x[in->rs2]); break;
-        case RV_OP_REMU: x[in->rd] = x[in->rs2] ? x[in->rs1] % x[in->rs2] : x[in->rs1]; break;
+#include "compute_cases.h"
         default: break; /* fence: ordering is trivial for one hart at a time */
         }
     }

@@ -271,6 +271,22 @@ uint32_t rv_pending_interrupts(const rv_cpu *cpu); /* mip as software reads it *
 void rv_do_mret(rv_cpu *cpu);
 void rv_do_sret(rv_cpu *cpu);
 
+/* Division as RV32M defines it for a zero divisor and the signed overflow. */
+static inline uint32_t rv_div(uint32_t a, uint32_t b)
+{
+    if (b == 0) return 0xffffffffu;
+    if (a == 0x80000000u && b == 0xffffffffu) return a;
+    return (uint32_t)((int32_t)a / (int32_t)b);
+}
+static inline uint32_t rv_divu(uint32_t a, uint32_t b) { return b ? a / b : 0xffffffffu; }
+static inline uint32_t rv_rem(uint32_t a, uint32_t b)
+{
+    if (b == 0) return a;
+    if (a == 0x80000000u && b == 0xffffffffu) return 0;
+    return (uint32_t)((int32_t)a % (int32_t)b);
+}
+static inline uint32_t rv_remu(uint32_t a, uint32_t b) { return b ? a % b : a; }
+
 static inline void rv_invalidate_reservations(rv_cpu *cpu, uint32_t paddr, uint32_t len)
 {
     if (cpu->res->valid_mask != 0)

@@ -74,20 +74,6 @@ static int illegal(rv_cpu *cpu, const rv_insn *in)
     return trap_taken(cpu);
 }
 
-static uint32_t div_s(uint32_t a, uint32_t b)
-{
-    if (b == 0) return 0xffffffffu;
-    if (a == 0x80000000u && b == 0xffffffffu) return a;
-    return (uint32_t)((int32_t)a / (int32_t)b);
-}
-
-static uint32_t rem_s(uint32_t a, uint32_t b)
-{
-    if (b == 0) return a;
-    if (a == 0x80000000u && b == 0xffffffffu) return 0;
-    return (uint32_t)((int32_t)a % (int32_t)b);
-}
-
 /* lr.w, sc.w and amo*.w. Returns false after taking a trap. */
 static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
 {
@@ -196,37 +182,7 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
     case RV_OP_SB: STORE(1); break;
     case RV_OP_SH: STORE(2); break;
     case RV_OP_SW: STORE(4); break;
-    case RV_OP_ADDI: x[in->rd] = x[in->rs1] + (uint32_t)in->imm; break;
-    case RV_OP_SLTI: x[in->rd] = (int32_t)x[in->rs1] < in->imm; break;
-    case RV_OP_SLTIU: x[in->rd] = x[in->rs1] < (uint32_t)in->imm; break;
-    case RV_OP_XORI: x[in->rd] = x[in->rs1] ^ (uint32_t)in->imm; break;
-    case RV_OP_ORI: x[in->rd] = x[in->rs1] | (uint32_t)in->imm; break;
-    case RV_OP_ANDI: x[in->rd] = x[in->rs1] & (uint32_t)in->imm; break;
-    case RV_OP_SLLI: x[in->rd] = x[in->rs1] << in->imm; break;
-    case RV_OP_SRLI: x[in->rd] = x[in->rs1] >> in->imm; break;
-    case RV_OP_SRAI: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> in->imm); break;
-    case RV_OP_ADD: x[in->rd] = x[in->rs1] + x[in->rs2]; break;
-    case RV_OP_SUB: x[in->rd] = x[in->rs1] - x[in->rs2]; break;
-    case RV_OP_SLL: x[in->rd] = x[in->rs1] << (x[in->rs2] & 31u); break;
-    case RV_OP_SLT: x[in->rd] = (int32_t)x[in->rs1] < (int32_t)x[in->rs2]; break;
-    case RV_OP_SLTU: x[in->rd] = x[in->rs1] < x[in->rs2]; break;
-    case RV_OP_XOR: x[in->rd] = x[in->rs1] ^ x[in->rs2]; break;
-    case RV_OP_SRL: x[in->rd] = x[in->rs1] >> (x[in->rs2] & 31u); break;
-    case RV_OP_SRA: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> (x[in->rs2] & 31u)); break;
-    case RV_OP_OR: x[in->rd] = x[in->rs1] | x[in->rs2]; break;
-    case RV_OP_AND: x[in->rd] = x[in->rs1] & x[in->rs2]; break;
-    case RV_OP_MUL: x[in->rd] = x[in->rs1] * x[in->rs2]; break;
-    case RV_OP_MULH:
-        x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(int32_t)x[in->rs2]) >> 32);
-        break;
-    case RV_OP_MULHSU:
-        x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(uint64_t)x[in->rs2]) >> 32);
-        break;
-    case RV_OP_MULHU: x[in->rd] = (uint32_t)(((uint64_t)x[in->rs1] * x[in->rs2]) >> 32); break;
-    case RV_OP_DIV: x[in->rd] = div_s(x[in->rs1], x[in->rs2]); break;
-    case RV_OP_DIVU: x[in->rd] = x[in->rs2] ? x[in->rs1] / x[in->rs2] : 0xffffffffu; break;
-    case RV_OP_REM: x[in->rd] = rem_s(x[in->rs1], x[in->rs2]); break;
-    case RV_OP_REMU: x[in->rd] = x[in->rs2] ? x[in->rs1] % x[in->rs2] : x[in->rs1]; break;
+#include "compute_cases.h"
     case RV_OP_FENCE: break;
     case RV_OP_FENCE_I:
         rv_decode_cache_flush(cpu);

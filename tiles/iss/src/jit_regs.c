@@ -152,16 +152,14 @@ void jit_write_back(x86_asm *a, const jit_regs *g, uint64_t dirty)
             x86_mov32_store(a, XREG(r), (x86_reg)g->host[r]);
 }
 
-void jit_save_caller_saved(x86_asm *a, const jit_regs *g, uint64_t valid)
+void jit_caller_saved(x86_asm *a, const jit_regs *g, uint64_t valid, bool reload)
 {
-    for (unsigned r = 1; r < RV_REG_SINK; r++)
-        if ((valid & (1ull << r)) && caller_saved((x86_reg)g->host[r]))
-            x86_mov32_store(a, XREG(r), (x86_reg)g->host[r]);
-}
-
-void jit_reload_caller_saved(x86_asm *a, const jit_regs *g, uint64_t valid)
-{
-    for (unsigned r = 1; r < RV_REG_SINK; r++)
-        if ((valid & (1ull << r)) && caller_saved((x86_reg)g->host[r]))
+    for (unsigned r = 1; r < RV_REG_SINK; r++) {
+        if (!(valid & (1ull << r)) || !caller_saved((x86_reg)g->host[r]))
+            continue;
+        if (reload)
             x86_mov32_load(a, (x86_reg)g->host[r], XREG(r));
+        else
+            x86_mov32_store(a, XREG(r), (x86_reg)g->host[r]);
+    }
 }

@@ -44,8 +44,8 @@ void jit_set_imm(x86_asm *a, jit_regs *g, unsigned r, uint32_t imm);
 
 /* Writes the guest registers of dirty (a mask) back to cpu->x. */
 void jit_write_back(x86_asm *a, const jit_regs *g, uint64_t dirty);
-/* Around a call to C: caller-saved host registers of valid (a mask) to cpu->x, and back after. */
-void jit_save_caller_saved(x86_asm *a, const jit_regs *g, uint64_t valid);
-void jit_reload_caller_saved(x86_asm *a, const jit_regs *g, uint64_t valid);
+/* Around a call to C: the caller-saved host registers of valid (a mask) to cpu->x before it
+ * (reload false), and back after it (reload true). */
+void jit_caller_saved(x86_asm *a, const jit_regs *g, uint64_t valid, bool reload);
 
 #endif

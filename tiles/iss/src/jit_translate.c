@@ -55,23 +55,11 @@ static pending *add_stub(translator *t, uint8_t *rel, unsigned kind, unsigned in
     return p;
 }
 
-static uint32_t jit_div(uint32_t a, uint32_t b)
-{
-    if (b == 0) return 0xffffffffu;
-    if (a == 0x80000000u && b == 0xffffffffu) return a;
-    return (uint32_t)((int32_t)a / (int32_t)b);
-}
-
-static uint32_t jit_divu(uint32_t a, uint32_t b) { return b ? a / b : 0xffffffffu; }
-
-static uint32_t jit_rem(uint32_t a, uint32_t b)
-{
-    if (b == 0) return a;
-    if (a == 0x80000000u && b == 0xffffffffu) return 0;
-    return (uint32_t)((int32_t)a % (int32_t)b);
-}
-
-static uint32_t jit_remu(uint32_t a, uint32_t b) { return b ? a % b : a; }
+/* out-of-line for calls from translated code */
+static uint32_t jit_div(uint32_t a, uint32_t b) { return rv_div(a, b); }
+static uint32_t jit_divu(uint32_t a, uint32_t b) { return rv_divu(a, b); }
+static uint32_t jit_rem(uint32_t a, uint32_t b) { return rv_rem(a, b); }
+static uint32_t jit_remu(uint32_t a, uint32_t b) { return rv_remu(a, b); }
 
 static void call(x86_asm *a, const void *fn)
 {
@@ -171,9 +159,9 @@ static void divide(translator *t, const rv_binsn *in, uint32_t (*fn)(uint32_t, u
     jit_get(a, &t->regs, X86_RDI, in->rs1);
     jit_get(a, &t->regs, X86_RSI, in->rs2);
     uint64_t valid = t->regs.valid;
-    jit_save_caller_saved(a, &t->regs, valid);
+    jit_caller_saved(a, &t->regs, valid, false);
     call(a, (const void *)fn);
-    jit_reload_caller_saved(a, &t->regs, valid);
+    jit_caller_saved(a, &t->regs, valid, true);
     jit_set(a, &t->regs, in->rd, X86_RAX);
 }
 
@@ -430,9 +418,9 @@ static void emit_stubs(translator *t)
             x86_alu32(a, X86_OR, X86_RSI, X86_RAX);
             x86_mov64_load(a, X86_RDI, CPU(res));
             x86_mov32_imm(a, X86_RDX, p->len);
-            jit_save_caller_saved(a, &t->regs, p->valid);
+            jit_caller_saved(a, &t->regs, p->valid, false);
             call(a, (const void *)rv_reservations_invalidate);
-            jit_reload_caller_saved(a, &t->regs, p->valid);
+            jit_caller_saved(a, &t->regs, p->valid, true);
             x86_jmp_to(a, p->resume);
             break;
         default: /* STUB_CHAIN: ask the dispatcher to chain this jump to the target's code */
