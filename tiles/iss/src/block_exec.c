@@ -5,8 +5,6 @@
 
 #include <string.h>
 
-#define SEXT8(v) ((uint32_t)(int32_t)(int8_t)(uint8_t)(v))
-#define SEXT16(v) ((uint32_t)(int32_t)(int16_t)(uint16_t)(v))
 
 /* Fast-path load or store through the TLB's host pointer, as the interpreter's LOAD/STORE; on a
  * miss the block is left through the interpreter's slow path. */
@@ -80,21 +78,7 @@ static RV_ALWAYS_INLINE int exec(rv_cpu *cpu, const rv_block *b, bool partial)
             exit = RV_BLOCK_LEFT;
             break;
         }
-        case RV_OP_BEQ: BRANCH(x[in->rs1] == x[in->rs2]); break;
-        case RV_OP_BNE: BRANCH(x[in->rs1] != x[in->rs2]); break;
-        case RV_OP_BLT: BRANCH((int32_t)x[in->rs1] < (int32_t)x[in->rs2]); break;
-        case RV_OP_BGE: BRANCH((int32_t)x[in->rs1] >= (int32_t)x[in->rs2]); break;
-        case RV_OP_BLTU: BRANCH(x[in->rs1] < x[in->rs2]); break;
-        case RV_OP_BGEU: BRANCH(x[in->rs1] >= x[in->rs2]); break;
-        case RV_OP_LB: LOAD(1, SEXT8); break;
-        case RV_OP_LH: LOAD(2, SEXT16); break;
-        case RV_OP_LW: LOAD(4, (uint32_t)); break;
-        case RV_OP_LBU: LOAD(1, (uint8_t)); break;
-        case RV_OP_LHU: LOAD(2, (uint16_t)); break;
-        case RV_OP_SB: STORE(1); break;
-        case RV_OP_SH: STORE(2); break;
-        case RV_OP_SW: STORE(4); break;
-#include "compute_cases.h"
+#include "insn_cases.h"
         default: break; /* fence: ordering is trivial for one hart at a time */
         }
     }

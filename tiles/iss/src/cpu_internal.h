@@ -271,6 +271,13 @@ uint32_t rv_pending_interrupts(const rv_cpu *cpu); /* mip as software reads it *
 void rv_do_mret(rv_cpu *cpu);
 void rv_do_sret(rv_cpu *cpu);
 
+/* Loaded values to register values (insn_cases.h). */
+#define RV_AS_IS(v) (v)
+#define RV_SEXT8(v) ((uint32_t)(int32_t)(int8_t)(uint8_t)(v))
+#define RV_SEXT16(v) ((uint32_t)(int32_t)(int16_t)(uint16_t)(v))
+#define RV_ZEXT8(v) ((v)&0xffu)
+#define RV_ZEXT16(v) ((v)&0xffffu)
+
 /* Division as RV32M defines it for a zero divisor and the signed overflow. */
 static inline uint32_t rv_div(uint32_t a, uint32_t b)
 {

@@ -46,11 +46,6 @@
         cpu->stats.stores++;                                                                        \
     } while (0)
 
-#define AS_IS(v) (v)
-#define SEXT8(v) ((uint32_t)(int32_t)(int8_t)(uint8_t)(v))
-#define SEXT16(v) ((uint32_t)(int32_t)(int16_t)(uint16_t)(v))
-#define ZEXT8(v) ((v)&0xffu)
-#define ZEXT16(v) ((v)&0xffffu)
 
 #define BRANCH(cond)                                                                                \
     do {                                                                                            \
@@ -168,21 +163,7 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
         next_pc = target;
         break;
     }
-    case RV_OP_BEQ: BRANCH(x[in->rs1] == x[in->rs2]); break;
-    case RV_OP_BNE: BRANCH(x[in->rs1] != x[in->rs2]); break;
-    case RV_OP_BLT: BRANCH((int32_t)x[in->rs1] < (int32_t)x[in->rs2]); break;
-    case RV_OP_BGE: BRANCH((int32_t)x[in->rs1] >= (int32_t)x[in->rs2]); break;
-    case RV_OP_BLTU: BRANCH(x[in->rs1] < x[in->rs2]); break;
-    case RV_OP_BGEU: BRANCH(x[in->rs1] >= x[in->rs2]); break;
-    case RV_OP_LB: LOAD(1, SEXT8); break;
-    case RV_OP_LH: LOAD(2, SEXT16); break;
-    case RV_OP_LW: LOAD(4, AS_IS); break;
-    case RV_OP_LBU: LOAD(1, ZEXT8); break;
-    case RV_OP_LHU: LOAD(2, ZEXT16); break;
-    case RV_OP_SB: STORE(1); break;
-    case RV_OP_SH: STORE(2); break;
-    case RV_OP_SW: STORE(4); break;
-#include "compute_cases.h"
+#include "insn_cases.h"
     case RV_OP_FENCE: break;
     case RV_OP_FENCE_I:
         rv_decode_cache_flush(cpu);
