@@ -4,8 +4,9 @@
  * budget test and the interrupt check. Inside a block neither can change its answer: interrupt
  * inputs change only in host callbacks and enables only in CSR/system instructions, both of which
  * leave or end blocks. The budget is tested for the whole block at once against an upper bound of
- * its last instruction's start cycle; a block that might cross the budget runs stepwise. Blocks
- * chain to their successors in the same page without coming back here.
+ * its last instruction's start cycle; a block that might cross the budget runs only the
+ * instructions that start before the limit. Blocks chain to their successors without coming back
+ * here: in the same page directly, in another page through the fetch TLB.
  */
 #include "block.h"
 #include "jit.h"

@@ -3,9 +3,10 @@
  * Translated code does what rv_block_exec does for its block. Blocks chain to each other in host
  * code: an exit to a constant target in the same page starts as a jump to a stub that returns to
  * the dispatcher and asks it (blk.jit_patch) to point the jump at the target's code once that is
- * translated; a computed target (jalr) is looked up in the fetch page's block table by a shared
- * stub. Every block starts with the budget test of the dispatcher. On other hosts, or without
- * executable memory, rv_jit_supported() is false and the engine is the block interpreter.
+ * translated; a computed target (jalr) or one in another page is looked up by a shared stub in
+ * the jump cache, then through the fetch TLB and the page's block table. Every block starts with
+ * the budget test of the dispatcher. On other hosts rv_jit_supported() is false, and without
+ * executable memory rv_jit_create() fails: the engine is then the block interpreter.
  */
 #ifndef ISS_JIT_H
 #define ISS_JIT_H
