@@ -37,13 +37,15 @@ def run(cmd, check=True, timeout=None):
 
 
 def vp_run(vp, args, engine=None, check=True):
-    """namp-vp with --stats; returns (Run, statistics document)."""
+    """namp-vp with --stats; returns (Run, statistics document or None if there is none)."""
     with tempfile.TemporaryDirectory() as d:
         stats = os.path.join(d, "stats.json")
         cmd = [vp, "--quiet", "--stats", stats] + args
         if engine:
             cmd += ["--set", f"core.engine={engine}"]
         r = run(cmd, check=check)
+        if not os.path.exists(stats):
+            return r, None
         with open(stats) as f:
             return r, json.load(f)
 
@@ -73,6 +75,11 @@ def qemu_version(qemu):
         return out.splitlines()[0]
     except (OSError, IndexError):
         return "unknown"
+
+
+def number(n):
+    """An integer with thin groups of three digits: 6 195 400 370."""
+    return f"{n:,}".replace(",", " ")
 
 
 def table(header, rows):

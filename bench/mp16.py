@@ -34,7 +34,7 @@ WORKLOADS = [
 
 # perf symbol -> component; the first pattern that matches wins
 COMPONENTS = [
-    ("ISS: translated code", re.compile(r"^\[JIT\]|^0x0000")),
+    ("ISS: translated code", None),  # by mapping, in profile()
     ("ISS: C (engines, interpreter, MMU)", re.compile(r"^(rv_|jit_|x86_|tlb_entry|enter_page|block_|step_|run_chain|lookup|translate|exec_insn)")),
     ("core wrapper (cpu_core: TLM, quantum keeper)", re.compile(r"tiles::cpu_core|tlm_utils::tlm_quantumkeeper|tlm::tlm_global_quantum")),
     ("SystemC kernel", re.compile(r"sc_core::|sc_dt::|_qt_|qt_|sc_cor|sc_time")),
@@ -46,24 +46,33 @@ COMPONENTS = [
 ]
 
 
+def perf_lines(data, sort):
+    """(percent, dso, kind, symbol) of perf report --sort sort."""
+    rep = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", sort,
+                          "-q"], stdout=subprocess.PIPE, text=True, stderr=subprocess.DEVNULL).stdout
+    for line in rep.splitlines():
+        m = re.match(r"\s*([0-9.]+)%\s+(.*?)(?:\s+\[([.k])\]\s+(.*))?$", line)
+        if m:
+            yield float(m.group(1)), m.group(2).strip(), m.group(3), (m.group(4) or "").strip()
+
+
 def profile(cmd):
-    """perf record of cmd; returns [(component, percent)] of the samples."""
+    """perf record of cmd; returns [(component, percent)] of the samples. Translated code is
+    counted per mapping (its samples spread over too many addresses to list one by one)."""
     with tempfile.TemporaryDirectory() as d:
         data = os.path.join(d, "perf.data")
         subprocess.run(["perf", "record", "-q", "-o", data, "--"] + cmd,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        rep = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
-                              "--sort", "dso,sym", "-q"], stdout=subprocess.PIPE, text=True,
-                             stderr=subprocess.DEVNULL).stdout
-    share = collections.Counter()
-    for line in rep.splitlines():
-        m = re.match(r"\s*([0-9.]+)%\s+(.*?)\s+\[([.k])\]\s+(.*)$", line)
-        if not m:
-            continue
-        pct, dso, kind, sym = float(m.group(1)), m.group(2), m.group(3), m.group(4).strip()
-        key = "[JIT]" if dso.startswith("[JIT]") else ("[k] " + sym if kind == "k" else sym)
-        comp = next((c for c, rx in COMPONENTS if rx.search(key)), "other")
-        share[comp] += pct
+        share = collections.Counter()
+        for pct, dso, _, _ in perf_lines(data, "dso"):
+            if dso.startswith("[JIT]"):
+                share[COMPONENTS[0][0]] += pct
+        for pct, dso, kind, sym in perf_lines(data, "dso,sym"):
+            if dso.startswith("[JIT]") or kind is None:
+                continue
+            key = "[k] " + sym if kind == "k" else sym
+            share[next((c for c, rx in COMPONENTS[1:] if rx.search(key)), "other")] += pct
+    share["not attributed (samples too few to list)"] = max(0.0, 100.0 - sum(share.values()))
     return sorted(share.items(), key=lambda kv: -kv[1])
 
 
@@ -106,7 +115,8 @@ def main():
         if a.profile and shutil.which("perf"):
             cmd = [vp, "--quiet", "--set", "core.engine=jit"] + cmd_args
             profiles.append((title, profile(cmd)))
-        rows.append([f"({cycles:,} cycles, {instret:,} instructions)".replace(",", " "), "", "", "", "", "", ""])
+        rows.append([f"({benchlib.number(cycles)} cycles, {benchlib.number(instret)} instructions)",
+                     "", "", "", "", "", ""])
 
     md = [f"Measured by `bench/mp16.py --repeat {a.repeat}{' --profile' if a.profile else ''}` on {host}.",
           "Speed-up: host time of the first engine divided by the engine's.", "",
