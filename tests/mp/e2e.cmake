@@ -129,6 +129,11 @@ if(TARGET namp-vp)
                      ${CMAKE_SOURCE_DIR}/tests/e2e/check_run.py ${MP_VP} ${T_PRESET}
                      -- ${checks} -- ${T_ARGS})
     set_tests_properties(e2e.mp.namp.${name} PROPERTIES LABELS "e2e;mp;namp" TIMEOUT 300)
+    if(T_PRESET STREQUAL "-")
+      namp_record_run(e2e.mp.namp.${name} "e2e;mp;namp" ${T_ARGS})
+    else()
+      namp_record_run(e2e.mp.namp.${name} "e2e;mp;namp" --preset ${T_PRESET} ${T_ARGS})
+    endif()
   endfunction()
 
   # every mode over the NAMP, tile 0 -> 15, 40 messages of 1..1024 B into a 4 x 1 KiB buffer

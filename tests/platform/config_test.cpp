@@ -52,8 +52,8 @@ TEST(Config, UnknownKeysAreNamed) {
 }
 
 TEST(Config, ValuesOutOfRangeOrOfTheWrongTypeAreRejected) {
-    EXPECT_EQ(error_of([] { config_builder().apply_override("mesh.width=17"); }),
-              "--set: 'mesh.width' must be an integer in [1, 16], got 17");
+    EXPECT_EQ(error_of([] { config_builder().apply_override("mesh.width=65"); }),
+              "--set: 'mesh.width' must be an integer in [1, 64], got 65");
     EXPECT_EQ(error_of([] { config_builder().apply_override("tile.cores=two"); }),
               "--set: 'tile.cores' must be an integer in [1, 32], got \"two\"");
     EXPECT_EQ(error_of([] { config_builder().apply_override("trace.traps=1"); }),

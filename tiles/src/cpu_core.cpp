@@ -16,6 +16,7 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.hart_id = p.core;
     cfg.reset_pc = TILE_SRAM_BASE;
     cfg.timing = p.timing;
+    cfg.engine = p.engine;
     cfg.bus_access = &cpu_core::bus_access_thunk;
     cfg.bus_ctx = this;
     if (p.tracer)

@@ -41,6 +41,7 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
         p.tile_id = geometry.id;
         p.core = c;
         p.timing = config.timing;
+        p.engine = config.engine;
         p.clock_period = clock_period;
         p.cycle_limit = config.cycle_limit;
         p.reservations = &reservations_;

@@ -232,6 +232,11 @@ platform_config config_builder::build() const {
         for (const auto &[name, field] : table) obj.*field = u(prefix + name);
     };
     read_keys("core.timing.", timing_keys, t.timing);
+    const std::string engine = get("core.engine").get<std::string>();
+    if (engine == "interpreter") t.engine = RV_ENGINE_INTERPRETER;
+    else if (engine == "block") t.engine = RV_ENGINE_BLOCK;
+    else if (engine == "jit") t.engine = RV_ENGINE_JIT;
+    else throw config_error("'core.engine' must be interpreter, block or jit, not '" + engine + "'");
     t.trace_traps = get("trace.traps").get<bool>();
     noc::config &n = c.noc;
     n.width = c.mesh_width;

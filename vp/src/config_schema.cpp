@@ -10,8 +10,8 @@ constexpr int64_t kib = 1024, mib = 1024 * 1024;
 const std::vector<config_key> &config_schema() {
     using vk = value_kind;
     static const std::vector<config_key> schema = {
-        {"mesh.width", vk::integer, 1, 16, 4, "tiles", "tiles in x direction"},
-        {"mesh.height", vk::integer, 1, 16, 4, "tiles", "tiles in y direction"},
+        {"mesh.width", vk::integer, 1, 64, 4, "tiles", "tiles in x direction"},
+        {"mesh.height", vk::integer, 1, 64, 4, "tiles", "tiles in y direction"},
         {"clock_hz", vk::integer, 1000000, 4000000000LL, 100000000, "Hz",
          "core and bus clock of every tile"},
         {"quantum_cycles", vk::integer, 1, 10000000, 1000, "cycles",
@@ -33,6 +33,10 @@ const std::vector<config_key> &config_schema() {
         {"tile.arg", vk::integer, 0, 4294967295LL, 0, "",
          "a word every core reads from the tile information block (TILEINFO_ARG): a parameter of "
          "the run for the firmware, e.g. a benchmark's traffic seed in a sweep"},
+        {"core.engine", vk::string, 0, 0, "jit", "",
+         "how the ISS runs code: interpreter (one instruction at a time, the reference), block "
+         "(chained blocks) or jit (blocks translated to x86-64; block on other hosts); all give "
+         "the same simulation (docs/iss-engine.md)"},
         {"core.timing.alu", vk::integer, 1, 1000, 1, "cycles", "integer ALU op, lui, auipc"},
         {"core.timing.mul", vk::integer, 1, 1000, 3, "cycles", "mul, mulh, mulhsu, mulhu"},
         {"core.timing.div", vk::integer, 1, 1000, 34, "cycles", "div, divu, rem, remu"},

@@ -35,6 +35,7 @@ public:
         unsigned tile_id = 0;
         unsigned core = 0;  // index in the tile, also mhartid
         rv_timing timing{};
+        rv_engine engine = RV_ENGINE_INTERPRETER;
         sc_core::sc_time clock_period;
         uint64_t cycle_limit = 0;  // the ISS never runs past this cycle (0: no limit)
         rv_reservation_set *reservations = nullptr;
