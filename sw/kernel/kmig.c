@@ -905,6 +905,7 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     r0.t_end = timer_now();
     r0.tid = pd.tid;
     r0.bytes_moved = bytes;
+    r0.vif_action = sw.vif.action;
     if (res)
         *res = r0;
     k_mutex_unlock(&mig_lock);

@@ -14,6 +14,9 @@
 #include "ktest.h"
 #include "mcapi.h"
 #include "mig.h"
+#include "mp/cbuffer.h"
+#include "na_registers.h"
+#include "namp_structs.h"
 
 #ifndef MIG_COUNT
 #define MIG_COUNT 100u
@@ -146,9 +149,9 @@ static void coordinator(void *arg)
         mcapi_status_t st;
         send_to(coord_ep, where[id], MGR_PORT, m, 4);
         KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
-        k_printf("migration %lu: task %lu tile %lu -> %lu, method %lu: %ld\n", (unsigned long)k,
+        k_printf("migration %lu: task %lu tile %lu -> %lu, method %lu: %ld (vif %lu)\n", (unsigned long)k,
                  (unsigned long)id, (unsigned long)where[id], (unsigned long)to, (unsigned long)method,
-                 (long)(int32_t)ans[0]);
+                 (long)(int32_t)ans[0], (unsigned long)ans[1]);
         if ((int32_t)ans[0] == K_OK) {
             where[id] = to;
             ++done;
@@ -212,8 +215,8 @@ static void manager(void)
         take_arrivals();
         if (m[0] == OP_MIGRATE) {
             int32_t rc = K_EINVAL;
+            k_migrate_result_t res = {0};
             if (m[1] < TASKS && local[m[1]]) {
-                k_migrate_result_t res;
                 rc = k_task_migrate(local[m[1]], m[2], (int)m[3], &res);
                 if (rc == K_OK) {
                     int status = -1;
@@ -222,7 +225,7 @@ static void manager(void)
                     local[m[1]] = NULL;
                 }
             }
-            uint32_t ans[4] = {(uint32_t)rc, 0, 0, 0};
+            uint32_t ans[4] = {(uint32_t)rc, res.vif_action, 0, 0};
             send_to(mgr_ep, 0, COORD_PORT, ans, 4);
         } else if (m[0] == OP_PROGRESS) {
             uint32_t ans[4] = {0};
@@ -245,6 +248,16 @@ static void manager(void)
                              (unsigned long)id, (unsigned long)d->stage, (unsigned long)d->sent,
                              (unsigned long)d->received, (unsigned long)d->errors, (unsigned long)d->last_status,
                              (unsigned long)*(uint32_t *)kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, u.c.last_vif_status), 4));
+                if (!d->done) {   /* where it waits: its vif and its send buffer */
+                    const volatile uint32_t *v = kmp_task_ptr(t, K_USER_VIF, 16);
+                    const mp_cbuffer_t *tx = kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), 32);
+                    if (v && tx)
+                        k_printf("task %lu: vif flags 0x%lx p1 %lu p2 %lu p3 %lu status 0x%lx; tx rd %lu wr %lu\n",
+                                 (unsigned long)id, (unsigned long)v[NAMP_VIF_FLAGS / 4],
+                                 (unsigned long)v[NAMP_VIF_PARAM1 / 4], (unsigned long)v[NAMP_VIF_PARAM2 / 4],
+                                 (unsigned long)v[NAMP_VIF_PARAM3 / 4], (unsigned long)v[NAMP_VIF_STATUS / 4],
+                                 (unsigned long)tx->rd_idx, (unsigned long)tx->wr_idx);
+                }
                 ans[0] += d->sent;
                 if (d->role == MIG_SINK) {
                     ans[1] += d->received;
