@@ -374,3 +374,44 @@ TEST(NampPs, MulticastMemberFollowsTheRelocation) {
     EXPECT_EQ(m.get(0, H + NAMP_H_TILE), 2u);
     EXPECT_EQ(b.stats(0).namp_relocations, 1u);
 }
+
+// ABORT | KEEP (docs/namp.md "NAMP-PS", aborting with KEEP): a buffered send held back by a paused
+// receiver ends ABORTED with its send-buffer element given back (read index where it was, the
+// element still committed), so the same start later delivers it exactly once; a plain ABORT of the
+// same transfer frees the element.
+namespace {
+void abort_buffered(const bool keep) {
+    {
+        bench b({"namp.enabled=true", "namp.retry_cycles=64", "namp.retry_max_cycles=256"});
+        namp_mem m{b};
+        m.endpoint(1, EP, RXB, NAMP_EP_F_NOTIFY, NAMP_EP_STATE_PAUSED);
+        m.cbuffer(1, RXB, 2, 5);
+        m.handle(0, H, 1, EP, 0, 0);
+        m.cbuffer(0, TXB, 2, 5);
+        m.put(0, m.elem_data(0, TXB, 0), 0xFEED);
+        m.put(0, TXB + MP_CB_HEADER_SIZE, MP_CB_COMMITTED | 4u);
+        m.put(0, TXB + MP_CB_OFF_WR_IDX, 1);
+        b.run({[&] {
+            start_slot(b.d(0), 0, NAMP_FLAG_BUF, H, TXB, 0);
+            b.cycles(2000);
+            ASSERT_EQ(NAMP_STATUS_STATE(b.d(0).rd(slot_reg(0, NAMP_SLOT_STATUS))), NAMP_STATE_RETRY);
+            b.d(0).wr(slot_reg(0, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT | (keep ? NAMP_SLOT_CTRL_KEEP : 0u));
+            EXPECT_EQ(error_code(finish_slot(b, 0, 0)), uint32_t(NAMP_ERR_ABORTED));
+            EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), keep ? 0u : 1u) << "keep " << keep;
+            EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 0u) << "nothing reached the receiver";
+            if (!keep) return;
+            EXPECT_EQ(m.elem_size(0, TXB, 0), MP_CB_COMMITTED | 4u) << "still committed";
+            b.d(0).wr(slot_reg(0, NAMP_SLOT_FLAGS), 0);
+            m.put(1, EP + NAMP_EP_STATE, NAMP_EP_STATE_READY);
+            start_slot(b.d(0), 0, NAMP_FLAG_BUF, H, TXB, 0);
+            EXPECT_EQ(error_code(finish_slot(b, 0, 0)), 0u);
+            EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), 1u) << "freed once sent";
+            EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 1u) << "exactly once";
+            EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 0xFEEDu);
+        }});
+    }
+}
+}  // namespace
+
+TEST(NampPs, AbortWithKeepGivesTheElementBack) { abort_buffered(true); }
+TEST(NampPs, AbortWithoutKeepFreesTheElement) { abort_buffered(false); }

@@ -29,7 +29,7 @@
 #define PORT_BASE(id) (100u + 4u * (id))
 #define MGR_PORT 61
 #define COORD_PORT 62
-enum { OP_MIGRATE = 1, OP_COLLECT, OP_DONE, OP_PROGRESS };
+enum { OP_MIGRATE = 1, OP_COLLECT, OP_DONE, OP_PROGRESS, OP_DIAG };
 #define STALL_TICKS 4000u   /* a stream that moves not one item for this long after a migration is stuck */
 
 volatile unsigned ktest_failures;
@@ -129,6 +129,13 @@ static int streams_move(uint32_t k)
         if (now[i] != ITEMS && now[i] == before[i])
             k_printf("FAIL: stream %lu stuck at item %lu after migration %lu\n", (unsigned long)i,
                      (unsigned long)now[i], (unsigned long)k);
+    for (uint32_t tile = 0; tile < TASKS; ++tile) {   /* every task's state, one tile at a time */
+        uint32_t m[4] = {OP_DIAG, 0, 0, 0}, ans[4];
+        size_t got;
+        mcapi_status_t st;
+        send_to(coord_ep, tile, MGR_PORT, m, 4);
+        KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
+    }
     return 0;
 }
 
@@ -233,6 +240,22 @@ static void manager(void)
                 if (local[id] && ctl(local[id])->role == MIG_SINK)
                     ans[ctl(local[id])->id & 3] = ctl(local[id])->received;
             send_to(mgr_ep, 0, COORD_PORT, ans, 4);
+        } else if (m[0] == OP_DIAG) {
+            for (uint32_t id = 0; id < TASKS; ++id) {
+                kmp_task_diag_t g;
+                if (!local[id] || kmp_task_diagnose(local[id], &g) != K_OK)
+                    continue;
+                const struct mig_task *d = ctl(local[id]);
+                k_printf("task %lu: stage %lu sent %lu received %lu done %lu; thread %lu susp %lu wake %lu; "
+                         "vif %ld flags 0x%lx status 0x%lx slot 0x%lx 0x%lx; tx %lu..%lu\n",
+                         (unsigned long)id, (unsigned long)d->stage, (unsigned long)d->sent,
+                         (unsigned long)d->received, (unsigned long)d->done, (unsigned long)g.thread_state,
+                         (unsigned long)g.suspended, (unsigned long)g.wake_at, (long)g.vif_slot,
+                         (unsigned long)g.vif_flags, (unsigned long)g.vif_status, (unsigned long)g.slot_flags,
+                         (unsigned long)g.slot_status, (unsigned long)g.tx_rd, (unsigned long)g.tx_wr);
+            }
+            uint32_t ans[4] = {0};
+            send_to(mgr_ep, 0, COORD_PORT, ans, 4);
         } else if (m[0] == OP_COLLECT) {
             uint32_t ans[8] = {0};
             for (uint32_t id = 0; id < TASKS; ++id) {
@@ -248,16 +271,6 @@ static void manager(void)
                              (unsigned long)id, (unsigned long)d->stage, (unsigned long)d->sent,
                              (unsigned long)d->received, (unsigned long)d->errors, (unsigned long)d->last_status,
                              (unsigned long)*(uint32_t *)kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, u.c.last_vif_status), 4));
-                if (!d->done) {   /* where it waits: its vif and its send buffer */
-                    const volatile uint32_t *v = kmp_task_ptr(t, K_USER_VIF, 16);
-                    const mp_cbuffer_t *tx = kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), 32);
-                    if (v && tx)
-                        k_printf("task %lu: vif flags 0x%lx p1 %lu p2 %lu p3 %lu status 0x%lx; tx rd %lu wr %lu\n",
-                                 (unsigned long)id, (unsigned long)v[NAMP_VIF_FLAGS / 4],
-                                 (unsigned long)v[NAMP_VIF_PARAM1 / 4], (unsigned long)v[NAMP_VIF_PARAM2 / 4],
-                                 (unsigned long)v[NAMP_VIF_PARAM3 / 4], (unsigned long)v[NAMP_VIF_STATUS / 4],
-                                 (unsigned long)tx->rd_idx, (unsigned long)tx->wr_idx);
-                }
                 ans[0] += d->sent;
                 if (d->role == MIG_SINK) {
                     ans[1] += d->received;
