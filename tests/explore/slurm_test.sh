@@ -74,6 +74,10 @@ refused typo "unknown configuration key 'mesh.widht'" slurm "$dir/typo.yaml" --o
 refused partition "Slurm has no partition 'nope'" slurm "$sweep" --out "$dir/p" \
   --partition nope "${common[@]}"
 [ "$(jobs_known)" -eq 0 ] || fail "a job was submitted for bad input"
+# what only the controller can refuse: sbatch's reason, exit 2 (Slurm keeps a FAILED record of the
+# refused array, none of it runs)
+refused memory "Memory specification can not be satisfied" slurm "$sweep" --out "$dir/m" \
+  --mem 100000G "${common[@]}"
 
 # the sweep on Slurm: exit 1 (one run failed), the failure named with its exit code from sacct
 set +e
@@ -159,6 +163,13 @@ set -e
 grep -q "run 0 (hello, name=m1x1.*never finished; slurm job $held task 0: PENDING" "$dir/h1.out" || fail "pending tasks: $(cat "$dir/h1.out")"
 grep -qF "slurm job $held task 7: CANCELLED, exit code 0:0 $source" "$dir/h2.out" || fail "cancelled tasks: $(cat "$dir/h2.out")"
 echo "collect names tasks that never ran (PENDING, then CANCELLED)"
+
+# an array larger than the cluster takes: refused before submitting, with the way out
+echo "MaxArraySize=4" >> "$SLURM_CONF"
+scontrol reconfigure
+refused array "8 array tasks for 8 runs, but this Slurm takes at most 4 (MaxArraySize): --runs-per-task 2" \
+  slurm "$sweep" --out "$dir/a" "${common[@]}"
+[ ! -e "$dir/a/slurm/jobs.txt" ] || fail "an array larger than MaxArraySize was submitted"
 
 "$root/scripts/slurm-local" stop "$cluster"
 unset SLURM_CONF  # (the scan's own processes must not carry it)
