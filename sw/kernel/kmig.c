@@ -423,8 +423,13 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
             if (h) {
                 h->tile = e->tile;
                 h->endpoint = e->endpoint;
-                if (e->channel)   /* the rest at the switch; dualcast block in its own words */
+                if (e->channel) {   /* the rest at the switch; dualcast block in its own words */
                     h->dualcast = (uint32_t)(uintptr_t)h + NAMP_H_RESERVED;
+                    /* a channel's handle from the start: its receiver's credit path moves here
+                     * before the switch, and the target takes credits only for a connected
+                     * handle (it would refuse them, and the receiver's credit return fail) */
+                    h->flags = NAMP_H_F_CONNECTED;
+                }
                 pd->et_handle[i] = (uint32_t)(uintptr_t)h;
                 vid = k_vif_add_handle(t, h);
             }
