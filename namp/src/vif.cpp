@@ -54,9 +54,14 @@ bool vif_unit::vif_read(unsigned slot, uint32_t offset, uint32_t &v) {
     switch (offset - NAMP_VIF_PAGE) {
     case NAMP_VIF_FLAGS:
         // A refused or parked start reads as finished; the task never sees the slot's physical
-        // parameters.
-        v = x->held ? (x->flags | NAMP_FLAG_VALID | NAMP_FLAG_DONE) & ~NAMP_FLAG_IEN
-                    : slot_reg(slot, NAMP_SLOT_FLAGS) & ~NAMP_FLAG_IEN;
+        // parameters. A start still being translated reads as under way (VALID, not DONE): the
+        // slot has not seen it yet, but the kernel saving a task's vif must not take it for idle.
+        if (x->held)
+            v = (x->flags | NAMP_FLAG_VALID | NAMP_FLAG_DONE) & ~NAMP_FLAG_IEN;
+        else if (x->translating)
+            v = (x->flags | NAMP_FLAG_VALID) & ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE);
+        else
+            v = slot_reg(slot, NAMP_SLOT_FLAGS) & ~NAMP_FLAG_IEN;
         return true;
     case NAMP_VIF_PARAM1: v = x->p1; return true;
     case NAMP_VIF_PARAM2: v = x->p2; return true;

@@ -587,16 +587,22 @@ static int suspend_sender(uint32_t handle, uint32_t *w, uint32_t *taken)
 /* The receiving side of a channel whose sender moves: its credit path to the sender's new handle
  * (RELOC through this tile's adapter: a task's credit slot may read it any moment), and the
  * library's own view. CREDITs sent before have reached the old handle when this answers. */
-static int move_credit_path(uint32_t ep_addr, uint32_t tile, uint32_t handle)
+/* The report goes to the migrating task's tile (reply_tile, reply): credits this tile sent to the
+ * old handle before the switch travel the same path ahead of it, so once it is there they have
+ * all arrived and the handle's credit count is final. */
+static int move_credit_path(uint32_t ep_addr, uint32_t tile, uint32_t handle, uint32_t reply_tile,
+                            uint32_t reply)
 {
-    static uint32_t reply[NAMP_PS_A_SIZE / 4] __attribute__((aligned(8)));
     kmp_lock();
     mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
     kmp_unlock();
     mcapix_endpoint_info_t info;
     if (!e || inspect(e, &info) != 0 || !info.channel_recv)
         return K_EINVAL;
-    int r = ps_request(NAMP_PS_OP_RELOC, me(), info.credit_path, tile, handle, 0, me(), reply);
+    if (!reply || (reply & 3u))
+        return K_EINVAL;
+    int r = ps_request(NAMP_PS_OP_RELOC, me(), info.credit_path, tile, handle, 0, reply_tile,
+                       (volatile uint32_t *)(uintptr_t)reply);
     if (r == K_OK)
         KMP((void)mcapix_chan_credit_path_moved(e, tile, handle));
     return r;
@@ -633,7 +639,7 @@ static void serve(struct km_msg *m)
         svc_out.result = suspend_sender(m->u.w[0], &svc_out.u.w[0], &svc_out.u.w[1]);
         break;
     case KM_CREDIT_MOVE:
-        svc_out.result = move_credit_path(m->u.w[0], m->u.w[1], m->u.w[2]);
+        svc_out.result = move_credit_path(m->u.w[0], m->u.w[1], m->u.w[2], m->from, m->u.w[3]);
         break;
     default:
         return;
@@ -827,7 +833,10 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
         out_msg.u.w[0] = pk.et[i].endpoint;
         out_msg.u.w[1] = tile;
         out_msg.u.w[2] = pd.et_handle[i];
-        (void)call(pk.et[i].tile, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg);
+        out_msg.u.w[3] = (uint32_t)(uintptr_t)reply;
+        reply[NAMP_PS_A_STATE / 4] = 0;
+        if (call(pk.et[i].tile, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg) == K_OK)
+            (void)k_ps_wait(reply);   /* the receiver's credits sent before the move are here */
         const namp_handle_t *h = (const namp_handle_t *)(uintptr_t)task->et[i][NAMP_ET_ADDR / 4];
         sw.out[i] = (struct km_out){h->tile, h->endpoint, atomic_swap_u32((uint32_t *)&h->credits, 0),
                                     h->flags, h->sent, h->rdata, h->wr_idx};
@@ -905,6 +914,7 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     r0.t_end = timer_now();
     r0.tid = pd.tid;
     r0.bytes_moved = bytes;
+    r0.vif_action = sw.vif.action;
     if (res)
         *res = r0;
     k_mutex_unlock(&mig_lock);

@@ -330,6 +330,28 @@ void *kmp_task_ptr(k_thread_t *t, uint32_t va, uint32_t len)
     return (void *)vm_user_range(t->task, va, len, PTE_R);
 }
 
+int kmp_task_diagnose(k_thread_t *t, kmp_task_diag_t *d)
+{
+    if (!t || !t->task || !d)
+        return K_EINVAL;
+    d->thread_state = t->state;
+    d->suspended = t->suspended;
+    d->wake_at = t->wake_at;
+    d->vif_slot = t->task->vif_slot;
+    d->vif_flags = d->vif_status = d->slot_flags = d->slot_status = 0;
+    if (d->vif_slot >= 0) {
+        const uint32_t base = TILE_NA_BASE + NA_NAMP_SLOT_BASE((unsigned)d->vif_slot);
+        d->vif_flags = mmio_read32(base + NAMP_VIF_PAGE + NAMP_VIF_FLAGS);
+        d->vif_status = mmio_read32(base + NAMP_VIF_PAGE + NAMP_VIF_STATUS);
+        d->slot_flags = mmio_read32(base + NAMP_SLOT_FLAGS);
+        d->slot_status = mmio_read32(base + NAMP_SLOT_STATUS);
+    }
+    const mp_cbuffer_t *tx = kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_CB_HEADER_SIZE);
+    d->tx_rd = tx ? tx->rd_idx : 0;
+    d->tx_wr = tx ? tx->wr_idx : 0;
+    return K_OK;
+}
+
 int kmp_task_attach(k_thread_t *t, unsigned slot)
 {
     if (!t || !t->task)

@@ -209,13 +209,15 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v)
             v->p3 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM3));
         }
         const uint32_t state = NAMP_STATUS_STATE(st);
-        /* finished (DONE also stays after the task cleared VALID: then idle) */
-        if ((f & NAMP_FLAG_DONE) && (state == NAMP_STATE_DONE || state == NAMP_STATE_ERROR)) {
+        /* finished and not acknowledged by the task (its acknowledgement clears DONE). A buffered
+         * send that succeeded has freed its slot itself: DONE without VALID, the slot idle; the
+         * destination's vif holds it as the DONE state it was. */
+        if (f & NAMP_FLAG_DONE) {
             const int aborted = (st & NAMP_STATUS_ERROR) && NAMP_STATUS_CODE(st) == NAMP_ERR_ABORTED;
             if (aborting)   /* the slot is acknowledged here: the destination's vif holds it */
                 mmio_write32(SLOTR(slot, NAMP_SLOT_FLAGS), 0);
             v->action = aborting && aborted ? K_VIF_RESTART : K_VIF_PARK;
-            v->status = st;
+            v->status = state == NAMP_STATE_DONE || state == NAMP_STATE_ERROR ? st : NAMP_STATE_DONE << 8;
             return K_OK;
         }
         if (!(f & NAMP_FLAG_VALID))

@@ -18,6 +18,7 @@ GENERATED = [
     ("namp-benchmarks.md", ["namp-bench", "cc-bench"]),
     ("namp-osqm-bench.md", ["osqm-bench"]),
     ("namp-sv-bench.md", ["sv-bench"]),
+    ("namp-ps-bench.md", ["ps-bench"]),
 ]
 
 

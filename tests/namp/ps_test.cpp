@@ -374,3 +374,83 @@ TEST(NampPs, MulticastMemberFollowsTheRelocation) {
     EXPECT_EQ(m.get(0, H + NAMP_H_TILE), 2u);
     EXPECT_EQ(b.stats(0).namp_relocations, 1u);
 }
+
+// ABORT | KEEP (docs/namp.md "NAMP-PS", aborting with KEEP): a buffered send held back by a paused
+// receiver ends ABORTED with its send-buffer element given back (read index where it was, the
+// element still committed), so the same start later delivers it exactly once; a plain ABORT of the
+// same transfer frees the element.
+namespace {
+void abort_buffered(const bool keep) {
+    {
+        bench b({"namp.enabled=true", "namp.retry_cycles=64", "namp.retry_max_cycles=256"});
+        namp_mem m{b};
+        m.endpoint(1, EP, RXB, NAMP_EP_F_NOTIFY, NAMP_EP_STATE_PAUSED);
+        m.cbuffer(1, RXB, 2, 5);
+        m.handle(0, H, 1, EP, 0, 0);
+        m.cbuffer(0, TXB, 2, 5);
+        m.put(0, m.elem_data(0, TXB, 0), 0xFEED);
+        m.put(0, TXB + MP_CB_HEADER_SIZE, MP_CB_COMMITTED | 4u);
+        m.put(0, TXB + MP_CB_OFF_WR_IDX, 1);
+        b.run({[&] {
+            start_slot(b.d(0), 0, NAMP_FLAG_BUF, H, TXB, 0);
+            b.cycles(2000);
+            ASSERT_EQ(NAMP_STATUS_STATE(b.d(0).rd(slot_reg(0, NAMP_SLOT_STATUS))), NAMP_STATE_RETRY);
+            b.d(0).wr(slot_reg(0, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT | (keep ? NAMP_SLOT_CTRL_KEEP : 0u));
+            EXPECT_EQ(error_code(finish_slot(b, 0, 0)), uint32_t(NAMP_ERR_ABORTED));
+            EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), keep ? 0u : 1u) << "keep " << keep;
+            EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 0u) << "nothing reached the receiver";
+            if (!keep) return;
+            EXPECT_EQ(m.elem_size(0, TXB, 0), MP_CB_COMMITTED | 4u) << "still committed";
+            b.d(0).wr(slot_reg(0, NAMP_SLOT_FLAGS), 0);
+            m.put(1, EP + NAMP_EP_STATE, NAMP_EP_STATE_READY);
+            start_slot(b.d(0), 0, NAMP_FLAG_BUF, H, TXB, 0);
+            EXPECT_EQ(error_code(finish_slot(b, 0, 0)), 0u);
+            EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), 1u) << "freed once sent";
+            EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 1u) << "exactly once";
+            EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 0xFEEDu);
+        }});
+    }
+}
+}  // namespace
+
+TEST(NampPs, AbortWithKeepGivesTheElementBack) { abort_buffered(true); }
+TEST(NampPs, AbortWithoutKeepFreesTheElement) { abort_buffered(false); }
+
+// Fig. 3.38b with a CCM sender: RELOC reaches a continuous stream between two of its elements;
+// those before the report's WR_IDX are at the old location, the rest at the new one, each once.
+TEST(NampPs, RelocSwitchesARunningCcmStream) {
+    bench b(ps_on);
+    namp_mem m{b};
+    channel(m, 8);
+    const uint32_t rdata2 = m.elem_data(2, RXB, 0);
+    m.cbuffer(0, TXB, 3, 5);
+    auto push = [&](uint32_t word) {
+        const uint32_t i = m.get(0, TXB + MP_CB_OFF_WR_IDX);
+        m.put(0, m.elem_data(0, TXB, i), word);
+        m.put(0, TXB + MP_CB_HEADER_SIZE + 4 * (i & 7), MP_CB_COMMITTED | 4u);
+        m.put(0, TXB + MP_CB_OFF_WR_IDX, i + 1);
+    };
+    uint32_t w = 0;
+    b.run({[&] {
+        start_slot(b.d(0), 0, NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM, H, TXB, 0);
+        for (uint32_t k = 0; k < 3; ++k) push(0x200 + k);
+        poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 3);
+        EXPECT_EQ(error_code(ps_request(b, m, NAMP_PS_OP_RELOC, rdata2, 1)), 0u);
+        w = m.get(1, A + NAMP_PS_A_WR_IDX);
+        for (uint32_t k = 3; k < 6; ++k) push(0x200 + k);
+        poll(b, 2, na(NA_NAMP_RX_COUNT), ~0u, 3);
+        b.d(0).wr(slot_reg(0, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_VALID);  // leave CCM
+        EXPECT_EQ(error_code(finish_slot(b, 0, 0)), 0u);
+        b.cycles(300);
+    }});
+    EXPECT_EQ(w, 3u);
+    // both buffers hold 4 elements: index k is at slot k % 4
+    for (uint32_t k = 0; k < 3; ++k) EXPECT_EQ(m.get(1, m.elem_data(1, RXB, k)), 0x200 + k);
+    EXPECT_EQ(m.elem_size(1, RXB, 3), 0u) << "element 3 not at the old location";
+    for (uint32_t k = 3; k < 6; ++k)
+        EXPECT_EQ(m.get(2, m.elem_data(2, RXB, k)), 0x200 + k) << "same index at the new location";
+    EXPECT_EQ(m.elem_size(2, RXB, 2), 0u) << "element 2 not at the new location";
+    EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 3u);
+    EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 2u) << "8 credits, 6 elements";
+    EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), 6u) << "every element sent once";
+}

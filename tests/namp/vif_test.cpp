@@ -155,6 +155,30 @@ TEST(NampSv, BufferedSendTranslatesVirtualIds) {
     EXPECT_EQ(b.plat->adapter(0)->vif()->translations(), 4u);
 }
 
+// Found by kernel.migrate.stress: a start in translation read as idle (the slot's FLAGS), so a
+// task stopped then had its send dropped by the migration's vif save and waited for ever.
+TEST(NampSv, StartInTranslationReadsUnderWay) {
+    std::vector<std::string> o = sv;
+    o.push_back("namp.vif_cycles=200");
+    bench b(o);
+    mem m{b};
+    m.setup();
+    m.entry(ET_A, 0, TXB, NAMP_ET_SENDBUF);
+    m.entry(ET_A, 1, H, NAMP_ET_HANDLE);
+    m.push(0, TXB, 0x5EED);
+    b.run({[&] {
+        driver &d = b.d(0);
+        configure(d, 2, ET_A, 2);
+        vstart(d, 2, NAMP_FLAG_BUF, 1, 0, 0);
+        const uint32_t f = d.rd(vifr(2, NAMP_VIF_FLAGS));
+        EXPECT_EQ(d.rd(slotr(2, NAMP_SLOT_FLAGS)) & NAMP_FLAG_VALID, 0u) << "still translating";
+        EXPECT_EQ(f & (NAMP_FLAG_VALID | NAMP_FLAG_DONE), NAMP_FLAG_VALID) << std::hex << f;
+        EXPECT_EQ(f & NAMP_FLAG_BUF, NAMP_FLAG_BUF);
+        EXPECT_EQ(vwait(b, 2) & NAMP_STATUS_ERROR, 0u);
+        poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
+    }});
+}
+
 TEST(NampSv, RefusalsAreErrorStatusesWithoutTableAccessOutside) {
     bench b(sv);
     mem m{b};

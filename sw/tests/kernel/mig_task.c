@@ -112,17 +112,58 @@ static int get(struct io *io, uint32_t k, uint32_t *item)
     return 0;
 }
 
+static uint32_t cycles(void)
+{
+    uint32_t c;
+    __asm__ volatile("rdcycle %0" : "=r"(c));
+    return c;
+}
+
+/* A poll loop's turn: a gap between two turns longer than MIG_GAP_CYCLES is time the kernel
+ * took from the task (interrupts, its threads, a migration's steps), added to T->stolen. */
+static void polled(uint32_t *last)
+{
+    const uint32_t c = cycles();
+    if (c - *last > MIG_GAP_CYCLES)
+        T->stolen += c - *last;
+    *last = c;
+}
+
+/* T->poll: wait for input k's next item by polling its buffer instead of the library's blocking
+ * call, which sleeps a tick while the buffer is empty (every hop would wait for the receiver's
+ * next tick: latencies in steps of a tick, the settled latency after a move set by the phase of
+ * the polls against the ticks) */
+static void wait_input(struct io *io, uint32_t k)
+{
+    if (!T->poll)
+        return;
+    mcapi_status_t st;
+    uint32_t last = cycles();
+    while ((T->channels ? mcapi_pktchan_available(io->rh[k], &st) : mcapi_msg_available(io->in[k], &st)) == 0)
+        polled(&last);
+}
+
 static void source(struct io *io)
 {
+    uint64_t t0 = now();
+    T->t0 = (uint32_t)t0;
+    uint32_t last = cycles();
     for (uint32_t seq = 0; seq < T->n_items; ++seq) {
-        const uint64_t t = now();
+        uint64_t t = now();
+        if (T->release_ticks) {   /* released at its time; sent once the pipeline takes it */
+            const uint64_t rel = t0 + (uint64_t)seq * T->release_ticks;
+            while ((t = now()) < rel)
+                polled(&last);
+            t = rel;
+        }
         uint32_t item[MIG_ITEM_WORDS] = {T->id, seq, (uint32_t)t, (uint32_t)(t >> 32)};
         for (uint32_t i = 4; i < MIG_ITEM_WORDS; ++i)
             item[i] = mig_word(T->id, seq, i);
         for (uint32_t k = 0; k < T->n_out; ++k)
             put(io, k, item);
-        if (T->period_ticks)
+        if (T->period_ticks && !T->release_ticks)
             u_sleep(T->period_ticks);
+        last = cycles();
     }
 }
 
@@ -131,6 +172,7 @@ static void stage(struct io *io)
     uint32_t item[MIG_ITEM_WORDS];
     for (uint32_t n = 0; n < T->n_items; ++n)
         for (uint32_t k = 0; k < T->n_in; ++k) {
+            wait_input(io, k);
             if (get(io, k, item) != 0)
                 return;
             T->received++;
@@ -145,6 +187,7 @@ static void sink(struct io *io)
     uint32_t item[MIG_ITEM_WORDS];
     for (uint32_t n = 0; n < T->n_items * T->n_in; ++n) {
         const uint32_t k = n % T->n_in;
+        wait_input(io, k);
         if (get(io, k, item) != 0)
             return;
         const uint64_t t = now(), sent = ((uint64_t)item[3] << 32) | item[2];
@@ -156,12 +199,14 @@ static void sink(struct io *io)
             T->bad++;
             continue;
         }
-        if (seq != T->next_seq[stream])
+        /* one stream over several inputs (fork and join): each input in order on its own */
+        const uint32_t lane = T->streams == 1 && T->n_in > 1 ? k : stream;
+        if (seq != T->next_seq[lane])
             T->dup_or_gap++;
-        T->next_seq[stream] = seq + 1;
+        T->next_seq[lane] = seq + 1;
         if (T->n_lat < MIG_MAX_ITEMS) {
             T->lat[T->n_lat] = (uint32_t)(t - sent);
-            T->seq_of[T->n_lat] = (stream << 16) | seq;
+            T->seq_of[T->n_lat] = (k << 24) | (stream << 16) | seq;
             T->n_lat++;
         }
         T->received++;

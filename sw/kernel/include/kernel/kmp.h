@@ -21,6 +21,17 @@ void kmp_task_service_stop(void);
 int kmp_task_attach(k_thread_t *t, unsigned slot);
 /* Physical address of [va, va+len) in task t if mapped (inside one page), else NULL. */
 void *kmp_task_ptr(k_thread_t *t, uint32_t va, uint32_t len);
+/* Where task t stands, for a diagnosis (a test that finds a task stuck prints it): its thread
+ * state and wake-up time, its vif (slot, FLAGS, STATUS as the task sees them, the slot's own
+ * FLAGS and STATUS) and its send buffer's indices. K_EINVAL if t is not a kmp task. */
+typedef struct kmp_task_diag {
+    uint32_t thread_state, suspended;
+    uint64_t wake_at;
+    int32_t vif_slot;
+    uint32_t vif_flags, vif_status, slot_flags, slot_status;
+    uint32_t tx_rd, tx_wr;
+} kmp_task_diag_t;
+int kmp_task_diagnose(k_thread_t *t, kmp_task_diag_t *d);
 
 /* For the migration runtime (kmig.c, docs/kernel.md "Task migration"). */
 #include "mcapi.h"

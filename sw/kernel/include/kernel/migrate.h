@@ -21,6 +21,8 @@ typedef struct k_migrate_result {
     uint64_t t_start, t_stop, t_resume, t_end;   /* mtime: begin, task stopped, running again, done */
     uint32_t bytes_moved;        /* pages and buffer elements copied */
     uint32_t phase1_cycles, phase2_cycles, phase3_cycles;   /* this tile's cycles per phase */
+    uint32_t vif_action;         /* the task's transfer at the stop: 0 none, 1 finished (moved as
+                                    it was), 2 under way (aborted here, started again there) */
 } k_migrate_result_t;
 
 /* The service thread (one per tile; needs mcapi_initialize and kmp_task_service_start first). */

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""The migration claim's checker is two-sided: with one documented ratio of
+docs/namp-ps-bench.md moved just outside its band, up and then down, `scripts/ps-bench --check`
+fails; with the ratios as documented it passes.
+
+two_sided.py ROOT BUILD VP
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def check(root, build, vp, doc):
+    p = subprocess.run([sys.executable, os.path.join(root, "scripts", "ps-bench"), "--build", build,
+                        "--vp", vp, "--check", "--docs", doc], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=600)
+    return p.returncode, p.stdout.decode()
+
+
+def main():
+    root, build, vp = sys.argv[1:4]
+    text = open(os.path.join(root, "docs", "namp-ps-bench.md")).read()
+    # the claim row of the chain's relocation over channels: "| chain | channels | relocate | R | ±B |"
+    row = re.search(r"^\| chain \| channels \| relocate \| ([0-9.]+) \| ±([0-9.]+) \|.*$", text, re.M)
+    if not row:
+        print("FAIL: no claim row for the chain's relocation over channels in docs/namp-ps-bench.md")
+        return 1
+    value, band = float(row.group(1)), float(row.group(2))
+    fails = 0
+    with tempfile.TemporaryDirectory() as d:
+        doc = os.path.join(d, "namp-ps-bench.md")
+        for shift, want in ((0.0, 0), (band + 0.01, 1), (-(band + 0.01), 1)):
+            moved = row.group(0).replace(f"| {row.group(1)} |", f"| {value + shift:.3f} |", 1)
+            with open(doc, "w") as f:
+                f.write(text.replace(row.group(0), moved))
+            rc, out = check(root, build, vp, doc)
+            ok = rc == want
+            fails += not ok
+            print(f"{'ok' if ok else 'FAIL'}: documented ratio {value:.3f} {shift:+.3f}: exit {rc} (want {want})")
+            if not ok:
+                print(out[-1500:])
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
