@@ -20,8 +20,9 @@
 #define NAREG(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
 
 #if K_RQ_LAYOUT == K_RQ_FLAGS
-extern volatile uint32_t k_ready_bits[];
 #define K_FLAG_WORDS ((K_MAX_THREADS + 31) / 32)
+extern volatile uint32_t k_ready_bits[K_FLAG_WORDS];   /* rq_flags.c */
+int rq_flags_order(uint32_t prio, k_thread_t **out, int max);
 static volatile uint32_t wakeup_bits[K_FLAG_WORDS];
 #else
 extern k_queue_t k_ready[K_PRIOS];
@@ -73,7 +74,7 @@ int k_osqm_enable_mode(unsigned mode)
 static uint32_t event_queue(const k_thread_t *t)
 {
 #if K_RQ_LAYOUT == K_RQ_FLAGS
-    uint32_t q = (uint32_t)k_ready_bits;
+    uint32_t q = (uint32_t)k_ready_bits;   /* one field for every priority */
 #else
     uint32_t q = (uint32_t)&k_ready[t->prio];
 #endif
@@ -215,11 +216,7 @@ int k_ready_order(uint32_t prio, k_thread_t **out, int max)
     uint32_t saved = irq_global_disable();
     k_lock_take();
 #if K_RQ_LAYOUT == K_RQ_FLAGS
-    for (uint32_t i = 0; i < K_MAX_THREADS && n < max; ++i) {   /* no order: table order */
-        k_thread_t *t = k_thread_at(i);
-        if (t && t->prio == prio && (k_ready_bits[i / 32] >> (i % 32) & 1u))
-            out[n++] = t;
-    }
+    n = rq_flags_order(prio, out, max);   /* the scheduler's round-robin order */
 #else
     for (k_thread_t *t = k_ready[prio].head; t && n < max; t = t->next)
         out[n++] = t;
@@ -239,11 +236,12 @@ int k_check_queues(void)
     k_lock_take();
 #if K_RQ_LAYOUT == K_RQ_FLAGS
     for (uint32_t i = 0; i < K_MAX_THREADS; ++i) {
-        if (!(k_ready_bits[i / 32] >> (i % 32) & 1u))
-            continue;
         k_thread_t *t = k_thread_at(i);
-        if (!t || (t->state != KS_READY && t->state != KS_BLOCKED) || t->queue)
-            bad++;
+        const int set = k_ready_bits[i / 32] >> (i % 32) & 1u;
+        if (set && (!t || t->queue || (t->state != KS_READY && t->state != KS_BLOCKED)))
+            bad++;   /* a bit of no ready thread (nor one the OSQM woke) */
+        if (!set && t && t->state == KS_READY)
+            bad++;   /* a ready thread without its bit */
     }
 #else
     for (uint32_t p = 0; p < K_PRIOS; ++p) {
