@@ -243,12 +243,33 @@
 #define OSQM_LOCK_KIND        0x28u  /* R/W: OSQM_LOCK_* */
 #define OSQM_INSERTIONS       0x2Cu  /* R: threads inserted since reset */
 #define OSQM_IRQ              0x30u  /* R/W: demand interrupts pending (count); a write subtracts */
-#define OSQM_STATIC           0x34u  /* R: 1 = TYPE, DIR, layouts, BITMAP/WAKEUP fixed (namp.osqm_static) */
-#define OSQM_SLOT_QUEUE(n)    (0x100u + 8u * (n))  /* R/W: per slot: queue to insert into, 0 = none */
-#define OSQM_SLOT_THREAD(n)   (0x104u + 8u * (n))  /* R/W: per slot: the thread's list element */
-#define OSQM_MODE_BITMAP      (1u << 0)  /* also set the queue's bit in the bitmap word */
+#define OSQM_STATIC           0x34u  /* R: 1 = TYPE, DIR, layouts, BITMAP/WAKEUP/READY_FLAG fixed
+                                        (namp.osqm_static) */
+#define OSQM_IRQ_THREAD       0x38u  /* R: pops the oldest critical event's THREAD (and counts it
+                                        off OSQM_IRQ); OSQM_IRQ_NONE when the FIFO is empty */
+#define OSQM_SLOT_QUEUE(n)    (0x100u + 8u * (n))  /* R/W: per slot: queue to insert into, 0 = none;
+                                                      | OSQM_Q_CRITICAL: a critical event */
+#define OSQM_SLOT_THREAD(n)   (0x104u + 8u * (n))  /* R/W: per slot: the thread's list element
+                                                      (READY_FLAG: its bit offset) */
+#define OSQM_MODE_BITMAP      (1u << 0)  /* list insertion plus the queue's bit in the bitmap word */
 #define OSQM_MODE_WAKEUP      (1u << 1)  /* insert into OSQM_WAKEUP_QUEUE instead of QUEUE */
-#define OSQM_MODE_DEMAND_IRQ  (1u << 2)  /* raise NA_IRQ_SRC_OSQM after each insertion */
+#define OSQM_MODE_DEMAND_IRQ  (1u << 2)  /* every event critical (raise NA_IRQ_SRC_OSQM after each
+                                            insertion); per event: OSQM_Q_CRITICAL */
+#define OSQM_MODE_READY_FLAG  (1u << 3)  /* bitmap scheduler (thesis 3.5.2.2 "signaling with ready
+                                            flag"): QUEUE is the address of a bit field, THREAD a bit
+                                            offset into it (< OSQM_READY_FLAG_BITS); the OSQM sets
+                                            bit THREAD%32 of word QUEUE + 4*(THREAD/32) with an atomic
+                                            compare-and-swap, no list at all. With WAKEUP the field
+                                            at OSQM_WAKEUP_QUEUE instead. */
+#define OSQM_READY_FLAG_BITS  4096u
+#define OSQM_Q_CRITICAL       (1u << 0)  /* in a QUEUE (slot register or NAMP_EP_OSQM_QUEUE word):
+                                            the event is critical: after the insertion the OSQM raises
+                                            its demand interrupt and queues THREAD for OSQM_IRQ_THREAD */
+#define OSQM_IRQ_FIFO_DEPTH   16u        /* critical THREADs held for OSQM_IRQ_THREAD; beyond it an
+                                            event still counts in OSQM_IRQ, its THREAD is dropped and
+                                            OSQM_IRQ_OVERFLOW set until OSQM_IRQ is written */
+#define OSQM_IRQ_OVERFLOW     (1u << 31) /* in OSQM_IRQ: a critical THREAD was dropped */
+#define OSQM_IRQ_NONE         0xFFFFFFFFu
 #define OSQM_LOCK_WORD        0u  /* test-and-set word: CAS 0 -> 1, released by writing 0 */
 #define OSQM_LOCK_TICKET      1u  /* ticket lock {next, serving}: CAS next s -> s+1 when next ==
                                      serving == s, released by serving += 1 */

@@ -87,8 +87,10 @@ void initiator::credit_update(uint32_t handle) {
 // element) waits while an older slot with the same handle has not got its element yet. A CCM
 // slot is a stream of its own (its send buffer keeps its order): it neither waits nor holds
 // others back, so an idle CCM slot cannot block another sender's transfer to the same handle.
+// An aborted slot takes no element: it waits for nobody (behind an older slot in a persistent
+// credit wait it would otherwise stay READY, its abort unserved, until that one moved).
 bool initiator::ordered_after(const slot &s) const {
-    if (s.has(NAMP_FLAG_COM) || s.has(NAMP_FLAG_CCM)) return false;
+    if (s.has(NAMP_FLAG_COM) || s.has(NAMP_FLAG_CCM) || s.abort_requested) return false;
     if (s.state() != slot_state::ready && s.state() != slot_state::retry) return false;
     for (const auto &op : slots_) {
         const slot &o = *op;

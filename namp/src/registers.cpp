@@ -69,7 +69,7 @@ bool network_adapter::read_reg(uint32_t off, uint32_t &v, bool side_effects) {
         const unsigned s = (off - NA_DMA_BASE(0)) / 0x2000;
         return read_dma(slots_[s], off - NA_DMA_BASE(s), v);
     }
-    if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000) return osqm_ && osqm_->read_reg(off - NA_OSQM_BASE, v);
+    if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000) return osqm_ && osqm_->read_reg(off - NA_OSQM_BASE, v, side_effects);
     if (off >= NA_NAMP_SLOT_BASE(0)) return namp_on() && namp_->read_reg(off, v);
     return false;  // includes absent DMA slots
 }

@@ -62,6 +62,7 @@ uint32_t k_syscalls_of(const k_thread_t *t) { return t ? t->syscalls : 0; }
 int k_osqm_wait_ep(void *ep, void *rx) { return (int)kcall(K_SYS_OSQM_WAIT_EP, ep, rx); }
 int k_isr_sem_give(k_sem_t *s) { return k_sys_sem_give(s); }
 int k_osqm_wait(unsigned slot) { return (int)kcall(K_SYS_OSQM_WAIT, slot, 0); }
+int k_thread_critical(k_thread_t *t, int on) { return (int)kcall(K_SYS_SET_CRITICAL, t, on); }
 
 void k_yield(void) { kcall(K_SYS_YIELD, 0, 0); }
 void k_sleep(uint32_t ticks) { kcall(K_SYS_SLEEP, ticks, 0); }

@@ -9,7 +9,7 @@
 #include "kernel/kernel.h"
 
 #ifndef K_RQ_LAYOUT
-#error "K_RQ_LAYOUT must be defined (K_RQ_FREERTOS, K_RQ_SEL4, K_RQ_BITMAP)"
+#error "K_RQ_LAYOUT must be defined (K_RQ_FREERTOS, K_RQ_SEL4, K_RQ_BITMAP, K_RQ_FLAGS)"
 #endif
 
 enum k_state { KS_FREE = 0, KS_READY, KS_RUNNING, KS_BLOCKED, KS_SLEEPING, KS_DEAD };
@@ -40,6 +40,7 @@ struct k_thread {
     uint32_t is_idle;
     uint32_t syscalls;
     uint32_t suspended;
+    uint32_t critical;          /* HW-OSQM: its events raise the demand interrupt (osqm.c) */
 };
 
 /* A task's address space. */
@@ -109,6 +110,17 @@ k_thread_t *q_pop(k_queue_t *q);
 k_thread_t *k_current(void);
 uint32_t k_cpu_id(void);
 void k_make_ready(k_thread_t *t, int front);
+/* Tells the core running the lowest priority below t's (if any) to reschedule (IPI). */
+void k_kick(const k_thread_t *t);
+/* The thread table: index of t, thread at index i (NULL if out of range or free). The `flags`
+ * ready-queue layout and the HW-OSQM name threads by index (bit offsets). */
+uint32_t k_thread_index(const k_thread_t *t);
+k_thread_t *k_thread_at(uint32_t i);
+int k_thread_valid(const k_thread_t *t);
+/* HW-OSQM (osqm.c): the wake-up queue emptied into the ready queues at scheduler entry; the
+ * demand interrupt's critical threads. */
+void k_osqm_drain(void);
+void k_osqm_irq(void);
 /* Blocks the current thread on q (NULL: only the timeout) until woken or the timeout (mtime,
  * UINT64_MAX: none); the result is set by the waker or K_ETIMEDOUT. */
 void k_block(k_queue_t *q, uint64_t wake_at, int by_prio);

@@ -481,6 +481,7 @@ static int switch_task(uint32_t z, const struct km_switch *sw)
         return K_EINVAL;
     c->vif = K_USER_VIF;
     c->node = me();
+    c->timer_hz = timer_hz();
     for (uint32_t i = 0; i < p->n_ep; ++i)
         c->ep[p->ep[i].idx].kid = pending[z].kid[i];
     /* outgoing channels: the sender's handle, its credits added to what came meanwhile */

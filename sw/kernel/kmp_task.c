@@ -381,6 +381,7 @@ int kmp_task_attach(k_thread_t *t, unsigned slot)
     c->vif = vif;
     c->tx_vid = (uint32_t)vid;
     c->node = tile_id();
+    c->timer_hz = timer_hz();
     smp_fence();
     c->magic = MP_TASK_MAGIC;
     return K_OK;

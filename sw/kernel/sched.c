@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "kinternal.h"
+#include "na_registers.h"
+#include "tile_memory_map.h"
 
 struct k_cpu k_cpus[K_MAX_CPUS];
 k_config_t k_cfg;
@@ -54,7 +56,7 @@ void k_timer_remove(k_thread_t *t)
 /* ---------------------------------------------------------------- state changes */
 
 /* The core running the lowest priority below t's, if any, is told to reschedule. */
-static void kick(const k_thread_t *t)
+void k_kick(const k_thread_t *t)
 {
     uint32_t me = k_cpu_id();
     int best = -1, best_prio = (int)t->prio;
@@ -78,7 +80,7 @@ void k_make_ready(k_thread_t *t, int front)
 {
     t->state = KS_READY;
     rq_insert(t, front);
-    kick(t);
+    k_kick(t);
 }
 
 void k_block(k_queue_t *q, uint64_t wake_at, int by_prio)
@@ -220,6 +222,7 @@ uint64_t k_ticks(void) { return tick_count; }
 
 static trap_frame_t *schedule(uint32_t cpu)
 {
+    k_osqm_drain();   /* wake-up queue mode: the OSQM's wake-ups become ordinary ones first */
     struct k_cpu *c = &k_cpus[cpu];
     k_thread_t *cur = c->current;
     if (cur && cur->state == KS_RUNNING) {
@@ -273,11 +276,13 @@ static void interrupt(uint32_t cpu, uint32_t code, trap_frame_t *f)
         ipi_clear(hart_id());
         break;
     case IRQ_M_EXT: {
+        /* the OSQM's demand interrupt first: the library's ISR does not know the source */
+        k_osqm_irq();
         trap_handler_t h = namp_irq_handlers[IRQ_M_EXT];   /* the MCAPI library's adapter ISR */
         if (h)
             h(f);
-        else
-            irq_disable(IRQ_M_EXT);
+        else if (mmio_read32(TILE_NA_BASE + NA_IRQ_BASE + NA_IRQ_ACTIVE) != 0)
+            irq_disable(IRQ_M_EXT);   /* a source nobody serves would keep the line up */
         k_mp_event();
         break;
     }
@@ -397,6 +402,12 @@ void k_thread_release(k_thread_t *t)
     extern void k_task_release(k_thread_t * t);
     k_task_release(t);
     t->state = KS_FREE;
+}
+
+uint32_t k_thread_index(const k_thread_t *t) { return (uint32_t)(t - threads); }
+k_thread_t *k_thread_at(uint32_t i)
+{
+    return i < K_MAX_THREADS && threads[i].state != KS_FREE ? &threads[i] : NULL;
 }
 
 int k_thread_valid(const k_thread_t *t)

@@ -174,6 +174,15 @@ void k_syscall(trap_frame_t *f)
             return;
         break;
     }
+    case K_SYS_SET_CRITICAL: {
+        k_thread_t *t = a0 ? (k_thread_t *)a0 : cur;
+        r = K_EINVAL;
+        if (k_thread_valid(t) && !t->is_idle && a1 <= 1) {
+            t->critical = a1;
+            r = K_OK;
+        }
+        break;
+    }
     case K_SYS_RESUME: {
         k_thread_t *t = (k_thread_t *)a0;
         r = K_EINVAL;

@@ -349,6 +349,42 @@ TEST(SvIsolation, AbortEndsEveryKindOfWait) {
     EXPECT_EQ(b.slot_stats(0, VSLOT).errors, 4u);
 }
 
+// The abort of a slot queued behind an older one to the same channel (allocation order per
+// handle): the older waits for a credit for ever, the younger is READY behind it; its abort ends
+// it at once (ABORTED), the older keeps waiting until its own abort.
+TEST(SvIsolation, AbortOfASlotQueuedBehindAnOlderOne) {
+    bench b(sv);
+    mem m{b};
+    m.setup(false);
+    m.put(0, HCH + NAMP_H_CREDITS, 0);
+    b.run({[&] {
+        driver &d = b.d(0);
+        for (unsigned s : {0u, 1u}) {
+            d.wr(slotr(s, NAMP_SLOT_PARAM1), HCH);
+            d.wr(slotr(s, NAMP_SLOT_PARAM2), TXB);   // never read: no credit comes
+            d.wr(slotr(s, NAMP_SLOT_PARAM3), 8);
+            d.wr(slotr(s, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_VALID);
+        }
+        poll(b, 0, slotr(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        b.cycles(2000);
+        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slotr(1, NAMP_SLOT_STATUS))), uint32_t(NAMP_STATE_READY))
+            << "the younger slot waits behind the older one";
+        d.wr(slotr(1, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+        unsigned polls = 0;
+        while (!(d.rd(slotr(1, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE) && polls < 200) {
+            b.cycles(10);
+            ++polls;
+        }
+        EXPECT_LT(polls, 200u) << "the abort of the queued slot was not served";
+        EXPECT_EQ(code_of(d.rd(slotr(1, NAMP_SLOT_STATUS))), uint32_t(NAMP_ERR_ABORTED));
+        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slotr(0, NAMP_SLOT_STATUS))), uint32_t(NAMP_STATE_CREDIT_WAIT));
+        d.wr(slotr(0, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+        poll(b, 0, slotr(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE);
+        EXPECT_EQ(code_of(d.rd(slotr(0, NAMP_SLOT_STATUS))), uint32_t(NAMP_ERR_ABORTED));
+        EXPECT_EQ(m.get(0, HCH + NAMP_H_CREDITS), 0u);
+    }});
+}
+
 // A guarded endpoint counts allocations until their FINAL, also when it is deleted meanwhile;
 // after the deletion, allocations are refused and count nothing.
 TEST(SvIsolation, InflightCountsUntilTheFinal) {

@@ -80,7 +80,7 @@ TEST(Osqm, ConfigurationPage) {
         EXPECT_FALSE(d.write(osqm(OSQM_BITMAP_QSTRIDE), 0));
         EXPECT_FALSE(d.write(osqm(OSQM_SLOT_QUEUE(0)), Q + 2));
         EXPECT_FALSE(d.read(osqm(OSQM_SLOT_QUEUE(8)), v)) << "8 slots";
-        EXPECT_FALSE(d.read(osqm(0x38), v));
+        EXPECT_FALSE(d.read(osqm(0x3C), v));
         EXPECT_FALSE(d.write(osqm(OSQM_INSERTIONS), 0)) << "read-only";
     }});
 }
@@ -235,4 +235,114 @@ TEST(Osqm, InsertOnDelivery) {
         send(b, 0, 0);
         EXPECT_EQ(b.d(1).rd(osqm(OSQM_INSERTIONS)), 1u) << "no second insertion";
     }});
+}
+
+// Signaling with ready flag (thesis 3.5.2.2): a bitmap scheduler's field, QUEUE = its address,
+// THREAD = the bit offset; no list is touched. From a slot, from an endpoint, into the wake-up
+// field, and the register checks of the mode.
+TEST(Osqm, ReadyFlagSetsOnlyTheThreadsBit) {
+    bench b(on);
+    mem m{b};
+    m.setup();
+    constexpr uint32_t FIELD = BITMAP;  // two words: bits 0..63
+    b.run({[&] {
+        driver &d = b.d(0);
+        EXPECT_FALSE(d.write(osqm(OSQM_MODE), OSQM_MODE_READY_FLAG | OSQM_MODE_BITMAP))
+            << "a list with a bit, or only a bit";
+        d.wr(osqm(OSQM_MODE), OSQM_MODE_READY_FLAG);
+        EXPECT_TRUE(d.write(osqm(OSQM_SLOT_THREAD(0)), 3)) << "a bit offset, not an element";
+        EXPECT_FALSE(d.write(osqm(OSQM_SLOT_THREAD(0)), OSQM_READY_FLAG_BITS));
+        for (uint32_t o = 0; o < 16; o += 4) m.put(0, Q + o, 0xA5A5A5A5u);
+        m.put(0, FIELD, 0x80000000u);
+        m.put(0, FIELD + 4, 0);
+        send(b, FIELD, 0);  // bit 0: THREAD 0 is a thread here
+        EXPECT_EQ(m.get(0, FIELD), 0x80000001u);
+        send(b, FIELD, 37);
+        EXPECT_EQ(m.get(0, FIELD + 4), 1u << 5);
+        EXPECT_EQ(m.get(0, FIELD), 0x80000001u) << "the other word unchanged";
+        send(b, FIELD, 37);  // already set: stays set, counts as an insertion
+        EXPECT_EQ(m.get(0, FIELD + 4), 1u << 5);
+        for (uint32_t o = 0; o < 16; o += 4) EXPECT_EQ(m.get(0, Q + o), 0xA5A5A5A5u) << "no list";
+        EXPECT_EQ(d.rd(osqm(OSQM_INSERTIONS)), 3u);
+        // wake-up field: the bit goes to WAKEUP_QUEUE, QUEUE's field is untouched
+        d.wr(osqm(OSQM_MODE), OSQM_MODE_READY_FLAG | OSQM_MODE_WAKEUP);
+        d.wr(osqm(OSQM_WAKEUP_QUEUE), WQ);
+        m.put(0, WQ, 0);
+        send(b, FIELD, 2);
+        EXPECT_EQ(m.get(0, WQ), 1u << 2);
+        EXPECT_EQ(m.get(0, FIELD), 0x80000001u);
+        // the receive side: tile 1's endpoint names bit 40 of tile 1's field
+        b.d(1).wr(osqm(OSQM_MODE), OSQM_MODE_READY_FLAG);
+        m.put(1, FIELD, 0);
+        m.put(1, FIELD + 4, 0);
+        m.put(1, EP + NAMP_EP_OSQM_QUEUE, FIELD);
+        m.put(1, EP + NAMP_EP_OSQM_THREAD, 40);
+        send(b, 0, 0);
+        EXPECT_EQ(m.get(1, FIELD + 4), 1u << 8);
+        EXPECT_EQ(m.get(1, FIELD), 0u);
+        EXPECT_EQ(m.get(1, EP + NAMP_EP_OSQM_QUEUE), 0u) << "claimed";
+        // an endpoint whose bit offset is out of range is not claimed and sets nothing
+        m.put(1, EP + NAMP_EP_OSQM_QUEUE, FIELD);
+        m.put(1, EP + NAMP_EP_OSQM_THREAD, OSQM_READY_FLAG_BITS);
+        send(b, 0, 0);
+        EXPECT_EQ(m.get(1, EP + NAMP_EP_OSQM_QUEUE), FIELD);
+        EXPECT_EQ(b.d(1).rd(osqm(OSQM_INSERTIONS)), 1u);
+    }});
+}
+
+// Critical events (thesis 3.5.2.2): per event, not per OSQM. A plain event inserts silently; one
+// whose QUEUE has OSQM_Q_CRITICAL raises the demand interrupt and hands its THREAD to the OS;
+// likewise from an endpoint's words. The FIFO holds OSQM_IRQ_FIFO_DEPTH threads, then reports an
+// overflow (the count stays exact).
+TEST(Osqm, CriticalEventsPerSlotAndEndpoint) {
+    bench b(on);
+    mem m{b};
+    m.setup();
+    b.run({[&] {
+        driver &d = b.d(0);
+        d.wr(na(NA_IRQ_BASE + NA_IRQ_MASK), NA_IRQ_SRC_OSQM);
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ_THREAD)), OSQM_IRQ_NONE);
+        send(b, Q, th(0));
+        EXPECT_EQ(m.get(0, Q), th(0));
+        EXPECT_FALSE(b.meip(0)) << "not critical: no interrupt";
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ)), 0u);
+        send(b, Q | OSQM_Q_CRITICAL, th(1));
+        EXPECT_EQ(m.get(0, Q + 4), th(1)) << "inserted like any other";
+        EXPECT_TRUE(b.meip(0)) << "critical: demand interrupt";
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ)), 1u);
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ_THREAD)), th(1));
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ)), 0u) << "the pop counts it off";
+        EXPECT_FALSE(b.meip(0));
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ_THREAD)), OSQM_IRQ_NONE);
+        // the receive side: the endpoint's QUEUE word carries the flag
+        driver &d1 = b.d(1);
+        d1.wr(na(NA_IRQ_BASE + NA_IRQ_MASK), NA_IRQ_SRC_OSQM);
+        m.put(1, EP + NAMP_EP_OSQM_QUEUE, Q | OSQM_Q_CRITICAL);
+        m.put(1, EP + NAMP_EP_OSQM_THREAD, th(2));
+        send(b, 0, 0);
+        EXPECT_EQ(m.get(1, Q), th(2)) << "inserted at the address without the flag";
+        EXPECT_TRUE(b.meip(1));
+        EXPECT_EQ(d1.rd(osqm(OSQM_IRQ_THREAD)), th(2));
+        EXPECT_FALSE(b.meip(1));
+        // overflow: 17 critical events unread
+        for (unsigned i = 0; i <= OSQM_IRQ_FIFO_DEPTH; ++i) {
+            m.put(0, Q, 0);
+            m.put(0, Q + 4, 0);
+            // tile 1's receive buffer emptied (nobody consumes there): the sends never block
+            for (uint32_t o = 0; o < (4u << 4) * 4; o += 4) m.put(1, RXB + MP_CB_HEADER_SIZE + o, 0);
+            m.put(1, RXB + MP_CB_OFF_WR_IDX, 0);
+            m.put(1, RXB + MP_CB_OFF_RD_IDX, 0);
+            send(b, Q | OSQM_Q_CRITICAL, th(3 + i % 4));
+        }
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ)), (OSQM_IRQ_FIFO_DEPTH + 1) | OSQM_IRQ_OVERFLOW);
+        for (unsigned i = 0; i < OSQM_IRQ_FIFO_DEPTH; ++i)
+            EXPECT_EQ(d.rd(osqm(OSQM_IRQ_THREAD)), th(3 + i % 4));
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ_THREAD)), OSQM_IRQ_NONE);
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ)), 1u | OSQM_IRQ_OVERFLOW) << "the dropped one still counts";
+        EXPECT_TRUE(b.meip(0));
+        d.wr(osqm(OSQM_IRQ), 1);  // the OS rescanned: acknowledged
+        EXPECT_EQ(d.rd(osqm(OSQM_IRQ)), 0u);
+        EXPECT_FALSE(b.meip(0));
+    }});
+    EXPECT_EQ(b.plat->adapter(0)->osqm()->critical_events(), OSQM_IRQ_FIFO_DEPTH + 2);
 }

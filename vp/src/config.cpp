@@ -320,6 +320,7 @@ platform_config config_builder::build() const {
     }
     m.osqm_bitmap = get("namp.osqm_bitmap").get<bool>();
     m.osqm_wakeup = get("namp.osqm_wakeup").get<bool>();
+    m.osqm_ready_flag = get("namp.osqm_ready_flag").get<bool>();
     m.osqm_static = get("namp.osqm_static").get<bool>();
     if (m.osqm_static && !m.osqm)
         throw config_error("'namp.osqm_static' needs namp.osqm = true");

@@ -138,6 +138,9 @@ const std::vector<config_key> &config_schema() {
          "HW-OSQM reset MODE: bitmap scheduler support (OSQM_MODE_BITMAP)"},
         {"namp.osqm_wakeup", vk::boolean, 0, 1, false, "",
          "HW-OSQM reset MODE: separate wake-up queue (OSQM_MODE_WAKEUP)"},
+        {"namp.osqm_ready_flag", vk::boolean, 0, 1, false, "",
+         "HW-OSQM reset MODE: pure bitmap scheduler, QUEUE = bit field, THREAD = bit offset "
+         "(OSQM_MODE_READY_FLAG)"},
         {"namp.atomics", vk::boolean, 0, 1, true, "",
          "the NAMP uses atomic read-modify-write bus accesses (false: read then write)"},
         {"namp.arbitration", vk::string, 0, 0, "lrs", "",

@@ -58,6 +58,7 @@ struct na_config {
         unsigned osqm_e_next = 0, osqm_e_prev = 4;   // E_LAYOUT offsets (bytes)
         bool osqm_bitmap = false;        // OSQM_MODE_BITMAP at reset
         bool osqm_wakeup = false;        // OSQM_MODE_WAKEUP at reset
+        bool osqm_ready_flag = false;    // OSQM_MODE_READY_FLAG at reset
     } namp;
 };
 

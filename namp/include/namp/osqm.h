@@ -2,9 +2,11 @@
 // ready queue (or a separate wake-up queue) in tile memory when its NAMP transfer completes
 // (initiator: per-slot QUEUE/THREAD) or a message is delivered to its endpoint (target: the
 // endpoint's OSQM words). The insertion honours the configured list TYPE, DIR and layouts, may
-// also set a bitmap bit, and runs under the OS's own lock, taken with an atomic bus access
-// (LOCK_KIND word or ticket), so it is atomic against the kernel's queue operations on every
-// core. docs/namp.md "HW-OSQM".
+// also set a priority bitmap bit, or (READY_FLAG, a bitmap scheduler) only sets the thread's bit
+// in a bit field; it runs under the OS's own lock, taken with an atomic bus access (LOCK_KIND
+// word or ticket), so it is atomic against the kernel's queue operations on every core. A
+// critical event (OSQM_Q_CRITICAL in its QUEUE, or MODE DEMAND_IRQ for all) then raises the
+// demand interrupt and queues its THREAD for the OS (OSQM_IRQ_THREAD). docs/namp.md "HW-OSQM".
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -26,7 +28,7 @@ public:
     bus_port port;
 
     // slave interface: offsets inside the OSQM page
-    bool read_reg(uint32_t off, uint32_t &v) const;
+    bool read_reg(uint32_t off, uint32_t &v, bool side_effects = true);
     bool write_reg(uint32_t off, uint32_t v);
     uint32_t irq_pending() const;  // NA_IRQ_SRC_OSQM while demand interrupts are pending
 
@@ -36,16 +38,21 @@ public:
 
     uint64_t insertions() const { return insertions_; }
     uint64_t lock_retries() const { return lock_retries_; }
+    uint64_t critical_events() const { return critical_; }
 
 private:
     struct request {
         uint32_t queue, thread;  // queue == 0: an endpoint whose words are still to be read
         uint32_t ep;
+        bool critical;
     };
     void thread();
     bool take_lock();
     void give_lock();
     bool insert(uint32_t queue, uint32_t thread);
+    bool set_flag(uint32_t field, uint32_t bit);
+    void critical_event(uint32_t thread);
+    bool ready_flag() const { return mode_ & OSQM_MODE_READY_FLAG; }
     bool fixed_refuses(uint32_t off, uint32_t v) const;
     bool rd(uint32_t a, uint32_t &v) { return port.read_word(a, v); }
     bool wr(uint32_t a, uint32_t v) { return port.write_word(a, v); }
@@ -56,10 +63,12 @@ private:
     uint32_t type_ = 1, dir_ = 0, q_layout_ = 0x00040000u, e_layout_ = 0x00040000u, mode_ = 0;
     uint32_t bitmap_addr_ = 0, bitmap_qbase_ = 0, bitmap_qstride_ = 8, wakeup_ = 0;
     uint32_t lock_addr_ = 0, lock_kind_ = 0, irq_ = 0;
+    bool irq_overflow_ = false;
+    std::deque<uint32_t> irq_threads_;  // critical THREADs, at most OSQM_IRQ_FIFO_DEPTH
     std::vector<uint32_t> slot_queue_, slot_thread_;
     std::deque<request> pending_;
     sc_core::sc_event kick_;
-    uint64_t insertions_ = 0, lock_retries_ = 0;
+    uint64_t insertions_ = 0, lock_retries_ = 0, critical_ = 0;
 };
 
 }  // namespace namp

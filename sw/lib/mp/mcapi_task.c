@@ -4,8 +4,8 @@
  * K_USER_DATA (no global data: the firmware's .data belongs to the kernel), its vif page, the
  * shared text. Sends go through the vif with endpoint vIDs and make no system call; endpoint
  * creation, deletion and lookups are kernel requests; receives pop the endpoint's receive buffer
- * (a page of the state) and sleep a tick while it is empty. Calls a task cannot make return
- * MCAPI_ERR_NOT_SUPPORTED. */
+ * (a page of the state) and sleep a tick while it is empty. The non-blocking calls keep their
+ * state in the caller's request. Calls a task cannot make return MCAPI_ERR_NOT_SUPPORTED. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +20,7 @@
 #define C (&S->u.c)
 #define VREG(r) (*(volatile uint32_t *)(C->vif + (r)))
 #define SPIN_POLLS 2000u   /* a transfer takes microseconds: polled; longer waits sleep */
+enum { MP_TASK_RK_SEND = 1, MP_TASK_RK_RECV_MSG, MP_TASK_RK_RECV_PKT, MP_TASK_RK_GET };
 
 #define SET(st, v)                   \
     do {                             \
@@ -259,10 +260,64 @@ static void vif_wait_done(void)
             u_sleep(1);
 }
 
+/* ---- the vif: one transfer at a time; non-blocking sends queue in C->sq (FIFO) ---- */
+
+static void vif_start(uint32_t flags, uint32_t dst, uint32_t idx)
+{
+    VREG(NAMP_VIF_PARAM1) = dst;
+    VREG(NAMP_VIF_PARAM2) = C->tx_vid;
+    VREG(NAMP_VIF_PARAM3) = idx;
+    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+}
+
+/* The finished transfer's status, acknowledged (VALID off). */
+static mcapi_status_t vif_finish(uint32_t flags)
+{
+    uint32_t st = VREG(NAMP_VIF_STATUS);
+    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF;
+    if (st & NAMP_STATUS_ERROR) {
+        C->send_errors++;
+        C->last_vif_status = st;
+        return MCAPI_ERR_TRANSMISSION;
+    }
+    C->sends++;
+    return MCAPI_SUCCESS;
+}
+
+/* Progress of the queued sends, no system call: the one on the vif finished → its request
+ * complete; the next one started. */
+static void sendq_pump(void)
+{
+    while (C->sq_n) {
+        mcapi_request_t *r = (mcapi_request_t *)C->sq[C->sq_head];
+        if (!C->sq_started) {
+            vif_start(r->op, r->dst_addr, r->op_idx);
+            C->sq_started = 1;
+        }
+        if (!(VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE))
+            return;
+        r->status = vif_finish(r->op);
+        r->size = r->status == MCAPI_SUCCESS ? r->op_size : 0;
+        r->state = MP_TASK_REQ_DONE;
+        C->sq_started = 0;
+        C->sq_head = (C->sq_head + 1) % MP_TASK_SENDQ;
+        C->sq_n--;
+    }
+}
+
+/* Until every queued send is done (a blocking send or a credit return needs the vif). */
+static void sendq_drain(void)
+{
+    for (uint32_t i = 0; (sendq_pump(), C->sq_n); ++i)
+        if (i >= SPIN_POLLS)
+            u_sleep(1);
+}
+
 /* One element of the send buffer through the vif to the handle of vID dst (flags: 0 message,
  * NAMP_FLAG_CON packet); no system call. */
 static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer, size_t size)
 {
+    sendq_drain();
     mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
     uint32_t idx = 0;
     int got = 0;
@@ -273,20 +328,38 @@ static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer,
     }
     mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
     mp_cbuffer_commit(tx, idx, (uint32_t)size);
-    VREG(NAMP_VIF_PARAM1) = dst;
-    VREG(NAMP_VIF_PARAM2) = C->tx_vid;
-    VREG(NAMP_VIF_PARAM3) = idx;
-    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+    vif_start(flags, dst, idx);
     vif_wait_done();
-    uint32_t st = VREG(NAMP_VIF_STATUS);
-    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF;   /* acknowledge: VALID off */
-    if (st & NAMP_STATUS_ERROR) {
-        C->send_errors++;
-        C->last_vif_status = st;
-        return MCAPI_ERR_TRANSMISSION;
+    return vif_finish(flags);
+}
+
+/* A non-blocking send: the bytes are copied into a send-buffer element at once (the caller's
+ * buffer is free on return), the element goes through the vif when the ones before it are done.
+ * No element free (every one queued or under way): MCAPI_ERR_MEM_LIMIT, nothing queued. */
+static void send_i(uint32_t flags, uint32_t dst, const void *buffer, size_t size,
+                   mcapi_request_t *r, mcapi_status_t *status)
+{
+    sendq_pump();
+    mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
+    uint32_t idx = 0;
+    if (C->sq_n >= MP_TASK_SENDQ || mp_cbuffer_reserve(tx, &idx) != 0) {
+        SET(status, MCAPI_ERR_MEM_LIMIT);
+        return;
     }
-    C->sends++;
-    return MCAPI_SUCCESS;
+    mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
+    mp_cbuffer_commit(tx, idx, (uint32_t)size);
+    r->kind = MP_TASK_RK_SEND;
+    r->op = flags;
+    r->dst_addr = dst;
+    r->op_idx = idx;
+    r->op_size = (uint32_t)size;
+    r->status = MCAPI_PENDING;
+    r->size = 0;
+    r->state = MP_TASK_REQ_PENDING;
+    C->sq[(C->sq_head + C->sq_n) % MP_TASK_SENDQ] = (uint32_t)r;
+    C->sq_n++;
+    sendq_pump();
+    SET(status, MCAPI_PENDING);
 }
 
 /* ---- messages ---- */
@@ -531,6 +604,7 @@ mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t h, mcapi_status_t
 /* Credits back to the sender through the vif: credit mode on the channel's credit path. */
 static mcapi_status_t return_credits(struct mp_task_ep *ep, uint32_t n)
 {
+    sendq_drain();
     VREG(NAMP_VIF_PARAM1) = ep->chan_vid;
     VREG(NAMP_VIF_PARAM2) = n;
     VREG(NAMP_VIF_PARAM3) = 0;
@@ -580,11 +654,265 @@ void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
     SET(status, MCAPI_ERR_BUF_INVALID);
 }
 
-/* Only requests the task library completed at once (connect, open) can be tested or waited for. */
+/* ---- non-blocking calls and requests (docs/kernel.md "MCAPI in tasks"). A request lives in the
+ * caller's mcapi_request_t: state MP_TASK_REQ_PENDING while under way, MP_TASK_REQ_DONE with its
+ * status and size once complete. Progress is made by mcapi_test/wait/wait_any (and by any later
+ * call that needs the vif): sends by the vif's DONE, receives by popping the endpoint's buffer,
+ * lookups by one kernel request per test. ---- */
+
+static int pending(const mcapi_request_t *r) { return r && r->state == MP_TASK_REQ_PENDING; }
+
+static void complete(mcapi_request_t *r, mcapi_status_t st, size_t size)
+{
+    r->status = st;
+    r->size = size;
+    r->state = MP_TASK_REQ_DONE;
+}
+
+/* A receive's endpoint, still ours and (packets) still the channel's receiving side. */
+static struct mp_task_ep *req_ep(const mcapi_request_t *r)
+{
+    struct mp_task_ep *ep = local_of((mcapi_endpoint_t)r->ep);
+    if (ep && r->kind == MP_TASK_RK_RECV_PKT && ep->chan != 3)
+        return NULL;
+    return ep;
+}
+
+/* One step of r; 1 when it is complete. */
+static int progress(mcapi_request_t *r)
+{
+    if (r->state == MP_TASK_REQ_DONE)
+        return 1;
+    switch (r->kind) {
+    case MP_TASK_RK_SEND:
+        sendq_pump();
+        break;
+    case MP_TASK_RK_RECV_MSG: {
+        struct mp_task_ep *ep = req_ep(r);
+        if (!ep) {   /* deleted meanwhile */
+            complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+            break;
+        }
+        uint32_t cap = r->buffer_size > MP_CB_SIZE_MASK ? MP_CB_SIZE_MASK : (uint32_t)r->buffer_size;
+        uint32_t size = 0;
+        int rc = mp_cbuffer_pop(rx_of(ep), r->buffer, cap, &size);
+        if (rc != -1)
+            complete(r, rc == 0 ? MCAPI_SUCCESS : MCAPI_ERR_MSG_TRUNCATED, rc == 0 ? size : cap);
+        break;
+    }
+    case MP_TASK_RK_RECV_PKT: {
+        struct mp_task_ep *ep = req_ep(r);
+        if (!ep) {
+            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
+            break;
+        }
+        mp_cbuffer_t *rx = rx_of(ep);
+        uint32_t idx;
+        if (mp_cbuffer_read(rx, &idx) == 0) {
+            *r->pbuffer = mp_cbuffer_data(rx, idx);
+            complete(r, MCAPI_SUCCESS, mp_cbuffer_size(rx, idx));
+        }
+        break;
+    }
+    case MP_TASK_RK_GET: {
+        struct mp_task_remote *h = NULL;
+        for (uint32_t i = 0; i < MP_TASK_REMOTES && !h; ++i)
+            if (C->rem[i].used && C->rem[i].node == r->node && C->rem[i].port == r->port)
+                h = &C->rem[i];
+        for (uint32_t i = 0; i < MP_TASK_REMOTES && !h; ++i)
+            if (!C->rem[i].used)
+                h = &C->rem[i];
+        if (!h) {
+            complete(r, MCAPI_ERR_ENDP_LIMIT, 0);
+            break;
+        }
+        if (!h->used) {   /* one lookup try (about MP_TASK_GET_TRY_US) */
+            int32_t res = request(MP_TASK_OP_GET, r->node, r->port);
+            if (res < 0) {
+                if (status_of(res) != MCAPI_TIMEOUT)
+                    complete(r, status_of(res), 0);
+                break;
+            }
+            h->node = r->node;
+            h->port = r->port;
+            h->vid = (uint32_t)res;
+            h->used = 1;
+        }
+        *r->out_endpoint = (mcapi_endpoint_t)h;
+        complete(r, MCAPI_SUCCESS, 0);
+        break;
+    }
+    default:
+        complete(r, MCAPI_ERR_REQUEST_INVALID, 0);
+        break;
+    }
+    return r->state == MP_TASK_REQ_DONE;
+}
+
+static void start_pending(mcapi_request_t *r, uint32_t kind)
+{
+    r->kind = kind;
+    r->status = MCAPI_PENDING;
+    r->size = 0;
+    r->state = MP_TASK_REQ_PENDING;
+}
+
+void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
+                      size_t size, mcapi_priority_t priority, mcapi_request_t *r,
+                      mcapi_status_t *status)
+{
+    (void)priority;
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(send_ep);
+    struct mp_task_remote *dst = remote_of(recv_ep);
+    if (!r || (!buffer && size)) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (pending(r)) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);   /* still under way: not reused */
+        return;
+    }
+    if (!ep || !dst) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (size > MP_TASK_MAX_SEND) {
+        SET(status, MCAPI_ERR_MSG_SIZE);
+        return;
+    }
+    if (ep->chan) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);
+        return;
+    }
+    send_i(0, dst->vid, buffer, size, r, status);
+}
+
+void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t h, const void *buffer, size_t size,
+                          mcapi_request_t *r, mcapi_status_t *status)
+{
+    struct mp_task_ep *ep = ready() ? local_of((mcapi_endpoint_t)h) : NULL;
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    if (!r || pending(r)) {
+        SET(status, r ? MCAPI_ERR_REQUEST_INVALID : MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep || ep->chan != 2) {
+        SET(status, MCAPI_ERR_CHAN_INVALID);
+        return;
+    }
+    if (!buffer && size) {
+        SET(status, MCAPI_ERR_BUF_INVALID);
+        return;
+    }
+    if (size > MP_TASK_MAX_SEND) {
+        SET(status, MCAPI_ERR_PKT_SIZE);
+        return;
+    }
+    send_i(NAMP_FLAG_CON, ep->chan_vid, buffer, size, r, status);
+}
+
+void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
+                      mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(recv_ep);
+    if (!r || !buffer) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (pending(r)) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return;
+    }
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    r->ep = (struct mp_endpoint *)ep;
+    r->buffer = buffer;
+    r->buffer_size = buffer_size;
+    start_pending(r, MP_TASK_RK_RECV_MSG);
+    progress(r);   /* a message already there: complete at once */
+    SET(status, r->state == MP_TASK_REQ_DONE ? r->status : MCAPI_PENDING);
+}
+
+void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **buffer, mcapi_request_t *r,
+                          mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = recv_side(h);
+    if (!r || !buffer) {
+        SET(status, r ? MCAPI_ERR_BUF_INVALID : MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (pending(r)) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return;
+    }
+    if (!ep) {
+        SET(status, MCAPI_ERR_CHAN_INVALID);
+        return;
+    }
+    r->ep = (struct mp_endpoint *)ep;
+    r->pbuffer = buffer;
+    start_pending(r, MP_TASK_RK_RECV_PKT);
+    progress(r);
+    SET(status, r->state == MP_TASK_REQ_DONE ? r->status : MCAPI_PENDING);
+}
+
+void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t port,
+                          mcapi_endpoint_t *e, mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    if (!e || !r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (pending(r)) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return;
+    }
+    if (domain != MCAPI_DOMAIN) {
+        SET(status, MCAPI_ERR_DOMAIN_INVALID);
+        return;
+    }
+    r->node = node;
+    r->port = port;
+    r->out_endpoint = e;
+    start_pending(r, MP_TASK_RK_GET);
+    progress(r);   /* known already, or the first try */
+    SET(status, r->state == MP_TASK_REQ_DONE ? r->status : MCAPI_PENDING);
+}
+
+static int request_known(const mcapi_request_t *r)
+{
+    return r && (r->state == MP_TASK_REQ_DONE || r->state == MP_TASK_REQ_PENDING);
+}
+
 mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *status)
 {
-    if (!r || r->state != MP_TASK_REQ_DONE) {
+    if (!request_known(r)) {
         SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return MCAPI_FALSE;
+    }
+    if (!progress(r)) {
+        SET(status, MCAPI_PENDING);
         return MCAPI_FALSE;
     }
     if (size)
@@ -593,58 +921,89 @@ mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *sta
     return MCAPI_TRUE;
 }
 
-mcapi_boolean_t mcapi_wait(mcapi_request_t *r, size_t *size, mcapi_timeout_t t,
+static uint64_t now_ticks(void)
+{
+    uint32_t hi, lo, hi2;
+    do {
+        __asm__ volatile("rdtimeh %0" : "=r"(hi));
+        __asm__ volatile("rdtime %0" : "=r"(lo));
+        __asm__ volatile("rdtimeh %0" : "=r"(hi2));
+    } while (hi != hi2);
+    return (uint64_t)hi << 32 | lo;
+}
+
+mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *size,
+                            mcapi_timeout_t timeout, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return MCAPI_RETURN_VALUE_INVALID;
+    }
+    if (!requests || number == 0) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return MCAPI_RETURN_VALUE_INVALID;
+    }
+    size_t known = 0;
+    for (size_t i = 0; i < number; ++i)
+        known += request_known(requests[i]);
+    if (!known) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return MCAPI_RETURN_VALUE_INVALID;
+    }
+    const uint64_t deadline = timeout == MCAPI_TIMEOUT_INFINITE
+                                  ? UINT64_MAX
+                                  : now_ticks() + (uint64_t)timeout * C->timer_hz / 1000000u;
+    for (uint32_t n = 0;; ++n) {
+        for (size_t i = 0; i < number; ++i) {
+            mcapi_request_t *r = requests[i];
+            if (request_known(r) && progress(r)) {
+                if (size)
+                    *size = r->size;
+                SET(status, r->status);
+                return (mcapi_uint_t)i;
+            }
+        }
+        if (deadline != UINT64_MAX && now_ticks() >= deadline) {
+            SET(status, MCAPI_TIMEOUT);
+            return MCAPI_RETURN_VALUE_INVALID;
+        }
+        if (n >= SPIN_POLLS)
+            u_sleep(1);   /* a tick per look once the short spin is over */
+    }
+}
+
+mcapi_boolean_t mcapi_wait(mcapi_request_t *r, size_t *size, mcapi_timeout_t timeout,
                            mcapi_status_t *status)
 {
-    (void)t;
-    return mcapi_test(r, size, status);
+    if (!request_known(r)) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return MCAPI_FALSE;
+    }
+    mcapi_request_t *one[1] = {r};
+    return mcapi_wait_any(1, one, size, timeout, status) == 0 ? MCAPI_TRUE : MCAPI_FALSE;
+}
+
+/* Receives and lookups under way are cancelled (MCAPI_ERR_REQUEST_CANCELLED); a send cannot be
+ * taken back once its bytes are in the send buffer (MCAPI_ERR_REQUEST_INVALID, as the library). */
+void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!request_known(r)) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return;
+    }
+    if (pending(r) && r->kind == MP_TASK_RK_SEND) {
+        SET(status, MCAPI_ERR_REQUEST_INVALID);
+        return;
+    }
+    if (pending(r))
+        complete(r, MCAPI_ERR_REQUEST_CANCELLED, 0);
+    SET(status, MCAPI_SUCCESS);
 }
 
 /* ---- not available in a task: a clear status, nothing touched ---- */
 
 #define UNSUPPORTED(st) SET(st, MCAPI_ERR_NOT_SUPPORTED)
 
-void mcapi_endpoint_get_i(mcapi_domain_t d, mcapi_node_t n, mcapi_port_t p, mcapi_endpoint_t *e,
-                          mcapi_request_t *r, mcapi_status_t *st)
-{
-    (void)d, (void)n, (void)p, (void)e, (void)r;
-    UNSUPPORTED(st);
-}
-void mcapi_msg_send_i(mcapi_endpoint_t s, mcapi_endpoint_t d, const void *b, size_t n,
-                      mcapi_priority_t p, mcapi_request_t *r, mcapi_status_t *st)
-{
-    (void)s, (void)d, (void)b, (void)n, (void)p, (void)r;
-    UNSUPPORTED(st);
-}
-void mcapi_msg_recv_i(mcapi_endpoint_t e, void *b, size_t n, mcapi_request_t *r, mcapi_status_t *st)
-{
-    (void)e, (void)b, (void)n, (void)r;
-    UNSUPPORTED(st);
-}
-void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t h, const void *b, size_t n, mcapi_request_t *r,
-                          mcapi_status_t *st)
-{
-    (void)h, (void)b, (void)n, (void)r;
-    UNSUPPORTED(st);
-}
-void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **b, mcapi_request_t *r,
-                          mcapi_status_t *st)
-{
-    (void)h, (void)b, (void)r;
-    UNSUPPORTED(st);
-}
-mcapi_uint_t mcapi_wait_any(size_t k, mcapi_request_t **r, size_t *n, mcapi_timeout_t t,
-                            mcapi_status_t *st)
-{
-    (void)k, (void)r, (void)n, (void)t;
-    UNSUPPORTED(st);
-    return MCAPI_RETURN_VALUE_INVALID;
-}
-void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *st)
-{
-    (void)r;
-    UNSUPPORTED(st);
-}
 void mcapix_endpoint_set_send_mode(mcapi_endpoint_t e, uint32_t mode, mcapi_status_t *st)
 {
     (void)e, (void)mode;

@@ -302,7 +302,8 @@ static void na_service(void)
     uint64_t t0 = cpu_cycles();
     mp_stats.isr_count++;
     for (;;) {
-        uint32_t active = mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE));
+        /* the OSQM's demand interrupt is the kernel's (sw/kernel/osqm.c), served before this */
+        uint32_t active = mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE)) & ~NA_IRQ_SRC_OSQM;
         if (active == 0)
             break;
         if (active & NA_IRQ_SRC_RX1)
@@ -376,7 +377,9 @@ mcapi_status_t MP_SW(init)(void)
         dma_slots = MP_MAX_DMA;
     irq_set_handler(IRQ_M_EXT, na_isr);
     irq_set_handler(IRQ_M_TIMER, timer_isr);
+    /* keeps the OSQM's source: a kernel may have enabled it before the library starts */
     mmio_write32(NA(NA_IRQ_BASE + NA_IRQ_MASK),
+                 (mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_MASK)) & NA_IRQ_SRC_OSQM) |
                  NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 | NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR
 #ifdef MP_SW_BASE
                      | mp_sw_ext_irq_mask()

@@ -22,6 +22,7 @@
 #include "namp_structs.h"
 
 volatile unsigned ktest_failures;
+extern const char *const k_rq_layout_name;
 
 /* The parameters of Fig. 3.33, set per firmware variant (sw/tests/kernel/CMakeLists.txt): the
  * number of waiting threads and the time slice in kernel ticks. The claims are checked for the
@@ -34,6 +35,16 @@ volatile unsigned ktest_failures;
 #endif
 #ifndef OSQM_BENCH_CLAIMS
 #define OSQM_BENCH_CLAIMS 1
+#endif
+/* The HW-OSQM mode of the hw-osqm phases (scripts/osqm-bench makes them columns): the kernel's
+ * mode (direct insertion, or the wake-up queue the kernel empties at scheduler entry), and
+ * whether the waiting threads are critical (each wake-up also raises the demand interrupt). The
+ * ready-queue layout (list or the `flags` bitmap scheduler) is the library's. */
+#ifndef OSQM_KMODE
+#define OSQM_KMODE K_OSQM_DIRECT
+#endif
+#ifndef OSQM_CRITICAL
+#define OSQM_CRITICAL 0
 #endif
 #define K_TICK 1000u                  /* mtime ticks per kernel tick (100 us) */
 #define T_START 100000u               /* mtime of the first phase (10 ms: set-up done) */
@@ -52,6 +63,8 @@ static volatile uint32_t mode, work;
 static void waiter(void *arg)
 {
     uint32_t i = (uint32_t)(uintptr_t)arg;
+    if (OSQM_CRITICAL)
+        k_thread_critical(NULL, 1);
     while (!stop) {
         switch (mode) {
         case POLL:
@@ -91,13 +104,16 @@ static void main_thread(void *arg)
 {
     (void)arg;
     es_role();
-    if (k_osqm_enable() != K_OK) {
+    if (k_osqm_enable_mode(OSQM_KMODE) != K_OK) {
         k_printf("FAIL: no HW-OSQM (run with namp.osqm=true)\n");
         k_exit(1);
     }
     irq_set_handler(IRQ_M_EXT, isr);
     k_printf("osqm_bench params: %u waiting threads, time slice %lu mtime ticks\n", (unsigned)NWAIT,
              (unsigned long)(SLICE_TICKS * K_TICK));
+    k_printf("osqm_bench mode: layout %s, %s, %s\n", k_rq_layout_name,
+             OSQM_KMODE == K_OSQM_WAKEUP ? "wake-up queue" : "direct",
+             OSQM_CRITICAL ? "critical (demand interrupts)" : "not critical");
     mode = POLL;
     k_thread_t *w = k_thread_create("worker", worker, NULL, 2, 0);
     uint32_t lost[NMODES][NRATES];
@@ -113,7 +129,8 @@ static void main_thread(void *arg)
         if (m != mode) {
             uint32_t was = mode;
             mode = m;
-            NA(NA_IRQ_BASE + NA_IRQ_MASK) = m == IRQ ? NA_IRQ_SRC_RX_COUNT : 0u;
+            /* the OSQM's demand interrupt stays the kernel's */
+            NA(NA_IRQ_BASE + NA_IRQ_MASK) = (m == IRQ ? NA_IRQ_SRC_RX_COUNT : 0u) | NA_IRQ_SRC_OSQM;
             if (was == IRQ)
                 for (uint32_t i = 0; i < NWAIT; ++i)
                     k_sem_give(&sem[i]);   /* out of the interrupt-mode wait */
@@ -126,7 +143,7 @@ static void main_thread(void *arg)
         k_printf("osqm_bench %s rate %lu/s: lost %lu permille, %lu events\n", mode_names[m],
                  (unsigned long)rates[r], (unsigned long)lost[m][r], (unsigned long)(events - e0));
     }
-    NA(NA_IRQ_BASE + NA_IRQ_MASK) = 0;
+    NA(NA_IRQ_BASE + NA_IRQ_MASK) = NA_IRQ_SRC_OSQM;
     for (uint32_t i = 0; i < NWAIT; ++i)
         CHECK_EQ(k_join(wt[i], 200, NULL), K_OK);
     CHECK_EQ(k_join(w, 200, NULL), K_OK);

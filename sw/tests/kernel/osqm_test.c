@@ -3,8 +3,14 @@
  * k_osqm_wait after each start: the OSQM puts them back into the ready queue (at the layout's end)
  * when the transfer completes. Meanwhile CHURN threads on all cores keep the kernel's own queue
  * operations going (yield, sleep, semaphores). Afterwards every ready queue is walked.
- * Run with namp.osqm_cycles=20000 (see test_insertion_end).
- * Expected per tile: "kernel osqm ok (<layout>): <n> wake-ups by the OSQM, queues consistent". */
+ * Run with namp.osqm_cycles=20000 (see test_insertion_end) and namp.target_cycles=1000 (a transfer
+ * outlasts the system call: most waits block).
+ * OSQM_KMODE (per firmware): K_OSQM_DIRECT (the hardware inserts into the ready queue, or sets the
+ * ready bit with the `flags` layout) or K_OSQM_WAKEUP (into the kernel's wake-up queue, emptied at
+ * scheduler entry). In both, the odd senders are critical: their wake-ups raise the demand
+ * interrupt (on core 0) while they run on all cores, so every wake-up path runs under interrupts.
+ * Expected per tile: "kernel osqm ok (<layout>, <mode>): <n> wake-ups by the OSQM, queues
+ * consistent". */
 #include <stdint.h>
 #include <string.h>
 
@@ -16,6 +22,13 @@
 
 volatile unsigned ktest_failures;
 extern const char *const k_rq_layout_name;
+#ifndef OSQM_KMODE
+#define OSQM_KMODE K_OSQM_DIRECT
+#endif
+#ifndef OSQM_STRESS_CRITICAL
+#define OSQM_STRESS_CRITICAL 1
+#endif
+static const char *const mode_name = OSQM_KMODE == K_OSQM_WAKEUP ? "wakeup" : "direct";
 
 #define SENDERS 6
 #define MSGS 25
@@ -29,9 +42,12 @@ static uint32_t handle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
 static volatile uint32_t received, errors, churn_stop, senders_left;
 static uint32_t data[SENDERS][256];   /* 1 KiB messages: the transfer outlasts the system call */
 
+static volatile uint32_t wakeups[SENDERS];
 static void sender(void *arg)
 {
     uint32_t s = (uint32_t)(uintptr_t)arg;   /* slot s */
+    if ((s & 1) && OSQM_STRESS_CRITICAL)
+        CHECK_EQ(k_thread_critical(NULL, 1), K_OK);
     for (uint32_t i = 0; i < MSGS; ++i) {
         data[s][0] = tile_id();
         data[s][1] = s;
@@ -41,6 +57,7 @@ static void sender(void *arg)
         SLOT(s, NAMP_SLOT_PARAM3) = sizeof data[s];
         SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
         CHECK_EQ(k_osqm_wait(s), K_OK);
+        wakeups[s]++;
         /* woken: the transfer is done (the hardware inserted us only then) */
         uint32_t f = SLOT(s, NAMP_SLOT_FLAGS), st = SLOT(s, NAMP_SLOT_STATUS);
         CHECK(f & NAMP_FLAG_DONE);
@@ -119,10 +136,14 @@ static void test_insertion_end(void)
     k_thread_t *c = k_thread_create("C", nothing, NULL, 4, 1u << 1);
     for (uint32_t n = 0; NA(NA_OSQM_BASE + OSQM_INSERTIONS) == before && n < 1000000u; ++n)
         ;   /* no system call: B and C stay queued behind us */
+    /* wake-up mode: the insertion went into the wake-up queue; the next scheduler entry (ours:
+     * main is alone at its priority and keeps running) moves A to the ready queue */
+    k_yield();
     k_thread_t *q[4] = {0};
     int n = k_ready_order(4, q, 4);
     CHECK_EQ(n, 3);
     CHECK(!order_slot_done);
+    /* flags: priority 4's round-robin starts after A, its thread picked last: B, C, A as at the back */
     if (K_RQ_LAYOUT == K_RQ_SEL4)
         CHECK(q[0] == a && q[1] == b && q[2] == c);
     else
@@ -134,16 +155,98 @@ static void test_insertion_end(void)
     CHECK_EQ(k_join(c, 1000, NULL), K_OK);
 }
 
+/* Order and exactly once: NW threads of one priority on core 1 each start a channel transfer on
+ * a handle without credits (it waits persistently: CREDIT_WAIT) and block in k_osqm_wait; main
+ * (higher priority, same core) then ends the transfers by the abort, one after the other, each
+ * after the previous insertion: the events come in a known order. Then it finds the threads in the
+ * ready queue in event order (back: FreeRTOS, bitmap), reversed (front: seL4), or all with their
+ * bit set (flags: the round-robin order is the table's, not the events'); each wakes exactly once,
+ * with its transfer ABORTED. */
+#define NW 4
+static uint32_t chandle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
+static volatile uint32_t wake_seq, started, aborted_ok;
+static void order_waiter(void *arg)
+{
+    uint32_t i = (uint32_t)(uintptr_t)arg, s = 2 + i;   /* slots 2..5 */
+    static uint32_t msg[NW][4];
+    msg[i][1] = 0xFF;   /* never delivered */
+    SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)chandle;
+    SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)msg[i];
+    SLOT(s, NAMP_SLOT_PARAM3) = sizeof msg[i];
+    SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_CON | NAMP_FLAG_VALID;
+    started++;
+    CHECK_EQ(k_osqm_wait(s), K_OK);
+    ++wake_seq;
+    uint32_t st = SLOT(s, NAMP_SLOT_STATUS);
+    if ((st & NAMP_STATUS_ERROR) && (st & 0xFFu) == NAMP_ERR_ABORTED)
+        aborted_ok++;
+    SLOT(s, NAMP_SLOT_FLAGS) = 0;
+}
+
+static void test_wake_order(void)
+{
+    uint32_t tiles = tile_mesh_width() * tile_mesh_height();
+    memset(chandle, 0, sizeof chandle);
+    chandle[NAMP_H_TILE / 4] = (tile_id() + 1) % tiles;
+    chandle[NAMP_H_ENDPOINT / 4] = (uint32_t)ep;
+    chandle[NAMP_H_FLAGS / 4] = NAMP_H_F_CONNECTED;   /* credits 0 */
+    k_thread_t *w[NW];
+    for (uint32_t i = 0; i < NW; ++i)
+        w[i] = k_thread_create("W", order_waiter, (void *)(uintptr_t)i, 4, 1u << 1);
+    for (uint32_t n = 0; started < NW && n < 100; ++n)
+        k_sleep(1);   /* each started its transfer and blocked: they wait for credits */
+    k_sleep(2);
+    /* the first started (time slices of one tick: not always W0) waits for a credit, the others
+     * behind it (allocation order per handle); the abort ends a queued one too */
+    uint32_t persistent = 0;
+    for (uint32_t i = 0; i < NW; ++i) {
+        persistent += (SLOT(2 + i, NAMP_SLOT_STATUS) & NAMP_STATUS_PERSISTENT) != 0;
+        CHECK(!(SLOT(2 + i, NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE));
+    }
+    CHECK_EQ(persistent, 1);
+    for (uint32_t i = 0; i < NW; ++i) {
+        uint32_t before = NA(NA_OSQM_BASE + OSQM_INSERTIONS);
+        SLOT(2 + i, NAMP_SLOT_CTRL) = NAMP_SLOT_CTRL_ABORT;
+        for (uint32_t n = 0; NA(NA_OSQM_BASE + OSQM_INSERTIONS) == before && n < 2000000u; ++n)
+            ;   /* no system call: nothing runs on this core but us */
+    }
+    k_yield();   /* wake-up mode: the queue emptied */
+    k_thread_t *q[NW + 1] = {0};
+    int n = k_ready_order(4, q, NW + 1);
+    CHECK_EQ(n, NW);
+    int in_order = n == NW;
+    for (int i = 0; i < n && in_order; ++i) {
+        if (K_RQ_LAYOUT == K_RQ_FLAGS) {   /* no order kept: each once, none else */
+            int once = 0;
+            for (int j = 0; j < n; ++j)
+                once += q[j] == w[i];
+            in_order = once == 1;
+        } else {
+            uint32_t want = K_RQ_LAYOUT == K_RQ_SEL4 ? (uint32_t)(NW - 1 - i) : (uint32_t)i;
+            in_order = q[i] == w[want];
+        }
+    }
+    CHECK(in_order);
+    CHECK_EQ(wake_seq, 0);   /* none ran yet */
+    for (uint32_t i = 0; i < NW; ++i)
+        CHECK_EQ(k_join(w[i], 1000, NULL), K_OK);
+    CHECK_EQ(wake_seq, NW);  /* each woke once */
+    CHECK_EQ(aborted_ok, NW);
+    k_printf("osqm wake order (%s, %s): %s\n", k_rq_layout_name, mode_name,
+             !in_order ? "WRONG" : K_RQ_LAYOUT == K_RQ_FLAGS ? "each once" : "event order");
+}
+
 static void main_thread(void *arg)
 {
     (void)arg;
-    CHECK_EQ(k_osqm_enable(), K_OK);
+    CHECK_EQ(k_osqm_enable_mode(OSQM_KMODE), K_OK);
     if (ktest_failures) {
         k_printf("FAIL: no HW-OSQM (run with namp.osqm=true)\n");
         k_exit(1);
     }
     k_sleep(20);   /* every tile has its endpoint ready */
     test_insertion_end();
+    test_wake_order();
     k_sem_init(&sem, 0);
     senders_left = SENDERS;
     k_thread_t *c[CHURN], *s[SENDERS];
@@ -170,11 +273,22 @@ static void main_thread(void *arg)
     CHECK_EQ(bad, 0);
     CHECK_EQ(inserted, st.osqm_waits);
     CHECK(st.osqm_waits >= SENDERS * MSGS / 10);   /* many transfers outlast the call */
-    k_printf("osqm: %lu waits, %lu insertions by the OSQM, %lu switches\n",
-             (unsigned long)st.osqm_waits, (unsigned long)inserted, (unsigned long)st.switches);
+    for (uint32_t i = 0; i < SENDERS; ++i)
+        CHECK_EQ(wakeups[i], MSGS);
+    /* exactly once: every critical wait that blocked gave one demand interrupt; the wake-up
+     * queue handed every insertion to the scheduler */
+    CHECK_EQ(st.osqm_demand_irqs, st.osqm_critical_waits);
+    CHECK(st.osqm_critical_waits > 0 || !OSQM_STRESS_CRITICAL);
+    if (OSQM_KMODE == K_OSQM_WAKEUP)
+        CHECK_EQ(st.osqm_drained, inserted);
+    k_printf("osqm: %lu waits (%lu critical), %lu insertions by the OSQM, %lu demand interrupts, "
+             "%lu drained, %lu switches\n",
+             (unsigned long)st.osqm_waits, (unsigned long)st.osqm_critical_waits,
+             (unsigned long)inserted, (unsigned long)st.osqm_demand_irqs,
+             (unsigned long)st.osqm_drained, (unsigned long)st.switches);
     if (ktest_failures == 0)
-        k_printf("kernel osqm ok (%s): %lu wake-ups by the OSQM, queues consistent\n",
-                 k_rq_layout_name, (unsigned long)inserted);
+        k_printf("kernel osqm ok (%s, %s): %lu wake-ups by the OSQM, queues consistent\n",
+                 k_rq_layout_name, mode_name, (unsigned long)inserted);
     k_exit(ktest_failures != 0);
 }
 

@@ -162,6 +162,7 @@ static void test_preempted_position(void)
     seq[n_seq] = 0;
     /* A runs, H preempts it; then seL4 puts A back at the front (A finishes before B starts),
      * FreeRTOS and the bitmap layout at the tail (B runs first). */
+    /* flags: the scan of priority 4 starts after the thread of 4 picked last (A): B first */
     const char *expect = K_RQ_LAYOUT == K_RQ_SEL4 ? "AHaB" : "AHBa";
     k_printf("preempted thread order (%s): %s\n", k_rq_layout_name, (const char *)seq);
     unsigned i = 0;

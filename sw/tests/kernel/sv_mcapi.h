@@ -18,6 +18,15 @@
 #define SVM_MAX 1024
 #define SVM_REPLY_MAX 512
 #define SVM_STATE_BYTES sizeof(mp_task_state_t)
+/* The non-blocking phase: messages and packets with requests, both directions. */
+#define SVM_TASK_RX_PORT 23   /* the task's channel receive endpoint */
+#define SVM_PEER_TX_PORT 9    /* tile 1's channel send endpoint */
+#define SVM_NB_MSGS 5
+#define SVM_NB_SIZES {5, 64, 300, 512, 9}
+#define SVM_NB_PKTS_OUT 3
+#define SVM_NB_PKT_OUT_SIZES {3, 200, 1024}
+#define SVM_NB_PKTS_IN 3
+#define SVM_NB_PKT_IN_SIZES {1, 100, 512}
 
 /* After the library's state in the task's data region. */
 struct sv_mcapi_task {
@@ -26,6 +35,7 @@ struct sv_mcapi_task {
     uint32_t st_bye, st_init, st_create, st_get, st_final, st_after;
     uint32_t sent, send_fail, received, recv_fail, byte_fail;
     uint32_t step, misuse_done, misuse_fail, bad_code, bad_status;
+    uint32_t nb_sent, nb_received, nb_pkts_out, nb_pkts_in, nb_done;
 };
 
 void sv_mcapi_task_main(void *arg);

@@ -42,10 +42,10 @@ static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_
     EXPECT(d, 7, st, MCAPI_ERR_PARAMETER);
     mcapi_msg_recv(peer, b, 8, &got, &st);
     EXPECT(d, 8, st, MCAPI_ERR_ENDP_INVALID);
-    mcapi_msg_send_i(me, peer, b, 4, 0, &req, &st);
+    mcapix_endpoint_set_send_mode(me, 0, &st);
     EXPECT(d, 9, st, MCAPI_ERR_NOT_SUPPORTED);
-    mcapi_msg_recv_i(me, b, 8, &req, &st);
-    EXPECT(d, 10, st, MCAPI_ERR_NOT_SUPPORTED);
+    mcapi_msg_send_i(NULL, peer, b, 4, 0, &req, &st);
+    EXPECT(d, 10, st, MCAPI_ERR_ENDP_INVALID);
     (void)mcapi_endpoint_create(SVM_TASK_PORT, &st);
     EXPECT(d, 11, st, MCAPI_ERR_ENDP_EXISTS);
     mcapi_initialize(0, 0, NULL, NULL, NULL, &st);
@@ -53,7 +53,7 @@ static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_
     mcapi_endpoint_delete(peer, &st);
     EXPECT(d, 13, st, MCAPI_ERR_ENDP_NOTOWNER);
     mcapi_pktchan_recv_i((mcapi_pktchan_recv_hndl_t)0, NULL, &req, &st);
-    EXPECT(d, 14, st, MCAPI_ERR_NOT_SUPPORTED);
+    EXPECT(d, 14, st, MCAPI_ERR_BUF_INVALID);
     mcapi_pktchan_release(b, &st);
     EXPECT(d, 26, st, MCAPI_ERR_BUF_INVALID);   /* not a packet of an open receiving side */
     (void)mcapi_endpoint_get(0, 1, 99, 2000, &st);   /* no such port: times out */
@@ -68,6 +68,154 @@ static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_
     mcapi_endpoint_delete(tmp, &st);
     EXPECT(d, 19, st, MCAPI_ERR_ENDP_INVALID);
     d->misuse_done = 1;
+}
+
+/* The non-blocking calls with requests (after misuse: its second endpoint is free again). */
+static void nonblocking(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_t peer,
+                        mcapi_pktchan_send_hndl_t sh)
+{
+    mcapi_status_t st;
+    mcapi_request_t rq, r2, zero = {0};
+    size_t sz;
+    uint8_t buf[SVM_MAX];   /* the stack: a task has no global data */
+    /* lookups: a known one completes at once; a missing one is pending until cancelled */
+    mcapi_endpoint_t e2 = NULL, e3 = NULL;
+    mcapi_endpoint_get_i(0, 1, SVM_PEER_PORT, &e2, &rq, &st);
+    EXPECT(d, 30, st, MCAPI_SUCCESS);
+    EXPECT(d, 31, e2 == peer, 1);
+    mcapi_endpoint_get_i(0, 1, 98, &e3, &rq, &st);
+    EXPECT(d, 32, st, MCAPI_PENDING);
+    EXPECT(d, 33, mcapi_test(&rq, &sz, &st), MCAPI_FALSE);
+    EXPECT(d, 34, st, MCAPI_PENDING);
+    mcapi_cancel(&rq, &st);
+    EXPECT(d, 35, st, MCAPI_SUCCESS);
+    EXPECT(d, 36, mcapi_test(&rq, &sz, &st), MCAPI_TRUE);
+    EXPECT(d, 37, st, MCAPI_ERR_REQUEST_CANCELLED);
+    EXPECT(d, 38, e3 == NULL, 1);
+
+    /* messages: two requests in turn, each waited for before it is used again */
+    static const uint16_t sizes[SVM_NB_MSGS] = SVM_NB_SIZES;
+    mcapi_request_t sr[2];
+    for (uint32_t m = 0; m < SVM_NB_MSGS; ++m) {
+        mcapi_request_t *r = &sr[m % 2];
+        if (m >= 2) {
+            mcapi_wait(r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+            EXPECT(d, 40, st, MCAPI_SUCCESS);
+            d->nb_sent += st == MCAPI_SUCCESS && sz == sizes[m - 2];
+        }
+        for (uint32_t i = 0; i < sizes[m]; ++i)
+            buf[i] = pattern(200 + m, i);
+        mcapi_msg_send_i(me, peer, buf, sizes[m], 0, r, &st);   /* copied: buf is free again */
+        EXPECT(d, 41, st, MCAPI_PENDING);
+        if (m == 0) {   /* still under way a few instructions later */
+            mcapi_msg_send_i(me, peer, buf, sizes[m], 0, r, &st);
+            EXPECT(d, 42, st, MCAPI_ERR_REQUEST_INVALID);   /* a pending request is not reused */
+            mcapi_cancel(r, &st);
+            EXPECT(d, 43, st, MCAPI_ERR_REQUEST_INVALID);   /* a send is not taken back */
+        }
+    }
+    mcapi_request_t *both[2] = {&sr[0], &sr[1]};
+    for (uint32_t k = 0; k < 2; ++k) {
+        mcapi_uint_t i = mcapi_wait_any(2, both, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+        EXPECT(d, 44, st, MCAPI_SUCCESS);
+        if (i < 2) {
+            d->nb_sent += st == MCAPI_SUCCESS;
+            both[i] = &zero;   /* done: out of the set (an unknown request is skipped) */
+        }
+    }
+    /* packets on the task's sending channel, non-blocking */
+    static const uint16_t psizes[SVM_NB_PKTS_OUT] = SVM_NB_PKT_OUT_SIZES;
+    for (uint32_t p = 0; p < SVM_NB_PKTS_OUT && sh; ++p) {
+        for (uint32_t i = 0; i < psizes[p]; ++i)
+            buf[i] = pattern(400 + p, i);
+        mcapi_pktchan_send_i(sh, buf, psizes[p], &rq, &st);
+        EXPECT(d, 45, st, MCAPI_PENDING);
+        mcapi_wait(&rq, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+        EXPECT(d, 46, st, MCAPI_SUCCESS);
+        d->nb_pkts_out += st == MCAPI_SUCCESS && sz == psizes[p];
+    }
+    /* the replies (each byte complemented), received with requests */
+    for (uint32_t m = 0; m < SVM_NB_MSGS; ++m) {
+        mcapi_msg_recv_i(me, buf, sizeof buf, &rq, &st);
+        EXPECT(d, 47, st == MCAPI_PENDING || st == MCAPI_SUCCESS, 1);
+        mcapi_wait(&rq, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+        EXPECT(d, 48, st, MCAPI_SUCCESS);
+        uint32_t bad = sz != sizes[m];
+        for (uint32_t i = 0; i < sz && !bad; ++i)
+            bad = (uint8_t)(buf[i] + pattern(200 + m, i)) != 0xFFu;   /* complemented */
+        d->nb_received += st == MCAPI_SUCCESS && !bad;
+    }
+    /* a receive nothing comes for: the wait times out, the cancel ends it */
+    mcapi_msg_recv_i(me, buf, sizeof buf, &rq, &st);
+    EXPECT(d, 50, st, MCAPI_PENDING);
+    EXPECT(d, 51, mcapi_wait(&rq, &sz, 3000, &st), MCAPI_FALSE);
+    EXPECT(d, 52, st, MCAPI_TIMEOUT);
+    mcapi_cancel(&rq, &st);
+    EXPECT(d, 53, st, MCAPI_SUCCESS);
+    mcapi_test(&rq, &sz, &st);
+    EXPECT(d, 54, st, MCAPI_ERR_REQUEST_CANCELLED);
+    /* misuse */
+    mcapi_msg_send_i(me, peer, buf, 4, 0, NULL, &st);
+    EXPECT(d, 55, st, MCAPI_ERR_PARAMETER);
+    mcapi_msg_send_i(me, peer, buf, 4096, 0, &r2, &st);
+    EXPECT(d, 56, st, MCAPI_ERR_MSG_SIZE);
+    mcapi_msg_send_i(me, (mcapi_endpoint_t)0x80001000u, buf, 4, 0, &r2, &st);
+    EXPECT(d, 57, st, MCAPI_ERR_ENDP_INVALID);
+    mcapi_msg_recv_i(peer, buf, sizeof buf, &r2, &st);
+    EXPECT(d, 58, st, MCAPI_ERR_ENDP_INVALID);
+    mcapi_msg_recv_i(me, NULL, 8, &r2, &st);
+    EXPECT(d, 59, st, MCAPI_ERR_PARAMETER);
+    mcapi_pktchan_send_i((mcapi_pktchan_send_hndl_t)me, buf, 4, &r2, &st);
+    EXPECT(d, 60, st, MCAPI_ERR_CHAN_INVALID);
+    mcapi_pktchan_send_i(sh, buf, 2048, &r2, &st);
+    EXPECT(d, 61, st, MCAPI_ERR_PKT_SIZE);
+    void *pb = NULL;
+    mcapi_pktchan_recv_i((mcapi_pktchan_recv_hndl_t)me, &pb, &r2, &st);
+    EXPECT(d, 62, st, MCAPI_ERR_CHAN_INVALID);
+    mcapi_endpoint_get_i(0, 1, SVM_PEER_PORT, NULL, &r2, &st);
+    EXPECT(d, 63, st, MCAPI_ERR_PARAMETER);
+    (void)mcapi_wait_any(0, NULL, &sz, 10, &st);
+    EXPECT(d, 64, st, MCAPI_ERR_PARAMETER);
+    mcapi_request_t *none[1] = {&zero};
+    (void)mcapi_wait_any(1, none, &sz, 10, &st);
+    EXPECT(d, 65, st, MCAPI_ERR_REQUEST_INVALID);
+    mcapi_test(&zero, &sz, &st);
+    EXPECT(d, 66, st, MCAPI_ERR_REQUEST_INVALID);
+    mcapi_cancel(NULL, &st);
+    EXPECT(d, 67, st, MCAPI_ERR_REQUEST_INVALID);
+    /* a receive whose endpoint is deleted meanwhile ends with ENDP_INVALID, not a hang */
+    mcapi_endpoint_t tmp = mcapi_endpoint_create(SVM_TASK_PORT + 4, &st);
+    EXPECT(d, 68, st, MCAPI_SUCCESS);
+    mcapi_msg_recv_i(tmp, buf, sizeof buf, &r2, &st);
+    EXPECT(d, 69, st, MCAPI_PENDING);
+    mcapi_endpoint_delete(tmp, &st);
+    EXPECT(d, 70, st, MCAPI_SUCCESS);
+    mcapi_wait(&r2, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+    EXPECT(d, 71, st, MCAPI_ERR_ENDP_INVALID);
+
+    /* the receiving side of a channel from tile 1, packets with requests */
+    mcapi_endpoint_t rxe = mcapi_endpoint_create(SVM_TASK_RX_PORT, &st);
+    EXPECT(d, 72, st, MCAPI_SUCCESS);
+    mcapi_pktchan_recv_hndl_t rh = NULL;
+    mcapi_pktchan_recv_open_i(&rh, rxe, &rq, &st);
+    EXPECT(d, 73, st, MCAPI_SUCCESS);
+    static const uint16_t isizes[SVM_NB_PKTS_IN] = SVM_NB_PKT_IN_SIZES;
+    for (uint32_t p = 0; p < SVM_NB_PKTS_IN && rh; ++p) {
+        pb = NULL;
+        mcapi_pktchan_recv_i(rh, &pb, &rq, &st);
+        EXPECT(d, 74, st == MCAPI_PENDING || st == MCAPI_SUCCESS, 1);
+        mcapi_wait(&rq, &sz, MCAPI_TIMEOUT_INFINITE, &st);
+        EXPECT(d, 75, st, MCAPI_SUCCESS);
+        uint32_t bad = !pb || sz != isizes[p];
+        for (uint32_t i = 0; i < sz && !bad; ++i)
+            bad = ((uint8_t *)pb)[i] != pattern(300 + p, i);
+        d->nb_pkts_in += st == MCAPI_SUCCESS && !bad;
+        if (pb) {
+            mcapi_pktchan_release(pb, &st);
+            EXPECT(d, 76, st, MCAPI_SUCCESS);
+        }
+    }
+    d->nb_done = 1;
 }
 
 void sv_mcapi_task_main(void *arg)
@@ -167,6 +315,7 @@ void sv_mcapi_task_main(void *arg)
     (void)mcapi_test(NULL, &sz, &st);
     EXPECT(d, 25, st, MCAPI_ERR_REQUEST_INVALID);
     misuse(d, me, peer);
+    nonblocking(d, me, peer, sh);
     /* tile 1 stays until this last message: the lookup of a missing port above needs it */
     const uint8_t bye[4] = {'B', 'Y', 'E', 0};
     mcapi_msg_send(me, peer, bye, sizeof bye, 0, &st);

@@ -88,6 +88,14 @@ static void tile0(void)
     CHECK_EQ(d->st_bye, MCAPI_SUCCESS);
     CHECK_EQ(d->st_final, MCAPI_SUCCESS);
     CHECK_EQ(d->st_after, MCAPI_ERR_NODE_NOTINIT);
+    CHECK_EQ(d->nb_done, 1);
+    CHECK_EQ(d->nb_sent, SVM_NB_MSGS);
+    CHECK_EQ(d->nb_received, SVM_NB_MSGS);
+    CHECK_EQ(d->nb_pkts_out, SVM_NB_PKTS_OUT);
+    CHECK_EQ(d->nb_pkts_in, SVM_NB_PKTS_IN);
+    k_printf("task non-blocking: sent %lu, received %lu, packets out %lu, in %lu\n",
+             (unsigned long)d->nb_sent, (unsigned long)d->nb_received,
+             (unsigned long)d->nb_pkts_out, (unsigned long)d->nb_pkts_in);
     k_printf("task results: received %lu, recv_fail %lu, byte_fail %lu, misuse %lu/%lu (code %lu "
              "status %lu), finalize %lu, after %lu\n",
              (unsigned long)d->received, (unsigned long)d->recv_fail, (unsigned long)d->byte_fail,
@@ -162,6 +170,58 @@ static void tile1(void)
         if (pb)
             KMP(mcapi_pktchan_release(pb, &st));
     }
+    /* the non-blocking phase: packets on the channel, messages replied, a channel to the task */
+    static const uint16_t opsizes[SVM_NB_PKTS_OUT] = SVM_NB_PKT_OUT_SIZES;
+    uint32_t good_nb_pkts = 0, good_nb = 0;
+    for (uint32_t p = 0; p < SVM_NB_PKTS_OUT && rh; ++p) {
+        void *pb = NULL;
+        size_t got = 0;
+        KMP(mcapi_pktchan_recv(rh, &pb, &got, &st));
+        CHECK_EQ(st, MCAPI_SUCCESS);
+        CHECK_EQ(got, opsizes[p]);
+        uint32_t bad = 0;
+        for (uint32_t i = 0; pb && i < got; ++i)
+            bad += ((uint8_t *)pb)[i] != pattern(400 + p, i);
+        CHECK_EQ(bad, 0);
+        good_nb_pkts += st == MCAPI_SUCCESS && bad == 0 && got == opsizes[p];
+        if (pb)
+            KMP(mcapi_pktchan_release(pb, &st));
+    }
+    static const uint16_t nbsizes[SVM_NB_MSGS] = SVM_NB_SIZES;
+    for (uint32_t m = 0; m < SVM_NB_MSGS; ++m) {
+        size_t got = 0;
+        KMP(mcapi_msg_recv(ep, msgs[0], SVM_MAX, &got, &st));
+        CHECK_EQ(st, MCAPI_SUCCESS);
+        CHECK_EQ(got, nbsizes[m]);
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < got; ++i) {
+            bad += msgs[0][i] != pattern(200 + m, i);
+            msgs[0][i] = (uint8_t)~msgs[0][i];
+        }
+        CHECK_EQ(bad, 0);
+        good_nb += bad == 0 && got == nbsizes[m];
+        KMP(mcapi_msg_send(ep, back, msgs[0], got, 0, &st));
+        CHECK_EQ(st, MCAPI_SUCCESS);
+    }
+    mcapi_endpoint_t tx, trx;
+    mcapi_pktchan_send_hndl_t th = NULL;
+    KMP(tx = mcapi_endpoint_create(SVM_PEER_TX_PORT, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    KMP(trx = mcapi_endpoint_get(0, 0, SVM_TASK_RX_PORT, MCAPI_TIMEOUT_INFINITE, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    KMP(mcapi_pktchan_connect_i(tx, trx, &req, &st));
+    KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    KMP(mcapi_pktchan_send_open_i(&th, tx, &req, &st));
+    KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    static const uint16_t ipsizes[SVM_NB_PKTS_IN] = SVM_NB_PKT_IN_SIZES;
+    for (uint32_t p = 0; p < SVM_NB_PKTS_IN && th; ++p) {
+        for (uint32_t i = 0; i < ipsizes[p]; ++i)
+            msgs[1][i] = pattern(300 + p, i);
+        KMP(mcapi_pktchan_send(th, msgs[1], ipsizes[p], &st));
+        CHECK_EQ(st, MCAPI_SUCCESS);
+    }
     /* the task's last message: it may look up a missing port here until then */
     uint8_t bye[8];
     size_t got = 0;
@@ -169,8 +229,10 @@ static void tile1(void)
     CHECK_EQ(st, MCAPI_SUCCESS);
     CHECK(got == 4 && memcmp(bye, "BYE", 4) == 0);
     if (ktest_failures == 0)
-        k_printf("kernel sv_mcapi receiver ok: %lu messages, %lu packets, every byte\n",
-                 (unsigned long)good, (unsigned long)good_pkts);
+        k_printf("kernel sv_mcapi receiver ok: %lu messages, %lu packets, every byte; "
+                 "non-blocking: %lu messages, %lu packets\n",
+                 (unsigned long)good, (unsigned long)good_pkts, (unsigned long)good_nb,
+                 (unsigned long)good_nb_pkts);
 }
 
 int main(void) { return sv_main(tile0, tile1); }

@@ -38,6 +38,7 @@ enum {
 #define K_RQ_FREERTOS 0   /* doubly linked, append at the tail, list item in the thread */
 #define K_RQ_SEL4 1       /* head/end pointers, wake-ups inserted at the front */
 #define K_RQ_BITMAP 2     /* FreeRTOS lists plus a bitmap of non-empty priorities */
+#define K_RQ_FLAGS 3      /* bitmap scheduler: one ready bit per thread, no list (rq_flags.c) */
 
 typedef struct k_thread k_thread_t;
 
@@ -151,8 +152,18 @@ int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes);
 uint32_t k_vif_attach(k_thread_t *t, unsigned slot);
 
 /* ---- HW-OSQM (sw/kernel/osqm.c) ----
- * Tells the OSQM the kernel's ready-queue layout and lock (needs NA_FEATURE_NAMP_OSQM). */
+ * Tells the OSQM the kernel's ready-queue layout and lock (needs NA_FEATURE_NAMP_OSQM), in the
+ * direct mode: the hardware inserts a woken thread into its ready queue (or, with the `flags`
+ * layout, sets its ready bit). */
 int k_osqm_enable(void);
+/* The modes (docs/kernel.md "HW-OSQM"): K_OSQM_DIRECT as k_osqm_enable; K_OSQM_WAKEUP: the
+ * hardware inserts into the kernel's separate wake-up queue (a bit field with `flags`), which the
+ * kernel empties into the ready queues at every scheduler entry. */
+enum { K_OSQM_DIRECT = 0, K_OSQM_WAKEUP = 1 };
+int k_osqm_enable_mode(unsigned mode);
+/* Marks t (NULL: the caller) critical (on = 1) or not: its OSQM events raise the demand
+ * interrupt, and the kernel schedules it at once (its priority decides where, as for any wake-up). */
+int k_thread_critical(k_thread_t *t, int on);
 /* Blocks the calling thread until its NAMP slot's transfer is done; the hardware wakes it. */
 int k_osqm_wait(unsigned slot);
 /* Blocks until a message is in endpoint ep's receive buffer rx (the OSQM wakes it). */
@@ -168,6 +179,9 @@ int k_check_queues(void);
 /* ---- statistics ---- */
 typedef struct k_stats {
     uint32_t switches, ticks, syscalls, ipis, killed, preemptions, osqm_waits;
+    uint32_t osqm_drained;      /* threads moved from the wake-up queue to the ready queues */
+    uint32_t osqm_demand_irqs;  /* critical threads the demand interrupt handed the kernel */
+    uint32_t osqm_critical_waits; /* waits of critical threads that blocked */
 } k_stats_t;
 void k_get_stats(k_stats_t *out);
 /* System calls a thread or task has made (the NAMP-SV tests count a task's). */

@@ -28,6 +28,7 @@ enum k_sys {
     K_SYS_MP_WAIT,          /* a0 = mutex to release, a1/a2 = wake-up time (mtime) lo/hi */
     K_SYS_RESUME,           /* a0 = task created suspended */
     K_SYS_OSQM_WAIT_EP,     /* a0 = endpoint, a1 = its receive buffer (osqm.c) */
+    K_SYS_SET_CRITICAL,     /* a0 = thread (0: self), a1 = 1 critical / 0 not (osqm.c) */
     K_SYS_LAST
 };
 

@@ -18,7 +18,9 @@
 #define MP_TASK_RX_N 2u         /* receive buffer of each endpoint: 4 elements */
 #define MP_TASK_RX_M 9u         /*   of 512 bytes */
 #define MP_TASK_MAGIC 0x4d505453u
-#define MP_TASK_REQ_DONE 0x7a5c0001u   /* mcapi_request_t.state of a request done at once */
+#define MP_TASK_REQ_DONE 0x7a5c0001u      /* mcapi_request_t.state: complete (status, size) */
+#define MP_TASK_REQ_PENDING 0x7a5c0002u   /* mcapi_request_t.state: under way (mcapi_test) */
+#define MP_TASK_SENDQ 2u                  /* non-blocking sends under way: one per send-buffer element */
 #define MP_TASK_MAX_SEND (1u << MP_TASK_TX_M)
 #define MP_TASK_GET_TRY_US 1000u   /* one lookup request: its MCAPI timeout in the kernel */
 
@@ -43,6 +45,10 @@ struct mp_task_ctrl {
     uint32_t node;
     uint32_t initialized;
     uint32_t sends, send_errors, last_vif_status;
+    uint32_t timer_hz;          /* mtime frequency (kernel, at set-up): request timeouts */
+    /* non-blocking sends (task side): FIFO of request addresses; sq[sq_head] owns the vif while
+     * sq_started */
+    uint32_t sq[MP_TASK_SENDQ], sq_head, sq_n, sq_started;
     struct mp_task_ep ep[MP_TASK_EPS];
     struct mp_task_remote rem[MP_TASK_REMOTES];
 };
