@@ -209,6 +209,8 @@ static void check_task(uint32_t task, const struct mig_task *d)
 {
     const struct task_spec *s = &sc->t[task];
     CHECK_EQ(d->errors, 0);
+    if (d->errors)
+        k_printf("task %lu: last status %lu\n", (unsigned long)task, (unsigned long)d->last_status);
     CHECK_EQ(d->bad, 0);
     CHECK_EQ(d->sent, items * s->n_out);
     if (s->role != MIG_SOURCE)
