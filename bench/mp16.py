@@ -3,7 +3,7 @@
 the time goes with the JIT (perf profile by component).
 
 usage: bench/mp16.py [--build build] [--repeat 1] [--engines interpreter,jit] [--profile]
-                     [--only NAME] [--docs docs/benchmarks.md]
+                     [--what-if-quantum N] [--only NAME] [--docs docs/benchmarks.md]
 
 Workloads (4x4 mesh, one core per tile, preset bare: the NAMP):
   - NAS CG class S on 16 MPI ranks over the NAMP (mpi_cg_namp, 4 MiB SRAM per tile);
@@ -11,7 +11,11 @@ Workloads (4x4 mesh, one core per tile, preset bare: the NAMP):
 Runs are interleaved (every engine once per round); the fastest of --repeat rounds counts. Every
 run's statistics must equal the interpreter's (cycles and instructions retired): a benchmark of a
 simulation that changed would be void. --profile adds a perf record of one JIT run per workload,
-its samples grouped by component (needs perf). Not a test: it measures the host.
+its samples grouped by component (needs perf), and of one run per other engine for the ISS bound:
+the share of each engine's CPU time spent in the ISS gives the speed-up the JIT would have if
+everything else (SystemC kernel, NoC, adapters) took no time. --what-if-quantum N runs the JIT once
+more with quantum_cycles N: a different simulation, shown only to tell the cost of the cores'
+synchronization at every quantum from the cost of the instructions. Not a test: it measures the host.
 """
 import argparse
 import collections
@@ -56,6 +60,9 @@ def perf_lines(data, sort):
             yield float(m.group(1)), m.group(2).strip(), m.group(3), (m.group(4) or "").strip()
 
 
+ISS_COMPONENTS = ("ISS: translated code", "ISS: C (engines, interpreter, MMU)")
+
+
 def profile(cmd):
     """perf record of cmd; returns [(component, percent)] of the samples. Translated code is
     counted per mapping (its samples spread over too many addresses to list one by one)."""
@@ -82,6 +89,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--engines", default="interpreter,jit")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--what-if-quantum", type=int, default=0)
     ap.add_argument("--only", help="a workload key: cg or all_to_one")
     ap.add_argument("--docs")
     a = ap.parse_args()
@@ -89,7 +97,7 @@ def main():
     fw = os.path.join(a.build, "firmware")
     engines = a.engines.split(",")
     host = benchlib.machine()
-    rows, profiles = [], []
+    rows, profiles, bounds, what_if = [], [], [], []
     for title, key, args, elf in WORKLOADS:
         if a.only and a.only != key:
             continue
@@ -113,17 +121,47 @@ def main():
             rows.append([title, e, f"{r.wall:.2f}", f"{r.cpu:.2f}", f"{ref / r.wall:.2f}x",
                          f"{instret / r.wall / 1e6:.0f}", f"{r.rss_kib / 1024:.0f}"])
         if a.profile and shutil.which("perf"):
-            cmd = [vp, "--quiet", "--set", "core.engine=jit"] + cmd_args
-            profiles.append((title, profile(cmd)))
+            iss = {}
+            for e in engines:
+                share = profile([vp, "--quiet", "--set", f"core.engine={e}"] + cmd_args)
+                iss[e] = sum(p for c, p in share if c in ISS_COMPONENTS) / 100.0
+                if e == "jit":
+                    profiles.append((title, share))
+            if "jit" in iss and engines[0] != "jit":
+                ref_iss = best[engines[0]].cpu * iss[engines[0]]
+                jit_iss = best["jit"].cpu * iss["jit"]
+                bounds.append([title, f"{ref_iss:.2f}", f"{jit_iss:.2f}",
+                               f"{best['jit'].cpu * (1 - iss['jit']):.2f}",
+                               f"{best[engines[0]].cpu / best['jit'].cpu:.2f}x",
+                               f"{ref_iss / jit_iss:.2f}x" if jit_iss > 0 else "–"])
+        if a.what_if_quantum:
+            for e in engines:
+                r, _ = benchlib.vp_run(vp, cmd_args + ["--set", f"quantum_cycles={a.what_if_quantum}"],
+                                       engine=e)
+                what_if.append([title, e, f"{best[e].cpu:.2f}", f"{r.cpu:.2f}",
+                                f"{best[e].cpu / r.cpu:.2f}x"])
         rows.append([f"({benchlib.number(cycles)} cycles, {benchlib.number(instret)} instructions)",
                      "", "", "", "", "", ""])
 
-    md = [f"Measured by `bench/mp16.py --repeat {a.repeat}{' --profile' if a.profile else ''}` on {host}.",
+    flags = (" --profile" if a.profile else "") + (f" --what-if-quantum {a.what_if_quantum}"
+                                                   if a.what_if_quantum else "")
+    md = [f"Measured by `bench/mp16.py --repeat {a.repeat}{flags}` on {host}.",
           "Speed-up: host time of the first engine divided by the engine's.", "",
           benchlib.table(["Workload", "Engine", "Host s", "CPU s", "Speed-up", "MIPS", "Peak MiB"], rows)]
     for title, share in profiles:
         md += ["", f"Where the host time goes with the JIT, {title} (perf samples):", "",
                benchlib.table(["Component", "Share"], [[c, f"{p:.1f} %"] for c, p in share if p >= 0.05])]
+    if bounds:
+        md += ["", f"ISS bound: CPU seconds in the ISS (its share of the engine's perf samples times the "
+               f"engine's CPU s) and the speed-up of the JIT over {engines[0]} if nothing but the ISS "
+               "took time:", "",
+               benchlib.table(["Workload", f"ISS CPU s, {engines[0]}", "ISS CPU s, jit",
+                               "Other CPU s, jit", "Speed-up (CPU s)", "Bound"], bounds)]
+    if what_if:
+        md += ["", f"What if the quantum were {a.what_if_quantum} cycles instead of the default (a "
+               "different simulation, for the cost of the synchronization only):", "",
+               benchlib.table(["Workload", "Engine", "CPU s", f"CPU s, quantum {a.what_if_quantum}",
+                               "Ratio"], what_if)]
     print("\n".join(md))
     if a.docs:
         benchlib.write_docs(a.docs, "bench/mp16.py", "\n".join(md))

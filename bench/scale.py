@@ -11,12 +11,14 @@ Runs (default 1 MiB SRAM per tile, reserved and backed only where touched):
   - the complete NAMP all-to-all (namp_a2a: N - 1 messages per tile) on the sizes of --full-a2a
     (N^2 messages: 65 280 on 16x16, about a million on 32x32);
   both with preset bare (the NAMP). A run that fails is a row with the reason: SystemC maps every
-  thread stack with a guard page, about 18 maps per tile with the NAMP, so a 64x64 mesh with the
-  NAMP needs more than Linux's default vm.max_map_count (65530).
+  thread stack with a guard page, 18 maps per tile with the NAMP (9 threads), so a 64x64 mesh with
+  the NAMP needs more than Linux's default vm.max_map_count (65530); namp-vp checks that before
+  it runs and names the value to set.
 Peak memory is the child's maximum resident set (os.wait4). Not a test: it measures the host.
 """
 import argparse
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -25,6 +27,10 @@ import benchlib  # noqa: E402
 
 def failure(output):
     """Why a run failed, in a few words."""
+    if "memory mappings" in output and "vm.max_map_count" in output:  # vp/src/host_limits.cpp
+        need = re.search(r"needs about (\d+) memory mappings", output)
+        return (f"needs about {benchlib.number(int(need.group(1)))} memory mappings (thread stacks), "
+                "more than vm.max_map_count" if need else "more memory mappings than vm.max_map_count")
     if "failed to allocate stack memory" in output:
         return "SystemC could not map another thread stack (vm.max_map_count reached)"
     lines = [l for l in output.splitlines() if l.strip()]

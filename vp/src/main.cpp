@@ -12,6 +12,7 @@
 #include "vp/cli.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
+#include "vp/host_limits.h"
 #include "vp/log_options.h"
 #include "vp/namp_hint.h"
 #include "vp/output_files.h"
@@ -150,6 +151,9 @@ int run(int argc, char **argv) {
     try {
         platform = std::make_unique<vp::platform>("platform", config, ro);
         platform->load(firmware);
+        // A host limit found now costs no simulation; found by SystemC, it ends the run part-way.
+        if (const std::string why = vp::map_count_shortage(); !why.empty())
+            throw std::runtime_error(why);
     } catch (const std::exception &e) {
         std::cerr << "namp-vp: error: " << e.what() << "\n";
         return exit_usage;
