@@ -43,9 +43,13 @@ def fail(msg):
 
 
 def start_vp(vp, elf, extra, tmp, mesh=MESH):
-    err = open(os.path.join(tmp, "vp.err"), "w+")
-    out = open(os.path.join(tmp, "vp.out"), "w+")
-    proc = subprocess.Popen([vp] + mesh + ["--firmware", elf] + extra, stdout=out, stderr=err)
+    # The simulator writes through its own open files; the test reads through others. One shared
+    # file (w+) would share the offset too: a seek to read moved where the simulator's next line
+    # went, and a line could land over another (seen under load: a lost "listening" line).
+    with open(os.path.join(tmp, "vp.err"), "w") as err_w, open(os.path.join(tmp, "vp.out"), "w") as out_w:
+        proc = subprocess.Popen([vp] + mesh + ["--firmware", elf] + extra, stdout=out_w, stderr=err_w)
+    err = open(os.path.join(tmp, "vp.err"))
+    out = open(os.path.join(tmp, "vp.out"))
     deadline = time.time() + 30
     while time.time() < deadline:
         err.seek(0)
@@ -242,9 +246,10 @@ def garbage(vp, elf, gdb, tmp):
 
 def interrupt(vp, elf, gdb, tmp):
     spin = os.path.join(os.path.dirname(elf), "test_watchdog.elf")  # spins until the watchdog
-    err = open(os.path.join(tmp, "vp.err"), "w+")
-    proc = subprocess.Popen([vp, "--preset", "single", "--max-cycles", "2000000000", "--firmware", spin,
-                             "--gdb", "127.0.0.1:0"], stdout=subprocess.DEVNULL, stderr=err)
+    with open(os.path.join(tmp, "vp.err"), "w") as err_w:   # its own offset: see start_vp
+        proc = subprocess.Popen([vp, "--preset", "single", "--max-cycles", "2000000000", "--firmware",
+                                 spin, "--gdb", "127.0.0.1:0"], stdout=subprocess.DEVNULL, stderr=err_w)
+    err = open(os.path.join(tmp, "vp.err"))
     port = None
     for _ in range(600):
         err.seek(0)

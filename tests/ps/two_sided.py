@@ -3,7 +3,7 @@
 docs/namp-ps-bench.md moved just outside its band, up and then down, `scripts/ps-bench --check`
 fails; with the ratios as documented it passes.
 
-two_sided.py ROOT BUILD VP
+two_sided.py ROOT BUILD VP FIRMWARE_DIR
 """
 import os
 import re
@@ -12,15 +12,15 @@ import sys
 import tempfile
 
 
-def check(root, build, vp, doc):
+def check(root, build, vp, fw, doc):
     p = subprocess.run([sys.executable, os.path.join(root, "scripts", "ps-bench"), "--build", build,
-                        "--vp", vp, "--check", "--docs", doc], stdout=subprocess.PIPE,
+                        "--vp", vp, "--firmware-dir", fw, "--check", "--docs", doc], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=600)
     return p.returncode, p.stdout.decode()
 
 
 def main():
-    root, build, vp = sys.argv[1:4]
+    root, build, vp, fw = sys.argv[1:5]
     text = open(os.path.join(root, "docs", "namp-ps-bench.md")).read()
     # the claim row of the chain's relocation over channels: "| chain | channels | relocate | R | ±B |"
     row = re.search(r"^\| chain \| channels \| relocate \| ([0-9.]+) \| ±([0-9.]+) \|.*$", text, re.M)
@@ -35,7 +35,7 @@ def main():
             moved = row.group(0).replace(f"| {row.group(1)} |", f"| {value + shift:.3f} |", 1)
             with open(doc, "w") as f:
                 f.write(text.replace(row.group(0), moved))
-            rc, out = check(root, build, vp, doc)
+            rc, out = check(root, build, vp, fw, doc)
             ok = rc == want
             fails += not ok
             print(f"{'ok' if ok else 'FAIL'}: documented ratio {value:.3f} {shift:+.3f}: exit {rc} (want {want})")
