@@ -103,6 +103,7 @@ int run(int argc, char **argv) {
         config = builder.build();
         const unsigned tiles = config.mesh_width * config.mesh_height;
         for (const std::string &f : opt.firmware) firmware.add(f, tiles);
+        for (const std::string &a : opt.args) firmware.add_args(a, tiles);
     } catch (const std::exception &e) {
         std::cerr << "namp-vp: error: " << e.what() << "\n";
         return exit_usage;
