@@ -39,7 +39,7 @@
 #define SOCK_ORPHANS 32u                    /* replies to messages for no socket */
 #define SOCK_LOOKUP_US 200000u              /* a peer tile's layer must be up within 200 ms */
 #define SOCK_LINGER_QUIET_US 1000u          /* at exit: stay until 1 ms without a message */
-#define SOCK_LINGER_MAX_US 20000u
+#define SOCK_LINGER_MAX_US 200000u
 
 enum { M_SYN = 1, M_SYNACK, M_REFUSE, M_DATA, M_WIN, M_SHRINK, M_SHRINK_ACK, M_FIN, M_RST };
 #define HF_CLOSED 1u   /* FIN: the sender closed the socket, it receives nothing more */
@@ -102,6 +102,9 @@ struct sk {
     uint16_t shrink_gen, ack_gen;
     /* send side */
     uint32_t sent, peer_edge, peer_chunk;
+    /* a recv() waiting with an empty ring: data goes straight into its buffer (one copy less) */
+    uint8_t *direct;
+    uint32_t direct_len, direct_got;
 };
 
 struct txslot {
@@ -155,11 +158,30 @@ static int fail(int e)
     return -1;
 }
 
-/* Word-wise when source and destination agree modulo 4 (picolibc's memcpy copies bytes here). */
+/* Word-wise copy (picolibc's memcpy copies bytes here). A stream puts bytes at any offset of the
+ * ring, so source and destination often disagree modulo 4: then aligned source words are merged
+ * with shifts (a load never leaves the aligned word of a byte that is copied). */
 static void copy(void *dst, const void *src, uint32_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
+    if (n >= 16 && (((uintptr_t)d ^ (uintptr_t)s) & 3u) != 0) {
+        while ((uintptr_t)d & 3u) {
+            *d++ = *s++;
+            --n;
+        }
+        uint32_t k = (uintptr_t)s & 3u, sh = 8u * k, sh2 = 32u - sh;
+        const uint32_t *sw = (const uint32_t *)(s - k);
+        uint32_t *dw = (uint32_t *)d, cur = *sw++;
+        for (; n >= 8; n -= 8, dw += 2, sw += 2) {
+            uint32_t a = sw[0], b = sw[1];
+            dw[0] = (cur >> sh) | (a << sh2);
+            dw[1] = (a >> sh) | (b << sh2);
+            cur = b;
+        }
+        d = (uint8_t *)dw;
+        s = (const uint8_t *)sw - 4 + k;
+    }
     if ((((uintptr_t)d ^ (uintptr_t)s) & 3u) == 0) {
         while (n && ((uintptr_t)d & 3u)) {
             *d++ = *s++;
@@ -343,7 +365,11 @@ static void rx_grow_all(void)
          * lower half); it comes back once the rest fits */
         s->rx_target = ns;
         try_compact(s);
-        queue_ctl(s, P_WIN);
+        /* the peer learns the larger chunk with our next message (piggy-backed, as in seed 003);
+         * a message of its own only if it may be waiting for window (all it was given is here):
+         * a burst of closes would otherwise send one per growth step */
+        if (s->rcvd == s->adv_edge)
+            queue_ctl(s, P_WIN);
     }
     unblock_scan();
 }
@@ -418,8 +444,15 @@ static mcapi_endpoint_t peer_ep(uint32_t tile)
     return S.peer[tile];
 }
 
+static void harvest_tx(void);
+
 static struct txslot *tx_slot(int data)
 {
+    uint32_t busy = 0;
+    for (uint32_t i = 0; i < SOCK_TX_SLOTS; ++i)
+        busy += S.tx[i].busy;
+    if (busy == SOCK_TX_SLOTS || (data && S.stage_busy == (1u << SOCK_STAGE) - 1u))
+        harvest_tx();
     if (data && S.stage_busy == (1u << SOCK_STAGE) - 1u)
         return NULL;
     for (uint32_t i = 0; i < SOCK_TX_SLOTS; ++i) {
@@ -717,9 +750,22 @@ static void on_data(struct sk *s, const struct hdr *h, const uint8_t *payload)
         return;
     }
     uint32_t n = h->len;
-    s->rcvd += n;
     S.st.bytes_rx += n;
     S.st.data_msgs_rx++;
+    if (s->direct_len && s->rcvd == s->consumed && !(s->flags & F_SHUT_RD)) {
+        uint32_t k = n < s->direct_len ? n : s->direct_len;
+        copy(s->direct, payload, k);
+        s->direct += k;
+        s->direct_len -= k;
+        s->direct_got += k;
+        s->rcvd += k;
+        consumed(s, k);
+        payload += k;
+        n -= k;
+        if (!n)
+            return;
+    }
+    s->rcvd += n;
     if (diff(s->rcvd, s->consumed) > (int32_t)s->rx_size) {   /* beyond the window we gave */
         s->rcvd -= n;
         sk_error(s, EPROTO);
@@ -817,15 +863,18 @@ static void dispatch(const uint32_t *buf, size_t size)
 
 /* ---------------------------------------------------------------- progress */
 
-static void post_rx(void)
+/* 1 if the receive completed at once (a message was there). */
+static int post_rx(void)
 {
     mcapi_status_t st;
     mcapi_msg_recv_i(S.ep, S.rx_buf, 1u << SOCK_SLOT_LOG2, &S.rx_req, &st);
     S.rx_posted = 1;
+    return st != MCAPI_PENDING;
 }
 
-/* Everything that can move now: sends finished, arrivals dispatched, control messages out. */
-static void progress(void)
+/* Finished sends give their slot back. Over the software transport testing a send is also what
+ * drives it (allocation, data, completion are the sending core's work). */
+static void harvest_tx(void)
 {
     mcapi_status_t st;
     size_t size;
@@ -834,12 +883,29 @@ static void progress(void)
         if (t->busy && mcapi_test(&t->req, &size, &st))
             tx_done(t, st);
     }
-    /* drain while there is room for the replies the arrivals may need */
-    while (S.orph_n < SOCK_ORPHANS && mcapi_test(&S.rx_req, &size, &st)) {
+}
+
+/* Everything that can move now: sends finished, arrivals dispatched, control messages out. */
+static void progress(void)
+{
+    mcapi_status_t st;
+    size_t size;
+#ifndef MP_TRANSPORT_NAMP
+    harvest_tx();
+#endif   /* the NAMP finishes sends by itself: their slots are taken back when needed */
+    /* drain while there is room for the replies the arrivals may need; a receive request is
+     * posted only when something is there (a failed test costs more than a look at the count) */
+    while (S.orph_n < SOCK_ORPHANS) {
+        if (!S.rx_posted) {
+            if (mcapi_msg_available(S.ep, &st) == 0)
+                break;
+            post_rx();
+        }
+        if (!mcapi_test(&S.rx_req, &size, &st))
+            break;
         S.rx_posted = 0;
         if (st == MCAPI_SUCCESS)
             dispatch(S.rx_buf, size);
-        post_rx();
         if (S.orph_n >= SOCK_ORPHANS / 2)
             flush_ctl();
     }
@@ -851,8 +917,9 @@ static void sleep_until(uint64_t deadline)
 {
     mcapi_request_t *list[1 + SOCK_TX_SLOTS];
     size_t n = 0;
-    if (S.rx_posted)
-        list[n++] = &S.rx_req;
+    if (!S.rx_posted && post_rx())
+        return;   /* a message came meanwhile: no sleep */
+    list[n++] = &S.rx_req;
     for (uint32_t i = 0; i < SOCK_TX_SLOTS; ++i)
         if (S.tx[i].busy)
             list[n++] = &S.tx[i].req;
@@ -1131,38 +1198,56 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
     uint64_t dl = deadline_us(s->rcvtimeo_us);
     size_t got = 0;
     uint8_t *out = buf;
+    ssize_t ret;
     for (;;) {
         progress();
+        got += s->direct_got;   /* what arrived straight into the buffer */
+        s->direct_got = 0;
+        s->direct_len = 0;
         uint32_t avail = (s->flags & F_HAS_RX) ? s->rcvd - s->consumed : 0u;
         if (avail && got < len) {
             uint32_t n = len - got < avail ? (uint32_t)(len - got) : avail;
             uint32_t first = s->rx_size - s->rx_head < n ? s->rx_size - s->rx_head : n;
             copy(out + got, s->ring + s->rx_head, first);
             copy(out + got + first, s->ring, n - first);
-            if (flags & MSG_PEEK)
-                return (ssize_t)n;
+            if (flags & MSG_PEEK) {
+                ret = (ssize_t)n;
+                break;
+            }
             consumed(s, n);
             got += n;
-            if (!(flags & MSG_WAITALL) || got == len) {
-                progress();   /* the window update goes out now */
-                return (ssize_t)got;
-            }
-            continue;
         }
-        if (got == len)
-            return (ssize_t)got;
+        if (got && (!(flags & MSG_WAITALL) || got == len)) {
+            if (S.ctlq_n)
+                flush_ctl();   /* the window update goes out now */
+            ret = (ssize_t)got;
+            break;
+        }
+        if (got == len) {
+            ret = (ssize_t)got;
+            break;
+        }
         if (s->err) {
-            if (got)
-                return (ssize_t)got;
-            return fail(s->err);
+            ret = got ? (ssize_t)got : fail(s->err);
+            break;
         }
         if ((s->flags & F_SHUT_RD) || ((s->flags & F_FIN_RCVD) && s->consumed == s->fin_seq) ||
-            s->state == S_CLOSED)
-            return (ssize_t)got;   /* end of stream */
-        if (nonblock || (dl != UINT64_MAX && timer_now() >= dl))
-            return got ? (ssize_t)got : fail(EAGAIN);
+            s->state == S_CLOSED) {
+            ret = (ssize_t)got;   /* end of stream */
+            break;
+        }
+        if (nonblock || (dl != UINT64_MAX && timer_now() >= dl)) {
+            ret = got ? (ssize_t)got : fail(EAGAIN);
+            break;
+        }
+        if (!(flags & MSG_PEEK) && (s->flags & F_HAS_RX)) {   /* the ring is empty here */
+            s->direct = out + got;
+            s->direct_len = (uint32_t)(len - got);
+        }
         sleep_until(dl);
     }
+    s->direct_len = 0;
+    return ret;
 }
 
 ssize_t send(int fd, const void *buf, size_t len, int flags)
@@ -1216,6 +1301,8 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
                 done += n;
                 S.st.bytes_tx += n;
                 S.st.data_msgs_tx++;
+                if (done == len)
+                    return (ssize_t)done;
                 continue;
             }
             if (rc == -2) {
@@ -1494,6 +1581,7 @@ static void sock_atexit(void)
     uint32_t seen = S.st.msgs_rx;
     while (timer_now() < end) {
         progress();
+        harvest_tx();
         int busy = S.ctlq_n || S.orph_n;
         for (uint32_t i = 0; i < SOCK_TX_SLOTS; ++i)
             busy |= S.tx[i].busy;
