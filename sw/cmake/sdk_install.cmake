@@ -9,10 +9,13 @@
 add_library(namp_runtime_archive STATIC $<TARGET_OBJECTS:namp_runtime>)
 set_target_properties(namp_runtime_archive PROPERTIES OUTPUT_NAME namp_runtime)
 
-install(TARGETS namp_runtime_archive namp_hal mp mp_namp namp_drv ARCHIVE DESTINATION lib)
+install(TARGETS namp_runtime_archive namp_hal mp mp_namp namp_drv mpi mpi_namp sock sock_namp
+        ARCHIVE DESTINATION lib)
 set(_sw ${CMAKE_CURRENT_LIST_DIR}/..)
 install(DIRECTORY ${_sw}/hal/include/ ${_sw}/lib/mp/include/ ${_sw}/lib/namp/include/
+                  ${_sw}/lib/mpi/include/ ${_sw}/lib/sock/include/
         DESTINATION include)
+install(PROGRAMS ${_sw}/cmake/sdk/namp-mpicc DESTINATION bin)
 install(FILES ${NAMP_TILE_INCLUDE_DIR}/tile_memory_map.h
               ${_sw}/../namp/include/na_registers.h
               ${_sw}/../namp/include/namp_structs.h

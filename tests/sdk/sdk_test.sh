@@ -38,3 +38,34 @@ out=$("$vp" --preset bare --firmware "$dir/namp/build/sdk_hello_namp" 2>&1) || {
 echo "$out"
 grep -q "sdk_hello: tile 15 received 'hello from the installed SDK'" <<<"$out" || { echo "FAIL: no message over the NAMP"; exit 1; }
 echo "out-of-tree SDK example built and ran (baseline and NAMP transports)"
+
+# An MPI program compiled like on a cluster, with the installed namp-mpicc (both transports), and
+# its command-line arguments from --args.
+cat > "$dir/mpi_hello.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    int rank, size, sum = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int mine = argc > 1 ? atoi(argv[1]) * (rank + 1) : -1;
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("mpi_hello: %d ranks, sum %d\n", size, sum);
+    MPI_Finalize();
+    return 0;
+}
+C
+"$dir/sdk/bin/namp-mpicc" -O2 -o "$dir/mpi_hello.elf" "$dir/mpi_hello.c"
+"$dir/sdk/bin/namp-mpicc" --namp -O2 -c -o "$dir/mpi_hello.o" "$dir/mpi_hello.c"
+"$dir/sdk/bin/namp-mpicc" --namp --sram 2097152 -o "$dir/mpi_hello_namp.elf" "$dir/mpi_hello.o"
+out=$("$vp" --set mesh.width=2 --set mesh.height=2 --firmware "$dir/mpi_hello.elf" --args 3 2>&1) \
+  || { echo "$out"; echo "FAIL: mpi_hello exit"; exit 1; }
+grep -q "mpi_hello: 4 ranks, sum 30" <<<"$out" || { echo "$out"; echo "FAIL: mpi_hello"; exit 1; }
+out=$("$vp" --preset bare --set mesh.width=2 --set mesh.height=1 --set tile.sram_size=2097152 \
+      --firmware "$dir/mpi_hello_namp.elf" --args 5 2>&1) || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
+grep -q "mpi_hello: 2 ranks, sum 15" <<<"$out" || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
+echo "namp-mpicc: MPI program built and ran (baseline and NAMP transports)"

@@ -2,6 +2,8 @@
 #   namp::hal         start-up code, HAL and the tile linker script: every firmware links this
 #   namp::mcapi       MCAPI-style message passing over the baseline software protocol (+ namp::hal)
 #   namp::mcapi_namp  the same API over the NAMP, with the NAMP driver (+ namp::hal)
+#   namp::mpi / namp::mpi_namp    the MPI subset over either (docs/mpi.md)
+#   namp::sock / namp::sock_namp  stream sockets over either (docs/sockets.md)
 # A firmware is then: add_executable(app main.c) + target_link_libraries(app PRIVATE namp::mcapi).
 get_filename_component(_namp_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 
@@ -24,5 +26,14 @@ if(NOT TARGET namp::hal)
     INTERFACE_COMPILE_DEFINITIONS "MP_DEFAULT_DATA_PATH=2;MP_TRANSPORT_NAMP=1"
     INTERFACE_LINK_LIBRARIES
       "${_namp_prefix}/lib/libmp_namp.a;${_namp_prefix}/lib/libnamp_drv.a;namp::hal")
+
+  foreach(_lib mpi sock)
+    add_library(namp::${_lib} INTERFACE IMPORTED)
+    set_target_properties(namp::${_lib} PROPERTIES
+      INTERFACE_LINK_LIBRARIES "${_namp_prefix}/lib/lib${_lib}.a;namp::mcapi")
+    add_library(namp::${_lib}_namp INTERFACE IMPORTED)
+    set_target_properties(namp::${_lib}_namp PROPERTIES
+      INTERFACE_LINK_LIBRARIES "${_namp_prefix}/lib/lib${_lib}_namp.a;namp::mcapi_namp")
+  endforeach()
 endif()
 set(NampFirmware_FOUND TRUE)

@@ -37,7 +37,7 @@
  * core in its TLS block (sw/runtime/crt0.S); large buffers are allocated per rank by MPI_Init. */
 #define MPI_RANK_LOCAL _Thread_local
 
-enum { MPI_K_EAGER = 1, MPI_K_RTS = 2, MPI_K_CTS = 3 };
+enum { MPI_K_EAGER = 1, MPI_K_RTS = 2, MPI_K_CTS = 3, MPI_K_RMA = 4 };   /* RMA: mpi_win.c */
 
 /* Header of a message on MPI_PORT (5 words). */
 struct mpi_hdr {
@@ -56,10 +56,11 @@ struct mpi_comm {
     int *world;           /* world rank of each rank (NULL for MPI_COMM_WORLD: identity) */
     int valid;
     struct mpi_cc_comm *cc;   /* NAMP-CC state of this communicator (coll_cc.c), lazily */
+    uint32_t nbc_seq;         /* non-blocking collectives started on it (their tags, coll_nb.c) */
 };
 
 enum { RQ_FREE = 0, RQ_ACTIVE, RQ_DONE };
-enum { RK_SEND = 1, RK_RECV };
+enum { RK_SEND = 1, RK_RECV, RK_COLL };   /* RK_COLL: a non-blocking collective */
 
 struct mpi_request {
     int state, kind;
@@ -160,6 +161,22 @@ int mpi_iprobe_ctx(int src, int tag, uint32_t ctx, int *flag, MPI_Status *st);
 uint32_t mpi_posted_len(void);
 int mpi_wait_req(struct mpi_request *r, MPI_Status *st);   /* frees r */
 void mpi_progress(int block);
+int mpi_nbc_progress(void);   /* coll_nb.c: 1 if a schedule moved */
+/* One-sided (mpi_win.c): an RMA message arrived; replies and RDMA completions (1 if something
+ * moved); an RDMA transfer is under way (the progress loop must not sleep for good). */
+void mpi_rma_arrival(const struct mpi_hdr *h, const uint8_t *payload, uint32_t bytes);
+int mpi_rma_progress(void);
+int mpi_rma_dma_busy(void);
+int mpi_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes);
+int mpi_try_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes);
+
+/* Groups (mpi_group.c): ordered world ranks. */
+struct mpi_group {
+    int size;
+    int *world;
+    int is_static;
+};
+int mpi_group_rank_of(MPI_Group g, int world);   /* MPI_UNDEFINED if not a member */
 int mpi_p2p_init(void);
 void mpi_p2p_finalize(void);
 uint32_t mpi_new_ctx_hint(void);

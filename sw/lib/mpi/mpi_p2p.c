@@ -152,6 +152,31 @@ static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, ui
     return pool_send(e, to, world, e->buf, MPI_HDR_BYTES + bytes, owner);
 }
 
+/* One-sided (mpi_win.c): a message [header][payload] to a world rank's header endpoint; the try
+ * form never waits for a pool entry (MPI_ERR_PENDING: none free now) and may run inside the
+ * progress loop. */
+int mpi_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes)
+{
+    return send_ctrl(world, h, payload, bytes, NULL);
+}
+
+int mpi_try_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes)
+{
+    mcapi_endpoint_t to = lookup(h_main, world, MPI_PORT);
+    if (!to)
+        return MPI_ERR_RANK;
+    struct pool_ent *e = NULL;
+    for (int i = 0; i < pool_n && !e; ++i)
+        if (!pool[i].busy)
+            e = &pool[i];
+    if (!e)
+        return MPI_ERR_PENDING;
+    mpi_copy(e->buf, h, sizeof *h);
+    if (bytes)
+        mpi_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
+    return pool_send(e, to, world, e->buf, MPI_HDR_BYTES + bytes, NULL);
+}
+
 /* For the NAMP-CC collectives (coll_cc.c): this rank's header endpoint, a peer's, and a wait
  * until none of our MCAPI sends is under way (the adapter's collective slots run only then);
  * after the wait a pool slot is free for a blocking collective send (no extra memory). */
@@ -363,6 +388,10 @@ static void on_main(size_t size)
     const struct mpi_hdr *h = (const struct mpi_hdr *)stage;
     if (size < MPI_HDR_BYTES)
         return;
+    if (h->kind == MPI_K_RMA) {   /* one-sided: served here, whatever the application does */
+        mpi_rma_arrival(h, (const uint8_t *)stage + MPI_HDR_BYTES, (uint32_t)size - MPI_HDR_BYTES);
+        return;
+    }
     if (h->kind == MPI_K_CTS) {
         for (struct mpi_request *s = rts_sends; s; s = s->next)
             if (s->cookie == h->cookie && !s->rdv_go) {
@@ -433,6 +462,22 @@ static void progress(int block)
     int did = 0;
     size_t size;
     mcapi_status_t st;
+#ifdef MP_TRANSPORT_NAMP
+    if (!block) {
+        /* mcapi_test does not sample the NAMP's completed slots (MCAPI's waits do, once per pass):
+         * a wait with no time to wait samples them, so that an MPI_Test loop sees its sends end */
+        mcapi_request_t *list[MPI_SEND_POOL];
+        size_t n = 0;
+        for (int i = 0; i < pool_n; ++i)
+            if (pool[i].busy)
+                list[n++] = &pool[i].mr;
+        if (n) {
+            mcapi_uint_t k = mcapi_wait_any(n, list, &size, 0, &st);
+            if (k < n)
+                on_complete(list[k], size, st);
+        }
+    }
+#endif
     for (;;) {
         int any = 0;
         if (rx_main_armed && mcapi_test(&rx_main, &size, &st)) {
@@ -451,6 +496,8 @@ static void progress(int block)
         pump_rdv_sends();
         finish_rdv_sends();
         rdv_start_next();
+        any |= mpi_nbc_progress();
+        any |= mpi_rma_progress();
         if (!any)
             break;
         did = 1;
@@ -469,7 +516,9 @@ static void progress(int block)
             list[n++] = &pool[i].mr;
     if (!n)
         return;
-    mcapi_uint_t k = mcapi_wait_any(n, list, &size, MCAPI_TIMEOUT_INFINITE, &st);
+    /* an RDMA transfer of one-sided communication ends without an interrupt: look again soon */
+    mcapi_uint_t k = mcapi_wait_any(n, list, &size, mpi_rma_dma_busy() ? 5u : MCAPI_TIMEOUT_INFINITE,
+                                    &st);
     if (k < n)
         on_complete(list[k], size, st);
     rdv_start_next();
