@@ -40,6 +40,14 @@ static MPI_RANK_LOCAL struct mpi_request *rdv_active;           /* the one whose
 static MPI_RANK_LOCAL struct mpi_request *rts_sends;      /* sends waiting for or using a CTS */
 static MPI_RANK_LOCAL uint32_t posted_len, unexp_len, next_cookie = 1;
 static MPI_RANK_LOCAL int eager_threshold = MPI_EAGER_DEFAULT;
+static MPI_RANK_LOCAL int rdma_rendezvous = 1;
+
+int MPIX_Set_rdma_rendezvous(int on)
+{
+    int old = rdma_rendezvous;
+    rdma_rendezvous = on != 0;
+    return old;
+}
 
 int MPIX_Set_eager_threshold(int bytes)
 {
@@ -194,13 +202,52 @@ void *mpi_sends_drain(void)
     }
 }
 
-/* Rendezvous payload: after the CTS, slot-sized pieces from the user's buffer (no copy). */
+/* The RDMA put of a rendezvous payload has ended: the receiver is told by a DONE message (sent
+ * from pump_rdv_sends, where a pool entry can be waited for without recursion). */
+static void rdv_dma_done(void *ctx, int err)
+{
+    struct mpi_request *s = ctx;
+    s->inflight--;
+    if (err != MPI_SUCCESS)
+        s->st.MPI_ERROR = MPI_ERR_OTHER;
+    s->dma = 2;
+}
+
+/* Rendezvous payload: after the CTS, slot-sized pieces from the user's buffer (no copy); after a
+ * CTS_DMA one RDMA put straight into the receive buffer (several DMA slots in flight for a large
+ * one, mpi_dma.c), then DONE. */
 static void pump_rdv_sends(void)
 {
     for (struct mpi_request *s = rts_sends; s; s = s->next) {
-        if (!s->rdv_go || s->done_bytes == s->bytes)
+        if (!s->rdv_go)
             continue;
         int world = mpi_world_of(s->comm, s->peer);
+        if (s->dma == 1 && s->done_bytes == 0) {
+            uint32_t n = s->bytes < s->dma_fit ? s->bytes : s->dma_fit;
+            s->inflight++;
+            s->done_bytes = s->bytes;   /* nothing more to pump */
+            if (n == 0 || mpi_dma_put(s->buf, mpi_tile_of(world), s->dma_addr, n, rdv_dma_done, s) !=
+                              MPI_SUCCESS)
+                rdv_dma_done(s, n == 0 ? MPI_SUCCESS : MPI_ERR_OTHER);
+            continue;
+        }
+        if (s->dma == 2) {
+            struct pool_ent *e = NULL;
+            for (int i = 0; i < pool_n && !e; ++i)
+                if (!pool[i].busy)
+                    e = &pool[i];
+            if (!e)
+                return;
+            struct mpi_hdr h = {MPI_K_DONE, 0, 0, 0, s->bytes, s->cookie};
+            mcapi_endpoint_t to = lookup(h_main, world, MPI_PORT);
+            mpi_copy(e->buf, &h, sizeof h);
+            s->dma = 3;
+            if (!to || pool_send(e, to, world, e->buf, MPI_HDR_BYTES, s) != MPI_SUCCESS)
+                s->st.MPI_ERROR = MPI_ERR_OTHER;
+            continue;
+        }
+        if (s->dma || s->done_bytes == s->bytes)
+            continue;
         mcapi_endpoint_t to = lookup(h_rdv, world, MPI_PORT_RDV);
         while (s->done_bytes < s->bytes) {
             struct pool_ent *e = NULL;
@@ -227,7 +274,7 @@ static void finish_rdv_sends(void)
     struct mpi_request **pp = &rts_sends;
     while (*pp) {
         struct mpi_request *s = *pp;
-        if (s->rdv_go && s->done_bytes == s->bytes && s->inflight == 0) {
+        if (s->rdv_go && s->done_bytes == s->bytes && s->inflight == 0 && (s->dma == 0 || s->dma == 3)) {
             *pp = s->next;
             s->state = RQ_DONE;
         } else {
@@ -286,7 +333,13 @@ static void rdv_start_next(void)
             rdv_tail = NULL;
         r->next = NULL;
         r->done_bytes = 0;
+        /* by RDMA: the sender learns where the payload goes and how much of it fits */
         struct mpi_hdr h = {MPI_K_CTS, 0, 0, 0, 0, r->cookie};
+        if (r->dma) {
+            h.kind = MPI_K_CTS_DMA;
+            h.bytes = (uint32_t)(uintptr_t)r->buf;
+            h.tag = r->st.count_bytes;
+        }
         mcapi_endpoint_t to = lookup(h_main, r->peer_world, MPI_PORT);
         mpi_copy(e->buf, &h, sizeof h);
         if (!to || pool_send(e, to, r->peer_world, e->buf, MPI_HDR_BYTES, NULL) != MPI_SUCCESS) {
@@ -295,7 +348,8 @@ static void rdv_start_next(void)
             continue;
         }
         rdv_active = r;
-        arm_rdv();
+        if (!r->dma)
+            arm_rdv();
     }
 }
 
@@ -304,6 +358,7 @@ static void rdv_enqueue(struct mpi_request *r, const struct mpi_hdr *h, int src_
     r->peer_world = src_world;
     r->cookie = h->cookie;
     r->rdv_pieces = (h->bytes + MPI_SLOT_BYTES - 1u) / MPI_SLOT_BYTES;
+    r->dma = h->kind == MPI_K_RTS_DMA && rdma_rendezvous && mpi_dma_slots() > 0;
     r->next = NULL;
     if (rdv_tail)
         rdv_tail->next = r;
@@ -392,12 +447,26 @@ static void on_main(size_t size)
         mpi_rma_arrival(h, (const uint8_t *)stage + MPI_HDR_BYTES, (uint32_t)size - MPI_HDR_BYTES);
         return;
     }
-    if (h->kind == MPI_K_CTS) {
+    if (h->kind == MPI_K_CTS || h->kind == MPI_K_CTS_DMA) {
         for (struct mpi_request *s = rts_sends; s; s = s->next)
             if (s->cookie == h->cookie && !s->rdv_go) {
                 s->rdv_go = 1;
+                if (h->kind == MPI_K_CTS_DMA) {
+                    s->dma = 1;
+                    s->dma_addr = h->bytes;
+                    s->dma_fit = (uint32_t)h->tag;
+                }
                 break;
             }
+        return;
+    }
+    if (h->kind == MPI_K_DONE) {   /* an RDMA rendezvous payload is in the receive buffer */
+        struct mpi_request *r = rdv_active;
+        if (r && r->dma && r->cookie == h->cookie) {
+            r->state = RQ_DONE;
+            rdv_active = NULL;
+            rdv_start_next();
+        }
         return;
     }
     /* world rank of the sender: its communicator rank, translated by the context's member list;
@@ -498,6 +567,7 @@ static void progress(int block)
         rdv_start_next();
         any |= mpi_nbc_progress();
         any |= mpi_rma_progress();
+        any |= mpi_dma_progress();
         if (!any)
             break;
         did = 1;
@@ -517,7 +587,7 @@ static void progress(int block)
     if (!n)
         return;
     /* an RDMA transfer of one-sided communication ends without an interrupt: look again soon */
-    mcapi_uint_t k = mcapi_wait_any(n, list, &size, mpi_rma_dma_busy() ? 5u : MCAPI_TIMEOUT_INFINITE,
+    mcapi_uint_t k = mcapi_wait_any(n, list, &size, mpi_dma_busy() ? 5u : MCAPI_TIMEOUT_INFINITE,
                                     &st);
     if (k < n)
         on_complete(list[k], size, st);
@@ -588,7 +658,10 @@ int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm c
     }
     ++mpi_stats.rdv_sends;
     r->cookie = ((uint32_t)mpi_world_rank << 20) | (next_cookie++ & 0xFFFFFu);
-    h.kind = MPI_K_RTS;
+    /* the payload may go by RDMA if this rank can put it (the receiver decides, CTS_DMA) */
+    h.kind = rdma_rendezvous && mpi_dma_slots() > 0 && mpi_tile_of(world) != mpi_tile_of(mpi_world_rank)
+                 ? MPI_K_RTS_DMA
+                 : MPI_K_RTS;
     h.cookie = r->cookie;
     r->next = rts_sends;
     rts_sends = r;

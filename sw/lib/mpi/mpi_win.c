@@ -23,7 +23,6 @@
 
 #include "coll.h"
 #include "hal/hal.h"
-#include "na_registers.h"
 
 enum { OP_PUT = 1, OP_GET, OP_ACC, OP_GACC, OP_CAS, OP_LOCK, OP_UNLOCK, OP_POST, OP_COMPLETE,
        OP_FREE, OP_ACK, OP_DATA, OP_GRANT };
@@ -93,65 +92,7 @@ struct outmsg {
 };
 static MPI_RANK_LOCAL struct outmsg *out_head, *out_tail;
 
-/* A GET this rank serves with its DMA slot, waiting for the slot or for the transfer's end. */
-struct getreq {
-    int world;
-    struct rma_msg m;
-    struct getreq *next;
-};
-static MPI_RANK_LOCAL struct getreq *get_head, *get_tail;
-static MPI_RANK_LOCAL struct getreq *dma_get;       /* the GET whose transfer runs */
-static MPI_RANK_LOCAL int dma_put_target = -1;      /* world rank of a running origin put */
-static MPI_RANK_LOCAL struct mpi_win *dma_put_win;
-static MPI_RANK_LOCAL int dma_put_comm_rank;
-static MPI_RANK_LOCAL int dma_state = -1;           /* -1 unknown, 0 no slot, 1 slot usable */
-static MPI_RANK_LOCAL uint32_t dma_slot;
-
 static void deliver_local(int op, int win_idx, const void *msg, uint32_t bytes);
-
-/* ------------------------------------------------------------------ RDMA */
-
-/* Whether MPI may use a DMA slot: one rank per tile (the cores would share the slots), and on the
- * baseline adapter only while MCAPI does not move its own data by RDMA (it allocates every slot). */
-static int dma_ok(void)
-{
-    if (dma_state < 0) {
-        uint32_t feat = mmio_read32(tile_na_base() + NA_FEATURES);
-        uint32_t slots = (feat & NA_FEATURE_DMA) ? mmio_read32(tile_na_base() + NA_DMA_SLOTS) : 0u;
-        dma_state = slots > 0 && mpi_ranks_per_tile == 1;
-        dma_slot = slots ? slots - 1u : 0u;
-    }
-#ifndef MP_TRANSPORT_NAMP
-    if (mcapix_get_data_path() == MP_PATH_RDMA)
-        return 0;
-#endif
-    return dma_state;
-}
-
-static uintptr_t dma_reg(uint32_t r) { return tile_na_base() + NA_DMA_BASE(dma_slot) + r; }
-
-static int dma_running(void) { return dma_get != NULL || dma_put_target >= 0; }
-
-int mpi_rma_dma_busy(void) { return dma_running(); }
-
-static void dma_start(const void *local, uint32_t tile, uint32_t remote, uint32_t bytes)
-{
-    mmio_write32(dma_reg(DMA_LOCAL_ADDR), (uint32_t)(uintptr_t)local);
-    mmio_write32(dma_reg(DMA_REMOTE_TILE), tile);
-    mmio_write32(dma_reg(DMA_REMOTE_ADDR), remote);
-    mmio_write32(dma_reg(DMA_SIZE), bytes);
-    mmio_write32(dma_reg(DMA_CONTROL), DMA_CTRL_START);   /* no IEN: MCAPI's handler is not ours */
-}
-
-/* 0 running, 1 done, -1 failed (cleared). */
-static int dma_poll(void)
-{
-    uint32_t st = mmio_read32(dma_reg(DMA_STATUS));
-    if (!(st & (DMA_STAT_DONE | DMA_STAT_ERROR)))
-        return 0;
-    mmio_write32(dma_reg(DMA_STATUS), st & (DMA_STAT_DONE | DMA_STAT_ERROR));
-    return (st & DMA_STAT_ERROR) ? -1 : 1;
-}
 
 /* ------------------------------------------------------------------ messages */
 
@@ -286,6 +227,53 @@ static void grant_waiters(struct mpi_win *w)
     }
 }
 
+/* A GET: the data goes to the origin's buffer by an RDMA put, then an ACK; without DMA for MPI,
+ * in OP_DATA messages (the last one answers). */
+struct get_done_ctx {
+    int world, win;
+};
+
+static void get_done(void *ctx, int err)
+{
+    struct get_done_ctx *g = ctx;
+    struct rma_msg a = {0};
+    a.arg = (uint32_t)err;
+    send_nowait(g->world, OP_ACK, g->win, &a, NULL, 0);
+    free(g);
+}
+
+static void serve_get(int world, int origin_win, const struct rma_msg *m)
+{
+    const uint8_t *src = (const uint8_t *)(uintptr_t)m->addr;
+    if (mpi_dma_slots() && m->bytes) {
+        struct get_done_ctx *g = malloc(sizeof *g);
+        if (g) {
+            *g = (struct get_done_ctx){world, origin_win};
+            if (mpi_dma_put(src, mpi_tile_of(world), m->result, m->bytes, get_done, g) == MPI_SUCCESS)
+                return;
+            free(g);
+        }
+    }
+    struct rma_msg d = {0};
+    uint32_t off = 0;
+    do {
+        uint32_t k = m->bytes - off > RMA_MAX_DATA ? RMA_MAX_DATA : m->bytes - off;
+        d.result = m->result + off;
+        d.bytes = k;
+        d.op = off + k < m->bytes;   /* more to come: only the last piece answers */
+        struct mpi_hdr h = {MPI_K_RMA, (uint16_t)origin_win, 0, OP_DATA, RMA_HDR + k,
+                            (uint32_t)mpi_world_rank << 20};
+        uint8_t *msg = malloc(RMA_HDR + k);
+        if (msg) {
+            mpi_copy(msg, &d, RMA_HDR);
+            mpi_copy(msg + RMA_HDR, src + off, k);
+            queue_out(world, &h, msg, RMA_HDR + k);
+            free(msg);
+        }
+        off += k;
+    } while (off < m->bytes);
+}
+
 static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m, const uint8_t *data,
                   uint32_t n)
 {
@@ -339,21 +327,9 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
         mpi_copy(at, data, n < m->bytes ? n : m->bytes);
         send_nowait(world, OP_ACK, origin_win, &r, NULL, 0);
         return;
-    case OP_GET: {
-        struct getreq *g = malloc(sizeof *g);
-        if (!g)
-            return;
-        g->world = world;
-        g->m = *m;
-        g->m.win = (uint32_t)origin_win;
-        g->next = NULL;
-        if (get_tail)
-            get_tail->next = g;
-        else
-            get_head = g;
-        get_tail = g;
+    case OP_GET:
+        serve_get(world, origin_win, m);
         return;
-    }
     case OP_ACC:
         r.arg = (uint32_t)apply(m->op, m->type, at, data, m->bytes);
         send_nowait(world, OP_ACK, origin_win, &r, NULL, 0);
@@ -455,58 +431,6 @@ int mpi_rma_progress(void)
             out_tail = NULL;
         free(o);
         did = 1;
-    }
-    if (dma_running()) {
-        int r = dma_poll();
-        if (r) {
-            did = 1;
-            if (dma_get) {   /* the data is at the origin: tell it */
-                struct rma_msg a = {0};
-                a.arg = r < 0 ? MPI_ERR_OTHER : 0;
-                send_nowait(dma_get->world, OP_ACK, (int)dma_get->m.win, &a, NULL, 0);
-                free(dma_get);
-                dma_get = NULL;
-            } else {
-                if (r < 0 && !dma_put_win->err)
-                    dma_put_win->err = MPI_ERR_OTHER;
-                if (dma_put_win->outstanding[dma_put_comm_rank])
-                    dma_put_win->outstanding[dma_put_comm_rank]--;
-                dma_put_target = -1;
-            }
-        }
-    }
-    while (get_head && !dma_running()) {   /* the next GET to serve */
-        struct getreq *g = get_head;
-        get_head = g->next;
-        if (!get_head)
-            get_tail = NULL;
-        did = 1;
-        const uint8_t *src = (const uint8_t *)(uintptr_t)g->m.addr;
-        if (dma_ok() && g->m.bytes) {
-            dma_get = g;
-            dma_start(src, mpi_tile_of(g->world), g->m.result, g->m.bytes);
-            break;
-        }
-        /* no DMA slot: the data goes back in messages (OP_DATA), the last one answers */
-        struct rma_msg d = {0};
-        uint32_t off = 0;
-        do {
-            uint32_t k = g->m.bytes - off > RMA_MAX_DATA ? RMA_MAX_DATA : g->m.bytes - off;
-            d.result = g->m.result + off;
-            d.bytes = k;
-            d.op = off + k < g->m.bytes;   /* more to come: only the last piece answers */
-            struct mpi_hdr h = {MPI_K_RMA, (uint16_t)g->m.win, 0, OP_DATA, RMA_HDR + k,
-                                (uint32_t)mpi_world_rank << 20};
-            uint8_t *msg = malloc(RMA_HDR + k);
-            if (msg) {
-                mpi_copy(msg, &d, RMA_HDR);
-                mpi_copy(msg + RMA_HDR, src + off, k);
-                queue_out(g->world, &h, msg, RMA_HDR + k);
-                free(msg);
-            }
-            off += k;
-        } while (off < g->m.bytes);
-        free(g);
     }
     return did;
 }
@@ -682,8 +606,7 @@ static int complete_to(struct mpi_win *w, int t)
 {
     mpi_progress(0);   /* also serves the others: an origin that spins on its own window */
     for (;;) {
-        int busy = dma_put_win == w && dma_put_target >= 0 &&
-                   (t < 0 || dma_put_comm_rank == t);
+        int busy = 0;
         for (int i = 0; !busy && i < w->comm->size; ++i)
             busy = (t < 0 || i == t) && w->outstanding[i];
         if (!busy)
@@ -958,11 +881,19 @@ static int same_tile(MPI_Comm c, int t)
     return mpi_tile_of(mpi_world_of(c, t)) == mpi_tile_of(mpi_world_rank);
 }
 
-/* The running RDMA put must end before the slot takes the next transfer. */
-static void dma_wait_slot(void)
+struct put_done_ctx {
+    struct mpi_win *w;
+    int t;
+};
+
+static void put_done(void *ctx, int err)
 {
-    while (dma_running())
-        mpi_progress(0);
+    struct put_done_ctx *p = ctx;
+    if (err && !p->w->err)
+        p->w->err = err;
+    if (p->w->outstanding[p->t])
+        p->w->outstanding[p->t]--;
+    free(p);
 }
 
 int MPI_Put(const void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Aint disp, int tcount,
@@ -982,15 +913,19 @@ int MPI_Put(const void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Aint disp,
         ++mpi_stats.rma_local;
         return MPI_SUCCESS;
     }
-    if (dma_ok() && w->flavor != FLAVOR_DYNAMIC) {   /* a dynamic target checks the range itself */
-        dma_wait_slot();
-        dma_put_win = w;
-        dma_put_comm_rank = t;
-        dma_put_target = mpi_world_of(w->comm, t);
-        w->outstanding[t]++;
-        dma_start(obuf, mpi_tile_of(dma_put_target), addr, bytes);
-        ++mpi_stats.rma_dma_puts;
-        return MPI_SUCCESS;
+    if (mpi_dma_slots() && w->flavor != FLAVOR_DYNAMIC) {   /* dynamic: the target checks the range */
+        struct put_done_ctx *p = malloc(sizeof *p);
+        if (p) {
+            *p = (struct put_done_ctx){w, t};
+            w->outstanding[t]++;
+            if (mpi_dma_put(obuf, mpi_tile_of(mpi_world_of(w->comm, t)), addr, bytes, put_done, p) ==
+                MPI_SUCCESS) {
+                ++mpi_stats.rma_dma_puts;
+                return MPI_SUCCESS;
+            }
+            w->outstanding[t]--;
+            free(p);
+        }
     }
     for (uint32_t off = 0; off < bytes && !rc; off += RMA_MAX_DATA) {
         uint32_t k = bytes - off > RMA_MAX_DATA ? RMA_MAX_DATA : bytes - off;

@@ -299,6 +299,12 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
  * MPIX_EAGER_MAX; returns the previous value. */
 int MPIX_Set_eager_threshold(int bytes);
 int MPIX_Get_eager_threshold(void);
+/* Rendezvous payload by the adapter's RDMA engine, straight into the receive buffer (1, the
+ * default where MPI has DMA slots), or in slot-sized MCAPI messages (0); returns the previous
+ * setting. Both sides of a transfer must agree (set it on every rank). MPIX_Set_dma_split: at most
+ * that many DMA slots for the pieces of one large put (default: all MPI has). For measurements. */
+int MPIX_Set_rdma_rendezvous(int on);
+int MPIX_Set_dma_split(int slots);
 
 /* Statistics of this rank (read by benchmarks and tests, printed by MPIX_Print_stats). */
 enum mpix_coll { MPIX_C_BARRIER, MPIX_C_BCAST, MPIX_C_SCATTER, MPIX_C_GATHER, MPIX_C_ALLGATHER,
