@@ -89,8 +89,11 @@ TEST(SockBuddy, ExhaustionAndRecovery) {
     EXPECT_EQ(g.off, offs[17]);
     EXPECT_EQ(g.victim, SOCK_BUDDY_FREE);
     EXPECT_EQ(b.alloc(1001).rc, -1);
-    for (uint32_t i = 0; i < n; ++i)
-        if (i != 17) ASSERT_EQ(sock_buddy_free(&b.bd, offs[i]), 0);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (i != 17) {
+            ASSERT_EQ(sock_buddy_free(&b.bd, offs[i]), 0);
+        }
+    }
     ASSERT_EQ(sock_buddy_free(&b.bd, offs[17]), 0);
     ASSERT_EQ(b.bd.n, 1u);   // all merged back into one block
     EXPECT_EQ(sock_buddy_free_bytes(&b.bd), space);
@@ -160,7 +163,8 @@ TEST(SockBuddy, RandomAgainstModel) {
                     if (g.victim != SOCK_BUDDY_FREE) {
                         ASSERT_TRUE(off_of.count(g.victim));
                         ASSERT_EQ(sock_buddy_size(&b.bd, off_of[g.victim]), g.size);
-                        ASSERT_EQ(off_of[g.victim] + g.size, g.off);   // the victim keeps the lower half
+                        // the victim keeps the lower half
+                        ASSERT_EQ(off_of[g.victim] + g.size, g.off);
                     }
                     off_of[next++] = g.off;
                 } else {

@@ -184,7 +184,8 @@ std::vector<std::string> firmware_map::argv_for(unsigned tile) const {
     const firmware_image *image = for_tile(tile);
     argv.push_back(image ? image->path() : "");
     auto it = per_tile_args_.find(tile);
-    const std::vector<std::string> rest = split_args(it != per_tile_args_.end() ? it->second : all_args_);
+    const std::vector<std::string> rest =
+        split_args(it != per_tile_args_.end() ? it->second : all_args_);
     argv.insert(argv.end(), rest.begin(), rest.end());
     return argv;
 }

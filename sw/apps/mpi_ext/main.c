@@ -67,22 +67,26 @@ static void t_in_place(void)
         g[r] = me == 1 % np ? v(1 % np, r, 2) : -1;
     int mine = -1;
     RC(me == 1 % np ? MPI_Scatter(g, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, 1 % np, MPI_COMM_WORLD)
-                    : MPI_Scatter(NULL, 1, MPI_INT, &mine, 1, MPI_INT, 1 % np, MPI_COMM_WORLD), MPI_SUCCESS);
+                    : MPI_Scatter(NULL, 1, MPI_INT, &mine, 1, MPI_INT, 1 % np, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     CHECK((me == 1 % np ? g[me] : mine) == v(1 % np, me, 2), "scatter in place");
     for (int r = 0; r < np; ++r)
         g[r] = r == me ? v(me, 0, 3) : -1;
-    RC(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, g, 1, MPI_INT, MPI_COMM_WORLD), MPI_SUCCESS);
+    RC(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, g, 1, MPI_INT, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     for (int r = 0; r < np; ++r)
         CHECK(g[r] == v(r, 0, 3), "allgather in place [%d] = %d", r, g[r]);
     for (int r = 0; r < np; ++r)
         g[r] = v(me, r, 4);
-    RC(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, g, 1, MPI_INT, MPI_COMM_WORLD), MPI_SUCCESS);
+    RC(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, g, 1, MPI_INT, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     for (int r = 0; r < np; ++r)
         CHECK(g[r] == v(r, me, 4), "alltoall in place [%d] = %d", r, g[r]);
     /* misuse: MPI_IN_PLACE is the root's */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (np > 1)
-        RC(me == 0 ? MPI_SUCCESS : MPI_Reduce(MPI_IN_PLACE, &l, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD),
+        RC(me == 0 ? MPI_SUCCESS
+                   : MPI_Reduce(MPI_IN_PLACE, &l, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD),
            me == 0 ? MPI_SUCCESS : MPI_ERR_BUFFER);
 }
 
@@ -143,21 +147,25 @@ static void t_allgatherv(void)
     }
     for (int k = 0; k < cnt[me]; ++k)
         mine[k] = v(me, 0, k);
-    RC(MPI_Allgatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, MPI_COMM_WORLD), MPI_SUCCESS);
+    RC(MPI_Allgatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     for (int j = 0; j < np; ++j)
         for (int k = 0; k < cnt[j]; ++k)
             CHECK(all[disp[j] + k] == v(j, 0, k), "allgatherv %d [%d]", j, k);
     for (int j = 0; j < np; ++j)   /* in place: each rank's block already in its place */
         for (int k = 0; k < cnt[j]; ++k)
             all[disp[j] + k] = j == me ? v(me, 1, k) : 0;
-    RC(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all, cnt, disp, MPI_INT, MPI_COMM_WORLD), MPI_SUCCESS);
+    RC(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all, cnt, disp, MPI_INT, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     for (int j = 0; j < np; ++j)
         for (int k = 0; k < cnt[j]; ++k)
             CHECK(all[disp[j] + k] == v(j, 1, k), "allgatherv in place %d [%d]", j, k);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    RC(MPI_Allgatherv(mine, cnt[me], MPI_INT, all, cnt, NULL, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG);
+    RC(MPI_Allgatherv(mine, cnt[me], MPI_INT, all, cnt, NULL, MPI_INT, MPI_COMM_WORLD),
+       MPI_ERR_ARG);
     /* this rank sends fewer than everyone expects of it: the others see MPI_ERR_COUNT */
-    RC(MPI_Allgatherv(mine, me == 0 ? 0 : cnt[me], MPI_INT, all, cnt, disp, MPI_INT, MPI_COMM_WORLD),
+    RC(MPI_Allgatherv(mine, me == 0 ? 0 : cnt[me], MPI_INT, all, cnt, disp, MPI_INT,
+                      MPI_COMM_WORLD),
        MPI_ERR_COUNT);
 }
 
@@ -171,14 +179,17 @@ static void t_gatherv(void)
     }
     for (int k = 0; k < cnt[me]; ++k)
         mine[k] = v(me, root, k);
-    RC(MPI_Gatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, root, MPI_COMM_WORLD), MPI_SUCCESS);
+    RC(MPI_Gatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, root, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     if (me == root)
         for (int j = 0; j < np; ++j)
             for (int k = 0; k < cnt[j]; ++k)
                 CHECK(all[disp[j] + k] == v(j, root, k), "gatherv %d [%d]", j, k);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    RC(MPI_Gatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, np, MPI_COMM_WORLD), MPI_ERR_ROOT);
-    RC(MPI_Gatherv(NULL, 3, MPI_INT, all, cnt, disp, MPI_INT, root, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    RC(MPI_Gatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, np, MPI_COMM_WORLD),
+       MPI_ERR_ROOT);
+    RC(MPI_Gatherv(NULL, 3, MPI_INT, all, cnt, disp, MPI_INT, root, MPI_COMM_WORLD),
+       MPI_ERR_BUFFER);
 }
 
 static void t_scatterv(void)
@@ -197,7 +208,8 @@ static void t_scatterv(void)
     for (int k = 0; k < cnt[me]; ++k)
         CHECK(got[k] == v(root, me, k), "scatterv [%d] = %d", k, got[k]);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    RC(MPI_Scatterv(src, cnt, disp, MPI_INT, got, -2, MPI_INT, root, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    RC(MPI_Scatterv(src, cnt, disp, MPI_INT, got, -2, MPI_INT, root, MPI_COMM_WORLD),
+       MPI_ERR_COUNT);
 }
 
 static void t_reduce_scatter(void)
@@ -214,7 +226,8 @@ static void t_reduce_scatter(void)
     for (int j = 0; j < me; ++j)
         first += cnt[j];
     for (int k = 0; k < cnt[me]; ++k)
-        CHECK(out[k] == 7 * np * (np - 1) / 2 + np * (first + k), "reduce_scatter [%d] = %d", k, out[k]);
+        CHECK(out[k] == 7 * np * (np - 1) / 2 + np * (first + k), "reduce_scatter [%d] = %d", k,
+              out[k]);
     float f[64], fo[2];
     for (int i = 0; i < 2 * np; ++i)
         f[i] = (float)(me + i);
@@ -309,7 +322,8 @@ static void t_igather(void)
         cnt[j] = j % 3 + 1;
         disp[j] = 3 * (np - 1 - j);   /* reversed order */
     }
-    RC(MPI_Igatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, root, MPI_COMM_WORLD, &r), MPI_SUCCESS);
+    RC(MPI_Igatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, root, MPI_COMM_WORLD, &r),
+       MPI_SUCCESS);
     test_until_done(&r);
     if (me == root)
         for (int j = 0; j < np; ++j)
@@ -335,12 +349,14 @@ static void t_iscatter(void)
         disp[j] = 3 * j;
     }
     memset(got, 0, sizeof got);
-    RC(MPI_Iscatterv(src, cnt, disp, MPI_INT, got, cnt[me], MPI_INT, root, MPI_COMM_WORLD, &r), MPI_SUCCESS);
+    RC(MPI_Iscatterv(src, cnt, disp, MPI_INT, got, cnt[me], MPI_INT, root, MPI_COMM_WORLD, &r),
+       MPI_SUCCESS);
     test_until_done(&r);
     for (int k = 0; k < cnt[me]; ++k)
         CHECK(got[k] == v(root, me, k), "iscatterv [%d]", k);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    RC(MPI_Iscatterv(src, cnt, disp, MPI_INT, got, -2, MPI_INT, root, MPI_COMM_WORLD, &r), MPI_ERR_COUNT);
+    RC(MPI_Iscatterv(src, cnt, disp, MPI_INT, got, -2, MPI_INT, root, MPI_COMM_WORLD, &r),
+       MPI_ERR_COUNT);
     RC(MPI_Iscatter(src, 3, MPI_INT, got, 3, MPI_INT, root, MPI_COMM_WORLD, NULL), MPI_ERR_REQUEST);
 }
 
@@ -356,13 +372,15 @@ static void t_iallgather(void)
         cnt[j] = 1 + (j & 1);
         disp[j] = 2 * j;
     }
-    RC(MPI_Iallgatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, MPI_COMM_WORLD, &r), MPI_SUCCESS);
+    RC(MPI_Iallgatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, MPI_COMM_WORLD, &r),
+       MPI_SUCCESS);
     RC(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_SUCCESS);
     for (int j = 0; j < np; ++j)
         for (int k = 0; k < cnt[j]; ++k)
             CHECK(all[disp[j] + k] == v(j, 0, k), "iallgatherv %d [%d]", j, k);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    RC(MPI_Iallgather(mine, 2, MPI_INT, all, 2, MPI_DATATYPE_NULL, MPI_COMM_WORLD, &r), MPI_ERR_TYPE);
+    RC(MPI_Iallgather(mine, 2, MPI_INT, all, 2, MPI_DATATYPE_NULL, MPI_COMM_WORLD, &r),
+       MPI_ERR_TYPE);
 }
 
 static void t_ialltoall(void)
@@ -434,10 +452,11 @@ static void t_groups(void)
     RC(MPI_Group_size(rest, &n), MPI_SUCCESS);
     CHECK(n == np - k, "rest size");
     int t[64];
-    RC(MPI_Group_translate_ranks(odd, k, (int[]){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-                                                  16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
-                                                  29, 30, 31},
-                                   w, t), MPI_SUCCESS);
+    RC(MPI_Group_translate_ranks(odd, k, (int[]){0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                                 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                                 22, 23, 24, 25, 26, 27, 28, 29, 30, 31},
+                                 w, t),
+       MPI_SUCCESS);
     for (int i = 0; i < k; ++i)
         CHECK(t[i] == ranks[i], "translate %d -> %d", i, t[i]);
     RC(MPI_Group_compare(w, w, &res), MPI_SUCCESS);
@@ -465,7 +484,8 @@ static void t_groups(void)
 static void t_win_fence(void)
 {
     int right = (me + 1) % np, left = (me + np - 1) % np;
-    int *mem = calloc(2 * WN, sizeof *mem), *src = malloc(WN * sizeof *src), *dst = malloc(WN * sizeof *dst);
+    int *mem = calloc(2 * WN, sizeof *mem), *src = malloc(WN * sizeof *src),
+        *dst = malloc(WN * sizeof *dst);
     for (int i = 0; i < WN; ++i)
         src[i] = v(me, right, i);
     for (int flavor = 0; flavor < 3; ++flavor) {
@@ -473,10 +493,12 @@ static void t_win_fence(void)
         int *base = mem;
         MPI_Aint disp0 = 0, rdisp = 0;
         if (flavor == 0) {
-            RC(MPI_Win_create(mem, 2 * WN * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w),
+            RC(MPI_Win_create(mem, 2 * WN * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                              &w),
                MPI_SUCCESS);
         } else if (flavor == 1) {
-            RC(MPI_Win_allocate(2 * WN * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &w),
+            RC(MPI_Win_allocate(2 * WN * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                                &base, &w),
                MPI_SUCCESS);
             memset(base, 0, 2 * WN * sizeof(int));
         } else {
@@ -492,11 +514,14 @@ static void t_win_fence(void)
         if (flavor < 2)
             RC(MPI_Put(src, WN, MPI_INT, right, WN, WN, MPI_INT, w), MPI_SUCCESS);
         else
-            RC(MPI_Put(src, WN * 4, MPI_BYTE, right, rdisp + WN * 4, WN * 4, MPI_BYTE, w), MPI_SUCCESS);
+            RC(MPI_Put(src, WN * 4, MPI_BYTE, right, rdisp + WN * 4, WN * 4, MPI_BYTE, w),
+               MPI_SUCCESS);
         RC(MPI_Win_fence(0, w), MPI_SUCCESS);
         for (int i = 0; i < WN; i += 97)
-            CHECK(base[WN + i] == v(left, me, i), "flavor %d put [%d] = %d", flavor, i, base[WN + i]);
-        CHECK(base[2 * WN - 1] == v(left, me, WN - 1) && base[WN - 1] == 0, "flavor %d bounds", flavor);
+            CHECK(base[WN + i] == v(left, me, i), "flavor %d put [%d] = %d", flavor, i,
+                  base[WN + i]);
+        CHECK(base[2 * WN - 1] == v(left, me, WN - 1) && base[WN - 1] == 0, "flavor %d bounds",
+              flavor);
         for (int i = 0; i < WN; ++i)
             base[i] = v(me, 99, i);
         RC(MPI_Win_fence(0, w), MPI_SUCCESS);
@@ -548,7 +573,8 @@ static void t_win_lock(void)
 {
     int *mem = calloc(16, sizeof *mem);
     MPI_Win w;
-    RC(MPI_Win_create(mem, 16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w), MPI_SUCCESS);
+    RC(MPI_Win_create(mem, 16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w),
+       MPI_SUCCESS);
     for (int round = 0; round < 3; ++round) {
         int x[4];
         RC(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, w), MPI_SUCCESS);
@@ -596,7 +622,8 @@ static void t_win_pscw(void)
     int *mem = calloc(8, sizeof *mem);
     MPI_Win w;
     MPI_Group world, peer;
-    RC(MPI_Win_create(mem, 8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w), MPI_SUCCESS);
+    RC(MPI_Win_create(mem, 8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w),
+       MPI_SUCCESS);
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     int partner = me ^ 1;
     if (partner < np) {
@@ -627,8 +654,10 @@ static void t_accumulate(void)
     long long *mem = calloc(WN, sizeof *mem), *src = malloc(WN * sizeof *src);
     int *im = calloc(4, sizeof *im);
     MPI_Win w, wi;
-    RC(MPI_Win_create(mem, WN * sizeof *mem, sizeof *mem, MPI_INFO_NULL, MPI_COMM_WORLD, &w), MPI_SUCCESS);
-    RC(MPI_Win_create(im, 4 * sizeof *im, sizeof *im, MPI_INFO_NULL, MPI_COMM_WORLD, &wi), MPI_SUCCESS);
+    RC(MPI_Win_create(mem, WN * sizeof *mem, sizeof *mem, MPI_INFO_NULL, MPI_COMM_WORLD, &w),
+       MPI_SUCCESS);
+    RC(MPI_Win_create(im, 4 * sizeof *im, sizeof *im, MPI_INFO_NULL, MPI_COMM_WORLD, &wi),
+       MPI_SUCCESS);
     for (int i = 0; i < WN; ++i)
         src[i] = (long long)(me + 1) * (i + 1);
     /* everyone adds into rank 0 at once: accumulates are atomic per element (8 KiB: pieces) */
@@ -637,7 +666,8 @@ static void t_accumulate(void)
     RC(MPI_Win_fence(0, w), MPI_SUCCESS);
     if (me == 0)
         for (int i = 0; i < WN; i += 61)
-            CHECK(mem[i] == (long long)np * (np + 1) / 2 * (i + 1), "acc sum [%d] = %lld", i, mem[i]);
+            CHECK(mem[i] == (long long)np * (np + 1) / 2 * (i + 1), "acc sum [%d] = %lld", i,
+                  mem[i]);
     /* MPI_MAX and MPI_REPLACE under a lock; MPI_LONG */
     RC(MPI_Win_fence(0, wi), MPI_SUCCESS);
     RC(MPI_Win_fence(0, wi), MPI_SUCCESS);
@@ -669,7 +699,8 @@ static void t_fetch_and_op(void)
 {
     long long *ctr = calloc(1, sizeof *ctr), one = 1, got[5], all[320];
     MPI_Win w;
-    RC(MPI_Win_create(ctr, sizeof *ctr, sizeof *ctr, MPI_INFO_NULL, MPI_COMM_WORLD, &w), MPI_SUCCESS);
+    RC(MPI_Win_create(ctr, sizeof *ctr, sizeof *ctr, MPI_INFO_NULL, MPI_COMM_WORLD, &w),
+       MPI_SUCCESS);
     RC(MPI_Win_lock_all(0, w), MPI_SUCCESS);
     for (int i = 0; i < 5; ++i) {
         RC(MPI_Fetch_and_op(&one, &got[i], MPI_LONG_LONG, 0, 0, MPI_SUM, w), MPI_SUCCESS);
@@ -682,7 +713,8 @@ static void t_fetch_and_op(void)
     RC(MPI_Allgather(got, 5, MPI_LONG_LONG, all, 5, MPI_LONG_LONG, MPI_COMM_WORLD), MPI_SUCCESS);
     uint8_t seen[320] = {0};
     for (int i = 0; i < 5 * np; ++i) {
-        CHECK(all[i] >= 0 && all[i] < 5 * np && !seen[all[i]], "ticket %lld twice or out of range", all[i]);
+        CHECK(all[i] >= 0 && all[i] < 5 * np && !seen[all[i]], "ticket %lld twice or out of range",
+              all[i]);
         if (all[i] >= 0 && all[i] < 5 * np)
             seen[all[i]] = 1;
     }
@@ -697,7 +729,8 @@ static void t_compare_and_swap(void)
 {
     int *word = calloc(2, sizeof *word);
     MPI_Win w;
-    RC(MPI_Win_create(word, 2 * sizeof *word, sizeof *word, MPI_INFO_NULL, MPI_COMM_WORLD, &w), MPI_SUCCESS);
+    RC(MPI_Win_create(word, 2 * sizeof *word, sizeof *word, MPI_INFO_NULL, MPI_COMM_WORLD, &w),
+       MPI_SUCCESS);
     RC(MPI_Win_lock_all(0, w), MPI_SUCCESS);
     int free_ = 0, mine = me + 1, old = -1, tries = 0;
     do {
@@ -728,9 +761,11 @@ static void t_compare_and_swap(void)
 
 static void t_get_accumulate(void)
 {
-    int *mem = calloc(WN, sizeof *mem), *src = malloc(WN * sizeof *src), *res = malloc(WN * sizeof *res);
+    int *mem = calloc(WN, sizeof *mem), *src = malloc(WN * sizeof *src),
+        *res = malloc(WN * sizeof *res);
     MPI_Win w;
-    RC(MPI_Win_create(mem, WN * sizeof *mem, sizeof *mem, MPI_INFO_NULL, MPI_COMM_WORLD, &w), MPI_SUCCESS);
+    RC(MPI_Win_create(mem, WN * sizeof *mem, sizeof *mem, MPI_INFO_NULL, MPI_COMM_WORLD, &w),
+       MPI_SUCCESS);
     for (int i = 0; i < WN; ++i) {
         src[i] = me + 1;
         mem[i] = 0;
@@ -740,7 +775,8 @@ static void t_get_accumulate(void)
     if (me > 0)
         RC(MPI_Recv(&token, 1, MPI_INT, me - 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_SUCCESS);
     RC(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, w), MPI_SUCCESS);
-    RC(MPI_Get_accumulate(src, WN, MPI_INT, res, WN, MPI_INT, 0, 0, WN, MPI_INT, MPI_SUM, w), MPI_SUCCESS);
+    RC(MPI_Get_accumulate(src, WN, MPI_INT, res, WN, MPI_INT, 0, 0, WN, MPI_INT, MPI_SUM, w),
+       MPI_SUCCESS);
     RC(MPI_Win_unlock(0, w), MPI_SUCCESS);
     if (me + 1 < np)
         RC(MPI_Send(&token, 1, MPI_INT, me + 1, 9, MPI_COMM_WORLD), MPI_SUCCESS);
@@ -748,13 +784,16 @@ static void t_get_accumulate(void)
         CHECK(res[i] == me * (me + 1) / 2, "get_accumulate [%d] = %d", i, res[i]);
     RC(MPI_Barrier(MPI_COMM_WORLD), MPI_SUCCESS);
     RC(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w), MPI_SUCCESS);
-    RC(MPI_Get_accumulate(NULL, 0, MPI_INT, res, WN, MPI_INT, 0, 0, WN, MPI_INT, MPI_NO_OP, w), MPI_SUCCESS);
+    RC(MPI_Get_accumulate(NULL, 0, MPI_INT, res, WN, MPI_INT, 0, 0, WN, MPI_INT, MPI_NO_OP, w),
+       MPI_SUCCESS);
     RC(MPI_Win_unlock(0, w), MPI_SUCCESS);
     CHECK(res[WN - 1] == np * (np + 1) / 2, "no-op fetch %d", res[WN - 1]);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     RC(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w), MPI_SUCCESS);
-    RC(MPI_Get_accumulate(src, 2, MPI_INT, res, 1, MPI_INT, 0, 0, 2, MPI_INT, MPI_SUM, w), MPI_ERR_ARG);
-    RC(MPI_Get_accumulate(src, 2, MPI_INT, NULL, 2, MPI_INT, 0, 0, 2, MPI_INT, MPI_SUM, w), MPI_ERR_BUFFER);
+    RC(MPI_Get_accumulate(src, 2, MPI_INT, res, 1, MPI_INT, 0, 0, 2, MPI_INT, MPI_SUM, w),
+       MPI_ERR_ARG);
+    RC(MPI_Get_accumulate(src, 2, MPI_INT, NULL, 2, MPI_INT, 0, 0, 2, MPI_INT, MPI_SUM, w),
+       MPI_ERR_BUFFER);
     RC(MPI_Win_unlock(0, w), MPI_SUCCESS);
     RC(MPI_Win_free(&w), MPI_SUCCESS);
     free(mem);
@@ -790,7 +829,8 @@ static void t_misc(void)
     errno = 0;
     CHECK(sysconf(-5) == -1 && errno == EINVAL, "unknown sysconf");
     void *p = NULL;
-    CHECK(posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), 100) == 0 && ((uintptr_t)p & 4095) == 0, "aligned");
+    CHECK(posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), 100) == 0 && ((uintptr_t)p & 4095) == 0,
+          "aligned");
     free(p);
     struct timespec t0, t1;
     CHECK(clock_gettime(CLOCK_REALTIME, &t0) == 0, "clock_gettime");
@@ -866,8 +906,8 @@ int main(int argc, char **argv)
         printf("mpi_ext FAIL: no test '%s'\n", what);
     MPI_Finalize();
     if (me == 0 || fails)
-        printf("mpi_ext %s: rank %d, %s, %d checks, %d failed\n", fails || !ran ? "FAIL" : "ok", me, what,
-               checks, fails);
+        printf("mpi_ext %s: rank %d, %s, %d checks, %d failed\n", fails || !ran ? "FAIL" : "ok", me,
+               what, checks, fails);
     if (me == 0)
         MPIX_Print_stats();
     return fails || !ran;

@@ -125,8 +125,9 @@ static void stream(const char *label, int bytes, int w, int q, int rdv)
     if (me == 0) {
         MPI_Recv(&sb, 1, MPI_LONG_LONG, S, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         printf("%s proto=%s bytes=%d window=%d queue=%d msgs=%d cycles=%lu s_busy=%lu "
-               "r_busy=%lu\n", label, rdv ? "rdv" : "eager", bytes, w, q, ROUNDS * w, (unsigned long)t, (unsigned long)sb,
-               (unsigned long)busy);
+               "r_busy=%lu\n",
+               label, rdv ? "rdv" : "eager", bytes, w, q, ROUNDS * w, (unsigned long)t,
+               (unsigned long)sb, (unsigned long)busy);
     }
     MPIX_Set_eager_threshold(1024);
 }

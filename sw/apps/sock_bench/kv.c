@@ -154,8 +154,9 @@ static void server(uint32_t clients)
         }
     }
     uint64_t cyc = cpu_cycles() - t0;
-    printf("kv server: clients=%lu requests=%lu cycles=%lu puts=%lu gets=%lu\n", (unsigned long)clients,
-           (unsigned long)(puts + gets), (unsigned long)cyc, (unsigned long)puts, (unsigned long)gets);
+    printf("kv server: clients=%lu requests=%lu cycles=%lu puts=%lu gets=%lu\n",
+           (unsigned long)clients, (unsigned long)(puts + gets), (unsigned long)cyc,
+           (unsigned long)puts, (unsigned long)gets);
     close(l);
 }
 
@@ -207,8 +208,8 @@ static void client(uint32_t me, uint32_t requests)
     }
     uint64_t cyc = cpu_cycles() - t0;
     close(fd);
-    printf("kv client %lu ok: %lu requests, %lu cycles\n", (unsigned long)me, (unsigned long)requests,
-           (unsigned long)cyc);
+    printf("kv client %lu ok: %lu requests, %lu cycles\n", (unsigned long)me,
+           (unsigned long)requests, (unsigned long)cyc);
 }
 
 int main(int argc, char **argv)

@@ -58,7 +58,8 @@ int main(int argc, char **argv)
         printf("sock_bench FAIL: args N SPACE MIN MSG ITERS\n");
         return 1;
     }
-    uint32_t n = (uint32_t)atoi(argv[1]), space = (uint32_t)atoi(argv[2]), min = (uint32_t)atoi(argv[3]);
+    uint32_t n = (uint32_t)atoi(argv[1]), space = (uint32_t)atoi(argv[2]),
+             min = (uint32_t)atoi(argv[3]);
     uint32_t msg = (uint32_t)atoi(argv[4]), iters = (uint32_t)atoi(argv[5]);
     uint32_t me = tile_id(), tiles = tile_mesh_width() * tile_mesh_height();
     uint32_t extra_tiles = tiles - 2;

@@ -41,7 +41,10 @@ static uint32_t rnd(uint32_t n)   /* 1..n */
     return 1u + (rng >> 8) % n;
 }
 
-static uint8_t pattern(uint32_t stream, uint32_t i) { return (uint8_t)(i * 7u + (i >> 9) + stream * 31u); }
+static uint8_t pattern(uint32_t stream, uint32_t i)
+{
+    return (uint8_t)(i * 7u + (i >> 9) + stream * 31u);
+}
 
 static struct sockaddr_tile addr(uint32_t tile, uint16_t port)
 {
@@ -130,11 +133,13 @@ static void t_pairs(void)
             recv_all(p[i].fd, &h, sizeof h);
             struct sockaddr_tile peer;
             socklen_t pl = sizeof peer;
-            CHECK(getpeername(p[i].fd, (struct sockaddr *)&peer, &pl) == 0 && peer.st_tile == h.from,
+            CHECK(getpeername(p[i].fd, (struct sockaddr *)&peer, &pl) == 0 &&
+                      peer.st_tile == h.from,
                   "peer %lu sent from %lu", (unsigned long)peer.st_tile, (unsigned long)h.from);
             CHECK(h.to == me, "message for %lu", (unsigned long)h.to);
             for (uint32_t b = 0; b < sizeof h.body; ++b)
-                CHECK(h.body[b] == pattern(h.from * 64u + me, b), "body byte %lu", (unsigned long)b);
+                CHECK(h.body[b] == pattern(h.from * 64u + me, b), "body byte %lu",
+                      (unsigned long)b);
             h.to = h.from;
             h.from = me;
             send_all(p[i].fd, &h, sizeof h);
@@ -178,7 +183,8 @@ static void t_stream(void)
             if (r == 0)
                 break;
             for (ssize_t i = 0; i < r; ++i)
-                CHECK(buf[i] == pattern(1, got + (uint32_t)i), "byte %lu", (unsigned long)(got + i));
+                CHECK(buf[i] == pattern(1, got + (uint32_t)i), "byte %lu",
+                      (unsigned long)(got + i));
             got += (uint32_t)r;
         }
         CHECK(got == STREAM_BYTES, "stream of %lu bytes", (unsigned long)got);
@@ -186,7 +192,8 @@ static void t_stream(void)
         /* the extra connections split the stream's chunk while it was full of data in flight */
         CHECK(st->splits >= 3 && st->shrinks >= 1 && st->compactions >= 1 && st->spills >= 1,
               "splits %lu shrinks %lu compactions %lu spills %lu", (unsigned long)st->splits,
-              (unsigned long)st->shrinks, (unsigned long)st->compactions, (unsigned long)st->spills);
+              (unsigned long)st->shrinks, (unsigned long)st->compactions,
+              (unsigned long)st->spills);
         CHECK(close(a) == 0, "close stream");
         for (int k = 0; k < 3; ++k) {
             int x = accept(lx, NULL, NULL);
@@ -297,8 +304,8 @@ static void t_chunks(void)
         int c[4];
         for (int k = 0; k < 4; ++k) {
             c[k] = connect_to(0, PORT);
-            CHECK(sockx_peer_chunk(c[0]) == expect[k], "after %d connections: peer chunk %lu", k + 1,
-                  (unsigned long)sockx_peer_chunk(c[0]));
+            CHECK(sockx_peer_chunk(c[0]) == expect[k], "after %d connections: peer chunk %lu",
+                  k + 1, (unsigned long)sockx_peer_chunk(c[0]));
             int v;
             socklen_t vl = sizeof v;
             CHECK(getsockopt(c[0], SOL_SOCKET, SO_SNDBUF, &v, &vl) == 0 && v == (int)expect[k],
@@ -356,10 +363,12 @@ static void t_exhaust(void)
                 }
             }
         }
-        CHECK(sockx_stats()->refused_nobufs == 2, "refused %lu", (unsigned long)sockx_stats()->refused_nobufs);
+        CHECK(sockx_stats()->refused_nobufs == 2, "refused %lu",
+              (unsigned long)sockx_stats()->refused_nobufs);
         for (nfds_t i = 0; i < n; ++i)
             close(p[i].fd);
-        printf("sock exhaust server ok: %lu refused for space\n", (unsigned long)sockx_stats()->refused_nobufs);
+        printf("sock exhaust server ok: %lu refused for space\n",
+               (unsigned long)sockx_stats()->refused_nobufs);
     } else if (me == 1) {
         int c[32], n = 0;
         for (;;) {   /* the first connect may find no listener yet: connect_to retries that */
@@ -381,11 +390,13 @@ static void t_exhaust(void)
         for (int k = 0; k < 3; ++k) {
             c[k] = socket(AF_TILE, SOCK_STREAM, 0);
             struct sockaddr_tile a = addr(0, PORT);
-            CHECK(connect(c[k], (struct sockaddr *)&a, sizeof a) == 0, "reconnect %d after closes", k);
+            CHECK(connect(c[k], (struct sockaddr *)&a, sizeof a) == 0, "reconnect %d after closes",
+                  k);
         }
         int fd = socket(AF_TILE, SOCK_STREAM, 0);
         struct sockaddr_tile a = addr(0, PORT);
-        CHECK(connect(fd, (struct sockaddr *)&a, sizeof a) == -1 && errno == ENOBUFS, "exhausted again");
+        CHECK(connect(fd, (struct sockaddr *)&a, sizeof a) == -1 && errno == ENOBUFS,
+              "exhausted again");
         close(fd);
         send_all(c[15], "D", 1);
         for (int k = 0; k < 16; ++k)
@@ -459,7 +470,8 @@ static void t_poll(void)
             if (rc == 0)
                 break;
             if (errno == EINPROGRESS) {
-                CHECK(connect(c, (struct sockaddr *)&a, sizeof a) == -1 && errno == EALREADY, "EALREADY");
+                CHECK(connect(c, (struct sockaddr *)&a, sizeof a) == -1 && errno == EALREADY,
+                      "EALREADY");
                 struct pollfd q = {.fd = c, .events = POLLOUT};
                 CHECK(poll(&q, 1, -1) == 1, "connect completes");
                 int err = -1;
@@ -515,7 +527,8 @@ static void t_misuse(void)
     int s2 = socket(AF_TILE, SOCK_STREAM, 0);
     CHECK(bind(s2, (struct sockaddr *)&a, sizeof a) == -1 && errno == EADDRINUSE, "port in use");
     struct sockaddr_tile far = addr(ntiles, 1);
-    CHECK(connect(s2, (struct sockaddr *)&far, sizeof far) == -1 && errno == EINVAL, "no such tile");
+    CHECK(connect(s2, (struct sockaddr *)&far, sizeof far) == -1 && errno == EINVAL,
+          "no such tile");
     struct sockaddr_tile zero = addr(0, 0);
     CHECK(connect(s2, (struct sockaddr *)&zero, sizeof zero) == -1 && errno == EINVAL, "port 0");
     struct sockaddr_tile nobody = addr(me ^ 1u, 4444);
@@ -528,10 +541,12 @@ static void t_misuse(void)
           "connect a listener");
     CHECK(recv(s, b, 1, 0) == -1 && errno == ENOTCONN, "recv on a listener");
     CHECK(setsockopt(s, 99, SO_RCVTIMEO, b, 8) == -1 && errno == ENOPROTOOPT, "bad level");
-    CHECK(setsockopt(s, SOL_SOCKET, SO_RCVBUF, &(int){64}, sizeof(int)) == -1 && errno == ENOPROTOOPT,
+    CHECK(setsockopt(s, SOL_SOCKET, SO_RCVBUF, &(int){64}, sizeof(int)) == -1 &&
+              errno == ENOPROTOOPT,
           "SO_RCVBUF is the allocator's");
     CHECK(setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, NULL, 8) == -1 && errno == EFAULT, "NULL option");
-    CHECK(getsockopt(s, SOL_SOCKET, SO_ERROR, NULL, NULL) == -1 && errno == EFAULT, "NULL getsockopt");
+    CHECK(getsockopt(s, SOL_SOCKET, SO_ERROR, NULL, NULL) == -1 && errno == EFAULT,
+          "NULL getsockopt");
     CHECK(poll(NULL, 1, 0) == -1 && errno == EFAULT, "poll NULL");
     CHECK(fcntl(1, F_GETFL) == -1 && errno == EBADF, "fcntl stdout");
     struct timeval tv = {.tv_sec = 0, .tv_usec = 300};
@@ -590,8 +605,8 @@ static void t_death(void)
         while ((r = send(c, buf, sizeof buf, 0)) > 0)
             sent += (uint32_t)r;
         CHECK(errno == ECONNRESET || errno == EPIPE, "send to a dead peer: errno %d", errno);
-        printf("sock death sender ok: %s after %lu bytes\n", errno == ECONNRESET ? "ECONNRESET" : "EPIPE",
-               (unsigned long)sent);
+        printf("sock death sender ok: %s after %lu bytes\n",
+               errno == ECONNRESET ? "ECONNRESET" : "EPIPE", (unsigned long)sent);
     } else {         /* waits in recv for an answer that never comes */
         send_all(c, buf, 10);
         ssize_t r = recv(c, buf, 1, 0);
@@ -606,7 +621,8 @@ int main(int argc, char **argv)
     me = tile_id();
     ntiles = tile_mesh_width() * tile_mesh_height();
     if (tile_core_id() != 0) {
-        CHECK(socket(AF_TILE, SOCK_STREAM, 0) == -1 && errno == EPERM, "core %lu", (unsigned long)tile_core_id());
+        CHECK(socket(AF_TILE, SOCK_STREAM, 0) == -1 && errno == EPERM, "core %lu",
+              (unsigned long)tile_core_id());
         return 0;
     }
     const char *what = argc > 1 ? argv[1] : "";
@@ -625,7 +641,8 @@ int main(int argc, char **argv)
     else if (!strcmp(what, "death"))
         t_death();
     else {
-        printf("sock_test FAIL: scenario '%s' (argc %d): pairs stream chunks exhaust poll misuse death\n",
+        printf("sock_test FAIL: scenario '%s' (argc %d): pairs stream chunks exhaust poll misuse "
+               "death\n",
                what, argc);
         return 1;
     }

@@ -36,9 +36,9 @@ int mpi_coll_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, 
 int mpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, MPI_Datatype st,
                       void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm c, int tag,
                       MPI_Request *req, int uniform_count);
-int mpi_coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int *rcounts,
-                        const int *displs, MPI_Datatype rt, MPI_Comm c, int tag, MPI_Request *req,
-                        int uniform_count);
+int mpi_coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                        const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm c, int tag,
+                        MPI_Request *req, int uniform_count);
 int mpi_coll_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype st,
                        void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rt,
                        MPI_Comm c, int tag, MPI_Request *req, int scount, int rcount);

@@ -172,7 +172,8 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int 
     if (!rcounts && block < 0)
         return MPI_ERR_ARG;
     int total = 0, rc = MPI_SUCCESS;
-    int *counts = malloc((size_t)c->size * sizeof *counts), *displs = malloc((size_t)c->size * sizeof *displs);
+    int *counts = malloc((size_t)c->size * sizeof *counts),
+        *displs = malloc((size_t)c->size * sizeof *displs);
     if (!counts || !displs)
         rc = MPI_ERR_NO_MEM;
     for (int i = 0; rc == MPI_SUCCESS && i < c->size; ++i) {
@@ -183,7 +184,8 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int 
         total += counts[i];
     }
     void *tmp = NULL, *full = NULL;
-    if (rc == MPI_SUCCESS && sbuf == MPI_IN_PLACE && !(sbuf = in_place_input(sbuf, rbuf, total, t, &tmp)))
+    if (rc == MPI_SUCCESS && sbuf == MPI_IN_PLACE &&
+        !(sbuf = in_place_input(sbuf, rbuf, total, t, &tmp)))
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS)
         rc = check(c, total, t, sbuf, 0);
@@ -191,7 +193,8 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int 
         rc = MPI_ERR_BUFFER;
     if (rc == MPI_SUCCESS)
         rc = mpi_op_check(op, t);
-    if (rc == MPI_SUCCESS && c->rank == 0 && !(full = malloc(nbytes(total, t) ? nbytes(total, t) : 1u)))
+    if (rc == MPI_SUCCESS && c->rank == 0 &&
+        !(full = malloc(nbytes(total, t) ? nbytes(total, t) : 1u)))
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
         ++mpi_stats.coll[MPIX_C_REDUCE_SCATTER][MPIX_A_REDUCE_BCAST];

@@ -93,8 +93,9 @@ static void post_round(struct nbc *n)
             if (o->send != (pass == 1))
                 continue;
             struct mpi_request *r = NULL;
-            int rc = o->send ? mpi_isend_ctx(o->buf, o->bytes, o->peer, n->tag, n->c, n->c->ctx + 1u, &r)
-                             : mpi_irecv_ctx(o->buf, o->bytes, o->peer, n->tag, n->c, n->c->ctx + 1u, &r);
+            int rc = o->send
+                ? mpi_isend_ctx(o->buf, o->bytes, o->peer, n->tag, n->c, n->c->ctx + 1u, &r)
+                : mpi_irecv_ctx(o->buf, o->bytes, o->peer, n->tag, n->c, n->c->ctx + 1u, &r);
             if (rc != MPI_SUCCESS && n->rc == MPI_SUCCESS)
                 n->rc = rc;
             if (r) {
@@ -290,6 +291,8 @@ static int sched_alltoallw(struct nbc *n, const void *sbuf, const uint32_t *sbyt
 /* The k-th non-blocking collective of a communicator: the same k on every member (MPI's
  * collective order). Called only once the communicator has been checked. */
 static int next_tag(MPI_Comm c) { return MPI_TAG_NBC + (int)(c->nbc_seq++ & 0xFFFFFu); }
+/* The tag of a non-blocking collective about to start (0 for a bad communicator: it fails). */
+static int nb_tag(MPI_Comm c) { return mpi_comm_ok(c) ? next_tag(c) : 0; }
 
 static int comm_check(MPI_Comm c)
 {
@@ -308,8 +311,8 @@ static int count_check(int count, MPI_Datatype t, const void *buf)
 }
 
 /* counts[i] * size(t) and displs[i] * size(t) in bytes; MPI_SUCCESS or an error class. */
-static int vec_bytes(MPI_Comm c, const int *counts, const int *displs, MPI_Datatype t, const void *buf,
-                     uint32_t **bytes, uint32_t **disp)
+static int vec_bytes(MPI_Comm c, const int *counts, const int *displs, MPI_Datatype t,
+                     const void *buf, uint32_t **bytes, uint32_t **disp)
 {
     if (!counts || !displs)
         return MPI_ERR_ARG;
@@ -380,9 +383,10 @@ int mpi_coll_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, 
         return rc;
     uint32_t *bytes = NULL, *disp = NULL;
     if (c->rank == root)
-        rc = uniform_count != MPI_COLL_VECTOR ? (count_check(uniform_count, rt, rbuf) ? count_check(uniform_count, rt, rbuf)
-                                                                         : uniform(c, uniform_count, rt, &bytes, &disp))
-                                : vec_bytes(c, rcounts, displs, rt, rbuf, &bytes, &disp);
+        rc = uniform_count != MPI_COLL_VECTOR
+            ? (count_check(uniform_count, rt, rbuf) ? count_check(uniform_count, rt, rbuf)
+                                                    : uniform(c, uniform_count, rt, &bytes, &disp))
+            : vec_bytes(c, rcounts, displs, rt, rbuf, &bytes, &disp);
     struct nbc *n = rc ? NULL : nbc_new(c, tag);
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;
@@ -415,9 +419,10 @@ int mpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, M
         return rc;
     uint32_t *bytes = NULL, *disp = NULL;
     if (c->rank == root)
-        rc = uniform_count != MPI_COLL_VECTOR ? (count_check(uniform_count, st, sbuf) ? count_check(uniform_count, st, sbuf)
-                                                                         : uniform(c, uniform_count, st, &bytes, &disp))
-                                : vec_bytes(c, scounts, displs, st, sbuf, &bytes, &disp);
+        rc = uniform_count != MPI_COLL_VECTOR
+            ? (count_check(uniform_count, st, sbuf) ? count_check(uniform_count, st, sbuf)
+                                                    : uniform(c, uniform_count, st, &bytes, &disp))
+            : vec_bytes(c, scounts, displs, st, sbuf, &bytes, &disp);
     struct nbc *n = rc ? NULL : nbc_new(c, tag);
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;
@@ -457,9 +462,9 @@ static int run_alltoallw(MPI_Comm c, const void *sbuf, uint32_t *sb, uint32_t *s
     return finish(n, sched_alltoallw(n, sbuf, sb, sd, rbuf, rb, rd), req);
 }
 
-int mpi_coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int *rcounts,
-                        const int *displs, MPI_Datatype rt, MPI_Comm c, int tag, MPI_Request *req,
-                        int uniform_count)
+int mpi_coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                        const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm c, int tag,
+                        MPI_Request *req, int uniform_count)
 {
     int rc = comm_check(c);
     if (rc)
@@ -468,9 +473,10 @@ int mpi_coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbu
     if (!in_place && (rc = count_check(scount, st, sbuf)))
         return rc;
     uint32_t *rb = NULL, *rd = NULL, *sb = NULL, *sd = NULL;
-    rc = uniform_count != MPI_COLL_VECTOR ? (count_check(uniform_count, rt, rbuf) ? count_check(uniform_count, rt, rbuf)
-                                                                     : uniform(c, uniform_count, rt, &rb, &rd))
-                            : vec_bytes(c, rcounts, displs, rt, rbuf, &rb, &rd);
+    rc = uniform_count != MPI_COLL_VECTOR
+        ? (count_check(uniform_count, rt, rbuf) ? count_check(uniform_count, rt, rbuf)
+                                                : uniform(c, uniform_count, rt, &rb, &rd))
+        : vec_bytes(c, rcounts, displs, rt, rbuf, &rb, &rd);
     if (!rc) {
         sb = malloc((size_t)c->size * sizeof *sb);
         sd = calloc((size_t)c->size, sizeof *sd);
@@ -505,9 +511,10 @@ int mpi_coll_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
                                                       : uniform(c, rcount, rt, &rb, &rd))
                      : vec_bytes(c, rcounts, rdispls, rt, rbuf, &rb, &rd);
     if (!rc && !in_place)
-        rc = scount != MPI_COLL_VECTOR ? (count_check(scount, st, sbuf) ? count_check(scount, st, sbuf)
-                                                          : uniform(c, scount, st, &sb, &sd))
-                         : vec_bytes(c, scounts, sdispls, st, sbuf, &sb, &sd);
+        rc = scount != MPI_COLL_VECTOR
+            ? (count_check(scount, st, sbuf) ? count_check(scount, st, sbuf)
+                                             : uniform(c, scount, st, &sb, &sd))
+            : vec_bytes(c, scounts, sdispls, st, sbuf, &sb, &sd);
     if (!rc)
         rc = run_alltoallw(c, sbuf, in_place ? rb : sb, in_place ? rd : sd, rbuf, rb, rd, in_place,
                            tag, req);
@@ -536,7 +543,8 @@ int mpi_coll_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
     for (int i = 0; i < c->size && !rc; ++i) {   /* displacements are in bytes here */
         if (!mpi_type_size(rtypes[i]) || (!in_place && !mpi_type_size(stypes[i])))
             rc = MPI_ERR_TYPE;
-        else if (rcounts[i] < 0 || rdispls[i] < 0 || (!in_place && (scounts[i] < 0 || sdispls[i] < 0)))
+        else if (rcounts[i] < 0 || rdispls[i] < 0 ||
+                 (!in_place && (scounts[i] < 0 || sdispls[i] < 0)))
             rc = MPI_ERR_COUNT;
         else if ((rcounts[i] && !rbuf) || (!in_place && scounts[i] && !sbuf))
             rc = MPI_ERR_BUFFER;
@@ -562,7 +570,7 @@ int MPI_Ibarrier(MPI_Comm c, MPI_Request *req)
     int rc = comm_check(c);
     if (!rc && !req)
         rc = MPI_ERR_REQUEST;
-    struct nbc *n = rc ? NULL : nbc_new(c, (mpi_comm_ok(c) ? next_tag(c) : 0));
+    struct nbc *n = rc ? NULL : nbc_new(c, nb_tag(c));
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;
     if (!rc)
@@ -579,11 +587,12 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c, MPI_R
         rc = MPI_ERR_ROOT;
     if (!rc)
         rc = count_check(count, t, buf);
-    struct nbc *n = rc ? NULL : nbc_new(c, (mpi_comm_ok(c) ? next_tag(c) : 0));
+    struct nbc *n = rc ? NULL : nbc_new(c, nb_tag(c));
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;
     if (!rc)
-        rc = finish(n, sched_bcast(n, buf, (uint32_t)count * (uint32_t)mpi_type_size(t), root), req);
+        rc =
+            finish(n, sched_bcast(n, buf, (uint32_t)count * (uint32_t)mpi_type_size(t), root), req);
     API("MPI_Ibcast", rc);
 }
 
@@ -599,7 +608,7 @@ int MPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int r
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_gatherv(sbuf, scount, st, rbuf, NULL, NULL, rt, root, c, (mpi_comm_ok(c) ? next_tag(c) : 0), req,
+        rc = mpi_coll_gatherv(sbuf, scount, st, rbuf, NULL, NULL, rt, root, c, nb_tag(c), req,
                               rcount);
     API("MPI_Igather", rc);
 }
@@ -609,7 +618,7 @@ int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, cons
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_gatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, root, c, (mpi_comm_ok(c) ? next_tag(c) : 0),
+        rc = mpi_coll_gatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, root, c, nb_tag(c),
                               req, MPI_COLL_VECTOR);
     API("MPI_Igatherv", rc);
 }
@@ -626,7 +635,7 @@ int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int 
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_scatterv(sbuf, NULL, NULL, st, rbuf, rcount, rt, root, c, (mpi_comm_ok(c) ? next_tag(c) : 0), req,
+        rc = mpi_coll_scatterv(sbuf, NULL, NULL, st, rbuf, rcount, rt, root, c, nb_tag(c), req,
                                scount);
     API("MPI_Iscatter", rc);
 }
@@ -636,7 +645,7 @@ int MPI_Iscatterv(const void *sbuf, const int *scounts, const int *displs, MPI_D
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_scatterv(sbuf, scounts, displs, st, rbuf, rcount, rt, root, c, (mpi_comm_ok(c) ? next_tag(c) : 0),
+        rc = mpi_coll_scatterv(sbuf, scounts, displs, st, rbuf, rcount, rt, root, c, nb_tag(c),
                                req, MPI_COLL_VECTOR);
     API("MPI_Iscatterv", rc);
 }
@@ -653,7 +662,7 @@ int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, in
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_allgatherv(sbuf, scount, st, rbuf, NULL, NULL, rt, c, (mpi_comm_ok(c) ? next_tag(c) : 0), req, rcount);
+        rc = mpi_coll_allgatherv(sbuf, scount, st, rbuf, NULL, NULL, rt, c, nb_tag(c), req, rcount);
     API("MPI_Iallgather", rc);
 }
 
@@ -662,7 +671,8 @@ int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, c
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_allgatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, c, (mpi_comm_ok(c) ? next_tag(c) : 0), req, MPI_COLL_VECTOR);
+        rc = mpi_coll_allgatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, c, nb_tag(c), req,
+                                 MPI_COLL_VECTOR);
     API("MPI_Iallgatherv", rc);
 }
 
@@ -680,8 +690,9 @@ int MPI_Alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_
 {
     if (mpi_comm_ok(c))
         ++mpi_stats.coll[MPIX_C_ALLTOALL][MPIX_A_LINEAR];
-    API("MPI_Alltoallv", mpi_coll_alltoallv(sbuf, scounts, sdispls, st, rbuf, rcounts, rdispls, rt,
-                                            c, MPI_TAG_ALLTOALLV, NULL, MPI_COLL_VECTOR, MPI_COLL_VECTOR));
+    API("MPI_Alltoallv",
+        mpi_coll_alltoallv(sbuf, scounts, sdispls, st, rbuf, rcounts, rdispls, rt, c,
+                           MPI_TAG_ALLTOALLV, NULL, MPI_COLL_VECTOR, MPI_COLL_VECTOR));
 }
 
 int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
@@ -689,7 +700,7 @@ int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_alltoallv(sbuf, NULL, NULL, st, rbuf, NULL, NULL, rt, c, (mpi_comm_ok(c) ? next_tag(c) : 0), req,
+        rc = mpi_coll_alltoallv(sbuf, NULL, NULL, st, rbuf, NULL, NULL, rt, c, nb_tag(c), req,
                                 scount, rcount);
     API("MPI_Ialltoall", rc);
 }
@@ -701,7 +712,7 @@ int MPI_Ialltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
         rc = mpi_coll_alltoallv(sbuf, scounts, sdispls, st, rbuf, rcounts, rdispls, rt, c,
-                                (mpi_comm_ok(c) ? next_tag(c) : 0), req, MPI_COLL_VECTOR,
+                                nb_tag(c), req, MPI_COLL_VECTOR,
                                 MPI_COLL_VECTOR);
     API("MPI_Ialltoallv", rc);
 }
@@ -713,6 +724,6 @@ int MPI_Ialltoallw(const void *sbuf, const int *scounts, const int *sdispls,
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
         rc = mpi_coll_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, c,
-                                (mpi_comm_ok(c) ? next_tag(c) : 0), req);
+                                nb_tag(c), req);
     API("MPI_Ialltoallw", rc);
 }

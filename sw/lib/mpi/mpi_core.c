@@ -9,7 +9,8 @@
 MPI_RANK_LOCAL mpix_stats_t mpi_stats;
 MPI_RANK_LOCAL int mpi_initialized;
 MPI_RANK_LOCAL int mpi_world_rank, mpi_world_size;
-MPI_RANK_LOCAL struct mpi_comm mpi_comm_world_obj = {0, 0, 0, MPI_ERRORS_ARE_FATAL, NULL, 0, NULL, 0};
+MPI_RANK_LOCAL struct mpi_comm mpi_comm_world_obj = {0,    0, 0,    MPI_ERRORS_ARE_FATAL,
+                                                     NULL, 0, NULL, 0};
 static MPI_RANK_LOCAL uint32_t next_ctx = 2;   /* world: 0 (p2p) and 1 (collectives) */
 
 static const char *const err_names[MPI_ERR_LASTCODE] = {

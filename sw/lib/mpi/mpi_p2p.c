@@ -113,14 +113,21 @@ int mpi_p2p_init(void)
 }
 
 /* ------------------------------------------------------------------ sending through MCAPI */
+/* A free send-pool entry, or NULL. */
+static struct pool_ent *pool_free(void)
+{
+    for (int i = 0; i < pool_n; ++i)
+        if (!pool[i].busy)
+            return &pool[i];
+    return NULL;
+}
+
 static struct pool_ent *pool_get(void)
 {
-    for (;;) {
-        for (int i = 0; i < pool_n; ++i)
-            if (!pool[i].busy)
-                return &pool[i];
+    struct pool_ent *e;
+    while (!(e = pool_free()))
         mpi_progress(1);
-    }
+    return e;
 }
 
 /* Starts an MCAPI send of `bytes` at `data` (already in e->buf or the user's buffer) to world
@@ -173,10 +180,7 @@ int mpi_try_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, u
     mcapi_endpoint_t to = lookup(h_main, world, MPI_PORT);
     if (!to)
         return MPI_ERR_RANK;
-    struct pool_ent *e = NULL;
-    for (int i = 0; i < pool_n && !e; ++i)
-        if (!pool[i].busy)
-            e = &pool[i];
+    struct pool_ent *e = pool_free();
     if (!e)
         return MPI_ERR_PENDING;
     mpi_copy(e->buf, h, sizeof *h);
@@ -226,16 +230,14 @@ static void pump_rdv_sends(void)
             uint32_t n = s->bytes < s->dma_fit ? s->bytes : s->dma_fit;
             s->inflight++;
             s->done_bytes = s->bytes;   /* nothing more to pump */
-            if (n == 0 || mpi_dma_put(s->buf, mpi_tile_of(world), s->dma_addr, n, rdv_dma_done, s) !=
-                              MPI_SUCCESS)
+            if (n == 0 ||
+                mpi_dma_put(s->buf, mpi_tile_of(world), s->dma_addr, n, rdv_dma_done, s) !=
+                    MPI_SUCCESS)
                 rdv_dma_done(s, n == 0 ? MPI_SUCCESS : MPI_ERR_OTHER);
             continue;
         }
         if (s->dma == 2) {
-            struct pool_ent *e = NULL;
-            for (int i = 0; i < pool_n && !e; ++i)
-                if (!pool[i].busy)
-                    e = &pool[i];
+            struct pool_ent *e = pool_free();
             if (!e)
                 return;
             struct mpi_hdr h = {MPI_K_DONE, 0, 0, 0, s->bytes, s->cookie};
@@ -250,10 +252,7 @@ static void pump_rdv_sends(void)
             continue;
         mcapi_endpoint_t to = lookup(h_rdv, world, MPI_PORT_RDV);
         while (s->done_bytes < s->bytes) {
-            struct pool_ent *e = NULL;
-            for (int i = 0; i < pool_n && !e; ++i)
-                if (!pool[i].busy)
-                    e = &pool[i];
+            struct pool_ent *e = pool_free();
             if (!e)
                 return;
             uint32_t n = s->bytes - s->done_bytes;
@@ -274,7 +273,8 @@ static void finish_rdv_sends(void)
     struct mpi_request **pp = &rts_sends;
     while (*pp) {
         struct mpi_request *s = *pp;
-        if (s->rdv_go && s->done_bytes == s->bytes && s->inflight == 0 && (s->dma == 0 || s->dma == 3)) {
+        if (s->rdv_go && s->done_bytes == s->bytes && s->inflight == 0 &&
+            (s->dma == 0 || s->dma == 3)) {
             *pp = s->next;
             s->state = RQ_DONE;
         } else {
@@ -308,8 +308,8 @@ static void arm_rdv(void)
     mcapi_status_t st;
     mpi_node_lock();
     if (left)
-        mcapi_msg_recv_i(ep_rdv, r->buf + r->done_bytes, left < MPI_SLOT_BYTES ? left : MPI_SLOT_BYTES,
-                         &rx_rdv, &st);
+        mcapi_msg_recv_i(ep_rdv, r->buf + r->done_bytes,
+                         left < MPI_SLOT_BYTES ? left : MPI_SLOT_BYTES, &rx_rdv, &st);
     else   /* truncated: the rest of the payload is consumed and dropped */
         mcapi_msg_recv_i(ep_rdv, rdv_scratch, sizeof rdv_scratch, &rx_rdv, &st);
     mpi_node_unlock();
@@ -321,10 +321,7 @@ static void arm_rdv(void)
 static void rdv_start_next(void)
 {
     while (!rdv_active && rdv_head) {
-        struct pool_ent *e = NULL;
-        for (int i = 0; i < pool_n && !e; ++i)
-            if (!pool[i].busy)
-                e = &pool[i];
+        struct pool_ent *e = pool_free();
         if (!e)
             return;
         struct mpi_request *r = rdv_head;
@@ -707,9 +704,10 @@ int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm c
     ++mpi_stats.rdv_sends;
     r->cookie = ((uint32_t)mpi_world_rank << 20) | (next_cookie++ & 0xFFFFFu);
     /* the payload may go by RDMA if this rank can put it (the receiver decides, CTS_DMA) */
-    h.kind = rdma_rendezvous && mpi_dma_slots() > 0 && mpi_tile_of(world) != mpi_tile_of(mpi_world_rank)
-                 ? MPI_K_RTS_DMA
-                 : MPI_K_RTS;
+    h.kind =
+        rdma_rendezvous && mpi_dma_slots() > 0 && mpi_tile_of(world) != mpi_tile_of(mpi_world_rank)
+        ? MPI_K_RTS_DMA
+        : MPI_K_RTS;
     h.cookie = r->cookie;
     r->next = rts_sends;
     rts_sends = r;

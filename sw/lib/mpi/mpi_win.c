@@ -249,7 +249,8 @@ static void serve_get(int world, int origin_win, const struct rma_msg *m)
         struct get_done_ctx *g = malloc(sizeof *g);
         if (g) {
             *g = (struct get_done_ctx){world, origin_win};
-            if (mpi_dma_put(src, mpi_tile_of(world), m->result, m->bytes, get_done, g) == MPI_SUCCESS)
+            if (mpi_dma_put(src, mpi_tile_of(world), m->result, m->bytes, get_done, g) ==
+                MPI_SUCCESS)
                 return;
             free(g);
         }
@@ -274,8 +275,8 @@ static void serve_get(int world, int origin_win, const struct rma_msg *m)
     } while (off < m->bytes);
 }
 
-static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m, const uint8_t *data,
-                  uint32_t n)
+static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
+                  const uint8_t *data, uint32_t n)
 {
     int cr = comm_rank_of(w->comm, world);
     int origin_win = cr >= 0 ? w->peer[cr].idx : 0;
@@ -371,8 +372,8 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
 }
 
 /* Replies at the origin. */
-static void reply(struct mpi_win *w, int op, int world, const struct rma_msg *m, const uint8_t *data,
-                  uint32_t n)
+static void reply(struct mpi_win *w, int op, int world, const struct rma_msg *m,
+                  const uint8_t *data, uint32_t n)
 {
     int cr = comm_rank_of(w->comm, world);
     if (cr < 0)
@@ -913,13 +914,13 @@ int MPI_Put(const void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Aint disp,
         ++mpi_stats.rma_local;
         return MPI_SUCCESS;
     }
-    if (mpi_dma_slots() && w->flavor != FLAVOR_DYNAMIC) {   /* dynamic: the target checks the range */
+    if (mpi_dma_slots() && w->flavor != FLAVOR_DYNAMIC) { /* dynamic: the target checks the range */
         struct put_done_ctx *p = malloc(sizeof *p);
         if (p) {
             *p = (struct put_done_ctx){w, t};
             w->outstanding[t]++;
-            if (mpi_dma_put(obuf, mpi_tile_of(mpi_world_of(w->comm, t)), addr, bytes, put_done, p) ==
-                MPI_SUCCESS) {
+            if (mpi_dma_put(obuf, mpi_tile_of(mpi_world_of(w->comm, t)), addr, bytes, put_done,
+                            p) == MPI_SUCCESS) {
                 ++mpi_stats.rma_dma_puts;
                 return MPI_SUCCESS;
             }
@@ -977,8 +978,9 @@ static int accumulate(const void *obuf, int ocount, MPI_Datatype ot, void *res, 
     if (!win_ok(w))
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_WIN, call);
     uint32_t addr, bytes;
-    int rc = op == MPI_NO_OP && !obuf ? op_check(w, &rc, tcount, tt, t, disp, tcount, tt, &addr, &bytes)
-                                      : op_check(w, obuf, ocount, ot, t, disp, tcount, tt, &addr, &bytes);
+    int rc = op == MPI_NO_OP && !obuf
+        ? op_check(w, &rc, tcount, tt, t, disp, tcount, tt, &addr, &bytes)
+        : op_check(w, obuf, ocount, ot, t, disp, tcount, tt, &addr, &bytes);
     if (rc)
         return rc < 0 ? MPI_SUCCESS : mpi_err(w->comm, rc, call);
     if ((rc = acc_check(op, op == MPI_NO_OP && !obuf ? tt : ot, tt)))
@@ -988,11 +990,15 @@ static int accumulate(const void *obuf, int ocount, MPI_Datatype ot, void *res, 
     uint32_t elem = (uint32_t)mpi_type_size(tt), piece = RMA_MAX_DATA / elem * elem;
     for (uint32_t off = 0; off < bytes && !rc; off += piece) {
         uint32_t k = bytes - off > piece ? piece : bytes - off;
-        struct rma_msg m = {.addr = addr + off, .bytes = k, .type = (uint16_t)tt, .op = (uint16_t)op,
+        struct rma_msg m = {.addr = addr + off,
+                            .bytes = k,
+                            .type = (uint16_t)tt,
+                            .op = (uint16_t)op,
                             .result = fetch ? (uint32_t)(uintptr_t)res + off : 0u};
         w->outstanding[t]++;
         rc = send_req(w, t, fetch ? OP_GACC : OP_ACC, &m,
-                      op == MPI_NO_OP ? NULL : (const uint8_t *)obuf + off, op == MPI_NO_OP ? 0u : k);
+                      op == MPI_NO_OP ? NULL : (const uint8_t *)obuf + off,
+                      op == MPI_NO_OP ? 0u : k);
         ++mpi_stats.rma_msgs;
     }
     return mpi_err(w->comm, rc, call);
@@ -1003,19 +1009,20 @@ int MPI_Accumulate(const void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Ain
 {
     if (op == MPI_NO_OP)   /* only for the fetching forms */
         return mpi_err(win_ok(w) ? w->comm : MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Accumulate");
-    return accumulate(obuf, ocount, ot, NULL, 0, ot, t, disp, tcount, tt, op, w, 0, "MPI_Accumulate");
+    return accumulate(obuf, ocount, ot, NULL, 0, ot, t, disp, tcount, tt, op, w, 0,
+                      "MPI_Accumulate");
 }
 
 int MPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype ot, void *res, int rcount,
-                       MPI_Datatype rt, int t, MPI_Aint disp, int tcount, MPI_Datatype tt, MPI_Op op,
-                       MPI_Win w)
+                       MPI_Datatype rt, int t, MPI_Aint disp, int tcount, MPI_Datatype tt,
+                       MPI_Op op, MPI_Win w)
 {
     return accumulate(op == MPI_NO_OP ? NULL : obuf, ocount, ot, res, rcount, rt, t, disp, tcount,
                       tt, op, w, 1, "MPI_Get_accumulate");
 }
 
-int MPI_Fetch_and_op(const void *obuf, void *res, MPI_Datatype t, int rank, MPI_Aint disp, MPI_Op op,
-                     MPI_Win w)
+int MPI_Fetch_and_op(const void *obuf, void *res, MPI_Datatype t, int rank, MPI_Aint disp,
+                     MPI_Op op, MPI_Win w)
 {
     return accumulate(op == MPI_NO_OP ? NULL : obuf, 1, t, res, 1, t, rank, disp, 1, t, op, w, 1,
                       "MPI_Fetch_and_op");
@@ -1033,7 +1040,7 @@ int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *res, MPI_Data
     if (!cbuf || !res)
         return mpi_err(w->comm, MPI_ERR_BUFFER, "MPI_Compare_and_swap");
     if (t == MPI_FLOAT || t == MPI_DOUBLE || bytes > 8)
-        return mpi_err(w->comm, MPI_ERR_TYPE, "MPI_Compare_and_swap");   /* integers (MPI-3 11.3.4) */
+        return mpi_err(w->comm, MPI_ERR_TYPE, "MPI_Compare_and_swap"); /* integers (MPI-3 11.3.4) */
     uint8_t data[16];
     mpi_copy(data, obuf, bytes);
     mpi_copy(data + bytes, cbuf, bytes);
@@ -1041,5 +1048,6 @@ int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *res, MPI_Data
                         .result = (uint32_t)(uintptr_t)res};
     w->outstanding[rank]++;
     ++mpi_stats.rma_msgs;
-    return mpi_err(w->comm, send_req(w, rank, OP_CAS, &m, data, 2u * bytes), "MPI_Compare_and_swap");
+    return mpi_err(w->comm, send_req(w, rank, OP_CAS, &m, data, 2u * bytes),
+                   "MPI_Compare_and_swap");
 }

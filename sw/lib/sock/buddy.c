@@ -18,8 +18,8 @@ int sock_buddy_init(sock_buddy_t *bd, uint32_t space, uint32_t min_chunk, sock_b
                     uint32_t cap)
 {
     uint8_t ls, lm;
-    if (!bd || !array || cap < 1 || log2_exact(space, &ls) || log2_exact(min_chunk, &lm) || lm > ls ||
-        (uint32_t)(ls - lm) > SOCK_BUDDY_MAX_LEVELS)
+    if (!bd || !array || cap < 1 || log2_exact(space, &ls) || log2_exact(min_chunk, &lm) ||
+        lm > ls || (uint32_t)(ls - lm) > SOCK_BUDDY_MAX_LEVELS)
         return -1;
     bd->space = space;
     bd->space_log2 = ls;

@@ -238,8 +238,8 @@ static void orphan(uint32_t tile, uint8_t type, uint16_t dst_id, uint16_t dst_ge
 {
     if (S.orph_n == SOCK_ORPHANS)
         return;   /* cannot happen: draining stops while the queue is full */
-    S.orphans[(S.orph_head + S.orph_n++) % SOCK_ORPHANS] =
-        (struct orphan){.tile = tile, .dst_id = dst_id, .dst_gen = dst_gen, .aux = aux, .type = type};
+    S.orphans[(S.orph_head + S.orph_n++) % SOCK_ORPHANS] = (struct orphan){
+        .tile = tile, .dst_id = dst_id, .dst_gen = dst_gen, .aux = aux, .type = type};
 }
 
 /* ---------------------------------------------------------------- receive space */
@@ -437,7 +437,8 @@ static mcapi_endpoint_t peer_ep(uint32_t tile)
         return NULL;
     if (!S.peer[tile]) {
         mcapi_status_t st;
-        mcapi_endpoint_t e = mcapi_endpoint_get(MCAPI_DOMAIN, tile, SOCK_MCAPI_PORT, SOCK_LOOKUP_US, &st);
+        mcapi_endpoint_t e =
+            mcapi_endpoint_get(MCAPI_DOMAIN, tile, SOCK_MCAPI_PORT, SOCK_LOOKUP_US, &st);
         if (st == MCAPI_SUCCESS)
             S.peer[tile] = e;
     }
@@ -607,7 +608,10 @@ static void flush_ctl(void)
         if (!t)
             return;
         struct hdr *h = (struct hdr *)t->buf;
-        *h = (struct hdr){.type = o->type, .aux = o->aux, .dst_id = o->dst_id, .dst_gen = o->dst_gen,
+        *h = (struct hdr){.type = o->type,
+                          .aux = o->aux,
+                          .dst_id = o->dst_id,
+                          .dst_gen = o->dst_gen,
                           .src_tile = S.self};
         if (o->type == M_RST)
             S.st.resets_tx++;
@@ -795,8 +799,9 @@ static void dispatch(const uint32_t *buf, size_t size)
         s = &S.sk[h->dst_id];
         if (s->gen != h->dst_gen || s->state == S_FREE || s->state == S_NEW || s->state == S_LISTEN)
             s = NULL;
-        else if (s->state != S_SYN_SENT && (s->peer_tile != h->src_tile || s->peer_id != h->src_id ||
-                                            s->peer_gen != h->src_gen))
+        else if (s->state != S_SYN_SENT &&
+                 (s->peer_tile != h->src_tile || s->peer_id != h->src_id ||
+                  s->peer_gen != h->src_gen))
             s = NULL;
         else if (s->state == S_SYN_SENT && s->peer_tile != h->src_tile)
             s = NULL;
@@ -985,7 +990,8 @@ int sockx_init(const sockx_config_t *cfg)
         ok = ok && (S.stage[b] = malloc(1u << SOCK_SLOT_LOG2)) != NULL;
     if (!ok)
         return fail(ENOMEM);   /* the tile is short of memory for good: no clean-up attempted */
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = SOCK_CAP_LOG2, .max_msg_log2 = SOCK_SLOT_LOG2};
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = SOCK_CAP_LOG2,
+                                      .max_msg_log2 = SOCK_SLOT_LOG2};
     S.ep = mcapix_endpoint_create(SOCK_MCAPI_PORT, &a, &st);
     if (st != MCAPI_SUCCESS)
         return fail(EIO);
@@ -1328,7 +1334,7 @@ int shutdown(int fd, int how)
     if (how != SHUT_WR) {
         s->flags |= F_SHUT_RD;
         if (s->flags & F_HAS_RX)
-            consumed(s, s->rcvd - s->consumed);   /* unread data is dropped, the window stays open */
+            consumed(s, s->rcvd - s->consumed); /* unread data is dropped, the window stays open */
     }
     if (how != SHUT_RD && !(s->flags & F_SHUT_WR)) {
         s->flags |= F_SHUT_WR;
@@ -1515,7 +1521,8 @@ int poll(struct pollfd *fds, nfds_t n, int timeout)
         return fail(EFAULT);
     if (ensure_up())
         return -1;
-    uint64_t dl = timeout < 0 ? UINT64_MAX : timer_now() + timer_us_to_ticks((uint32_t)timeout * 1000u);
+    uint64_t dl =
+        timeout < 0 ? UINT64_MAX : timer_now() + timer_us_to_ticks((uint32_t)timeout * 1000u);
     for (;;) {
         progress();
         int count = 0;

@@ -38,7 +38,7 @@ struct sockaddr_tile {
 #define SOL_SOCKET 1
 #define SO_REUSEADDR 2
 #define SO_ERROR 4
-#define SO_SNDBUF 7          /* get: the peer's receive chunk (this end may have that much in flight) */
+#define SO_SNDBUF 7 /* get: the peer's receive chunk (this end may have that much in flight) */
 #define SO_RCVBUF 8          /* get: this end's receive chunk (its buddy block) */
 #define SO_RCVTIMEO 20       /* struct timeval */
 #define SO_SNDTIMEO 21
