@@ -168,11 +168,12 @@ static int nbc_start(struct nbc *n, MPI_Request *out)
             cur = 0;
         }
     }
-    struct mpi_request *r = calloc(1, sizeof *r);
+    struct mpi_request *r = mpi_req_alloc();
     n->reqs = calloc((size_t)(most ? most : 1), sizeof *n->reqs);
     n->reqop = calloc((size_t)(most ? most : 1), sizeof *n->reqop);
     if (!r || !n->reqs || !n->reqop) {
-        free(r);
+        if (r)
+            mpi_req_free(r);
         nbc_free(n);
         return MPI_ERR_NO_MEM;
     }

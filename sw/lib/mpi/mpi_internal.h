@@ -167,6 +167,8 @@ int mpi_irecv_ctx(void *buf, uint32_t bytes, int src, int tag, MPI_Comm comm, ui
 int mpi_iprobe_ctx(int src, int tag, uint32_t ctx, int *flag, MPI_Status *st);
 uint32_t mpi_posted_len(void);
 int mpi_wait_req(struct mpi_request *r, MPI_Status *st);   /* frees r */
+struct mpi_request *mpi_req_alloc(void);   /* zeroed; NULL without memory */
+void mpi_req_free(struct mpi_request *r);
 void mpi_progress(int block);
 int mpi_nbc_progress(void);   /* coll_nb.c: 1 if a schedule moved */
 /* One-sided (mpi_win.c): an RMA message arrived; queued replies (1 if something moved). */
