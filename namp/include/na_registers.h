@@ -27,7 +27,8 @@
 #define NA_NAMP_ARBITRATION   0x02Cu  /* R/W: NAMP_ARB_* egress arbitration policy */
 #define NA_NAMP_ATOMICS       0x030u  /* R: 1 = the target uses atomic read-modify-write on its bus */
 #define NA_NAMP_DONE_SLOTS    0x034u  /* R: bit s = slot s (< 32) has DONE: one read polls them all */
-#define NA_NAMP_STATUS_LAST   0x034u  /* every higher offset of this page is a bus error */
+#define NA_NAMP_SLOTS_VIRT    0x038u  /* R: SLOTS_VIRT: the highest this many slots have a vif */
+#define NA_NAMP_STATUS_LAST   0x038u  /* every higher offset of this page is a bus error */
 
 #define NA_FEATURE_NOC_BUFFERS  (1u << 0)
 #define NA_FEATURE_DMA          (1u << 1)
@@ -117,6 +118,14 @@
                                         CoM: NAMP_COM_F_* */
 #define NAMP_SLOT_STATUS      0x10u  /* R: NAMP_STATUS_* */
 #define NAMP_SLOT_PRIORITY    0x14u  /* R/W: QoS class 0..255 (higher first under NAMP_ARB_QOS) */
+#define NAMP_SLOT_WIN_BASE    0x18u  /* R/W: guard window of the send buffer (SV; the vif writes it) */
+#define NAMP_SLOT_WIN_SIZE    0x1Cu  /* R/W: its bytes; 0 = unguarded (bare metal) */
+#define NAMP_SLOT_CTRL        0x20u  /* W: NAMP_SLOT_CTRL_ABORT [| _KEEP]; R: 0 */
+#define NAMP_SLOT_CTRL_ABORT  (1u << 0)  /* end the transfer (ERROR ABORTED) at its next safe point:
+                                            persistent waits at once, CCM left, nothing left half-done */
+#define NAMP_SLOT_CTRL_KEEP   (1u << 1)  /* with ABORT: a buffered send's element stays committed in
+                                            the send buffer (the kernel starts the transfer again,
+                                            e.g. after a task migration); without: it is dropped */
 
 #define NAMP_FLAG_COM         (1u << 0)  /* credit mode: send PARAM2 credits to the handle */
 #define NAMP_FLAG_CON         (1u << 1)  /* connection-oriented (channel, consumes credits) */
@@ -126,7 +135,8 @@
 #define NAMP_FLAG_VALID       (1u << 5)  /* 0->1 starts the slot; 1->0 after DONE frees it */
 #define NAMP_FLAG_DONE        (1u << 6)  /* R: transfer finished (with or without ERROR) */
 #define NAMP_FLAG_CC          (1u << 7)  /* collective: PARAM1 = address of a CC descriptor (namp_cc.h) */
-#define NAMP_FLAG_RESERVED    0xFFFFFF00u /* bits 8..: future modes; set = refused */
+#define NAMP_FLAG_RESERVED    0xFFFFFE00u /* bits 9..: future modes; set = refused (bit 8:
+                                             NAMP_FLAG_PS, namp_ps.h) */
 
 /* PARAM3 of a credit transfer (CoM) */
 #define NAMP_COM_F_REVOKE     (1u << 0)  /* revoke the channel: the receiving side's endpoint is gone;
@@ -168,9 +178,14 @@
 #define NAMP_ERR_CHANNEL          9u  /* connection-less message to a channel's receive endpoint */
 #define NAMP_ERR_CLOSED          10u  /* the channel was revoked by its receiving side */
 #define NAMP_ERR_CC_MEMBER       11u  /* CC: at least one member failed (codes in the descriptor) */
+#define NAMP_ERR_WINDOW          12u  /* an address derived from task-writable memory (a buffer
+                                         header) lies outside the window the kernel granted */
+#define NAMP_ERR_ABORTED         13u  /* the kernel aborted the transfer (NAMP_SLOT_CTRL_ABORT) */
+#define NAMP_ERR_NOT_CHANNEL     14u  /* CREDIT_NACK: the CREDIT named no connected channel handle */
 #define NAMP_ERROR_NAMES { "ok", "mode unsupported", "invalid flags", "bad parameter", \
     "too large", "no endpoint", "local bus error", "remote error", "send buffer empty", \
-    "endpoint is a channel", "channel closed", "collective member failed" }
+    "endpoint is a channel", "channel closed", "collective member failed", "outside window", \
+    "aborted", "not a channel handle" }
 
 /* ---- NAMP-SV virtual interfaces (thesis 3.4, 4.2.3.3; docs/namp.md "NAMP-SV") ----
  * With namp.slots_virt = V > 0 the highest V slots (n >= NA_NAMP_SLOTS - V) have a virtual
@@ -185,8 +200,13 @@
 #define NAMP_VIFC_ET_BOUND    0x04u  /* R/W: entries in the table (vIDs 0..bound-1), <= 4096 */
 #define NAMP_VIFC_CTRL        0x08u  /* R/W: NAMP_VIFC_* */
 #define NAMP_VIFC_TRANSLATIONS 0x0Cu /* R: vIDs translated since reset (statistics) */
+#define NAMP_VIFC_PARK        0x10u  /* R/W: a finished STATUS the task reads (FLAGS VALID|DONE)
+                                        until it clears VALID; written by the kernel on an idle
+                                        interface to restore a migrated task's view; 0: none */
 #define NAMP_VIFC_IEN         (1u << 0)  /* the slot starts with IEN (interrupt on DONE) */
-#define NAMP_VIFC_READY       (1u << 1)  /* the vif accepts starts from its task */
+#define NAMP_VIFC_READY       (1u << 1)  /* the vif accepts starts from its task; 1 -> 0 resets the
+                                            task's registers (flags, params, refusal) and drops a
+                                            start being translated */
 #define NAMP_VIF_ET_MAX       4096u
 /* interface page (task): the slot interface with vIDs instead of addresses (Table 3.32d) */
 #define NAMP_VIF_FLAGS        0x00u  /* R/W: COM CON BUF CCM VALID, DONE (R); IEN ignored */
@@ -194,12 +214,16 @@
 #define NAMP_VIF_PARAM2       0x08u  /* R/W: BUF: vID of the send buffer; CoM: credits */
 #define NAMP_VIF_PARAM3       0x0Cu  /* R/W: copied (element index, CoM flags) */
 #define NAMP_VIF_STATUS       0x10u  /* R: the slot's STATUS, or ERROR with a NAMP_ERR_VIF_* code */
+#define NAMP_VIF_CTRL         0x14u  /* W: NAMP_SLOT_CTRL_ABORT of the vif's slot (the task may end its
+                                        own transfer, e.g. a credit wait); R: 0 */
 /* vif error codes (STATUS[7:0]; above the slot's codes) */
 #define NAMP_ERR_VIF_DISABLED 0x20u  /* the kernel has not set READY */
 #define NAMP_ERR_VIF_MODE     0x21u  /* BUF=0 data transfer: not possible through a vif */
 #define NAMP_ERR_VIF_BOUND    0x22u  /* a vID >= ET_BOUND (the table is not read) */
 #define NAMP_ERR_VIF_ENTRY    0x23u  /* the entry is empty or of the wrong kind */
 #define NAMP_ERR_VIF_BUS      0x24u  /* reading the table failed */
+#define NAMP_ERR_VIF_WINDOW   0x25u  /* the send buffer entry's window is outside SRAM or smaller
+                                        than a buffer header */
 
 /* ---- HW-OSQM (thesis 3.5, 4.2.3.4; docs/namp.md "HW-OSQM"): page 0x004000 - 0x005fff ----
  * Inserts a thread's list element into an OS queue in tile memory when a transfer completes

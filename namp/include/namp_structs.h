@@ -22,10 +22,14 @@
 #define NAMP_EP_RX_MESSAGES 0x14u  /* messages the NAMP completed into rx_buffer (wraps) */
 #define NAMP_EP_OSQM_QUEUE  0x18u  /* HW-OSQM: ready queue a waiting thread is put into (0: none) */
 #define NAMP_EP_OSQM_THREAD 0x1Cu  /* HW-OSQM: the thread waiting on this endpoint (0: none) */
-#define NAMP_EP_PS_OWNER    0x20u  /* PS: protection domain that owns the endpoint */
-#define NAMP_EP_PS_STATE    0x24u  /* PS: migration state of the endpoint */
+#define NAMP_EP_RELOC       0x20u  /* PS: 0, or the address of the relocated endpoint's remote data
+                                      (namp_ps.h): allocations are answered NAK_RELOC */
+#define NAMP_EP_RX_WINDOW   0x24u  /* SV guard (NAMP_EP_F_GUARDED): bytes of the receive window
+                                      [rx_buffer, rx_buffer + RX_WINDOW) the target may touch */
 #define NAMP_EP_CC          0x28u  /* CC: gather / reduction descriptor of the endpoint (0: none) */
-#define NAMP_EP_RESERVED    0x2Cu  /* 0x2C..0x3F reserved (0) */
+#define NAMP_EP_INFLIGHT    0x2Cu  /* SV guard: elements allocated and not yet finalized (the
+                                      target counts them; the kernel frees the window at 0) */
+#define NAMP_EP_RESERVED    0x30u  /* 0x30..0x3F reserved (0) */
 #define NAMP_EP_SIZE        0x40u
 
 #define NAMP_EP_STATE_FREE    0u  /* not an endpoint: messages are refused (NACK no-endpoint) */
@@ -35,6 +39,10 @@
 #define NAMP_EP_F_NOTIFY  (1u << 0)  /* completions into this endpoint count in NA_NAMP_RX_COUNT */
 #define NAMP_EP_F_CHANNEL (1u << 1)  /* receiving side of a connected channel: the target refuses
                                         connection-less messages (NACK NAMP_ERR_CHANNEL) */
+#define NAMP_EP_F_GUARDED (1u << 2)  /* the receive buffer lies in memory a task can write: every
+                                        address the target derives from its header must lie in
+                                        the RX_WINDOW (else NACK / drop NAMP_ERR_WINDOW), and the
+                                        target counts INFLIGHT (docs/namp.md "SV isolation") */
 
 /* ---- Remote-endpoint handle (Fig. 3.3c), 64 bytes, lives in the sending tile ----
  * PARAM1 of a slot is the address of a handle. For a channel (CON) the sender consumes `credits`
@@ -60,11 +68,12 @@
 #define NAMP_H_CC        0x20u  /* CC: collective descriptor (multicast group, layout) (0: none) */
 #define NAMP_H_OSQM_QUEUE  0x24u  /* HW-OSQM: queue of the thread waiting for a send (0: none) */
 #define NAMP_H_OSQM_THREAD 0x28u  /* HW-OSQM: thread waiting for a send through this handle */
-#define NAMP_H_PS_OWNER  0x2Cu  /* PS: protection domain that owns the handle */
+#define NAMP_H_DUALCAST  0x2Cu  /* PS: the handle's reserved dualcast block (namp_ps.h) (0: none) */
 #define NAMP_H_RESERVED  0x30u  /* 0x30..0x3F reserved (0) */
 #define NAMP_H_SIZE      0x40u
 
-#define NAMP_H_F_CONNECTED (1u << 0)  /* informational (software) */
+#define NAMP_H_F_CONNECTED (1u << 0)  /* a connected channel's sending handle: the only handles a
+                                         CREDIT may name (the target refuses others, no write) */
 #define NAMP_H_F_DIRECT    (1u << 1)  /* channel fast path: rdata, geometry and wr_idx are valid */
 #define NAMP_H_F_REVOKED   (1u << 2)  /* set by the NAMP when the receiving side revoked the channel
                                          (CREDIT with NAMP_CREDIT_F_REVOKE): transfers fail CLOSED */
@@ -91,10 +100,11 @@ typedef struct namp_endpoint {
     volatile uint32_t rx_messages;
     volatile uint32_t osqm_queue;
     volatile uint32_t osqm_thread;
-    uint32_t ps_owner;
-    uint32_t ps_state;
+    uint32_t reloc;
+    uint32_t rx_window;
     uint32_t cc;
-    uint32_t reserved[5];
+    volatile uint32_t inflight;
+    uint32_t reserved[4];
 } namp_endpoint_t;
 
 typedef struct namp_handle {
@@ -109,7 +119,7 @@ typedef struct namp_handle {
     uint32_t cc;
     volatile uint32_t osqm_queue;
     volatile uint32_t osqm_thread;
-    uint32_t ps_owner;
+    uint32_t dualcast;
     uint32_t reserved[4];
 } namp_handle_t;
 
@@ -133,7 +143,10 @@ typedef struct namp_handle {
 #define NAMP_MSG_ALLOC_RESP 2u  /* control response: [w0][code][element][data addr]; flags ACK */
 #define NAMP_MSG_CREDIT     3u  /* control request:  [w0][handle address][credits] */
 #define NAMP_MSG_FINAL      4u  /* control request:  [w0][endpoint][element][size]; NAMP_FINAL_F_* */
-#define NAMP_MSG_TYPES      5u  /* sub-types 1..4 used; statistics count 0..4 (0: unknown) */
+#define NAMP_MSG_CREDIT_NACK 5u /* control response: [w0][handle address][code]: a CREDIT the
+                                     target refused (no write: not a connected channel handle) */
+#define NAMP_MSG_TYPES      10u /* sub-types 1..9 used (6..9: NAMP-PS, namp_ps.h); statistics
+                                     count 0..9 (0: unknown) */
 
 #define NAMP_ALLOC_F_CHANNEL (1u << 0)  /* the transfer belongs to a channel (CON) */
 #define NAMP_CREDIT_F_REVOKE (1u << 0)  /* CREDIT: revoke the handle (NAMP_H_F_REVOKED), no credits */
@@ -156,13 +169,18 @@ typedef struct namp_handle {
 #define NAMP_ALLOC_F_GATHER  (1u << 2)
 #define NAMP_FINAL_F_GATHER  (1u << 3)
 
-/* NAMP-SV endpoint table (kernel memory, one per task): entry vID at ET_BASE + 8 * vID.
- * [addr][kind]: a remote-endpoint handle (slot PARAM1) or a local send buffer (PARAM2, BUF=1). */
-#define NAMP_ET_ENTRY_SIZE  8u
+/* NAMP-SV endpoint table (kernel memory, one per task): entry vID at ET_BASE + 16 * vID.
+ * [addr][kind][limit][0]: a remote-endpoint handle (slot PARAM1), a local send buffer (PARAM2,
+ * BUF=1) with its window [addr, addr + limit) — every address the initiator derives from the
+ * buffer's header (which the task can write) must lie in it — or a channel's credit path (a
+ * handle the task may start credit mode on, CoM). Everything in an entry is the kernel's. */
+#define NAMP_ET_ENTRY_SIZE  16u
 #define NAMP_ET_ADDR        0x00u
 #define NAMP_ET_KIND        0x04u
+#define NAMP_ET_LIMIT       0x08u  /* SENDBUF: window bytes from addr (>= MP_CB_HEADER_SIZE) */
 #define NAMP_ET_EMPTY       0u
 #define NAMP_ET_HANDLE      1u
 #define NAMP_ET_SENDBUF     2u
+#define NAMP_ET_CREDIT      3u     /* a handle whose credit path (CoM, REVOKE) the task drives */
 
 #endif

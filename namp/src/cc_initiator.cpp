@@ -13,6 +13,7 @@
 #include "namp/initiator.h"
 #include "namp/protocol.h"
 #include "namp_cc.h"
+#include "namp_ps.h"
 #include "namp_structs.h"
 
 namespace namp {
@@ -96,6 +97,16 @@ void initiator::step_members(slot &s) {
         default: cc_member_finalize(s, unsigned(pick)); break;
         }
     }
+    cc_reschedule(s);
+}
+
+// Abort of a collective: every member at a safe point fails ABORTED now (a credit wait too);
+// members waiting for a response or a DMA completion fail when it has arrived.
+void initiator::cc_abort(slot &s) {
+    auto &ds = s.destinations();
+    for (unsigned i = 0; i < ds.size() && s.state() == slot_state::members; ++i)
+        if (member_steps(ds[i].state) || ds[i].state == slot_state::credit_wait)
+            cc_member_fail(s, i, NAMP_ERR_ABORTED);
     cc_reschedule(s);
 }
 
@@ -270,6 +281,21 @@ void initiator::cc_apply(slot &s, const input &in) {
         return cc_reschedule(s);
     }
     const auto &w = in.words;
+    if (w.size() >= 3 && NAMP_MSG_SUB(w[0]) == NAMP_MSG_NAK_RELOC && m.state == slot_state::request) {
+        // PS: the member's handle takes the new location, the member asks there at once
+        const uint32_t loc[2] = {w[1], w[2]};
+        if (w[1] >= geo_.mesh_width * geo_.mesh_height || (w[2] & 3))
+            cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
+        else if (!port.write(m.handle + NAMP_H_TILE, loc, sizeof loc))
+            cc_member_fail(s, i, NAMP_ERR_LOCAL_BUS);
+        else {
+            m.tile = w[1];
+            m.endpoint = w[2];
+            ++stats_.namp_relocations;
+            cc_member_event(s, i, slot_event::reloc);
+        }
+        return cc_reschedule(s);
+    }
     if (w.size() < 4 || NAMP_MSG_SUB(w[0]) != NAMP_MSG_ALLOC_RESP || m.state != slot_state::request)
         return;
     if (NAMP_MSG_FLAGS(w[0]) & NAMP_RESP_F_ACK) {
@@ -280,7 +306,8 @@ void initiator::cc_apply(slot &s, const input &in) {
         ++s.stats().nacks;
         ++s.retries;
         ++m.retries;
-        cc_member_event(s, i, slot_event::nack, backoff_after(m.retries));
+        cc_member_event(s, i, slot_event::nack,
+                        s.abort_requested ? sc_core::SC_ZERO_TIME : backoff_after(m.retries));
     } else {
         cc_member_fail(s, i, w[1] & 0xFFu);
     }
@@ -331,6 +358,7 @@ void initiator::cc_member_end(slot &s, unsigned i) {
     if (++s.cc_ended < s.destinations().size()) return;
     const uint32_t failed = s.cc_failed, ok = s.cc_ended - failed;
     port.write_word(s.p1 + NAMP_CC_RESULT, (ok & 0xFFu) | ((failed & 0xFFu) << 8));
+    if (s.abort_requested) return fail(s, NAMP_ERR_ABORTED);
     if (failed) return fail(s, NAMP_ERR_CC_MEMBER);
     s.transition(slot_event::finished);
     complete(s);

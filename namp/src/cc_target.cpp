@@ -40,12 +40,14 @@ uint32_t namp_target::reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, u
     if (!port.read(cc + NAMP_CC_RX_ENTRY(0), tab, 8u << n)) return NAMP_ERR_LOCAL_BUS;
     for (uint32_t k = 0; k < (1u << n); ++k)
         if ((tab[2 * k + 1] & NAMP_CC_RX_VALID) && tab[2 * k] == id) {  // reduction under way
+            if (!element_in_window(b, d, k)) return window_refused();
             elem = k;
             data = b + d[MP_CB_OFF_DATA_OFS / 4] + (k << m);
             ack = true;
             return NAMP_ERR_NONE;
         }
-    if (!reserve(b, d, elem, data)) return 0;  // full: NACK, the sender retries
+    if (const uint32_t c = reserve(b, d, elem, data, ack); !ack) return c;  // full: NACK, retry
+    ack = false;
     const uint32_t k = elem & ((1u << n) - 1u);
     std::vector<uint8_t> init(size);
     cc::reduce_identity(op, type, init.data(), size);
@@ -98,6 +100,7 @@ uint32_t namp_target::gather_alloc(uint32_t ep, uint32_t b, const uint32_t *d, u
     if (!port.read(cc + NAMP_CC_RX_ENTRY(0), tab, 8u << n)) return NAMP_ERR_LOCAL_BUS;
     for (uint32_t k = 0; k < (1u << n); ++k)
         if (NAMP_CC_RX_G_ALLOCATED(tab[2 * k + 1]) && tab[2 * k] == id) {
+            if (!element_in_window(b, d, k)) return window_refused();
             if (!port.write_word(cc + NAMP_CC_RX_ENTRY(k) + 4, tab[2 * k + 1] | (1u << (16 + part))))
                 return NAMP_ERR_LOCAL_BUS;
             elem = k;
@@ -105,7 +108,8 @@ uint32_t namp_target::gather_alloc(uint32_t ep, uint32_t b, const uint32_t *d, u
             ack = true;
             return NAMP_ERR_NONE;
         }
-    if (!reserve(b, d, elem, data)) return 0;  // full: NACK, the sender retries
+    if (const uint32_t c = reserve(b, d, elem, data, ack); !ack) return c;  // full: NACK, retry
+    ack = false;
     const uint32_t k = elem & ((1u << n) - 1u);
     const uint32_t entry[2] = {id, 1u << (16 + part)};
     if (!port.write(cc + NAMP_CC_RX_ENTRY(k), entry, 8)) {

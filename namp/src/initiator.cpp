@@ -15,7 +15,8 @@ namespace {
 // the handle words the set-up step needs: tile .. flags (+0x04..0x13), and for the channel fast
 // path also rdata (+0x18); h[] is indexed by word offset
 constexpr unsigned h_first = NAMP_H_TILE / 4, h_words = NAMP_H_FLAGS / 4 + 1,
-                   h_words_direct = NAMP_H_WR_IDX / 4 + 1;
+                   h_words_direct = NAMP_H_WR_IDX / 4 + 1,
+                   h_words_ps = NAMP_H_DUALCAST / 4 + 1;  // PS: a channel's burst reaches DUALCAST
 }
 
 initiator::initiator(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
@@ -45,6 +46,30 @@ void initiator::leave_ccm(slot &s) {
         complete(s);
     }
     kick();
+}
+
+// The kernel's abort (NAMP_SLOT_CTRL_ABORT): the transfer ends ABORTED at its next safe point,
+// where the egress FSM owns the slot and the network holds nothing of it half-done. A persistent
+// wait (credit, send buffer) or a back-off ends at once; a request or DMA waits for its response
+// or completion first; a remote element already taken is committed VOID (fail gives back).
+void initiator::abort(slot &s, bool keep) {
+    if (!s.active()) return;
+    s.abort_requested = true;
+    s.abort_keep = keep;
+    s.flags &= ~NAMP_FLAG_CCM;  // no further element of a CCM stream
+    if (s.waits_for_timer() || s.state() == slot_state::credit_wait) s.set_due(sc_core::sc_time_stamp());
+    kick();
+}
+
+void initiator::step_abort(slot &s) {
+    if (s.state() == slot_state::members) return cc_abort(s);
+    // the original is committed, only its dualcast copy is under way: skip the copy
+    if (s.shadow_phase && (s.state() == slot_state::data || s.state() == slot_state::finalize)) {
+        s.shadow_failed = true;
+        if (s.state() == slot_state::data) s.transition(slot_event::empty);
+        return step_finalize(s);
+    }
+    fail(s, NAMP_ERR_ABORTED);
 }
 
 void initiator::credit_update(uint32_t handle) {
@@ -124,6 +149,12 @@ void initiator::egress_thread() {
         return t;
     }();
     for (;;) {
+        if (!ps_jobs_.empty()) {  // PS: a handle update between two steps
+            const noc::packet job = std::move(ps_jobs_.front());
+            ps_jobs_.pop_front();
+            serve_ps(job);
+            continue;
+        }
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         const int pick = arbitrate(now);
         if (pick < 0) {
@@ -145,7 +176,13 @@ void initiator::egress_thread() {
         slot &s = *slots_[pick];
         s.served = ++serial_;
         ++stats_.namp_egress_steps;
-        (this->*steps[unsigned(s.state())])(s);
+        if (s.abort_requested)
+            step_abort(s);
+        else if (s.has(NAMP_FLAG_PS))
+            step_ps_slot(s);
+        else
+            (this->*steps[unsigned(s.state())])(s);
+        if (!ps_replies_.empty()) flush_ps_replies();
     }
 }
 
@@ -157,12 +194,14 @@ void initiator::egress_thread() {
 void initiator::step_ready(slot &s) {
     if (s.has(NAMP_FLAG_CC)) return cc_setup(s);
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
-    uint32_t h[h_words_direct] = {};
+    uint32_t h[h_words_ps] = {};
+    s.shadow_pending = s.shadow_phase = s.shadow_failed = false;
     // a CREDIT served after this point must not be lost: the credit check below compares
     const uint64_t updates_at_read = credit_updates_;
     // a channel may take the fast path: read up to wr_idx at once (one burst), so the credit
     // and the remote element come from the burst, not from extra single-word reads
-    const unsigned n_words = (s.has(NAMP_FLAG_CON) ? h_words_direct : h_words) - h_first;
+    const unsigned n_words =
+        (s.has(NAMP_FLAG_CON) ? (cfg_.namp.ps ? h_words_ps : h_words_direct) : h_words) - h_first;
     if (!port.read(s.p1 + 4 * h_first, h + h_first, 4 * n_words)) return fail(s, NAMP_ERR_LOCAL_BUS);
     slot_destination &d = s.dst();
     d.tile = h[NAMP_H_TILE / 4];
@@ -195,6 +234,11 @@ void initiator::step_ready(slot &s) {
         const uint32_t wr = b[MP_CB_OFF_WR_IDX / 4], rd = b[MP_CB_OFF_RD_IDX / 4];
         idx = ccm ? rd : s.p3;
         size_addr = s.p2 + b[MP_CB_OFF_SIZE_OFS / 4] + 4 * (idx & ((1u << n) - 1u));
+        // SV guard: the header is the task's; the size word must be in the granted window
+        if (s.guarded()) {
+            sc_core::wait(cycles(cfg_.namp.window_cycles));
+            if (!s.in_window(size_addr, 4)) return fail(s, NAMP_ERR_WINDOW);
+        }
         const bool committed = rd == idx && wr != rd && in_sram(size_addr, 4) &&
                                port.read_word(size_addr, sw) && (sw & MP_CB_COMMITTED);
         if (!committed) {
@@ -205,6 +249,9 @@ void initiator::step_ready(slot &s) {
         }
         s.src = s.p2 + b[MP_CB_OFF_DATA_OFS / 4] + ((idx & ((1u << n) - 1u)) << m);
         s.size = sw & MP_CB_SIZE_MASK;
+        // the data the DMA will read, checked with the size word's value as read (a later write
+        // of the task changes nothing the engine uses)
+        if (s.guarded() && !s.in_window(s.src, s.size)) return fail(s, NAMP_ERR_WINDOW);
     } else {
         s.src = s.p2;
         s.size = s.p3;
@@ -274,6 +321,7 @@ void initiator::step_ready(slot &s) {
         }
         d.element = wr;
         d.data = h[NAMP_H_RDATA / 4] + ((wr & ((1u << n) - 1u)) << m);
+        if (cfg_.namp.ps && h[NAMP_H_DUALCAST / 4]) dualcast_target(s, h[NAMP_H_DUALCAST / 4], n, m);
         s.transition(slot_event::direct);
         return;
     }
@@ -322,7 +370,17 @@ void initiator::step_data(slot &s) {
 void initiator::step_finalize(slot &s) {
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     const slot_destination &d = s.dst();
-    send(d.tile, NAMP_MSG_FINAL, s.direct ? NAMP_FINAL_F_ADVANCE : 0u, s, {d.endpoint, d.element, s.size});
+    if (!s.shadow_phase)
+        send(d.tile, NAMP_MSG_FINAL, s.direct ? NAMP_FINAL_F_ADVANCE : 0u, s, {d.endpoint, d.element, s.size});
+    else if (!s.shadow_failed)
+        send(d.tile, NAMP_MSG_FINAL, NAMP_FINAL_F_SHADOW, s, {d.endpoint, d.element, s.size});
+    if (!s.shadow_phase && s.shadow_pending) {  // PS dualcast: now the copy, same element index
+        s.shadow_phase = true;
+        s.dst() = s.shadow;
+        s.transition(slot_event::shadow);
+        return;
+    }
+    if (s.shadow_phase && !s.shadow_failed) ++stats_.namp_shadow_transfers;
     sc_core::wait(cycles(cfg_.namp.finalize_cycles));
     uint32_t sent = 0;
     if (port.read_word(s.p1 + NAMP_H_SENT, sent)) port.write_word(s.p1 + NAMP_H_SENT, sent + 1);
@@ -363,6 +421,7 @@ void initiator::ingress_thread() {
         sc_core::wait(cycles(cfg_.namp.ingress_cycles));
         ++stats_.namp_ingress_steps;
         apply(cur_);
+        if (!ps_replies_.empty()) flush_ps_replies();
         cur_.words.clear();
         cur_.words.shrink_to_fit();
         kick();
@@ -370,18 +429,30 @@ void initiator::ingress_thread() {
 }
 
 void initiator::apply(const input &in) {
+    // A CREDIT the remote target refused (posted: the credit slot has finished); counted, and
+    // seen in the statistics and the trace of the refusing tile.
+    if (in.kind == input_kind::response && NAMP_MSG_SUB(in.words[0]) == NAMP_MSG_CREDIT_NACK) {
+        ++stats_.namp_credit_nacks;
+        return;
+    }
     const unsigned i = NAMP_TAG_SLOT(in.tag);
     if (i >= slots_.size()) return;
     slot &s = *slots_[i];
     if (s.state() == slot_state::members) return cc_apply(s, in);
     if (in.kind != input_kind::response) {
         if (s.state() != slot_state::dma) return;  // stale
-        if (in.kind == input_kind::dma_done)
+        if (in.kind == input_kind::dma_done) {
             s.transition(slot_event::dma_done);
-        else
+        } else if (s.shadow_phase) {  // a failed dualcast copy: the original stands
+            ++stats_.namp_shadow_errors;
+            s.shadow_failed = true;
+            s.transition(slot_event::dma_done);
+        } else {
             fail(s, in.kind == input_kind::dma_error ? NAMP_ERR_REMOTE : NAMP_ERR_LOCAL_BUS);
+        }
         return;
     }
+    if (NAMP_MSG_SUB(in.words[0]) == NAMP_MSG_NAK_RELOC) return apply_nak_reloc(s, in.words);
     const auto &w = in.words;
     if (NAMP_MSG_SUB(w[0]) != NAMP_MSG_ALLOC_RESP || w.size() < 4 || s.state() != slot_state::request)
         return;
@@ -392,7 +463,7 @@ void initiator::apply(const input &in) {
     } else if (w[1] == 0) {  // buffer full: back off, then ask again
         ++s.stats().nacks;
         ++s.retries;
-        s.transition(slot_event::nack, backoff(s));
+        s.transition(slot_event::nack, s.abort_requested ? sc_core::SC_ZERO_TIME : backoff(s));
     } else {
         fail(s, w[1] & 0xFFu);
     }
@@ -427,13 +498,22 @@ void initiator::complete(slot &s) {
 // (allocated or taken on the fast path) cannot be handed back while later ones may be taken: it
 // is committed VOID, and the receiver skips it (its credit returns when it is consumed).
 void initiator::fail(slot &s, uint32_t code) {
+    // an abort with KEEP gives the element back to the send buffer (rd_idx over it again, still
+    // committed) for the transfer's restart; only this slot consumes it while the task is stopped
+    bool drop = s.holds_element();
+    if (drop && code == NAMP_ERR_ABORTED && s.abort_keep) {
+        uint32_t old = 0;
+        bool ok = false;
+        drop = !(port.rmw(s.p2 + MP_CB_OFF_RD_IDX, true, s.elem_index, s.elem_index + 1,
+                          cfg_.namp.atomics, old, ok) && ok);
+    }
     if (s.holds_remote()) {
         const slot_destination &d = s.dst();
         send(d.tile, NAMP_MSG_FINAL, NAMP_FINAL_F_VOID | (s.direct ? NAMP_FINAL_F_ADVANCE : 0u), s,
              {d.endpoint, d.element, 0});
-        give_back(s, false, s.holds_element());
+        give_back(s, false, drop);
     } else {
-        give_back(s, s.holds_credit(), s.holds_element());
+        give_back(s, s.holds_credit(), drop);
     }
     s.code = code;
     s.transition(slot_event::fail);

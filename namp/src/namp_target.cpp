@@ -3,6 +3,7 @@
 
 #include "mp/cbuffer.h"
 #include "namp/protocol.h"
+#include "namp_ps.h"
 #include "namp_structs.h"
 
 namespace namp {
@@ -38,21 +39,72 @@ void namp_target::thread() {
         case NAMP_MSG_ALLOC_REQ: serve_alloc(cur_); break;
         case NAMP_MSG_CREDIT: serve_credit(cur_); break;
         case NAMP_MSG_FINAL: serve_final(cur_); break;
+        case NAMP_MSG_RELOC:
+        case NAMP_MSG_MIGRATE: serve_ps_request(cur_); break;
+        case NAMP_MSG_RELOC_CREDIT: serve_reloc_credit(cur_); break;
         default: ++stats_.namp_dropped; break;  // reserved sub-types
         }
         cur_ = noc::packet{};
     }
 }
 
-bool namp_target::receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b) {
+// Reads the endpoint and its receive-buffer descriptor and sets the window every derived address
+// must lie in: the SRAM, or for a GUARDED endpoint (its buffer in task memory) [rx, rx + RX_WINDOW)
+// from the endpoint, which only the kernel writes. NAMP_ERR_NONE, NO_ENDPOINT or WINDOW. A PAUSED
+// endpoint receives (FINALs of earlier allocations commit); its allocations are refused "full".
+uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b) {
+    win_lo_ = geo_.sram_base;
+    win_hi_ = uint64_t(geo_.sram_base) + geo_.sram_size;
     if ((ep & 3) || !in_sram(ep, NAMP_EP_SIZE) ||
         !port.read(ep + 4 * ep_first, e + ep_first, 4 * (ep_words - ep_first)) ||
-        e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY)
-        return false;
+        (e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY && e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_PAUSED))
+        return NAMP_ERR_NO_ENDPOINT;
     const uint32_t buf = e[NAMP_EP_RX_BUFFER / 4];
-    return buf && !(buf & 3) && in_sram(buf, MP_CB_HEADER_SIZE) &&
-           port.read(buf, b, 4 * cb_words) && b[0] <= MP_CB_MAX_CAP_LOG2 &&
-           b[1] >= MP_CB_MIN_MSG_LOG2 && b[1] <= MP_CB_MAX_MSG_LOG2;
+    if (!buf || (buf & 3) || !in_sram(buf, MP_CB_HEADER_SIZE)) return NAMP_ERR_NO_ENDPOINT;
+    if (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED) {
+        uint32_t w = 0;
+        if (!port.read_word(ep + NAMP_EP_RX_WINDOW, w)) return NAMP_ERR_NO_ENDPOINT;
+        sc_core::wait(cycles(cfg_.namp.window_cycles));
+        if (w < MP_CB_HEADER_SIZE || !in_sram(buf, w)) return window_refused();
+        win_lo_ = buf;
+        win_hi_ = uint64_t(buf) + w;
+    }
+    return port.read(buf, b, 4 * cb_words) && b[0] <= MP_CB_MAX_CAP_LOG2 &&
+                   b[1] >= MP_CB_MIN_MSG_LOG2 && b[1] <= MP_CB_MAX_MSG_LOG2
+               ? NAMP_ERR_NONE
+               : NAMP_ERR_NO_ENDPOINT;
+}
+
+uint32_t namp_target::window_refused() {
+    ++stats_.namp_window_refusals;
+    return NAMP_ERR_WINDOW;
+}
+
+// Element k of buffer b (descriptor d): its size word and its 2^m data bytes lie in the window.
+bool namp_target::element_in_window(uint32_t b, const uint32_t *d, uint32_t k) const {
+    const uint64_t size_word = uint64_t(b) + d[MP_CB_OFF_SIZE_OFS / 4] + 4ull * k;
+    const uint64_t data = uint64_t(b) + d[MP_CB_OFF_DATA_OFS / 4] + (uint64_t(k) << d[1]);
+    return in_window(size_word, 4) && in_window(data, 1ull << d[1]);
+}
+
+// A guarded endpoint (and with PS every endpoint) counts its allocations in flight
+// (NAMP_EP_INFLIGHT) so that software can tell when no DMA will write into the buffer any more:
+// the count goes up before the state and the relocation word are read again (software writes
+// those, then reads the count: one of the two sees the other). NAMP_ERR_NONE: counted, go on;
+// NO_ENDPOINT; 0xFF: paused; 0xFE: relocating (reloc[] = the record).
+uint32_t namp_target::enter_counted(uint32_t ep, uint32_t *reloc) {
+    uint32_t st = 0, r = 0;
+    if (!port.fetch_add(ep + NAMP_EP_INFLIGHT, 1, cfg_.namp.atomics)) return NAMP_ERR_NO_ENDPOINT;
+    uint32_t code = NAMP_ERR_NONE;
+    if (!port.read_word(ep + NAMP_EP_STATE, st) || (st != NAMP_EP_STATE_READY && st != NAMP_EP_STATE_PAUSED))
+        code = NAMP_ERR_NO_ENDPOINT;
+    else if (st == NAMP_EP_STATE_PAUSED)
+        code = paused_code;
+    else if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_RELOC, r) && r)
+        code = (r & 3) || !in_sram(r, NAMP_PS_R_SIZE) || !port.read(r, reloc, NAMP_PS_R_SIZE)
+                   ? NAMP_ERR_NO_ENDPOINT : relocating_code;
+    if (code != NAMP_ERR_NONE) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
+    return code;
 }
 
 // [w0][endpoint][size] -> ALLOC_RESP [w0: ACK?][code][element][data address]
@@ -61,10 +113,19 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
     if (pl.size() < 3) return;
     const uint32_t ep = pl[1], size = pl[2];
     const bool channel = NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_CHANNEL;
-    uint32_t code = NAMP_ERR_NO_ENDPOINT, elem = 0, data = 0;
+    uint32_t elem = 0, data = 0;
     bool ack = false;
     uint32_t e[ep_words], d[cb_words];
-    if (receiving_endpoint(ep, e, d)) {
+    uint32_t code = receiving_endpoint(ep, e, d), reloc[2] = {0, 0};
+    const bool counted =
+        code == NAMP_ERR_NONE && (cfg_.namp.ps || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED));
+    if (counted)
+        code = enter_counted(ep, reloc);
+    else if (code == NAMP_ERR_NONE && e[NAMP_EP_STATE / 4] == NAMP_EP_STATE_PAUSED)
+        code = paused_code;
+    if (code == relocating_code) return nak_reloc(pkt, reloc);
+    if (code == paused_code) code = 0;  // "full": the sender backs off and asks again
+    else if (code == NAMP_ERR_NONE) {
         const uint32_t b = e[NAMP_EP_RX_BUFFER / 4], m = d[1];
         if ((e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_CHANNEL) && !channel) {
             code = NAMP_ERR_CHANNEL;  // a connected channel's endpoint takes no messages
@@ -77,9 +138,9 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
             code = pl.size() < 5 ? NAMP_ERR_BAD_PARAM
                                  : reduce_alloc(ep, b, d, size, pl[3], pl[4], elem, data, ack);
         } else {
-            code = 0;  // NACK "buffer full" unless a reservation succeeds
-            ack = reserve(b, d, elem, data);
+            code = reserve(b, d, elem, data, ack);  // 0 without ACK: "buffer full"
         }
+        if (counted && !ack) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
     }
     if (!ack) ++stats_.namp_nacks_sent;
     sc_core::wait(cycles(cfg_.namp.message_cycles));
@@ -89,28 +150,32 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
                                   {ack ? 0u : code, elem, data}));
 }
 
-// Reserves the element at wr_idx (Listing 4.2): false if the buffer is full or the element is
-// still held by a consumer; a lost compare-and-swap is retried up to 4 times.
-bool namp_target::reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data) {
+// Reserves the element at wr_idx (Listing 4.2): no ACK if the buffer is full or the element is
+// still held by a consumer (code 0), WINDOW if the header names an element outside the window;
+// a lost compare-and-swap is retried up to 4 times.
+uint32_t namp_target::reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data, bool &ack) {
     const uint32_t n = d[0], m = d[1];
+    ack = false;
     for (unsigned attempt = 0; attempt < 4; ++attempt) {
         uint32_t idx[2];
-        if (!port.read(b + MP_CB_OFF_WR_IDX, idx, 8)) return false;
+        if (!port.read(b + MP_CB_OFF_WR_IDX, idx, 8)) return 0;
         const uint32_t wr = idx[0], rd = idx[1];
-        if (wr - rd >= (1u << n)) return false;  // full
+        if (wr - rd >= (1u << n)) return 0;  // full
         const uint32_t k = wr & ((1u << n) - 1u);
+        if (!element_in_window(b, d, k)) return window_refused();
         uint32_t sw = 0;
-        if (!port.read_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, sw) || sw != 0) return false;
+        if (!port.read_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, sw) || sw != 0) return 0;
         uint32_t old = 0;
         bool ok = false;
-        if (!port.rmw(b + MP_CB_OFF_WR_IDX, true, wr + 1, wr, cfg_.namp.atomics, old, ok)) return false;
+        if (!port.rmw(b + MP_CB_OFF_WR_IDX, true, wr + 1, wr, cfg_.namp.atomics, old, ok)) return 0;
         if (ok) {
             elem = wr;
             data = b + d[MP_CB_OFF_DATA_OFS / 4] + (k << m);
-            return true;
+            ack = true;
+            return NAMP_ERR_NONE;
         }
     }
-    return false;
+    return 0;
 }
 
 // [w0][handle][credits]: credits += n atomically; the initiator wakes the slots waiting on it.
@@ -120,12 +185,23 @@ void namp_target::serve_credit(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
     if (pl.size() < 3) return;
     const uint32_t h = pl[1];
-    if ((h & 3) || !in_sram(h, NAMP_H_SIZE)) return;
+    // Only a connected channel's sending handle takes credits (SV isolation: a CREDIT naming an
+    // endpoint or any other word would otherwise add to it): refused without a write, NACKed.
+    uint32_t f = 0;
+    if ((h & 3) || !in_sram(h, NAMP_H_SIZE) || !port.read_word(h + NAMP_H_FLAGS, f) ||
+        !(f & NAMP_H_F_CONNECTED)) {
+        ++stats_.namp_credit_refused;
+        ++stats_.namp_msgs_sent[NAMP_MSG_CREDIT_NACK];
+        sc_core::wait(cycles(cfg_.namp.message_cycles));
+        out_.send_packet(make_message(geo_, source_tile(pkt, geo_), NAMP_MSG_CREDIT_NACK, 0u,
+                                      NAMP_MSG_TAG(pl[0]), {h, NAMP_ERR_NOT_CHANNEL}));
+        return;
+    }
     if (NAMP_MSG_FLAGS(pl[0]) & NAMP_CREDIT_F_REVOKE) {
         for (unsigned attempt = 0; attempt < 4; ++attempt) {
-            uint32_t f = 0, old = 0;
+            uint32_t old = 0;
             bool ok = false;
-            if (!port.read_word(h + NAMP_H_FLAGS, f)) return;
+            if (attempt > 0 && !port.read_word(h + NAMP_H_FLAGS, f)) return;
             if (f & NAMP_H_F_REVOKED) break;
             if (!port.rmw(h + NAMP_H_FLAGS, true, f | NAMP_H_F_REVOKED, f, cfg_.namp.atomics, old, ok))
                 return;
@@ -144,16 +220,33 @@ void namp_target::serve_final(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
     if (pl.size() < 4) return;
     const uint32_t ep = pl[1], elem = pl[2], size = pl[3], flags = NAMP_MSG_FLAGS(pl[0]);
-    uint32_t e[ep_words], d[cb_words];
-    if (!receiving_endpoint(ep, e, d)) {
-        ++stats_.namp_dropped;
-        return;
-    }
+    uint32_t e[ep_words] = {}, d[cb_words];
+    const uint32_t code = receiving_endpoint(ep, e, d);
+    // a counted allocation ends here, also when the endpoint no longer receives (software waits
+    // for the count before it frees the buffer); the fast path and dualcast copies allocated nothing
+    const bool counted = (cfg_.namp.ps || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED)) &&
+                         !(flags & (NAMP_FINAL_F_ADVANCE | NAMP_FINAL_F_SHADOW));
+    if (code == NAMP_ERR_NONE) commit(ep, e, d, elem, size, flags);
+    else ++stats_.namp_dropped;
+    if (counted) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
+}
+
+// The FINAL's commit into a receiving endpoint (window checked).
+void namp_target::commit(uint32_t ep, const uint32_t *e, const uint32_t *d, uint32_t elem,
+                         uint32_t size, uint32_t flags) {
     const uint32_t b = e[NAMP_EP_RX_BUFFER / 4];
     const uint32_t k = elem & ((1u << d[0]) - 1u);
+    if (!element_in_window(b, d, k)) {
+        window_refused();
+        return;
+    }
     const bool void_elem = flags & NAMP_FINAL_F_VOID;
     if (flags & NAMP_FINAL_F_REDUCE) return reduce_final(ep, e, b, d, k, size, void_elem);
     if (flags & NAMP_FINAL_F_GATHER) return gather_final(ep, e, b, d, k, size >> 24, void_elem);
+    if (flags & NAMP_FINAL_F_SHADOW) {  // PS dualcast copy: committed in place, nothing counted
+        if (!void_elem) port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, MP_CB_COMMITTED | (size & MP_CB_SIZE_MASK));
+        return;
+    }
     const uint32_t word = MP_CB_COMMITTED | (void_elem ? MP_CB_VOID : (size & MP_CB_SIZE_MASK));
     if (!port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, word)) return;
     // channel fast path: no allocation advanced wr_idx; one producer per channel, so a

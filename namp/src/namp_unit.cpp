@@ -4,6 +4,7 @@
 #include "mp/cbuffer.h"
 #include "namp/cc.h"
 #include "namp/protocol.h"
+#include "namp_ps.h"
 #include "namp_structs.h"
 
 namespace namp {
@@ -39,6 +40,7 @@ uint32_t namp_unit::features() const {
     f |= cc::features(cfg_.namp);
     if (vif_) f |= NA_FEATURE_NAMP_SV;
     if (osqm_) f |= NA_FEATURE_NAMP_OSQM;
+    if (cfg_.namp.ps) f |= NA_FEATURE_NAMP_PS;
     return f;
 }
 
@@ -70,6 +72,7 @@ bool namp_unit::read_reg(uint32_t off, uint32_t &v) const {
     case NA_NAMP_RX_COUNT: v = rx_count_; return true;
     case NA_NAMP_ARBITRATION: v = init.arbitration; return true;
     case NA_NAMP_ATOMICS: v = cfg_.namp.atomics ? 1u : 0u; return true;
+    case NA_NAMP_SLOTS_VIRT: v = vif_ ? cfg_.namp.slots_virt : 0u; return true;
     case NA_NAMP_DONE_SLOTS:
         v = 0;
         for (unsigned i = 0; i < slots_.size() && i < 32; ++i)
@@ -106,6 +109,9 @@ bool namp_unit::read_slot(uint32_t off, uint32_t &v) const {
     case NAMP_SLOT_PARAM3: v = s.p3; return true;
     case NAMP_SLOT_STATUS: v = s.status(); return true;
     case NAMP_SLOT_PRIORITY: v = s.priority; return true;
+    case NAMP_SLOT_WIN_BASE: v = s.win_base; return true;
+    case NAMP_SLOT_WIN_SIZE: v = s.win_size; return true;
+    case NAMP_SLOT_CTRL: v = 0; return true;
     default: return false;  // the rest of the base page
     }
 }
@@ -123,6 +129,12 @@ bool namp_unit::write_slot(uint32_t off, uint32_t v) {
     case NAMP_SLOT_PARAM2: if (active) return false; s.p2 = v; return true;
     case NAMP_SLOT_PARAM3: if (active) return false; s.p3 = v; return true;
     case NAMP_SLOT_PRIORITY: if (v > 255) return false; s.priority = v; return true;
+    case NAMP_SLOT_WIN_BASE: if (active) return false; s.win_base = v; return true;
+    case NAMP_SLOT_WIN_SIZE: if (active) return false; s.win_size = v; return true;
+    case NAMP_SLOT_CTRL:
+        if ((v & ~(NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP)) || v == NAMP_SLOT_CTRL_KEEP) return false;
+        if (v & NAMP_SLOT_CTRL_ABORT) init.abort(s, (v & NAMP_SLOT_CTRL_KEEP) != 0);
+        return true;
     default: return false;  // STATUS is read-only
     }
 }
@@ -132,6 +144,12 @@ bool namp_unit::write_slot(uint32_t off, uint32_t v) {
 uint32_t namp_unit::validate(const slot &s) const {
     const uint32_t f = s.flags;
     if (f & NAMP_FLAG_RESERVED) return NAMP_ERR_MODE_UNSUPPORTED;
+    if (f & NAMP_FLAG_PS) {  // a control message of the OS: its request block at PARAM1
+        if (!cfg_.namp.ps) return NAMP_ERR_MODE_UNSUPPORTED;
+        if (f & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC))
+            return NAMP_ERR_INVALID_FLAGS;
+        return (s.p1 & 3) || !in_sram(s.p1, NAMP_PS_Q_SIZE) ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
+    }
     if (f & NAMP_FLAG_CC) return cc::validate_start(cfg_.namp, geo_, f, s.p1, s.p2, s.p3);
     const bool com = f & NAMP_FLAG_COM, con = f & NAMP_FLAG_CON, buf = f & NAMP_FLAG_BUF,
                ccm = f & NAMP_FLAG_CCM;
@@ -150,6 +168,11 @@ uint32_t namp_unit::validate(const slot &s) const {
         if ((s.p2 & 3) || !in_sram(s.p2, MP_CB_HEADER_SIZE)) return NAMP_ERR_BAD_PARAM;
     } else if (s.p3 != 0 && !in_sram(s.p2, s.p3)) {
         return NAMP_ERR_BAD_PARAM;
+    }
+    // SV guard: the window lies in SRAM and holds the send buffer's header (or the data range)
+    if (s.guarded()) {
+        if (!in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
+        if (buf ? !s.in_window(s.p2, MP_CB_HEADER_SIZE) : !s.in_window(s.p2, s.p3)) return NAMP_ERR_WINDOW;
     }
     return NAMP_ERR_NONE;
 }
@@ -186,7 +209,9 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
     }
     s.retries = 0;
     s.direct = false;
-    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC);
+    s.abort_requested = false;
+    s.abort_keep = false;
+    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC | NAMP_FLAG_PS);
     const uint32_t code = validate(s);
     if (code != NAMP_ERR_NONE) {
         s.code = code;
@@ -203,7 +228,8 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
 void namp_unit::receive(noc::packet pkt) {
     const unsigned sub = message_sub(pkt);
     ++stats_.namp_msgs_received[sub];
-    if (sub == NAMP_MSG_ALLOC_RESP)
+    if (obs_) obs_->message_received(geo_.tile_id, pkt.header.src_x, pkt.header.src_y, sub);
+    if (is_response(sub))
         init.response(std::move(pkt));
     else if (sub != 0)
         target.request(std::move(pkt));

@@ -10,8 +10,7 @@ noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, un
     p.header.dst_x = tile % geo.mesh_width;
     p.header.dst_y = tile / geo.mesh_width;
     p.header.type = NAMP_NOC_TYPE;
-    p.header.ch = sub == NAMP_MSG_ALLOC_RESP ? noc::channel::control_response
-                                              : noc::channel::control_request;
+    p.header.ch = is_response(sub) ? noc::channel::control_response : noc::channel::control_request;
     p.payload.reserve(1 + args.size());
     p.payload.push_back(NAMP_MSG_WORD(sub, flags, tag));
     p.payload.insert(p.payload.end(), args);

@@ -125,7 +125,8 @@ bool network_adapter::read_status(uint32_t off, uint32_t &v) const {
     case NA_NAMP_RX_COUNT:
     case NA_NAMP_ARBITRATION:
     case NA_NAMP_ATOMICS:
-    case NA_NAMP_DONE_SLOTS: return namp_on() && namp_->read_reg(off, v);
+    case NA_NAMP_DONE_SLOTS:
+    case NA_NAMP_SLOTS_VIRT: return namp_on() && namp_->read_reg(off, v);
     default: return false;
     }
 }

@@ -33,6 +33,7 @@ slot_state slot::next(slot_state s, slot_event e) {
         case E::direct: return S::data;
         case E::finished: return S::done;  // CCM left between transfers
         case E::members: return S::members;  // CC: descriptor read
+        case E::ps_sent: return S::done;     // PS control message (posted)
         default: break;
         }
         break;
@@ -47,6 +48,7 @@ slot_state slot::next(slot_state s, slot_event e) {
     case S::request:
         if (e == E::ack) return S::data;
         if (e == E::nack) return S::retry;
+        if (e == E::reloc) return S::retry;  // PS: the same transfer, at the new location
         break;
     case S::retry:
         if (e == E::request_sent) return S::request;
@@ -61,6 +63,7 @@ slot_state slot::next(slot_state s, slot_event e) {
     case S::finalize:
         if (e == E::next) return S::ready;
         if (e == E::finished) return S::done;
+        if (e == E::shadow) return S::data;  // PS dualcast: the copy
         break;
     case S::members:
         if (e == E::finished) return S::done;  // all members done (any failed: fail)
@@ -89,6 +92,7 @@ void slot::transition(slot_event e, sc_core::sc_time delay) {
         else if (e == slot_event::credit_update) tr_->instant(track_, "credit", now);
         else if (to == slot_state::done) tr_->instant(track_, "done", now);
     }
+    if (obs_) obs_->slot_changed(tile_, index_, slot_state_name(state_), slot_state_name(to));
     state_ = to;
     since_ = now;
     due_ = now + delay;
@@ -108,7 +112,10 @@ bool slot::waits_for_timer() const {
     }
 }
 
-bool slot::step_due(sc_core::sc_time now) const { return waits_for_timer() && due_ <= now; }
+// An aborted persistent credit wait is served at once (it has no timer of its own).
+bool slot::step_due(sc_core::sc_time now) const {
+    return (waits_for_timer() || (abort_requested && state_ == slot_state::credit_wait)) && due_ <= now;
+}
 
 uint32_t slot::status() const {
     uint32_t v = (code & 0xFFu) | (uint32_t(state_) << 8) | (std::min(retries, 255u) << 16);

@@ -1,6 +1,9 @@
 // NAMP-SV virtual interfaces: register pages, endpoint-table translation, slot start.
 #include "namp/vif.h"
 
+#include "mp/cbuffer.h"
+#include "namp_ps.h"
+
 #include "na_registers.h"
 #include "namp_structs.h"
 
@@ -42,6 +45,7 @@ bool vif_unit::vif_read(unsigned slot, uint32_t offset, uint32_t &v) {
         case NAMP_VIFC_ET_BOUND: v = x->et_bound; return true;
         case NAMP_VIFC_CTRL: v = x->ctrl; return true;
         case NAMP_VIFC_TRANSLATIONS: v = x->translations; return true;
+        case NAMP_VIFC_PARK: v = x->held; return true;
         default: return false;
         }
     }
@@ -49,17 +53,18 @@ bool vif_unit::vif_read(unsigned slot, uint32_t offset, uint32_t &v) {
     if (!x) return false;
     switch (offset - NAMP_VIF_PAGE) {
     case NAMP_VIF_FLAGS:
-        // A refused start reads as finished; the task never sees the slot's physical parameters.
-        v = x->error ? (x->flags | NAMP_FLAG_VALID | NAMP_FLAG_DONE) & ~NAMP_FLAG_IEN
-                     : slot_reg(slot, NAMP_SLOT_FLAGS) & ~NAMP_FLAG_IEN;
+        // A refused or parked start reads as finished; the task never sees the slot's physical
+        // parameters.
+        v = x->held ? (x->flags | NAMP_FLAG_VALID | NAMP_FLAG_DONE) & ~NAMP_FLAG_IEN
+                    : slot_reg(slot, NAMP_SLOT_FLAGS) & ~NAMP_FLAG_IEN;
         return true;
     case NAMP_VIF_PARAM1: v = x->p1; return true;
     case NAMP_VIF_PARAM2: v = x->p2; return true;
     case NAMP_VIF_PARAM3: v = x->p3; return true;
     case NAMP_VIF_STATUS:
-        v = x->error ? NAMP_STATUS_ERROR | (NAMP_STATE_ERROR << 8) | x->error
-                     : slot_reg(slot, NAMP_SLOT_STATUS);
+        v = x->held ? x->held : slot_reg(slot, NAMP_SLOT_STATUS);
         return true;
+    case NAMP_VIF_CTRL: v = 0; return true;
     default: return false;
     }
 }
@@ -83,8 +88,19 @@ bool vif_unit::vif_write(unsigned slot, uint32_t offset, uint32_t v) {
             return true;
         case NAMP_VIFC_CTRL:
             if (v & ~(NAMP_VIFC_IEN | NAMP_VIFC_READY)) return false;
+            if ((x->ctrl & NAMP_VIFC_READY) && !(v & NAMP_VIFC_READY)) reset_task_side(*x);
             x->ctrl = v;
             return true;
+        case NAMP_VIFC_PARK: {
+            // the kernel restores a finished transfer the task has not acknowledged yet (task
+            // migration): only on an idle interface, only a finished STATUS
+            const uint32_t st = NAMP_STATUS_STATE(v);
+            if ((slot_reg(slot, NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID) || x->translating ||
+                (st != NAMP_STATE_DONE && st != NAMP_STATE_ERROR))
+                return false;
+            x->held = v;
+            return true;
+        }
         default: return false;
         }
     }
@@ -98,6 +114,11 @@ bool vif_unit::vif_write(unsigned slot, uint32_t offset, uint32_t v) {
     case NAMP_VIF_PARAM1: if (idle) x->p1 = v; return true;
     case NAMP_VIF_PARAM2: if (idle) x->p2 = v; return true;
     case NAMP_VIF_PARAM3: if (idle) x->p3 = v; return true;
+    case NAMP_VIF_CTRL:
+        // the task ends its own transfer (the slot is its vif's: nothing of anyone else)
+        if (v & ~NAMP_SLOT_CTRL_ABORT) return false;
+        if (v) slot_write(slot, NAMP_SLOT_CTRL, v);
+        return true;
     default: return false;  // STATUS is read-only
     }
 }
@@ -107,9 +128,9 @@ bool vif_unit::write_flags(unsigned slot, vif &x, uint32_t v) {
     v &= ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE);
     if (x.translating) return true;  // a start is being translated: nothing else now
     const uint32_t cur = slot_reg(slot, NAMP_SLOT_FLAGS);
-    if (x.error) {
-        // A refused start is acknowledged by clearing VALID; keeping VALID leaves it as it is.
-        if (!(v & NAMP_FLAG_VALID)) x.error = 0;
+    if (x.held) {
+        // A refused or parked start is acknowledged by clearing VALID; keeping VALID leaves it.
+        if (!(v & NAMP_FLAG_VALID)) x.held = 0;
         x.flags = v & ~NAMP_FLAG_VALID;
         return true;
     }
@@ -125,8 +146,10 @@ bool vif_unit::write_flags(unsigned slot, vif &x, uint32_t v) {
     }
     if (!(x.ctrl & NAMP_VIFC_READY)) {
         refuse(x, NAMP_ERR_VIF_DISABLED);
-    } else if (!(v & NAMP_FLAG_BUF) && !(v & NAMP_FLAG_COM)) {
-        refuse(x, NAMP_ERR_VIF_MODE);  // a data address cannot be translated by vID
+    } else if ((!(v & NAMP_FLAG_BUF) && !(v & NAMP_FLAG_COM)) || (v & NAMP_FLAG_PS)) {
+        // a data address cannot be translated by vID; PS control messages name any handle of
+        // any tile: the kernel's only
+        refuse(x, NAMP_ERR_VIF_MODE);
     } else {
         x.translating = true;
         pending_.push_back(slot);
@@ -135,19 +158,28 @@ bool vif_unit::write_flags(unsigned slot, vif &x, uint32_t v) {
     return true;
 }
 
+// The kernel withdrew READY (the task ended or is being moved): nothing the task wrote survives
+// for the next owner, and a start still being translated never reaches the slot.
+void vif_unit::reset_task_side(vif &x) {
+    x.flags = x.p1 = x.p2 = x.p3 = 0;
+    x.held = 0;
+    ++x.generation;
+}
+
 void vif_unit::refuse(vif &x, uint32_t code) {
-    x.error = code;
+    x.held = NAMP_STATUS_ERROR | (NAMP_STATE_ERROR << 8) | code;
     ++refusals_;
 }
 
-// Reads entry vid of the table; returns 0 and the address, or a NAMP_ERR_VIF_* code. The bound is
-// checked first: no access outside the table.
-uint32_t vif_unit::lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr) {
+// Reads entry vid of the table (one 16-byte burst); returns 0 with its address and limit, or a
+// NAMP_ERR_VIF_* code. The bound is checked first: no access outside the table.
+uint32_t vif_unit::lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr, uint32_t &limit) {
     if (vid >= x.et_bound) return NAMP_ERR_VIF_BOUND;
-    uint32_t entry[2] = {0, 0};
+    uint32_t entry[NAMP_ET_ENTRY_SIZE / 4] = {};
     if (!port.read(x.et_base + vid * NAMP_ET_ENTRY_SIZE, entry, sizeof entry)) return NAMP_ERR_VIF_BUS;
-    if (entry[1] != kind) return NAMP_ERR_VIF_ENTRY;
-    addr = entry[0];
+    if (entry[NAMP_ET_KIND / 4] != kind) return NAMP_ERR_VIF_ENTRY;
+    addr = entry[NAMP_ET_ADDR / 4];
+    limit = entry[NAMP_ET_LIMIT / 4];
     return 0;
 }
 
@@ -157,14 +189,25 @@ void vif_unit::translate_thread() {
         const unsigned slot = pending_.front();
         pending_.pop_front();
         vif &x = vifs_[slot - first_];
+        const uint32_t gen = x.generation;
         wait(period_ * double(cfg_.namp.vif_cycles));
-        uint32_t p1 = 0, p2 = x.p2, code = lookup(x, x.p1, NAMP_ET_HANDLE, p1);
+        // CoM only on a channel's credit path the kernel set up; transfers on plain handles
+        const bool com = x.flags & NAMP_FLAG_COM;
+        uint32_t p1 = 0, p2 = x.p2, limit = 0, win = 0, win_size = 0;
+        uint32_t code = lookup(x, x.p1, com ? NAMP_ET_CREDIT : NAMP_ET_HANDLE, p1, limit);
         unsigned n = 1;
         if (!code && (x.flags & NAMP_FLAG_BUF)) {
-            code = lookup(x, x.p2, NAMP_ET_SENDBUF, p2);
+            code = lookup(x, x.p2, NAMP_ET_SENDBUF, p2, limit);
             ++n;
+            // the send buffer's window: what the initiator may touch of the task's memory
+            if (!code && (limit < MP_CB_HEADER_SIZE || p2 < geo_.sram_base ||
+                          uint64_t(p2 - geo_.sram_base) + limit > geo_.sram_size))
+                code = NAMP_ERR_VIF_WINDOW;
+            win = p2;
+            win_size = limit;
         }
         x.translating = false;
+        if (gen != x.generation || !(x.ctrl & NAMP_VIFC_READY)) continue;  // released meanwhile
         if (code) {
             refuse(x, code);
             continue;
@@ -175,6 +218,8 @@ void vif_unit::translate_thread() {
         slot_write(slot, NAMP_SLOT_PARAM1, p1);
         slot_write(slot, NAMP_SLOT_PARAM2, p2);
         slot_write(slot, NAMP_SLOT_PARAM3, x.p3);
+        slot_write(slot, NAMP_SLOT_WIN_BASE, win);
+        slot_write(slot, NAMP_SLOT_WIN_SIZE, win_size);
         // Reserved bits go through: the slot refuses them (MODE_UNSUPPORTED) like its own.
         slot_write(slot, NAMP_SLOT_FLAGS, (x.flags & ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE)) | NAMP_FLAG_VALID | ien);
     }

@@ -26,7 +26,7 @@ void config::validate() const {
                ": width and height must be at least 1");
     if (width > max_mesh_side || height > max_mesh_side)
         reject("mesh size " + std::to_string(width) + "x" + std::to_string(height) +
-               ": the header addresses at most " + std::to_string(max_mesh_side) + " tiles per side");
+               ": at most " + std::to_string(max_mesh_side) + " tiles per side");
     if (buffer_depth == 0) reject("buffer_depth 0: an input buffer needs at least one flit slot");
     if (router_latency == 0) reject("router_latency 0: a router needs at least one cycle");
     if (max_packet_flits == 0 || max_packet_flits > max_encodable_packet_flits)

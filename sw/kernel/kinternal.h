@@ -48,9 +48,13 @@ struct k_task {
     uint32_t *root;             /* level-1 page table (physical = virtual for the kernel) */
     uint8_t *data;              /* physical address of the data region */
     uint32_t data_pages;
-    uint32_t et[K_VIF_ET_MAX][2] __attribute__((aligned(8)));   /* NAMP-SV endpoint table */
+    /* NAMP-SV endpoint table: [addr][kind][limit][0] per vID (namp_structs.h NAMP_ET_*) */
+    uint32_t et[K_VIF_ET_MAX][4] __attribute__((aligned(16)));
     uint32_t et_count;
     int32_t vif_slot;           /* -1: none */
+    int32_t vif_busy;           /* slot of an ended task whose abort still runs, -1: none */
+    uint32_t stack_pages, prio; /* as created (task migration rebuilds it elsewhere) */
+    uint32_t migrating;         /* a migration of this task is under way (kmig.c) */
 };
 
 struct k_cpu {
@@ -115,6 +119,30 @@ void k_timer_remove(k_thread_t *t);
 k_thread_t *k_thread_alloc(void);
 void k_thread_setup_frame(k_thread_t *t, uint32_t pc, uint32_t sp, uint32_t arg, int user);
 void k_kputs(const char *s, uint32_t len);
+
+/* Task migration (task.c): stop a task where it is (not in a kernel wait) and let it go on; the
+ * trap frame of a stopped task. Kernel lock not held by the caller. */
+int k_task_stop(k_thread_t *t, uint64_t *wake_at);
+void k_task_unstop(k_thread_t *t, uint64_t wake_at);
+/* The task's vif as the task sees it (vif.c): saved at the source (a transfer under way ends
+ * first; one in a persistent wait is aborted and started again at the destination), restored at
+ * the destination. */
+struct k_vif_view {
+    uint32_t flags, p1, p2, p3, status;
+    uint32_t action;            /* K_VIF_IDLE, K_VIF_PARK (finished: STATUS), K_VIF_RESTART */
+};
+enum { K_VIF_IDLE = 0, K_VIF_PARK = 1, K_VIF_RESTART = 2 };
+int k_vif_save(struct k_task *task, struct k_vif_view *v);
+/* A vif slot no task has and the MCAPI library does not use (lib_busy: namp_slots_busy()):
+ * `preferred` if it is one, else the first; -1 when none. */
+int k_vif_free_slot(unsigned preferred, uint32_t lib_busy);
+/* 1: the slot was a vif's before (reserved from the library for good). */
+int k_vif_slot_known(unsigned slot);
+void k_vif_restore(struct k_task *task, const struct k_vif_view *v);
+
+/* NAMP-SV (vif.c): a task's vif back at its end; 1 once its slot is idle (pages may go). */
+void k_vif_release(struct k_task *task);
+int k_vif_quiet(struct k_task *task);
 
 /* Sync objects (sync.c) and system calls (syscall.c). */
 int k_sys_mutex_lock(k_mutex_t *m);

@@ -9,11 +9,12 @@
 #include "kernel/kmp.h"
 #include "kinternal.h"
 #include "mcapi.h"
+#include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
 #include "mp_internal.h"   /* the connected handle of a channel (struct mp_endpoint) */
 #include "namp_structs.h"
-void namp_slot_reserve(unsigned slot);   /* namp/namp.h (the NAMP driver) */
+#include "namp/namp.h"   /* the NAMP driver: slots the library must not use */
 
 mcapi_endpoint_t mcapix_endpoint_create_in(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
                                            void *rx_mem, mcapi_status_t *status);
@@ -35,7 +36,18 @@ static struct {
     k_thread_t *t;
     uint32_t tid;
     mcapi_endpoint_t h;
+    uint32_t deleting;   /* deleted for a task that ended: waits to be reaped */
+    uint32_t idx;        /* the task's endpoint index (its receive page) */
 } eps[KMPT_EPS];
+/* Tasks that ended with endpoints: their address space waits here until the endpoints are
+ * deleted and their receive pages quiet (no allocation in flight), then the service frees it. */
+#define KMPT_ZOMBIES 8u
+#define KMPT_ZOMBIE_TICKS 1000u   /* then the pages stay out of the pool for good (warned) */
+static struct {
+    struct k_task *task;
+    k_thread_t *t;
+    uint32_t tid, ticks;
+} zombies[KMPT_ZOMBIES];
 static k_sem_t service_sem;
 static volatile uint32_t service_stop;
 static k_thread_t *service;
@@ -59,7 +71,7 @@ int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
 {
     if (!service || !cur->task)
         return K_ENOSYS;
-    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_SEND_OPEN)
+    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_RECV_OPEN)
         return K_EINVAL;
     struct kmpt_req *r = req_of(cur);
     if (r && r->state != RQ_DONE)
@@ -131,13 +143,16 @@ static int32_t run(struct kmpt_req *r)
         eps[kid].t = r->t;
         eps[kid].tid = r->tid;
         eps[kid].h = h;
+        eps[kid].idx = r->a2;
         return (int32_t)kid;
     }
     case MP_TASK_OP_DELETE:
-        if (!owner_ok(r->a1, r))
+        if (!owner_ok(r->a1, r) || eps[r->a1].deleting)
             return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
         KMP(mcapi_endpoint_delete(eps[r->a1].h, &st));
-        eps[r->a1].h = NULL;
+        /* the page stays the task's: it may reuse it for a new endpoint once nothing is in
+         * flight, so the entry is kept until the library has reaped the old one */
+        eps[r->a1].deleting = 1;
         return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
     case MP_TASK_OP_CONNECT: {
         /* the remote endpoint by the vID the task holds: only a handle of its own table */
@@ -167,6 +182,29 @@ static int32_t run(struct kmpt_req *r)
         int vid = k_vif_add_handle(r->t, &sh->peer_h);
         return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
     }
+    case MP_TASK_OP_RECV_OPEN: {
+        if (!owner_ok(r->a1, r))
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+        mcapi_pktchan_recv_hndl_t rh = NULL;
+        mcapi_request_t req;
+        size_t sz;
+        KMP(mcapi_pktchan_recv_open_i(&rh, eps[r->a1].h, &req, &st));
+        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
+            KMP(mcapi_wait(&req, &sz, MP_TASK_GET_TRY_US, &st));
+        if (st == MCAPI_TIMEOUT) {   /* not connected yet: the task asks again */
+            mcapi_status_t cs;
+            KMP(mcapi_cancel(&req, &cs));
+            return MP_TASK_ERR(MCAPI_TIMEOUT);
+        }
+        if (st != MCAPI_SUCCESS)
+            return MP_TASK_ERR(st);
+        /* the task returns the credits itself, through its vif (credit mode on this handle) */
+        mcapix_endpoint_info_t info;
+        int ok;
+        KMP(ok = mcapix_endpoint_inspect(eps[r->a1].h, &info));
+        int vid = ok == 0 ? k_vif_add_credit(r->t, (const void *)info.credit_path) : K_EINVAL;
+        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    }
     case MP_TASK_OP_GET: {
         mcapi_endpoint_t h;
         KMP(h = mcapi_endpoint_get(MCAPI_DOMAIN, r->a1, r->a2, MP_TASK_GET_TRY_US, &st));
@@ -179,10 +217,85 @@ static int32_t run(struct kmpt_req *r)
     return MP_TASK_ERR(MCAPI_ERR_NOT_SUPPORTED);
 }
 
+/* Trap context (k_task_release, kernel lock held): takes the address space of a task that ended
+ * with endpoints. 1 taken (the service frees it), 0 the caller frees it now. */
+int kmp_task_release(k_thread_t *t, struct k_task *task)
+{
+    int owns = 0;
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id)
+            owns = 1;
+    if (!owns)
+        return 0;
+    for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
+        if (!zombies[z].task) {
+            zombies[z].t = t;
+            zombies[z].tid = t->id;
+            zombies[z].ticks = 0;
+            zombies[z].task = task;
+            if (service)
+                k_sys_sem_give(&service_sem);
+            return 1;
+        }
+    console_puts("k: too many ended tasks with endpoints: pages stay out of the pool\n");
+    return 1;   /* never freed while an adapter may write into them */
+}
+
+/* Service thread: deletes a dead task's endpoints (once) and frees its space when every one of
+ * them is reaped. 1 when the zombie is gone. */
+static int bury(uint32_t z)
+{
+    int quiet = 1;
+    for (uint32_t i = 0; i < KMPT_EPS; ++i) {
+        if (!eps[i].h || eps[i].t != zombies[z].t || eps[i].tid != zombies[z].tid)
+            continue;
+        mcapi_status_t st;
+        if (!eps[i].deleting) {
+            KMP(mcapi_endpoint_delete(eps[i].h, &st));
+            eps[i].deleting = 1;
+        }
+        if (eps[i].h)
+            quiet = 0;   /* reap_deleted() frees the entry once the library released it */
+    }
+    if (!quiet && ++zombies[z].ticks < KMPT_ZOMBIE_TICKS)
+        return 0;
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    extern int k_task_space_free(struct k_task * task);
+    int freed = quiet && k_task_space_free(zombies[z].task);
+    k_lock_give();
+    irq_global_restore(saved);
+    if (!freed && zombies[z].ticks < KMPT_ZOMBIE_TICKS)
+        return 0;
+    if (!freed)
+        console_puts("k: ended task's endpoints never quiet: pages stay out of the pool\n");
+    zombies[z].task = NULL;
+    return 1;
+}
+
+/* Entries of deleted endpoints are free again once the library has released their buffers. */
+static void reap_deleted(void)
+{
+    for (uint32_t i = 0; i < KMPT_EPS; ++i) {
+        if (!eps[i].h || !eps[i].deleting)
+            continue;
+        int reaped;
+        KMP(reaped = mcapix_endpoint_reaped(eps[i].h));
+        if (reaped) {
+            eps[i].h = NULL;
+            eps[i].deleting = 0;
+        }
+    }
+}
+
 static void service_main(void *arg)
 {
     (void)arg;
     while (!service_stop) {
+        reap_deleted();
+        for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
+            if (zombies[z].task)
+                (void)bury(z);
         if (k_sem_take(&service_sem, 1) != K_OK)
             continue;
         for (uint32_t i = 0; i < KMPT_REQS; ++i) {
@@ -230,10 +343,18 @@ int kmp_task_attach(k_thread_t *t, unsigned slot)
                                 (uint32_t)mp_cbuffer_footprint(MP_TASK_TX_N, MP_TASK_TX_M));
     if (vid < 0)
         return vid;
-    KMP(namp_slot_reserve(slot));   /* the library must not use the task's slot */
+    /* the library must not use the task's slot: one it holds now is refused */
+    int ok = k_vif_slot_known(slot);
+    if (!ok)
+        KMP(ok = namp_slot_claim(slot));
+    if (!ok)
+        return K_EBUSY;
     uint32_t vif = k_vif_attach(t, slot);
-    if (!vif)
+    if (!vif) {
+        if (!k_vif_slot_known(slot))
+            KMP(namp_slot_free(slot));
         return K_EINVAL;
+    }
     memset(c, 0, sizeof *c);
     c->vif = vif;
     c->tx_vid = (uint32_t)vid;
@@ -241,4 +362,70 @@ int kmp_task_attach(k_thread_t *t, unsigned slot)
     smp_fence();
     c->magic = MP_TASK_MAGIC;
     return K_OK;
+}
+
+/* ---- task migration (kmig.c): a task's endpoints, listed at the source, rebuilt at the
+ * destination, forgotten at the source (they became tombstones, not deleted) ---- */
+
+int kmp_task_list(k_thread_t *t, struct kmp_task_ep *out, int max)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < KMPT_EPS && n < max; ++i)
+        if (eps[i].h && !eps[i].deleting && eps[i].t == t && eps[i].tid == t->id) {
+            out[n].kid = i;
+            out[n].idx = eps[i].idx;
+            out[n].h = eps[i].h;
+            ++n;
+        }
+    return n;
+}
+
+int kmp_task_adopt(k_thread_t *t, const struct kmp_task_ep_spec *spec, mcapi_endpoint_t *h_out)
+{
+    if (!t || !t->task || spec->idx >= MP_TASK_EPS)
+        return K_EINVAL;
+    uint32_t va = K_USER_DATA + offsetof(mp_task_state_t, rx) + spec->idx * MP_TASK_PAGE;
+    uint32_t pa = vm_user_range(t->task, va, MP_TASK_PAGE, PTE_R | PTE_W);
+    uint32_t kid = KMPT_EPS;
+    for (uint32_t i = 0; i < KMPT_EPS && kid == KMPT_EPS; ++i)
+        if (!eps[i].h)
+            kid = i;
+    if (!pa || kid == KMPT_EPS)
+        return K_ENOMEM;
+    mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
+    mcapi_status_t st;
+    mcapi_endpoint_t h;
+    KMP(h = mcapix_endpoint_create_in(spec->port, &a, (void *)pa, &st));
+    if (st != MCAPI_SUCCESS)
+        return st == MCAPI_ERR_ENDP_EXISTS ? K_EBUSY : K_ENOMEM;
+    if (spec->hold)   /* "full" until the task's pages are there */
+        KMP((void)mcapix_endpoint_hold(h, 1));
+    if (spec->channel_recv)
+        KMP(st = mcapix_endpoint_adopt_recv(h, spec->peer_node, spec->peer_handle));
+    eps[kid].t = t;
+    eps[kid].tid = t->id;
+    eps[kid].h = h;
+    eps[kid].idx = spec->idx;
+    eps[kid].deleting = 0;
+    *h_out = h;
+    return st == MCAPI_SUCCESS ? (int)kid : K_EINVAL;
+}
+
+void kmp_task_forget(k_thread_t *t)
+{
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id) {
+            eps[i].h = NULL;
+            eps[i].deleting = 0;
+        }
+}
+
+void kmp_task_drop(k_thread_t *t)
+{
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id && !eps[i].deleting) {
+            mcapi_status_t st;
+            KMP(mcapix_endpoint_discard(eps[i].h, &st));
+            eps[i].deleting = 1;
+        }
 }

@@ -28,7 +28,10 @@ k_thread_t *k_current(void) { return k_cpus[hart_id()].current; }
 
 /* ---------------------------------------------------------------- timeouts */
 
-static void timer_insert(k_thread_t *t)
+void k_timer_insert(k_thread_t *t);
+static void timer_insert(k_thread_t *t) { k_timer_insert(t); }
+
+void k_timer_insert(k_thread_t *t)
 {
     k_thread_t **at = &timer_head;
     while (*at && (*at)->wake_at <= t->wake_at)

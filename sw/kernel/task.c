@@ -86,7 +86,11 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
     extern void k_live_add(void);
     k_live_add();
     task->vif_slot = -1;
+    task->vif_busy = -1;
     task->et_count = 0;
+    task->stack_pages = stack_pages;
+    task->prio = image->prio;
+    task->migrating = 0;
     if (image->suspended)
         t->suspended = 1;   /* taken, in no list, until K_SYS_RESUME */
     else
@@ -95,6 +99,53 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
 }
 
 void *k_task_data(const k_thread_t *t) { return t && t->task ? t->task->data : NULL; }
+
+/* A task stops where it is: out of the ready queue, or out of its sleep (the wake-up time is
+ * kept); a task in a kernel wait (or running on another core) is K_EBUSY: try again later. */
+int k_task_stop(k_thread_t *t, uint64_t *wake_at)
+{
+    if (!t || !t->task)
+        return K_EINVAL;
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    int r = K_OK;
+    *wake_at = UINT64_MAX;
+    if (t->state == KS_READY) {
+        rq_remove(t);
+    } else if (t->state == KS_SLEEPING && !t->queue) {
+        *wake_at = t->wake_at;
+        k_timer_remove(t);
+    } else if (t->state == KS_BLOCKED && t->suspended && !t->queue) {
+        /* created suspended, not started yet */
+    } else {
+        r = t->state == KS_DEAD || t->state == KS_FREE ? K_EINVAL : K_EBUSY;
+    }
+    if (r == K_OK) {
+        t->state = KS_BLOCKED;
+        t->queue = NULL;
+        t->suspended = 1;
+    }
+    k_lock_give();
+    irq_global_restore(saved);
+    return r;
+}
+
+void k_task_unstop(k_thread_t *t, uint64_t wake_at)
+{
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    t->suspended = 0;
+    if (wake_at != UINT64_MAX && wake_at > timer_now()) {
+        t->state = KS_SLEEPING;
+        t->wake_at = wake_at;
+        extern void k_timer_insert(k_thread_t * t);
+        k_timer_insert(t);
+    } else {
+        k_make_ready(t, 0);
+    }
+    k_lock_give();
+    irq_global_restore(saved);
+}
 
 int k_task_map(k_thread_t *t, uint32_t va, uint32_t pa, uint32_t count, int writable)
 {
@@ -130,13 +181,36 @@ void k_task_kill(k_thread_t *t, uint32_t cause, const trap_frame_t *f)
 
 /* The address space of an ended task goes with its thread slot (k_join): until then its creator
  * can read the data region. The satp still in a core is harmless: M-mode does not use it, and
- * the next task's satp write flushes the TLB. */
+ * the next task's satp write flushes the TLB. No page goes back to the pool while the adapter may
+ * still touch it (docs/kernel.md "SV isolation"): a slot whose abort still waits keeps the whole
+ * space, and a task with MCAPI endpoints hands it to the service thread (kmp_task.c), which frees
+ * it once the endpoints' receive pages are quiet. */
 void k_task_release(k_thread_t *t)
 {
-    extern void k_vif_release(struct k_task * task);
-    if (t->task) {
-        k_vif_release(t->task);
-        vm_space_free(t->task);
-    }
+    struct k_task *task = t->task;
+    if (!task)
+        return;
     t->task = NULL;
+    k_vif_release(task);
+    extern void kmig_task_release(k_thread_t * t) __attribute__((weak));
+    if (kmig_task_release)
+        kmig_task_release(t);
+    extern int kmp_task_release(k_thread_t * t, struct k_task * task) __attribute__((weak));
+    if (kmp_task_release && kmp_task_release(t, task))
+        return;
+    if (!k_vif_quiet(task)) {
+        console_puts("k: task slot still busy: its pages stay out of the pool\n");
+        return;
+    }
+    vm_space_free(task);
+}
+
+/* For the service thread: frees a released task's space once its slot is idle (kernel lock
+ * held). 1 done, 0 not yet. */
+int k_task_space_free(struct k_task *task)
+{
+    if (!k_vif_quiet(task))
+        return 0;
+    vm_space_free(task);
+    return 1;
 }

@@ -2,22 +2,71 @@
  * memory, and the virtual interface of one NAMP slot per task: the kernel writes the table's
  * physical base and bound into the vif configuration page and maps only the vif's interface page
  * into the task. The task then sends without system calls; it can reach neither the slot's
- * physical page nor another task's table (docs/kernel.md "NAMP-SV"). */
+ * physical page nor another task's table (docs/kernel.md "NAMP-SV"). Every address the adapter
+ * uses for the task comes from an entry here: a send buffer's entry carries the window the
+ * adapter keeps the buffer's accesses in, since the task can write the buffer's header
+ * (docs/namp.md "SV isolation"). */
 #include "kinternal.h"
+#include "mp/cbuffer.h"
 #include "na_registers.h"
 #include "namp_structs.h"
 #include "tile_memory_map.h"
 
 #define VIFC(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_CONFIG_PAGE + (reg))
+#define SLOTR(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + (reg))
+/* Polls of an aborted slot before the kernel gives up waiting (each a device access of about ten
+ * cycles: far more than a response round trip or a task's largest DMA on an idle mesh). */
+#define K_VIF_ABORT_POLLS 20000u
 
-static int add(k_thread_t *t, uint32_t kind, uint32_t pa)
+/* vif slots given to tasks (a slot goes back when its task's slot is idle again) */
+static uint32_t vif_taken[NA_NAMP_MAX_SLOTS / 32];
+static uint32_t vif_ever[NA_NAMP_MAX_SLOTS / 32];   /* reserved from the MCAPI library for vifs */
+
+static void mark(unsigned slot, int taken)
+{
+    if (taken) {
+        vif_taken[slot / 32] |= 1u << (slot % 32);
+        vif_ever[slot / 32] |= 1u << (slot % 32);
+    } else
+        vif_taken[slot / 32] &= ~(1u << (slot % 32));
+}
+
+/* Not a task's now, and not the MCAPI library's (lib_busy: its busy slots; a slot a vif had once
+ * stays reserved from the library, so its bit there means nothing). */
+static int free_for_vif(unsigned s, uint32_t lib_busy)
+{
+    const uint32_t bit = 1u << (s % 32);
+    if (vif_taken[s / 32] & bit)
+        return 0;
+    return (vif_ever[s / 32] & bit) || s >= 32 || !(lib_busy & bit);
+}
+
+int k_vif_slot_known(unsigned slot) { return slot < NA_NAMP_MAX_SLOTS && (vif_ever[slot / 32] >> (slot % 32)) & 1u; }
+
+int k_vif_free_slot(unsigned preferred, uint32_t lib_busy)
+{
+    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
+    const uint32_t virt = (mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_SV)
+                              ? mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS_VIRT) : 0u;
+    const uint32_t first = n - virt;
+    if (preferred >= first && preferred < n && free_for_vif(preferred, lib_busy))
+        return (int)preferred;
+    for (uint32_t s = first; s < n; ++s)
+        if (free_for_vif(s, lib_busy))
+            return (int)s;
+    return -1;
+}
+
+static int add(k_thread_t *t, uint32_t kind, uint32_t pa, uint32_t limit)
 {
     struct k_task *task = t->task;
     if (task->et_count >= K_VIF_ET_MAX)
         return K_ENOMEM;
     uint32_t vid = task->et_count;
-    task->et[vid][0] = pa;
-    task->et[vid][1] = kind;
+    task->et[vid][NAMP_ET_ADDR / 4] = pa;
+    task->et[vid][NAMP_ET_KIND / 4] = kind;
+    task->et[vid][NAMP_ET_LIMIT / 4] = limit;
+    task->et[vid][3] = 0;
     smp_fence();   /* the entry is complete before the vif may read it */
     task->et_count = vid + 1;
     if (task->vif_slot >= 0)
@@ -25,11 +74,11 @@ static int add(k_thread_t *t, uint32_t kind, uint32_t pa)
     return (int)vid;
 }
 
-static int locked_add(k_thread_t *t, uint32_t kind, uint32_t pa)
+static int locked_add(k_thread_t *t, uint32_t kind, uint32_t pa, uint32_t limit)
 {
     uint32_t saved = irq_global_disable();
     k_lock_take();
-    int r = add(t, kind, pa);
+    int r = add(t, kind, pa, limit);
     k_lock_give();
     irq_global_restore(saved);
     return r;
@@ -39,18 +88,47 @@ int k_vif_add_handle(k_thread_t *t, const void *handle)
 {
     if (!t || !t->task || !handle || ((uint32_t)handle & 3))
         return K_EINVAL;
-    return locked_add(t, NAMP_ET_HANDLE, (uint32_t)handle);
+    return locked_add(t, NAMP_ET_HANDLE, (uint32_t)handle, NAMP_H_SIZE);
+}
+
+int k_vif_add_credit(k_thread_t *t, const void *handle)
+{
+    if (!t || !t->task || !handle || ((uint32_t)handle & 3))
+        return K_EINVAL;
+    return locked_add(t, NAMP_ET_CREDIT, (uint32_t)handle, NAMP_H_SIZE);
 }
 
 int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes)
 {
-    if (!t || !t->task || (va & 3) || bytes == 0)
+    if (!t || !t->task || (va & 3) || bytes < MP_CB_HEADER_SIZE)
         return K_EINVAL;
-    /* The NAMP reads the buffer physically: it must be in the task's own, contiguous memory. */
+    /* The NAMP reads the buffer physically: it must be in the task's own, contiguous memory; the
+     * range is the window the adapter keeps every access derived from its header in. */
     uint32_t pa = vm_user_range(t->task, va, bytes, PTE_R | PTE_W);
     if (!pa)
         return K_EINVAL;
-    return locked_add(t, NAMP_ET_SENDBUF, pa);
+    return locked_add(t, NAMP_ET_SENDBUF, pa, bytes);
+}
+
+/* The slot's transfer is aborted and, once the abort took effect, the slot is freed (idle, its
+ * window cleared). 1 when the slot is idle, 0 while a transfer still waits for the network. */
+static int slot_quiesce(unsigned slot)
+{
+    uint32_t f = mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS));
+    if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE)) {
+        mmio_write32(SLOTR(slot, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+        for (uint32_t i = 0; i < K_VIF_ABORT_POLLS; ++i) {
+            f = mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS));
+            if (!(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE))
+                break;
+        }
+        if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE))
+            return 0;
+    }
+    mmio_write32(SLOTR(slot, NAMP_SLOT_FLAGS), 0);   /* DONE acknowledged, the slot idle */
+    mmio_write32(SLOTR(slot, NAMP_SLOT_WIN_SIZE), 0);
+    mmio_write32(SLOTR(slot, NAMP_SLOT_WIN_BASE), 0);
+    return 1;
 }
 
 uint32_t k_vif_attach(k_thread_t *t, unsigned slot)
@@ -59,8 +137,11 @@ uint32_t k_vif_attach(k_thread_t *t, unsigned slot)
         return 0;
     if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_SV))
         return 0;
+    /* the previous owner's transfer may still be finishing: the next owner starts clean */
+    if (!slot_quiesce(slot))
+        return 0;
     uint32_t page = TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_PAGE;
-    if (k_task_map(t, page, page, 1, 1) != K_OK)
+    if (k_task_map(t, K_USER_VIF, page, 1, 1) != K_OK)
         return 0;
     struct k_task *task = t->task;
     mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), 0);
@@ -69,16 +150,94 @@ uint32_t k_vif_attach(k_thread_t *t, unsigned slot)
     mmio_write32(VIFC(slot, NAMP_VIFC_ET_BOUND), task->et_count);
     mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), NAMP_VIFC_READY);
     task->vif_slot = (int32_t)slot;
-    return page;
+    task->vif_busy = -1;
+    mark(slot, 1);
+    return K_USER_VIF;
 }
 
-/* A task that ends gives its vif back: not READY, empty table. */
+/* A task that ends gives its vif back (thread end, trap context): READY withdrawn (the vif resets
+ * what the task wrote and drops a start being translated), the table emptied, the slot's transfer
+ * aborted — a CCM stream or a credit wait included — and the slot freed. A slot whose abort still
+ * waits for the network is remembered: k_vif_quiet asks again before the task's pages go. */
 void k_vif_release(struct k_task *task)
 {
     if (task->vif_slot < 0)
         return;
-    mmio_write32(VIFC(task->vif_slot, NAMP_VIFC_CTRL), 0);
-    mmio_write32(VIFC(task->vif_slot, NAMP_VIFC_ET_BOUND), 0);
+    unsigned slot = (unsigned)task->vif_slot;
+    mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), 0);
+    mmio_write32(VIFC(slot, NAMP_VIFC_ET_BOUND), 0);
+    task->vif_busy = slot_quiesce(slot) ? -1 : (int32_t)slot;
+    if (task->vif_busy < 0)
+        mark(slot, 0);
     task->vif_slot = -1;
     task->et_count = 0;
+}
+
+int k_vif_quiet(struct k_task *task)
+{
+    if (task->vif_busy >= 0 && slot_quiesce((unsigned)task->vif_busy)) {
+        mark((unsigned)task->vif_busy, 0);
+        task->vif_busy = -1;
+    }
+    return task->vif_busy < 0;
+}
+
+/* ---- the task's view of its vif, moved with the task (task migration, kmig.c) ---- */
+
+#define VIFR(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_PAGE + (reg))
+
+/* The task is stopped. A finished transfer it has not acknowledged is parked at the destination
+ * with its STATUS. One under way is aborted at its next safe point (initiator::abort): ending
+ * ABORTED, nothing of it reached the receiver (an element it was given is committed VOID), so the
+ * destination starts it again as the task started it; finishing meanwhile, it is parked like a
+ * finished one. Exactly once either way. K_EBUSY if the slot does not settle. */
+int k_vif_save(struct k_task *task, struct k_vif_view *v)
+{
+    if (task->vif_slot < 0)
+        return K_EINVAL;
+    const unsigned slot = (unsigned)task->vif_slot;
+    v->action = K_VIF_IDLE;
+    v->status = 0;
+    int aborting = 0;
+    for (uint32_t i = 0; i < K_VIF_ABORT_POLLS; ++i) {
+        const uint32_t f = mmio_read32(VIFR(slot, NAMP_VIF_FLAGS));
+        const uint32_t st = mmio_read32(VIFR(slot, NAMP_VIF_STATUS));
+        if (!aborting) {   /* the task's view: vIDs, as it started the transfer */
+            v->flags = f & ~(NAMP_FLAG_VALID | NAMP_FLAG_DONE);
+            v->p1 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM1));
+            v->p2 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM2));
+            v->p3 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM3));
+        }
+        const uint32_t state = NAMP_STATUS_STATE(st);
+        /* finished (DONE also stays after the task cleared VALID: then idle) */
+        if ((f & NAMP_FLAG_DONE) && (state == NAMP_STATE_DONE || state == NAMP_STATE_ERROR)) {
+            const int aborted = (st & NAMP_STATUS_ERROR) && NAMP_STATUS_CODE(st) == NAMP_ERR_ABORTED;
+            if (aborting)   /* the slot is acknowledged here: the destination's vif holds it */
+                mmio_write32(SLOTR(slot, NAMP_SLOT_FLAGS), 0);
+            v->action = aborting && aborted ? K_VIF_RESTART : K_VIF_PARK;
+            v->status = st;
+            return K_OK;
+        }
+        if (!(f & NAMP_FLAG_VALID))
+            return K_OK;   /* idle */
+        const uint32_t sf = mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS));
+        if (!aborting && (sf & NAMP_FLAG_VALID) && !(sf & NAMP_FLAG_DONE)) {
+            /* KEEP: a buffered send's element stays committed for the restart */
+            mmio_write32(SLOTR(slot, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP);
+            aborting = 1;
+        }
+    }
+    return K_EBUSY;
+}
+
+void k_vif_restore(struct k_task *task, const struct k_vif_view *v)
+{
+    const unsigned slot = (unsigned)task->vif_slot;
+    mmio_write32(VIFR(slot, NAMP_VIF_PARAM1), v->p1);
+    mmio_write32(VIFR(slot, NAMP_VIF_PARAM2), v->p2);
+    mmio_write32(VIFR(slot, NAMP_VIF_PARAM3), v->p3);
+    if (v->action == K_VIF_PARK) {
+        mmio_write32(VIFC(slot, NAMP_VIFC_PARK), v->status);
+    } else if (v->action == K_VIF_RESTART)   /* as the task started it, translated here */
+        mmio_write32(VIFR(slot, NAMP_VIF_FLAGS), v->flags | NAMP_FLAG_VALID);
 }

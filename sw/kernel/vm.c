@@ -19,6 +19,14 @@ void *vm_page_alloc(void)
     return NULL;
 }
 
+uint32_t k_pages_free(void)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < K_PAGE_POOL; ++i)
+        n += !pool_used[i];
+    return n;
+}
+
 void vm_page_free(void *p)
 {
     uint32_t i = (uint32_t)((uint8_t *)p - &pool[0][0]) / K_PAGE_SIZE;
@@ -57,6 +65,18 @@ static uint32_t lookup(const struct k_task *task, uint32_t va, uint32_t flags)
     return ((pte >> 10) << 12) | (va & 0xfffu);
 }
 
+/* The tile's SRAM (read once from the tile information block). */
+static uint32_t sram_base, sram_size;
+
+static int in_sram(uint32_t pa, uint32_t len)
+{
+    if (!sram_size) {
+        sram_base = tile_sram_base();
+        sram_size = tile_sram_size();
+    }
+    return pa >= sram_base && pa - sram_base < sram_size && len <= sram_size - (pa - sram_base);
+}
+
 uint32_t vm_user_range(const struct k_task *task, uint32_t va, uint32_t len, uint32_t flags)
 {
     if (len == 0 || va + len < va)
@@ -66,7 +86,9 @@ uint32_t vm_user_range(const struct k_task *task, uint32_t va, uint32_t len, uin
     for (uint32_t off = K_PAGE_SIZE - (va & 0xfffu); pa && off < len; off += K_PAGE_SIZE)
         if (lookup(task, va + off, flags) != pa + off)
             return 0;
-    return pa;
+    /* Only memory: a device or vif page the task has mapped is never a buffer of the kernel's
+     * (reading a vif's registers as a string would start transfers; docs/kernel.md). */
+    return pa && in_sram(pa, len) ? pa : 0;
 }
 
 void vm_space_free(struct k_task *task)

@@ -17,11 +17,17 @@ def main():
     ap.add_argument("--count", action="append", default=[], help="REGEX=N: exactly N matching lines")
     ap.add_argument("--reject", action="append", default=[], help="regex that must not appear")
     ap.add_argument("--timeout", type=float, default=240)
+    ap.add_argument("--stdout", help="send the command's standard output here (only stderr is checked)")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=a.timeout)
+        if a.stdout:
+            with open(a.stdout, "wb") as sink:
+                p = subprocess.run(cmd, stdout=sink, stderr=subprocess.PIPE, timeout=a.timeout)
+            p.stdout = p.stderr
+        else:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=a.timeout)
     except subprocess.TimeoutExpired:
         print(f"FAIL: timed out after {a.timeout} s: {' '.join(cmd)}")
         return 1

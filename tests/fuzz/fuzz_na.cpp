@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "fuzz_formats.h"
+#include "fuzz_systemc.h"
 #include "na_registers.h"
 #include "tile_memory_map.h"
 #include "tiles/initiator_id.h"
@@ -176,19 +177,6 @@ private:
 
 }  // namespace
 
-// No LeakSanitizer here: between inputs the model's threads are suspended by design, and what
-// their locals own on the SystemC kernel's coroutine stacks (not scanned) would count as leaked.
-// Leaks of the models are checked by the ctest suite, whose runs end (docs/robustness.md).
-extern "C" const char *__asan_default_options() { return "detect_leaks=0"; }
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    // Model errors throw; an exception escaping a run is a crash for libFuzzer.
-    using sc_core::sc_report_handler;
-    sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-    sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-    return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // libFuzzer's entry point admits no owner: the simulation lives as long as the process and

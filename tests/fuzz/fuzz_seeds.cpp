@@ -2,6 +2,7 @@
 // inputs, at build time: OUT/elf (the firmware ELFs), OUT/config (presets, the default document,
 // --set lines), OUT/iss (firmware code under each privilege mode), OUT/na (register walks).
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -125,6 +126,48 @@ void na_seeds(const fs::path &dir) {
     write(dir / "rma", rma);
 }
 
+// GDB sessions: what gdb-multiarch sends when it connects, reads, steps, sets points and
+// continues, an interrupted run, monitor commands, and framing faults.
+std::string packet(const std::string &body) {
+    unsigned sum = 0;
+    for (char c : body) sum += uint8_t(c);
+    char tail[4];
+    std::snprintf(tail, sizeof tail, "#%02x", sum & 0xff);
+    return "$" + body + tail;
+}
+
+std::string hex(const std::string &text) {
+    std::string out;
+    char b[3];
+    for (char c : text) {
+        std::snprintf(b, sizeof b, "%02x", uint8_t(c));
+        out += b;
+    }
+    return out;
+}
+
+void gdb_seeds(const fs::path &dir) {
+    const std::string connect = "+" + packet("qSupported:multiprocess+;swbreak+;hwbreak+;vContSupported+") +
+                                packet("vCont?") + packet("qXfer:features:read:target.xml:0,ffb") +
+                                packet("?") + packet("qfThreadInfo") + packet("qsThreadInfo") +
+                                packet("qC") + packet("qAttached") + packet("Hg1") + packet("g");
+    write(dir / "connect", connect);
+    write(dir / "read", connect + packet("m80000000,40") + packet("p20") + packet("p341") +
+                            packet("p1041") + packet("qThreadExtraInfo,1") +
+                            packet("qXfer:threads:read::0,1000"));
+    write(dir / "step", connect + packet("Z0,80000010,2") + packet("vCont;s:1") + packet("g") +
+                            packet("vCont;c:1;t") + packet("z0,80000010,2"));
+    write(dir / "watch", connect + packet("Z2,80001000,4") + packet("Z3,80001000,4") +
+                             packet("Z4,80001000,4") + packet("vCont;c") + "\x03" + packet("?"));
+    write(dir / "interrupt", connect + packet("vCont;c") + "\x03" + packet("g") + packet("c") + "\x03");
+    write(dir / "monitor", connect + packet("qRcmd," + hex("help")) + packet("qRcmd," + hex("cores")) +
+                               packet("qRcmd," + hex("stats")) + packet("qRcmd," + hex("tile 0 json")) +
+                               packet("qRcmd," + hex("reset")) + packet("qRcmd," + hex("na 0")));
+    write(dir / "framing", std::string("\x00\xff+-") + "$g#00" + "$m0,4#zz" + "$" +
+                               std::string(300, 'A') + "#00" + packet("D"));
+    write(dir / "running_stream", connect + packet("vCont;c") + "$" + std::string(2000, 'B') + "\x03");
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -141,7 +184,7 @@ int main(int argc, char **argv) {
         std::cerr << "fuzz_seeds: no firmware ELF in " << argv[2] << "\n";
         return 1;
     }
-    for (const char *d : {"elf", "config", "iss", "na"}) {
+    for (const char *d : {"elf", "config", "iss", "na", "gdb"}) {
         fs::remove_all(out / d);  // only what this run writes: seeds are not a working corpus
         fs::create_directories(out / d);
     }
@@ -150,5 +193,6 @@ int main(int argc, char **argv) {
     config_seeds(out / "config");
     iss_seeds(out / "iss", elfs);
     na_seeds(out / "na");
+    gdb_seeds(out / "gdb");
     return 0;
 }

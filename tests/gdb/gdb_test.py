@@ -12,6 +12,17 @@ usage: gdb_test.py MODE VP ELF [GDB]
                exit 2 with a message
   interrupt    connect to a running platform (no --gdb-wait), continue, Ctrl-C stops it with
                SIGINT, kill ends the run with exit code 137
+  sched_lock   test_smp on preset smp: the scheduler-locking sequence of issue 22 (break, lock,
+               select another thread, stepi: the step returns, the held threads' pcs stay), then a
+               core stepped through _exit with the others held (the exit is reported, the run
+               goes on), a step of that exited core (answered at once), and a normal end
+  held_time    cores held while another runs alone: after a detach, the summary's exit cycle
+               and the simulated cycles agree (held time counts as the cores' stall cycles)
+  reset_quit   monitor reset (the breakpoint at main hits again, the pc is the entry, the run
+               ends normally), monitor cores as a table, then monitor quit (exit 0, connection closed)
+  second       a second client is refused with an error reply while the first goes on
+  input_bound  megabytes of an unterminated packet while the target runs: memory stays bounded,
+               Ctrl-C still stops the target
 Every network wait has a timeout; ports are chosen by the system (--gdb 127.0.0.1:0).
 """
 import json
@@ -31,10 +42,10 @@ def fail(msg):
     sys.exit("FAIL: " + msg)
 
 
-def start_vp(vp, elf, extra, tmp):
+def start_vp(vp, elf, extra, tmp, mesh=MESH):
     err = open(os.path.join(tmp, "vp.err"), "w+")
     out = open(os.path.join(tmp, "vp.out"), "w+")
-    proc = subprocess.Popen([vp] + MESH + ["--firmware", elf] + extra, stdout=out, stderr=err)
+    proc = subprocess.Popen([vp] + mesh + ["--firmware", elf] + extra, stdout=out, stderr=err)
     deadline = time.time() + 30
     while time.time() < deadline:
         err.seek(0)
@@ -66,11 +77,23 @@ def expect(text, patterns, what):
             fail(f"{what}: no match for /{p}/ in:\n{text}")
 
 
+def run_gdb(gdb, elf, port, cmds, proc):
+    args = [gdb, "-batch", "-nx", "-ex", "set pagination off", "-ex", "set confirm off",
+            "-ex", f"file {elf}", "-ex", f"target remote 127.0.0.1:{port}"]
+    args += [x for c in cmds for x in ("-ex", c)]
+    try:
+        g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("gdb did not finish (a step or continue never returned)")
+    text = g.stdout.decode(errors="replace")
+    print(text)
+    return text
+
+
 def session(vp, elf, gdb, tmp):
     proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp)
-    cmds = ["set pagination off", "set confirm off", f"file {elf}",
-            f"target remote 127.0.0.1:{port}",
-            "info threads",
+    cmds = ["info threads",
             "break gdb_target", "continue",
             "thread",
             "next", "print local", "print $mhartid", "print/x $mtvec", "print/x $pc",
@@ -79,15 +102,8 @@ def session(vp, elf, gdb, tmp):
             "thread", "print gdb_shared", "print $priv",
             "monitor cores",
             "delete", "continue"]
-    args = [gdb, "-batch", "-nx"] + [x for c in cmds for x in ("-ex", c)]
-    try:
-        g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        fail("gdb did not finish")
-    text = g.stdout.decode(errors="replace")
+    text = run_gdb(gdb, elf, port, cmds, proc)
     code, _, vp_err = finish_vp(proc, out, err)
-    print(text)
     expect(text, [
         r'Thread 12 "tile 5 core 1"',                               # every core is a thread
         r'Thread 11 "tile 5 core 0" hit Breakpoint 1, gdb_target \(n=.*13\)',
@@ -99,7 +115,7 @@ def session(vp, elf, gdb, tmp):
         r'Old value = 0\s+New value = 23130',
         r'\[Current thread is 6 ',
         r'^\$7 = 3$',                                            # priv: machine mode
-        r'thread 11: tile 5 core 0 ',                               # monitor output
+        r"^\s+11\s+5\s+0\s+exited \(0\)",                           # monitor output
         r'exited normally',
     ], "gdb session")
     pcs = [int(x, 16) for x in re.findall(r'^\$[45] = (0x[0-9a-f]+)$', text, re.M)]
@@ -251,9 +267,11 @@ def interrupt(vp, elf, gdb, tmp):
         if r == "OK":
             break
         out += bytes.fromhex(r[1:]).decode()
-    if "tile 0 core 0 running" not in out:
+    if not re.search(r"^\s+1\s+0\s+0\s+stopped", out, re.M):
         fail(f"monitor cores: {out!r}")
-    for cmd, want in (("na 0", '"register_accesses"'), ("tile 0", '"cores"'), ("na 7", "no tile 7")):
+    for cmd, want in (("na 0", "register_accesses  "), ("na 0 json", '"register_accesses"'),
+                      ("tile 0", "core  state"), ("tile 0 json", '"cores"'), ("na 7", "no tile 7"),
+                      ("stats", "tile  x,y"), ("stats json", '"simulation"')):
         c.packet("qRcmd," + cmd.encode().hex())
         text = ""
         while True:
@@ -284,6 +302,166 @@ def interrupt(vp, elf, gdb, tmp):
     print("connected mid-run, interrupted, killed (137)")
 
 
+SMP = ["--preset", "smp"]
+
+
+def thread_pcs(block):
+    """{thread: pc} from the output of `thread apply all p/x $pc`."""
+    pcs = {}
+    for m in re.finditer(r'^Thread (\d+) .*\n\$\d+ = (0x[0-9a-f]+)', block, re.M):
+        pcs[int(m.group(1))] = int(m.group(2), 16)
+    return pcs
+
+
+def sched_lock(vp, elf, gdb, tmp):
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp, SMP)
+    text = run_gdb(gdb, elf, port, [
+        "break test_smp.c:62", "continue",
+        "set scheduler-locking on", "thread 3",
+        "echo ==before==\\n", "thread apply all p/x $pc", "echo ==step==\\n",
+        "stepi",
+        "echo ==after==\\n", "thread apply all p/x $pc", "echo ==exit==\\n",
+        "delete", "set scheduler-locking off", "break _exit", "continue",
+        "set scheduler-locking on", "delete",
+        "stepi", "stepi", "stepi", "stepi", "stepi", "stepi",
+        "echo ==exited==\\n", "monitor cores", "stepi", "echo ==end==\\n",
+        "set scheduler-locking off", "continue"], proc)
+    code, vp_out, vp_err = finish_vp(proc, out, err)
+    before = thread_pcs(text.split("==before==")[1].split("==step==")[0])
+    after = thread_pcs(text.split("==after==")[1].split("==exit==")[0])
+    if len(before) != 16 or set(before) != set(after):
+        fail(f"thread pcs not read for all 16 threads: {before} {after}")
+    moved = [t for t in before if before[t] != after[t]]
+    if moved != [3]:
+        fail(f"stepi of thread 3 with scheduler-locking moved threads {moved} (want [3])")
+    step = text.split("==step==")[1].split("==after==")[0]
+    if "Switching to Thread" in step:
+        fail(f"another thread reported the stop of the step:\n{step}")
+    exited = text.split("==exit==")[1].split("==exited==")[0]
+    m = re.search(r"namp-vp: thread (\d+) \(tile \d+ core \d+\) exited with code 0; the other "
+                  r"threads are held", exited)
+    if not m:
+        fail("stepping a core through _exit did not report its exit")
+    who = m.group(1)
+    table = text.split("==exited==")[1].split("==end==")[0]
+    if not re.search(rf"^\s*{who}\s+\d+\s+\d+\s+exited \(0\)", table, re.M):
+        fail(f"monitor cores does not show thread {who} as exited:\n{table}")
+    if not re.search(rf"thread {who} .* has exited: it does not run", table):
+        fail("a step of the exited core was not answered at once with a notice")
+    expect(text, [r"exited normally"], "sched_lock")
+    if code != 0 or "smp ok" not in vp_out:
+        fail(f"namp-vp exit code {code}:\n{vp_err}")
+    print("scheduler-locking held every other thread; the exited core was reported; run ended 0")
+
+
+def held_time(vp, elf, gdb, tmp):
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp)
+    run_gdb(gdb, elf, port, [
+        "break gdb_target", "continue", "set scheduler-locking on", "delete",
+        "watch gdb_shared", "thread 6", "continue", "delete", "detach"], proc)
+    code, _, vp_err = finish_vp(proc, out, err)
+    exit_cycle = re.search(r"all cores exited at cycle (\d+)", vp_err)
+    simulated = re.search(r"namp-vp: (\d+) cycles simulated", vp_err)
+    if code != 0 or not exit_cycle or not simulated:
+        fail(f"exit {code}, summary:\n{vp_err}")
+    x, y = int(exit_cycle.group(1)), int(simulated.group(1))
+    if y < 50000 or abs(y - x) > 2000:  # thread 6 ran ~100k cycles alone; a quantum is 1000
+        fail(f"summary inconsistent: last exit at cycle {x}, {y} cycles simulated")
+    print(f"last exit at cycle {x}, {y} cycles simulated")
+
+
+def reset_quit(vp, elf, gdb, tmp):
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp, SMP)
+    text = run_gdb(gdb, elf, port, [
+        "break main", "continue", "monitor cores", "monitor reset",
+        "maintenance flush register-cache", "thread 1", "print/x $pc", "print/x &_start",
+        "continue", "delete", "monitor stats", "monitor tile 0", "monitor na 0", "continue"], proc)
+    code, vp_out, vp_err = finish_vp(proc, out, err)
+    pcs = re.findall(r'^\$[12] = (0x[0-9a-f]+)', text, re.M)
+    if len(pcs) != 2 or pcs[0] != pcs[1]:
+        fail(f"after monitor reset thread 1 is not at _start: {pcs}")
+    if len(re.findall(r"hit Breakpoint 1, main", text)) != 2:
+        fail("the breakpoint at main did not hit again after monitor reset")
+    expect(text, [r"^thread\s+tile\s+core\s+state\s+resume\s+pc\s+cycles\s+instret",
+                  r"^\s+1\s+0\s+0\s+stopped", r"platform reset: every core restarts",
+                  r"^tile\s+x,y\s+cores\s+exited\s+instret", r"^core\s+state\s+exit\s+cycles",
+                  r"exited normally"], "monitor reset")
+    if code != 0 or vp_out.count("smp ok") != 4:
+        fail(f"exit {code} after reset, output:\n{vp_out}\n{vp_err}")
+    # monitor quit: the run ends at once with 0 and GDB loses the connection
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp, SMP)
+    text = run_gdb(gdb, elf, port, ["monitor quit", "info registers pc"], proc)
+    code, _, vp_err = finish_vp(proc, out, err)
+    expect(text, [r"the run ends now", r"Remote connection closed|Target disconnected|not being run"],
+           "monitor quit")
+    if code != 0 or "ended by the debugger (monitor quit)" not in vp_err:
+        fail(f"monitor quit: exit {code}:\n{vp_err}")
+    print("monitor reset restarted the run; monitor quit ended it with 0")
+
+
+def second(vp, elf, gdb, tmp):
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp)
+    first = Raw(port)
+    first.packet("?")
+    first.ack()
+    if not first.reply().startswith("T05"):
+        fail("first client: no stop reply")
+    other = Raw(port)
+    other.packet("qSupported:multiprocess+")
+    r = other.reply()
+    if not r.startswith("E.namp-vp: another GDB is already connected"):
+        fail(f"second client: reply {r!r}")
+    if other.s.recv(100) != b"":
+        fail("second client: the connection stays open")
+    first.packet("qC")
+    first.ack()
+    if not first.reply().startswith("QC"):
+        fail("first client lost its session")
+    first.packet("D")
+    while first.reply() != "OK":
+        pass
+    code, _, vp_err = finish_vp(proc, out, err)
+    if code != 0 or "refused a second connection" not in vp_err:
+        fail(f"exit {code}:\n{vp_err}")
+    print("second client refused; first detached normally")
+
+
+def rss_kib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def input_bound(vp, elf, gdb, tmp):
+    spin = os.path.join(os.path.dirname(elf), "test_watchdog.elf")
+    proc, port, out, err = start_vp(vp, spin, ["--max-cycles", "100000000000", "--gdb",
+                                               "127.0.0.1:0", "--gdb-wait"], tmp, ["--preset", "single"])
+    c = Raw(port)
+    c.packet("vCont;c")
+    c.ack()
+    time.sleep(0.2)
+    base = rss_kib(proc.pid)
+    c.send(b"$")
+    chunk = b"A" * 65536
+    for _ in range(256):  # 16 MiB without '#'
+        c.send(chunk)
+    time.sleep(0.5)
+    grown = rss_kib(proc.pid) - base
+    c.send(b"\x03")
+    r = c.reply()
+    if not r.startswith("T02"):
+        fail(f"no SIGINT stop after the stream: {r!r}")
+    if grown > 4096:
+        fail(f"memory grew by {grown} KiB while 16 MiB of packet bytes arrived")
+    c.packet("vKill;1")
+    c.reply()
+    code, _, _ = finish_vp(proc, out, err)
+    if code != 137:
+        fail(f"exit {code} after vKill")
+    print(f"16 MiB of an unterminated packet: memory grew {grown} KiB; Ctrl-C still stopped")
+
+
 def bad_address(vp, elf, address, tmp):
     p = subprocess.run([vp] + MESH + ["--firmware", elf, "--gdb", address], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=60)
@@ -310,6 +488,8 @@ def main():
             bad_address(vp, elf, f"127.0.0.1:{s.getsockname()[1]}", tmp)
         elif mode == "interrupt":
             interrupt(vp, elf, gdb, tmp)
+        elif mode in ("sched_lock", "held_time", "reset_quit", "second", "input_bound"):
+            globals()[mode](vp, elf, gdb, tmp)
         elif mode == "unreachable":
             bad_address(vp, elf, "192.0.2.1:0", tmp)  # TEST-NET-1: on no interface of this host
             for bad in (["--gdb", "localhost:x"], ["--gdb", "99999"], ["--gdb-wait"]):

@@ -53,6 +53,7 @@ if(TARGET namp-vp)
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/cc_reduce_check.py --hw ${hw}
                      -- $<TARGET_FILE:namp-vp> --max-cycles 100000000 ${ARGN})
     set_tests_properties(${name} PROPERTIES LABELS "e2e;mp;namp;cc" TIMEOUT 600)
+    namp_record_run(${name} "e2e;mp;namp;cc" --max-cycles 100000000 ${ARGN})
   endfunction()
   cc_reduce(e2e.mp.namp.cc_reduce 1 --preset barered --firmware ${FIRMWARE_DIR}/namp_cc_reduce_mp_namp.elf)
   cc_reduce(e2e.mp.namp.cc_reduce_nocc 0 --preset bare --firmware ${FIRMWARE_DIR}/namp_cc_reduce_mp_namp.elf)

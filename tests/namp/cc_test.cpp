@@ -57,8 +57,11 @@ struct mem_view {
         put(tile, EP + NAMP_EP_FLAGS, flags);
         put(tile, EP + NAMP_EP_RX_BUFFER, RXB);
     }
-    void handle(unsigned tile, uint32_t h, uint32_t dst_tile, uint32_t ep, uint32_t credits = 0) {
+    // a channel's sending handle is CONNECTED (the only kind a CREDIT may name)
+    void handle(unsigned tile, uint32_t h, uint32_t dst_tile, uint32_t ep, uint32_t credits = 0,
+                uint32_t flags = NAMP_H_F_CONNECTED) {
         for (uint32_t o = 0; o < NAMP_H_SIZE; o += 4) put(tile, h + o, 0);
+        put(tile, h + NAMP_H_FLAGS, flags);
         put(tile, h + NAMP_H_TILE, dst_tile);
         put(tile, h + NAMP_H_ENDPOINT, ep);
         put(tile, h + NAMP_H_CREDITS, credits);

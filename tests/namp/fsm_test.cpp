@@ -36,6 +36,14 @@ TEST(SlotFsm, ChannelCreditAndContinuousPaths) {
     EXPECT_EQ(slot::next(S::ready, E::finished), S::done);
 }
 
+TEST(SlotFsm, ProtectionSwitchingPaths) {
+    EXPECT_EQ(slot::next(S::ready, E::ps_sent), S::done);       // PS control slot
+    EXPECT_EQ(slot::next(S::request, E::reloc), S::retry);      // NAK_RELOC: ask again, elsewhere
+    EXPECT_EQ(slot::next(S::finalize, E::shadow), S::data);     // dualcast: the copy next
+    EXPECT_THROW(slot::next(S::dma, E::reloc), sc_core::sc_report);
+    EXPECT_THROW(slot::next(S::request, E::shadow), sc_core::sc_report);
+}
+
 TEST(SlotFsm, FailFromEveryActiveStateRefuseFromIdle) {
     for (S s : {S::ready, S::request, S::retry, S::credit_wait, S::data, S::finalize, S::send_wait,
                 S::dma})

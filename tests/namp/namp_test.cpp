@@ -65,8 +65,11 @@ struct mem_view {
         put(tile, ep + NAMP_EP_FLAGS, flags);
         put(tile, ep + NAMP_EP_RX_BUFFER, rxbuf);
     }
-    void handle(unsigned tile, uint32_t h, uint32_t dst_tile, uint32_t ep, uint32_t credits = 0) {
+    // a channel's sending handle is CONNECTED (the only kind a CREDIT may name)
+    void handle(unsigned tile, uint32_t h, uint32_t dst_tile, uint32_t ep, uint32_t credits = 0,
+                uint32_t flags = NAMP_H_F_CONNECTED) {
         for (uint32_t o = 0; o < NAMP_H_SIZE; o += 4) put(tile, h + o, 0);
+        put(tile, h + NAMP_H_FLAGS, flags);
         put(tile, h + NAMP_H_TILE, dst_tile);
         put(tile, h + NAMP_H_ENDPOINT, ep);
         put(tile, h + NAMP_H_CREDITS, credits);
@@ -146,7 +149,7 @@ TEST(Namp, StatusBlockAndBusErrors) {
         EXPECT_FALSE(d.write(slot(3, NAMP_SLOT_STATUS), 0));     // read-only
         EXPECT_FALSE(d.read(slot(4, NAMP_SLOT_FLAGS), v));       // absent slot
         EXPECT_FALSE(d.read(slot(127, NAMP_SLOT_FLAGS), v));
-        EXPECT_FALSE(d.read(slot(0, 0x18), v));                  // unpopulated slot offset
+        EXPECT_FALSE(d.read(slot(0, 0x24), v));                  // unpopulated slot offset
         EXPECT_FALSE(d.read(slot(0, 0x1000), v));                // vif-config page
         EXPECT_FALSE(d.read(slot(0, 0x2000), v));                // virtual-interface page
         EXPECT_FALSE(d.write(slot(1, 0x3000), 1));

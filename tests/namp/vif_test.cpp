@@ -62,9 +62,13 @@ struct mem {
         cbuffer(0, TXB, 2, 4);
         cbuffer(0, TXB2, 2, 4);
     }
-    void entry(uint32_t et, uint32_t vid, uint32_t addr, uint32_t kind) {
+    // limit 0: the size of what the entry names (a handle, a send buffer of 4 x 16 bytes)
+    void entry(uint32_t et, uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit = 0) {
+        if (!limit) limit = kind == NAMP_ET_SENDBUF ? uint32_t(mp_cbuffer_footprint(2, 4)) : NAMP_H_SIZE;
         put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_ADDR, addr);
         put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_KIND, kind);
+        put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_LIMIT, limit);
+        put(0, et + vid * NAMP_ET_ENTRY_SIZE + 12, 0);
     }
 };
 
@@ -104,7 +108,7 @@ TEST(NampSv, PagesFeatureAndBusErrors) {
         EXPECT_FALSE(d.write(vifc(1, NAMP_VIFC_ET_BOUND), NAMP_VIF_ET_MAX + 1));
         EXPECT_FALSE(d.write(vifc(1, NAMP_VIFC_CTRL), 0x80u)) << "reserved control bit";
         EXPECT_FALSE(d.write(vifr(1, NAMP_VIF_STATUS), 0)) << "STATUS is read-only";
-        EXPECT_FALSE(d.read(vifr(1, 0x14), v)) << "unlisted offset";
+        EXPECT_FALSE(d.read(vifr(1, 0x18), v)) << "unlisted offset";
     }});
 }
 

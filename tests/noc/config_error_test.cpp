@@ -29,8 +29,8 @@ TEST(config_error, empty_mesh) {
 
 TEST(config_error, mesh_too_large_for_header) {
     noc::config cfg;
-    cfg.width = 33;
-    expect_error([&] { cfg.validate(); }, "at most 32");
+    cfg.width = 65;
+    expect_error([&] { cfg.validate(); }, "at most 64");
 }
 
 TEST(config_error, zero_buffer_depth) {

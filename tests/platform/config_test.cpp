@@ -46,14 +46,14 @@ TEST(Config, EveryPresetIsValid) {
 
 TEST(Config, UnknownKeysAreNamed) {
     EXPECT_EQ(error_of([] { config_builder().apply_override("tile.coress=2"); }),
-              "--set: unknown configuration key 'tile.coress'");
+              "--set: unknown configuration key 'tile.coress' (did you mean 'tile.cores'?)");
     EXPECT_EQ(error_of([] { config_builder().apply_json({{"mesh", {{"depth", 2}}}}, "f.json"); }),
               "f.json: unknown configuration key 'mesh.depth'");
 }
 
 TEST(Config, ValuesOutOfRangeOrOfTheWrongTypeAreRejected) {
-    EXPECT_EQ(error_of([] { config_builder().apply_override("mesh.width=17"); }),
-              "--set: 'mesh.width' must be an integer in [1, 16], got 17");
+    EXPECT_EQ(error_of([] { config_builder().apply_override("mesh.width=65"); }),
+              "--set: 'mesh.width' must be an integer in [1, 64], got 65");
     EXPECT_EQ(error_of([] { config_builder().apply_override("tile.cores=two"); }),
               "--set: 'tile.cores' must be an integer in [1, 32], got \"two\"");
     EXPECT_EQ(error_of([] { config_builder().apply_override("trace.traps=1"); }),

@@ -94,6 +94,7 @@ struct tile_fixture {
         geo.na_base = TILE_NA_BASE;
         geo.clock_hz = 100000000;
         geo.timer_hz = 10000000;
+        geo.arg = 0xC0FFEE01u;
         tiles::tile::outputs out;
         out.console_out = &console_out;
         tile = std::make_unique<tiles::tile>("tile", cfg, geo, sc_time(10, SC_NS), rc, out);
@@ -149,6 +150,7 @@ TEST(TileDevices, TileInfoDescribesTheTileAndTheCallingCore) {
         EXPECT_EQ(m.read(TILE_INFO_BASE + TILEINFO_SRAM_SIZE), 65536u);
         EXPECT_EQ(m.read(TILE_INFO_BASE + TILEINFO_NA_BASE), TILE_NA_BASE);
         EXPECT_EQ(m.read(TILE_INFO_BASE + TILEINFO_TIMER_HZ), 10000000u);
+        EXPECT_EQ(m.read(TILE_INFO_BASE + TILEINFO_ARG), 0xC0FFEE01u);
         m.id.core = 1;
         EXPECT_EQ(m.read(TILE_INFO_BASE + TILEINFO_CORE_ID), 1u);
         m.as_core = false;  // another master has no core id

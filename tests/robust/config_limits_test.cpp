@@ -45,7 +45,7 @@ TEST(ConfigLimits, DeeplyNestedFileIsRefusedByDepth) {
 TEST(ConfigLimits, DeeplyNestedSetValueGivesAShortMessage) {
     const std::string e = error_of(
         [&] { config_builder().apply_override("mesh.width=" + repeat("[", 5000)); });
-    EXPECT_EQ(e.find("--set: 'mesh.width' must be an integer in [1, 16], got \"[[[["), 0u) << e;
+    EXPECT_EQ(e.find("--set: 'mesh.width' must be an integer in [1, 64], got \"[[[["), 0u) << e;
     EXPECT_LT(e.size(), 200u);
 }
 
@@ -109,15 +109,34 @@ TEST(ConfigLimits, NampNeedsFiveFlitPackets) {
     EXPECT_EQ(error_of([&] { b.build(); }), "");
 }
 
-// Accepted before, then 64 GiB were zero-filled up front.
+// Issue 22: accepted before, then a reduction member's 6-flit ALLOC_REQ stopped the run with exit 3.
+TEST(ConfigLimits, CcReductionAndScatterGatherNeedSixFlitPackets) {
+    for (const char *preset : {"barecc", "barered", "baresg"}) {
+        config_builder b;
+        b.apply_preset(preset);
+        b.apply_override("noc.max_packet_flits=5");
+        EXPECT_EQ(error_of([&] { b.build(); }),
+                  "'noc.max_packet_flits' (5) must be at least 6 with namp.enable_cc_reduction or "
+                  "namp.enable_cc_scattergather: their ALLOC_REQ message is that long")
+            << preset;
+        b.apply_override("noc.max_packet_flits=6");
+        EXPECT_EQ(error_of([&] { b.build(); }), "") << preset;
+    }
+    config_builder multicast_only;  // multicast members ask with 4 flits: 5 is still enough
+    multicast_only.apply_preset("bare");
+    multicast_only.apply_override("noc.max_packet_flits=5");
+    EXPECT_EQ(error_of([&] { multicast_only.build(); }), "");
+}
+
+// Accepted before, then 64 GiB of address space were reserved.
 TEST(ConfigLimits, TotalSramIsBounded) {
     config_builder b;
     b.apply_preset("mesh16x16");
     b.apply_override("tile.sram_size=268435456");
     EXPECT_EQ(error_of([&] { b.build(); }),
               "'tile.sram_size' (268435456) times 256 tiles (mesh.width x mesh.height) is "
-              "68719476736 bytes of SRAM, more than 1073741824");
-    b.apply_override("tile.sram_size=4194304");  // exactly 1 GiB in all
+              "68719476736 bytes of SRAM, more than 34359738368");
+    b.apply_override("tile.sram_size=134217728");  // exactly 32 GiB in all
     EXPECT_EQ(error_of([&] { b.build(); }), "");
 }
 

@@ -23,7 +23,9 @@ inline std::vector<uint8_t> exit_zero_code() {
 
 // name: odd_entry (entry one byte into the code), last_byte_entry (entry at the last byte of a
 // 1 MiB SRAM), no_file_data (a segment with file size 0 and one with memsz == filesz: both
-// loaded, exits 0), overlap (two segments on the same bytes). Empty for an unknown name.
+// loaded, exits 0), overlap (two segments on the same bytes), double_float_abi (e_flags of an
+// ilp32d ELF), vector_arch (V and Zba in .riscv.attributes), plain_arch (rv32imac attributes,
+// loadable). Empty for an unknown name.
 inline std::vector<uint8_t> build(const std::string &name) {
     elfb::Spec s;
     s.entry = TILE_SRAM_BASE;
@@ -48,6 +50,13 @@ inline std::vector<uint8_t> build(const std::string &name) {
         elfb::Segment twice = code;
         twice.paddr = TILE_SRAM_BASE + 4;
         s.segments.push_back(twice);
+    } else if (name == "double_float_abi") {  // what an rv32gc (ilp32d) toolchain writes
+        s.flags = 0x5;
+    } else if (name == "vector_arch") {  // soft-float ABI, but V and Zba in the attributes
+        s.riscv_arch = "rv32i2p1_m2p0_a2p1_c2p0_v1p0_zba1p0_zicsr2p0";
+    } else if (name == "plain_arch") {  // what the SDK's rv32imac toolchain writes: loadable
+        s.flags = 0x1;
+        s.riscv_arch = "rv32i2p1_m2p0_a2p1_c2p0_zicsr2p0_zifencei2p0_zmmul1p0";
     } else {
         return {};
     }

@@ -8,6 +8,6 @@ out=$("$vp" --set "mesh.width=$value" --firmware "$elf" 2>&1)
 code=$?
 echo "$out"
 [ "$code" -eq 2 ] || { echo "FAIL: exit code $code, expected 2"; exit 1; }
-grep -q "^namp-vp: error: --set: 'mesh.width' must be an integer in \[1, 16\], got \"\[\[\[" <<<"$out" ||
+grep -q "^namp-vp: error: --set: 'mesh.width' must be an integer in \[1, 64\], got \"\[\[\[" <<<"$out" ||
   { echo "FAIL: no message naming mesh.width"; exit 1; }
 [ "${#out}" -lt 300 ] || { echo "FAIL: the message has ${#out} characters"; exit 1; }

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the firmware SDK into a fresh prefix, builds the example project (sw/examples/sdk_hello)
 # copied to a fresh folder with nothing but the installed toolchain file, and runs it on namp-vp.
+# Then the MPI example (sw/examples/sdk_mpi) and a kernel firmware the same way, each run by the
+# SDK's own simulator (bin/namp-vp), and checks that a build without a build type gets -O2 -g; an MPI
+# program compiled with the installed namp-mpicc, with arguments from --args.
 # usage: sdk_test.sh VP BUILD_DIR EXAMPLE_DIR SOURCE_ROOT
 set -euo pipefail
 vp=$1 build=$2 example=$3 srcroot=$4
@@ -8,10 +11,15 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 cmake --install "$build" --prefix "$dir/sdk" >/dev/null   # the documented install step
+
+# Configures and builds the project in folder $1 with nothing but the SDK's toolchain file.
+build_app() {
+  cmake -S "$1" -B "$1/build" -G Ninja -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+        -DCMAKE_TOOLCHAIN_FILE="$dir/sdk/lib/cmake/NampFirmware/namp-toolchain.cmake" >/dev/null
+  cmake --build "$1/build"
+}
 cp -r "$example" "$dir/app"
-cmake -S "$dir/app" -B "$dir/app/build" -G Ninja \
-      -DCMAKE_TOOLCHAIN_FILE="$dir/sdk/lib/cmake/NampFirmware/namp-toolchain.cmake" >/dev/null
-cmake --build "$dir/app/build"
+build_app "$dir/app"
 # Only the installed SDK was used: the build files never name the source tree.
 if grep -rqF "$srcroot/" "$dir/app/build/build.ninja" "$dir/app/build/CMakeCache.txt"; then
   echo "FAIL: the out-of-tree build refers to the source tree $srcroot"; exit 1
@@ -31,13 +39,39 @@ find_package(NampFirmware REQUIRED)
 add_executable(sdk_hello_namp main.c)
 target_link_libraries(sdk_hello_namp PRIVATE namp::mcapi_namp)
 CMAKE
-cmake -S "$dir/namp" -B "$dir/namp/build" -G Ninja \
-      -DCMAKE_TOOLCHAIN_FILE="$dir/sdk/lib/cmake/NampFirmware/namp-toolchain.cmake" >/dev/null
-cmake --build "$dir/namp/build"
+build_app "$dir/namp"
 out=$("$vp" --preset bare --firmware "$dir/namp/build/sdk_hello_namp" 2>&1) || { echo "$out"; echo "FAIL: NAMP exit"; exit 1; }
 echo "$out"
 grep -q "sdk_hello: tile 15 received 'hello from the installed SDK'" <<<"$out" || { echo "FAIL: no message over the NAMP"; exit 1; }
-echo "out-of-tree SDK example built and ran (baseline and NAMP transports)"
+
+# The simulator is part of the SDK.
+sdkvp="$dir/sdk/bin/namp-vp"
+[ -x "$sdkvp" ] || { echo "FAIL: no bin/namp-vp in the SDK"; exit 1; }
+
+# The worked MPI example, copied out of the tree, built with no build type.
+cp -r "$srcroot/sw/examples/sdk_mpi" "$dir/mpi"
+build_app "$dir/mpi"
+grep -q -- "-O2" "$dir/mpi/build/compile_commands.json" && grep -q -- " -g" "$dir/mpi/build/compile_commands.json" \
+  || { echo "FAIL: no -O2 -g without a build type"; cat "$dir/mpi/build/compile_commands.json"; exit 1; }
+if grep -rqF "$srcroot/" "$dir/mpi/build/build.ninja"; then echo "FAIL: MPI build refers to the tree"; exit 1; fi
+out=$("$sdkvp" --preset smp --firmware "$dir/mpi/build/sdk_mpi" 2>&1) || { echo "$out"; echo "FAIL: MPI exit"; exit 1; }
+echo "$out"
+grep -q "sdk_mpi: 16 ranks, ring token 120, allreduce sum 120 (expected 120): ok" <<<"$out" \
+  || { echo "FAIL: MPI example"; exit 1; }
+
+# A kernel firmware (namp::kernel_freertos brings its own linker script instead of tile.ld).
+mkdir -p "$dir/kernel"
+cp "$srcroot/sw/tests/kernel/sched_test.c" "$srcroot/sw/tests/kernel/ktest.h" "$dir/kernel/"
+cat > "$dir/kernel/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(sdk_kernel C)
+find_package(NampFirmware REQUIRED)
+add_executable(sdk_kernel sched_test.c)
+target_link_libraries(sdk_kernel PRIVATE namp::kernel_freertos)
+CMAKE
+build_app "$dir/kernel"
+out=$("$sdkvp" --preset single --firmware "$dir/kernel/build/sdk_kernel" 2>&1) || { echo "$out"; echo "FAIL: kernel exit"; exit 1; }
+grep -q "kernel sched ok (freertos)" <<<"$out" || { echo "$out"; echo "FAIL: kernel example"; exit 1; }
 
 # An MPI program compiled like on a cluster, with the installed namp-mpicc (both transports), and
 # its command-line arguments from --args.
@@ -62,10 +96,11 @@ C
 "$dir/sdk/bin/namp-mpicc" -O2 -o "$dir/mpi_hello.elf" "$dir/mpi_hello.c"
 "$dir/sdk/bin/namp-mpicc" --namp -O2 -c -o "$dir/mpi_hello.o" "$dir/mpi_hello.c"
 "$dir/sdk/bin/namp-mpicc" --namp --sram 2097152 -o "$dir/mpi_hello_namp.elf" "$dir/mpi_hello.o"
-out=$("$vp" --set mesh.width=2 --set mesh.height=2 --firmware "$dir/mpi_hello.elf" --args 3 2>&1) \
+out=$("$sdkvp" --set mesh.width=2 --set mesh.height=2 --firmware "$dir/mpi_hello.elf" --args 3 2>&1) \
   || { echo "$out"; echo "FAIL: mpi_hello exit"; exit 1; }
 grep -q "mpi_hello: 4 ranks, sum 30" <<<"$out" || { echo "$out"; echo "FAIL: mpi_hello"; exit 1; }
-out=$("$vp" --preset bare --set mesh.width=2 --set mesh.height=1 --set tile.sram_size=2097152 \
+out=$("$sdkvp" --preset bare --set mesh.width=2 --set mesh.height=1 --set tile.sram_size=2097152 \
       --firmware "$dir/mpi_hello_namp.elf" --args 5 2>&1) || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
 grep -q "mpi_hello: 2 ranks, sum 15" <<<"$out" || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
 echo "namp-mpicc: MPI program built and ran (baseline and NAMP transports)"
+echo "out-of-tree SDK examples built and ran (baseline, NAMP, MPI, kernel; the SDK's namp-vp)"

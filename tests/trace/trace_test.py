@@ -11,6 +11,7 @@ usage: trace_test.py MODE VP FIRMWARE_DIR
               statistics count), "packets in flight" counter samples, statistics unchanged, none
               of it with the default categories
   bad_input   unknown category, unwritable file, inverted window: exit 2 with a message
+  progress_tty --progress on a terminal (a pty): console lines never glued to the status line
   progress    --progress prints a status line, does not change the statistics, and a hang still ends
 """
 import json
@@ -115,6 +116,9 @@ def namp(vp, fw, tmp):
         late = [s for s in slices if s[2].startswith("irq") and s[1] >= run_end - 1e-6]
         if late:
             fail(f"interrupt slices not closed by mret on {names[key]}: {late[:3]}")
+    uncategorized = [e for e in ev if e["ph"] != "M" and not e.get("cat")]
+    if uncategorized:
+        fail(f"{len(uncategorized)} events without a category, e.g. {uncategorized[:2]}")
     meta = [e for e in ev if e["name"] == "namp_vp_trace"]
     if not meta or meta[0]["args"]["truncated"]:
         fail("trace truncated or without its closing record")
@@ -199,12 +203,44 @@ def bad_input(vp, fw, tmp):
     cases = [(["--trace", os.path.join(tmp, "t.json"), "--trace-categories", "cores,bogus"], "unknown trace category"),
              (["--trace", os.path.join(tmp, "no", "such", "dir.json")], "cannot write"),
              (["--trace", os.path.join(tmp, "t.json"), "--trace-window", "500:100"], "--trace-window"),
-             (["--trace", os.path.join(tmp, "t.json"), "--trace-window", "x:"], "--trace-window")]
+             (["--trace", os.path.join(tmp, "t.json"), "--trace-window", "x:"], "--trace-window"),
+             (["--trace", ""], "--trace: the file name is empty"),
+             (["--trace-categories", "cores"], "--trace-categories needs --trace"),
+             (["--trace-window", "0:100"], "--trace-window needs --trace")]
     for args, message in cases:
         p = run(vp, ["--preset", "bare", "--firmware", elf] + args, expect_code=2)
         if message not in p.stderr.decode():
             fail(f"{args}: no '{message}' in {p.stderr.decode()!r}")
     print("bad trace options rejected")
+
+
+def progress_tty(vp, fw, tmp):
+    """On a terminal, console lines never share a line with the status line."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([vp, "--preset", "smp", "--progress", "--firmware", f"{fw}/hello.elf"],
+                         stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        data += chunk
+    if p.wait(timeout=60) != 0:
+        fail("hello with --progress on a terminal failed")
+    text = data.decode(errors="replace")
+    if "MIPS" not in text or "\r" not in text:
+        fail(f"no status line redrawn in place: {text[:300]!r}")
+    # every console line starts a line: after a newline, or after the status line was erased
+    for m in re.finditer(r"\[\d+,\d+:\d+\]", text):
+        before = text[max(0, m.start() - 4):m.start()]
+        if not (before.endswith("\n") or before.endswith("\r\x1b[K") or m.start() == 0):
+            fail(f"a console line glued to other output: {text[max(0, m.start() - 80):m.end() + 20]!r}")
+    print(f"{text.count('[')} console lines, none glued to the status line")
 
 
 def progress(vp, fw, tmp):
@@ -229,7 +265,7 @@ def main():
     mode, vp, fw = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
         {"namp": namp, "marks": marks, "window": window, "categories": categories, "noc": noc,
-         "bad_input": bad_input, "progress": progress}[mode](vp, fw, tmp)
+         "bad_input": bad_input, "progress": progress, "progress_tty": progress_tty}[mode](vp, fw, tmp)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 #include "iss_harness.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 rv_timing IssMachine::unit_timing() {
     rv_timing t;
@@ -9,6 +11,15 @@ rv_timing IssMachine::unit_timing() {
     t.branch_taken = t.branch_not_taken = t.jump = t.csr = t.atomic = t.system = 1;
     t.trap = 0;
     return t;
+}
+
+rv_engine IssMachine::default_engine() {
+    const char *e = std::getenv("ISS_TEST_ENGINE");
+    const std::string name = e ? e : "interpreter";
+    if (name == "block") return RV_ENGINE_BLOCK;
+    if (name == "jit") return RV_ENGINE_JIT;
+    if (name != "interpreter") throw std::invalid_argument("ISS_TEST_ENGINE: " + name);
+    return RV_ENGINE_INTERPRETER;
 }
 
 IssMachine::IssMachine(uint32_t ram_size, const rv_timing &timing, uint32_t ram_read_latency,
@@ -35,6 +46,7 @@ rv_cpu *IssMachine::add_hart(uint32_t hart_id, uint32_t reset_pc) {
     cfg.reservations = &reservations;
     cfg.read_time = &IssMachine::read_time;
     cfg.time_ctx = this;
+    cfg.engine = engine;
     rv_cpu *c = rv_cpu_create(&cfg);
     if (c == nullptr) return nullptr;
     if (rv_cpu_add_dmi(c, kRamBase, uint32_t(ram.size()), ram.data(), ram_read_latency_, ram_write_latency_) != 0) {

@@ -37,6 +37,9 @@ public:
     };
 
     static rv_timing unit_timing();  // every class costs 1 cycle, trap entry 0
+    // Engine of rv_cpu_run for harts added from now on: environment variable ISS_TEST_ENGINE
+    // (interpreter, block or jit; the ISS tests are registered once per engine), else interpreter.
+    static rv_engine default_engine();
 
     explicit IssMachine(uint32_t ram_size = 1u << 20, const rv_timing &timing = unit_timing(),
                         uint32_t ram_read_latency = 0, uint32_t ram_write_latency = 0);
@@ -78,6 +81,7 @@ public:
     std::vector<TrapEvent> traps;
     uint32_t device_latency = 0;  // extra cycles reported for every bus access
     uint64_t mtime = 0;
+    rv_engine engine = default_engine();
     std::vector<uint8_t> ram;
     std::vector<uint8_t> bus_ram;
     rv_reservation_set reservations;

@@ -31,6 +31,7 @@ struct elf_image {
     size_t file_size;
     Elf *elf;             /* libelf handle over file[] */
     uint32_t entry;
+    uint32_t flags;
     size_t nseg;
     elf_segment *seg;
 };
@@ -328,6 +329,7 @@ static elf_image *parse_image(elf_image *img, char *err, size_t err_len)
         goto fail;
     }
     img->entry = (uint32_t)eh.e_entry;
+    img->flags = (uint32_t)eh.e_flags;
     img->seg = calloc(phnum ? phnum : 1, sizeof *img->seg);
     if (img->seg == NULL) {
         set_err(err, err_len, "out of memory");
@@ -424,6 +426,91 @@ int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value)
                 return 0;
             }
         }
+    }
+    return -1;
+}
+
+uint32_t elf_image_flags(const elf_image *img) { return img ? img->flags : 0; }
+
+/* ULEB128 at *p (below end); false if it runs past the end or over 32 bits. */
+static int read_uleb(const uint8_t **p, const uint8_t *end, uint32_t *v)
+{
+    *v = 0;
+    for (unsigned shift = 0; *p < end && shift < 32; shift += 7) {
+        uint8_t b = *(*p)++;
+        *v |= (uint32_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return 1;
+    }
+    return 0;
+}
+
+/* Format 'A', subsections [len u32]["riscv\0"] of groups [tag uleb][len u32] of attributes
+ * [tag uleb][value: uleb for even tags, NUL-terminated string for odd ones]. */
+static int find_arch(const uint8_t *p, const uint8_t *end, char *buf, size_t len)
+{
+    if (p >= end || *p++ != 'A')
+        return -1;
+    while (end - p >= 4) {
+        uint32_t sub_len = rd32(p);
+        if (sub_len < 4 || sub_len > (size_t)(end - p))
+            return -1;
+        const uint8_t *sub_end = p + sub_len, *q = p + 4;
+        p = sub_end;
+        if ((size_t)(sub_end - q) < 6 || memcmp(q, "riscv", 6) != 0)
+            continue;
+        q += 6;
+        while (q < sub_end) {
+            uint32_t tag;
+            const uint8_t *group = q;
+            if (!read_uleb(&q, sub_end, &tag) || sub_end - q < 4)
+                return -1;
+            uint32_t group_len = rd32(q);
+            if (group_len < (uint32_t)(q + 4 - group) || group_len > (size_t)(sub_end - group))
+                return -1;
+            const uint8_t *group_end = group + group_len;
+            q += 4;
+            while (tag == 1 && q < group_end) { /* Tag_File: attributes follow */
+                uint32_t attr, value;
+                if (!read_uleb(&q, group_end, &attr))
+                    return -1;
+                if (attr % 2 == 0) {
+                    if (!read_uleb(&q, group_end, &value))
+                        return -1;
+                    continue;
+                }
+                const uint8_t *nul = memchr(q, 0, (size_t)(group_end - q));
+                if (!nul)
+                    return -1;
+                if (attr == 5) { /* Tag_RISCV_arch */
+                    size_t n = (size_t)(nul - q);
+                    if (len == 0 || n >= len)
+                        return -1;
+                    memcpy(buf, q, n);
+                    buf[n] = 0;
+                    return 0;
+                }
+                q = nul + 1;
+            }
+            q = group_end;
+        }
+    }
+    return -1;
+}
+
+int elf_image_riscv_arch(const elf_image *img, char *buf, size_t len)
+{
+    if (img == NULL || img->elf == NULL || buf == NULL)
+        return -1;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(img->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != 0x70000003u /* SHT_RISCV_ATTRIBUTES */)
+            continue;
+        if (sh.sh_offset > img->file_size || sh.sh_size > img->file_size - sh.sh_offset)
+            return -1;
+        const uint8_t *p = img->file + sh.sh_offset;
+        return find_arch(p, p + sh.sh_size, buf, len);
     }
     return -1;
 }

@@ -42,6 +42,7 @@
 #define TILEINFO_TIMER_HZ      0x28u  /* CLINT mtime frequency */
 #define TILEINFO_CORE_ID       0x2Cu  /* index of the calling core in this tile (= mhartid) */
 #define TILEINFO_VERSION       0x30u  /* platform version, (major << 16) | minor */
+#define TILEINFO_ARG           0x34u  /* tile.arg: a parameter of the run for the firmware (a sweep's seed) */
 
 /* Network adapter window: 4 MiB, aligned to its size (thesis Table 4.1). */
 #define TILE_NA_BASE           0x40000000u

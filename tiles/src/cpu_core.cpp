@@ -16,12 +16,18 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.hart_id = p.core;
     cfg.reset_pc = TILE_SRAM_BASE;
     cfg.timing = p.timing;
+    cfg.engine = p.engine;
     cfg.bus_access = &cpu_core::bus_access_thunk;
     cfg.bus_ctx = this;
     if (p.tracer)
         track_ = p.tracer->track("tile " + std::to_string(p.tile_id),
                                  "core " + std::to_string(p.core), trace::cores);
-    cfg.on_trap = p.trace_trap || track_ ? &cpu_core::trap_thunk : nullptr;
+    // Always: traps are rare, and a lockup message names the illegal instruction before it.
+    cfg.on_trap = &cpu_core::trap_thunk;
+    if (p.log) {
+        log_insn_ = p.log->wants(trace::log_insn, p.tile_id, p.core);
+        log_mmio_ = p.log->wants(trace::log_mmio, p.tile_id, p.core);
+    }
     cfg.on_trap_return = track_ ? &cpu_core::trap_return_thunk : nullptr;
     cfg.trap_ctx = this;
     cfg.reservations = p.reservations;
@@ -79,11 +85,46 @@ void cpu_core::account_cycles() {
 void cpu_core::run() {
     if (!started_) return;
     qk_.reset();
+    for (;;) {
+        run_firmware();
+        if (!p_.debug) return;
+        p_.debug->halted(*this);
+        // Only a debugger's `monitor reset` runs a halted core again.
+        while (halted_) wait(restart_event_);
+    }
+}
+
+void cpu_core::restart(uint32_t reset_pc) {
+    rv_cpu_reset(cpu_, reset_pc);
+    restart_pc_ = reset_pc;
+    restart_pending_ = in_access_ || sleeping_;
+    if (halted_) {
+        halted_ = false;
+        restart_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+    if (sleeping_) wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void cpu_core::add_held_cycles(const sc_core::sc_time &since) {
+    const uint64_t held = uint64_t((sc_core::sc_time_stamp() - since) / p_.clock_period);
+    rv_cpu_add_cycles(cpu_, held);
+    accounted_cycles_ += held;
+}
+
+void cpu_core::run_firmware() {
     accounted_cycles_ = rv_cpu_cycles(cpu_);
     trace_begin("run");
     while (!halted_) {
         debug_slice dbg;
-        if (p_.debug) dbg = p_.debug->before_slice(*this);  // may block (debugger stopped us)
+        if (p_.debug) {
+            const sc_time before = sc_core::sc_time_stamp();
+            dbg = p_.debug->before_slice(*this);  // may block (debugger stopped or holds us)
+            add_held_cycles(before);
+        }
+        if (restart_pending_) {  // a reset came while we were inside an access or asleep
+            restart_pending_ = false;
+            rv_cpu_reset(cpu_, restart_pc_);
+        }
         if (halted_) break;
         // Run to the next global quantum boundary: all cores meet there, which keeps their
         // interleaving independent of host speed.
@@ -103,9 +144,12 @@ void cpu_core::run() {
         }
         const uint64_t limit = rv_cpu_cycles(cpu_) + budget_cycles;
         rv_debug_hit hit{};
+        if (log_insn_ && p_.log->full()) log_insn_ = false;  // back to the fast path
+        // An instruction log needs the per-instruction path, like breakpoints do.
+        const rv_debug_points *points = log_insn_ ? logged_points(dbg.points) : dbg.points;
         const rv_run_status status =
-            dbg.points || dbg.step
-                ? rv_cpu_run_debug(cpu_, limit, dbg.points, dbg.skip_first, dbg.step, &hit)
+            points || dbg.step
+                ? rv_cpu_run_debug(cpu_, limit, points, dbg.skip_first, dbg.step, &hit)
                 : rv_cpu_run(cpu_, limit);
         account_cycles();
         // A stepped wfi ends the step (wfi may act as a nop); the debugger stops us before it sleeps.
@@ -120,7 +164,8 @@ void cpu_core::run() {
             rv_cpu_lockup(cpu_, &cause, &pc, &tval);
             std::ostringstream why;
             why << "lockup: trap cause " << cause << " at pc 0x" << std::hex << pc << " (tval 0x"
-                << tval << ") cannot be delivered: the trap handler itself faults";
+                << tval << ") cannot be delivered: the trap handler itself faults"
+                << lockup_context();
             halted_ = true;
             trace_stop();
             p_.run_control->core_failed(p_.tile_id, p_.core, why.str().c_str(),
@@ -143,7 +188,7 @@ void cpu_core::sleep_until_interrupt() {
     trace_begin("wfi");
     const sc_time start = sc_core::sc_time_stamp();
     sleeping_ = true;
-    while (!rv_cpu_irq_pending(cpu_)) wait(wake_event_);
+    while (!rv_cpu_irq_pending(cpu_) && !restart_pending_) wait(wake_event_);
     sleeping_ = false;
     const uint64_t idle = uint64_t((sc_core::sc_time_stamp() - start) / p_.clock_period);
     rv_cpu_add_cycles(cpu_, idle);
@@ -179,7 +224,9 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     // latency on the absolute time line.
     const sc_time issued = sc_core::sc_time_stamp() + qk_.get_local_time();
     sc_time delay = qk_.get_local_time();
+    in_access_ = true;
     socket->b_transport(trans_, delay);
+    in_access_ = false;
     // Device accesses synchronize: the device's effect is visible to others at this time.
     const sc_time done = sc_core::sc_time_stamp() + delay;
     const uint64_t latency = done > issued ? uint64_t((done - issued) / p_.clock_period) : 0;
@@ -187,10 +234,17 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     qk_.sync();
     accounted_cycles_ += latency;
     *extra = uint32_t(latency);
+    if (log_mmio_) log_access(kind, addr, data, len, trans_.is_response_ok(), latency);
 
     if (id_ext_.halt_requested) {
         halted_ = true;
         rv_cpu_request_stop(cpu_);
+    }
+    if (p_.debug) {
+        const sc_time before = sc_core::sc_time_stamp();
+        p_.debug->after_access(*this);  // a held core waits here, between access and retirement
+        add_held_cycles(before);
+        if (restart_pending_) rv_cpu_request_stop(cpu_);  // the slice ends; the loop resets
     }
     if (!trans_.is_response_ok()) {
         ++stats_.bus_errors;
@@ -200,6 +254,8 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
 }
 
 void cpu_core::trap_taken(uint32_t cause, uint32_t epc, uint32_t tval) {
+    if (cause == RV_EXC_ILLEGAL) last_illegal_ = {true, epc, tval, rv_cpu_instret(cpu_)};
+    if (p_.log) log_trap(cause, epc, tval);
     if (track_) {
         ++trap_depth_;
         trace_begin(std::string((cause >> 31) ? "irq " : "trap ") + std::to_string(cause & 0x7FFFFFFF));

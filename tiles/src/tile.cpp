@@ -41,6 +41,7 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
         p.tile_id = geometry.id;
         p.core = c;
         p.timing = config.timing;
+        p.engine = config.engine;
         p.clock_period = clock_period;
         p.cycle_limit = config.cycle_limit;
         p.reservations = &reservations_;
@@ -48,6 +49,7 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
         p.read_mtime = [this](const sc_core::sc_time &offset) { return clint_->mtime(offset); };
         p.label = tile_label + ":" + std::to_string(c) + "]";
         p.debug = out.debug;
+        p.log = out.log;
         p.tracer = out.tracer;
         if (config.trace_traps && out.trace) {
             std::ostream *trace = out.trace;

@@ -33,6 +33,7 @@ bool tile_info::read_register(uint32_t offset, uint32_t &value, tlm::tlm_generic
         return true;
     }
     case TILEINFO_VERSION: value = platform_version; return true;
+    case TILEINFO_ARG: value = g.arg; return true;
     default: return false;
     }
 }

@@ -1,6 +1,8 @@
 #include "trace/tracer.h"
 
 #include <iomanip>
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -28,6 +30,16 @@ std::string us(const sc_core::sc_time &t) {
     return o.str();
 }
 
+const std::pair<const char *, unsigned> category_names[] = {
+    {"cores", cores}, {"marks", marks}, {"namp", namp}, {"dma", dma}, {"noc", noc}};
+
+// The "cat" field of an event on a track of this category (every event carries one).
+const char *category_name(unsigned category) {
+    for (const auto &[name, bit] : category_names)
+        if (category & bit) return name;
+    return "other";
+}
+
 }  // namespace
 
 unsigned parse_categories(const std::string &list) {
@@ -49,7 +61,7 @@ unsigned parse_categories(const std::string &list) {
 }
 
 tracer::tracer(const std::string &path, const options &opt) : opt_(opt), out_(path) {
-    if (!out_) throw std::runtime_error("--trace: cannot write '" + path + "'");
+    if (!out_) throw std::runtime_error("--trace: cannot write '" + path + "': " + std::strerror(errno));
     out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
     out_ << "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"namp-vp\"}}";
 }
@@ -77,7 +89,7 @@ track_id tracer::track(const std::string &process, const std::string &thread, un
         if (name == key) return id;
     const unsigned pid = process_id(process);
     const track_id id = track_id(tracks_.size() + 1);
-    tracks_.push_back({pid, id, {}});
+    tracks_.push_back({pid, id, category_name(category), {}});
     names_.push_back({key, id});
     out_ << ",\n{\"ph\":\"M\",\"pid\":" << pid << ",\"tid\":" << id
          << ",\"name\":\"thread_name\",\"args\":{\"name\":" << quoted(thread) << "}}";
@@ -104,7 +116,7 @@ void tracer::write_slice(const track_info &tr, const open_slice &s, const sc_cor
     const sc_core::sc_time to = end > opt_.window_end ? opt_.window_end : end;
     if (to < from || end < opt_.window_start || s.start > opt_.window_end || !room()) return;
     ++events_;
-    out_ << ",\n{\"ph\":\"X\",\"pid\":" << tr.pid << ",\"tid\":" << tr.tid << ",\"ts\":" << us(from)
+    out_ << ",\n{\"ph\":\"X\",\"cat\":\"" << tr.cat << "\",\"pid\":" << tr.pid << ",\"tid\":" << tr.tid << ",\"ts\":" << us(from)
          << ",\"dur\":" << us(to - from) << ",\"name\":" << quoted(s.name) << "}";
 }
 
@@ -121,7 +133,7 @@ void tracer::instant(track_id track, const std::string &name, const sc_core::sc_
     if (!track || !in_window(t) || !room()) return;
     const track_info &tr = tracks_[track - 1];
     ++events_;
-    out_ << ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":" << tr.pid << ",\"tid\":" << tr.tid
+    out_ << ",\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"" << tr.cat << "\",\"pid\":" << tr.pid << ",\"tid\":" << tr.tid
          << ",\"ts\":" << us(t) << ",\"name\":" << quoted(name) << "}";
     if (t > last_) last_ = t;
 }
@@ -134,7 +146,7 @@ void tracer::async_slice(track_id track, const std::string &name, uint64_t id,
     const track_info &tr = tracks_[track - 1];
     ++events_;  // one packet, two records
     for (const auto &[ph, t] : {std::make_pair("b", from), std::make_pair("e", to)})
-        out_ << ",\n{\"ph\":\"" << ph << "\",\"cat\":\"noc\",\"id\":" << id << ",\"pid\":" << tr.pid
+        out_ << ",\n{\"ph\":\"" << ph << "\",\"cat\":\"" << tr.cat << "\",\"id\":" << id << ",\"pid\":" << tr.pid
              << ",\"tid\":" << tr.tid << ",\"ts\":" << us(t) << ",\"name\":" << quoted(name) << "}";
     if (end > last_) last_ = end;
 }
@@ -143,7 +155,7 @@ void tracer::counter(track_id track, const std::string &name, double value,
                      const sc_core::sc_time &t) {
     if (!track || !in_window(t) || !room()) return;
     ++events_;
-    out_ << ",\n{\"ph\":\"C\",\"pid\":" << tracks_[track - 1].pid << ",\"ts\":" << us(t)
+    out_ << ",\n{\"ph\":\"C\",\"cat\":\"" << tracks_[track - 1].cat << "\",\"pid\":" << tracks_[track - 1].pid << ",\"ts\":" << us(t)
          << ",\"name\":" << quoted(name) << ",\"args\":{\"value\":" << value << "}}";
     if (t > last_) last_ = t;
 }

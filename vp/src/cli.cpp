@@ -50,21 +50,48 @@ cli_options parse_command_line(int argc, char **argv) {
         ("trace-window", po::value(&o.trace_window)->value_name("FROM:TO"),
          "trace only cycles FROM to TO (TO empty: to the end)")
         ("progress", po::bool_switch(&o.progress), "show a status line of the run on stderr")
+        ("log", po::value(&o.log)->value_name("LIST"),
+         "instruction and event log: insn,trap,irq,mmio,namp or all (docs/logging.md)")
+        ("log-file", po::value(&o.log_file)->value_name("FILE"),
+         "write the log to FILE (default: standard error)")
+        ("log-tiles", po::value(&o.log_tiles)->value_name("LIST"), "log only these tiles, e.g. 0,3-5")
+        ("log-cores", po::value(&o.log_cores)->value_name("LIST"), "log only these cores of a tile")
+        ("log-range", po::value(&o.log_range)->value_name("FROM:TO"),
+         "log only pcs and device addresses in [FROM, TO) (hex)")
+        ("log-window", po::value(&o.log_window)->value_name("FROM:TO"),
+         "log only cycles FROM to TO (TO empty: to the end)")
+        ("log-limit", po::value(&o.log_limit)->value_name("BYTES"),
+         "stop logging after this many bytes (default 256 MiB)")
         ("list-config", po::bool_switch(&o.list_config), "list every configuration key")
-        ("list-presets", po::bool_switch(&o.list_presets), "list the presets");
+        ("list-presets", po::bool_switch(&o.list_presets), "list the presets")
+        ("area", po::bool_switch(&o.area),
+         "print the area estimate of the configuration and run nothing; with --firmware the ELF "
+         "files are checked too (docs/area.md)")
+        ("area-calibration", po::bool_switch(&o.area_calibration),
+         "print the area model against the thesis figures (markdown)");
     std::ostringstream help;
     help << desc;
     o.help_text = help.str();
+    po::variables_map vm;
     try {
-        po::variables_map vm;
         po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
         po::notify(vm);
     } catch (const po::error &e) {
         throw usage_error(e.what());
     }
     if (o.gdb_wait && o.gdb.empty()) throw usage_error("--gdb-wait needs --gdb [HOST:]PORT");
+    // Options that only refine another one are refused without it, instead of being ignored.
+    for (const char *opt : {"trace-categories", "trace-window"})
+        if (vm.count(opt) && !vm.count("trace"))
+            throw usage_error(std::string("--") + opt + " needs --trace FILE.json");
+    for (const char *opt : {"log-file", "log-tiles", "log-cores", "log-range", "log-window", "log-limit"})
+        if (vm.count(opt) && !vm.count("log")) throw usage_error(std::string("--") + opt + " needs --log LIST");
+    for (const char *opt : {"stats", "trace", "log-file"})
+        if (vm.count(opt) && vm[opt].as<std::string>().empty())
+            throw usage_error(std::string("--") + opt + ": the file name is empty");
     if (!max_cycles.empty()) o.max_cycles = parse_max_cycles(max_cycles);
-    if (!o.help && !o.version && !o.list_config && !o.list_presets && o.firmware.empty())
+    if (!o.help && !o.version && !o.list_config && !o.list_presets && !o.area &&
+        !o.area_calibration && o.firmware.empty())
         throw usage_error("no firmware: give --firmware ELF (see --help)");
     return o;
 }

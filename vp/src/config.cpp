@@ -1,4 +1,5 @@
 #include "vp/config.h"
+#include "vp/suggest.h"
 
 #include <cstdint>
 #include <fstream>
@@ -77,6 +78,17 @@ ordered_json &node_at(ordered_json &doc, const std::string &path) {
     return *node;
 }
 
+// The keys and groups of the schema, as a mistyped path might have meant them.
+std::string suggest_key(const std::string &path) {
+    std::vector<std::string> names;
+    for (const config_key &k : config_schema()) {
+        names.push_back(k.path);
+        for (size_t dot = k.path.find('.'); dot != std::string::npos; dot = k.path.find('.', dot + 1))
+            names.push_back(k.path.substr(0, dot));
+    }
+    return did_you_mean(path, names);
+}
+
 }  // namespace
 
 config_builder::config_builder() {
@@ -86,7 +98,7 @@ config_builder::config_builder() {
 void config_builder::set_value(const std::string &path, const json &value,
                                const std::string &origin) {
     const config_key *key = find_key(path);
-    if (!key) throw config_error(origin + ": unknown configuration key '" + path + "'");
+    if (!key) throw config_error(origin + ": unknown configuration key '" + path + "'" + suggest_key(path));
     if (!value_fits(*key, value))
         throw config_error(origin + ": '" + path + "' must be " + describe(*key) + ", got " +
                            describe_value(value));
@@ -107,7 +119,8 @@ void config_builder::apply_json(const json &doc, const std::string &origin) {
                     throw config_error(origin + ": '" + path + "' must be " +
                                        describe(*find_key(path)) + ", got an object");
                 if (!is_group(path))
-                    throw config_error(origin + ": unknown configuration key '" + path + "'");
+                    throw config_error(origin + ": unknown configuration key '" + path + "'" +
+                                       suggest_key(path));
                 todo.push_back({path, &*it});
             } else {
                 set_value(path, *it, origin);
@@ -124,8 +137,13 @@ void config_builder::apply_preset(const std::string &name) {
         }
     }
     std::string known;
-    for (const preset &p : config_presets()) known += (known.empty() ? "" : ", ") + p.name;
-    throw config_error("unknown preset '" + name + "' (known presets: " + known + ")");
+    std::vector<std::string> names;
+    for (const preset &p : config_presets()) {
+        known += (known.empty() ? "" : ", ") + p.name;
+        names.push_back(p.name);
+    }
+    throw config_error("unknown preset '" + name + "'" + did_you_mean(name, names) +
+                       " (known presets: " + known + ")");
 }
 
 void config_builder::apply_file(const std::string &path) {
@@ -160,7 +178,7 @@ void config_builder::apply_override(const std::string &assignment) {
     const std::string path = assignment.substr(0, eq);
     const std::string text = assignment.substr(eq + 1);
     const config_key *key = find_key(path);
-    if (!key) throw config_error("--set: unknown configuration key '" + path + "'");
+    if (!key) throw config_error("--set: unknown configuration key '" + path + "'" + suggest_key(path));
     json value;
     if (key->kind == value_kind::string) {
         value = text;  // strings need no JSON quotes on the command line
@@ -201,6 +219,7 @@ platform_config config_builder::build() const {
     t.device_latency = u("tile.device_latency");
     t.bus_word_cycles = u("tile.bus_word_cycles");
     t.timer_divider = u("tile.timer_divider");
+    t.arg = uint32_t(u("tile.arg"));
     static const std::pair<const char *, uint32_t rv_timing::*> timing_keys[] = {
         {"alu", &rv_timing::alu}, {"mul", &rv_timing::mul}, {"div", &rv_timing::div},
         {"load", &rv_timing::load}, {"store", &rv_timing::store},
@@ -213,6 +232,11 @@ platform_config config_builder::build() const {
         for (const auto &[name, field] : table) obj.*field = u(prefix + name);
     };
     read_keys("core.timing.", timing_keys, t.timing);
+    const std::string engine = get("core.engine").get<std::string>();
+    if (engine == "interpreter") t.engine = RV_ENGINE_INTERPRETER;
+    else if (engine == "block") t.engine = RV_ENGINE_BLOCK;
+    else if (engine == "jit") t.engine = RV_ENGINE_JIT;
+    else throw config_error("'core.engine' must be interpreter, block or jit, not '" + engine + "'");
     t.trace_traps = get("trace.traps").get<bool>();
     noc::config &n = c.noc;
     n.width = c.mesh_width;
@@ -269,7 +293,9 @@ platform_config config_builder::build() const {
     m.rx_count_gating = get("namp.rx_count_gating").get<bool>();
     m.slots_virt = u("namp.slots_virt");
     m.vif_cycles = u("namp.vif_cycles");
+    m.window_cycles = u("namp.window_cycles");
     m.osqm = get("namp.osqm").get<bool>();
+    m.ps = get("namp.ps").get<bool>();
     m.osqm_cycles = u("namp.osqm_cycles");
     m.osqm_retry_cycles = u("namp.osqm_retry_cycles");
     // HW-OSQM design-time parameters (docs/configuration.md, docs/namp.md "HW-OSQM")
@@ -314,6 +340,14 @@ platform_config config_builder::build() const {
                            ") must be at least " +
                            std::to_string(config_limits::namp_min_packet_flits) +
                            " with namp.enabled: the NAMP's FINAL message is that long");
+    // A reduction or scatter/gather member's ALLOC_REQ carries the collective id and operation.
+    if (m.enabled && (m.cc_reduction || m.cc_scattergather) &&
+        n.max_packet_flits < config_limits::namp_cc_min_packet_flits)
+        throw config_error("'noc.max_packet_flits' (" + std::to_string(n.max_packet_flits) +
+                           ") must be at least " +
+                           std::to_string(config_limits::namp_cc_min_packet_flits) +
+                           " with namp.enable_cc_reduction or namp.enable_cc_scattergather: their "
+                           "ALLOC_REQ message is that long");
     c.console_file = get("console.file").get<std::string>();
     c.effective = doc_;
     return c;

@@ -10,8 +10,8 @@ constexpr int64_t kib = 1024, mib = 1024 * 1024;
 const std::vector<config_key> &config_schema() {
     using vk = value_kind;
     static const std::vector<config_key> schema = {
-        {"mesh.width", vk::integer, 1, 16, 4, "tiles", "tiles in x direction"},
-        {"mesh.height", vk::integer, 1, 16, 4, "tiles", "tiles in y direction"},
+        {"mesh.width", vk::integer, 1, 64, 4, "tiles", "tiles in x direction"},
+        {"mesh.height", vk::integer, 1, 64, 4, "tiles", "tiles in y direction"},
         {"clock_hz", vk::integer, 1000000, 4000000000LL, 100000000, "Hz",
          "core and bus clock of every tile"},
         {"quantum_cycles", vk::integer, 1, 10000000, 1000, "cycles",
@@ -30,6 +30,13 @@ const std::vector<config_key> &config_schema() {
          "served; a burst adds (words - 1) * this to the device latency)"},
         {"tile.timer_divider", vk::integer, 1, 1000000, 10, "cycles",
          "core cycles per CLINT mtime tick (timer frequency = clock_hz / timer_divider)"},
+        {"tile.arg", vk::integer, 0, 4294967295LL, 0, "",
+         "a word every core reads from the tile information block (TILEINFO_ARG): a parameter of "
+         "the run for the firmware, e.g. a benchmark's traffic seed in a sweep"},
+        {"core.engine", vk::string, 0, 0, "jit", "",
+         "how the ISS runs code: interpreter (one instruction at a time, the reference), block "
+         "(chained blocks) or jit (blocks translated to x86-64; block on other hosts); all give "
+         "the same simulation (docs/iss-engine.md)"},
         {"core.timing.alu", vk::integer, 1, 1000, 1, "cycles", "integer ALU op, lui, auipc"},
         {"core.timing.mul", vk::integer, 1, 1000, 3, "cycles", "mul, mulh, mulhsu, mulhu"},
         {"core.timing.div", vk::integer, 1, 1000, 34, "cycles", "div, divu, rem, remu"},
@@ -102,6 +109,10 @@ const std::vector<config_key> &config_schema() {
          "NAMP-SV: slots with a virtual interface (SLOTS_VIRT), the highest ones; <= namp.slots"},
         {"namp.vif_cycles", vk::integer, 0, 1000, 2, "cycles",
          "NAMP-SV: VALID written to a virtual interface until its table reads start"},
+        {"namp.window_cycles", vk::integer, 0, 1000, 1, "cycles",
+         "SV isolation: bounds compare of a guarded send set-up or a guarded endpoint's target access"},
+        {"namp.ps", vk::boolean, 0, 1, false, "",
+         "feature ENABLE_PS: protection switching for task migration (docs/namp.md, NAMP-PS)"},
         {"namp.osqm", vk::boolean, 0, 1, false, "",
          "feature ENABLE_OSQM: hardware OS queue manipulation (docs/namp.md, HW-OSQM)"},
         {"namp.osqm_cycles", vk::integer, 0, 1000000, 2, "cycles",
@@ -133,7 +144,7 @@ const std::vector<config_key> &config_schema() {
          "reset value of the egress arbitration: lrs, qos or map"},
         {"namp.retry_cycles", vk::integer, 1, 1000000, 64, "cycles",
          "back-off after the first NACK of a transfer; CCM poll period of an empty send buffer"},
-        {"namp.retry_max_cycles", vk::integer, 1, 100000000, 4096, "cycles",
+        {"namp.retry_max_cycles", vk::integer, 1, 100000000, 8192, "cycles",
          "back-off limit: it doubles per NACK of a transfer up to this (jitter: half of it)"},
         {"namp.rx_count_gating", vk::boolean, 0, 1, true, "",
          "receive counter counts only endpoints with the notify flag (false: every endpoint)"},
@@ -150,6 +161,47 @@ const std::vector<config_key> &config_schema() {
          "ingress: applying one allocation response or DMA completion"},
         {"namp.target_cycles", vk::integer, 0, 1000, 4, "cycles",
          "target: serving one protocol message (plus its bus accesses)"},
+        // Area model (vp/src/area.cpp, docs/area.md): integer gates (NAND2 equivalents) and per
+        // mille shares, calibrated to the thesis (4.4, 5.1); users recalibrate them to their own
+        // synthesis. They change no simulated behaviour.
+        {"area.noc_buffer_logic_gates", vk::integer, 0, 100000000, 6280, "gates",
+         "area: NoC buffers' packet assembly, flow control, status and queue control"},
+        {"area.buffer_flit_gates", vk::integer, 0, 100000, 80, "gates",
+         "area: storage of one 32-bit flit (NoC buffers, data-request queue, DMA FIFOs)"},
+        {"area.dma_engine_gates", vk::integer, 0, 100000000, 2720, "gates",
+         "area: DMA reader, injector, arbitration and completions"},
+        {"area.dma_slot_gates", vk::integer, 0, 100000000, 700, "gates",
+         "area: registers of one user DMA slot"},
+        {"area.dma_context_gates", vk::integer, 0, 100000000, 600, "gates",
+         "area: transfer state of one DMA context (its FIFO counts as flits)"},
+        {"area.namp_base_gates", vk::integer, 0, 100000000, 7000, "gates",
+         "area: NAMP initiator, target and top level with every protocol feature"},
+        {"area.namp_slot_gates", vk::integer, 0, 100000000, 4000, "gates",
+         "area: one NAMP slot with every protocol feature, including its DMA share"},
+        {"area.namp_messages_permille", vk::integer, 0, 1000, 123, "per mille",
+         "area: share of the NAMP base and slot logic only connection-less messages need"},
+        {"area.namp_channels_permille", vk::integer, 0, 1000, 168, "per mille",
+         "area: share of the NAMP base and slot logic only channels need"},
+        {"area.namp_buffered_permille", vk::integer, 0, 1000, 110, "per mille",
+         "area: share of the NAMP base and slot logic only buffered sends need"},
+        {"area.namp_ccm_permille", vk::integer, 0, 1000, 34, "per mille",
+         "area: share of the NAMP base and slot logic only CCM needs"},
+        {"area.namp_vif_permille", vk::integer, 0, 10000, 80, "per mille",
+         "area: one NAMP-SV virtual interface, relative to a slot"},
+        {"area.namp_vif_window_check_gates", vk::integer, 0, 100000000, 550, "gates",
+         "area: SV isolation of one virtual interface, window registers and compares (not in the thesis' figures)"},
+        {"area.namp_ps_gates", vk::integer, 0, 100000000, 1000, "gates",
+         "area: NAMP-PS protection switching (the thesis gives \"x kGates\")"},
+        {"area.cc_multicast_gates", vk::integer, 0, 100000000, 1000, "gates",
+         "area: NAMP-CC multicast"},
+        {"area.cc_scattergather_gates", vk::integer, 0, 100000000, 4660, "gates",
+         "area: NAMP-CC scatter and gather"},
+        {"area.cc_reduction_gates", vk::integer, 0, 100000000, 4660, "gates",
+         "area: NAMP-CC reduction"},
+        {"area.osqm_gates", vk::integer, 0, 100000000, 1400, "gates",
+         "area: HW-OSQM configurable at run time"},
+        {"area.osqm_static_saving_permille", vk::integer, 0, 1000, 320, "per mille",
+         "area: HW-OSQM with namp.osqm_static, saving against run-time configuration"},
         {"console.file", vk::string, 0, 0, "", "", "also write all console lines to this file"},
         {"console.echo", vk::boolean, 0, 1, true, "", "print console lines on standard output"},
         {"trace.traps", vk::boolean, 0, 1, false, "",
@@ -190,20 +242,24 @@ const std::vector<preset> &config_presets() {
          {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
                     {"enable_buffered", true}, {"enable_ccm", true}, {"enable_cc_multicast", true},
                     {"enable_cc_scattergather", true}, {"enable_cc_reduction", true}}}}},
+        {"bareps", "bare with NAMP-PS protection switching (ENABLE_PS, a parameter of bare in Table 4.2)",
+         {{"namp", {{"enabled", true}, {"enable_messages", true}, {"enable_channels", true},
+                    {"enable_buffered", true}, {"enable_ccm", true},
+                    {"enable_cc_multicast", true}, {"ps", true}}}}},
         // Table 4.2: SLOTS_PHYS 1 (a physical-only slot for the kernel) and SLOTS_VIRT 4 (the
         // table's "*": a parameter); namp.slots counts both. svbase has multicast (ENABLE_CC_MC);
-        // svfull turns every "*" feature the platform models on (PS is not modelled).
+        // svfull turns every "*" feature on.
         {"svbase", "4x4 mesh, NAMP-SV: 1 physical slot + 4 virtual interfaces, messages, channels, "
                    "buffered sends, CCM, CC multicast (Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}}}}},
-        {"svfull", "svbase with CC scatter/gather and reduction and HW-OSQM (Table 4.2; "
-                   "protection switching is not modelled)",
+        {"svfull", "svbase with CC scatter/gather and reduction, HW-OSQM and protection switching "
+                   "(Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}, {"enable_cc_scattergather", true},
-                    {"enable_cc_reduction", true}, {"osqm", true}}}}},
+                    {"enable_cc_reduction", true}, {"osqm", true}, {"ps", true}}}}},
     };
     return presets;
 }

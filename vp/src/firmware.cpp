@@ -20,6 +20,12 @@ firmware_image::firmware_image(const std::string &path) : path_(path) {
     char err[256] = {0};
     image_ = elf_image_open(path.c_str(), err, sizeof err);
     if (!image_) throw firmware_error(path + ": " + err);
+    const std::string isa = firmware_isa_error(image_);
+    if (!isa.empty()) {
+        elf_image_close(image_);
+        image_ = nullptr;
+        throw firmware_error(path + ": " + isa);
+    }
 }
 
 firmware_image::~firmware_image() { elf_image_close(image_); }
@@ -48,6 +54,10 @@ std::string firmware_layout_error(const elf_image *image, uint32_t sram_size) {
     // RISC-V with C has 2-byte instruction alignment; an odd pc cannot be fetched.
     if (pc & 1u) return "entry point " + hex(pc) + " is not 2-byte aligned";
     return "";
+}
+
+std::string firmware_image::layout_error(uint32_t sram_size) const {
+    return firmware_layout_error(image_, sram_size);
 }
 
 void firmware_image::load_into(tiles::tile &tile, const std::vector<std::string> &argv) const {

@@ -2,9 +2,11 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <ostream>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -81,6 +83,33 @@ bool gdb_connection::accept_client(bool block) {
     return true;
 }
 
+// One client at a time: a second one gets an error reply to its first packet (GDB prints it as
+// "Remote failure reply: E.…") and is closed; the session of the first goes on.
+void gdb_connection::refuse_second_client() {
+    const int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) return;
+    ++refused_;
+    // Wait briefly for its first packet, so the reply is read as the answer to it.
+    std::string got;
+    for (int i = 0; i < 20 && got.find('#') == std::string::npos; ++i) {
+        pollfd p{fd, POLLIN, 0};
+        char buf[512];
+        if (poll(&p, 1, 50) <= 0) continue;
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) break;
+        got.append(buf, size_t(std::min<ssize_t>(n, 64)));
+    }
+    const std::string text = "E.namp-vp: another GDB is already connected (one client at a time)";
+    unsigned sum = 0;
+    for (char c : text) sum += uint8_t(c);
+    std::string out = "+$" + text + "#";
+    out += hex_digit(sum >> 4);
+    out += hex_digit(sum);
+    ::send(fd, out.data(), out.size(), MSG_NOSIGNAL);
+    ::close(fd);
+    if (log_) *log_ << "namp-vp: gdb: refused a second connection (one client at a time)" << std::endl;
+}
+
 void gdb_connection::close_client() {
     if (client_ >= 0) ::close(client_);
     client_ = -1;
@@ -89,8 +118,13 @@ void gdb_connection::close_client() {
 
 bool gdb_connection::fill(bool block) {
     if (client_ < 0) return false;
-    pollfd p{client_, POLLIN, 0};
-    const int ready = poll(&p, 1, block ? -1 : 0);
+    pollfd p[2] = {{client_, POLLIN, 0}, {listener_, POLLIN, 0}};
+    int ready;
+    for (;;) {  // a second client knocking is answered, then we wait on for ours
+        ready = poll(p, 2, block ? -1 : 0);
+        if (ready > 0 && (p[1].revents & POLLIN)) refuse_second_client();
+        if (ready <= 0 || (p[0].revents & (POLLIN | POLLHUP | POLLERR))) break;
+    }
     if (ready == 0) return true;
     char buf[4096];
     const ssize_t n = ready > 0 ? ::recv(client_, buf, sizeof buf, 0) : -1;
@@ -171,11 +205,13 @@ void gdb_connection::send_raw(const std::string &bytes) {
 }
 
 bool gdb_connection::poll_interrupt() {
+    const size_t seen = in_.size();  // bytes already looked at by an earlier poll
     if (!fill(false)) return false;
-    for (char c : in_)
-        if (c == '\x03') interrupt_ = true;
-    // While running, nothing but the interrupt is expected; anything else is dropped.
-    if (in_.find('$') == std::string::npos) in_.clear();
+    for (size_t i = seen; i < in_.size(); ++i)
+        if (in_[i] == '\x03') interrupt_ = true;
+    // While running, nothing but the interrupt is expected: a started packet is kept for
+    // read_packet, within the packet limit; anything else is dropped.
+    if (in_.find('$') == std::string::npos || in_.size() > max_packet) in_.clear();
     const bool hit = interrupt_;
     interrupt_ = false;
     return hit;

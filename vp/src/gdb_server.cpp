@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gdb_target.h"
+#include "vp/text_table.h"
 
 namespace vp {
 
@@ -85,6 +86,7 @@ bool starts_with(const std::string &s, const std::string &prefix) {
 
 gdb_server::gdb_server(const std::string &address, run_control &control, std::ostream &log)
     : conn_(address), control_(control), log_(log) {
+    conn_.set_log(log_);
     log_ << "namp-vp: gdb server listening on " << conn_.address() << std::endl;
 }
 
@@ -113,6 +115,9 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
         wait_at_start_ = false;
         if (conn_.accept_client(true)) stop_all(me, sigtrap, {});
     }
+    thread &t = threads_[me];
+    // Held first: a held core neither runs nor looks at the socket, so it never reports a stop.
+    hold(t);
     if (poll_countdown_-- == 0) {
         poll_countdown_ = poll_interval;
         if (!conn_.connected()) {
@@ -122,10 +127,8 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
         } else if (!conn_.connected()) {
             detach();  // GDB went away while we ran: drop its points
         }
+        hold(t);  // the stop may have held us
     }
-    thread &t = threads_[me];
-    while (t.act == action::hold && !killed_) sc_core::wait(resume_event_);
-    while (killed_) sc_core::wait(resume_event_);  // the kill's sc_stop takes effect
     tiles::debug_slice s;
     s.step = t.act == action::step;
     s.skip_first = t.skip_first || s.step;
@@ -136,6 +139,30 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
 
 void gdb_server::stopped(tiles::cpu_core &core, const rv_debug_hit &hit) {
     stop_all(index_.at(&core), sigtrap, hit);
+}
+
+void gdb_server::after_access(tiles::cpu_core &core) { hold(threads_[index_.at(&core)]); }
+
+void gdb_server::halted(tiles::cpu_core &core) {
+    const int me = index_.at(&core);
+    if (!waiting_reply_ || ending_ || control_.reason() != end_reason::running) return;
+    for (size_t i = 0; i < threads_.size(); ++i)
+        if (int(i) != me && !threads_[i].core->halted() && threads_[i].act != action::hold)
+            return;  // another core runs and will report
+    const auto exit = control_.exit_codes().find({core.tile_id(), core.index()});
+    conn_.send_packet("O" + hex_text("namp-vp: thread " + std::to_string(me + 1) + " (tile " +
+                                     std::to_string(core.tile_id()) + " core " +
+                                     std::to_string(core.index()) + ") " +
+                                     (exit != control_.exit_codes().end()
+                                          ? "exited with code " + std::to_string(exit->second)
+                                          : std::string("halted")) +
+                                     "; the other threads are held\n"));
+    stop_all(me, sigtrap, {});
+}
+
+void gdb_server::hold(const thread &t) {
+    while (t.act == action::hold && !ending_) sc_core::wait(resume_event_);
+    while (ending_) sc_core::wait(resume_event_);  // the kill's sc_stop takes effect
 }
 
 void gdb_server::stop_all(int thread, int signal, const rv_debug_hit &hit) {
@@ -151,7 +178,7 @@ void gdb_server::stop_all(int thread, int signal, const rv_debug_hit &hit) {
 
 void gdb_server::serve() {
     std::string packet;
-    while (!killed_ && conn_.connected()) {
+    while (!ending_ && conn_.connected()) {
         if (!conn_.read_packet(packet)) break;
         try {
             if (handle(packet)) return;
@@ -159,7 +186,7 @@ void gdb_server::serve() {
             conn_.send_packet("E00");  // a packet we failed to parse never ends the run
         }
     }
-    if (!killed_) detach();  // GDB went away without detaching: the run goes on without it
+    if (!ending_) detach();  // GDB went away without detaching: the run goes on without it
 }
 
 void gdb_server::detach() {
@@ -316,37 +343,63 @@ std::string gdb_server::xfer(const std::string &p) {
     return (off + part.size() >= doc.size() ? "l" : "m") + part;
 }
 
-std::string gdb_server::monitor(const std::string &command) {
-    std::ostringstream out;
-    if (command == "help" || command.empty()) {
-        out << "monitor commands of namp-vp:\n"
-               "  cores        every core: thread, state, pc, cycles\n"
-               "  stats        statistics of the run so far (JSON, as --stats writes)\n"
-               "  tile N       statistics of tile N so far: cores, bus, network adapter\n"
-               "  na N         the network adapter of tile N so far: channels, DMA, RMA, NAMP slots\n";
-        return out.str();
+std::string gdb_server::cores_table() const {
+    static const char *const acts[] = {"held", "run", "step"};
+    text_table t({"thread", "tile", "core", "state", "resume", "pc", "cycles", "instret"});
+    for (size_t i = 0; i < threads_.size(); ++i) {
+        const thread &th = threads_[i];
+        const tiles::cpu_core &c = *th.core;
+        std::string state = "stopped";  // all-stop: every live core is stopped while GDB looks
+        const auto exit = control_.exit_codes().find({c.tile_id(), c.index()});
+        if (control_.failures().count({c.tile_id(), c.index()})) state = "failed";
+        else if (exit != control_.exit_codes().end()) state = "exited (" + std::to_string(exit->second) + ")";
+        else if (c.halted()) state = "halted";
+        else if (c.sleeping()) state = "stopped in wfi";
+        else if (c.in_device_access()) state = "stopped in a device access";
+        if (int(i) == last_.thread && !c.halted()) state += " *";
+        std::ostringstream pc;
+        pc << "0x" << std::hex << std::setw(8) << std::setfill('0') << rv_cpu_get_pc(c.iss());
+        t.add({std::to_string(i + 1), std::to_string(c.tile_id()), std::to_string(c.index()), state,
+               c.halted() ? "-" : acts[int(th.act)], pc.str(), std::to_string(rv_cpu_cycles(c.iss())),
+               std::to_string(rv_cpu_instret(c.iss()))});
     }
-    if (command == "cores") {
-        for (size_t i = 0; i < threads_.size(); ++i) {
-            const tiles::cpu_core &c = *threads_[i].core;
-            out << "thread " << i + 1 << ": tile " << c.tile_id() << " core " << c.index() << " "
-                << (c.halted() ? "halted" : c.sleeping() ? "sleeping in wfi" : "running")
-                << " pc 0x" << std::hex << rv_cpu_get_pc(c.iss()) << std::dec << " cycles "
-                << rv_cpu_cycles(c.iss()) << "\n";
-        }
-        return out.str();
+    return t.str() + "(* the thread that stopped; resume: what the last continue or step asked of it)\n";
+}
+
+std::string gdb_server::monitor(const std::string &command) {
+    if (command == "help" || command.empty())
+        return "monitor commands of namp-vp:\n"
+               "  cores          every thread: tile, core, state, resume action, pc, cycles\n"
+               "  stats [json]   the run so far: a table of the tiles (json: as --stats writes it)\n"
+               "  tile N [json]  tile N so far: its cores, bus and console\n"
+               "  na N [json]    the network adapter of tile N: channels, DMA, RMA, NAMP slots\n"
+               "  reset          restart every core from the loaded firmware (memory reloaded)\n"
+               "  quit           end the run now (exit code 0) and close the connection\n";
+    if (command == "cores") return cores_table();
+    if (command == "reset") {
+        const std::string why = reset_ ? reset_() : "no firmware to restart from";
+        if (!why.empty()) return "reset refused: " + why + "\n";
+        for (thread &t : threads_) t.skip_first = false;  // a breakpoint at the entry must hit
+        return "platform reset: every core restarts at its entry point (memory reloaded from the ELF "
+               "files). GDB still shows the old registers until it reads them again: "
+               "maintenance flush register-cache\n";
+    }
+    if (command == "quit") {
+        ending_ = true;
+        control_.quit("ended by the debugger (monitor quit)");
+        return "namp-vp: the run ends now\n";
     }
     const std::string answer = monitor_ ? monitor_(command) : "";
     return answer.empty() ? "unknown monitor command '" + command + "' (try: monitor help)\n" : answer;
 }
 
-bool gdb_server::resume(const std::string &p) {
+gdb_server::resume_result gdb_server::resume(const std::string &p) {
     std::vector<action> acts(threads_.size(), action::hold);
     if (p[0] == 'c' || p[0] == 's') {
         const int who = control_thread_ >= 0 ? control_thread_ : last_.thread;
         uint64_t addr;
         if (p.size() > 1) {
-            if (!parse_hex(p.substr(1), addr)) return false;
+            if (!parse_hex(p.substr(1), addr)) return resume_result::bad;
             rv_cpu_set_pc(threads_[who].core->debug_iss(), uint32_t(addr));
         }
         std::fill(acts.begin(), acts.end(), action::run);
@@ -354,30 +407,46 @@ bool gdb_server::resume(const std::string &p) {
     } else {  // vCont;ACTION[:TID];...: the first action naming a thread, or without a thread, wins
         std::vector<bool> set(threads_.size(), false);
         for (const std::string &a : split(p.substr(6), ';')) {
-            if (a.empty()) return false;
+            if (a.empty()) return resume_result::bad;
             const char kind = a[0];
             const action act = (kind == 's' || kind == 'S') ? action::step
                                : (kind == 'c' || kind == 'C') ? action::run
                                : kind == 't' ? action::hold : action(-1);
-            if (int(act) < 0) return false;
+            if (int(act) < 0) return resume_result::bad;
             const size_t colon = a.find(':');
             const int who = colon == std::string::npos ? -2 : thread_of(a.substr(colon + 1), -2);
-            if (who == -1) return false;  // no such thread: refuse rather than hold everyone
+            if (who == -1) return resume_result::bad;  // no such thread: refuse rather than hold everyone
             for (size_t i = 0; i < threads_.size(); ++i)
                 if (!set[i] && (who == -2 || who == int(i))) { acts[i] = act; set[i] = true; }
         }
     }
-    // A halted core (it exited) never executes again: a step of it ends at once.
-    for (size_t i = 0; i < threads_.size(); ++i)
-        if (acts[i] == action::step && threads_[i].core->halted()) {
-            last_ = {int(i), sigtrap, {}};
-            conn_.send_packet(stop_reply());
-            return false;
-        }
+    // A halted core (it exited) never executes again. When GDB resumes only such cores (a step
+    // of an exited core: `s`, or `c` with a temporary breakpoint under scheduler-locking), nothing
+    // would run and the platform would end as a hang: the resume ends at once with a stop of the
+    // exited core, and a console line saying why. The held cores stay as they are.
+    int exited = -1;
+    bool live = false;
+    for (size_t i = 0; i < threads_.size(); ++i) {
+        if (acts[i] == action::hold) continue;
+        if (!threads_[i].core->halted()) live = true;
+        else if (exited < 0) exited = int(i);
+    }
+    if (!live) {
+        const int who = exited >= 0 ? exited : last_.thread;
+        const tiles::cpu_core &c = *threads_[who].core;
+        conn_.send_packet("O" + hex_text("namp-vp: thread " + std::to_string(who + 1) + " (tile " +
+                                         std::to_string(c.tile_id()) + " core " +
+                                         std::to_string(c.index()) + ") " +
+                                         (c.halted() ? "has exited" : "is held") +
+                                         ": it does not run, and no other thread was resumed\n"));
+        last_ = {who, sigtrap, {}};
+        conn_.send_packet(stop_reply());
+        return resume_result::answered;
+    }
     for (size_t i = 0; i < threads_.size(); ++i) threads_[i].act = acts[i];
     if (sc_core::sc_is_running()) resume_event_.notify(sc_core::SC_ZERO_TIME);
     waiting_reply_ = true;
-    return true;
+    return resume_result::resumed;
 }
 
 bool gdb_server::handle(const std::string &p) {
@@ -428,28 +497,32 @@ bool gdb_server::handle(const std::string &p) {
         break;
     }
     case 'T': reply = thread_of(p.substr(1), -1) >= 0 ? "OK" : "E01"; break;
-    case 'c': case 's':
-        if (resume(p)) return true;
+    case 'c': case 's': {
+        const resume_result r = resume(p);
+        if (r == resume_result::resumed) return true;
+        if (r == resume_result::answered) return false;
         reply = "E01";
         break;
+    }
     case 'D':
         conn_.send_packet("OK");
         detach();
         return true;
     case 'k':
-        killed_ = true;
+        ending_ = true;
         control_.kill("killed by the debugger");
         conn_.close_client();
         return true;
     case 'v':
         if (p == "vCont?") reply = "vCont;c;C;s;S;t";
         else if (starts_with(p, "vCont;")) {
-            if (resume(p)) return true;
-            if (!conn_.connected()) return false;
+            const resume_result r = resume(p);
+            if (r == resume_result::resumed) return true;
+            if (r == resume_result::answered || !conn_.connected()) return false;
             reply = "E01";
         } else if (starts_with(p, "vKill")) {
             conn_.send_packet("OK");
-            killed_ = true;
+            ending_ = true;
             control_.kill("killed by the debugger");
             conn_.close_client();
             return true;
@@ -487,6 +560,11 @@ bool gdb_server::handle(const std::string &p) {
             const std::string text = monitor(command);
             for (size_t i = 0; i < text.size(); i += 400)
                 conn_.send_packet("O" + hex_text(text.substr(i, 400)));
+            if (ending_) {  // monitor quit: the answer, then the connection closes
+                conn_.send_packet("OK");
+                conn_.close_client();
+                return true;
+            }
             reply = "OK";
         } else if (starts_with(p, "qSymbol")) reply = "OK";
         break;

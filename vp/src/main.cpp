@@ -8,9 +8,13 @@
 
 #include "tiles/version.h"
 #include "trace/tracer.h"
+#include "vp/area.h"
 #include "vp/cli.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
+#include "vp/log_options.h"
+#include "vp/namp_hint.h"
+#include "vp/output_files.h"
 #include "vp/platform.h"
 #include "vp/statistics.h"
 
@@ -49,7 +53,7 @@ void list_presets() {
                   << p.settings.dump() << "\n";
 }
 
-void print_summary(const vp::platform &p, double host_seconds) {
+void print_summary(const vp::platform &p, double host_seconds, int exit_code) {
     const auto &rc = p.control();
     uint64_t instret = 0;
     unsigned cores = 0;
@@ -66,7 +70,7 @@ void print_summary(const vp::platform &p, double host_seconds) {
               << (p.clock_period() * double(cycles)).to_seconds() * 1e3 << " ms), " << instret
               << " instructions, host " << std::fixed << std::setprecision(3) << host_seconds
               << " s, " << std::setprecision(1) << (instret / host_seconds / 1e6)
-              << " MIPS\nnamp-vp: exit code " << rc.process_exit_code() << "\n";
+              << " MIPS\nnamp-vp: exit code " << exit_code << "\n";
 }
 
 // Where the cores that did not finish are: what a firmware engineer needs after a hang.
@@ -96,6 +100,7 @@ int run(int argc, char **argv) {
         }
         if (opt.list_config) { list_config(); return 0; }
         if (opt.list_presets) { list_presets(); return 0; }
+        if (opt.area_calibration) { std::cout << vp::area_calibration_table(); return 0; }
         vp::config_builder builder;
         if (!opt.preset.empty()) builder.apply_preset(opt.preset);
         if (!opt.config_file.empty()) builder.apply_file(opt.config_file);
@@ -104,6 +109,22 @@ int run(int argc, char **argv) {
         const unsigned tiles = config.mesh_width * config.mesh_height;
         for (const std::string &f : opt.firmware) firmware.add(f, tiles);
         for (const std::string &a : opt.args) firmware.add_args(a, tiles);
+        // The area parameters are checked before a run, not when its statistics are written.
+        const vp::area_estimate area = vp::estimate_area(config);
+        if (opt.area) {
+            // A dry check as well (scripts/explore runs it before a sweep): what a run would
+            // refuse before simulating is refused here too.
+            for (unsigned t = 0; t < tiles; ++t)
+                if (const vp::firmware_image *image = firmware.for_tile(t)) {
+                    const std::string err = image->layout_error(config.tile.sram_size);
+                    if (!err.empty()) throw vp::firmware_error(image->path() + ": " + err);
+                }
+            std::cout << vp::area_table(area);
+            return 0;
+        }
+        // Every output file is checked before the run, so a wrong path costs no simulation.
+        if (!opt.stats_file.empty()) vp::check_output_file("--stats", opt.stats_file);
+        if (!opt.log_file.empty()) vp::check_output_file("--log-file", opt.log_file);
     } catch (const std::exception &e) {
         std::cerr << "namp-vp: error: " << e.what() << "\n";
         return exit_usage;
@@ -120,6 +141,8 @@ int run(int argc, char **argv) {
         if (!opt.trace_categories.empty())
             ro.trace_categories = trace::parse_categories(opt.trace_categories);
         if (!opt.trace_window.empty()) parse_window(opt.trace_window, ro.trace_from, ro.trace_to);
+        ro.log = vp::parse_log_options(opt);
+        ro.log_file = opt.log_file;
     } catch (const std::exception &e) {
         std::cerr << "namp-vp: error: " << e.what() << "\n";
         return exit_usage;
@@ -138,21 +161,32 @@ int run(int argc, char **argv) {
     const double host_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    const int code = platform->control().process_exit_code();
+    int code = platform->control().process_exit_code();
     const vp::end_reason reason = platform->control().reason();
-    if (reason == vp::end_reason::watchdog || reason == vp::end_reason::hang)
-        print_unfinished_cores(*platform);
-    if (!opt.quiet) print_summary(*platform, host_seconds);
-    else if (code != 0) std::cerr << "namp-vp: " << platform->control().message() << "\n";
-
+    // Every output is checked: a full disk or a closed pipe is an error, not a short file.
+    std::vector<std::string> errors;
+    const auto note = [&](const std::string &e) { if (!e.empty()) errors.push_back(e); };
+    note(vp::stream_error(std::cout, "the console output (standard output)"));
+    for (const std::string &e : platform->output_errors()) note(e);
     if (!opt.stats_file.empty()) {
         std::ofstream out(opt.stats_file);
         out << vp::collect_statistics(*platform).dump(2) << "\n";
-        if (!out) {
-            std::cerr << "namp-vp: error: cannot write statistics to '" << opt.stats_file << "'\n";
-            return code ? code : exit_usage;
-        }
+        note(vp::stream_error(out, "statistics to '" + opt.stats_file + "'"));
     }
+    if (!errors.empty() && code == 0) code = exit_usage;
+
+    if (reason == vp::end_reason::watchdog || reason == vp::end_reason::hang)
+        print_unfinished_cores(*platform);
+    if (!opt.quiet) print_summary(*platform, host_seconds, code);
+    else if (platform->control().process_exit_code() != 0)
+        std::cerr << "namp-vp: " << platform->control().message() << "\n";
+    if (platform->control().process_exit_code() != 0) {
+        const std::string hint = vp::namp_firmware_hint(config, firmware, unsigned(platform->tiles().size()));
+        if (!hint.empty()) std::cerr << "namp-vp: note: " << hint << "\n";
+    }
+    for (const std::string &e : errors) std::cerr << "namp-vp: error: " << e << "\n";
+    std::cerr.flush();
+    if (!std::cerr && code == 0) code = exit_usage;  // nowhere left to say it
     return code;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <unistd.h>
 
 #include "na_registers.h"
 #include "tile_memory_map.h"
@@ -28,10 +29,14 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     }
     const bool echo = config.effective.at("console").at("echo").get<bool>() && !options.quiet;
     tiles::tile::outputs out;
-    out.console_out = echo ? &std::cout : nullptr;
+    if (options.progress)
+        status_ = std::make_unique<status_line>(std::cerr, isatty(STDERR_FILENO) != 0, std::cout);
+    out.console_out = !echo ? nullptr : status_ ? &status_->console() : &std::cout;
     out.console_log = console_log_.is_open() ? &console_log_ : nullptr;
     out.trace = &std::cerr;
     out.tracer = tracer_.get();
+    open_event_log();
+    out.log = log_.get();
     if (!options.gdb.empty()) {
         try {
             gdb_ = std::make_unique<gdb_server>(options.gdb, control_, std::cerr);
@@ -55,6 +60,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
             g.na_base = TILE_NA_BASE;
             g.clock_hz = uint32_t(config.clock_hz);
             g.timer_hz = uint32_t(config.clock_hz / config.tile.timer_divider);
+            g.arg = config.tile.arg;
             const std::string tile_name = "tile_" + std::to_string(x) + "_" + std::to_string(y);
             tiles::tile_config tile_cfg = config.tile;
             tile_cfg.cycle_limit = options.max_cycles;
@@ -73,7 +79,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     if (options.progress || (tracer_ && tracer_->enabled(trace::noc))) {
         run_observer::params obs;
         obs.clock_period = period_;
-        obs.progress = options.progress ? &std::cerr : nullptr;
+        obs.progress = status_.get();
         obs.instructions = [this] { return instructions(); };
         obs.tracer = tracer_.get();
         obs.mesh = mesh_.get();
@@ -100,10 +106,12 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         t->attach_device(na.rma, RMA_BASE, RMA_SIZE, "rma_window");
         for (auto *m : na.bus_masters()) t->bind_master(*m);
         for (unsigned c = 0; c < na.irq.size(); ++c) na.irq[c].bind(t->external_irq(c));
+        na.set_observer(namp_log_.get());
     }
 }
 
 void platform::load(const firmware_map &firmware) {
+    firmware_ = firmware;
     for (auto &t : tiles_) {
         const firmware_image *image = firmware.for_tile(t->geometry().id);
         if (!image) continue;

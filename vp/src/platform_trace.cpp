@@ -1,7 +1,9 @@
 // The platform's side of the timeline trace: creating the tracer from the options and recording
 // the firmware's sim_mark stamps on the marking core's track.
 #include <cstdio>
+#include <iostream>
 
+#include "vp/output_files.h"
 #include "vp/platform.h"
 
 namespace vp {
@@ -26,6 +28,27 @@ void platform::trace_mark(const mark_record &m) {
     char name[24];
     std::snprintf(name, sizeof name, "mark 0x%08x", unsigned(m.id));  // ids are often tags
     tracer_->instant(track, name, period_ * double(m.cycle));
+}
+
+std::vector<std::string> platform::output_errors() {
+    std::vector<std::string> errors;
+    if (status_) {  // console lines went through the status line's stream
+        status_->console().flush();
+        if (status_->console_failed()) errors.push_back("cannot write the console output (standard output)");
+    }
+    if (console_log_.is_open()) {
+        const std::string e = stream_error(console_log_, "console.file '" + config_.console_file + "'");
+        if (!e.empty()) errors.push_back(e);
+    }
+    if (log_) {
+        const std::string e = stream_error(log_file_.is_open() ? static_cast<std::ostream &>(log_file_) : std::clog,
+                                           "the log to '" + (options_.log_file.empty() ? std::string("standard error")
+                                                                                     : options_.log_file) + "'");
+        if (!e.empty()) errors.push_back(e);
+    }
+    if (tracer_ && !tracer_->good())
+        errors.push_back("cannot write the trace to '" + options_.trace_file + "'");
+    return errors;
 }
 
 uint64_t platform::instructions() const {

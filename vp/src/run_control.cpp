@@ -68,6 +68,16 @@ void run_control::kill(const std::string &message) {
     finish(end_reason::shutdown, message);
 }
 
+void run_control::quit(const std::string &message) {
+    shutdown_code_ = 0;
+    finish(end_reason::shutdown, message);
+}
+
+void run_control::restart() {
+    exits_.clear();
+    failures_.clear();
+}
+
 void run_control::conclude(bool time_limit_reached) {
     if (reason_ != end_reason::running) return;
     if (time_limit_reached)

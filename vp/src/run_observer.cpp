@@ -1,6 +1,7 @@
 #include "vp/run_observer.h"
 
 #include <iomanip>
+#include <sstream>
 
 namespace vp {
 
@@ -20,6 +21,7 @@ void run_observer::run() {
     if (!track_ && !p_.progress) return;
     start_ = last_ = std::chrono::steady_clock::now();  // host time of the simulation, not set-up
     const sc_core::sc_time step = p_.clock_period * (track_ ? sample_cycles : progress_cycles);
+    if (p_.progress) print();  // at once: a run shorter than the interval shows it too
     for (;;) {
         if (track_)
             p_.tracer->counter(track_, "packets in flight", double(p_.mesh->packets_in_flight()),
@@ -39,16 +41,17 @@ void run_observer::print() {
     const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const sc_core::sc_time t = sc_core::sc_time_stamp();
     const uint64_t insns = p_.instructions ? p_.instructions() : 0;
-    *p_.progress << "\rnamp-vp: " << std::fixed << std::setprecision(3) << t.to_seconds() * 1e3
-                 << " ms simulated (" << uint64_t(t / p_.clock_period) << " cycles), host "
-                 << std::setprecision(1) << host << " s, " << (host > 0 ? insns / host / 1e6 : 0.0)
-                 << " MIPS   " << std::flush;
+    std::ostringstream line;
+    line << "namp-vp: " << std::fixed << std::setprecision(3) << t.to_seconds() * 1e3
+         << " ms simulated (" << uint64_t(t / p_.clock_period) << " cycles), host "
+         << std::setprecision(1) << host << " s, " << (host > 0.05 ? insns / host / 1e6 : 0.0) << " MIPS";
+    p_.progress->show(line.str());
 }
 
 void run_observer::done() {
     if (!p_.progress) return;
-    print();  // the final state, so even a short run shows one line
-    *p_.progress << "\n";
+    print();  // the final state
+    p_.progress->done();
 }
 
 }  // namespace vp

@@ -1,5 +1,7 @@
 #include "vp/statistics.h"
 
+#include "vp/area.h"
+
 namespace vp {
 
 using nlohmann::ordered_json;
@@ -75,10 +77,11 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
     j["register_accesses"] = s.register_accesses;
     j["bus_errors"] = s.bus_errors;
     if (const namp::namp_unit *u = na.namp()) {
-        static const char *const msg_names[] = {"unknown", "alloc_request", "alloc_response",
-                                                "credit", "finalize"};
+        static const char *const msg_names[NAMP_MSG_TYPES] = {
+            "unknown", "alloc_request", "alloc_response", "credit", "finalize", "credit_nack",
+            "nak_reloc", "reloc", "migrate", "reloc_credit"};
         ordered_json sent = ordered_json::object(), received = ordered_json::object();
-        for (unsigned t = 0; t < 5; ++t) {
+        for (unsigned t = 0; t < NAMP_MSG_TYPES; ++t) {
             sent[msg_names[t]] = s.namp_msgs_sent[t];
             received[msg_names[t]] = s.namp_msgs_received[t];
         }
@@ -101,7 +104,14 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
                      {"nacks_sent", s.namp_nacks_sent}, {"rx_completed", s.namp_rx_completed},
                      {"voided", s.namp_voided}, {"dropped", s.namp_dropped},
                      {"atomic_ops", u->init.port.atomics() + u->target.port.atomics()},
-                     {"raw_refused", s.namp_raw_refused}, {"slots", slots}};
+                     {"raw_refused", s.namp_raw_refused},
+                     {"window_refusals", s.namp_window_refusals},
+                     {"credits_refused", s.namp_credit_refused},
+                     {"credit_nacks", s.namp_credit_nacks},
+                     {"relocations", s.namp_relocations}, {"ps_applied", s.namp_ps_applied},
+                     {"ps_refused", s.namp_ps_refused},
+                     {"shadow_transfers", s.namp_shadow_transfers},
+                     {"shadow_errors", s.namp_shadow_errors}, {"slots", slots}};
     }
     return j;
 }
@@ -152,6 +162,7 @@ ordered_json collect_statistics(const platform &p) {
     doc["marks"] = marks;
     doc["tiles"] = tiles;
     doc["noc"] = ordered_json::parse(p.network().stats_json().dump());
+    doc["area"] = area_json(estimate_area(p.config()));
     doc["config"] = p.config().effective;
     return doc;
 }

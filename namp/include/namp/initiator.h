@@ -39,6 +39,12 @@ public:
     // Software cleared CCM of a running slot: it finishes after the current transfer; one that
     // holds nothing finishes now.
     void leave_ccm(slot &s);
+    // The kernel aborts the slot's transfer (NAMP_SLOT_CTRL_ABORT): ERROR ABORTED at its next
+    // safe point (docs/namp.md "SV isolation").
+    void abort(slot &s, bool keep = false);
+    // NAMP-PS (ps_initiator.cpp): a RELOC or MIGRATE for a local handle, from the target; the
+    // egress FSM applies it between two steps (so no set-up reads the handle half changed).
+    void ps_request(noc::packet pkt);
     // The target added credits to a local handle: wake the slots waiting for them.
     void credit_update(uint32_t handle);
     // Responses for this initiator (ALLOC_RESP) and completions of its DMA transfers.
@@ -67,6 +73,14 @@ private:
     void step_data(slot &s);
     void step_finalize(slot &s);
     void send_request(slot &s);
+    void step_abort(slot &s);
+    // NAMP-PS (ps_initiator.cpp)
+    void step_ps_slot(slot &s);
+    void serve_ps(const noc::packet &pkt);
+    void apply_nak_reloc(slot &s, const std::vector<uint32_t> &w);
+    void dualcast_target(slot &s, uint32_t block, uint32_t n, uint32_t m);
+    bool handle_in_flight(uint32_t h) const;
+    void flush_ps_replies();
 
     // ingress
     void apply(const input &in);
@@ -85,6 +99,7 @@ private:
     void cc_member_fail(slot &s, unsigned i, uint32_t code);
     void cc_member_end(slot &s, unsigned i);
     void cc_reschedule(slot &s);
+    void cc_abort(slot &s);
 
     // bookkeeping
     void complete(slot &s);
@@ -111,6 +126,8 @@ private:
     uint64_t credit_updates_ = 0;    // CREDIT messages applied (lost-wake-up guard)
     uint32_t rng_;                   // back-off jitter (deterministic per tile)
     std::deque<input> in_;
+    std::deque<noc::packet> ps_jobs_;  // RELOC / MIGRATE waiting for the egress FSM
+    std::deque<std::pair<uint32_t, noc::packet>> ps_replies_;  // RELOC_CREDITs held back (handle)
     input cur_{input_kind::response, 0, {}};  // the input being applied (a member: see bus_port.h)
     sc_core::sc_event kick_, in_event_;
 };

@@ -32,7 +32,8 @@ struct na_config {
         bool atomics = true;             // target uses atomic RMW bus accesses
         unsigned arbitration = 0;        // NAMP_ARB_* reset value
         unsigned retry_cycles = 64;      // first NACK back-off; CCM empty-send-buffer poll period
-        unsigned retry_max_cycles = 4096;  // back-off limit (doubles per NACK up to it)
+        unsigned retry_max_cycles = 8192;  // back-off limit (doubles per NACK up to it; the knee of
+                                           // scripts/sweeps/retry-backoff.yaml)
         bool rx_count_gating = true;     // RX_COUNT counts only endpoints with the notify flag
         unsigned start_cycles = 2;       // VALID 0->1: validation before the slot is READY
         unsigned setup_cycles = 4;       // egress: set-up step (plus handle/buffer bus reads)
@@ -43,7 +44,9 @@ struct na_config {
         unsigned target_cycles = 4;      // target: serving one protocol message (plus bus accesses)
         unsigned slots_virt = 0;         // NAMP-SV: the highest slots_virt slots have a vif (vif.h)
         unsigned vif_cycles = 2;         // NAMP-SV: VALID written to a vif -> table reads start
+        unsigned window_cycles = 1;      // SV guard: bounds compare of a guarded set-up / target access
         bool osqm = false;               // HW-OSQM (osqm.h)
+        bool ps = false;                 // NAMP-PS: protection switching (namp_ps.h)
         unsigned osqm_cycles = 2;        // HW-OSQM: one insertion step (plus its bus accesses)
         unsigned osqm_retry_cycles = 16; // HW-OSQM: back-off while the OS lock is held
         // HW-OSQM design-time parameters (thesis 4.2.3.4): reset values of the OS-specific items

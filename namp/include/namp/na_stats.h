@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "namp_structs.h"
+
 namespace namp {
 
 struct na_stats {
@@ -25,11 +27,21 @@ struct na_stats {
 
     // NAMP (zero when disabled); per-slot counters are in namp::slot
     uint64_t namp_egress_steps = 0, namp_ingress_steps = 0, namp_target_steps = 0;
-    std::array<uint64_t, 5> namp_msgs_sent{}, namp_msgs_received{};  // per sub-type (0: unknown)
+    std::array<uint64_t, NAMP_MSG_TYPES> namp_msgs_sent{}, namp_msgs_received{};  // per sub-type (0: unknown)
     uint64_t namp_nacks_sent = 0, namp_rx_completed = 0;
     uint64_t namp_voided = 0;       // elements committed VOID for failed transfers (target)
     uint64_t namp_dropped = 0;      // messages dropped: unknown sub-type, endpoint gone
     uint64_t namp_raw_refused = 0;  // software raw headers with the NAMP type refused
+    // SV isolation (docs/namp.md "SV isolation")
+    uint64_t namp_window_refusals = 0;  // target: guarded-endpoint accesses outside the window
+    uint64_t namp_credit_refused = 0;   // target: CREDITs for no connected channel handle
+    uint64_t namp_credit_nacks = 0;     // initiator: CREDIT_NACKs received
+    // NAMP-PS (docs/namp.md "NAMP-PS")
+    uint64_t namp_relocations = 0;      // initiator: NAK_RELOCs applied to a handle
+    uint64_t namp_ps_applied = 0;       // initiator: RELOC / MIGRATE applied to a local handle
+    uint64_t namp_ps_refused = 0;       // RELOC / MIGRATE refused (no PS, not a channel handle, ...)
+    uint64_t namp_shadow_transfers = 0; // dualcast copies written to a new location
+    uint64_t namp_shadow_errors = 0;    // dualcast copies that failed (the original is unaffected)
 };
 
 }  // namespace namp

@@ -23,6 +23,8 @@ public:
     virtual void credit_added(uint32_t handle) = 0;  // CREDIT applied to a local handle
     // a message was completed into endpoint `ep` whose flags word is `ep_flags`
     virtual void message_delivered(uint32_t ep, uint32_t ep_flags) = 0;
+    // NAMP-PS: a RELOC or MIGRATE for a local handle (applied by the initiator)
+    virtual void ps_request(noc::packet pkt) = 0;
 };
 
 class namp_target : public sc_core::sc_module {
@@ -40,7 +42,9 @@ private:
     void serve_alloc(const noc::packet &pkt);
     void serve_credit(const noc::packet &pkt);
     void serve_final(const noc::packet &pkt);
-    bool reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data);
+    void commit(uint32_t ep, const uint32_t *e, const uint32_t *d, uint32_t elem, uint32_t size,
+                uint32_t flags);
+    uint32_t reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data, bool &ack);
     // NAMP-CC reduction (cc_target.cpp): the element combining reduction `id`, and the count of
     // its contributions
     uint32_t reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t size, uint32_t id,
@@ -52,8 +56,18 @@ private:
                           uint32_t &elem, uint32_t &data, bool &ack);
     void gather_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d, uint32_t k,
                       uint32_t part, bool void_elem);
-    // reads the endpoint and its receive-buffer descriptor; false if it cannot receive
-    bool receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b);
+    // reads the endpoint and its receive-buffer descriptor, sets the window (SV guard);
+    // NAMP_ERR_NONE, or why it cannot receive
+    uint32_t receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b);
+    bool element_in_window(uint32_t b, const uint32_t *d, uint32_t k) const;
+    bool in_window(uint64_t addr, uint64_t len) const { return addr >= win_lo_ && addr + len <= win_hi_; }
+    uint32_t window_refused();
+    uint32_t enter_counted(uint32_t ep, uint32_t *reloc);
+    static constexpr uint32_t paused_code = 0xFF, relocating_code = 0xFE;  // enter_counted only
+    // NAMP-PS (ps_target.cpp)
+    void nak_reloc(const noc::packet &pkt, const uint32_t *reloc);
+    void serve_ps_request(const noc::packet &pkt);
+    void serve_reloc_credit(const noc::packet &pkt);
     bool in_sram(uint32_t addr, uint32_t len) const {
         return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
     }
@@ -67,6 +81,7 @@ private:
     sc_core::sc_time period_;
     std::deque<noc::packet> queue_;
     noc::packet cur_;  // the request being served (a member: nothing heap-held on the stack)
+    uint64_t win_lo_ = 0, win_hi_ = 0;  // the window of the endpoint being served
     sc_core::sc_event event_;
 };
 

@@ -53,6 +53,10 @@ public:
     void dma_completion(unsigned tag, bool error) { init.dma_completion(tag, error); }
 
     const std::vector<std::unique_ptr<slot>> &slots() const { return slots_; }
+    void set_observer(namp_observer *o) {  // the event log (null: none)
+        obs_ = o;
+        for (auto &s : slots_) s->attach_observer(o, geo_.tile_id);
+    }
     // one track per slot, "namp slot S" under `process` (category namp)
     void attach_trace(trace::tracer &tr, const std::string &process) {
         for (auto &s : slots_)
@@ -64,6 +68,7 @@ public:
     // target_events
     void credit_added(uint32_t handle) override { init.credit_update(handle); }
     void message_delivered(uint32_t ep, uint32_t ep_flags) override;
+    void ps_request(noc::packet pkt) override { init.ps_request(std::move(pkt)); }
 
 private:
     bool read_slot(uint32_t off, uint32_t &v) const;
@@ -77,6 +82,7 @@ private:
 
     const na_config &cfg_;
     const na_geometry &geo_;
+    namp_observer *obs_ = nullptr;
     na_stats &stats_;
     std::function<void()> irq_changed_;
     std::vector<std::unique_ptr<slot>> slots_;

@@ -57,6 +57,9 @@ public:
     std::vector<tlm::tlm_initiator_socket<32> *> bus_masters();
     const dma_engine &dma() const { return *dma_; }
     const namp_unit *namp() const { return namp_.get(); }  // null without NAMP
+    void set_observer(namp_observer *o) {  // the event log's view of the NAMP (null: none)
+        if (namp_) namp_->set_observer(o);
+    }
     const vif_unit *vif() const { return vif_.get(); }     // null without NAMP-SV
     const osqm_unit *osqm() const { return osqm_.get(); }  // null without HW-OSQM
 

@@ -5,6 +5,8 @@
 #include <initializer_list>
 
 #include "namp/na_config.h"
+#include "namp_ps.h"
+#include "namp_structs.h"
 #include "noc/packet.h"
 
 namespace namp {
@@ -13,6 +15,11 @@ namespace namp {
 // then `args`. ALLOC_RESP travels on the control-response channel, the others on control-request.
 noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, unsigned flags,
                          unsigned tag, std::initializer_list<uint32_t> args);
+
+// Responses (to the initiator that sent the request) travel on the control-response channel.
+inline bool is_response(unsigned sub) {
+    return sub == NAMP_MSG_ALLOC_RESP || sub == NAMP_MSG_CREDIT_NACK || sub == NAMP_MSG_NAK_RELOC;
+}
 
 // Sub-type of a received NAMP message (0 if it has no payload), for statistics and dispatch.
 unsigned message_sub(const noc::packet &pkt);

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "na_registers.h"
+#include "namp/observer.h"
 #include "trace/tracer.h"
 
 namespace namp {
@@ -51,6 +52,9 @@ enum class slot_event : uint8_t {
     fail,           // any error
     release,        // software cleared VALID, or buffered completion cleared it
     members,        // CC: descriptor read, the members start
+    ps_sent,        // PS: the control message (RELOC / MIGRATE) sent
+    reloc,          // PS: NAK_RELOC applied to the handle: allocate again at the new location
+    shadow,         // PS dualcast: the original is finalized, the copy to the new location next
 };
 
 // The part of a transfer that is per destination (a collective has one per member).
@@ -83,6 +87,16 @@ public:
 
     // registers
     uint32_t flags = 0, p1 = 0, p2 = 0, p3 = 0, priority = 0;
+    // SV guard window of the send buffer (NAMP_SLOT_WIN_*; 0 bytes = unguarded): every address
+    // the set-up derives from the buffer's header must lie in [win_base, win_base + win_size)
+    uint32_t win_base = 0, win_size = 0;
+    bool guarded() const { return win_size != 0; }
+    bool in_window(uint32_t addr, uint32_t len) const {
+        return addr >= win_base && uint64_t(addr) + len <= uint64_t(win_base) + win_size;
+    }
+    // NAMP_SLOT_CTRL_ABORT written while active: the transfer ends ABORTED at its next safe point
+    bool abort_requested = false;
+    bool abort_keep = false;        // NAMP_SLOT_CTRL_KEEP: the send-buffer element is not dropped
     uint32_t code = NAMP_ERR_NONE;  // error code of STATUS
     unsigned retries = 0;           // NACKs of the current transfer
     unsigned cc_failed = 0;         // CC: members failed (STATUS[29:24])
@@ -121,6 +135,10 @@ public:
     uint32_t src = 0, size = 0;            // data source and bytes
     uint32_t elem_index = 0, elem_size_addr = 0;  // send-buffer element (BUF)
     bool direct = false;                   // this transfer took its element on the fast path
+    // PS dualcast: the copy of the element at the new location (same index), written after the
+    // original is finalized; a failed copy leaves the original alone
+    slot_destination shadow;
+    bool shadow_pending = false, shadow_phase = false, shadow_failed = false;
     uint64_t order = 0;                    // start order (per-destination ordering)
     uint64_t served = 0;                   // serial of the last egress step (LRS)
 
@@ -130,6 +148,10 @@ public:
         std::array<uint64_t, slot_state_count> state_cycles{};
     };
     // the slot's states as slices on track `t` of `tr` (docs/tracing.md)
+    void attach_observer(namp_observer *o, unsigned tile) {
+        obs_ = o;
+        tile_ = tile;
+    }
     void attach_trace(trace::tracer &tr, trace::track_id t) {
         tr_ = &tr;
         track_ = t;
@@ -149,6 +171,8 @@ private:
     std::vector<slot_destination> dst_;
     counters stats_;
     trace::tracer *tr_ = nullptr;
+    namp_observer *obs_ = nullptr;  // the event log's view (null: none)
+    unsigned tile_ = 0;
     trace::track_id track_ = 0;
 };
 

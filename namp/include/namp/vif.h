@@ -5,7 +5,9 @@
 // in tile memory (bus reads through the vif's own port, with their cost, plus
 // namp.vif_cycles), write the physical addresses and the flags into its slot and start it. A vID
 // out of bound is refused before any table access; an empty entry or one of the wrong kind, BUF=0
-// data transfers and starts before READY are error statuses. docs/namp.md "NAMP-SV".
+// data transfers and starts before READY are error statuses. The send buffer's window from its
+// table entry goes into the slot (NAMP_SLOT_WIN_*): the initiator checks every address it derives
+// from the buffer's header, which the task can write. docs/namp.md "NAMP-SV", "SV isolation".
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -37,15 +39,17 @@ private:
     struct vif {
         uint32_t et_base = 0, et_bound = 0, ctrl = 0, translations = 0;
         uint32_t flags = 0, p1 = 0, p2 = 0, p3 = 0;  // as the task wrote them (vIDs)
-        uint32_t error = 0;                           // NAMP_ERR_VIF_* while refused
+        uint32_t held = 0;  // STATUS the task reads while a refusal or a parked finish holds
+        uint32_t generation = 0;                      // READY withdrawn: bumped (drops a start)
         bool translating = false;
     };
     vif *find(unsigned slot, uint32_t offset, uint32_t page);
     bool write_flags(unsigned slot, vif &x, uint32_t v);
     uint32_t slot_reg(unsigned slot, uint32_t reg) const;
     void slot_write(unsigned slot, uint32_t reg, uint32_t v);
-    uint32_t lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr);
+    uint32_t lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr, uint32_t &limit);
     void refuse(vif &x, uint32_t code);
+    void reset_task_side(vif &x);
     void translate_thread();
 
     const na_config &cfg_;

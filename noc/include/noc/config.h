@@ -22,8 +22,11 @@ const char *channel_name(channel ch);
 inline unsigned index_of(channel ch) { return static_cast<unsigned>(ch); }
 inline channel channel_from_index(unsigned i) { return static_cast<channel>(i); }
 
-// Largest mesh side the 5-bit coordinate fields of the header can address.
-constexpr unsigned max_mesh_side = 32;
+// Largest mesh side. The header's 5-bit coordinate fields address 32 tiles per side: packets are
+// model objects and reach any tile, but one whose header is serialised (to_flits: the raw packets
+// software reads from the adapter's NoC buffers) must have coordinates below 32, else
+// encode_header reports an error. NAMP, RDMA and RMA packets are never serialised.
+constexpr unsigned max_mesh_side = 64;
 // Largest packet the 6-bit length field of the header can describe (length - 1 is encoded).
 constexpr unsigned max_encodable_packet_flits = 64;
 

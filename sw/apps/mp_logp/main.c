@@ -38,9 +38,20 @@ static uint8_t buf[4096] __attribute__((aligned(8)));
 static uint8_t rbuf[4096] __attribute__((aligned(8)));
 
 #ifdef MP_TRANSPORT_NAMP
+#include "namp/namp.h"
+#include "na_registers.h"
 /* over the NAMP the third dimension is the send mode of the endpoints (Table 3.2c) */
 #define SEND_CAP_LOG2 3u
 static const char *const path_name[] = {"namp", "nampbuf", "nampccm"};
+
+/* A Table 4.2 variant without a protocol or send mode (baremsg, barechan, no BUF or CCM) skips
+ * those rows instead of failing, so one firmware measures every variant (both sides decide alike). */
+static int supported(int chan, uint32_t path)
+{
+    const uint32_t f = namp_features() << 8;
+    const uint32_t need[3] = {0, NA_FEATURE_NAMP_BUF, NA_FEATURE_NAMP_CCM};
+    return (f & (chan ? NA_FEATURE_NAMP_CHAN : NA_FEATURE_NAMP_MSG)) && (f & need[path]) == need[path];
+}
 #else
 #define SEND_CAP_LOG2 0u
 static const char *const path_name[] = {"buffer", "rma", "rdma"};
@@ -293,6 +304,8 @@ int main(void)
         for (int chan = 0; chan < 2; ++chan)
             for (uint32_t path = 0; path < 3; ++path) {
 #ifdef MP_TRANSPORT_NAMP
+                if (!supported(chan, path))
+                    continue;
                 mcapix_endpoint_set_send_mode(chan ? l->eout : l->msg_me, path, &st);
                 if (st != MCAPI_SUCCESS)
                     die("set_send_mode", st);

@@ -1,10 +1,19 @@
 /* Multicast benchmark (thesis Fig. 3.21): sender overhead o_s and gap g of one multicast against
- * the number of destinations N = 1..15, software loop of point-to-point sends against NAMP-CC,
- * with identical application code (mcapix_cc_set_path switches the path). Tile 0 sends
+ * the number of destinations N = 1..15, software against NAMP-CC, with identical application code
+ * (mcapix_cc_set_path switches the path): "sw" the blocking loop (one mcapi_msg_send per member),
+ * "post" the members' sends posted one after the other as MCAPI non-blocking sends, then waited
+ * for, "hw" NAMP-CC (mcapix_mcast_send); and at the driver level, as the thesis' model counts
+ * (Fig. 3.20, 3.21): "drv" the thesis' software multicast (one slot per member programmed one
+ * after the other on the NAMP, the transfers overlapping, then every completion taken), "drvcc"
+ * one collective slot, "drvccl" the same with the member list written into the descriptor at
+ * every send (the thesis' "setup of the multicast list"). tile.arg, when not 0, is a bitmask of
+ * the N to measure (bit N; the claim tests run a few). Tile 0 sends
  * CCB_K + 1 multicasts per (path, N, size) to tiles 1..N (the first one warms up); o_s counts the
  * cycles the core is awake in mcapix_mcast_send (wfi sleep not counted), g the interval between
  * consecutive sends. The members check every message. Console: one "ccbench mcast" line per
- * configuration; scripts/cc-bench turns them into tables and plots. */
+ * configuration and one "ccbench create" line per N (cycles of mcapix_mcast_create, the
+ * descriptor's member list that the thesis' hardware multicast sets up per send); scripts/cc-bench
+ * turns them into tables and plots. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,6 +22,8 @@
 #include "mcapix_cc.h"
 #include "cc_app.h"
 #include "../mp_e2e/payload.h"
+#include "namp/namp.h"
+#include "namp_cc.h"
 
 #define CCB_K 8u
 #define NMAX 15u
@@ -20,12 +31,102 @@
 #define PORT_TX 2u
 static const uint32_t sizes[] = {4u, 256u, 2048u};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
-static const char *const path_names[] = {"sw", "hw"};
+#define NPATHS 6u
+enum { P_SW, P_HW, P_POST, P_DRV, P_DRVCC, P_DRVCCL };
+static const char *const path_names[NPATHS] = {"sw", "hw", "post", "drv", "drvcc", "drvccl"};
+static const uint32_t path_modes[NPATHS] = {MCAPIX_CC_SOFTWARE, MCAPIX_CC_AUTO,
+                                            MCAPIX_CC_SOFTWARE_POSTED, MCAPIX_CC_SOFTWARE,
+                                            MCAPIX_CC_SOFTWARE, MCAPIX_CC_SOFTWARE};
+
+/* the N of this run (tile.arg: bitmask, 0 = all) */
+static int measured(uint32_t n) { uint32_t m = tile_arg(); return m == 0 || (m >> n & 1u); }
 
 static uint8_t buf[2048] __attribute__((aligned(8)));
 static mcapix_mcast_group_t groups[NMAX];
 
 #define die(what, st) cc_app_die("ccbench", what, st)
+
+static volatile uint64_t drv_idle;   /* cycles asleep in the driver-level paths */
+#define HANDLE_WORD(i) ((NAMP_CC_MEMBER(i) + NAMP_CC_M_HANDLE) / 4u)
+
+/* Finishes the started slots of `mask` (IEN set): one NA_NAMP_DONE_SLOTS read per pass finds the
+ * done ones; in between the core sleeps in wfi with interrupts off (the DONE line wakes it, no
+ * trap); another adapter source gets its handler. Returns the slots still running when `keep`
+ * slots or fewer are left (0: all finished). */
+static uint32_t drv_finish(uint32_t mask, uint32_t keep)
+{
+    uint32_t saved = irq_global_disable();
+    while ((uint32_t)__builtin_popcount(mask) > keep) {
+        uint32_t done = namp_done_slots() & mask;
+        if (done) {
+            for (uint32_t d = done; d; d &= d - 1u) {
+                unsigned slot = (unsigned)__builtin_ctz(d);
+                uint32_t e = namp_slot_finish(slot);
+                namp_slot_free(slot);
+                if (e) {
+                    printf("ccbench FAIL: driver-level slot: %s\n", namp_error_name(e));
+                    exit(1);
+                }
+            }
+            mask &= ~done;
+            continue;
+        }
+        if (mmio_read32(TILE_NA_BASE + NA_IRQ_BASE + NA_IRQ_ACTIVE) & ~NA_IRQ_SRC_NAMP_DONE) {
+            irq_global_restore(saved);   /* not ours: its handler runs */
+            saved = irq_global_disable();
+            continue;
+        }
+        uint64_t t0 = cpu_cycles();
+        wait_for_interrupt();
+        drv_idle += cpu_cycles() - t0;
+    }
+    irq_global_restore(saved);
+    return mask;
+}
+
+/* The thesis' software multicast at the driver level: one slot per member, programmed one after
+ * the other (when no slot is free, the first one done is finished), then every completion. The
+ * member handles are the group's (the descriptor's member table). Not inlined: the MCAPI paths'
+ * loop must not pay its register saves. */
+__attribute__((noinline)) static void drv_mcast(const mcapix_mcast_group_t *g, uint32_t n,
+                                                const void *b, uint32_t size)
+{
+    uint32_t running = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        int s;
+        while ((s = namp_slot_alloc()) < 0)
+            running = drv_finish(running, (uint32_t)__builtin_popcount(running) - 1u);
+        namp_slot_start((unsigned)s, NAMP_F_IEN, g->desc[HANDLE_WORD(i)], (uint32_t)(uintptr_t)b,
+                        size);
+        running |= 1u << s;
+    }
+    drv_finish(running, 0);
+}
+
+/* One collective slot on the group's descriptor; with list = 1 the member list is written into
+ * the descriptor first, as the thesis' hardware multicast is configured per send. */
+__attribute__((noinline)) static void drv_cc(mcapix_mcast_group_t *g, uint32_t n, const void *b,
+                                             uint32_t size, int list, const uint32_t *handles)
+{
+    if (list)
+        for (uint32_t i = 0; i < n; ++i)
+            g->desc[HANDLE_WORD(i)] = handles[i];
+    int s;
+    while ((s = namp_slot_alloc()) < 0)
+        ;
+    namp_slot_start((unsigned)s, NAMP_FLAG_CC | NAMP_F_IEN, (uint32_t)(uintptr_t)g->desc,
+                    (uint32_t)(uintptr_t)b, size);
+    drv_finish(1u << s, 0);
+}
+
+static void drv_send(uint32_t path, mcapix_mcast_group_t *g, uint32_t n, const void *b,
+                     uint32_t size, const uint32_t *handles)
+{
+    if (path == P_DRV)
+        drv_mcast(g, n, b, size);
+    else
+        drv_cc(g, n, b, size, path == P_DRVCCL, handles);
+}
 
 static uint32_t tag(uint32_t path, uint32_t n, uint32_t si) { return (path * 16u + n) * 4u + si; }
 
@@ -40,9 +141,9 @@ static int member(uint32_t me)
     if (st != MCAPI_SUCCESS)
         die("endpoint_get", st);
     uint32_t count = 0;
-    for (uint32_t path = 0; path < 2; ++path)
+    for (uint32_t path = 0; path < NPATHS; ++path)
         for (uint32_t n = me; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES; ++si) {
+            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
                 for (uint32_t k = 0; k <= CCB_K; ++k) {
                     size_t got;
                     mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
@@ -60,6 +161,12 @@ static int member(uint32_t me)
                 if (st != MCAPI_SUCCESS)
                     die("ack", st);
             }
+    /* the root's final word: a member measured in no configuration must not end before the
+     * root has looked it up (an ended tile answers no look-up) */
+    size_t got;
+    mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
+    if (st != MCAPI_SUCCESS)
+        die("final recv", st);
     printf("ccbench member %u ok: %u messages\n", (unsigned)me, (unsigned)count);
     return 0;
 }
@@ -77,29 +184,47 @@ static int root(void)
             die("endpoint_get", st);
     }
     for (uint32_t n = 1; n <= NMAX; ++n) {
+        uint64_t t0 = cpu_cycles();
         mcapix_mcast_create(&groups[n - 1], tx, peers, n, &st);
+        uint64_t t1 = cpu_cycles();
         if (st != MCAPI_SUCCESS)
             die("mcast_create", st);
+        if (measured(n))
+            printf("ccbench create n=%u cycles=%u\n", (unsigned)n, (unsigned)(t1 - t0));
     }
     const mcapix_cc_stats_t *cs = mcapix_cc_stats();
-    for (uint32_t path = 0; path < 2; ++path) {
-        mcapix_cc_set_path(path ? MCAPIX_CC_AUTO : MCAPIX_CC_SOFTWARE);
+    const uint32_t *handles = groups[NMAX - 1].desc;   /* every member's handle, in order */
+    uint32_t hlist[NMAX];
+    for (uint32_t i = 0; i < NMAX; ++i)
+        hlist[i] = handles[HANDLE_WORD(i)];
+    for (uint32_t path = 0; path < NPATHS; ++path) {
+        mcapix_cc_set_path(path_modes[path]);
         for (uint32_t n = 1; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES; ++si) {
+            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
                 payload_fill(buf, sizes[si], tag(path, n, si), 0);
-                mcapix_mcast_send(&groups[n - 1], buf, sizes[si], &st);   /* warm-up */
+                const int drv = path >= P_DRV;
+                if (drv)   /* warm-up */
+                    drv_send(path, &groups[n - 1], n, buf, sizes[si], hlist);
+                else
+                    mcapix_mcast_send(&groups[n - 1], buf, sizes[si], &st);
                 if (st != MCAPI_SUCCESS)
                     die("mcast_send", st);
                 uint32_t hw0 = cs->hw_sends;
-                uint64_t idle0 = mcapix_stats()->idle_cycles, t0 = cpu_cycles();
-                for (uint32_t k = 0; k < CCB_K; ++k) {
-                    mcapix_mcast_send(&groups[n - 1], buf, sizes[si], &st);
-                    if (st != MCAPI_SUCCESS)
-                        die("mcast_send", st);
+                uint64_t idle0 = mcapix_stats()->idle_cycles + drv_idle, t0 = cpu_cycles();
+                if (drv) {
+                    for (uint32_t k = 0; k < CCB_K; ++k)
+                        drv_send(path, &groups[n - 1], n, buf, sizes[si], hlist);
+                } else {
+                    for (uint32_t k = 0; k < CCB_K; ++k) {
+                        mcapix_mcast_send(&groups[n - 1], buf, sizes[si], &st);
+                        if (st != MCAPI_SUCCESS)
+                            die("mcast_send", st);
+                    }
                 }
-                uint64_t t1 = cpu_cycles(), idle = mcapix_stats()->idle_cycles - idle0;
+                uint64_t t1 = cpu_cycles();
+                uint64_t idle = mcapix_stats()->idle_cycles + drv_idle - idle0;
                 uint32_t hw = cs->hw_sends - hw0;
-                if (hw != (path ? CCB_K : 0u)) {
+                if (hw != (path == P_HW ? CCB_K : 0u)) {
                     printf("ccbench FAIL: path %s took %u hardware sends of %u\n", path_names[path],
                            (unsigned)hw, (unsigned)CCB_K);
                     return 1;
@@ -115,6 +240,11 @@ static int root(void)
                        (unsigned)n, (unsigned)sizes[si], (unsigned)((t1 - t0 - idle) / CCB_K),
                        (unsigned)((t1 - t0) / CCB_K));
             }
+    }
+    for (uint32_t t = 0; t < NMAX; ++t) {
+        mcapi_msg_send(tx, peers[t], buf, 4, 0, &st);
+        if (st != MCAPI_SUCCESS)
+            die("final send", st);
     }
     printf("ccbench done: features=0x%x\n", (unsigned)mcapix_cc_features());
     return 0;

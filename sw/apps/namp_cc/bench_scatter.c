@@ -1,6 +1,10 @@
 /* Scatter benchmark (thesis Fig. 3.23): sender overhead o_s and gap g of one scatter against the
- * number of destinations N = 1..15, software (copy the chunks, one channel send per member)
- * against NAMP-CC (the DMA generates the chunk addresses), identical application code. Data set:
+ * number of destinations N = 1..15, software (copy the chunks, one channel send per member: "sw"
+ * blocking, member after member; "post" the sends posted as non-blocking sends, the thesis'
+ * software scatter) against NAMP-CC ("hw": the DMA generates the chunk addresses), identical
+ * application code; "drvcc" starts the group's collective slot at the driver level (what the
+ * thesis' model counts: one configuration, without the library's per-member channel turns);
+ * tile.arg, when not 0, is a bitmask of the N to measure. Data set:
  * 4 rows of N x s bytes; member i receives column block i (s bytes) of every row, 4 s bytes, for
  * s = 1, 64, 512. Method as bench.c (8 measured sends after a warm-up, members acknowledge each
  * configuration). Console: "ccbench scatter" lines (scripts/cc-bench). */
@@ -11,6 +15,7 @@
 #include "mcapi.h"
 #include "mcapix_cc.h"
 #include "cc_app.h"
+#include "namp/namp.h"
 
 #define K 8u
 #define NMAX 15u
@@ -24,6 +29,32 @@ static const uint32_t chunks[] = {1u, 64u, 512u};
 
 static uint8_t data[ROWS * NMAX * 512] __attribute__((aligned(8)));
 static mcapix_mcast_group_t groups[NMAX][NSIZES];
+#define NPATHS 4u
+enum { P_SW, P_HW, P_POST, P_DRVCC };
+static const char *const path_names[NPATHS] = {"sw", "hw", "post", "drvcc"};
+static const uint32_t path_modes[NPATHS] = {MCAPIX_CC_SOFTWARE, MCAPIX_CC_AUTO,
+                                            MCAPIX_CC_SOFTWARE_POSTED, MCAPIX_CC_AUTO};
+static volatile uint64_t drv_idle;   /* cycles asleep in the driver-level path */
+
+/* The group's collective slot started and finished at the driver level (the channels' credits
+ * are taken by the adapter, as for the library's hardware path). Not inlined: the MCAPI paths'
+ * loop must not pay its register saves. */
+__attribute__((noinline)) static void drv_scatter(const mcapix_mcast_group_t *g, const void *d,
+                                                  uint32_t size)
+{
+    int s;
+    while ((s = namp_slot_alloc()) < 0)
+        ;
+    namp_slot_start((unsigned)s, NAMP_FLAG_CC | NAMP_F_CON | NAMP_F_IEN,
+                    (uint32_t)(uintptr_t)g->desc, (uint32_t)(uintptr_t)d, size);
+    uint32_t e = namp_slot_wait_wfi((unsigned)s, &drv_idle);
+    namp_slot_free((unsigned)s);
+    if (e) {
+        printf("ccbench FAIL: driver-level scatter: %s\n", namp_error_name(e));
+        exit(1);
+    }
+}
+static int measured(uint32_t n) { uint32_t m = tile_arg(); return m == 0 || (m >> n & 1u); }
 
 #define die(what, st) cc_app_die("ccbench", what, st)
 
@@ -41,9 +72,9 @@ static int member(uint32_t me)
     if (st != MCAPI_SUCCESS)
         die("recv_open", st);
     mcapi_endpoint_t ack = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ACK, MCAPI_TIMEOUT_INFINITE, &st);
-    for (uint32_t path = 0; path < 2; ++path)
+    for (uint32_t path = 0; path < NPATHS; ++path)
         for (uint32_t n = me; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES; ++si) {
+            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
                 for (uint32_t k = 0; k <= K; ++k) {
                     void *b;
                     size_t got;
@@ -59,6 +90,13 @@ static int member(uint32_t me)
                 if (st != MCAPI_SUCCESS)
                     die("ack", st);
             }
+    /* the root's final packet: a member measured in no configuration must not end before the
+     * root has connected to it */
+    void *b;
+    mcapi_pktchan_recv(h, &b, &sz, &st);
+    if (st != MCAPI_SUCCESS)
+        die("final recv", st);
+    mcapi_pktchan_release(b, &st);
     return 0;
 }
 
@@ -94,33 +132,48 @@ static int root(void)
     for (uint32_t k = 0; k < sizeof data; ++k)
         data[k] = (uint8_t)k;   /* byte (row, column) of a row of n*s bytes: its row offset */
     const mcapix_cc_stats_t *cs = mcapix_cc_stats();
-    for (uint32_t path = 0; path < 2; ++path) {
-        mcapix_cc_set_path(path ? MCAPIX_CC_AUTO : MCAPIX_CC_SOFTWARE);
+    for (uint32_t path = 0; path < NPATHS; ++path) {
+        mcapix_cc_set_path(path_modes[path]);
         for (uint32_t n = 1; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES; ++si) {
+            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
                 uint32_t total = ROWS * n * chunks[si];
-                mcapix_scatter_send(&groups[n - 1][si], data, total, &st);   /* warm-up */
+                const mcapix_mcast_group_t *g = &groups[n - 1][si];
+                if (path == P_DRVCC)   /* warm-up */
+                    drv_scatter(g, data, total);
+                else
+                    mcapix_scatter_send(&groups[n - 1][si], data, total, &st);
                 if (st != MCAPI_SUCCESS)
                     die("scatter_send", st);
                 uint32_t hw0 = cs->hw_sends;
-                uint64_t idle0 = mcapix_stats()->idle_cycles, t0 = cpu_cycles();
-                for (uint32_t k = 0; k < K; ++k) {
-                    mcapix_scatter_send(&groups[n - 1][si], data, total, &st);
-                    if (st != MCAPI_SUCCESS)
-                        die("scatter_send", st);
+                uint64_t idle0 = mcapix_stats()->idle_cycles + drv_idle, t0 = cpu_cycles();
+                if (path == P_DRVCC) {
+                    for (uint32_t k = 0; k < K; ++k)
+                        drv_scatter(g, data, total);
+                } else {
+                    for (uint32_t k = 0; k < K; ++k) {
+                        mcapix_scatter_send(&groups[n - 1][si], data, total, &st);
+                        if (st != MCAPI_SUCCESS)
+                            die("scatter_send", st);
+                    }
                 }
-                uint64_t t1 = cpu_cycles(), idle = mcapix_stats()->idle_cycles - idle0;
-                if (cs->hw_sends - hw0 != (path ? K : 0u))
+                uint64_t t1 = cpu_cycles();
+                uint64_t idle = mcapix_stats()->idle_cycles + drv_idle - idle0;
+                if (cs->hw_sends - hw0 != (path == P_HW ? K : 0u))
                     die("path", MCAPI_ERR_GENERAL);
                 for (uint32_t i = 0; i < n; ++i) {
                     uint32_t v;
                     size_t got;
                     mcapi_msg_recv(ack, &v, sizeof v, &got, &st);
                 }
-                printf("ccbench scatter path=%s n=%u size=%u os=%u g=%u\n", path ? "hw" : "sw",
+                printf("ccbench scatter path=%s n=%u size=%u os=%u g=%u\n", path_names[path],
                        (unsigned)n, (unsigned)(ROWS * chunks[si]), (unsigned)((t1 - t0 - idle) / K),
                        (unsigned)((t1 - t0) / K));
             }
+    }
+    for (uint32_t t = 0; t < NMAX; ++t) {
+        mcapi_pktchan_send(chans[t], data, 4, &st);
+        if (st != MCAPI_SUCCESS)
+            die("final send", st);
     }
     printf("ccbench scatter done\n");
     return 0;

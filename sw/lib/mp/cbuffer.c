@@ -105,6 +105,31 @@ int mp_cbuffer_push(mp_cbuffer_t *b, const void *data, uint32_t size)
     return 0;
 }
 
+int mp_cbuffer_push_untrusted(mp_cbuffer_t *b, uint32_t n, uint32_t m, const void *data, uint32_t size)
+{
+    if (size > (1u << m))
+        return -2;
+    const uint32_t cap = 1u << n;
+    volatile uint32_t *sizes = (volatile uint32_t *)((uint8_t *)b + MP_CB_HEADER_SIZE);
+    uint8_t *slots = (uint8_t *)b + MP_CB_HEADER_SIZE + (4u << n);
+    for (int tries = 0; tries < 4; ++tries) {   /* the other party may move wr_idx for ever */
+        uint32_t cur = __atomic_load_n(&b->wr_idx, __ATOMIC_ACQUIRE);
+        uint32_t rd = __atomic_load_n(&b->rd_idx, __ATOMIC_ACQUIRE);
+        if (cur - rd >= cap)
+            return -1;
+        const uint32_t k = cur & (cap - 1u);
+        if (__atomic_load_n(&sizes[k], __ATOMIC_ACQUIRE) != 0)
+            return -1;
+        if (__atomic_compare_exchange_n(&b->wr_idx, &cur, cur + 1u, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            mp_cbuffer_copy(slots + ((size_t)k << m), data, size);
+            __atomic_store_n(&sizes[k], MP_CB_COMMITTED | size, __ATOMIC_RELEASE);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 int mp_cbuffer_read(mp_cbuffer_t *b, uint32_t *idx)
 {
     const uint32_t mask = (1u << b->capacity_log2) - 1u;

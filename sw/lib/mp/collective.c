@@ -13,7 +13,10 @@
 static uint32_t cc_path = MCAPIX_CC_AUTO;
 static mcapix_cc_stats_t cc_stats;
 
-void mcapix_cc_set_path(uint32_t path) { cc_path = path == MCAPIX_CC_SOFTWARE ? path : MCAPIX_CC_AUTO; }
+void mcapix_cc_set_path(uint32_t path)
+{
+    cc_path = path == MCAPIX_CC_SOFTWARE || path == MCAPIX_CC_SOFTWARE_POSTED ? path : MCAPIX_CC_AUTO;
+}
 uint32_t mcapix_cc_features(void) { return mp_cc_hw_features(); }
 uint32_t mp_cc_path(void) { return cc_path; }
 const mcapix_cc_stats_t *mcapix_cc_stats(void) { return &cc_stats; }
@@ -165,6 +168,56 @@ static mcapi_status_t software_scatter(mcapix_mcast_group_t *g, const uint8_t *d
     return first;
 }
 
+/* Waits for the posted sends of members [from, to) (req[i] is valid where the start left the
+ * member's status PENDING or SUCCESS) and records each member's status; returns the first error
+ * of them, or `first` if there was one already. */
+static mcapi_status_t wait_posted(mcapix_mcast_group_t *g, mcapi_request_t *req, uint32_t from,
+                                  uint32_t to, mcapi_status_t first)
+{
+    for (uint32_t i = from; i < to; ++i) {
+        mcapi_status_t st = g->member_status[i];
+        size_t sz;
+        if (st == MCAPI_PENDING || st == MCAPI_SUCCESS)
+            mcapi_wait(&req[i], &sz, MCAPI_TIMEOUT_INFINITE, &st);
+        g->member_status[i] = st;
+        if (st != MCAPI_SUCCESS && first == MCAPI_SUCCESS)
+            first = st;
+    }
+    return first;
+}
+
+/* Posted software scatter (the thesis' software scatter, like its multicast): each member's chunks
+ * are copied into the staging buffer and its packet started as a non-blocking send; when the
+ * buffer is full, the sends under way are waited for and the buffer is used again from the
+ * start. */
+static mcapi_status_t software_scatter_posted(mcapix_mcast_group_t *g, const uint8_t *data)
+{
+    mcapi_request_t req[MCAPIX_CC_MAX_MEMBERS];
+    mcapi_status_t first = MCAPI_SUCCESS;
+    uint32_t pos = 0, oldest = 0;
+    for (uint32_t i = 0; i <= g->num; ++i) {
+        uint32_t n = i < g->num ? m_size(g, i) * g->count : 0;
+        if (i == g->num || pos + n > sizeof scatter_buf) {   /* the buffer is needed again */
+            first = wait_posted(g, req, oldest, i, first);
+            oldest = i;
+            pos = 0;
+            if (i == g->num)
+                break;
+        }
+        if (n > sizeof scatter_buf) {
+            g->member_status[i] = MCAPI_ERR_PKT_SIZE;
+            continue;
+        }
+        uint32_t sz = m_size(g, i);
+        for (uint32_t k = 0; k < g->count; ++k)
+            memcpy(scatter_buf + pos + k * sz, data + m_base(g, i) + k * g->stride, sz);
+        mcapi_pktchan_send_i(g->chans[i], scatter_buf + pos, n, &req[i], &g->member_status[i]);
+        pos += (n + 7u) & ~7u;
+    }
+    cc_stats.sw_sends++;
+    return first;
+}
+
 void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_size,
                          mcapi_status_t *status)
 {
@@ -187,11 +240,30 @@ void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_
         return;
     }
     g->hw_last = 0;
-    *status = software_scatter(g, data);
+    *status = cc_path == MCAPIX_CC_SOFTWARE_POSTED ? software_scatter_posted(g, data)
+                                                   : software_scatter(g, data);
 }
 
-/* The software loop: one point-to-point send per member; a failed member does not stop the
- * others. */
+/* The posted software multicast of the thesis (Fig. 3.20a, 3.21): the transfers are started one
+ * after the other as non-blocking sends, so they overlap in the transport (several NAMP slots),
+ * and then all are waited for. A member whose start is refused does not stop the others. */
+static mcapi_status_t software_mcast_posted(mcapix_mcast_group_t *g, const void *buf, size_t size)
+{
+    mcapi_request_t req[MCAPIX_CC_MAX_MEMBERS];
+    for (uint32_t i = 0; i < g->num; ++i) {
+        mcapi_status_t st;
+        if (g->channel)
+            mcapi_pktchan_send_i(g->chans[i], buf, size, &req[i], &st);
+        else
+            mcapi_msg_send_i(g->send_endpoint, g->members[i], buf, size, 0, &req[i], &st);
+        g->member_status[i] = st;
+    }
+    cc_stats.sw_sends++;
+    return wait_posted(g, req, 0, g->num, MCAPI_SUCCESS);
+}
+
+/* The software loop: one blocking point-to-point send per member; a failed member does not stop
+ * the others. */
 static mcapi_status_t software_mcast(mcapix_mcast_group_t *g, const void *buf, size_t size)
 {
     mcapi_status_t first = MCAPI_SUCCESS;
@@ -226,7 +298,8 @@ void mcapix_mcast_send(mcapix_mcast_group_t *g, const void *buffer, size_t size,
         return;
     }
     g->hw_last = 0;
-    *status = software_mcast(g, buffer, size);
+    *status = cc_path == MCAPIX_CC_SOFTWARE_POSTED ? software_mcast_posted(g, buffer, size)
+                                                   : software_mcast(g, buffer, size);
 }
 
 mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *g, size_t member)

@@ -1,13 +1,10 @@
-/* MCAPI-style API (thesis 3.2.1) over the transport interface of mp_internal.h. */
+/* MCAPI-style API (thesis 3.2.1) over the transport interface (transport.h) and the endpoint
+ * layer (endpoints.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mp_internal.h"
 
-volatile mp_stats_t mp_stats;
-uint32_t mp_data_path = MP_DEFAULT_DATA_PATH;
-
-static struct mp_endpoint endpoints[MP_MAX_ENDPOINTS];
 static struct mp_ephandle remotes[MP_MAX_REMOTE];
 static uint32_t n_remotes;
 static int initialized;
@@ -101,7 +98,7 @@ void mcapi_initialize(mcapi_domain_t domain_id, mcapi_node_t node_id,
     }
     my_node = node_id;
     mp_data_path = attrs ? attrs->data_path : MP_DEFAULT_DATA_PATH;
-    memset(endpoints, 0, sizeof endpoints);
+    memset(mp_endpoints, 0, sizeof mp_endpoints);
     n_remotes = 0;
     mcapi_status_t st = mp_tr_init();
     if (st != MCAPI_SUCCESS) {   /* e.g. the NAMP transport on a platform without a NAMP */
@@ -162,22 +159,6 @@ const volatile mp_stats_t *mcapix_stats(void) { return &mp_stats; }
 
 /* ---------------------------------------------------------------- endpoints */
 
-struct mp_endpoint *mp_find_port(uint32_t port)
-{
-    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
-        if (endpoints[i].state == MP_EP_READY && endpoints[i].h.port == port)
-            return &endpoints[i];
-    return NULL;
-}
-
-struct mp_endpoint *mp_ep_from_addr(uint32_t addr)
-{
-    uintptr_t a = addr, base = (uintptr_t)endpoints;
-    if (a < base || a >= base + sizeof endpoints || (a - base) % sizeof(struct mp_endpoint))
-        return NULL;
-    return (struct mp_endpoint *)a;
-}
-
 /* Frees a deleted endpoint's buffers; the table entry may be reused afterwards. */
 static void release_endpoint(struct mp_endpoint *ep)
 {
@@ -196,8 +177,8 @@ static void release_endpoint(struct mp_endpoint *ep)
 static void reap_closing(void)
 {
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
-        if (endpoints[i].state == MP_EP_CLOSING && mp_tr_endpoint_reapable(&endpoints[i]))
-            release_endpoint(&endpoints[i]);
+        if (mp_endpoints[i].state == MP_EP_CLOSING && mp_tr_endpoint_reapable(&mp_endpoints[i]))
+            release_endpoint(&mp_endpoints[i]);
 }
 
 static struct mp_endpoint *local_ep(mcapi_endpoint_t e)
@@ -248,8 +229,8 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     reap_closing();
     struct mp_endpoint *ep = NULL;
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS && !ep; ++i)
-        if (endpoints[i].state == MP_EP_FREE || endpoints[i].state == MP_EP_DELETED)
-            ep = &endpoints[i];
+        if (mp_endpoints[i].state == MP_EP_FREE || mp_endpoints[i].state == MP_EP_DELETED)
+            ep = &mp_endpoints[i];
     if (!ep) {
         SET(status, MCAPI_ERR_ENDP_LIMIT);
         return NULL;
@@ -274,6 +255,8 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     ep->rx = (mp_cbuffer_t *)mem;
     ep->tx = (mp_cbuffer_t *)smem;
     ep->rx_given = rx_mem != NULL;
+    ep->rx_n = n;
+    ep->rx_m = m;
     ep->h.domain = MCAPI_DOMAIN;
     ep->h.node = my_node;
     ep->h.port = port;
@@ -286,6 +269,14 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     ep->state = MP_EP_READY;     /* visible to lookups from now on */
     SET(status, MCAPI_SUCCESS);
     return &ep->h;
+}
+
+int mcapix_endpoint_reaped(mcapi_endpoint_t e)
+{
+    if (!e || !e->local)
+        return 1;
+    reap_closing();
+    return e->local->state != MP_EP_CLOSING;
 }
 
 mcapi_endpoint_t mcapi_endpoint_create(mcapi_port_t port, mcapi_status_t *status)
@@ -422,6 +413,14 @@ static int local_waiting(const struct mp_endpoint *d)
     return n_active && local_waiting_before(d, local_seq);
 }
 
+/* Same-node delivery. A receive buffer in task memory (mcapix_endpoint_create_in) is pushed with
+ * the geometry it was created with: the task can write its header (docs/kernel.md "SV isolation"). */
+static int local_push(struct mp_endpoint *d, const void *buf, uint32_t size)
+{
+    return d->rx_given ? mp_cbuffer_push_untrusted(d->rx, d->rx_n, d->rx_m, buf, size)
+                       : mp_cbuffer_push(d->rx, buf, size);
+}
+
 /* One attempt of a waiting same-node send: its turn (the oldest to its endpoint) and room. */
 static int local_send_progress(mcapi_request_t *r)
 {
@@ -434,7 +433,7 @@ static int local_send_progress(mcapi_request_t *r)
     if (now < r->next_try)
         return 0;
     if (local_waiting_before(r->ep, r->op_idx) ||
-        mp_cbuffer_push(r->ep->rx, r->op_buf, r->op_size) != 0) {
+        local_push(r->ep, r->op_buf, r->op_size) != 0) {
         r->next_try = now + MP_LOCAL_RETRY;
         return 0;
     }
@@ -498,9 +497,9 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
             st = MCAPI_ERR_ENDP_INVALID;
         else if (d->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND))
             st = MCAPI_ERR_CHAN_CONNECTED;
-        else if (size > mp_cbuffer_slot_bytes(d->rx))
+        else if (size > (1u << d->rx_m))
             st = MCAPI_ERR_MSG_SIZE;
-        else if (local_waiting(d) || mp_cbuffer_push(d->rx, buffer, (uint32_t)size) != 0) {
+        else if (local_waiting(d) || local_push(d, buffer, (uint32_t)size) != 0) {
             if (n_active == MP_MAX_ACTIVE) {
                 st = MCAPI_ERR_MEM_LIMIT;
             } else {   /* full, or earlier sends to d wait: queue behind them (message order) */
@@ -841,7 +840,7 @@ void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
 {
     uintptr_t a = (uintptr_t)buffer;
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i) {
-        struct mp_endpoint *ep = &endpoints[i];
+        struct mp_endpoint *ep = &mp_endpoints[i];
         if (ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_RECV))
             continue;
         uintptr_t base = (uintptr_t)mp_cbuffer_data(ep->rx, 0);

@@ -19,7 +19,7 @@
 #define S ((mp_task_state_t *)K_USER_DATA)
 #define C (&S->u.c)
 #define VREG(r) (*(volatile uint32_t *)(C->vif + (r)))
-#define DONE_POLLS 1000000u   /* bounded wait for DONE: a lost completion is an error, not a hang */
+#define SPIN_POLLS 2000u   /* a transfer takes microseconds: polled; longer waits sleep */
 
 #define SET(st, v)                   \
     do {                             \
@@ -247,6 +247,18 @@ mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mc
     }
 }
 
+/* Until the vif's transfer is DONE (with or without an error). A full receiver, one that is
+ * migrating or a channel without credit holds a blocking call as long as that lasts (MCAPI's
+ * blocking semantics): after a short spin the task sleeps a tick per look instead of burning its
+ * slice. The way out of a peer that never drains is the kernel's: ending the task aborts its
+ * slot; the adapter itself finishes every transfer (an endpoint that goes away answers ERROR). */
+static void vif_wait_done(void)
+{
+    for (uint32_t i = 0; !(VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE); ++i)
+        if (i >= SPIN_POLLS)
+            u_sleep(1);
+}
+
 /* One element of the send buffer through the vif to the handle of vID dst (flags: 0 message,
  * NAMP_FLAG_CON packet); no system call. */
 static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer, size_t size)
@@ -254,24 +266,23 @@ static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer,
     mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
     uint32_t idx = 0;
     int got = 0;
-    for (uint32_t i = 0; i < DONE_POLLS && !got; ++i)   /* the adapter frees sent elements */
+    for (uint32_t i = 0; !got; ++i) {   /* the adapter frees sent elements */
         got = mp_cbuffer_reserve(tx, &idx) == 0;
-    if (!got)
-        return MCAPI_ERR_MEM_LIMIT;
+        if (!got && i >= SPIN_POLLS)
+            u_sleep(1);
+    }
     mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
     mp_cbuffer_commit(tx, idx, (uint32_t)size);
     VREG(NAMP_VIF_PARAM1) = dst;
     VREG(NAMP_VIF_PARAM2) = C->tx_vid;
     VREG(NAMP_VIF_PARAM3) = idx;
     VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID;
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < DONE_POLLS && !done; ++i)
-        done = VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE;
+    vif_wait_done();
     uint32_t st = VREG(NAMP_VIF_STATUS);
     VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF;   /* acknowledge: VALID off */
-    if (!done || (st & NAMP_STATUS_ERROR)) {
+    if (st & NAMP_STATUS_ERROR) {
         C->send_errors++;
-        C->last_vif_status = done ? st : 0xFFFFFFFFu;
+        C->last_vif_status = st;
         return MCAPI_ERR_TRANSMISSION;
     }
     C->sends++;
@@ -436,6 +447,139 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t h, const void *buffer, size_t 
     SET(status, vif_send(NAMP_FLAG_CON, ep->chan_vid, buffer, size));
 }
 
+/* ---- packet channels, receiving side: open is a kernel request (the kernel gives the task the
+ * channel's credit path as a vID); packets are read in place from the endpoint's buffer (a page of
+ * the task); released packets go back as credits through the vif (credit mode), after half the
+ * window as the library does (thesis 3.2.2.1) ---- */
+
+void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t recv_ep,
+                               mcapi_request_t *r, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    struct mp_task_ep *ep = local_of(recv_ep);
+    if (!h || !r) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
+    }
+    if (!ep) {
+        SET(status, MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (ep->chan) {
+        SET(status, ep->chan == 3 ? MCAPI_ERR_CHAN_OPEN : MCAPI_ERR_CHAN_TYPE);
+        return;
+    }
+    int32_t res;
+    do   /* until the sending side has connected */
+        res = request(MP_TASK_OP_RECV_OPEN, (uint32_t)ep->kid, 0);
+    while (res == MP_TASK_ERR(MCAPI_TIMEOUT));
+    mcapi_status_t st = status_of(res);
+    if (st == MCAPI_SUCCESS) {
+        mp_cbuffer_t *rx = rx_of(ep);
+        ep->chan = 3;
+        ep->chan_vid = (uint32_t)res;
+        ep->released = 0;
+        ep->voids_seen = rx->voids;
+        *h = (mcapi_pktchan_recv_hndl_t)ep;
+    }
+    done_at_once(r, st);
+    SET(status, st);
+}
+
+static struct mp_task_ep *recv_side(mcapi_pktchan_recv_hndl_t h)
+{
+    struct mp_task_ep *ep = ready() ? local_of((mcapi_endpoint_t)h) : NULL;
+    return ep && ep->chan == 3 ? ep : NULL;
+}
+
+void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t h, void **buffer, size_t *received_size,
+                        mcapi_status_t *status)
+{
+    struct mp_task_ep *ep = recv_side(h);
+    if (!ep || !buffer) {
+        SET(status, !ready() ? MCAPI_ERR_NODE_NOTINIT : ep ? MCAPI_ERR_BUF_INVALID : MCAPI_ERR_CHAN_INVALID);
+        return;
+    }
+    mp_cbuffer_t *rx = rx_of(ep);
+    uint32_t idx;
+    while (mp_cbuffer_read(rx, &idx) != 0)
+        u_sleep(1);   /* blocking: a tick of sleep while nothing is there */
+    *buffer = mp_cbuffer_data(rx, idx);   /* zero copy: the task's own page */
+    if (received_size)
+        *received_size = mp_cbuffer_size(rx, idx);
+    SET(status, MCAPI_SUCCESS);
+}
+
+mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t h, mcapi_status_t *status)
+{
+    struct mp_task_ep *ep = recv_side(h);
+    if (!ep) {
+        SET(status, ready() ? MCAPI_ERR_CHAN_INVALID : MCAPI_ERR_NODE_NOTINIT);
+        return 0;
+    }
+    mp_cbuffer_t *b = rx_of(ep);
+    uint32_t rd = b->rd_idx, wr = b->wr_idx, n = 0;
+    while (rd + n != wr && (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, rd + n)] & MP_CB_COMMITTED))
+        ++n;
+    SET(status, MCAPI_SUCCESS);
+    return n;
+}
+
+/* Credits back to the sender through the vif: credit mode on the channel's credit path. */
+static mcapi_status_t return_credits(struct mp_task_ep *ep, uint32_t n)
+{
+    VREG(NAMP_VIF_PARAM1) = ep->chan_vid;
+    VREG(NAMP_VIF_PARAM2) = n;
+    VREG(NAMP_VIF_PARAM3) = 0;
+    VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_COM | NAMP_FLAG_VALID;
+    vif_wait_done();
+    uint32_t st = VREG(NAMP_VIF_STATUS);
+    VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_COM;   /* acknowledge */
+    if (st & NAMP_STATUS_ERROR) {
+        C->send_errors++;
+        C->last_vif_status = st;
+        return MCAPI_ERR_TRANSMISSION;
+    }
+    return MCAPI_SUCCESS;
+}
+
+void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
+{
+    if (!ready()) {
+        SET(status, MCAPI_ERR_NODE_NOTINIT);
+        return;
+    }
+    for (uint32_t i = 0; i < MP_TASK_EPS; ++i) {
+        struct mp_task_ep *ep = &C->ep[i];
+        if (!ep->used || ep->chan != 3)
+            continue;
+        mp_cbuffer_t *b = rx_of(ep);
+        uintptr_t base = (uintptr_t)mp_cbuffer_data(b, 0), a = (uintptr_t)buffer;
+        uintptr_t end = base + ((uintptr_t)mp_cbuffer_capacity(b) << b->max_msg_log2);
+        if (a < base || a >= end || ((a - base) & (mp_cbuffer_slot_bytes(b) - 1u)))
+            continue;
+        uint32_t slot = (uint32_t)((a - base) >> b->max_msg_log2);
+        if (!(mp_cbuffer_sizes(b)[slot] & MP_CB_COMMITTED))
+            break;
+        mp_cbuffer_free(b, slot);
+        uint32_t voids = b->voids;   /* elements of failed transfers count as released */
+        ep->released += 1u + (voids - ep->voids_seen);
+        ep->voids_seen = voids;
+        mcapi_status_t st = MCAPI_SUCCESS;
+        if (ep->released >= (mp_cbuffer_capacity(b) + 1u) / 2u) {
+            st = return_credits(ep, ep->released);
+            if (st == MCAPI_SUCCESS)
+                ep->released = 0;
+        }
+        SET(status, st);
+        return;
+    }
+    SET(status, MCAPI_ERR_BUF_INVALID);
+}
+
 /* Only requests the task library completed at once (connect, open) can be tested or waited for. */
 mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *status)
 {
@@ -477,38 +621,16 @@ void mcapi_msg_recv_i(mcapi_endpoint_t e, void *b, size_t n, mcapi_request_t *r,
     (void)e, (void)b, (void)n, (void)r;
     UNSUPPORTED(st);
 }
-void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t e, mcapi_request_t *r,
-                               mcapi_status_t *st)
-{
-    (void)h, (void)e, (void)r;
-    UNSUPPORTED(st);
-}
 void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t h, const void *b, size_t n, mcapi_request_t *r,
                           mcapi_status_t *st)
 {
     (void)h, (void)b, (void)n, (void)r;
     UNSUPPORTED(st);
 }
-void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t h, void **b, size_t *n, mcapi_status_t *st)
-{
-    (void)h, (void)b, (void)n;
-    UNSUPPORTED(st);
-}
 void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **b, mcapi_request_t *r,
                           mcapi_status_t *st)
 {
     (void)h, (void)b, (void)r;
-    UNSUPPORTED(st);
-}
-mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t h, mcapi_status_t *st)
-{
-    (void)h;
-    UNSUPPORTED(st);
-    return 0;
-}
-void mcapi_pktchan_release(void *b, mcapi_status_t *st)
-{
-    (void)b;
     UNSUPPORTED(st);
 }
 mcapi_uint_t mcapi_wait_any(size_t k, mcapi_request_t **r, size_t *n, mcapi_timeout_t t,

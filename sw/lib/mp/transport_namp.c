@@ -16,11 +16,10 @@
 #include <string.h>
 
 #include "mp/proto.h"
-#include "mp_internal.h"
 #include "namp/namp.h"
-
-mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
-mcapi_status_t mp_sw_init(void);
+#include "transport.h"
+#include "transport_sw_ext.h"
+#include "namp_ps.h"
 
 /* ---------------------------------------------------------------- hardware layouts
  * struct mp_endpoint starts with a namp_endpoint_t, struct mp_ephandle with a namp_handle_t
@@ -59,6 +58,12 @@ void mp_tr_endpoint_init(struct mp_endpoint *ep)
     x->flags = NAMP_EP_F_NOTIFY;
     x->rx_buffer = (uint32_t)(uintptr_t)ep->rx;
     x->tx_buffer = (uint32_t)(uintptr_t)ep->tx;
+    if (ep->rx_given) {
+        /* a task's page: the target keeps every access in the buffer as created and counts its
+         * allocations, so the kernel knows when the page is quiet (docs/namp.md "SV isolation") */
+        x->flags |= NAMP_EP_F_GUARDED;
+        x->rx_window = (uint32_t)mp_cbuffer_footprint(ep->rx_n, ep->rx_m);
+    }
     x->rx_messages = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     x->state = ep->rx ? NAMP_EP_STATE_READY : NAMP_EP_STATE_DELETED;
@@ -67,7 +72,7 @@ void mp_tr_endpoint_init(struct mp_endpoint *ep)
 
 /* The endpoint became a channel's receiving side: the NAMP target refuses connection-less
  * messages to it (NACK NAMP_ERR_CHANNEL -> MCAPI_ERR_CHAN_CONNECTED, as the baseline answers). */
-void mp_namp_chan_accepted(struct mp_endpoint *ep)
+void mp_sw_ext_chan_accepted(struct mp_endpoint *ep)
 {
     hw_ep(ep)->flags |= NAMP_EP_F_CHANNEL;
     ep->voids_seen = ep->rx->voids;
@@ -75,13 +80,13 @@ void mp_namp_chan_accepted(struct mp_endpoint *ep)
 
 /* Address the baseline CONNECT_REQ carries for the sending side: the sender's handle of the
  * receive endpoint, whose credit word the receiver's credit slots increase. */
-uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep)
+uint32_t mp_sw_ext_connect_sender_addr(struct mp_endpoint *ep)
 {
     return (uint32_t)(uintptr_t)ep->peer_h.hw;
 }
 
-void mp_namp_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
-uint32_t mp_namp_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT; }
+void mp_sw_ext_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
+uint32_t mp_sw_ext_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT; }
 
 mcapi_status_t mp_tr_init(void)
 {
@@ -420,6 +425,10 @@ mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *d
     x->rdata = ep->rdata;
     x->wr_idx = ep->chan_idx;
     x->flags = NAMP_H_F_CONNECTED | NAMP_H_F_DIRECT | NAMP_H_GEOMETRY(ep->rcap_log2, ep->rmsg_log2);
+    /* NAMP-PS: the handle's own reserved words are its dualcast block (namp_ps.h), so that the
+     * receiving side can be migrated with dualcasting */
+    if (namp_features() & (NA_FEATURE_NAMP_PS >> 8))
+        x->dualcast = (uint32_t)(uintptr_t)x + NAMP_H_RESERVED;
     return MCAPI_SUCCESS;
 }
 
@@ -580,15 +589,23 @@ int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
 
 /* Receiving side of a channel: a credit slot (CoM) to the sender's handle, fire and forget (the
  * allocator takes the slot back once it is DONE). revoke: NAMP_COM_F_REVOKE, no credits. */
-static void credit_slot(struct mp_endpoint *ep, uint32_t n, uint32_t revoke)
+/* The credit path of a channel's receiving side: a handle naming the sender's handle (peer_ep,
+ * CONNECT_REQ), marked CONNECTED: a channel's handle (the target takes CREDITs for such only, and
+ * NAMP-PS may relocate it when the sender migrates). */
+void mp_tr_credit_path_init(struct mp_endpoint *ep)
 {
-    /* peer_ep is the address of the sender's handle (CONNECT_REQ) */
     namp_handle_t *x = hw_h(&ep->peer_h);
-    if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep) {
+    if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep || !(x->flags & NAMP_H_F_CONNECTED)) {
         ep->peer_h.node = ep->peer_node;
         ep->peer_h.addr = ep->peer_ep;
         mp_tr_handle_init(&ep->peer_h);
+        x->flags = NAMP_H_F_CONNECTED;
     }
+}
+
+static void credit_slot(struct mp_endpoint *ep, uint32_t n, uint32_t revoke)
+{
+    mp_tr_credit_path_init(ep);
     int s;
     MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);
     namp_slot_start((unsigned)s, NAMP_F_COM, (uint32_t)(uintptr_t)ep->peer_h.hw, n ? n : 1u,
@@ -614,13 +631,10 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
  * The set-up protocol's part (revoke to a channel's sender, reservations waiting for their
  * completion) is the baseline's (transport_sw.c); the NAMP part stops the endpoint's own slots
  * first, so that no slot reads a freed send buffer. */
-int mp_sw_endpoint_closing(struct mp_endpoint *ep);
-int mp_sw_endpoint_reapable(struct mp_endpoint *ep);
-void mp_sw_chan_peer_gone(struct mp_endpoint *ep);
 
 /* CONNECT_REQ carried the address of the sender's handle of the receive endpoint (peer_h), so
  * the revoke names that handle. */
-struct mp_endpoint *mp_sw_chan_sender(uint32_t addr)
+struct mp_endpoint *mp_sw_ext_chan_sender(uint32_t addr)
 {
     return mp_ep_from_addr(addr - (uint32_t)__builtin_offsetof(struct mp_endpoint, peer_h));
 }
@@ -690,6 +704,10 @@ int mp_tr_endpoint_closing(struct mp_endpoint *ep)
 
 int mp_tr_endpoint_reapable(struct mp_endpoint *ep)
 {
+    /* a guarded buffer: allocations granted before the deletion still have their DMA to come */
+    if (hw_ep(ep)->flags & NAMP_EP_F_GUARDED &&
+        __atomic_load_n(&hw_ep(ep)->inflight, __ATOMIC_ACQUIRE) != 0)
+        return 0;
     /* buffered slots of a revoked channel fail CLOSED, so the send buffer becomes idle */
     if (ep->tx && !tx_idle(ep->tx))
         return 0;

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "mp/proto.h"
-#include "mp_internal.h"
 #include "na_registers.h"
 
 /* Built alone (library mp_buffer/mp_rma/mp_rdma) these are the transport entry points; built
@@ -15,26 +14,15 @@
  * progress engine, and the NAMP transport calls them by their mp_sw_ names. */
 #ifdef MP_SW_BASE
 #include "namp/namp_hw.h"
+#include "transport_sw_ext.h"
 #define MP_SW(name) mp_sw_##name
-mcapi_status_t mp_sw_init(void);
-mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
-mcapi_status_t mp_sw_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size);
-mcapi_status_t mp_sw_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
-mcapi_status_t mp_sw_send_start(mcapi_request_t *r);
-int mp_sw_send_progress(mcapi_request_t *r);
-int mp_sw_send_hint(const mcapi_request_t *r, uint64_t *wake);
-void mp_sw_chan_released(struct mp_endpoint *ep);
-uint32_t mp_sw_connect_sender_addr(struct mp_endpoint *ep);
-int mp_sw_endpoint_closing(struct mp_endpoint *ep);
-int mp_sw_endpoint_reapable(struct mp_endpoint *ep);
-void mp_sw_chan_peer_gone(struct mp_endpoint *ep);
-struct mp_endpoint *mp_sw_chan_sender(uint32_t addr);
-void mp_namp_chan_accepted(struct mp_endpoint *ep);
+#define chan_sender mp_sw_ext_chan_sender
 #else
+#include "transport.h"
 #define MP_SW(name) mp_tr_##name
 void mp_tr_poll(void) {}   /* the baseline's completions come through its interrupt handler */
 /* The sending endpoint of a channel by the address its CONNECT_REQ carried (the endpoint). */
-static struct mp_endpoint *mp_sw_chan_sender(uint32_t addr) { return mp_ep_from_addr(addr); }
+static struct mp_endpoint *chan_sender(uint32_t addr) { return mp_ep_from_addr(addr); }
 #endif
 
 #define NA(off) (TILE_NA_BASE + (off))
@@ -157,7 +145,7 @@ static int ep_valid(struct mp_endpoint *ep)
  * may still be waking up from the CONNECT_ACK: the peer fields are set before the request). */
 static void chan_revoked(uint32_t sender, uint32_t addr, uint32_t src)
 {
-    struct mp_endpoint *ep = mp_sw_chan_sender(sender);
+    struct mp_endpoint *ep = chan_sender(sender);
     if (ep && addr && ep->peer_node == src && ep->peer_ep == addr)
         ep->flags |= MP_EPF_PEER_GONE;
 }
@@ -177,7 +165,7 @@ static void handle_request(void)
     }
     case MP_MSG_LOOKUP_REQ: {
         uint32_t req = rx_word(MP_NOCBUF_REQ), port = rx_word(MP_NOCBUF_REQ);
-        struct mp_endpoint *ep = mp_find_port(port);
+        struct mp_endpoint *ep = mp_find_port_any(port);
         uint32_t r[3] = {req, ep ? 0u : 1u, ep ? (uint32_t)(uintptr_t)ep : 0u};
         send_resp(src, MP_MSG_LOOKUP_RESP, r, 3);
         return;
@@ -245,11 +233,13 @@ static void handle_request(void)
             ep->released = 0;
             ep->flags |= MP_EPF_CHAN_RECV;
 #ifdef MP_SW_BASE
-            mp_namp_chan_accepted(ep);   /* the NAMP target now refuses messages to it */
+            mp_sw_ext_chan_accepted(ep);   /* the NAMP target now refuses messages to it */
 #endif
-            r[2] = mp_cbuffer_capacity(ep->rx);
-            r[3] = (uint32_t)(uintptr_t)mp_cbuffer_data(ep->rx, 0);
-            r[4] = (ep->rx->max_msg_log2 << 8) | ep->rx->capacity_log2;
+            /* the geometry as created: a task's buffer header is the task's to write, and the
+             * sender's NAMP writes where this says, unchecked (SV isolation) */
+            r[2] = 1u << ep->rx_n;
+            r[3] = mp_ep_rx_data0(ep);
+            r[4] = (ep->rx_m << 8) | ep->rx_n;
             r[5] = ep->rx->wr_idx;
         }
         send_resp(src, MP_MSG_CONNECT_ACK, r, 6);
@@ -323,7 +313,7 @@ static void na_service(void)
             handle_dma();
 #ifdef MP_SW_BASE
         if (active & (NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT))
-            mp_namp_irq(active);
+            mp_sw_ext_irq(active);
 #endif
         if (active & NA_IRQ_SRC_RMA_ERROR) {
             console_puts("mp: RMA store refused\n");
@@ -364,11 +354,22 @@ __attribute__((weak)) void mp_sleep_ticks(uint32_t ticks)
     MP_WAIT_UNTIL(timer_fired);
 }
 
+/* Kept out of line: the check costs init two instructions and the send paths nothing. */
+static __attribute__((noinline, cold)) mcapi_status_t packets_too_short(uint32_t flits)
+{
+    console_puts("mp: noc.max_packet_flits is ");
+    console_put_udec(flits);
+    console_puts(": the protocol's CONNECT_ACK needs 7 flits (set noc.max_packet_flits >= 7)\n");
+    return MCAPI_ERR_NODE_INITFAILED;
+}
+
 mcapi_status_t MP_SW(init)(void)
 {
     mesh_w = tile_mesh_width();
     features = mmio_read32(NA(NA_FEATURES));
     uint32_t flits = mmio_read32(NA(NA_MAX_PACKET_FLITS));
+    if (flits < MP_MAX_CONTROL_FLITS)  /* a clear refusal, not a bus error on the 7th flit */
+        return packets_too_short(flits);
     max_payload_words = flits > 2 ? flits - 2u : 1u;
     dma_slots = (features & NA_FEATURE_DMA) ? mmio_read32(NA(NA_DMA_SLOTS)) : 0u;
     if (dma_slots > MP_MAX_DMA)
@@ -378,7 +379,7 @@ mcapi_status_t MP_SW(init)(void)
     mmio_write32(NA(NA_IRQ_BASE + NA_IRQ_MASK),
                  NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 | NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR
 #ifdef MP_SW_BASE
-                     | mp_namp_irq_mask()
+                     | mp_sw_ext_irq_mask()
 #endif
                  );
     irq_enable(IRQ_M_EXT);
@@ -473,7 +474,7 @@ static mcapi_status_t put_data(uint32_t path, uint32_t tile, uint32_t dst, const
 mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst)
 {
 #ifdef MP_SW_BASE
-    uint32_t w[3] = {0, dst->addr, mp_sw_connect_sender_addr(ep)};
+    uint32_t w[3] = {0, dst->addr, mp_sw_ext_connect_sender_addr(ep)};
 #else
     uint32_t w[3] = {0, dst->addr, (uint32_t)(uintptr_t)ep};
 #endif

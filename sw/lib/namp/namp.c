@@ -134,6 +134,18 @@ void namp_slot_reserve(unsigned slot)
     irq_global_restore(saved);
 }
 
+int namp_slot_claim(unsigned slot)
+{
+    uint32_t saved = irq_global_disable();
+    if (implicit)
+        reclaim();
+    const int got = slot < n_slots && !(busy & (1u << slot));
+    if (got)
+        busy |= 1u << slot;
+    irq_global_restore(saved);
+    return got;
+}
+
 int namp_slot_alloc(void)
 {
     int got = -1;

@@ -43,63 +43,11 @@ static const uint32_t rates[NRATES] = {5000, 10000, 20000, 40000};   /* events p
 enum { POLL, IRQ, OSQM, NMODES };
 static const char *const mode_names[NMODES] = {"polling", "interrupts", "hw-osqm"};
 #define NPHASES (1 + NMODES * NRATES)
-#define NA(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
-#define SLOT(r) NA(NA_NAMP_SLOT_BASE(0) + (r))
 
-static uint32_t ep[NWAIT][NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
-static uint8_t rx[NWAIT][MP_CB_HEADER_SIZE + (4u << 4) + (16u << 4)] __attribute__((aligned(8)));
-static uint32_t handle[NWAIT][NAMP_H_SIZE / 4] __attribute__((aligned(64)));
+#include "event_source.h"
+
 static k_sem_t sem[NWAIT];
-static volatile uint32_t mode, stop, work, events;
-
-static uint64_t phase_start(uint32_t k) { return T_START + (uint64_t)k * PHASE; }
-
-/* ---- tile 1: the event source ---- */
-static void send_one(uint32_t i, uint32_t word)
-{
-    static uint32_t msg[4];
-    msg[0] = word;
-    SLOT(NAMP_SLOT_PARAM1) = (uint32_t)handle[i];
-    SLOT(NAMP_SLOT_PARAM2) = (uint32_t)msg;
-    SLOT(NAMP_SLOT_PARAM3) = 4;
-    SLOT(NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
-    for (uint32_t n = 0; !(SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE) && n < 100000u; ++n)
-        ;
-    SLOT(NAMP_SLOT_FLAGS) = 0;
-}
-
-static void source(void *arg)
-{
-    (void)arg;
-    uint32_t hz = timer_hz(), n = 0;
-    for (uint32_t k = 1; k < NPHASES; ++k) {
-        uint32_t rate = rates[(k - 1) % NRATES];
-        uint64_t end = phase_start(k + 1), gap = hz / rate;
-        for (uint64_t t = phase_start(k); t < end; t += gap) {
-            while (timer_now() < t)
-                ;
-            send_one(n++ % NWAIT, 1);
-        }
-    }
-    for (uint32_t i = 0; i < NWAIT; ++i)
-        send_one(i, 0);   /* stop */
-}
-
-/* ---- tile 0: waiting threads, the worker, the interrupt handler ---- */
-static int consume(uint32_t i)
-{
-    mp_cbuffer_t *b = (mp_cbuffer_t *)rx[i];
-    uint32_t idx;
-    int got = 0;
-    while (mp_cbuffer_read(b, &idx) == 0) {
-        if (*(const uint32_t *)mp_cbuffer_data(b, idx) == 0)
-            stop = 1;
-        mp_cbuffer_free(b, idx);
-        __atomic_fetch_add(&events, 1, __ATOMIC_RELAXED);
-        got = 1;
-    }
-    return got;
-}
+static volatile uint32_t mode, work;
 
 static void waiter(void *arg)
 {
@@ -139,22 +87,10 @@ static void worker(void *arg)
         work++;
 }
 
-static void wait_until(uint64_t t)
-{
-    while (timer_now() < t)
-        k_sleep(1);
-}
-
 static void main_thread(void *arg)
 {
     (void)arg;
-    if (tile_id() == 1) {
-        k_thread_t *s = k_thread_create("source", source, NULL, 5, 0);
-        CHECK_EQ(k_join(s, K_FOREVER, NULL), K_OK);
-        k_exit(ktest_failures != 0);
-    }
-    if (tile_id() != 0)
-        k_exit(0);
+    es_role();
     if (k_osqm_enable() != K_OK) {
         k_printf("FAIL: no HW-OSQM (run with namp.osqm=true)\n");
         k_exit(1);
@@ -214,18 +150,9 @@ static void main_thread(void *arg)
 int main(void)
 {
     if (hart_id() == 0) {
-        uint32_t other = tile_id() == 0 ? 1u : 0u;
-        for (uint32_t i = 0; i < NWAIT; ++i) {
-            mp_cbuffer_init(rx[i], 4, 4, 0);
-            memset(ep[i], 0, sizeof ep[i]);
-            ep[i][NAMP_EP_STATE / 4] = NAMP_EP_STATE_READY;
-            ep[i][NAMP_EP_FLAGS / 4] = NAMP_EP_F_NOTIFY;
-            ep[i][NAMP_EP_RX_BUFFER / 4] = (uint32_t)rx[i];
-            memset(handle[i], 0, sizeof handle[i]);
-            handle[i][NAMP_H_TILE / 4] = other;
-            handle[i][NAMP_H_ENDPOINT / 4] = (uint32_t)ep[i];
+        es_init();
+        for (uint32_t i = 0; i < NWAIT; ++i)
             k_sem_init(&sem[i], 0);
-        }
         k_config_t cfg = {.tick_ticks = K_TICK, .slice_ticks = SLICE_TICKS};
         k_init(&cfg);
         k_thread_create("main", main_thread, NULL, 10, 0);

@@ -55,7 +55,7 @@ static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_
     mcapi_pktchan_recv_i((mcapi_pktchan_recv_hndl_t)0, NULL, &req, &st);
     EXPECT(d, 14, st, MCAPI_ERR_NOT_SUPPORTED);
     mcapi_pktchan_release(b, &st);
-    EXPECT(d, 26, st, MCAPI_ERR_NOT_SUPPORTED);
+    EXPECT(d, 26, st, MCAPI_ERR_BUF_INVALID);   /* not a packet of an open receiving side */
     (void)mcapi_endpoint_get(0, 1, 99, 2000, &st);   /* no such port: times out */
     EXPECT(d, 15, st, MCAPI_TIMEOUT);
     /* a second endpoint, deleted: its handle is invalid afterwards */

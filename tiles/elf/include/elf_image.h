@@ -38,6 +38,11 @@ size_t elf_image_segment_count(const elf_image *img);
 const elf_segment *elf_image_segment(const elf_image *img, size_t i);
 /* Symbol lookup in .symtab (defined symbols only); returns 0 and sets *value if found, -1 otherwise. */
 int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value);
+/* e_flags of the header (RISC-V: bit 0 RVC, bits 1-2 float ABI, bit 3 RVE). */
+uint32_t elf_image_flags(const elf_image *img);
+/* The Tag_RISCV_arch string of the .riscv.attributes section (e.g. "rv32i2p1_m2p0_c2p0"), copied
+ * into buf (NUL-terminated); returns 0, or -1 if the ELF has none or it is malformed. */
+int elf_image_riscv_arch(const elf_image *img, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

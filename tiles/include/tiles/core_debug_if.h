@@ -20,6 +20,12 @@ struct core_debug_if {
     virtual debug_slice before_slice(cpu_core &core) = 0;
     // The core stopped at a breakpoint, watchpoint or after a step: blocks until resumed.
     virtual void stopped(cpu_core &core, const rv_debug_hit &hit) = 0;
+    // A device access of the core returned (the instruction is not finished yet): waits while
+    // the debugger holds the core, so a held core never runs on into the rest of its slice.
+    virtual void after_access(cpu_core &core) = 0;
+    // The core halted (it exited or locked up) while the run goes on: if it was the only core
+    // the debugger let run, the debugger must hear of it now, or nothing would run any more.
+    virtual void halted(cpu_core &core) = 0;
 };
 
 }  // namespace tiles

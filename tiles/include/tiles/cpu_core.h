@@ -15,6 +15,7 @@
 #include "tiles/core_debug_if.h"
 #include "tiles/initiator_id.h"
 #include "tiles/run_control_if.h"
+#include "trace/event_log.h"
 #include "trace/tracer.h"
 
 namespace tiles {
@@ -34,6 +35,7 @@ public:
         unsigned tile_id = 0;
         unsigned core = 0;  // index in the tile, also mhartid
         rv_timing timing{};
+        rv_engine engine = RV_ENGINE_INTERPRETER;
         sc_core::sc_time clock_period;
         uint64_t cycle_limit = 0;  // the ISS never runs past this cycle (0: no limit)
         rv_reservation_set *reservations = nullptr;
@@ -43,6 +45,7 @@ public:
         std::string label;  // "[x,y:c]" for messages
         core_debug_if *debug = nullptr;  // null: no debugger (--gdb not given)
         trace::tracer *tracer = nullptr;  // null: no timeline trace (--trace not given)
+        trace::event_log *log = nullptr;  // null: no instruction/event log (--log not given)
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);
@@ -50,9 +53,14 @@ public:
 
     // Sets the reset pc and lets the core run; a core never started stays halted (no firmware).
     void start(uint32_t reset_pc);
+    // A debugger's `monitor reset`, while the platform is stopped: the hart is reset to reset_pc
+    // at once (an exited core runs again, a sleeping one wakes); a device access it is inside of
+    // completes, but the instruction's result is dropped by a second reset when it returns.
+    void restart(uint32_t reset_pc);
     bool halted() const { return halted_; }
     bool started() const { return started_; }
     bool sleeping() const { return sleeping_; }
+    bool in_device_access() const { return in_access_; }
 
     const rv_cpu *iss() const { return cpu_; }
     const core_stats &stats() const { return stats_; }
@@ -70,6 +78,10 @@ private:
     void irq_changed();
     void account_cycles();
     void sleep_until_interrupt();
+    void run_firmware();  // from the reset pc until the core halts
+    // Simulated time the debugger held this core (a wait in before_slice/after_access) becomes
+    // stall cycles, so the core's cycle count keeps up with SystemC time.
+    void add_held_cycles(const sc_core::sc_time &since);
     int device_access(rv_access kind, uint32_t addr, void *data, uint32_t len, uint32_t *extra);
     void trap_taken(uint32_t cause, uint32_t epc, uint32_t tval);
 
@@ -82,6 +94,14 @@ private:
     void trace_begin(const std::string &state);
     void trace_end();
     void trace_stop();  // closes the open trap slices and the run slice
+    // Instruction and event log (cpu_core_log.cpp).
+    static void insn_thunk(void *ctx, uint32_t pc, uint32_t bits);
+    void log_trap(uint32_t cause, uint32_t epc, uint32_t tval);
+    void log_access(rv_access kind, uint32_t addr, const void *data, uint32_t len, bool ok,
+                    uint64_t latency);
+    // The points for rv_cpu_run_debug: the debugger's (or none) plus the instruction log hook.
+    const rv_debug_points *logged_points(const rv_debug_points *debugger);
+    std::string lockup_context() const;  // the illegal instruction that led to a lockup, if any
 
     params p_;
     rv_cpu *cpu_ = nullptr;
@@ -91,9 +111,20 @@ private:
     initiator_id id_ext_;
     sc_core::sc_event wake_event_;
     bool started_ = false, halted_ = true, sleeping_ = false;
+    bool in_access_ = false;       // inside device_access (b_transport may wait)
+    bool restart_pending_ = false;  // restart() came while in a device access or asleep
+    uint32_t restart_pc_ = 0;
+    sc_core::sc_event restart_event_;  // wakes the thread of a core that had halted
     core_stats stats_;
     trace::track_id track_ = 0;  // this core's timeline track (0: not traced)
     unsigned trap_depth_ = 0;     // trap slices open on the track
+    bool log_insn_ = false, log_mmio_ = false;  // this core's instructions/accesses are logged
+    rv_debug_points log_points_{};
+    struct {
+        bool valid = false;
+        uint32_t pc = 0, bits = 0;
+        uint64_t instret = 0;
+    } last_illegal_;  // the last illegal-instruction trap, named in a lockup message
 };
 
 }  // namespace tiles

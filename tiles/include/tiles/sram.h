@@ -1,7 +1,6 @@
 // Tile-local SRAM: a TLM target with DMI for the cores and timed b_transport for other bus masters.
 #pragma once
 #include <cstdint>
-#include <vector>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -19,8 +18,8 @@ public:
     sram(sc_core::sc_module_name name, uint32_t physical_base, uint32_t size, unsigned read_latency,
          unsigned write_latency, sc_core::sc_time clock_period, rv_reservation_set *reservations);
 
-    uint32_t size() const { return uint32_t(storage_.size()); }
-    uint8_t *data() { return storage_.data(); }
+    uint32_t size() const { return storage_.size; }
+    uint8_t *data() { return storage_.data; }
     unsigned read_latency() const { return read_latency_; }
     unsigned write_latency() const { return write_latency_; }
 
@@ -36,7 +35,17 @@ private:
     unsigned transport_dbg(tlm::tlm_generic_payload &trans);
     bool in_range(uint64_t addr, unsigned len) const;
 
-    std::vector<uint8_t> storage_;
+    // Zero-filled memory reserved up front and backed by the host page by page as it is first
+    // touched, so an idle tile costs only the pages its firmware and data use.
+    struct lazy_memory {
+        uint8_t *data = nullptr;
+        uint32_t size = 0;
+        explicit lazy_memory(uint32_t bytes);
+        ~lazy_memory();
+        lazy_memory(const lazy_memory &) = delete;
+        lazy_memory &operator=(const lazy_memory &) = delete;
+    };
+    lazy_memory storage_;
     unsigned read_latency_, write_latency_;
     sc_core::sc_time period_;
     rv_reservation_set *reservations_;

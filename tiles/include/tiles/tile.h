@@ -29,6 +29,7 @@ public:
         std::ostream *trace = nullptr;        // trap trace (when enabled)
         core_debug_if *debug = nullptr;       // the debugger every core reports to (--gdb)
         trace::tracer *tracer = nullptr;      // the timeline every core records into (--trace)
+        trace::event_log *log = nullptr;      // the instruction and event log (--log)
     };
 
     tile(sc_core::sc_module_name name, const tile_config &config, const tile_geometry &geometry,

@@ -13,6 +13,7 @@ struct tile_geometry {
     uint32_t sram_base = 0, sram_size = 0;
     uint32_t na_base = 0;
     uint32_t clock_hz = 0, timer_hz = 0;
+    uint32_t arg = 0;  // tile.arg
 };
 
 class tile_info : public register_target {

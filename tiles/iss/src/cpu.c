@@ -1,4 +1,5 @@
 /* Public API glue: creation, reset, DMI registration, interrupt inputs and accessors. */
+#include "block.h"
 #include "cpu_internal.h"
 
 #include <stdlib.h>
@@ -6,7 +7,8 @@
 
 rv_cpu *rv_cpu_create(const rv_config *cfg)
 {
-    if (!cfg || !cfg->bus_access || !cfg->reservations || cfg->hart_id >= RV_MAX_HARTS)
+    if (!cfg || !cfg->bus_access || !cfg->reservations || cfg->hart_id >= RV_MAX_HARTS ||
+        (unsigned)cfg->engine > RV_ENGINE_JIT)
         return NULL;
     rv_cpu *cpu = calloc(1, sizeof *cpu);
     if (!cpu)
@@ -15,6 +17,7 @@ rv_cpu *rv_cpu_create(const rv_config *cfg)
     cpu->res = cfg->reservations;
     cpu->hart_bit = 1u << cfg->hart_id;
     cpu->xlate_key = RV_TLB_INVALID;
+    rv_blocks_init(cpu, cfg->engine);
     rv_cpu_reset(cpu, cfg->reset_pc);
     return cpu;
 }
@@ -24,6 +27,7 @@ void rv_cpu_destroy(rv_cpu *cpu)
     if (!cpu)
         return;
     rv_decode_cache_free(cpu);
+    rv_blocks_free(cpu);
     for (unsigned i = 0; i < cpu->dmi_count; i++)
         free(cpu->dmi[i].code);
     free(cpu);
@@ -69,12 +73,27 @@ int rv_cpu_add_dmi(rv_cpu *cpu, uint32_t base, uint32_t size, uint8_t *host, uin
     d->write_latency = write_latency;
     cpu->dmi_count++;
     rv_tlb_flush(cpu); /* bus-only TLB entries may now be DMI */
+    /* blocks bound their memory cycles with the largest latency */
+    uint32_t lat = read_latency > write_latency ? read_latency : write_latency;
+    if (lat > cpu->blk.max_latency)
+        cpu->blk.max_latency = lat;
+    rv_blocks_drop(cpu);
     return 0;
 }
 
 void rv_cpu_flush_decode_cache(rv_cpu *cpu)
 {
     rv_decode_cache_flush(cpu);
+}
+
+rv_engine rv_cpu_engine(const rv_cpu *cpu)
+{
+    return cpu->blk.engine;
+}
+
+void rv_cpu_engine_counters(const rv_cpu *cpu, rv_engine_counters *out)
+{
+    *out = cpu->blk.counters;
 }
 
 void rv_cpu_request_stop(rv_cpu *cpu)

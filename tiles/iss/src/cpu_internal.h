@@ -9,6 +9,7 @@
  *   trap.c          exceptions, interrupts, mret/sret
  *   reservations.c  LR/SC reservation set shared by the harts of a tile
  *   cpu.c           public API glue (create, reset, DMI registration, accessors)
+ *   block*.c, jit*.c   the block engines (block.h, jit.h; docs/iss-engine.md)
  */
 #ifndef ISS_CPU_INTERNAL_H
 #define ISS_CPU_INTERNAL_H
@@ -71,10 +72,12 @@ typedef struct rv_insn {
     uint32_t raw;
 } rv_insn;
 
-/* Decoded instructions of one 4 KiB physical page: one slot per halfword. */
+/* Decoded instructions of one 4 KiB physical page: one slot per halfword; with a block engine also
+ * the blocks starting at each halfword (allocated with the first block of the page). */
 typedef struct rv_code_page rv_code_page;
 struct rv_code_page {
     rv_insn slot[RV_PAGE_SIZE / 2];
+    struct rv_block **blocks;
 };
 
 typedef struct rv_dmi {
@@ -118,6 +121,32 @@ typedef struct rv_csrs {
     uint64_t mcycle_frozen, minstret_frozen;
 } rv_csrs;
 
+/* Jump cache of translated code: virtual pc -> code, for computed targets and jumps into other
+ * pages (jit.h). Valid only while the fetch translations it was filled under are: emptied with
+ * every fill of the fetch TLB (which follows every TLB flush) and every drop of the blocks. */
+#define RV_JCACHE_SIZE 512
+typedef struct rv_jcache_entry {
+    uint32_t pc;                   /* RV_JCACHE_EMPTY: empty (an odd pc never runs) */
+    uint32_t pad;
+    const void *code;
+} rv_jcache_entry;
+#define RV_JCACHE_EMPTY 1u
+
+/* Block engine state of one hart (block.h). */
+typedef struct rv_block_state {
+    rv_engine engine;              /* effective engine of rv_cpu_run */
+    bool stale;                    /* blocks were dropped; their memory is reused at the next dispatch */
+    uint32_t max_latency;          /* largest DMI latency: bounds the memory cycles of a block */
+    struct rv_arena_chunk *arena;  /* block memory, freed all at once */
+    struct rv_jit *jit;            /* translated code (RV_ENGINE_JIT), made on the first translation */
+    void *jit_patch;               /* set by translated code leaving through an unchained exit */
+    uint32_t jit_patch_pc;         /* ... and the pc it wants to chain to */
+    rv_engine_counters counters;
+    rv_jcache_entry jcache[RV_JCACHE_SIZE];
+} rv_block_state;
+
+#define RV_STEP_CONTINUE (-1)      /* an instruction step or block run that needs no return */
+
 struct rv_cpu {
     /* hot state first */
     uint32_t x[33];                /* x[RV_REG_SINK] absorbs writes to x0, so x[0] stays 0 */
@@ -157,6 +186,8 @@ struct rv_cpu {
     uint64_t last_trap_instret;
     bool locked_up;
     uint32_t lockup_cause, lockup_pc, lockup_tval;
+
+    rv_block_state blk;
 };
 
 /* mstatus bits */
@@ -190,10 +221,21 @@ void rv_decode(const rv_cpu *cpu, uint32_t bits, rv_insn *out);
 
 /* decode_cache.c: returns the decoded instruction at cpu->pc, or NULL after taking a fetch trap. */
 const rv_insn *rv_fetch_slow(rv_cpu *cpu);
+/* Makes cpu->pc's page the fetch page: 1 if its instructions are cached (DMI), 0 if not (fetched
+ * uncached every time), -1 after taking the fetch trap. */
+int rv_fetch_page(rv_cpu *cpu);
 /* Decodes into an empty slot of the current fetch page (cpu->pc lies in it). */
 const rv_insn *rv_fill_slot(rv_cpu *cpu, rv_insn *slot);
 void rv_decode_cache_flush(rv_cpu *cpu);
 void rv_decode_cache_free(rv_cpu *cpu);
+
+/* execute.c: one instruction without the interrupt check that precedes it (the caller did it). */
+int rv_exec_insn(rv_cpu *cpu);
+/* one instruction with the interrupt check before it, as rv_cpu_step */
+int rv_step_insn(rv_cpu *cpu);
+
+/* block_cache.c: empties the JIT's jump cache (fetch translations changed, blocks dropped) */
+void rv_jcache_flush(rv_cpu *cpu);
 
 /* mmu.c */
 rv_dmi *rv_find_dmi(rv_cpu *cpu, uint32_t paddr, uint32_t len);
@@ -228,6 +270,29 @@ bool rv_check_interrupts(rv_cpu *cpu);
 uint32_t rv_pending_interrupts(const rv_cpu *cpu); /* mip as software reads it */
 void rv_do_mret(rv_cpu *cpu);
 void rv_do_sret(rv_cpu *cpu);
+
+/* Loaded values to register values (insn_cases.h). */
+#define RV_AS_IS(v) (v)
+#define RV_SEXT8(v) ((uint32_t)(int32_t)(int8_t)(uint8_t)(v))
+#define RV_SEXT16(v) ((uint32_t)(int32_t)(int16_t)(uint16_t)(v))
+#define RV_ZEXT8(v) ((v)&0xffu)
+#define RV_ZEXT16(v) ((v)&0xffffu)
+
+/* Division as RV32M defines it for a zero divisor and the signed overflow. */
+static inline uint32_t rv_div(uint32_t a, uint32_t b)
+{
+    if (b == 0) return 0xffffffffu;
+    if (a == 0x80000000u && b == 0xffffffffu) return a;
+    return (uint32_t)((int32_t)a / (int32_t)b);
+}
+static inline uint32_t rv_divu(uint32_t a, uint32_t b) { return b ? a / b : 0xffffffffu; }
+static inline uint32_t rv_rem(uint32_t a, uint32_t b)
+{
+    if (b == 0) return a;
+    if (a == 0x80000000u && b == 0xffffffffu) return 0;
+    return (uint32_t)((int32_t)a % (int32_t)b);
+}
+static inline uint32_t rv_remu(uint32_t a, uint32_t b) { return b ? a % b : a; }
 
 static inline void rv_invalidate_reservations(rv_cpu *cpu, uint32_t paddr, uint32_t len)
 {

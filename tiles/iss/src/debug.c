@@ -144,6 +144,10 @@ rv_run_status rv_cpu_run_debug(rv_cpu *cpu, uint64_t cycle_limit, const rv_debug
         if (check && points && check_points(cpu, points, hit))
             return RV_RUN_DEBUG;
         check = true;
+        if (points && points->on_insn) {
+            rv_insn in;
+            points->on_insn(points->insn_ctx, cpu->pc, peek_insn(cpu, &in) ? in.raw : 0u);
+        }
         rv_run_status s = rv_cpu_step(cpu);
         if (s != RV_RUN_BUDGET)
             return s;

@@ -8,6 +8,7 @@
  * scratch slot. Stores into code are not seen until fence.i or rv_cpu_flush_decode_cache (the ISA
  * allows this).
  */
+#include "block.h"
 #include "cpu_internal.h"
 
 #include <stdlib.h>
@@ -54,17 +55,17 @@ const rv_insn *rv_fill_slot(rv_cpu *cpu, rv_insn *slot)
     return slot;
 }
 
-const rv_insn *rv_fetch_slow(rv_cpu *cpu)
+/* Translates pc's page and, if it is DMI, makes it the fetch page (its decoded page allocated).
+ * Returns the fetch TLB entry (NULL after a fetch trap) and whether the page is now cached. */
+static rv_tlb_entry *enter_page(rv_cpu *cpu, bool *cached)
 {
     uint32_t pc = cpu->pc;
+    *cached = false;
     cpu->fetch_vpage = RV_TLB_INVALID;
     rv_tlb_entry *e = rv_translate_fetch(cpu, pc);
-    if (!e)
-        return NULL;
-    uint32_t paddr = e->ppn_base | (pc & RV_PAGE_MASK);
+    if (!e || !e->dmi)
+        return e;
     rv_dmi *d = e->dmi;
-    if (!d)
-        return fetch_uncached(cpu, paddr);
     rv_code_page *page = e->code;
     if (!page) {
         uint32_t index = (e->ppn_base - (d->base & ~RV_PAGE_MASK)) >> RV_PAGE_SHIFT;
@@ -72,7 +73,7 @@ const rv_insn *rv_fetch_slow(rv_cpu *cpu)
         if (!page) {
             page = calloc(1, sizeof *page);
             if (!page)
-                return fetch_uncached(cpu, paddr);
+                return e;
             d->code[index] = page;
         }
         e->code = page;
@@ -81,7 +82,28 @@ const rv_insn *rv_fetch_slow(rv_cpu *cpu)
     cpu->fetch_code = page;
     cpu->fetch_dmi = d;
     cpu->fetch_ppage = e->ppn_base;
-    rv_insn *slot = &page->slot[(pc & RV_PAGE_MASK) >> 1];
+    *cached = true;
+    return e;
+}
+
+int rv_fetch_page(rv_cpu *cpu)
+{
+    bool cached;
+    if (!enter_page(cpu, &cached))
+        return -1;
+    return cached ? 1 : 0;
+}
+
+const rv_insn *rv_fetch_slow(rv_cpu *cpu)
+{
+    uint32_t pc = cpu->pc;
+    bool cached;
+    rv_tlb_entry *e = enter_page(cpu, &cached);
+    if (!e)
+        return NULL;
+    if (!cached)
+        return fetch_uncached(cpu, e->ppn_base | (pc & RV_PAGE_MASK));
+    rv_insn *slot = &cpu->fetch_code->slot[(pc & RV_PAGE_MASK) >> 1];
     if (slot->op != RV_OP_UNDECODED)
         return slot;
     return rv_fill_slot(cpu, slot);
@@ -89,15 +111,16 @@ const rv_insn *rv_fetch_slow(rv_cpu *cpu)
 
 /* Zeroes (empties) every allocated page rather than freeing it: the executor may still hold a
  * pointer to the slot of the instruction being executed (fence.i, or a host flush from inside a bus
- * callback), and pages are reused anyway. */
+ * callback), and pages are reused anyway. The blocks built from the slots go with them. */
 void rv_decode_cache_flush(rv_cpu *cpu)
 {
     for (unsigned i = 0; i < cpu->dmi_count; i++) {
         rv_dmi *d = &cpu->dmi[i];
         for (uint32_t p = 0; p < d->code_pages; p++)
             if (d->code[p])
-                memset(d->code[p], 0, sizeof *d->code[p]);
+                memset(d->code[p]->slot, 0, sizeof d->code[p]->slot);
     }
+    rv_blocks_drop(cpu);
     cpu->fetch_vpage = RV_TLB_INVALID;
 }
 
@@ -106,6 +129,8 @@ void rv_decode_cache_free(rv_cpu *cpu)
     for (unsigned i = 0; i < cpu->dmi_count; i++) {
         rv_dmi *d = &cpu->dmi[i];
         for (uint32_t p = 0; p < d->code_pages; p++) {
+            if (d->code[p])
+                free(d->code[p]->blocks);
             free(d->code[p]);
             d->code[p] = NULL;
         }

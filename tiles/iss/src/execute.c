@@ -1,16 +1,18 @@
 /* The interpreter: one switch over the compact op enum per instruction, fetched from the decode
- * cache. Loads and stores hit the software TLB's host pointer directly when the page is DMI memory
+ * cache. It is the reference of the block engines (block_run.c), which call it for every
+ * instruction that is not in a block. Loads and stores hit the software TLB's host pointer directly when the page is DMI memory
  * and the access is aligned; everything else goes to the slow paths in mmu.c.
  *
  * LR/SC/AMO to non-DMI (device) addresses are performed through the bus callback as a read followed
  * by a write: that is how a device observes a read-modify-write. They are atomic with respect to
  * other harts because the host runs harts cooperatively (never preempting inside an instruction).
  */
+#include "block.h"
 #include "cpu_internal.h"
 
 #include <string.h>
 
-#define STEP_CONTINUE (-1)
+#define STEP_CONTINUE RV_STEP_CONTINUE
 
 /* Loads: fast path through the read TLB, else the slow path (which may trap). */
 #define LOAD(len, convert)                                                                          \
@@ -44,11 +46,6 @@
         cpu->stats.stores++;                                                                        \
     } while (0)
 
-#define AS_IS(v) (v)
-#define SEXT8(v) ((uint32_t)(int32_t)(int8_t)(uint8_t)(v))
-#define SEXT16(v) ((uint32_t)(int32_t)(int16_t)(uint16_t)(v))
-#define ZEXT8(v) ((v)&0xffu)
-#define ZEXT16(v) ((v)&0xffffu)
 
 #define BRANCH(cond)                                                                                \
     do {                                                                                            \
@@ -72,27 +69,13 @@ static int illegal(rv_cpu *cpu, const rv_insn *in)
     return trap_taken(cpu);
 }
 
-static uint32_t div_s(uint32_t a, uint32_t b)
-{
-    if (b == 0) return 0xffffffffu;
-    if (a == 0x80000000u && b == 0xffffffffu) return a;
-    return (uint32_t)((int32_t)a / (int32_t)b);
-}
-
-static uint32_t rem_s(uint32_t a, uint32_t b)
-{
-    if (b == 0) return a;
-    if (a == 0x80000000u && b == 0xffffffffu) return 0;
-    return (uint32_t)((int32_t)a % (int32_t)b);
-}
-
 /* lr.w, sc.w and amo*.w. Returns false after taking a trap. */
 static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
 {
     uint32_t *x = cpu->x;
     uint32_t vaddr = x[in->rs1];
     uint32_t src = x[in->rs2];
-    unsigned rd = in->rd; /* read before any bus callback (see step_one) */
+    unsigned rd = in->rd; /* read before any bus callback (see exec_insn) */
     enum rv_op op = (enum rv_op)in->op;
     bool is_lr = op == RV_OP_LR;
     enum rv_access kind = is_lr ? RV_ACCESS_READ : RV_ACCESS_WRITE;
@@ -149,14 +132,11 @@ static bool atomic_op(rv_cpu *cpu, const rv_insn *in)
     return true;
 }
 
-/* Executes one instruction or takes one trap. Returns STEP_CONTINUE or an rv_run_status. */
-static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
+/* Executes the instruction at the pc (or takes its fetch trap), without the interrupt check that
+ * precedes it in step_one. Returns STEP_CONTINUE or an rv_run_status. */
+static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
 {
     uint32_t *x = cpu->x;
-    if (RV_UNLIKELY((cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie)) {
-        if (rv_check_interrupts(cpu))
-            return STEP_CONTINUE;
-    }
     uint32_t pc = cpu->pc;
     /* The decode cache is flushed by zeroing (never freeing) its pages, so `in` stays readable even
      * if the host flushes from inside a bus callback; fields needed after a callback are read first. */
@@ -183,51 +163,7 @@ static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
         next_pc = target;
         break;
     }
-    case RV_OP_BEQ: BRANCH(x[in->rs1] == x[in->rs2]); break;
-    case RV_OP_BNE: BRANCH(x[in->rs1] != x[in->rs2]); break;
-    case RV_OP_BLT: BRANCH((int32_t)x[in->rs1] < (int32_t)x[in->rs2]); break;
-    case RV_OP_BGE: BRANCH((int32_t)x[in->rs1] >= (int32_t)x[in->rs2]); break;
-    case RV_OP_BLTU: BRANCH(x[in->rs1] < x[in->rs2]); break;
-    case RV_OP_BGEU: BRANCH(x[in->rs1] >= x[in->rs2]); break;
-    case RV_OP_LB: LOAD(1, SEXT8); break;
-    case RV_OP_LH: LOAD(2, SEXT16); break;
-    case RV_OP_LW: LOAD(4, AS_IS); break;
-    case RV_OP_LBU: LOAD(1, ZEXT8); break;
-    case RV_OP_LHU: LOAD(2, ZEXT16); break;
-    case RV_OP_SB: STORE(1); break;
-    case RV_OP_SH: STORE(2); break;
-    case RV_OP_SW: STORE(4); break;
-    case RV_OP_ADDI: x[in->rd] = x[in->rs1] + (uint32_t)in->imm; break;
-    case RV_OP_SLTI: x[in->rd] = (int32_t)x[in->rs1] < in->imm; break;
-    case RV_OP_SLTIU: x[in->rd] = x[in->rs1] < (uint32_t)in->imm; break;
-    case RV_OP_XORI: x[in->rd] = x[in->rs1] ^ (uint32_t)in->imm; break;
-    case RV_OP_ORI: x[in->rd] = x[in->rs1] | (uint32_t)in->imm; break;
-    case RV_OP_ANDI: x[in->rd] = x[in->rs1] & (uint32_t)in->imm; break;
-    case RV_OP_SLLI: x[in->rd] = x[in->rs1] << in->imm; break;
-    case RV_OP_SRLI: x[in->rd] = x[in->rs1] >> in->imm; break;
-    case RV_OP_SRAI: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> in->imm); break;
-    case RV_OP_ADD: x[in->rd] = x[in->rs1] + x[in->rs2]; break;
-    case RV_OP_SUB: x[in->rd] = x[in->rs1] - x[in->rs2]; break;
-    case RV_OP_SLL: x[in->rd] = x[in->rs1] << (x[in->rs2] & 31u); break;
-    case RV_OP_SLT: x[in->rd] = (int32_t)x[in->rs1] < (int32_t)x[in->rs2]; break;
-    case RV_OP_SLTU: x[in->rd] = x[in->rs1] < x[in->rs2]; break;
-    case RV_OP_XOR: x[in->rd] = x[in->rs1] ^ x[in->rs2]; break;
-    case RV_OP_SRL: x[in->rd] = x[in->rs1] >> (x[in->rs2] & 31u); break;
-    case RV_OP_SRA: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> (x[in->rs2] & 31u)); break;
-    case RV_OP_OR: x[in->rd] = x[in->rs1] | x[in->rs2]; break;
-    case RV_OP_AND: x[in->rd] = x[in->rs1] & x[in->rs2]; break;
-    case RV_OP_MUL: x[in->rd] = x[in->rs1] * x[in->rs2]; break;
-    case RV_OP_MULH:
-        x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(int32_t)x[in->rs2]) >> 32);
-        break;
-    case RV_OP_MULHSU:
-        x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(uint64_t)x[in->rs2]) >> 32);
-        break;
-    case RV_OP_MULHU: x[in->rd] = (uint32_t)(((uint64_t)x[in->rs1] * x[in->rs2]) >> 32); break;
-    case RV_OP_DIV: x[in->rd] = div_s(x[in->rs1], x[in->rs2]); break;
-    case RV_OP_DIVU: x[in->rd] = x[in->rs2] ? x[in->rs1] / x[in->rs2] : 0xffffffffu; break;
-    case RV_OP_REM: x[in->rd] = rem_s(x[in->rs1], x[in->rs2]); break;
-    case RV_OP_REMU: x[in->rd] = x[in->rs2] ? x[in->rs1] % x[in->rs2] : x[in->rs1]; break;
+#include "insn_cases.h"
     case RV_OP_FENCE: break;
     case RV_OP_FENCE_I:
         rv_decode_cache_flush(cpu);
@@ -305,6 +241,26 @@ static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
     return STEP_CONTINUE;
 }
 
+/* Takes a pending enabled interrupt, or executes one instruction. */
+static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
+{
+    if (RV_UNLIKELY((cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie)) {
+        if (rv_check_interrupts(cpu))
+            return STEP_CONTINUE;
+    }
+    return exec_insn(cpu);
+}
+
+int rv_exec_insn(rv_cpu *cpu)
+{
+    return exec_insn(cpu);
+}
+
+int rv_step_insn(rv_cpu *cpu)
+{
+    return step_one(cpu);
+}
+
 static rv_run_status stopped_or(rv_cpu *cpu, rv_run_status otherwise)
 {
     if (cpu->stop_requested) {
@@ -325,6 +281,12 @@ rv_run_status rv_cpu_run(rv_cpu *cpu, uint64_t cycle_limit)
     /* rv_cpu_request_stop (only possible from inside a callback) zeroes run_limit, so one compare
      * per instruction covers both the budget and stop requests. */
     cpu->run_limit = cycle_limit;
+    if (cpu->blk.engine != RV_ENGINE_INTERPRETER) {
+        int status = rv_block_engine_run(cpu);
+        if (status != STEP_CONTINUE)
+            return (rv_run_status)status;
+        return stopped_or(cpu, RV_RUN_BUDGET);
+    }
     while (cpu->stats.cycles < cpu->run_limit) {
         int status = step_one(cpu);
         if (RV_UNLIKELY(status != STEP_CONTINUE))

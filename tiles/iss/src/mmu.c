@@ -177,6 +177,11 @@ static rv_tlb_entry *tlb_entry(rv_cpu *cpu, uint32_t vaddr, enum rv_access kind)
     }
     uint32_t page = paddr & ~RV_PAGE_MASK;
     rv_dmi *d = rv_find_dmi(cpu, page, RV_PAGE_SIZE);
+    /* A page mapped anew may map elsewhere than the jumps the JIT remembers. This also covers
+     * TLB flushes (satp, sfence.vma, privilege): no instruction runs after one before its page is
+     * filled in again. */
+    if (kind == RV_ACCESS_FETCH)
+        rv_jcache_flush(cpu);
     e->vpn = vpn;
     e->ppn_base = page;
     e->host = d ? d->host + (page - d->base) : NULL;

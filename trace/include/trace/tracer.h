@@ -64,6 +64,8 @@ public:
     // Closes the slices still open at time t and ends the JSON document.
     void finish(const sc_core::sc_time &t);
     uint64_t events() const { return events_; }
+    // False once a write to the file failed (a full disk): checked after finish().
+    bool good() const { return bool(out_); }
 
 private:
     struct open_slice {
@@ -72,6 +74,7 @@ private:
     };
     struct track_info {
         unsigned pid, tid;
+        const char *cat;  // the track's category, the "cat" of its events
         std::vector<open_slice> open;
     };
     bool in_window(const sc_core::sc_time &t) const {

@@ -26,8 +26,17 @@ struct cli_options {
     std::string trace_categories;  // --trace-categories LIST (empty: the default set)
     std::string trace_window;      // --trace-window FROM:TO in cycles
     bool progress = false;         // --progress
+    std::string log;               // --log LIST: instruction and event log categories
+    std::string log_file;          // --log-file FILE (empty: standard error)
+    std::string log_tiles;         // --log-tiles LIST of tile ids and ranges (empty: all)
+    std::string log_cores;         // --log-cores LIST of core indexes and ranges (empty: all)
+    std::string log_range;         // --log-range FROM:TO addresses (hex), empty: all
+    std::string log_window;        // --log-window FROM:TO cycles
+    std::string log_limit;         // --log-limit BYTES (empty: the default)
     bool list_config = false;
     bool list_presets = false;
+    bool area = false;              // --area: print the area estimate, run nothing
+    bool area_calibration = false;  // --area-calibration: the model against the thesis
     bool help = false;
     bool version = false;
     std::string help_text;

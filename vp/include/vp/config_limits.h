@@ -14,11 +14,14 @@ struct config_limits {
     static constexpr size_t max_key_bytes = 128;      // one key of an object
     static constexpr size_t max_string_bytes = 4096;  // one string value (console.file: a path)
     static constexpr size_t max_set_bytes = 8192;     // one --set KEY=VALUE argument
-    // Host memory the tile SRAMs may take together (tiles * tile.sram_size): it is allocated and
-    // zero-filled up front.
-    static constexpr uint64_t max_total_sram = uint64_t(1) << 30;
+    // Host address space the tile SRAMs may reserve together (tiles * tile.sram_size); host memory
+    // is taken only for the pages the simulation touches (tiles/src/sram.cpp).
+    static constexpr uint64_t max_total_sram = uint64_t(32) << 30;
     // The NAMP's longest protocol message (FINAL: header and four words) must fit in one packet.
     static constexpr unsigned namp_min_packet_flits = 5;
+    // NAMP-CC reduction and scatter/gather: the member ALLOC_REQ (header, w0, endpoint, size,
+    // collective id, operation or part) is 6 flits.
+    static constexpr unsigned namp_cc_min_packet_flits = 6;
 };
 
 // Parses JSON text under the limits above; throws config_error "<origin>: ..." naming the key

@@ -20,6 +20,10 @@ struct firmware_error : std::runtime_error {
 // aligned SRAM address. Returns "" or what is wrong, naming the segment (by program-header order).
 std::string firmware_layout_error(const elf_image *image, uint32_t sram_size);
 
+// Whether the ELF fits the cores (rv32imac, no FPU): "" or what it needs that they lack, from the
+// float ABI in e_flags and the extensions in .riscv.attributes (firmware_isa.cpp).
+std::string firmware_isa_error(const elf_image *image);
+
 // An opened, validated ELF file.
 class firmware_image {
 public:
@@ -30,11 +34,16 @@ public:
 
     const std::string &path() const { return path_; }
     uint32_t entry() const;
+    bool symbol(const char *name, uint32_t &value) const {  // a defined symbol of the ELF
+        return elf_image_symbol(image_, name, &value) == 0;
+    }
     // Copies every loadable segment into the tile SRAM; throws (before copying anything) if the
     // image breaks a rule of firmware_layout_error. argv (argv[0] first) goes into the image's
     // argument block (symbols namp_args..namp_args_end, sw/runtime/crt0.S) for crt0 to pass to
     // main; an image without the block takes only an argv of argv[0] (nothing is written).
     void load_into(tiles::tile &tile, const std::vector<std::string> &argv) const;
+    // What load_into would refuse for a tile SRAM of sram_size bytes, or "".
+    std::string layout_error(uint32_t sram_size) const;
 
 private:
     std::string path_;

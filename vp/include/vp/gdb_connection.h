@@ -1,9 +1,10 @@
 // The transport of the GDB remote serial protocol: a TCP listener on one address, at most one
-// client, packet framing ($payload#checksum, acks, escapes) and the interrupt byte. Errors of the
+// client (a second one is refused with an error reply), packet framing ($payload#checksum, acks, escapes) and the interrupt byte. Errors of the
 // peer (bad checksums, garbage, a closed socket) are handled here and never reach the server as
 // anything but "no packet" or "client gone".
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
 
@@ -33,8 +34,12 @@ public:
     // While the target runs: true if the client sent the interrupt byte (0x03). Never blocks.
     bool poll_interrupt();
     void close_client();
+    // Connections refused because a client was already connected (each got an error reply).
+    unsigned refused() const { return refused_; }
+    void set_log(std::ostream &log) { log_ = &log; }  // where refusals are reported
 
 private:
+    void refuse_second_client();
     bool fill(bool block);  // reads what the socket has into in_; false on EOF or error
     void send_raw(const std::string &bytes);
 
@@ -43,6 +48,8 @@ private:
     uint16_t port_ = 0;
     std::string in_;
     bool interrupt_ = false;
+    unsigned refused_ = 0;
+    std::ostream *log_ = nullptr;
 };
 
 }  // namespace vp

@@ -29,6 +29,8 @@ public:
     void add_core(tiles::cpu_core &core, std::vector<tiles::cpu_core *> tile_cores);
     // Answers `monitor` commands the server does not know itself (e.g. statistics); "" = unknown.
     void set_monitor(std::function<std::string(const std::string &)> fn) { monitor_ = std::move(fn); }
+    // `monitor reset`: restarts the platform from its firmware; returns "" or why it could not.
+    void set_reset(std::function<std::string()> fn) { reset_ = std::move(fn); }
 
     // --gdb-wait: the first core to run blocks until GDB connects and resumes it.
     void wait_at_start();
@@ -37,6 +39,8 @@ public:
 
     tiles::debug_slice before_slice(tiles::cpu_core &core) override;
     void stopped(tiles::cpu_core &core, const rv_debug_hit &hit) override;
+    void after_access(tiles::cpu_core &core) override;
+    void halted(tiles::cpu_core &core) override;
 
 private:
     enum class action { hold, run, step };
@@ -52,6 +56,7 @@ private:
         rv_debug_hit hit{};
     };
 
+    void hold(const thread &t);  // waits while the debugger holds this core
     void stop_all(int thread, int signal, const rv_debug_hit &hit);
     void serve();                          // packet loop while stopped
     bool handle(const std::string &p);     // true: resume
@@ -64,7 +69,8 @@ private:
     std::string points(const std::string &p);
     std::string xfer(const std::string &p);
     std::string monitor(const std::string &command);
-    bool resume(const std::string &p);     // c, s, vCont
+    enum class resume_result { resumed, answered, bad };  // answered: a stop reply was sent
+    resume_result resume(const std::string &p);  // c, s, vCont
     void resume_all(action act);
     void detach();
     int thread_of(const std::string &id, int fallback) const;
@@ -80,12 +86,14 @@ private:
     rv_debug_points points_{};
     stop_info last_;
     int general_ = 0, control_thread_ = -1;  // Hg and Hc selections
-    bool killed_ = false;
+    bool ending_ = false;
     bool wait_at_start_ = false;
     bool waiting_reply_ = false;  // GDB resumed us and waits for a stop reply
     unsigned poll_countdown_ = 0;
     sc_core::sc_event resume_event_;
     std::function<std::string(const std::string &)> monitor_;
+    std::function<std::string()> reset_;
+    std::string cores_table() const;  // monitor cores
 };
 
 }  // namespace vp

@@ -8,6 +8,7 @@
 #include "namp/network_adapter.h"
 #include "noc/mesh.h"
 #include "tiles/tile.h"
+#include "trace/event_log.h"
 #include "trace/tracer.h"
 #include "vp/gdb_server.h"
 #include "vp/run_observer.h"
@@ -26,6 +27,8 @@ struct run_options {
     unsigned trace_categories = 0;           // trace::category mask (0: the default set)
     uint64_t trace_from = 0, trace_to = 0;   // window in cycles (to 0: to the end)
     bool progress = false;                   // --progress status line
+    trace::event_log::options log;           // --log (categories 0: no log)
+    std::string log_file;                    // --log-file; empty: standard error
 };
 
 // The tracer --trace asks for, or null (platform_trace.cpp). Throws if the file cannot be written.
@@ -54,19 +57,28 @@ public:
     uint64_t simulated_cycles() const;
     uint64_t instructions() const;  // retired so far, all cores
     trace::tracer *tracer() const { return tracer_.get(); }
+    // After the run: what could not be written (console.file, --trace, --log), one message each.
+    std::vector<std::string> output_errors();
 
 private:
     void attach_debugger();  // platform_debug.cpp
+    std::string reset_from_firmware();  // monitor reset; "" or why not
     void trace_mark(const mark_record &m);  // platform_trace.cpp
+    void open_event_log();  // platform_log.cpp
 
     platform_config config_;
     run_options options_;
     sc_core::sc_time period_;
     std::unique_ptr<trace::tracer> tracer_;  // before everything that records into it
     run_control control_;
+    firmware_map firmware_;  // what load() loaded, for monitor reset
     std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
+    std::unique_ptr<status_line> status_;     // --progress; console lines pass through it
     std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
+    std::ofstream log_file_;                    // --log-file (else the log goes to std::clog)
+    std::unique_ptr<trace::event_log> log_;     // before the tiles: their cores write into it
+    std::unique_ptr<namp::namp_observer> namp_log_;  // the log's view of the adapters
     std::vector<std::unique_ptr<tiles::tile>> tiles_;
     std::unique_ptr<noc::mesh> mesh_;
     std::vector<std::unique_ptr<namp::network_adapter>> adapters_;

@@ -38,6 +38,10 @@ public:
 
     // A debugger ended the run (exit code 137, like a killed process).
     void kill(const std::string &message);
+    // A debugger's `monitor quit`: the run ends now with exit code 0.
+    void quit(const std::string &message);
+    // A debugger's `monitor reset`: every core runs again; exits and failures are forgotten.
+    void restart();
 
     // After sc_start returned: the simulation ran out of events (hang) or time (watchdog).
     void conclude(bool time_limit_reached);

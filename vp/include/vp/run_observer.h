@@ -13,6 +13,7 @@
 
 #include "noc/mesh.h"
 #include "trace/tracer.h"
+#include "vp/status_line.h"
 
 namespace vp {
 
@@ -20,7 +21,7 @@ class run_observer : public sc_core::sc_module {
 public:
     struct params {
         sc_core::sc_time clock_period;
-        std::ostream *progress = nullptr;        // null: no status line
+        status_line *progress = nullptr;         // null: no status line
         std::function<uint64_t()> instructions;  // retired so far (for MIPS)
         trace::tracer *tracer = nullptr;         // null or noc off: no samples
         const noc::mesh *mesh = nullptr;

@@ -22,5 +22,7 @@ static inline uint32_t tile_na_base(void) { return tileinfo_read(TILEINFO_NA_BAS
 static inline uint32_t tile_clock_hz(void) { return tileinfo_read(TILEINFO_CLOCK_HZ); }
 static inline uint32_t tile_timer_hz(void) { return tileinfo_read(TILEINFO_TIMER_HZ); }
 static inline uint32_t tile_platform_version(void) { return tileinfo_read(TILEINFO_VERSION); }
+/* tile.arg of the configuration: a parameter of the run (e.g. a sweep's seed), 0 by default. */
+static inline uint32_t tile_arg(void) { return tileinfo_read(TILEINFO_ARG); }
 
 #endif

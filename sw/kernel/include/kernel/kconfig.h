@@ -25,6 +25,8 @@
 #define K_USER_DATA 0x10000000u        /* private data region */
 #define K_USER_DATA_MAX 0x00100000u
 #define K_USER_BUF 0x20000000u         /* endpoint buffers mapped by the kernel */
+#define K_USER_VIF 0x30000000u         /* the task's vif interface page, whatever its slot: the same
+                                          address on every tile (task migration) */
 #define K_USER_STACK_TOP 0x7F000000u   /* stack grows down from here; a guard page below */
 #define K_PAGE_SIZE 4096u
 

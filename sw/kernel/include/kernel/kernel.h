@@ -23,6 +23,8 @@ enum {
     K_ETIMEDOUT = -5,  /* the timeout of a wait expired */
     K_EAGAIN = -6,     /* would block and the timeout is 0 */
     K_ENOSYS = -7,     /* no such system call (M-mode thread; a task is killed instead) */
+    K_EBUSY = -8,      /* the object is busy (a task migrating, blocked in the kernel) */
+    K_ENOTSUP = -9,    /* the hardware lacks a feature the call needs (e.g. NAMP-PS) */
 };
 
 #define K_FOREVER UINT32_MAX    /* timeout: wait without limit */
@@ -124,6 +126,9 @@ int k_task_resume(k_thread_t *t);
 /* Physical address of a task's data region (for the creator to check results after the task
  * has ended), or NULL. */
 void *k_task_data(const k_thread_t *t);
+/* Pages of the task page pool not in use (a task's pages come back once nothing can touch them:
+ * docs/kernel.md "SV isolation"). */
+uint32_t k_pages_free(void);
 /* Maps count physical pages at va into a task (before it runs): R, W per `writable`, U. For
  * endpoint buffers and virtual-interface pages. */
 int k_task_map(k_thread_t *t, uint32_t va, uint32_t pa, uint32_t count, int writable);
@@ -135,10 +140,14 @@ int k_task_map(k_thread_t *t, uint32_t va, uint32_t pa, uint32_t count, int writ
 /* Adds a remote-endpoint handle (physical address, e.g. an MCAPI endpoint from
  * mcapi_endpoint_get) to t's table; returns its vID or a negative error. */
 int k_vif_add_handle(k_thread_t *t, const void *handle);
-/* Adds a send buffer (mp_cbuffer) at task virtual address va (inside one task page). */
+/* Adds a channel's credit path: the sender's handle the task (the channel's receiving side) may
+ * start credit mode (CoM, REVOKE) on; CoM on any other entry is refused by the vif. */
+int k_vif_add_credit(k_thread_t *t, const void *handle);
+/* Adds a send buffer (mp_cbuffer) at task virtual address va: bytes (>= its header) of the task's
+ * own contiguous memory, the window the adapter keeps every access to the buffer in. */
 int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes);
 /* Gives t the virtual interface of NAMP slot `slot` (a vif slot): the configuration page gets
- * t's table, the interface page is mapped into t at its physical address (returned), READY. */
+ * t's table, the interface page is mapped into t at K_USER_VIF (returned), READY. */
 uint32_t k_vif_attach(k_thread_t *t, unsigned slot);
 
 /* ---- HW-OSQM (sw/kernel/osqm.c) ----

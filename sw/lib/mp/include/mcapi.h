@@ -131,6 +131,10 @@ mcapi_endpoint_t mcapi_endpoint_create(mcapi_port_t port_id, mcapi_status_t *mca
 mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port_id,
                                         const mcapix_endpoint_attributes_t *attributes,
                                         mcapi_status_t *mcapi_status);
+/* After mcapi_endpoint_delete: 1 once the endpoint's buffers are released (no peer or adapter
+ * writes into them any more), 0 while they are quarantined. The kernel waits for it before it
+ * gives a task's receive pages back (docs/kernel.md "SV isolation"). */
+int mcapix_endpoint_reaped(mcapi_endpoint_t endpoint);
 mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain_id, mcapi_node_t node_id,
                                     mcapi_port_t port_id, mcapi_timeout_t timeout,
                                     mcapi_status_t *mcapi_status);

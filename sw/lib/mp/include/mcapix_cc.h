@@ -192,9 +192,13 @@ void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, u
 void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
                         size_t *received_size, mcapi_status_t *mcapi_status);
 
-/* Which path collectives take: MCAPIX_CC_AUTO (default: the adapter's CC when it has it) or
- * MCAPIX_CC_SOFTWARE (always the software loop; for comparisons on the same platform). */
-enum mcapix_cc_path { MCAPIX_CC_AUTO = 0, MCAPIX_CC_SOFTWARE = 1 };
+/* Which path collectives take: MCAPIX_CC_AUTO (default: the adapter's CC when it has it),
+ * MCAPIX_CC_SOFTWARE (always the software loop of blocking sends, member after member) or
+ * MCAPIX_CC_SOFTWARE_POSTED (multicast and scatter: the members' sends posted one after the
+ * other as non-blocking sends, then waited for, as the thesis' software multicast of Fig. 3.20a;
+ * a scatter waits whenever its 4 KiB staging buffer is full; gather and reduction take their
+ * software path). For comparisons on the same platform. */
+enum mcapix_cc_path { MCAPIX_CC_AUTO = 0, MCAPIX_CC_SOFTWARE = 1, MCAPIX_CC_SOFTWARE_POSTED = 2 };
 void mcapix_cc_set_path(uint32_t path);
 /* NA_FEATURE_NAMP_CC_* bits the library can use on this tile (0: software only). */
 uint32_t mcapix_cc_features(void);

@@ -80,6 +80,14 @@ void rv_reservations_init(rv_reservation_set *set);
 /* A write of len bytes at paddr by any master: drops every reservation it overlaps. */
 void rv_reservations_invalidate(rv_reservation_set *set, uint32_t paddr, uint32_t len);
 
+/* How rv_cpu_run executes (docs/iss-engine.md). Every engine gives the same simulated behaviour:
+ * cycles, instret, statistics, traps and interrupt delivery are those of the interpreter. */
+typedef enum rv_engine {
+    RV_ENGINE_INTERPRETER = 0, /* one instruction at a time from the decode cache: the reference */
+    RV_ENGINE_BLOCK = 1,       /* straight-line blocks of decoded instructions, chained */
+    RV_ENGINE_JIT = 2,         /* hot blocks translated to x86-64 code (the block engine elsewhere) */
+} rv_engine;
+
 typedef struct rv_config {
     uint32_t hart_id;                  /* mhartid; also the index into the reservation set */
     uint32_t reset_pc;
@@ -94,6 +102,7 @@ typedef struct rv_config {
     void *time_ctx;
     /* optional: mret/sret executed (with trap_ctx), for tracing the end of a trap handler */
     void (*on_trap_return)(void *ctx, rv_cpu *cpu);
+    rv_engine engine;                  /* of rv_cpu_run; rv_cpu_step and the debug loop always step */
 } rv_config;
 
 typedef enum rv_run_status {
@@ -123,8 +132,20 @@ void rv_cpu_reset(rv_cpu *cpu, uint32_t pc);   /* M-mode, CSRs at reset values, 
  * host points to size bytes; latencies are cycles added per access. Returns 0 or -1. */
 int rv_cpu_add_dmi(rv_cpu *cpu, uint32_t base, uint32_t size, uint8_t *host,
                    uint32_t read_latency, uint32_t write_latency);
-/* Drop decoded instructions (after code was written by a loader or another master). */
+/* Drop decoded instructions and blocks (after code was written by a loader or another master). */
 void rv_cpu_flush_decode_cache(rv_cpu *cpu);
+/* The engine rv_cpu_run uses: the configured one, or the block engine where the JIT is not
+ * available (not an x86-64 host, or no executable memory). */
+rv_engine rv_cpu_engine(const rv_cpu *cpu);
+/* What the block engines did (not simulated state: it differs between engines by nature). */
+typedef struct rv_engine_counters {
+    uint64_t dispatches;    /* rounds of the block engines' run loop */
+    uint64_t blocks_built;
+    uint64_t translations;  /* blocks translated to host code */
+    uint64_t drops;         /* times every block was dropped (flush, DMI change, full code memory) */
+    uint64_t budget_exits;  /* translated code left because the next block might cross the budget */
+} rv_engine_counters;
+void rv_cpu_engine_counters(const rv_cpu *cpu, rv_engine_counters *out);
 
 /* Run until cpu cycles >= cycle_limit, wfi sleeps, a stop is requested, or lockup. */
 rv_run_status rv_cpu_run(rv_cpu *cpu, uint64_t cycle_limit);

@@ -26,6 +26,11 @@ typedef struct rv_debug_points {
     unsigned breakpoint_count;
     const rv_watchpoint *watchpoints;
     unsigned watchpoint_count;
+    /* Optional (an instruction log): called before each instruction with its pc and bits as
+     * fetched (0 if the pc is not in DMI memory). If an interrupt is taken there instead, the
+     * same pc is reported again when the instruction runs after the handler. */
+    void (*on_insn)(void *ctx, uint32_t pc, uint32_t bits);
+    void *insn_ctx;
 } rv_debug_points;
 
 enum rv_debug_reason { RV_DEBUG_NONE = 0, RV_DEBUG_BREAKPOINT, RV_DEBUG_WATCHPOINT, RV_DEBUG_STEP };

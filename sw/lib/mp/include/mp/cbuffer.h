@@ -105,6 +105,12 @@ void mp_cbuffer_commit(mp_cbuffer_t *b, uint32_t idx, uint32_t size);
 /* reserve + copy + commit. 0, -1 full, -2 too large. */
 int mp_cbuffer_push(mp_cbuffer_t *b, const void *data, uint32_t size);
 
+/* reserve + copy + commit into a buffer whose header another party may write (a task's receive
+ * buffer, pushed by its kernel): the layout is the one mp_cbuffer_init made for (n, m), never the
+ * header's offsets or geometry; the indices only pick a slot inside it; at most a few tries.
+ * 0, -1 full (or indices that make no sense), -2 too large. */
+int mp_cbuffer_push_untrusted(mp_cbuffer_t *b, uint32_t n, uint32_t m, const void *data, uint32_t size);
+
 /* Consumer: take the next committed message (CAS on rd_idx). 0 and *idx, or -1 when empty. */
 int mp_cbuffer_read(mp_cbuffer_t *b, uint32_t *idx);
 /* Size in bytes of a read (or committed) message. */

@@ -38,6 +38,10 @@
 #define MP_MSG_CONNECT_ACK  9u
 #define MP_MSG_CREDIT      10u
 
+/* The longest message is CONNECT_ACK: the header and six words. A NoC whose packets are shorter
+ * (noc.max_packet_flits < 7) cannot carry the protocol: initialisation refuses it. */
+#define MP_MAX_CONTROL_FLITS 7u
+
 #define MP_CREDIT_REVOKE    0x80000000u   /* credits word of a revoke / stopped CREDIT */
 
 #define MP_NACK_FULL        1u

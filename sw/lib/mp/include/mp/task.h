@@ -25,8 +25,11 @@
 struct mp_task_ep {
     uint32_t used, port;
     int32_t kid;                /* the kernel's index of the endpoint */
-    uint32_t chan;              /* packet channel, sending side: 0 none, 1 connected, 2 open */
-    uint32_t chan_vid;          /* vID of the connected receive endpoint's handle */
+    uint32_t chan;              /* packet channel: 0 none, 1 connected, 2 sending side open,
+                                   3 receiving side open */
+    uint32_t chan_vid;          /* sending: vID of the connected receive endpoint's handle;
+                                   receiving: vID of the credit path (NAMP_ET_CREDIT) */
+    uint32_t released, voids_seen;   /* receiving: packets released since the last credit */
 };
 struct mp_task_remote {
     uint32_t used, node, port, vid;
@@ -61,6 +64,8 @@ enum mp_task_op {
     MP_TASK_OP_GET = 3,         /* a1 = node, a2 = port: vID (one try of about 1 ms) */
     MP_TASK_OP_CONNECT = 4,     /* a1 = kernel index, a2 = vID of the remote receive endpoint */
     MP_TASK_OP_SEND_OPEN = 5,   /* a1 = kernel index: vID of the channel's connected handle */
+    MP_TASK_OP_RECV_OPEN = 6,   /* a1 = kernel index: vID of the channel's credit path (one try
+                                   of about 1 ms for the connect: MCAPI_TIMEOUT, try again) */
 };
 #define MP_TASK_ERR(st) (-1000 - (int32_t)(st))
 #define MP_TASK_STATUS(r) ((int32_t)(-1000 - (r)))

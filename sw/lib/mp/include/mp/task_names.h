@@ -31,6 +31,7 @@
 #define mcapi_wait mptask_wait
 #define mcapi_wait_any mptask_wait_any
 #define mcapix_endpoint_create mptask_mcapix_endpoint_create
+#define mcapix_endpoint_reaped mptask_mcapix_endpoint_reaped   /* the kernel's only */
 #define mcapix_endpoint_set_send_mode mptask_mcapix_endpoint_set_send_mode
 #define mcapix_namp_completion mptask_mcapix_namp_completion
 #define mcapix_set_data_path mptask_mcapix_set_data_path

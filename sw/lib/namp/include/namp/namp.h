@@ -34,6 +34,8 @@ uint32_t namp_features(void);   /* NA_FEATURES >> 8: NAMP feature bits (NAMP_FEA
 int namp_slot_alloc(void);
 /* Takes a slot out of namp_slot_alloc's hands for good (a kernel gives it to a task's vif). */
 void namp_slot_reserve(unsigned slot);
+/* namp_slot_reserve only if no software user has the slot now: 1 taken, 0 busy. */
+int namp_slot_claim(unsigned slot);
 void namp_slot_free(unsigned slot);
 uint32_t namp_slots_busy(void);
 /* Hands a started buffered-send slot to the NAMP: it completes implicitly (the NAMP frees the

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Host time and peak memory of large meshes: hello and a NAMP all-to-all on 16x16, 32x32 and
+64x64 tiles (one core each), with the JIT.
+
+usage: bench/scale.py [--build build] [--sizes 16,32,64] [--full-a2a 16] [--docs docs/benchmarks.md]
+
+Runs (default 1 MiB SRAM per tile, reserved and backed only where touched):
+  - hello (default preset: network adapters without the NAMP): every core prints a line, exits;
+  - NAMP all-to-all with 64 partners per tile (namp_a2a_64: each tile sends one 16-byte message
+    to 64 tiles spread over the mesh and receives 64);
+  - the complete NAMP all-to-all (namp_a2a: N - 1 messages per tile) on the sizes of --full-a2a
+    (N^2 messages: 65 280 on 16x16, about a million on 32x32);
+  both with preset bare (the NAMP). A run that fails is a row with the reason: SystemC maps every
+  thread stack with a guard page, about 18 maps per tile with the NAMP, so a 64x64 mesh with the
+  NAMP needs more than Linux's default vm.max_map_count (65530).
+Peak memory is the child's maximum resident set (os.wait4). Not a test: it measures the host.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
+
+def failure(output):
+    """Why a run failed, in a few words."""
+    if "failed to allocate stack memory" in output:
+        return "SystemC could not map another thread stack (vm.max_map_count reached)"
+    lines = [l for l in output.splitlines() if l.strip()]
+    return lines[-1][:120] if lines else "no output"
+
+
+def max_map_count():
+    try:
+        with open("/proc/sys/vm/max_map_count") as f:
+            return f.read().strip()
+    except OSError:
+        return "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    ap.add_argument("--sizes", default="16,32,64")
+    ap.add_argument("--full-a2a", default="16", help="sizes for the complete all-to-all ('' for none)")
+    ap.add_argument("--docs")
+    a = ap.parse_args()
+    vp = os.path.join(a.build, "vp", "namp-vp")
+    fw = os.path.join(a.build, "firmware")
+    sizes = [int(s) for s in a.sizes.split(",") if s]
+    full = {int(s) for s in a.full_a2a.split(",") if s}
+    host = benchlib.machine()
+    cases = [("hello", "default", "hello.elf", sizes),
+             ("NAMP all-to-all, 64 partners per tile", "bare", "namp_a2a_64.elf", sizes),
+             ("NAMP all-to-all, complete", "bare", "namp_a2a.elf", [s for s in sizes if s in full])]
+    rows = []
+    for title, preset, elf, for_sizes in cases:
+        for n in for_sizes:
+            args = ["--preset", preset, "--set", f"mesh.width={n}", "--set", f"mesh.height={n}",
+                    "--firmware", os.path.join(fw, elf)]
+            r, stats = benchlib.vp_run(vp, args, engine="jit", check=False)
+            if stats is None or stats["simulation"]["exit_code"] != 0:
+                rows.append([title, preset, f"{n}x{n}", benchlib.number(n * n), f"{r.wall:.1f}",
+                             f"{r.rss_kib / 1024:.0f}", "–", "failed: " + failure(r.output), "–"])
+            else:
+                rows.append([title, preset, f"{n}x{n}", benchlib.number(n * n), f"{r.wall:.1f}",
+                             f"{r.rss_kib / 1024:.0f}", f"{r.rss_kib / (n * n):.0f}",
+                             benchlib.number(stats["simulation"]["simulated_cycles"]),
+                             benchlib.number(stats["totals"]["instret"])])
+            print(" | ".join(rows[-1]), flush=True)
+    md = [f"Measured by `bench/scale.py --sizes {a.sizes} --full-a2a {a.full_a2a}` on {host}, "
+          f"engine jit, one core and 1 MiB SRAM per tile; vm.max_map_count {max_map_count()}.", "",
+          benchlib.table(["Workload", "Preset", "Mesh", "Tiles", "Host s", "Peak MiB", "KiB per tile",
+                          "Simulated cycles", "Instructions"], rows)]
+    print("\n".join(md))
+    if a.docs:
+        benchlib.write_docs(a.docs, "bench/scale.py", "\n".join(md))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+/* The event source of the signalling benchmarks (osqm_bench.c, irq_cost.c), one copy for both:
+ * tile 1 sends 4-byte messages round-robin to NWAIT notifying endpoints of tile 0 at a fixed rate
+ * per phase (phases are fixed mtime windows, the same on both tiles); tile 0 frees them. The
+ * includer defines NWAIT, T_START, PHASE, NRATES, rates[] and NPHASES before including it (one
+ * translation unit per firmware). */
+#ifndef EVENT_SOURCE_H
+#define EVENT_SOURCE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "hal/hal.h"
+#include "ktest.h"
+#include "mp/cbuffer.h"
+#include "na_registers.h"
+#include "namp_structs.h"
+
+#define NA(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
+#define SLOT(r) NA(NA_NAMP_SLOT_BASE(0) + (r))
+
+static uint32_t ep[NWAIT][NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
+static uint8_t rx[NWAIT][MP_CB_HEADER_SIZE + (4u << 4) + (16u << 4)] __attribute__((aligned(8)));
+static uint32_t handle[NWAIT][NAMP_H_SIZE / 4] __attribute__((aligned(64)));
+static volatile uint32_t stop, events;   /* the stop word arrived; messages freed */
+
+static uint64_t phase_start(uint32_t k) { return T_START + (uint64_t)k * PHASE; }
+
+/* ---- tile 1: the event source ---- */
+static void send_one(uint32_t i, uint32_t word)
+{
+    static uint32_t msg[4];
+    msg[0] = word;
+    SLOT(NAMP_SLOT_PARAM1) = (uint32_t)handle[i];
+    SLOT(NAMP_SLOT_PARAM2) = (uint32_t)msg;
+    SLOT(NAMP_SLOT_PARAM3) = 4;
+    SLOT(NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
+    for (uint32_t n = 0; !(SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE) && n < 100000u; ++n)
+        ;
+    SLOT(NAMP_SLOT_FLAGS) = 0;
+}
+
+static void source(void *arg)
+{
+    (void)arg;
+    uint32_t hz = timer_hz(), n = 0;
+    for (uint32_t k = 1; k < NPHASES; ++k) {
+        uint32_t rate = rates[(k - 1) % NRATES];
+        uint64_t end = phase_start(k + 1), gap = hz / rate;
+        for (uint64_t t = phase_start(k); t < end; t += gap) {
+            while (timer_now() < t)
+                ;
+            send_one(n++ % NWAIT, 1);
+        }
+    }
+    for (uint32_t i = 0; i < NWAIT; ++i)
+        send_one(i, 0);   /* stop */
+}
+
+/* ---- tile 0: waiting threads, the worker, the interrupt handler ---- */
+static int consume(uint32_t i)
+{
+    mp_cbuffer_t *b = (mp_cbuffer_t *)rx[i];
+    uint32_t idx;
+    int got = 0;
+    while (mp_cbuffer_read(b, &idx) == 0) {
+        if (*(const uint32_t *)mp_cbuffer_data(b, idx) == 0)
+            stop = 1;
+        mp_cbuffer_free(b, idx);
+        __atomic_fetch_add(&events, 1, __ATOMIC_RELAXED);
+        got = 1;
+    }
+    return got;
+}
+
+
+/* tile 0's endpoints and tile 1's handles of them (the same addresses on both tiles) */
+static void es_init(void)
+{
+    uint32_t other = tile_id() == 0 ? 1u : 0u;
+    for (uint32_t i = 0; i < NWAIT; ++i) {
+        mp_cbuffer_init(rx[i], 4, 4, 0);
+        memset(ep[i], 0, sizeof ep[i]);
+        ep[i][NAMP_EP_STATE / 4] = NAMP_EP_STATE_READY;
+        ep[i][NAMP_EP_FLAGS / 4] = NAMP_EP_F_NOTIFY;
+        ep[i][NAMP_EP_RX_BUFFER / 4] = (uint32_t)rx[i];
+        memset(handle[i], 0, sizeof handle[i]);
+        handle[i][NAMP_H_TILE / 4] = other;
+        handle[i][NAMP_H_ENDPOINT / 4] = (uint32_t)ep[i];
+    }
+}
+
+static void wait_until(uint64_t t)
+{
+    while (timer_now() < t)
+        k_sleep(1);
+}
+
+/* Tile 1 runs the source and ends, tiles other than 0 end: returns on tile 0 only. */
+static void es_role(void)
+{
+    if (tile_id() == 1) {
+        k_thread_t *s = k_thread_create("source", source, NULL, 5, 0);
+        CHECK_EQ(k_join(s, K_FOREVER, NULL), K_OK);
+        k_exit(ktest_failures != 0);
+    }
+    if (tile_id() != 0)
+        k_exit(0);
+}
+
+#endif

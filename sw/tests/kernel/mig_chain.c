@@ -1,0 +1,163 @@
+/* Task migration, the three-task chain of thesis Fig. 3.37 (docs/kernel.md "Task migration"),
+ * preset svfull on a 2x2 mesh: source A (tile 0) -> stage B (tile 1) -> sink C (tile 3), channels
+ * (MIG_CHANNELS=1) or connection-less messages; after MIG_AT items B moves to tile 2 with the
+ * method MIG_METHOD while the items keep coming. C checks every item once, in order, intact.
+ * Prints the migration's timing on tile 1 and "mig chain ok: ..." with the latency figures on
+ * tile 3. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hal/hal.h"
+#include "kernel/kmp.h"
+#include "kernel/migrate.h"
+#include "ktest.h"
+#include "mcapi.h"
+#include "mig.h"
+#include "na_registers.h"
+#include "namp_ps.h"
+
+#ifndef MIG_METHOD
+#define MIG_METHOD K_MIGRATE_RELOCATE
+#endif
+#ifndef MIG_CHANNELS
+#define MIG_CHANNELS 1
+#endif
+#define ITEMS 300u
+#define MIG_AT 100u
+#define PERIOD 2u          /* ticks between the source's items */
+
+volatile unsigned ktest_failures;
+static const char *const method_name[] = {"?", "pause", "relocate", "dualcast"};
+
+static struct mig_task *ctl(k_thread_t *t) { return kmp_task_ptr(t, K_USER_DATA + MIG_CTL_OFFSET, sizeof(struct mig_task)); }
+
+static k_thread_t *stage(uint32_t role, uint32_t n_in, uint32_t out_node)
+{
+    k_task_image_t img = {"stage", mig_task_main, NULL, MIG_DATA_BYTES, 1, 3, 1};
+    k_thread_t *t = k_task_create(&img);
+    CHECK(t != NULL);
+    if (!t)
+        return NULL;
+    CHECK_EQ(kmp_task_attach(t, 1), K_OK);
+    struct mig_task *d = ctl(t);
+    d->role = role;
+    d->id = 0;
+    d->n_items = ITEMS;
+    d->period_ticks = role == MIG_SOURCE ? PERIOD : 0;
+    d->work_loops = 50;
+    d->channels = MIG_CHANNELS;
+    d->n_in = n_in;
+    d->n_out = out_node != ~0u;
+    d->out_node[0] = out_node;
+    d->out_port[0] = MIG_PORT_IN(0);
+    d->streams = 1;
+    k_task_resume(t);
+    return t;
+}
+
+static struct mig_task *finish(k_thread_t *t)
+{
+    struct mig_task *d = ctl(t);
+    for (int i = 0; i < 100000 && d && !d->done; ++i)
+        k_sleep(1);
+    CHECK(d && d->done);
+    return d;
+}
+
+static void end(k_thread_t *t)
+{
+    ctl(t)->go = 2;
+    int status = -1;
+    CHECK_EQ(k_join(t, K_FOREVER, &status), K_OK);
+    CHECK_EQ(status, 0);
+}
+
+static void tile_main(void *arg)
+{
+    (void)arg;
+    mcapi_status_t st;
+    mcapi_info_t info;
+    const uint32_t me = tile_id();
+    KMP(mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, &info, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    CHECK_EQ(kmp_task_service_start(8), K_OK);
+    CHECK_EQ(k_migrate_service_start(9), K_OK);
+    if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_PS)) {
+        /* PS firmware without PS: the migration says so at once, and the run fails */
+        if (me == 1) {
+            k_thread_t *b = stage(MIG_STAGE, 1, 3);
+            k_printf("FAIL: no NAMP-PS: k_task_migrate -> %d\n", k_task_migrate(b, 2, MIG_METHOD, NULL));
+            sim_exit(1);   /* the whole run fails here (the tasks of the others wait for ever) */
+        }
+        for (;;)
+            k_sleep(1000);
+    }
+    if (me == 0) {
+        k_thread_t *a = stage(MIG_SOURCE, 0, 1);
+        struct mig_task *d = finish(a);
+        CHECK_EQ(d->sent, ITEMS);
+        CHECK_EQ(d->errors, 0);
+        end(a);
+    } else if (me == 1) {
+        k_thread_t *b = stage(MIG_STAGE, 1, 3);
+        struct mig_task *d = ctl(b);
+        for (int i = 0; i < 100000 && d->received < MIG_AT; ++i)
+            k_sleep(1);
+        k_migrate_result_t r;
+        const int rc = k_task_migrate(b, 2, MIG_METHOD, &r);
+        CHECK_EQ(rc, K_OK);
+        k_printf("mig chain: %s migration of B to tile 2: %d, downtime %lu ticks, total %lu ticks, "
+                 "%lu bytes moved\n", method_name[MIG_METHOD], rc, (unsigned long)(r.t_resume - r.t_stop),
+                 (unsigned long)(r.t_end - r.t_start), (unsigned long)r.bytes_moved);
+        int status = -1;
+        CHECK_EQ(k_join(b, K_FOREVER, &status), K_OK);
+        CHECK_EQ(status, K_MIGRATED);
+    } else if (me == 2) {
+        k_thread_t *b = NULL;
+        for (int i = 0; i < 100000 && !(b = k_migrate_take_arrival()); ++i)
+            k_sleep(1);
+        CHECK(b != NULL);
+        if (b) {
+            struct mig_task *d = finish(b);
+            CHECK_EQ(d->sent, ITEMS);
+            CHECK_EQ(d->errors, 0);
+            end(b);
+        }
+    } else {
+        k_thread_t *c = stage(MIG_SINK, 1, ~0u);
+        struct mig_task *d = finish(c);
+        CHECK_EQ(d->received, ITEMS);
+        CHECK_EQ(d->bad, 0);
+        CHECK_EQ(d->dup_or_gap, 0);
+        CHECK_EQ(d->errors, 0);
+        CHECK_EQ(d->next_seq[0], ITEMS);
+        uint32_t steady = ~0u, peak = 0;
+        uint64_t extra = 0;
+        for (uint32_t i = 0; i < d->n_lat; ++i) {
+            steady = d->lat[i] < steady ? d->lat[i] : steady;
+            peak = d->lat[i] > peak ? d->lat[i] : peak;
+        }
+        for (uint32_t i = 0; i < d->n_lat; ++i)
+            extra += d->lat[i] - steady;
+        if (ktest_failures == 0)
+            k_printf("mig chain ok: %s, %s, %lu items once, in order, intact; latency min %lu peak %lu "
+                     "ticks, extra %lu ticks\n", method_name[MIG_METHOD], MIG_CHANNELS ? "channels" : "messages",
+                     (unsigned long)d->received, (unsigned long)steady, (unsigned long)peak,
+                     (unsigned long)extra);
+        end(c);
+    }
+    kmp_task_service_stop();
+    k_migrate_service_stop();
+    k_exit(ktest_failures != 0);
+}
+
+int main(void)
+{
+    if (hart_id() == 0) {
+        k_config_t cfg = {.tick_ticks = 1000, .slice_ticks = 1};
+        k_init(&cfg);
+        k_thread_create("main", tile_main, NULL, 10, 0);
+    }
+    k_start();
+}

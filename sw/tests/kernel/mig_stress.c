@@ -1,0 +1,300 @@
+/* Task migration under load (docs/kernel.md "Task migration"), preset svfull on the 4x4 mesh:
+ * four pipelines source -> stage -> stage -> sink (pipelines 0 and 1 over channels, 2 and 3 over
+ * connection-less messages), one task per tile at the start. A coordinator on tile 0 moves random
+ * tasks (sources and sinks included) to random tiles with random methods, MIG_COUNT times, while
+ * the items flow; each tile's manager migrates the tasks it hosts when asked and adopts the ones
+ * that arrive. At the end every sink must have every item of its stream once, in order, intact.
+ * A migration the destination refuses (its pool full) counts as refused; the task stays. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal/hal.h"
+#include "kernel/kmp.h"
+#include "kernel/migrate.h"
+#include "ktest.h"
+#include "mcapi.h"
+#include "mig.h"
+
+#ifndef MIG_COUNT
+#define MIG_COUNT 100u
+#endif
+#ifndef ITEMS
+#define ITEMS 1500u
+#endif
+#define PERIOD 2u
+#define TASKS 16u
+#define PORT_BASE(id) (100u + 4u * (id))
+#define MGR_PORT 61
+#define COORD_PORT 62
+enum { OP_MIGRATE = 1, OP_COLLECT, OP_DONE, OP_PROGRESS };
+#define STALL_TICKS 4000u   /* a stream that moves not one item for this long after a migration is stuck */
+
+volatile unsigned ktest_failures;
+
+static struct mig_task *ctl(k_thread_t *t) { return kmp_task_ptr(t, K_USER_DATA + MIG_CTL_OFFSET, sizeof(struct mig_task)); }
+
+static k_thread_t *local[TASKS];   /* this tile's tasks, by task id */
+static mcapi_endpoint_t mgr_ep, coord_ep;
+
+static void take_arrivals(void)
+{
+    k_thread_t *t;
+    while ((t = k_migrate_take_arrival()) != NULL) {
+        const uint32_t id = ctl(t)->task_id;
+        CHECK(id < TASKS);
+        if (id < TASKS)
+            local[id] = t;
+    }
+}
+
+/* the tile of task id at the start, and its pipeline position */
+static k_thread_t *create(uint32_t id)
+{
+    const uint32_t pipe = id / 4, pos = id % 4;
+    k_task_image_t img = {"stage", mig_task_main, NULL, MIG_DATA_BYTES, 1, 3, 1};
+    k_thread_t *t = k_task_create(&img);
+    CHECK(t != NULL);
+    if (!t)
+        return NULL;
+    CHECK_EQ(kmp_task_attach(t, 1), K_OK);
+    struct mig_task *d = ctl(t);
+    d->role = pos == 0 ? MIG_SOURCE : pos == 3 ? MIG_SINK : MIG_STAGE;
+    d->id = pipe;
+    d->task_id = id;
+    d->n_items = ITEMS;
+    d->period_ticks = pos == 0 ? PERIOD : 0;
+    d->work_loops = 30;
+    d->channels = pipe < 2;
+    d->n_in = pos != 0;
+    d->n_out = pos != 3;
+    d->out_node[0] = id + 1;   /* the next stage starts on the next tile */
+    d->port_base = PORT_BASE(id);   /* unique: any two tasks may meet on a tile */
+    d->out_port[0] = PORT_BASE(id + 1);
+    d->streams = 1;
+    k_task_resume(t);
+    return t;
+}
+
+static uint32_t rnd(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+static void send_to(mcapi_endpoint_t from, uint32_t tile, uint32_t port, const uint32_t *m, uint32_t words)
+{
+    mcapi_status_t st;
+    mcapi_endpoint_t to;
+    KMP(to = mcapi_endpoint_get(MCAPI_DOMAIN, tile, port, MCAPI_TIMEOUT_INFINITE, &st));
+    KMP(mcapi_msg_send(from, to, m, words * 4u, 0, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+}
+
+/* Items each stream's sink has received (wherever the sink is now). */
+static void progress(uint32_t out[4])
+{
+    for (uint32_t i = 0; i < 4; ++i)
+        out[i] = 0;
+    for (uint32_t tile = 0; tile < TASKS; ++tile) {
+        uint32_t m[4] = {OP_PROGRESS, 0, 0, 0}, ans[4];
+        size_t got;
+        mcapi_status_t st;
+        send_to(coord_ep, tile, MGR_PORT, m, 4);
+        KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
+        for (uint32_t i = 0; i < 4; ++i)
+            out[i] += ans[i];
+    }
+}
+
+/* Liveness after migration k: every stream not finished yet moves on within STALL_TICKS. */
+static int streams_move(uint32_t k)
+{
+    uint32_t before[4], now[4];
+    progress(before);
+    for (uint32_t waited = 0; waited < STALL_TICKS; waited += 20) {
+        k_sleep(20);
+        progress(now);
+        int all = 1;
+        for (uint32_t i = 0; i < 4; ++i)
+            all &= now[i] == ITEMS || now[i] > before[i];
+        if (all)
+            return 1;
+    }
+    for (uint32_t i = 0; i < 4; ++i)
+        if (now[i] != ITEMS && now[i] == before[i])
+            k_printf("FAIL: stream %lu stuck at item %lu after migration %lu\n", (unsigned long)i,
+                     (unsigned long)now[i], (unsigned long)k);
+    return 0;
+}
+
+static void coordinator(void *arg)
+{
+    (void)arg;
+    uint32_t where[TASKS], seed = 0xC0FFEEu, done = 0, refused = 0, by_method[4] = {0};
+    for (uint32_t i = 0; i < TASKS; ++i)
+        where[i] = i;
+    k_sleep(200);   /* the pipelines are set up and flowing */
+    for (uint32_t k = 0; k < MIG_COUNT; ++k) {
+        const uint32_t id = rnd(&seed) % TASKS, method = 1 + rnd(&seed) % 3;
+        uint32_t to = rnd(&seed) % TASKS;
+        if (to == where[id])
+            to = (to + 1) % TASKS;
+        uint32_t m[4] = {OP_MIGRATE, id, to, method}, ans[4];
+        size_t got;
+        mcapi_status_t st;
+        send_to(coord_ep, where[id], MGR_PORT, m, 4);
+        KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
+        k_printf("migration %lu: task %lu tile %lu -> %lu, method %lu: %ld\n", (unsigned long)k,
+                 (unsigned long)id, (unsigned long)where[id], (unsigned long)to, (unsigned long)method,
+                 (long)(int32_t)ans[0]);
+        if ((int32_t)ans[0] == K_OK) {
+            where[id] = to;
+            ++done;
+            ++by_method[method];
+        } else {
+            CHECK((int32_t)ans[0] == K_ENOMEM || (int32_t)ans[0] == K_EBUSY);
+            ++refused;
+        }
+        if (!streams_move(k)) {
+            ++ktest_failures;
+            break;
+        }
+    }
+    /* the end: every manager reports its tasks' results once they are done */
+    uint32_t sent = 0, received = 0, bad = 0, gaps = 0, errors = 0, sinks = 0;
+    for (uint32_t tile = 0; tile < TASKS; ++tile) {
+        uint32_t m[4] = {OP_COLLECT, 0, 0, 0}, ans[8];
+        size_t got;
+        mcapi_status_t st;
+        send_to(coord_ep, tile, MGR_PORT, m, 4);
+        KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
+        sent += ans[0];
+        received += ans[1];
+        bad += ans[2];
+        gaps += ans[3];
+        errors += ans[4];
+        sinks += ans[5];
+    }
+    CHECK_EQ(sinks, 4);
+    CHECK_EQ(received, 4 * ITEMS);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(gaps, 0);
+    CHECK_EQ(errors, 0);
+    CHECK(done >= MIG_COUNT * 3 / 4);
+    if (ktest_failures == 0)
+        k_printf("mig stress ok: %lu migrations (pause %lu, relocate %lu, dualcast %lu), %lu refused; "
+                 "4 streams of %u items once, in order, intact\n", (unsigned long)done,
+                 (unsigned long)by_method[1], (unsigned long)by_method[2], (unsigned long)by_method[3],
+                 (unsigned long)refused, ITEMS);
+    for (uint32_t tile = 0; tile < TASKS; ++tile) {
+        uint32_t m[4] = {OP_DONE, 0, 0, 0};
+        send_to(coord_ep, tile, MGR_PORT, m, 4);
+    }
+}
+
+/* each tile: migrate its tasks on request, adopt arrivals, report at the end */
+static void manager(void)
+{
+    for (;;) {
+        uint32_t m[4];
+        mcapi_status_t st;
+        mcapi_request_t r;
+        size_t got = 0;
+        KMP(mcapi_msg_recv_i(mgr_ep, m, sizeof m, &r, &st));
+        for (;;) {
+            take_arrivals();
+            KMP(mcapi_wait(&r, &got, 1000, &st));
+            if (st != MCAPI_TIMEOUT)
+                break;
+        }
+        take_arrivals();
+        if (m[0] == OP_MIGRATE) {
+            int32_t rc = K_EINVAL;
+            if (m[1] < TASKS && local[m[1]]) {
+                k_migrate_result_t res;
+                rc = k_task_migrate(local[m[1]], m[2], (int)m[3], &res);
+                if (rc == K_OK) {
+                    int status = -1;
+                    CHECK_EQ(k_join(local[m[1]], K_FOREVER, &status), K_OK);
+                    CHECK_EQ(status, K_MIGRATED);
+                    local[m[1]] = NULL;
+                }
+            }
+            uint32_t ans[4] = {(uint32_t)rc, 0, 0, 0};
+            send_to(mgr_ep, 0, COORD_PORT, ans, 4);
+        } else if (m[0] == OP_PROGRESS) {
+            uint32_t ans[4] = {0};
+            for (uint32_t id = 0; id < TASKS; ++id)
+                if (local[id] && ctl(local[id])->role == MIG_SINK)
+                    ans[ctl(local[id])->id & 3] = ctl(local[id])->received;
+            send_to(mgr_ep, 0, COORD_PORT, ans, 4);
+        } else if (m[0] == OP_COLLECT) {
+            uint32_t ans[8] = {0};
+            for (uint32_t id = 0; id < TASKS; ++id) {
+                k_thread_t *t = local[id];
+                if (!t)
+                    continue;
+                struct mig_task *d = ctl(t);
+                for (int i = 0; i < 20000 && !d->done; ++i)
+                    k_sleep(1);
+                CHECK(d->done);
+                if (!d->done || d->errors)
+                    k_printf("task %lu: stage %lu, sent %lu, received %lu, errors %lu (last %lu, vif status 0x%lx)\n",
+                             (unsigned long)id, (unsigned long)d->stage, (unsigned long)d->sent,
+                             (unsigned long)d->received, (unsigned long)d->errors, (unsigned long)d->last_status,
+                             (unsigned long)*(uint32_t *)kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, u.c.last_vif_status), 4));
+                ans[0] += d->sent;
+                if (d->role == MIG_SINK) {
+                    ans[1] += d->received;
+                    ans[2] += d->bad;
+                    ans[3] += d->dup_or_gap;
+                    ans[5]++;
+                }
+                ans[4] += d->errors;
+            }
+            send_to(mgr_ep, 0, COORD_PORT, ans, 8);
+        } else if (m[0] == OP_DONE) {
+            for (uint32_t id = 0; id < TASKS; ++id)
+                if (local[id]) {
+                    ctl(local[id])->go = 2;
+                    int status = -1;
+                    CHECK_EQ(k_join(local[id], K_FOREVER, &status), K_OK);
+                    CHECK_EQ(status, 0);
+                }
+            return;
+        }
+    }
+}
+
+static void tile_main(void *arg)
+{
+    (void)arg;
+    mcapi_status_t st;
+    mcapi_info_t info;
+    const uint32_t me = tile_id();
+    KMP(mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, &info, &st));
+    CHECK_EQ(kmp_task_service_start(8), K_OK);
+    CHECK_EQ(k_migrate_service_start(9), K_OK);
+    KMP(mgr_ep = mcapi_endpoint_create(MGR_PORT, &st));
+    local[me] = create(me);
+    if (me == 0) {
+        KMP(coord_ep = mcapi_endpoint_create(COORD_PORT, &st));
+        k_thread_create("coord", coordinator, NULL, 11, 0);
+    }
+    manager();
+    kmp_task_service_stop();
+    k_migrate_service_stop();
+    k_exit(ktest_failures != 0);
+}
+
+int main(void)
+{
+    if (hart_id() == 0) {
+        k_config_t cfg = {.tick_ticks = 1000, .slice_ticks = 1};
+        k_init(&cfg);
+        k_thread_create("main", tile_main, NULL, 10, 0);
+    }
+    k_start();
+}

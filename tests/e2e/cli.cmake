@@ -1,0 +1,48 @@
+# Command-line checks of issue 22 (docs/cli.md): outputs checked before the run, options that need
+# another, "did you mean", write errors on every output. Each case fails if the check is missing.
+set(FW ${FIRMWARE_DIR})
+# test_watchdog spins forever: a check that came only after the run would hit the watchdog instead.
+set(SPIN --firmware ${FW}/test_watchdog.elf --max-cycles 200000000)
+namp_vp_check(e2e.cli.stats_path_checked_first EXIT 2 LABELS cli
+  EXPECT "--stats: cannot write '/nonexistent/dir/s.json': No such file or directory"
+  REJECT "cycles simulated" ARGS ${SPIN} --stats /nonexistent/dir/s.json)
+namp_vp_check(e2e.cli.log_file_checked_first EXIT 2 LABELS cli
+  EXPECT "--log-file: cannot write '/nonexistent/dir/l.txt'" REJECT "cycles simulated"
+  ARGS ${SPIN} --log trap --log-file /nonexistent/dir/l.txt)
+namp_vp_check(e2e.cli.trace_path_checked_first EXIT 2 LABELS cli
+  EXPECT "--trace: cannot write '/nonexistent/dir/t.json'" REJECT "cycles simulated"
+  ARGS ${SPIN} --trace /nonexistent/dir/t.json)
+foreach(opt log-tiles log-cores log-window log-range log-limit log-file)
+  namp_vp_check(e2e.cli.${opt}_needs_log EXIT 2 LABELS cli EXPECT "--${opt} needs --log LIST"
+    REJECT "cycles simulated" ARGS ${SPIN} --${opt} 0)
+endforeach()
+namp_vp_check(e2e.cli.key_did_you_mean EXIT 2 LABELS cli
+  EXPECT "unknown configuration key 'tile.coress' \\(did you mean 'tile.cores'\\?\\)"
+  ARGS --firmware ${FW}/hello.elf --set tile.coress=2)
+namp_vp_check(e2e.cli.file_key_did_you_mean EXIT 2 LABELS cli
+  EXPECT "unknown configuration key 'mesh.widht' \\(did you mean 'mesh.width'\\?\\)"
+  ARGS --firmware ${FW}/hello.elf --config ${CMAKE_CURRENT_SOURCE_DIR}/typo.json)
+namp_vp_check(e2e.cli.preset_did_you_mean EXIT 2 LABELS cli
+  EXPECT "unknown preset 'smpp' \\(did you mean 'smp'\\?\\)" ARGS --firmware ${FW}/hello.elf --preset smpp)
+namp_vp_check(e2e.cli.no_suggestion_for_nonsense EXIT 2 LABELS cli
+  EXPECT "unknown preset 'qqqqqqqq'" REJECT "did you mean" ARGS --firmware ${FW}/hello.elf --preset qqqqqqqq)
+# A full disk (/dev/full) on any output: a message naming it and a non-zero exit.
+namp_vp_check(e2e.cli.full_stats EXIT 2 LABELS cli EXPECT "error: cannot write statistics to '/dev/full'"
+  EXPECT "exit code 2" ARGS --firmware ${FW}/hello.elf --stats /dev/full)
+namp_vp_check(e2e.cli.full_trace EXIT 2 LABELS cli EXPECT "error: cannot write the trace to '/dev/full'"
+  ARGS --firmware ${FW}/hello.elf --trace /dev/full)
+namp_vp_check(e2e.cli.full_console EXIT 2 LABELS cli STDOUT /dev/full
+  EXPECT "error: cannot write the console output \\(standard output\\)" ARGS --firmware ${FW}/hello.elf)
+namp_vp_check(e2e.cli.full_console_file EXIT 2 LABELS cli
+  EXPECT "error: cannot write console.file '/dev/full'" ARGS --firmware ${FW}/hello.elf --quiet --set console.file=/dev/full)
+namp_vp_check(e2e.cli.full_log EXIT 2 LABELS cli EXPECT "error: cannot write the log to '/dev/full'"
+  ARGS --firmware ${FW}/hello.elf --log insn --log-file /dev/full)
+# a failing firmware keeps its own exit code when an output also fails
+namp_vp_check(e2e.cli.full_stats_keeps_firmware_code EXIT 42 LABELS cli
+  EXPECT "cannot write statistics" ARGS --preset single --firmware ${FW}/test_exit_code.elf --stats /dev/full)
+# A NAMP firmware on the default preset (no NAMP): the failure names the presets that have it.
+namp_vp_check(e2e.cli.namp_firmware_names_presets EXIT 1 LABELS cli
+  EXPECT "note: .*mp_e2e_msg_namp_unbuf.elf drives the NAMP, but this configuration has none \\(namp.enabled is false\\): run it with a preset that has the NAMP: baremsg, barechan, bare, barered, baresg, barecc"
+  ARGS --firmware ${FW}/mp_e2e_msg_namp_unbuf.elf)
+namp_vp_check(e2e.cli.no_namp_note_on_success EXIT 0 LABELS cli REJECT "drives the NAMP"
+  ARGS --preset bare --firmware ${FW}/mp_e2e_msg_namp_unbuf.elf)

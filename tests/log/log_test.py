@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Tests of the instruction and event log (docs/logging.md). Each mode asserts and exits non-zero.
+
+usage: log_test.py MODE VP FIRMWARE_DIR
+  insn      --log insn on hello (preset smp): every line is "cycle tN cM insn pc bits text", the
+            disassembly agrees with the toolchain's objdump on the first instructions, and
+            --log-tiles/--log-cores keep only those cores
+  filters   --log-range and --log-window keep only pcs and cycles inside them; --log-limit bounds
+            the file and ends it with one line saying so
+  events    trap, irq and mmio on test_timer_irq (interrupts, device accesses), namp on namp_micro
+  bad       malformed filter values: exit 2 with a message naming the option
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+LINE = re.compile(r"^\s*(\d+)  t(\d+) (c\d+|na)  (\w+)\s+(.*)$")
+
+
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+
+def run(vp, args, code=0):
+    p = subprocess.run([vp] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    if p.returncode != code:
+        fail(f"{args}: exit {p.returncode}, want {code}\n{p.stderr.decode()[-2000:]}")
+    return p
+
+
+def lines(path):
+    out = []
+    for text in open(path):
+        m = LINE.match(text.rstrip("\n"))
+        if not m:
+            if text.startswith("namp-vp: log limit"):
+                out.append(("limit", text))
+                continue
+            fail(f"malformed log line: {text!r}")
+        out.append((int(m.group(1)), int(m.group(2)), m.group(3), m.group(4), m.group(5)))
+    return out
+
+
+def insn(vp, fw, tmp):
+    log = os.path.join(tmp, "i.log")
+    run(vp, ["--preset", "smp", "--quiet", "--firmware", f"{fw}/hello.elf", "--log", "insn",
+             "--log-file", log, "--log-tiles", "1-2", "--log-cores", "3"])
+    got = lines(log)
+    who = {(t, c) for _, t, c, _, _ in got}
+    if who != {(1, "c3"), (2, "c3")}:
+        fail(f"--log-tiles 1-2 --log-cores 3 logged {sorted(who)}")
+    if any(cat != "insn" for _, _, _, cat, _ in got):
+        fail("a line of another category")
+    # the first instructions of tile 1 core 3 against objdump's view of the same bits
+    first = [text for _, t, _, _, text in got if t == 1][:6]
+    dump = subprocess.run(["riscv64-unknown-elf-objdump", "-d", "-M", "no-aliases,numeric",
+                           f"{fw}/hello.elf"], stdout=subprocess.PIPE).stdout.decode()
+    for text in first:
+        pc, bits, asm = text.split(None, 2)
+        m = re.search(rf"^\s*{int(pc, 16):x}:\s+([0-9a-f]+)\s+(\S+)", dump, re.M)
+        if not m or int(m.group(1), 16) != int(bits, 16):
+            fail(f"pc {pc}: log bits {bits}, objdump {m.group(1) if m else None}")
+        mnemonic = m.group(2).replace("c.", "") if m.group(2).startswith("c.") else m.group(2)
+        ours = asm.split()[0]
+        if mnemonic != ours and not (mnemonic in ("li", "mv", "addi") and ours == "addi"):
+            fail(f"pc {pc}: log says {asm!r}, objdump {m.group(2)!r}")
+    print(f"{len(got)} instruction lines of tiles 1-2 core 3; disassembly agrees with objdump")
+
+
+def filters(vp, fw, tmp):
+    log = os.path.join(tmp, "f.log")
+    run(vp, ["--preset", "single", "--quiet", "--firmware", f"{fw}/hello.elf", "--log", "insn",
+             "--log-file", log, "--log-range", "80000100:80000200", "--log-window", "1000:50000"])
+    got = lines(log)
+    if not got:
+        fail("nothing logged inside the range and window")
+    for cycle, _, _, _, text in got:
+        pc = int(text.split()[0], 16)
+        if not (0x80000100 <= pc < 0x80000200) or not (1000 <= cycle <= 50000):
+            fail(f"line outside the filters: cycle {cycle} pc {pc:x}")
+    limited = os.path.join(tmp, "l.log")
+    run(vp, ["--preset", "single", "--quiet", "--firmware", f"{fw}/hello.elf", "--log", "insn",
+             "--log-file", limited, "--log-limit", "10000"])
+    size = os.path.getsize(limited)
+    text = open(limited).read()
+    if size > 10000 + 200 or "log limit of 10000 bytes reached" not in text.splitlines()[-1]:
+        fail(f"--log-limit 10000: {size} bytes, last line {text.splitlines()[-1]!r}")
+    # the log changes nothing that is simulated
+    a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+    run(vp, ["--preset", "smp", "--quiet", "--firmware", f"{fw}/hello.elf", "--stats", a])
+    run(vp, ["--preset", "smp", "--quiet", "--firmware", f"{fw}/hello.elf", "--stats", b, "--log",
+             "all", "--log-file", os.path.join(tmp, "all.log")])
+    if open(a).read() != open(b).read():
+        fail("--log all changed the statistics")
+    print(f"{len(got)} lines inside range and window; limited log {size} bytes; statistics unchanged")
+
+
+def events(vp, fw, tmp):
+    log = os.path.join(tmp, "e.log")
+    run(vp, ["--preset", "single", "--quiet", "--firmware", f"{fw}/test_timer_irq.elf",
+             "--log", "trap,irq,mmio", "--log-file", log])
+    got = lines(log)
+    cats = {cat for _, _, _, cat, _ in got}
+    if not {"irq", "mmio"} <= cats:
+        fail(f"categories logged: {cats}")
+    irqs = [text for _, _, _, cat, text in got if cat == "irq"]
+    if len(irqs) < 5 or not all(t.startswith("interrupt 7 (machine timer) at pc ") for t in irqs):
+        fail(f"timer interrupts: {irqs[:3]}")
+    if not any(re.match(r"write 0200[0-9a-f]{4}  4 bytes", t) for _, _, _, c, t in got if c == "mmio"):
+        fail("no CLINT write among the device accesses")
+    faults = os.path.join(tmp, "t.log")
+    run(vp, ["--preset", "single", "--quiet", "--firmware", f"{fw}/test_fault_handled.elf",
+             "--log", "trap", "--log-file", faults])
+    text = open(faults).read()
+    for want in (r"exception 5 \(load access fault\) at pc [0-9a-f]{8}, tval 40080000",
+                 r"exception 2 \(illegal instruction\) at pc [0-9a-f]{8}, tval c0de000b: illegal 0xc0de000b"):
+        if not re.search(want, text):
+            fail(f"no /{want}/ in the trap log:\n{text}")
+    nl = os.path.join(tmp, "n.log")
+    run(vp, ["--preset", "bare", "--quiet", "--firmware", f"{fw}/namp_micro.elf", "--log", "namp",
+             "--log-file", nl])
+    got = lines(nl)
+    if not any(c == "na" and "message alloc request from tile" in t for _, _, c, _, t in got):
+        fail("no NAMP message in the namp log")
+    if not any(re.match(r"slot \d+ \w+ -> \w+", t) for _, _, _, _, t in got):
+        fail("no slot state change in the namp log")
+    print(f"irq, mmio, trap and namp lines as expected ({len(got)} namp lines)")
+
+
+def bad(vp, fw, tmp):
+    base = ["--preset", "single", "--firmware", f"{fw}/hello.elf"]
+    for args, message in ((["--log", "insn,bogus"], "--log: unknown category 'bogus'"),
+                          (["--log", "insn", "--log-tiles", "3-1"], "--log-tiles: '3-1'"),
+                          (["--log", "insn", "--log-range", "zz:10"], "--log-range: 'zz:10'"),
+                          (["--log", "insn", "--log-window", "9:5"], "--log-window: '9:5'"),
+                          (["--log", "insn", "--log-limit", "12"], "--log-limit: a whole number")):
+        p = run(vp, base + args, code=2)
+        if message not in p.stderr.decode():
+            fail(f"{args}: no {message!r} in {p.stderr.decode()!r}")
+    print("malformed log options refused")
+
+
+def main():
+    mode, vp, fw = sys.argv[1:4]
+    with tempfile.TemporaryDirectory() as tmp:
+        {"insn": insn, "filters": filters, "events": events, "bad": bad}[mode](vp, fw, tmp)
+
+
+if __name__ == "__main__":
+    main()
