@@ -12,8 +12,9 @@ set_target_properties(namp_runtime_archive PROPERTIES OUTPUT_NAME namp_runtime)
 install(TARGETS namp_runtime_archive namp_hal mp mp_namp namp_drv mpi mpi_namp sock sock_namp
                 kernel_freertos kernel_sel4 kernel_bitmap ARCHIVE DESTINATION lib)
 set(_sw ${CMAKE_CURRENT_LIST_DIR}/..)
-install(DIRECTORY ${_sw}/hal/include/ ${_sw}/lib/mp/include/ ${_sw}/lib/namp/include/
-                  ${_sw}/lib/mpi/include/ ${_sw}/lib/sock/include/ ${_sw}/kernel/include/
+install(DIRECTORY ${_sw}/hal/include/ ${_sw}/runtime/include/ ${_sw}/lib/mp/include/
+                  ${_sw}/lib/namp/include/ ${_sw}/lib/mpi/include/ ${_sw}/lib/sock/include/
+                  ${_sw}/kernel/include/
         DESTINATION include)
 install(PROGRAMS ${_sw}/cmake/sdk/namp-mpicc DESTINATION bin)
 # the kernel's copy of tile.ld with .data on a page boundary (sw/kernel/CMakeLists.txt)

@@ -4,6 +4,7 @@
  * (MPI_ERRORS_RETURN). Every failed check prints "FAIL". */
 #include <errno.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -807,7 +808,7 @@ static void t_misc(void)
 {
     int provided = -1;
     RC(MPI_Query_thread(&provided), MPI_SUCCESS);
-    CHECK(provided == MPI_THREAD_FUNNELED, "query_thread %d", provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "query_thread %d", provided);
     int x;
     MPI_Aint a;
     RC(MPI_Get_address(&x, &a), MPI_SUCCESS);
@@ -847,6 +848,55 @@ static void t_misc(void)
     RC(MPI_Get_address(&x, NULL), MPI_ERR_ARG);
 }
 
+/* ------------------------------------------------------------------ threads */
+/* MPI_THREAD_MULTIPLE with the runtime's threads: two threads per rank exchange around the ring
+ * at once (each its own tag), and a thread blocked in MPI_Recv for a message that only another
+ * thread of its own rank sends must let that thread run (it would wait for ever otherwise). */
+struct thr {
+    int k, got, self_got;
+};
+static _Thread_local pthread_mutex_t thr_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int thr_done;
+
+static void *ring_thread(void *arg)
+{
+    struct thr *t = arg;
+    int right = (me + 1) % np, left = (me + np - 1) % np, out = v(me, right, t->k);
+    MPI_Request rq;
+    MPI_Irecv(&t->got, 1, MPI_INT, left, 80 + t->k, MPI_COMM_WORLD, &rq);
+    MPI_Send(&out, 1, MPI_INT, right, 80 + t->k, MPI_COMM_WORLD);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    if (t->k == 0)   /* blocks until thread 1 sends it, below */
+        MPI_Recv(&t->self_got, 1, MPI_INT, me, 90, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else {
+        int x = v(me, me, 9);
+        MPI_Send(&x, 1, MPI_INT, me, 90, MPI_COMM_WORLD);
+    }
+    pthread_mutex_lock(&thr_lock);
+    ++thr_done;
+    pthread_mutex_unlock(&thr_lock);
+    return NULL;
+}
+
+static void t_threads(void)
+{
+    int provided = -1;
+    RC(MPI_Query_thread(&provided), MPI_SUCCESS);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "query_thread %d", provided);
+    struct thr t[2] = {{.k = 0, .got = -1, .self_got = -1}, {.k = 1, .got = -1, .self_got = -1}};
+    pthread_t id[2];
+    for (int k = 0; k < 2; ++k)
+        CHECK(pthread_create(&id[k], NULL, ring_thread, &t[k]) == 0, "pthread_create %d", k);
+    for (int k = 0; k < 2; ++k)
+        CHECK(pthread_join(id[k], NULL) == 0, "pthread_join %d", k);
+    int left = (me + np - 1) % np;
+    for (int k = 0; k < 2; ++k)
+        CHECK(t[k].got == v(left, me, k), "thread %d got %d from the left", k, t[k].got);
+    CHECK(t[0].self_got == v(me, me, 9), "thread 0 got %d from thread 1", t[0].self_got);
+    CHECK(thr_done == 2, "both threads ended");
+    RC(MPI_Barrier(MPI_COMM_WORLD), MPI_SUCCESS);
+}
+
 struct test {
     const char *name;
     void (*fn)(void);
@@ -863,6 +913,7 @@ static const struct test tests[] = {
     {"win_pscw", t_win_pscw},       {"accumulate", t_accumulate},
     {"get_accumulate", t_get_accumulate}, {"fetch_and_op", t_fetch_and_op},
     {"compare_and_swap", t_compare_and_swap}, {"misc", t_misc},
+    {"threads", t_threads},
 };
 
 /* "all", one name, or names separated by commas */
@@ -890,7 +941,7 @@ int main(int argc, char **argv)
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    CHECK(provided == MPI_THREAD_FUNNELED, "provided %d", provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
     const char *what = argc > 1 ? argv[1] : "";
     int ran = 0;
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; ++i)

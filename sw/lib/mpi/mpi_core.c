@@ -80,12 +80,18 @@ int MPI_Init(int *argc, char ***argv)
     return rc;
 }
 
+/* the level MPI_Init_thread gave (MPI_Init: MPI_THREAD_SINGLE) */
+static MPI_RANK_LOCAL int provided_level = MPI_THREAD_SINGLE;
+
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     if (!provided || required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Init_thread");
-    /* a rank is one core's only thread: the calls come from it (the runtime has no threads) */
-    *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    /* Any level: the runtime's threads (<pthread.h>) are cooperative threads of the rank's core,
+     * so two MPI calls never run at once, and a blocking call lets the other threads run
+     * (mpi_progress): MPI_THREAD_MULTIPLE's promise. */
+    provided_level = required;
+    *provided = required;
     return MPI_Init(argc, argv);
 }
 
@@ -93,7 +99,7 @@ int MPI_Query_thread(int *provided)
 {
     if (!provided)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Query_thread");
-    *provided = MPI_THREAD_FUNNELED;
+    *provided = provided_level;
     return MPI_SUCCESS;
 }
 

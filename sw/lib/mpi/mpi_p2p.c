@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 #include "hal/hal.h"
 #include "mpi_internal.h"
@@ -563,12 +564,18 @@ static void on_complete(mcapi_request_t *m, size_t size, mcapi_status_t st)
 
 static void progress(int block);
 
-/* The whole progress step under the node lock (the library's waits inside give it up). */
+/* The whole progress step under the node lock (the library's waits inside give it up). A
+ * blocking step with other threads on this core (<pthread.h>: cooperative, MPI_THREAD_MULTIPLE)
+ * does one pass and then lets them run instead of sleeping in MCAPI: the caller loops until its
+ * request is done, and a thread blocked in MPI never holds up the others of its rank. */
 void mpi_progress(int block)
 {
+    int yield = block && namp_threads_others();
     mpi_node_lock();
-    progress(block);
+    progress(yield ? 0 : block);
     mpi_node_unlock();
+    if (yield)
+        sched_yield();
 }
 
 static void progress(int block)

@@ -147,7 +147,7 @@ typedef struct MPI_Status {
 #define MPI_TAG_UB_VALUE 0x3FFFFFFF   /* largest user tag */
 
 int MPI_Init(int *argc, char ***argv);
-/* Ranks are single-threaded here: provided is MPI_THREAD_FUNNELED at most (no threads). */
+/* Every level is provided: threads (<pthread.h>) are cooperative threads of the rank's core. */
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 int MPI_Query_thread(int *provided);
 int MPI_Finalize(void);
