@@ -1,7 +1,8 @@
 # Install rules of the firmware SDK (docs/firmware-sdk.md):
 #   cmake --install <build>/sw-build --prefix DIR     (or: bash scripts/install-sdk DIR)
-# gives DIR/include (HAL, MCAPI, MPI, kernel, NAMP driver, tile memory map, NA registers), DIR/lib
-# (static libraries, start-up code, linker scripts) and DIR/lib/cmake/NampFirmware (find_package and the
+# gives DIR/include (HAL, threads, MCAPI, MPI, sockets, kernel, NAMP driver, tile memory map, NA
+# registers), DIR/lib (static libraries, start-up code, linker scripts), DIR/bin/namp-mpicc and
+# DIR/lib/cmake/NampFirmware (find_package and the
 # toolchain file). Included from sw/CMakeLists.txt after every library target exists.
 
 # The start-up code is an object library in-tree; installed it is an archive that the SDK links
