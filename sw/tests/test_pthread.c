@@ -117,7 +117,8 @@ static void basic(void)
     CHECK(pthread_mutex_unlock(&r) == 0 && pthread_mutex_destroy(&r) == 0, "released");
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
     CHECK(pthread_mutex_trylock(&m) == 0 && pthread_mutex_lock(&m) == EDEADLK, "relock: EDEADLK");
-    CHECK(pthread_mutex_unlock(&m) == 0 && pthread_mutex_unlock(&m) == EPERM, "unlock twice: EPERM");
+    CHECK(pthread_mutex_unlock(&m) == 0 && pthread_mutex_unlock(&m) == EPERM,
+          "unlock twice: EPERM");
 
     pthread_attr_t at;
     size_t sz = 0;

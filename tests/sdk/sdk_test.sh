@@ -2,8 +2,8 @@
 # Installs the firmware SDK into a fresh prefix, builds the example project (sw/examples/sdk_hello)
 # copied to a fresh folder with nothing but the installed toolchain file, and runs it on namp-vp.
 # Then the MPI example (sw/examples/sdk_mpi) and a kernel firmware the same way, each run by the
-# SDK's own simulator (bin/namp-vp), and checks that a build without a build type gets -O2 -g; an MPI
-# program compiled with the installed namp-mpicc, with arguments from --args; a socket echo.
+# SDK's own simulator (bin/namp-vp), and checks that a build without a build type gets -O2 -g;
+# an MPI program compiled with the installed namp-mpicc, with arguments from --args; a socket echo.
 # usage: sdk_test.sh VP BUILD_DIR EXAMPLE_DIR SOURCE_ROOT
 set -euo pipefail
 vp=$1 build=$2 example=$3 srcroot=$4
@@ -96,12 +96,15 @@ C
 "$dir/sdk/bin/namp-mpicc" -O2 -o "$dir/mpi_hello.elf" "$dir/mpi_hello.c"
 "$dir/sdk/bin/namp-mpicc" --namp -O2 -c -o "$dir/mpi_hello.o" "$dir/mpi_hello.c"
 "$dir/sdk/bin/namp-mpicc" --namp --sram 2097152 -o "$dir/mpi_hello_namp.elf" "$dir/mpi_hello.o"
-out=$("$sdkvp" --set mesh.width=2 --set mesh.height=2 --firmware "$dir/mpi_hello.elf" --args 3 2>&1) \
+out=$("$sdkvp" --set mesh.width=2 --set mesh.height=2 --firmware "$dir/mpi_hello.elf" \
+      --args 3 2>&1) \
   || { echo "$out"; echo "FAIL: mpi_hello exit"; exit 1; }
 grep -q "mpi_hello: 4 ranks, sum 30" <<<"$out" || { echo "$out"; echo "FAIL: mpi_hello"; exit 1; }
 out=$("$sdkvp" --preset bare --set mesh.width=2 --set mesh.height=1 --set tile.sram_size=2097152 \
-      --firmware "$dir/mpi_hello_namp.elf" --args 5 2>&1) || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
-grep -q "mpi_hello: 2 ranks, sum 15" <<<"$out" || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
+      --firmware "$dir/mpi_hello_namp.elf" --args 5 2>&1) \
+  || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
+grep -q "mpi_hello: 2 ranks, sum 15" <<<"$out" \
+  || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
 echo "namp-mpicc: MPI program built and ran (baseline and NAMP transports)"
 # A socket program built with find_package and namp::sock_namp: tile 1 connects to tile 0, which
 # echoes one message back.
@@ -132,7 +135,8 @@ int main(void)
             close(s);
             s = socket(AF_TILE, SOCK_STREAM, 0);
         }
-        if (send(s, "ping", 4, 0) != 4 || recv(s, buf, 4, MSG_WAITALL) != 4 || memcmp(buf, "ping", 4))
+        if (send(s, "ping", 4, 0) != 4 || recv(s, buf, 4, MSG_WAITALL) != 4 ||
+            memcmp(buf, "ping", 4))
             return 3;
         printf("sdk_sock: echo '%s' over the installed socket library\n", buf);
     }
@@ -151,5 +155,6 @@ build_app "$dir/sock"
 out=$("$sdkvp" --preset bare --set mesh.width=2 --set mesh.height=1 --max-cycles 400000000 \
       --firmware "$dir/sock/build/sdk_sock" 2>&1) \
   || { echo "$out"; echo "FAIL: sdk_sock exit"; exit 1; }
-grep -q "sdk_sock: echo 'ping' over the installed socket library" <<<"$out" || { echo "$out"; echo "FAIL: sdk_sock"; exit 1; }
-echo "out-of-tree SDK examples built and ran (baseline, NAMP, MPI, kernel, sockets; the SDK's namp-vp)"
+grep -q "sdk_sock: echo 'ping' over the installed socket library" <<<"$out" \
+  || { echo "$out"; echo "FAIL: sdk_sock"; exit 1; }
+echo "out-of-tree SDK examples built and ran (baseline, NAMP, MPI, kernel, sockets; SDK's namp-vp)"
