@@ -5,8 +5,9 @@
  *   all harts:  gp, per-hart stack and TLS block, mtvec = trap entry, mscratch = 0
  *   hart 0:     clear .bss, init its TLS, run constructors, then release the other harts
  *   other harts: wait for the release flag, init their TLS
- *   all harts:  main(); hart 0 passes the result to exit() (atexit handlers, destructors),
- *               the others to _exit(); both end in a write to SIMCTRL_EXIT.
+ *   all harts:  main(argc, argv) from the argument block (namp_args, below; the VP fills it from
+ *               its --args option); hart 0 passes the result to exit() (atexit handlers,
+ *               destructors), the others to _exit(); both end in a write to SIMCTRL_EXIT.
  */
 #include "tile_memory_map.h"
 
@@ -78,8 +79,9 @@ _start:
     call    _init_tls
 
 .Lrun_main:
-    li      a0, 0                   /* argc */
-    li      a1, 0                   /* argv */
+    la      a1, namp_args
+    lw      a0, 0(a1)               /* argc */
+    addi    a1, a1, 4               /* argv: the pointers follow argc */
     call    main
     bnez    s0, 4f
     call    exit                    /* hart 0: atexit + destructors, then _exit */
@@ -93,6 +95,18 @@ _start:
 5:  wfi
     j       5b
     .size _start, . - _start
+
+    /* Argument block, written into SRAM by the VP at load time (vp/src/firmware.cpp): argc, argv[0..
+     * argc-1] as addresses, NULL, the strings. In .data, not .bss: clearing .bss would erase it.
+     * Without a VP that writes it, argc = 0 and argv = {NULL}. The VP finds it by the symbols. */
+    .section .data.namp_args, "aw", @progbits
+    .balign 4
+    .globl namp_args, namp_args_end
+namp_args:
+    .word   0
+    .word   0
+    .space  1024 - 8
+namp_args_end:
 
     /* Release flag, initialised to 0 in the ELF image (never in .bss). */
     .section .data.namp_boot, "aw", @progbits

@@ -2,7 +2,8 @@
 # Installs the firmware SDK into a fresh prefix, builds the example project (sw/examples/sdk_hello)
 # copied to a fresh folder with nothing but the installed toolchain file, and runs it on namp-vp.
 # Then the MPI example (sw/examples/sdk_mpi) and a kernel firmware the same way, each run by the
-# SDK's own simulator (bin/namp-vp), and checks that a build without a build type gets -O2 -g.
+# SDK's own simulator (bin/namp-vp), and checks that a build without a build type gets -O2 -g;
+# an MPI program compiled with the installed namp-mpicc, with arguments from --args; a socket echo.
 # usage: sdk_test.sh VP BUILD_DIR EXAMPLE_DIR SOURCE_ROOT
 set -euo pipefail
 vp=$1 build=$2 example=$3 srcroot=$4
@@ -71,4 +72,89 @@ CMAKE
 build_app "$dir/kernel"
 out=$("$sdkvp" --preset single --firmware "$dir/kernel/build/sdk_kernel" 2>&1) || { echo "$out"; echo "FAIL: kernel exit"; exit 1; }
 grep -q "kernel sched ok (freertos)" <<<"$out" || { echo "$out"; echo "FAIL: kernel example"; exit 1; }
-echo "out-of-tree SDK examples built and ran (baseline, NAMP, MPI, kernel; the SDK's namp-vp)"
+
+# An MPI program compiled like on a cluster, with the installed namp-mpicc (both transports), and
+# its command-line arguments from --args.
+cat > "$dir/mpi_hello.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    int rank, size, sum = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int mine = argc > 1 ? atoi(argv[1]) * (rank + 1) : -1;
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("mpi_hello: %d ranks, sum %d\n", size, sum);
+    MPI_Finalize();
+    return 0;
+}
+C
+"$dir/sdk/bin/namp-mpicc" -O2 -o "$dir/mpi_hello.elf" "$dir/mpi_hello.c"
+"$dir/sdk/bin/namp-mpicc" --namp -O2 -c -o "$dir/mpi_hello.o" "$dir/mpi_hello.c"
+"$dir/sdk/bin/namp-mpicc" --namp --sram 2097152 -o "$dir/mpi_hello_namp.elf" "$dir/mpi_hello.o"
+out=$("$sdkvp" --set mesh.width=2 --set mesh.height=2 --firmware "$dir/mpi_hello.elf" \
+      --args 3 2>&1) \
+  || { echo "$out"; echo "FAIL: mpi_hello exit"; exit 1; }
+grep -q "mpi_hello: 4 ranks, sum 30" <<<"$out" || { echo "$out"; echo "FAIL: mpi_hello"; exit 1; }
+out=$("$sdkvp" --preset bare --set mesh.width=2 --set mesh.height=1 --set tile.sram_size=2097152 \
+      --firmware "$dir/mpi_hello_namp.elf" --args 5 2>&1) \
+  || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
+grep -q "mpi_hello: 2 ranks, sum 15" <<<"$out" \
+  || { echo "$out"; echo "FAIL: NAMP mpi_hello"; exit 1; }
+echo "namp-mpicc: MPI program built and ran (baseline and NAMP transports)"
+# A socket program built with find_package and namp::sock_namp: tile 1 connects to tile 0, which
+# echoes one message back.
+mkdir -p "$dir/sock"
+cat > "$dir/sock/main.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "hal/hal.h"
+int main(void)
+{
+    if (tile_core_id() != 0 || tile_id() > 1)
+        return 0;
+    struct sockaddr_tile a = {.st_family = AF_TILE, .st_port = 7, .st_tile = 0};
+    char buf[16] = {0};
+    int s = socket(AF_TILE, SOCK_STREAM, 0);
+    if (tile_id() == 0) {
+        if (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 1))
+            return 1;
+        int c = accept(s, NULL, NULL);
+        if (c < 0 || recv(c, buf, 4, MSG_WAITALL) != 4 || send(c, buf, 4, 0) != 4)
+            return 2;
+        while (recv(c, buf, sizeof buf, 0) > 0) {}   /* until the client closes */
+        close(c);
+    } else {
+        while (connect(s, (struct sockaddr *)&a, sizeof a) != 0) {   /* listener not up yet */
+            close(s);
+            s = socket(AF_TILE, SOCK_STREAM, 0);
+        }
+        if (send(s, "ping", 4, 0) != 4 || recv(s, buf, 4, MSG_WAITALL) != 4 ||
+            memcmp(buf, "ping", 4))
+            return 3;
+        printf("sdk_sock: echo '%s' over the installed socket library\n", buf);
+    }
+    close(s);
+    return 0;
+}
+C
+cat > "$dir/sock/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(sdk_sock C)
+find_package(NampFirmware REQUIRED)
+add_executable(sdk_sock main.c)
+target_link_libraries(sdk_sock PRIVATE namp::sock_namp)
+CMAKE
+build_app "$dir/sock"
+out=$("$sdkvp" --preset bare --set mesh.width=2 --set mesh.height=1 --max-cycles 400000000 \
+      --firmware "$dir/sock/build/sdk_sock" 2>&1) \
+  || { echo "$out"; echo "FAIL: sdk_sock exit"; exit 1; }
+grep -q "sdk_sock: echo 'ping' over the installed socket library" <<<"$out" \
+  || { echo "$out"; echo "FAIL: sdk_sock"; exit 1; }
+echo "out-of-tree SDK examples built and ran (baseline, NAMP, MPI, kernel, sockets; SDK's namp-vp)"

@@ -33,6 +33,8 @@ cli_options parse_command_line(int argc, char **argv) {
          "override one configuration key; repeatable")
         ("firmware,f", po::value(&o.firmware)->composing()->value_name("[TILE=]ELF"),
          "ELF for every tile, or for the tile with that id; repeatable")
+        ("args", po::value(&o.args)->composing()->value_name("[TILE=]ARGS"),
+         "arguments for main() on every tile, or on that tile; repeatable")
         ("max-cycles", po::value(&max_cycles)->value_name("N"),
          "watchdog: stop after N simulated cycles (exit code 124)")
         ("stats", po::value(&o.stats_file)->value_name("FILE.json"),

@@ -19,7 +19,7 @@ const std::vector<config_key> &config_schema() {
         {"stop_on_failure", vk::boolean, 0, 1, true, "",
          "end the simulation as soon as a core exits with a non-zero code or locks up"},
         {"tile.cores", vk::integer, 1, 32, 1, "cores", "cores per tile (SMP, shared SRAM)"},
-        {"tile.sram_size", vk::integer, 64 * kib, 256 * mib, 1 * mib, "bytes",
+        {"tile.sram_size", vk::integer, 64 * kib, 512 * mib, 1 * mib, "bytes",
          "local SRAM per tile, a multiple of 4 KiB, mapped at 0x80000000"},
         {"tile.sram_read_latency", vk::integer, 0, 1000, 1, "cycles", "added to every SRAM load"},
         {"tile.sram_write_latency", vk::integer, 0, 1000, 1, "cycles", "added to every SRAM store"},

@@ -60,10 +60,19 @@ std::string firmware_image::layout_error(uint32_t sram_size) const {
     return firmware_layout_error(image_, sram_size);
 }
 
-void firmware_image::load_into(tiles::tile &tile) const {
+void firmware_image::load_into(tiles::tile &tile, const std::vector<std::string> &argv) const {
     tiles::sram &mem = tile.memory();
     const std::string error = firmware_layout_error(image_, mem.size());
     if (!error.empty()) throw firmware_error(path_ + ": " + error);
+    uint32_t args = 0, args_end = 0;
+    std::vector<uint8_t> block;
+    if (elf_image_symbol(image_, "namp_args", &args) == 0 &&
+        elf_image_symbol(image_, "namp_args_end", &args_end) == 0 && args_end > args &&
+        args >= TILE_SRAM_BASE && args_end - TILE_SRAM_BASE <= mem.size())
+        block = build_args_block(argv, args, args_end - args);
+    else if (argv.size() > 1)
+        throw firmware_error(path_ + ": --args given, but the firmware has no argument block "
+                             "(namp_args: link it with the SDK's start-up code)");
     for (size_t i = 0; i < elf_image_segment_count(image_); ++i) {
         const elf_segment *seg = elf_image_segment(image_, i);
         const uint32_t offset = seg->paddr - TILE_SRAM_BASE;
@@ -73,6 +82,54 @@ void firmware_image::load_into(tiles::tile &tile) const {
             mem.load(offset + seg->filesz, zeros.data(), uint32_t(zeros.size()));
         }
     }
+    if (!block.empty()) mem.load(args - TILE_SRAM_BASE, block.data(), uint32_t(block.size()));
+}
+
+std::vector<uint8_t> build_args_block(const std::vector<std::string> &argv, uint32_t address,
+                                      uint32_t capacity) {
+    uint64_t strings = 4 * (argv.size() + 2), size = strings;
+    for (const std::string &a : argv) size += a.size() + 1;
+    if (size > capacity)
+        throw firmware_error("--args: " + std::to_string(size) + " bytes of arguments, the "
+                             "firmware's block holds " + std::to_string(capacity));
+    std::vector<uint8_t> b(size_t(size), 0);
+    auto word = [&b](size_t at, uint32_t v) {
+        for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
+    };
+    word(0, uint32_t(argv.size()));
+    size_t at = size_t(strings);
+    for (size_t i = 0; i < argv.size(); ++i) {
+        word(4 * (i + 1), address + uint32_t(at));
+        std::copy(argv[i].begin(), argv[i].end(), b.begin() + long(at));
+        at += argv[i].size() + 1;
+    }
+    return b;
+}
+
+std::vector<std::string> split_args(const std::string &text) {
+    std::vector<std::string> out;
+    std::string cur;
+    bool in_word = false;
+    char quote = 0;
+    for (char c : text) {
+        if (quote) {
+            if (c == quote) quote = 0;
+            else cur += c;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+            in_word = true;
+        } else if (c == ' ' || c == '\t' || c == '\n') {
+            if (in_word) out.push_back(cur);
+            cur.clear();
+            in_word = false;
+        } else {
+            cur += c;
+            in_word = true;
+        }
+    }
+    if (quote) throw firmware_error("--args: unterminated quote in '" + text + "'");
+    if (in_word) out.push_back(cur);
+    return out;
 }
 
 std::shared_ptr<firmware_image> firmware_map::open(const std::string &path) {
@@ -83,27 +140,64 @@ std::shared_ptr<firmware_image> firmware_map::open(const std::string &path) {
     return image;
 }
 
-void firmware_map::add(const std::string &argument, unsigned tile_count) {
+namespace {
+// "TILE=VALUE" (TILE: digits) gives the tile and VALUE; anything else is for all tiles (-1).
+int64_t tile_prefix(const std::string &option, const std::string &argument, unsigned tile_count,
+                    std::string &value) {
     const auto eq = argument.find('=');
     const bool has_tile = eq != std::string::npos && eq > 0 &&
                           argument.find_first_not_of("0123456789") == eq;
-    if (!has_tile) {
-        if (all_) throw firmware_error("--firmware given twice for all tiles");
-        all_ = open(argument);
-        return;
-    }
+    value = has_tile ? argument.substr(eq + 1) : argument;
+    if (!has_tile) return -1;
     // Digits only (checked above); saturate instead of overflowing, so any huge id is "no tile".
     const std::string digits = argument.substr(0, eq);
     uint64_t tile = 0;
     for (char c : digits) tile = std::min<uint64_t>(tile * 10 + uint64_t(c - '0'), UINT32_MAX);
     if (tile >= tile_count)
-        throw firmware_error("--firmware " + argument + ": there is no tile " + digits +
-                             " (the mesh has " +
-                             std::to_string(tile_count) + " tiles, ids 0.." +
+        throw firmware_error(option + " " + argument + ": there is no tile " + digits +
+                             " (the mesh has " + std::to_string(tile_count) + " tiles, ids 0.." +
                              std::to_string(tile_count - 1) + ")");
+    return int64_t(tile);
+}
+}  // namespace
+
+void firmware_map::add(const std::string &argument, unsigned tile_count) {
+    std::string path;
+    const int64_t tile = tile_prefix("--firmware", argument, tile_count, path);
+    if (tile < 0) {
+        if (all_) throw firmware_error("--firmware given twice for all tiles");
+        all_ = open(path);
+        return;
+    }
     if (per_tile_.count(unsigned(tile)))
         throw firmware_error("--firmware given twice for tile " + std::to_string(tile));
-    per_tile_[unsigned(tile)] = open(argument.substr(eq + 1));
+    per_tile_[unsigned(tile)] = open(path);
+}
+
+void firmware_map::add_args(const std::string &argument, unsigned tile_count) {
+    std::string text;
+    const int64_t tile = tile_prefix("--args", argument, tile_count, text);
+    split_args(text);   // a malformed argument string is an input error now, not at load time
+    if (tile < 0) {
+        if (have_all_args_) throw firmware_error("--args given twice for all tiles");
+        all_args_ = text;
+        have_all_args_ = true;
+        return;
+    }
+    if (per_tile_args_.count(unsigned(tile)))
+        throw firmware_error("--args given twice for tile " + std::to_string(tile));
+    per_tile_args_[unsigned(tile)] = text;
+}
+
+std::vector<std::string> firmware_map::argv_for(unsigned tile) const {
+    std::vector<std::string> argv;
+    const firmware_image *image = for_tile(tile);
+    argv.push_back(image ? image->path() : "");
+    auto it = per_tile_args_.find(tile);
+    const std::vector<std::string> rest =
+        split_args(it != per_tile_args_.end() ? it->second : all_args_);
+    argv.insert(argv.end(), rest.begin(), rest.end());
+    return argv;
 }
 
 const firmware_image *firmware_map::for_tile(unsigned tile) const {

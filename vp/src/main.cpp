@@ -109,6 +109,7 @@ int run(int argc, char **argv) {
         config = builder.build();
         const unsigned tiles = config.mesh_width * config.mesh_height;
         for (const std::string &f : opt.firmware) firmware.add(f, tiles);
+        for (const std::string &a : opt.args) firmware.add_args(a, tiles);
         // The area parameters are checked before a run, not when its statistics are written.
         const vp::area_estimate area = vp::estimate_area(config);
         if (opt.area) {

@@ -115,7 +115,7 @@ void platform::load(const firmware_map &firmware) {
     for (auto &t : tiles_) {
         const firmware_image *image = firmware.for_tile(t->geometry().id);
         if (!image) continue;
-        image->load_into(*t);
+        image->load_into(*t, firmware.argv_for(t->geometry().id));
         for (unsigned c = 0; c < t->cores().size(); ++c) {
             t->cores()[c]->start(image->entry());
             control_.expect_core(t->geometry().id, c);

@@ -49,7 +49,7 @@ std::string platform::reset_from_firmware() {
         const firmware_image *image = firmware_.for_tile(t->geometry().id);
         if (!image) continue;
         std::memset(t->memory().data(), 0, t->memory().size());
-        image->load_into(*t);
+        image->load_into(*t, firmware_.argv_for(t->geometry().id));
         for (auto &c : t->cores()) c->restart(image->entry());
     }
     control_.restart();

@@ -4,6 +4,7 @@
 #   namp::mcapi_namp  the same API over the NAMP, with the NAMP driver (+ namp::hal)
 #   namp::mpi         the MPI subset (mpi.h) over namp::mcapi
 #   namp::mpi_namp    the MPI subset over namp::mcapi_namp
+#   namp::sock / namp::sock_namp  stream sockets over either (docs/sockets.md)
 #   namp::kernel_freertos, namp::kernel_sel4, namp::kernel_bitmap
 #                     the preemptive kernel with U-mode tasks (docs/kernel.md), one per ready-queue
 #                     layout; linked with the kernel's linker script instead of tile.ld
@@ -40,13 +41,14 @@ if(NOT TARGET namp::hal)
     INTERFACE_LINK_LIBRARIES
       "${_namp_prefix}/lib/libmp_namp.a;${_namp_prefix}/lib/libnamp_drv.a;namp::hal")
 
-  add_library(namp::mpi INTERFACE IMPORTED)
-  set_target_properties(namp::mpi PROPERTIES
-    INTERFACE_LINK_LIBRARIES "${_namp_prefix}/lib/libmpi.a;namp::mcapi")
-
-  add_library(namp::mpi_namp INTERFACE IMPORTED)
-  set_target_properties(namp::mpi_namp PROPERTIES
-    INTERFACE_LINK_LIBRARIES "${_namp_prefix}/lib/libmpi_namp.a;namp::mcapi_namp")
+  foreach(_lib mpi sock)
+    add_library(namp::${_lib} INTERFACE IMPORTED)
+    set_target_properties(namp::${_lib} PROPERTIES
+      INTERFACE_LINK_LIBRARIES "${_namp_prefix}/lib/lib${_lib}.a;namp::mcapi")
+    add_library(namp::${_lib}_namp INTERFACE IMPORTED)
+    set_target_properties(namp::${_lib}_namp PROPERTIES
+      INTERFACE_LINK_LIBRARIES "${_namp_prefix}/lib/lib${_lib}_namp.a;namp::mcapi_namp")
+  endforeach()
 
   foreach(_layout freertos sel4 bitmap)
     string(TOUPPER ${_layout} _LAYOUT)

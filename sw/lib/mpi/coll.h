@@ -8,7 +8,10 @@
 #include "mpi_internal.h"
 
 enum { MPI_TAG_BARRIER = 1, MPI_TAG_BCAST, MPI_TAG_SCATTER, MPI_TAG_GATHER, MPI_TAG_ALLGATHER,
-       MPI_TAG_REDUCE, MPI_TAG_ALLREDUCE };
+       MPI_TAG_REDUCE, MPI_TAG_ALLREDUCE, MPI_TAG_ALLTOALL, MPI_TAG_ALLTOALLV, MPI_TAG_ALLGATHERV,
+       MPI_TAG_GATHERV, MPI_TAG_SCATTERV, MPI_TAG_REDUCE_SCATTER, MPI_TAG_RMA };
+/* + k: the k-th non-blocking collective of a communicator (coll_nb.c) */
+#define MPI_TAG_NBC 0x100000
 
 /* Dispatch (coll_select.c): one function per collective. */
 int mpi_coll_barrier(MPI_Comm c);
@@ -22,6 +25,27 @@ int mpi_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI
                     MPI_Comm c);
 int mpi_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                        MPI_Comm c);
+
+/* Schedules (coll_nb.c): blocking when req is NULL, else *req completes them. Sizes are counts of
+ * the datatypes; a uniform count other than MPI_COLL_VECTOR stands for counts all equal to it
+ * (displacements i x count), MPI_COLL_VECTOR for the count and displacement arrays. */
+#define MPI_COLL_VECTOR (-0x7FFFFFFF - 1)
+int mpi_coll_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int *rcounts,
+                     const int *displs, MPI_Datatype rt, int root, MPI_Comm c, int tag,
+                     MPI_Request *req, int uniform_count);
+int mpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, MPI_Datatype st,
+                      void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm c, int tag,
+                      MPI_Request *req, int uniform_count);
+int mpi_coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                        const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm c, int tag,
+                        MPI_Request *req, int uniform_count);
+int mpi_coll_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype st,
+                       void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rt,
+                       MPI_Comm c, int tag, MPI_Request *req, int scount, int rcount);
+int mpi_coll_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
+                       const MPI_Datatype *stypes, void *rbuf, const int *rcounts,
+                       const int *rdispls, const MPI_Datatype *rtypes, MPI_Comm c, int tag,
+                       MPI_Request *req);
 
 /* Software algorithms (coll_sw.c). */
 int mpi_barrier_dissemination(MPI_Comm c);

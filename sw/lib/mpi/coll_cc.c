@@ -43,13 +43,17 @@ struct mpi_cc_comm {
 int mpi_cc_present(void) { return mpi_node_shared ? 0 : (int)mcapix_cc_features(); }
 unsigned MPIX_Cc_features(void) { return (unsigned)mpi_cc_present(); }
 
+_Static_assert(sizeof(long) == 4, "MPI_LONG is the adapter's 32-bit type");
+
 static int type_of(MPI_Datatype t)
 {
     switch (t) {
     case MPI_CHAR: return MCAPIX_T_INT8;
     case MPI_SHORT: return MCAPIX_T_INT16;
     case MPI_INT: return MCAPIX_T_INT32;
+    case MPI_LONG: return MCAPIX_T_INT32;   /* 32 bits on this target */
     case MPI_UNSIGNED: return MCAPIX_T_UINT32;
+    case MPI_UNSIGNED_LONG: return MCAPIX_T_UINT32;
     default: return -1;   /* long long, float, double: not in the adapter's ALU */
     }
 }

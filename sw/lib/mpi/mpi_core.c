@@ -9,7 +9,8 @@
 MPI_RANK_LOCAL mpix_stats_t mpi_stats;
 MPI_RANK_LOCAL int mpi_initialized;
 MPI_RANK_LOCAL int mpi_world_rank, mpi_world_size;
-MPI_RANK_LOCAL struct mpi_comm mpi_comm_world_obj = {0, 0, 0, MPI_ERRORS_ARE_FATAL, NULL, 0, NULL};
+MPI_RANK_LOCAL struct mpi_comm mpi_comm_world_obj = {0,    0, 0,    MPI_ERRORS_ARE_FATAL,
+                                                     NULL, 0, NULL, 0};
 static MPI_RANK_LOCAL uint32_t next_ctx = 2;   /* world: 0 (p2p) and 1 (collectives) */
 
 static const char *const err_names[MPI_ERR_LASTCODE] = {
@@ -17,7 +18,8 @@ static const char *const err_names[MPI_ERR_LASTCODE] = {
     "MPI_ERR_COMM", "MPI_ERR_RANK", "MPI_ERR_REQUEST", "MPI_ERR_ROOT", "MPI_ERR_GROUP",
     "MPI_ERR_OP", "MPI_ERR_TOPOLOGY", "MPI_ERR_DIMS", "MPI_ERR_ARG", "MPI_ERR_UNKNOWN",
     "MPI_ERR_TRUNCATE", "MPI_ERR_OTHER", "MPI_ERR_INTERN", "MPI_ERR_IN_STATUS",
-    "MPI_ERR_PENDING", "MPI_ERR_NO_MEM"};
+    "MPI_ERR_PENDING", "MPI_ERR_NO_MEM", "MPI_ERR_WIN", "MPI_ERR_DISP", "MPI_ERR_RMA_SYNC",
+    "MPI_ERR_RMA_RANGE", "MPI_ERR_LOCKTYPE", "MPI_ERR_SIZE"};
 
 int MPI_Error_string(int code, char *s, int *len)
 {
@@ -45,7 +47,8 @@ int mpi_err(MPI_Comm comm, int code, const char *where)
 
 int mpi_comm_ok(MPI_Comm c) { return c && c->valid; }
 
-static const uint8_t type_sizes[MPIX_NUM_TYPES] = {0, 1, 2, 4, 4, 8, 4, 8, 1};
+static const uint8_t type_sizes[MPIX_NUM_TYPES] = {0, 1, 2, 4, 4, 8, 4, 8, 1, sizeof(long),
+                                                   sizeof(unsigned long), sizeof(MPI_Aint)};
 int mpi_type_size(MPI_Datatype t) { return t > 0 && t < MPIX_NUM_TYPES ? type_sizes[t] : 0; }
 int MPI_Type_size(MPI_Datatype t, int *size)
 {
@@ -75,6 +78,37 @@ int MPI_Init(int *argc, char ***argv)
     if (rc == MPI_SUCCESS)
         rc = MPI_Barrier(MPI_COMM_WORLD);   /* every rank's endpoints exist from here on */
     return rc;
+}
+
+/* the level MPI_Init_thread gave (MPI_Init: MPI_THREAD_SINGLE) */
+static MPI_RANK_LOCAL int provided_level = MPI_THREAD_SINGLE;
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    if (!provided || required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Init_thread");
+    /* Any level: the runtime's threads (<pthread.h>) are cooperative threads of the rank's core,
+     * so two MPI calls never run at once, and a blocking call lets the other threads run
+     * (mpi_progress): MPI_THREAD_MULTIPLE's promise. */
+    provided_level = required;
+    *provided = required;
+    return MPI_Init(argc, argv);
+}
+
+int MPI_Query_thread(int *provided)
+{
+    if (!provided)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Query_thread");
+    *provided = provided_level;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+    if (!address)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_address");
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
 }
 
 int MPI_Initialized(int *flag)
@@ -397,7 +431,8 @@ const mpix_stats_t *MPIX_Stats(void) { return &mpi_stats; }
 const char *MPIX_Coll_name(int c)
 {
     static const char *const n[MPIX_C_NUM] = {"barrier", "bcast", "scatter", "gather",
-                                              "allgather", "reduce", "allreduce"};
+                                              "allgather", "reduce", "allreduce", "alltoall",
+                                              "reduce_scatter", "nbc"};
     return c >= 0 && c < MPIX_C_NUM ? n[c] : "?";
 }
 

@@ -37,7 +37,11 @@
  * core in its TLS block (sw/runtime/crt0.S); large buffers are allocated per rank by MPI_Init. */
 #define MPI_RANK_LOCAL _Thread_local
 
-enum { MPI_K_EAGER = 1, MPI_K_RTS = 2, MPI_K_CTS = 3 };
+/* RMA: mpi_win.c. RTS_DMA: a rendezvous whose sender can put the payload by RDMA; CTS_DMA: the
+ * receiver's answer to it (bytes: the receive buffer's address, tag: how many bytes fit); DONE:
+ * the payload is there (bytes: the message's size). */
+enum { MPI_K_EAGER = 1, MPI_K_RTS = 2, MPI_K_CTS = 3, MPI_K_RMA = 4, MPI_K_RTS_DMA = 5,
+       MPI_K_CTS_DMA = 6, MPI_K_DONE = 7 };
 
 /* Header of a message on MPI_PORT (5 words). */
 struct mpi_hdr {
@@ -56,10 +60,11 @@ struct mpi_comm {
     int *world;           /* world rank of each rank (NULL for MPI_COMM_WORLD: identity) */
     int valid;
     struct mpi_cc_comm *cc;   /* NAMP-CC state of this communicator (coll_cc.c), lazily */
+    uint32_t nbc_seq;         /* non-blocking collectives started on it (their tags, coll_nb.c) */
 };
 
 enum { RQ_FREE = 0, RQ_ACTIVE, RQ_DONE };
-enum { RK_SEND = 1, RK_RECV };
+enum { RK_SEND = 1, RK_RECV, RK_COLL };   /* RK_COLL: a non-blocking collective */
 
 struct mpi_request {
     int state, kind;
@@ -73,6 +78,9 @@ struct mpi_request {
     uint32_t cookie;
     int rdv_go;           /* send: CTS arrived, payload may flow */
     int eager;            /* send: eager (done when its MCAPI send is) */
+    int dma;              /* rendezvous by RDMA: send: the receive buffer's address came (CTS_DMA),
+                             recv: the sender offered it (RTS_DMA) */
+    uint32_t dma_addr, dma_fit;   /* send: where the payload goes and how much of it fits */
     uint32_t rdv_pieces;  /* recv: rendezvous payload messages still to come */
     int peer_world;       /* recv (rendezvous): world rank of the sender */
     MPI_Status st;
@@ -159,7 +167,32 @@ int mpi_irecv_ctx(void *buf, uint32_t bytes, int src, int tag, MPI_Comm comm, ui
 int mpi_iprobe_ctx(int src, int tag, uint32_t ctx, int *flag, MPI_Status *st);
 uint32_t mpi_posted_len(void);
 int mpi_wait_req(struct mpi_request *r, MPI_Status *st);   /* frees r */
+struct mpi_request *mpi_req_alloc(void);   /* zeroed; NULL without memory */
+void mpi_req_free(struct mpi_request *r);
 void mpi_progress(int block);
+int mpi_nbc_progress(void);   /* coll_nb.c: 1 if a schedule moved */
+/* One-sided (mpi_win.c): an RMA message arrived; queued replies (1 if something moved). */
+void mpi_rma_arrival(const struct mpi_hdr *h, const uint8_t *payload, uint32_t bytes);
+int mpi_rma_progress(void);
+/* RDMA puts (mpi_dma.c): the DMA slots MPI may use (0: none), a put with its completion callback
+ * (run from the progress loop; MPI_ERR_OTHER without slots), the completions (1 if something
+ * moved), and whether a transfer is queued or running (then the progress loop must not sleep for
+ * good: completions come without an interrupt). */
+int mpi_dma_slots(void);
+int mpi_dma_put(const void *src, uint32_t tile, uint32_t dst, uint32_t bytes,
+                void (*done)(void *ctx, int err), void *ctx);
+int mpi_dma_progress(void);
+int mpi_dma_busy(void);
+int mpi_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes);
+int mpi_try_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes);
+
+/* Groups (mpi_group.c): ordered world ranks. */
+struct mpi_group {
+    int size;
+    int *world;
+    int is_static;
+};
+int mpi_group_rank_of(MPI_Group g, int world);   /* MPI_UNDEFINED if not a member */
 int mpi_p2p_init(void);
 void mpi_p2p_finalize(void);
 uint32_t mpi_new_ctx_hint(void);

@@ -50,6 +50,9 @@ int mpi_op_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int n)
     case MPI_INT: ARITH(int32_t, uint32_t); break;
     case MPI_UNSIGNED: ARITH(uint32_t, uint32_t); break;
     case MPI_LONG_LONG: ARITH(int64_t, uint64_t); break;
+    case MPI_LONG: ARITH(long, unsigned long); break;
+    case MPI_UNSIGNED_LONG: ARITH(unsigned long, unsigned long); break;
+    case MPI_AINT: ARITH(MPI_Aint, uintptr_t); break;
 #undef BITS
 #define BITS(T) (void)0
     case MPI_FLOAT: ARITH(float, float); break;

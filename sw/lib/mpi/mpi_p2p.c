@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 #include "hal/hal.h"
 #include "mpi_internal.h"
@@ -40,6 +41,14 @@ static MPI_RANK_LOCAL struct mpi_request *rdv_active;           /* the one whose
 static MPI_RANK_LOCAL struct mpi_request *rts_sends;      /* sends waiting for or using a CTS */
 static MPI_RANK_LOCAL uint32_t posted_len, unexp_len, next_cookie = 1;
 static MPI_RANK_LOCAL int eager_threshold = MPI_EAGER_DEFAULT;
+static MPI_RANK_LOCAL int rdma_rendezvous = 1;
+
+int MPIX_Set_rdma_rendezvous(int on)
+{
+    int old = rdma_rendezvous;
+    rdma_rendezvous = on != 0;
+    return old;
+}
 
 int MPIX_Set_eager_threshold(int bytes)
 {
@@ -105,14 +114,21 @@ int mpi_p2p_init(void)
 }
 
 /* ------------------------------------------------------------------ sending through MCAPI */
+/* A free send-pool entry, or NULL. */
+static struct pool_ent *pool_free(void)
+{
+    for (int i = 0; i < pool_n; ++i)
+        if (!pool[i].busy)
+            return &pool[i];
+    return NULL;
+}
+
 static struct pool_ent *pool_get(void)
 {
-    for (;;) {
-        for (int i = 0; i < pool_n; ++i)
-            if (!pool[i].busy)
-                return &pool[i];
+    struct pool_ent *e;
+    while (!(e = pool_free()))
         mpi_progress(1);
-    }
+    return e;
 }
 
 /* Starts an MCAPI send of `bytes` at `data` (already in e->buf or the user's buffer) to world
@@ -152,6 +168,28 @@ static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, ui
     return pool_send(e, to, world, e->buf, MPI_HDR_BYTES + bytes, owner);
 }
 
+/* One-sided (mpi_win.c): a message [header][payload] to a world rank's header endpoint; the try
+ * form never waits for a pool entry (MPI_ERR_PENDING: none free now) and may run inside the
+ * progress loop. */
+int mpi_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes)
+{
+    return send_ctrl(world, h, payload, bytes, NULL);
+}
+
+int mpi_try_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, uint32_t bytes)
+{
+    mcapi_endpoint_t to = lookup(h_main, world, MPI_PORT);
+    if (!to)
+        return MPI_ERR_RANK;
+    struct pool_ent *e = pool_free();
+    if (!e)
+        return MPI_ERR_PENDING;
+    mpi_copy(e->buf, h, sizeof *h);
+    if (bytes)
+        mpi_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
+    return pool_send(e, to, world, e->buf, MPI_HDR_BYTES + bytes, NULL);
+}
+
 /* For the NAMP-CC collectives (coll_cc.c): this rank's header endpoint, a peer's, and a wait
  * until none of our MCAPI sends is under way (the adapter's collective slots run only then);
  * after the wait a pool slot is free for a blocking collective send (no extra memory). */
@@ -169,19 +207,53 @@ void *mpi_sends_drain(void)
     }
 }
 
-/* Rendezvous payload: after the CTS, slot-sized pieces from the user's buffer (no copy). */
+/* The RDMA put of a rendezvous payload has ended: the receiver is told by a DONE message (sent
+ * from pump_rdv_sends, where a pool entry can be waited for without recursion). */
+static void rdv_dma_done(void *ctx, int err)
+{
+    struct mpi_request *s = ctx;
+    s->inflight--;
+    if (err != MPI_SUCCESS)
+        s->st.MPI_ERROR = MPI_ERR_OTHER;
+    s->dma = 2;
+}
+
+/* Rendezvous payload: after the CTS, slot-sized pieces from the user's buffer (no copy); after a
+ * CTS_DMA one RDMA put straight into the receive buffer (several DMA slots in flight for a large
+ * one, mpi_dma.c), then DONE. */
 static void pump_rdv_sends(void)
 {
     for (struct mpi_request *s = rts_sends; s; s = s->next) {
-        if (!s->rdv_go || s->done_bytes == s->bytes)
+        if (!s->rdv_go)
             continue;
         int world = mpi_world_of(s->comm, s->peer);
+        if (s->dma == 1 && s->done_bytes == 0) {
+            uint32_t n = s->bytes < s->dma_fit ? s->bytes : s->dma_fit;
+            s->inflight++;
+            s->done_bytes = s->bytes;   /* nothing more to pump */
+            if (n == 0 ||
+                mpi_dma_put(s->buf, mpi_tile_of(world), s->dma_addr, n, rdv_dma_done, s) !=
+                    MPI_SUCCESS)
+                rdv_dma_done(s, n == 0 ? MPI_SUCCESS : MPI_ERR_OTHER);
+            continue;
+        }
+        if (s->dma == 2) {
+            struct pool_ent *e = pool_free();
+            if (!e)
+                return;
+            struct mpi_hdr h = {MPI_K_DONE, 0, 0, 0, s->bytes, s->cookie};
+            mcapi_endpoint_t to = lookup(h_main, world, MPI_PORT);
+            mpi_copy(e->buf, &h, sizeof h);
+            s->dma = 3;
+            if (!to || pool_send(e, to, world, e->buf, MPI_HDR_BYTES, s) != MPI_SUCCESS)
+                s->st.MPI_ERROR = MPI_ERR_OTHER;
+            continue;
+        }
+        if (s->dma || s->done_bytes == s->bytes)
+            continue;
         mcapi_endpoint_t to = lookup(h_rdv, world, MPI_PORT_RDV);
         while (s->done_bytes < s->bytes) {
-            struct pool_ent *e = NULL;
-            for (int i = 0; i < pool_n && !e; ++i)
-                if (!pool[i].busy)
-                    e = &pool[i];
+            struct pool_ent *e = pool_free();
             if (!e)
                 return;
             uint32_t n = s->bytes - s->done_bytes;
@@ -202,7 +274,8 @@ static void finish_rdv_sends(void)
     struct mpi_request **pp = &rts_sends;
     while (*pp) {
         struct mpi_request *s = *pp;
-        if (s->rdv_go && s->done_bytes == s->bytes && s->inflight == 0) {
+        if (s->rdv_go && s->done_bytes == s->bytes && s->inflight == 0 &&
+            (s->dma == 0 || s->dma == 3)) {
             *pp = s->next;
             s->state = RQ_DONE;
         } else {
@@ -236,8 +309,8 @@ static void arm_rdv(void)
     mcapi_status_t st;
     mpi_node_lock();
     if (left)
-        mcapi_msg_recv_i(ep_rdv, r->buf + r->done_bytes, left < MPI_SLOT_BYTES ? left : MPI_SLOT_BYTES,
-                         &rx_rdv, &st);
+        mcapi_msg_recv_i(ep_rdv, r->buf + r->done_bytes,
+                         left < MPI_SLOT_BYTES ? left : MPI_SLOT_BYTES, &rx_rdv, &st);
     else   /* truncated: the rest of the payload is consumed and dropped */
         mcapi_msg_recv_i(ep_rdv, rdv_scratch, sizeof rdv_scratch, &rx_rdv, &st);
     mpi_node_unlock();
@@ -249,10 +322,7 @@ static void arm_rdv(void)
 static void rdv_start_next(void)
 {
     while (!rdv_active && rdv_head) {
-        struct pool_ent *e = NULL;
-        for (int i = 0; i < pool_n && !e; ++i)
-            if (!pool[i].busy)
-                e = &pool[i];
+        struct pool_ent *e = pool_free();
         if (!e)
             return;
         struct mpi_request *r = rdv_head;
@@ -261,7 +331,13 @@ static void rdv_start_next(void)
             rdv_tail = NULL;
         r->next = NULL;
         r->done_bytes = 0;
+        /* by RDMA: the sender learns where the payload goes and how much of it fits */
         struct mpi_hdr h = {MPI_K_CTS, 0, 0, 0, 0, r->cookie};
+        if (r->dma) {
+            h.kind = MPI_K_CTS_DMA;
+            h.bytes = (uint32_t)(uintptr_t)r->buf;
+            h.tag = r->st.count_bytes;
+        }
         mcapi_endpoint_t to = lookup(h_main, r->peer_world, MPI_PORT);
         mpi_copy(e->buf, &h, sizeof h);
         if (!to || pool_send(e, to, r->peer_world, e->buf, MPI_HDR_BYTES, NULL) != MPI_SUCCESS) {
@@ -270,7 +346,8 @@ static void rdv_start_next(void)
             continue;
         }
         rdv_active = r;
-        arm_rdv();
+        if (!r->dma)
+            arm_rdv();
     }
 }
 
@@ -279,6 +356,7 @@ static void rdv_enqueue(struct mpi_request *r, const struct mpi_hdr *h, int src_
     r->peer_world = src_world;
     r->cookie = h->cookie;
     r->rdv_pieces = (h->bytes + MPI_SLOT_BYTES - 1u) / MPI_SLOT_BYTES;
+    r->dma = h->kind == MPI_K_RTS_DMA && rdma_rendezvous && mpi_dma_slots() > 0;
     r->next = NULL;
     if (rdv_tail)
         rdv_tail->next = r;
@@ -306,6 +384,54 @@ static void deliver(struct mpi_request *r, const struct mpi_hdr *h, int src_worl
     }
 }
 
+/* Buffers of unexpected messages are recycled: picolibc's malloc clears what it hands out, a
+ * byte at a time (about 7 cycles a byte, measured), which made each unexpected 4 KiB message of a
+ * window (osu_bw's loop posts its receives late) cost 30k cycles. Freed buffers of at least
+ * UNEXP_CACHE_MIN bytes are kept on a stack with their size, up to an eighth of the heap (the
+ * cache never holds more than was in use at once); smaller ones cost little to clear. */
+#define UNEXP_CACHE 64
+#define UNEXP_CACHE_MIN 256u
+extern char __heap_start[], __heap_end[];
+static MPI_RANK_LOCAL struct {
+    void *p;
+    uint32_t cap;
+} unexp_cache[UNEXP_CACHE];
+static MPI_RANK_LOCAL int unexp_n;              /* entries on the stack */
+static MPI_RANK_LOCAL uint32_t unexp_cached;   /* their bytes */
+
+static void *unexp_buf_get(uint32_t bytes)
+{
+    if (bytes >= UNEXP_CACHE_MIN)
+        for (int i = unexp_n - 1; i >= 0; --i)   /* the latest that fits: a stream of equal sizes
+                                                    takes the top */
+            if (unexp_cache[i].cap >= bytes) {
+                void *b = unexp_cache[i].p;
+                unexp_cached -= unexp_cache[i].cap;
+                unexp_cache[i] = unexp_cache[--unexp_n];
+                return b;
+            }
+    uint32_t *b = malloc(bytes + 4u);   /* the capacity before the data, for the cache */
+    if (!b)
+        return NULL;
+    *b = bytes;
+    return b + 1;
+}
+
+static void unexp_buf_put(void *data)
+{
+    if (!data)
+        return;
+    uint32_t *b = (uint32_t *)data - 1;
+    if (*b >= UNEXP_CACHE_MIN && unexp_n < UNEXP_CACHE &&
+        unexp_cached + *b <= (uint32_t)(__heap_end - __heap_start) / 8u) {
+        unexp_cache[unexp_n].p = data;
+        unexp_cache[unexp_n++].cap = *b;
+        unexp_cached += *b;
+        return;
+    }
+    free(b);
+}
+
 static void arrival(const struct mpi_hdr *h, int src_world, const uint8_t *data,
                     struct mpi_request *self_send)
 {
@@ -329,7 +455,7 @@ static void arrival(const struct mpi_hdr *h, int src_world, const uint8_t *data,
      * it cannot be kept and no call could report its loss: the run ends with a clear error. */
     struct mpi_unexp *u = malloc(sizeof *u);
     if (u && h->kind == MPI_K_EAGER && h->bytes && !self_send) {
-        u->data = malloc(h->bytes);
+        u->data = unexp_buf_get(h->bytes);
         if (!u->data) {
             free(u);
             u = NULL;
@@ -363,12 +489,30 @@ static void on_main(size_t size)
     const struct mpi_hdr *h = (const struct mpi_hdr *)stage;
     if (size < MPI_HDR_BYTES)
         return;
-    if (h->kind == MPI_K_CTS) {
+    if (h->kind == MPI_K_RMA) {   /* one-sided: served here, whatever the application does */
+        mpi_rma_arrival(h, (const uint8_t *)stage + MPI_HDR_BYTES, (uint32_t)size - MPI_HDR_BYTES);
+        return;
+    }
+    if (h->kind == MPI_K_CTS || h->kind == MPI_K_CTS_DMA) {
         for (struct mpi_request *s = rts_sends; s; s = s->next)
             if (s->cookie == h->cookie && !s->rdv_go) {
                 s->rdv_go = 1;
+                if (h->kind == MPI_K_CTS_DMA) {
+                    s->dma = 1;
+                    s->dma_addr = h->bytes;
+                    s->dma_fit = (uint32_t)h->tag;
+                }
                 break;
             }
+        return;
+    }
+    if (h->kind == MPI_K_DONE) {   /* an RDMA rendezvous payload is in the receive buffer */
+        struct mpi_request *r = rdv_active;
+        if (r && r->dma && r->cookie == h->cookie) {
+            r->state = RQ_DONE;
+            rdv_active = NULL;
+            rdv_start_next();
+        }
         return;
     }
     /* world rank of the sender: its communicator rank, translated by the context's member list;
@@ -420,12 +564,18 @@ static void on_complete(mcapi_request_t *m, size_t size, mcapi_status_t st)
 
 static void progress(int block);
 
-/* The whole progress step under the node lock (the library's waits inside give it up). */
+/* The whole progress step under the node lock (the library's waits inside give it up). A
+ * blocking step with other threads on this core (<pthread.h>: cooperative, MPI_THREAD_MULTIPLE)
+ * does one pass and then lets them run instead of sleeping in MCAPI: the caller loops until its
+ * request is done, and a thread blocked in MPI never holds up the others of its rank. */
 void mpi_progress(int block)
 {
+    int yield = block && namp_threads_others();
     mpi_node_lock();
-    progress(block);
+    progress(yield ? 0 : block);
     mpi_node_unlock();
+    if (yield)
+        sched_yield();
 }
 
 static void progress(int block)
@@ -433,6 +583,22 @@ static void progress(int block)
     int did = 0;
     size_t size;
     mcapi_status_t st;
+#ifdef MP_TRANSPORT_NAMP
+    if (!block) {
+        /* mcapi_test does not sample the NAMP's completed slots (MCAPI's waits do, once per pass):
+         * a wait with no time to wait samples them, so that an MPI_Test loop sees its sends end */
+        mcapi_request_t *list[MPI_SEND_POOL];
+        size_t n = 0;
+        for (int i = 0; i < pool_n; ++i)
+            if (pool[i].busy)
+                list[n++] = &pool[i].mr;
+        if (n) {
+            mcapi_uint_t k = mcapi_wait_any(n, list, &size, 0, &st);
+            if (k < n)
+                on_complete(list[k], size, st);
+        }
+    }
+#endif
     for (;;) {
         int any = 0;
         if (rx_main_armed && mcapi_test(&rx_main, &size, &st)) {
@@ -451,6 +617,9 @@ static void progress(int block)
         pump_rdv_sends();
         finish_rdv_sends();
         rdv_start_next();
+        any |= mpi_nbc_progress();
+        any |= mpi_rma_progress();
+        any |= mpi_dma_progress();
         if (!any)
             break;
         did = 1;
@@ -469,7 +638,9 @@ static void progress(int block)
             list[n++] = &pool[i].mr;
     if (!n)
         return;
-    mcapi_uint_t k = mcapi_wait_any(n, list, &size, MCAPI_TIMEOUT_INFINITE, &st);
+    /* an RDMA transfer of one-sided communication ends without an interrupt: look again soon */
+    mcapi_uint_t k = mcapi_wait_any(n, list, &size, mpi_dma_busy() ? 5u : MCAPI_TIMEOUT_INFINITE,
+                                    &st);
     if (k < n)
         on_complete(list[k], size, st);
     rdv_start_next();
@@ -478,10 +649,41 @@ static void progress(int block)
 }
 
 /* ------------------------------------------------------------------ requests */
+/* Requests are recycled: calloc (picolibc's malloc) clears a byte at a time, about 7 cycles a
+ * byte, 700 cycles per request; a word loop clears a recycled one. */
+#define REQ_CACHE 32
+_Static_assert(sizeof(struct mpi_request) % 4u == 0, "cleared a word at a time");
+static MPI_RANK_LOCAL struct mpi_request *req_cache;
+static MPI_RANK_LOCAL int req_cached;
+
+struct mpi_request *mpi_req_alloc(void)
+{
+    struct mpi_request *r = req_cache;
+    if (!r)
+        return calloc(1, sizeof *r);
+    req_cache = r->next;
+    --req_cached;
+    uint32_t *w = (uint32_t *)r;
+    for (uint32_t i = 0; i < sizeof *r / 4u; ++i)
+        w[i] = 0;
+    return r;
+}
+
+void mpi_req_free(struct mpi_request *r)
+{
+    if (req_cached < REQ_CACHE) {
+        r->next = req_cache;
+        req_cache = r;
+        ++req_cached;
+    } else {
+        free(r);
+    }
+}
+
 static struct mpi_request *req_new(int kind, MPI_Comm comm, uint32_t ctx, int peer, int tag,
                                    const void *buf, uint32_t bytes)
 {
-    struct mpi_request *r = calloc(1, sizeof *r);
+    struct mpi_request *r = mpi_req_alloc();
     if (!r)
         return NULL;
     r->state = RQ_ACTIVE;
@@ -539,7 +741,11 @@ int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm c
     }
     ++mpi_stats.rdv_sends;
     r->cookie = ((uint32_t)mpi_world_rank << 20) | (next_cookie++ & 0xFFFFFu);
-    h.kind = MPI_K_RTS;
+    /* the payload may go by RDMA if this rank can put it (the receiver decides, CTS_DMA) */
+    h.kind =
+        rdma_rendezvous && mpi_dma_slots() > 0 && mpi_tile_of(world) != mpi_tile_of(mpi_world_rank)
+        ? MPI_K_RTS_DMA
+        : MPI_K_RTS;
     h.cookie = r->cookie;
     r->next = rts_sends;
     rts_sends = r;
@@ -579,7 +785,7 @@ int mpi_irecv_ctx(void *buf, uint32_t bytes, int src, int tag, MPI_Comm comm, ui
             unexp_tail = prev;
         --unexp_len;
         deliver(r, &u->h, u->src_world, u->data, u->self_send);
-        free(u->data);
+        unexp_buf_put(u->data);
         free(u);
         return MPI_SUCCESS;
     }
@@ -604,7 +810,7 @@ int mpi_wait_req(struct mpi_request *r, MPI_Status *st)
         if (r->kind == RK_SEND)
             st->count_bytes = 0;
     }
-    free(r);
+    mpi_req_free(r);
     return rc;
 }
 
@@ -648,4 +854,13 @@ void mpi_p2p_finalize(void)
         mcapi_cancel(&rx_rdv, &st);
     mpi_node_unlock();
     rx_main_armed = rx_rdv_armed = 0;
+    while (unexp_n)
+        free((uint32_t *)unexp_cache[--unexp_n].p - 1);
+    unexp_cached = 0;
+    while (req_cache) {
+        struct mpi_request *r = req_cache;
+        req_cache = r->next;
+        free(r);
+    }
+    req_cached = 0;
 }

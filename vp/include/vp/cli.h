@@ -16,6 +16,7 @@ struct cli_options {
     std::string preset;
     std::vector<std::string> overrides;  // KEY=VALUE
     std::vector<std::string> firmware;   // ELF or TILE=ELF
+    std::vector<std::string> args;       // ARGS or TILE=ARGS: main()'s argv after argv[0]
     uint64_t max_cycles = 0;
     std::string stats_file;
     bool quiet = false;

@@ -38,8 +38,10 @@ public:
         return elf_image_symbol(image_, name, &value) == 0;
     }
     // Copies every loadable segment into the tile SRAM; throws (before copying anything) if the
-    // image breaks a rule of firmware_layout_error.
-    void load_into(tiles::tile &tile) const;
+    // image breaks a rule of firmware_layout_error. argv (argv[0] first) goes into the image's
+    // argument block (symbols namp_args..namp_args_end, sw/runtime/crt0.S) for crt0 to pass to
+    // main; an image without the block takes only an argv of argv[0] (nothing is written).
+    void load_into(tiles::tile &tile, const std::vector<std::string> &argv) const;
     // What load_into would refuse for a tile SRAM of sram_size bytes, or "".
     std::string layout_error(uint32_t sram_size) const;
 
@@ -48,15 +50,29 @@ private:
     elf_image *image_ = nullptr;
 };
 
-// --firmware arguments: "ELF" for every tile, or "TILE=ELF" for one tile (by tile id).
+// The argument block crt0 reads: argc, argv[0..argc-1] as SRAM addresses, NULL, the strings.
+// Throws firmware_error if it does not fit into `capacity` bytes.
+std::vector<uint8_t> build_args_block(const std::vector<std::string> &argv, uint32_t address,
+                                      uint32_t capacity);
+// "a 'b c' d" -> {a, "b c", d}: words separated by blanks, single or double quotes group.
+std::vector<std::string> split_args(const std::string &text);
+
+// --firmware arguments: "ELF" for every tile, or "TILE=ELF" for one tile (by tile id); --args the
+// same with the arguments of main().
 class firmware_map {
 public:
     void add(const std::string &argument, unsigned tile_count);  // throws firmware_error
+    void add_args(const std::string &argument, unsigned tile_count);  // throws firmware_error
     bool empty() const { return !all_ && per_tile_.empty(); }
     // The image for a tile, or nullptr if that tile runs nothing.
     const firmware_image *for_tile(unsigned tile) const;
+    // argv of main() on that tile: the ELF path, then the tile's or all tiles' --args.
+    std::vector<std::string> argv_for(unsigned tile) const;
 
 private:
+    std::string all_args_;
+    bool have_all_args_ = false;
+    std::map<unsigned, std::string> per_tile_args_;
     std::shared_ptr<firmware_image> open(const std::string &path);
     std::map<std::string, std::shared_ptr<firmware_image>> opened_;
     std::shared_ptr<firmware_image> all_;

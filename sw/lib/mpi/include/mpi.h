@@ -38,6 +38,12 @@ enum {
     MPI_ERR_IN_STATUS,
     MPI_ERR_PENDING,
     MPI_ERR_NO_MEM,
+    MPI_ERR_WIN,
+    MPI_ERR_DISP,
+    MPI_ERR_RMA_SYNC,
+    MPI_ERR_RMA_RANGE,
+    MPI_ERR_LOCKTYPE,
+    MPI_ERR_SIZE,
     MPI_ERR_LASTCODE
 };
 #define MPI_MAX_ERROR_STRING 64
@@ -53,6 +59,9 @@ enum {
     MPI_FLOAT,
     MPI_DOUBLE,
     MPI_BYTE,
+    MPI_LONG,            /* 32 bits (ilp32) */
+    MPI_UNSIGNED_LONG,
+    MPI_AINT,            /* MPI_Aint: an address */
     MPIX_NUM_TYPES
 };
 #define MPI_LONG_LONG_INT MPI_LONG_LONG
@@ -69,7 +78,9 @@ enum {
     MPI_BXOR,
     MPI_LAND,
     MPI_LOR,
-    MPIX_NUM_OPS
+    MPIX_NUM_OPS,
+    MPI_REPLACE,   /* one-sided accumulates only (MPI-3 11.3.4) */
+    MPI_NO_OP
 };
 
 typedef int MPI_Errhandler;
@@ -91,6 +102,35 @@ struct mpi_request;
 typedef struct mpi_request *MPI_Request;
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 
+typedef intptr_t MPI_Aint;
+typedef int MPI_Info;
+#define MPI_INFO_NULL 0
+/* "the receive buffer is also the send buffer" (MPI-3 5.2.1) */
+#define MPI_IN_PLACE ((void *)1)
+
+struct mpi_group;
+typedef struct mpi_group *MPI_Group;
+#define MPI_GROUP_NULL ((MPI_Group)0)
+extern struct mpi_group mpi_group_empty_obj;
+#define MPI_GROUP_EMPTY (&mpi_group_empty_obj)
+#define MPI_IDENT 0
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+struct mpi_win;
+typedef struct mpi_win *MPI_Win;
+#define MPI_WIN_NULL ((MPI_Win)0)
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+/* assertions of the synchronization calls: accepted, nothing is skipped for them */
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+
+enum { MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE };
+
 typedef struct MPI_Status {
     int MPI_SOURCE;
     int MPI_TAG;
@@ -107,6 +147,9 @@ typedef struct MPI_Status {
 #define MPI_TAG_UB_VALUE 0x3FFFFFFF   /* largest user tag */
 
 int MPI_Init(int *argc, char ***argv);
+/* Every level is provided: threads (<pthread.h>) are cooperative threads of the rank's core. */
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int MPI_Query_thread(int *provided);
 int MPI_Finalize(void);
 int MPI_Initialized(int *flag);
 int MPI_Abort(MPI_Comm comm, int errorcode);
@@ -120,6 +163,7 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen);
 int MPI_Type_size(MPI_Datatype datatype, int *size);
 double MPI_Wtime(void);
 double MPI_Wtick(void);
+int MPI_Get_address(const void *location, MPI_Aint *address);
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
@@ -150,15 +194,124 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                int root, MPI_Comm comm);
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm);
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm);
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm);
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+/* Non-blocking collectives: progress happens in every MPI call (there is no asynchronous
+ * progress); MPI_Test / MPI_Wait / MPI_Waitall complete them. */
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request);
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request *request);
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request);
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request);
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+/* displacements in bytes, a datatype per peer (MPI-3 5.8) */
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request);
+
+/* Groups (MPI-3 6.3): what one-sided PSCW synchronization needs. */
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Group_size(MPI_Group group, int *size);
+int MPI_Group_rank(MPI_Group group, int *rank);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                              int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int MPI_Group_free(MPI_Group *group);
+
+/* One-sided communication (MPI-3 chapter 11), docs/mpi.md "One-sided". */
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+int MPI_Win_fence(int assert_, MPI_Win win);
+int MPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert_, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert_, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert_, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count,
+            MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void *result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Win win);
 
 /* Extensions. Eager/rendezvous threshold in bytes (messages of more bytes go rendezvous); at most
  * MPIX_EAGER_MAX; returns the previous value. */
 int MPIX_Set_eager_threshold(int bytes);
 int MPIX_Get_eager_threshold(void);
+/* Rendezvous payload by the adapter's RDMA engine, straight into the receive buffer (1, the
+ * default where MPI has DMA slots), or in slot-sized MCAPI messages (0); returns the previous
+ * setting. Both sides of a transfer must agree (set it on every rank). MPIX_Set_dma_split: at most
+ * that many DMA slots for the pieces of one large put (default: all MPI has). For measurements. */
+int MPIX_Set_rdma_rendezvous(int on);
+int MPIX_Set_dma_split(int slots);
 
 /* Statistics of this rank (read by benchmarks and tests, printed by MPIX_Print_stats). */
 enum mpix_coll { MPIX_C_BARRIER, MPIX_C_BCAST, MPIX_C_SCATTER, MPIX_C_GATHER, MPIX_C_ALLGATHER,
-                 MPIX_C_REDUCE, MPIX_C_ALLREDUCE, MPIX_C_NUM };
+                 MPIX_C_REDUCE, MPIX_C_ALLREDUCE, MPIX_C_ALLTOALL, MPIX_C_REDUCE_SCATTER,
+                 MPIX_C_NBC, MPIX_C_NUM };
 /* Algorithms a collective can run (coll_select.c decides). CC = the NAMP's collective unit. */
 enum mpix_alg { MPIX_A_LINEAR, MPIX_A_BINOMIAL, MPIX_A_DISSEMINATION, MPIX_A_RING,
                 MPIX_A_RECDOUBLING, MPIX_A_REDUCE_BCAST, MPIX_A_CC, MPIX_A_NUM };
@@ -170,6 +323,7 @@ typedef struct mpix_stats {
     uint32_t coll[MPIX_C_NUM][MPIX_A_NUM];      /* calls per collective and algorithm */
     uint32_t node_wakeups;                      /* ranks per core: sleeping cores woken */
     uint32_t node_contended;                    /* ranks per core: node lock found taken */
+    uint32_t rma_dma_puts, rma_local, rma_msgs; /* one-sided: by RDMA, on the tile, by message */
 } mpix_stats_t;
 const mpix_stats_t *MPIX_Stats(void);
 /* The NAMP-CC features (NA_FEATURE_NAMP_CC_* bits) the collectives use: the adapter's, or 0 with
