@@ -304,6 +304,19 @@ static uint32_t copy_elements(const mp_cbuffer_t *b, uint32_t from, uint32_t to,
     return bytes;
 }
 
+/* The first element the task still holds: a packet it received (the read index is past it) and
+ * has not released yet is still committed, and its pointer names its slot in the receive page,
+ * which the destination gets element by element: it is copied too. */
+static uint32_t held_from(const mp_cbuffer_t *b, uint32_t to)
+{
+    const uint32_t cap = 1u << MP_TASK_RX_N, mask = cap - 1u;
+    const volatile uint32_t *sizes = (const volatile uint32_t *)((const uint8_t *)b + MP_CB_HEADER_SIZE);
+    uint32_t from = b->rd_idx;
+    while (to - (from - 1u) <= cap && (sizes[(from - 1u) & mask] & MP_CB_COMMITTED))
+        --from;
+    return from;
+}
+
 static namp_handle_t *handle_alloc(k_thread_t *t)
 {
     for (uint32_t i = 0; i < KMIG_HANDLES; ++i)
@@ -793,7 +806,7 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
                 in[i].w = wm;
                 r = wait_committed(b, wm);
                 if (r == K_OK)
-                    bytes += copy_elements(b, b->rd_idx, wm, tile, pd.ep_rx[i]);
+                    bytes += copy_elements(b, held_from(b, wm), wm, tile, pd.ep_rx[i]);
             }
         }
     }
@@ -876,7 +889,7 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
         in[i].rd = b->rd_idx;
         in[i].voids = b->voids;
         if (method != K_MIGRATE_DUALCAST)
-            bytes += copy_elements(b, b->rd_idx, in[i].w, tile, pd.ep_rx[i]);
+            bytes += copy_elements(b, held_from(b, in[i].w), in[i].w, tile, pd.ep_rx[i]);
         sw.in[i] = in[i];
         if (method == K_MIGRATE_DUALCAST)
             sw.in[i].w = 0;   /* the destination takes it from the report */
