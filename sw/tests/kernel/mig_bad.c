@@ -16,6 +16,7 @@
 #include "ktest.h"
 #include "mcapi.h"
 #include "mig.h"
+#include "mig_kernel.h"
 
 #define ITEMS 400u
 #define CTRL_PORT 60
@@ -23,7 +24,6 @@ enum { STEP_FILL_PAGES = 1, STEP_FILL_EPS, STEP_TAKE_PORT, STEP_FREE, STEP_DONE 
 
 volatile unsigned ktest_failures;
 
-static struct mig_task *ctl(k_thread_t *t) { return kmp_task_ptr(t, K_USER_DATA + MIG_CTL_OFFSET, sizeof(struct mig_task)); }
 
 static k_thread_t *task(uint32_t role, uint32_t out_node, uint32_t period)
 {
@@ -33,7 +33,7 @@ static k_thread_t *task(uint32_t role, uint32_t out_node, uint32_t period)
     if (!t)
         return NULL;
     CHECK_EQ(kmp_task_attach(t, 1 + (uint32_t)(role == 0)), K_OK);
-    struct mig_task *d = ctl(t);
+    struct mig_task *d = mig_ctl(t);
     d->role = role;
     d->n_items = ITEMS;
     d->period_ticks = period;
@@ -85,14 +85,14 @@ static void tile0(void)
     CHECK_EQ(k_task_migrate(x, 3, K_MIGRATE_PAUSE, &r), K_EBUSY);
     ask(3, STEP_FREE);
     /* Y ends while it is being migrated */
-    ctl(y)->go = 3;
+    mig_ctl(y)->go = 3;
     CHECK_EQ(k_task_migrate(y, 2, K_MIGRATE_RELOCATE, &r), K_EINVAL);
     int status = -1;
     CHECK_EQ(k_join(y, K_FOREVER, &status), K_OK);
     CHECK_EQ(status, 3);
     /* X is still here and streaming; now it moves, and a second migration of it meanwhile is
      * refused (a helper thread tries while this one waits inside the first) */
-    CHECK(ctl(x)->sent < ITEMS);
+    CHECK(mig_ctl(x)->sent < ITEMS);
     static volatile int second = 1;
     x_of_tile0 = x;
     k_thread_create("second", mig_bad_second, (void *)&second, 9, 0);
@@ -164,7 +164,7 @@ static void helper_tile(uint32_t me)
                 k_sleep(1);
             CHECK(x != NULL);
             if (x) {
-                struct mig_task *d = ctl(x);
+                struct mig_task *d = mig_ctl(x);
                 for (int i = 0; i < 100000 && !d->done; ++i)
                     k_sleep(1);
                 CHECK_EQ(d->sent, ITEMS);
@@ -187,17 +187,14 @@ static void tile_main(void *arg)
 {
     (void)arg;
     mcapi_status_t st;
-    mcapi_info_t info;
     const uint32_t me = tile_id();
-    KMP(mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, &info, &st));
-    CHECK_EQ(kmp_task_service_start(8), K_OK);
-    CHECK_EQ(k_migrate_service_start(9), K_OK);
+    mig_services_start();
     KMP(ctrl = mcapi_endpoint_create(CTRL_PORT, &st));
     if (me == 0) {
         tile0();
     } else if (me == 1) {
         k_thread_t *sink = task(MIG_SINK, 0, 0);
-        struct mig_task *d = ctl(sink);
+        struct mig_task *d = mig_ctl(sink);
         for (int i = 0; i < 200000 && !d->done; ++i)
             k_sleep(1);
         CHECK_EQ(d->received, ITEMS);
@@ -211,17 +208,10 @@ static void tile_main(void *arg)
     } else {
         helper_tile(me);
     }
-    kmp_task_service_stop();
-    k_migrate_service_stop();
-    k_exit(ktest_failures != 0);
+    mig_services_stop_and_exit();
 }
 
 int main(void)
 {
-    if (hart_id() == 0) {
-        k_config_t cfg = {.tick_ticks = 1000, .slice_ticks = 1};
-        k_init(&cfg);
-        k_thread_create("main", tile_main, NULL, 10, 0);
-    }
-    k_start();
+    mig_kernel_main(tile_main, 1000);
 }

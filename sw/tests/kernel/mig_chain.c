@@ -14,6 +14,7 @@
 #include "ktest.h"
 #include "mcapi.h"
 #include "mig.h"
+#include "mig_kernel.h"
 #include "na_registers.h"
 #include "namp_ps.h"
 
@@ -30,7 +31,6 @@
 volatile unsigned ktest_failures;
 static const char *const method_name[] = {"?", "pause", "relocate", "dualcast"};
 
-static struct mig_task *ctl(k_thread_t *t) { return kmp_task_ptr(t, K_USER_DATA + MIG_CTL_OFFSET, sizeof(struct mig_task)); }
 
 static k_thread_t *stage(uint32_t role, uint32_t n_in, uint32_t out_node)
 {
@@ -40,7 +40,7 @@ static k_thread_t *stage(uint32_t role, uint32_t n_in, uint32_t out_node)
     if (!t)
         return NULL;
     CHECK_EQ(kmp_task_attach(t, 1), K_OK);
-    struct mig_task *d = ctl(t);
+    struct mig_task *d = mig_ctl(t);
     d->role = role;
     d->id = 0;
     d->n_items = ITEMS;
@@ -56,33 +56,11 @@ static k_thread_t *stage(uint32_t role, uint32_t n_in, uint32_t out_node)
     return t;
 }
 
-static struct mig_task *finish(k_thread_t *t)
-{
-    struct mig_task *d = ctl(t);
-    for (int i = 0; i < 100000 && d && !d->done; ++i)
-        k_sleep(1);
-    CHECK(d && d->done);
-    return d;
-}
-
-static void end(k_thread_t *t)
-{
-    ctl(t)->go = 2;
-    int status = -1;
-    CHECK_EQ(k_join(t, K_FOREVER, &status), K_OK);
-    CHECK_EQ(status, 0);
-}
-
 static void tile_main(void *arg)
 {
     (void)arg;
-    mcapi_status_t st;
-    mcapi_info_t info;
     const uint32_t me = tile_id();
-    KMP(mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, &info, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
-    CHECK_EQ(kmp_task_service_start(8), K_OK);
-    CHECK_EQ(k_migrate_service_start(9), K_OK);
+    mig_services_start();
     if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_PS)) {
         /* PS firmware without PS: the migration says so at once, and the run fails */
         if (me == 1) {
@@ -95,13 +73,13 @@ static void tile_main(void *arg)
     }
     if (me == 0) {
         k_thread_t *a = stage(MIG_SOURCE, 0, 1);
-        struct mig_task *d = finish(a);
+        struct mig_task *d = mig_finish(a, 100000);
         CHECK_EQ(d->sent, ITEMS);
         CHECK_EQ(d->errors, 0);
-        end(a);
+        mig_end(a);
     } else if (me == 1) {
         k_thread_t *b = stage(MIG_STAGE, 1, 3);
-        struct mig_task *d = ctl(b);
+        struct mig_task *d = mig_ctl(b);
         for (int i = 0; i < 100000 && d->received < MIG_AT; ++i)
             k_sleep(1);
         k_migrate_result_t r;
@@ -119,14 +97,14 @@ static void tile_main(void *arg)
             k_sleep(1);
         CHECK(b != NULL);
         if (b) {
-            struct mig_task *d = finish(b);
+            struct mig_task *d = mig_finish(b, 100000);
             CHECK_EQ(d->sent, ITEMS);
             CHECK_EQ(d->errors, 0);
-            end(b);
+            mig_end(b);
         }
     } else {
         k_thread_t *c = stage(MIG_SINK, 1, ~0u);
-        struct mig_task *d = finish(c);
+        struct mig_task *d = mig_finish(c, 100000);
         CHECK_EQ(d->received, ITEMS);
         CHECK_EQ(d->bad, 0);
         CHECK_EQ(d->dup_or_gap, 0);
@@ -145,19 +123,12 @@ static void tile_main(void *arg)
                      "ticks, extra %lu ticks\n", method_name[MIG_METHOD], MIG_CHANNELS ? "channels" : "messages",
                      (unsigned long)d->received, (unsigned long)steady, (unsigned long)peak,
                      (unsigned long)extra);
-        end(c);
+        mig_end(c);
     }
-    kmp_task_service_stop();
-    k_migrate_service_stop();
-    k_exit(ktest_failures != 0);
+    mig_services_stop_and_exit();
 }
 
 int main(void)
 {
-    if (hart_id() == 0) {
-        k_config_t cfg = {.tick_ticks = 1000, .slice_ticks = 1};
-        k_init(&cfg);
-        k_thread_create("main", tile_main, NULL, 10, 0);
-    }
-    k_start();
+    mig_kernel_main(tile_main, 1000);
 }

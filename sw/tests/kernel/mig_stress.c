@@ -14,6 +14,7 @@
 #include "ktest.h"
 #include "mcapi.h"
 #include "mig.h"
+#include "mig_kernel.h"
 #include "mp/cbuffer.h"
 #include "na_registers.h"
 #include "namp_structs.h"
@@ -34,7 +35,6 @@ enum { OP_MIGRATE = 1, OP_COLLECT, OP_DONE, OP_PROGRESS, OP_DIAG };
 
 volatile unsigned ktest_failures;
 
-static struct mig_task *ctl(k_thread_t *t) { return kmp_task_ptr(t, K_USER_DATA + MIG_CTL_OFFSET, sizeof(struct mig_task)); }
 
 static k_thread_t *local[TASKS];   /* this tile's tasks, by task id */
 static mcapi_endpoint_t mgr_ep, coord_ep;
@@ -43,7 +43,7 @@ static void take_arrivals(void)
 {
     k_thread_t *t;
     while ((t = k_migrate_take_arrival()) != NULL) {
-        const uint32_t id = ctl(t)->task_id;
+        const uint32_t id = mig_ctl(t)->task_id;
         CHECK(id < TASKS);
         if (id < TASKS)
             local[id] = t;
@@ -60,7 +60,7 @@ static k_thread_t *create(uint32_t id)
     if (!t)
         return NULL;
     CHECK_EQ(kmp_task_attach(t, 1), K_OK);
-    struct mig_task *d = ctl(t);
+    struct mig_task *d = mig_ctl(t);
     d->role = pos == 0 ? MIG_SOURCE : pos == 3 ? MIG_SINK : MIG_STAGE;
     d->id = pipe;
     d->task_id = id;
@@ -240,15 +240,15 @@ static void manager(void)
         } else if (m[0] == OP_PROGRESS) {
             uint32_t ans[4] = {0};
             for (uint32_t id = 0; id < TASKS; ++id)
-                if (local[id] && ctl(local[id])->role == MIG_SINK)
-                    ans[ctl(local[id])->id & 3] = ctl(local[id])->received;
+                if (local[id] && mig_ctl(local[id])->role == MIG_SINK)
+                    ans[mig_ctl(local[id])->id & 3] = mig_ctl(local[id])->received;
             send_to(mgr_ep, 0, COORD_PORT, ans, 4);
         } else if (m[0] == OP_DIAG) {
             for (uint32_t id = 0; id < TASKS; ++id) {
                 kmp_task_diag_t g;
                 if (!local[id] || kmp_task_diagnose(local[id], &g) != K_OK)
                     continue;
-                const struct mig_task *d = ctl(local[id]);
+                const struct mig_task *d = mig_ctl(local[id]);
                 k_printf("task %lu: stage %lu sent %lu received %lu done %lu; thread %lu susp %lu wake %lu; "
                          "vif %ld flags 0x%lx status 0x%lx slot 0x%lx 0x%lx; tx %lu..%lu\n",
                          (unsigned long)id, (unsigned long)d->stage, (unsigned long)d->sent,
@@ -265,7 +265,7 @@ static void manager(void)
                 k_thread_t *t = local[id];
                 if (!t)
                     continue;
-                struct mig_task *d = ctl(t);
+                struct mig_task *d = mig_ctl(t);
                 for (int i = 0; i < 20000 && !d->done; ++i)
                     k_sleep(1);
                 CHECK(d->done);
@@ -287,7 +287,7 @@ static void manager(void)
         } else if (m[0] == OP_DONE) {
             for (uint32_t id = 0; id < TASKS; ++id)
                 if (local[id]) {
-                    ctl(local[id])->go = 2;
+                    mig_ctl(local[id])->go = 2;
                     int status = -1;
                     CHECK_EQ(k_join(local[id], K_FOREVER, &status), K_OK);
                     CHECK_EQ(status, 0);
@@ -301,11 +301,8 @@ static void tile_main(void *arg)
 {
     (void)arg;
     mcapi_status_t st;
-    mcapi_info_t info;
     const uint32_t me = tile_id();
-    KMP(mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, &info, &st));
-    CHECK_EQ(kmp_task_service_start(8), K_OK);
-    CHECK_EQ(k_migrate_service_start(9), K_OK);
+    mig_services_start();
     KMP(mgr_ep = mcapi_endpoint_create(MGR_PORT, &st));
     local[me] = create(me);
     if (me == 0) {
@@ -313,17 +310,10 @@ static void tile_main(void *arg)
         k_thread_create("coord", coordinator, NULL, 11, 0);
     }
     manager();
-    kmp_task_service_stop();
-    k_migrate_service_stop();
-    k_exit(ktest_failures != 0);
+    mig_services_stop_and_exit();
 }
 
 int main(void)
 {
-    if (hart_id() == 0) {
-        k_config_t cfg = {.tick_ticks = 1000, .slice_ticks = 1};
-        k_init(&cfg);
-        k_thread_create("main", tile_main, NULL, 10, 0);
-    }
-    k_start();
+    mig_kernel_main(tile_main, 1000);
 }

@@ -36,6 +36,7 @@
 #include "ktest.h"
 #include "mcapi.h"
 #include "mig.h"
+#include "mig_kernel.h"
 #include "na_registers.h"
 #include "namp_ps.h"
 
@@ -149,12 +150,11 @@ static void sampler_stop_and_print(void)
 
 /* ---- tasks ---- */
 
-static struct mig_task *ctl(k_thread_t *t) { return kmp_task_ptr(t, K_USER_DATA + MIG_CTL_OFFSET, sizeof(struct mig_task)); }
 
 static void watch_task(k_thread_t *t, uint32_t task)
 {
     watched_id = task;
-    watched = t ? ctl(t) : NULL;
+    watched = t ? mig_ctl(t) : NULL;
 }
 
 static k_thread_t *start_task(uint32_t task)
@@ -166,7 +166,7 @@ static k_thread_t *start_task(uint32_t task)
     if (!t)
         return NULL;
     CHECK_EQ(kmp_task_attach(t, 1), K_OK);
-    struct mig_task *d = ctl(t);
+    struct mig_task *d = mig_ctl(t);
     d->role = s->role;
     d->id = 0;
     d->n_items = items;
@@ -185,23 +185,6 @@ static k_thread_t *start_task(uint32_t task)
     watch_task(t, task);
     k_task_resume(t);
     return t;
-}
-
-static struct mig_task *finish(k_thread_t *t)
-{
-    struct mig_task *d = ctl(t);
-    for (int i = 0; i < 1000000 && d && !d->done; ++i)
-        k_sleep(1);
-    CHECK(d && d->done);
-    return d;
-}
-
-static void end(k_thread_t *t)
-{
-    ctl(t)->go = 2;
-    int status = -1;
-    CHECK_EQ(k_join(t, K_FOREVER, &status), K_OK);
-    CHECK_EQ(status, 0);
 }
 
 /* What a finished task must have done: every item in and out, no error. */
@@ -242,7 +225,7 @@ static void original_tile(uint32_t task)
     k_sleep(8);
     k_printf("PSB cpu_idle %lu %lu\n", (unsigned long)(probe_count - c0), (unsigned long)((uint32_t)timer_now() - t0));
     k_thread_t *t = start_task(task);
-    struct mig_task *d = ctl(t);
+    struct mig_task *d = mig_ctl(t);
     const uint32_t mig_at = items / 3u * sc->t[task].n_in;
     for (int i = 0; i < 1000000 && d->received < mig_at; ++i)
         k_sleep(1);
@@ -273,10 +256,10 @@ static void destination_tile(uint32_t task)
     CHECK(t != NULL);
     if (t) {
         watch_task(t, task);
-        struct mig_task *d = finish(t);
+        struct mig_task *d = mig_finish(t, 1000000);
         check_task(task, d);
         watch_task(NULL, 0);
-        end(t);
+        mig_end(t);
     }
     sampler_stop_and_print();
 }
@@ -286,10 +269,10 @@ static void task_tile(uint32_t task)
     sampler_start(0);
     k_thread_t *t = start_task(task);
     if (t) {
-        struct mig_task *d = finish(t);
+        struct mig_task *d = mig_finish(t, 1000000);
         check_task(task, d);
         watch_task(NULL, 0);
-        end(t);
+        mig_end(t);
     }
     sampler_stop_and_print();
 }
@@ -322,12 +305,7 @@ static void tile_main(void *arg)
     const int dest = me == sc->to;
     if (task == ~0u && !dest)
         k_exit(0);   /* no part in it */
-    mcapi_status_t st;
-    mcapi_info_t info;
-    KMP(mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, &info, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
-    CHECK_EQ(kmp_task_service_start(8), K_OK);
-    CHECK_EQ(k_migrate_service_start(9), K_OK);
+    mig_services_start();
     if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_PS)) {
         k_printf("FAIL: no NAMP-PS\n");   /* a study without PS is no study: the run fails */
         sim_exit(1);
@@ -338,17 +316,10 @@ static void tile_main(void *arg)
         original_tile(task);
     else
         task_tile(task);
-    kmp_task_service_stop();
-    k_migrate_service_stop();
-    k_exit(ktest_failures != 0);
+    mig_services_stop_and_exit();
 }
 
 int main(void)
 {
-    if (hart_id() == 0) {
-        k_config_t cfg = {.tick_ticks = TICK, .slice_ticks = 1};
-        k_init(&cfg);
-        k_thread_create("main", tile_main, NULL, 10, 0);
-    }
-    k_start();
+    mig_kernel_main(tile_main, TICK);
 }
