@@ -150,18 +150,27 @@ static int redirect(mcapi_endpoint_t h, uint32_t tile, uint32_t addr)
     kmp_unlock();
     return st == MCAPI_SUCCESS ? K_OK : st == MCAPI_TIMEOUT ? K_ETIMEDOUT : K_EINVAL;
 }
+/* One transfer of a slot of the kernel's, run to its end under kmp_lock: the library's own
+ * blocking transfers hold the lock too, so a slot frees up from its implicit (buffered) sends.
+ * Returns the error code (0: done). */
+static uint32_t run_slot(uint32_t flags, uint32_t p1, uint32_t p2)
+{
+    int s;
+    while ((s = namp_slot_alloc()) < 0)
+        ;
+    namp_slot_start((unsigned)s, flags, p1, p2, 0);
+    while (!namp_slot_done((unsigned)s))
+        ;
+    const uint32_t e = namp_slot_finish((unsigned)s);
+    namp_slot_free((unsigned)s);
+    return e;
+}
+
 /* a credit slot on a credit path (a paused channel's credits given back) */
 static void give_credits(uint32_t credit_path, uint32_t n)
 {
     kmp_lock();
-    int s;
-    while ((s = namp_slot_alloc()) < 0)
-        ;
-    namp_slot_start((unsigned)s, NAMP_FLAG_COM, credit_path, n, 0);
-    while (!namp_slot_done((unsigned)s))
-        ;
-    (void)namp_slot_finish((unsigned)s);
-    namp_slot_free((unsigned)s);
+    (void)run_slot(NAMP_FLAG_COM, credit_path, n);
     kmp_unlock();
 }
 /* the first element of a task's receive page */
@@ -233,14 +242,7 @@ static int ps_request(uint32_t op, uint32_t tile, uint32_t handle, uint32_t new_
     q[NAMP_PS_Q_NEW_RDATA / 4] = new_rdata;
     q[NAMP_PS_Q_REPLY_TILE / 4] = reply_tile;
     q[NAMP_PS_Q_REPLY / 4] = (uint32_t)(uintptr_t)reply;
-    int s;
-    while ((s = namp_slot_alloc()) < 0)
-        ;
-    namp_slot_start((unsigned)s, NAMP_FLAG_PS, (uint32_t)(uintptr_t)q, 0, 0);
-    while (!namp_slot_done((unsigned)s))
-        ;
-    uint32_t e = namp_slot_finish((unsigned)s);
-    namp_slot_free((unsigned)s);
+    const uint32_t e = run_slot(NAMP_FLAG_PS, (uint32_t)(uintptr_t)q, 0);
     kmp_unlock();
     if (e)
         return K_EINVAL;

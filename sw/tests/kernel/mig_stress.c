@@ -95,26 +95,36 @@ static void send_to(mcapi_endpoint_t from, uint32_t tile, uint32_t port, const u
     CHECK_EQ(st, MCAPI_SUCCESS);
 }
 
-/* Items each stream's sink has received (wherever the sink is now). */
-static void progress(uint32_t out[4])
+/* One request to the manager of `tile` and its answer (up to 8 words). */
+static void ask(uint32_t tile, const uint32_t m[4], uint32_t ans[8])
 {
-    for (uint32_t i = 0; i < 4; ++i)
-        out[i] = 0;
+    size_t got;
+    mcapi_status_t st;
+    send_to(coord_ep, tile, MGR_PORT, m, 4);
+    KMP(mcapi_msg_recv(coord_ep, ans, 8 * sizeof ans[0], &got, &st));
+}
+
+/* The same request to every manager, the answers' words summed. */
+static void ask_all(uint32_t op, uint32_t sum[8])
+{
+    const uint32_t m[4] = {op, 0, 0, 0};
+    for (uint32_t i = 0; i < 8; ++i)
+        sum[i] = 0;
     for (uint32_t tile = 0; tile < TASKS; ++tile) {
-        uint32_t m[4] = {OP_PROGRESS, 0, 0, 0}, ans[4];
-        size_t got;
-        mcapi_status_t st;
-        send_to(coord_ep, tile, MGR_PORT, m, 4);
-        KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
-        for (uint32_t i = 0; i < 4; ++i)
-            out[i] += ans[i];
+        uint32_t ans[8] = {0};
+        ask(tile, m, ans);
+        for (uint32_t i = 0; i < 8; ++i)
+            sum[i] += ans[i];
     }
 }
+
+/* Items each stream's sink has received (wherever the sink is now): words 0..3. */
+static void progress(uint32_t out[8]) { ask_all(OP_PROGRESS, out); }
 
 /* Liveness after migration k: every stream not finished yet moves on within STALL_TICKS. */
 static int streams_move(uint32_t k)
 {
-    uint32_t before[4], now[4];
+    uint32_t before[8], now[8], diag[8];
     progress(before);
     for (uint32_t waited = 0; waited < STALL_TICKS; waited += 20) {
         k_sleep(20);
@@ -129,13 +139,7 @@ static int streams_move(uint32_t k)
         if (now[i] != ITEMS && now[i] == before[i])
             k_printf("FAIL: stream %lu stuck at item %lu after migration %lu\n", (unsigned long)i,
                      (unsigned long)now[i], (unsigned long)k);
-    for (uint32_t tile = 0; tile < TASKS; ++tile) {   /* every task's state, one tile at a time */
-        uint32_t m[4] = {OP_DIAG, 0, 0, 0}, ans[4];
-        size_t got;
-        mcapi_status_t st;
-        send_to(coord_ep, tile, MGR_PORT, m, 4);
-        KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
-    }
+    ask_all(OP_DIAG, diag);   /* every task's state printed, one tile at a time */
     return 0;
 }
 
@@ -152,11 +156,9 @@ static void coordinator(void *arg)
         uint32_t to = rnd(&seed) % TASKS;
         if (to == where[id])
             to = (to + 1) % TASKS;
-        uint32_t m[4] = {OP_MIGRATE, id, to, method}, ans[4];
-        size_t got;
-        mcapi_status_t st;
-        send_to(coord_ep, where[id], MGR_PORT, m, 4);
-        KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
+        const uint32_t m[4] = {OP_MIGRATE, id, to, method};
+        uint32_t ans[8] = {0};
+        ask(where[id], m, ans);
         k_printf("migration %lu: task %lu tile %lu -> %lu, method %lu: %ld (vif %lu)\n", (unsigned long)k,
                  (unsigned long)id, (unsigned long)where[id], (unsigned long)to, (unsigned long)method,
                  (long)(int32_t)ans[0], (unsigned long)ans[1]);
@@ -175,20 +177,9 @@ static void coordinator(void *arg)
         }
     }
     /* the end: every manager reports its tasks' results once they are done */
-    uint32_t sent = 0, received = 0, bad = 0, gaps = 0, errors = 0, sinks = 0;
-    for (uint32_t tile = 0; tile < TASKS; ++tile) {
-        uint32_t m[4] = {OP_COLLECT, 0, 0, 0}, ans[8];
-        size_t got;
-        mcapi_status_t st;
-        send_to(coord_ep, tile, MGR_PORT, m, 4);
-        KMP(mcapi_msg_recv(coord_ep, ans, sizeof ans, &got, &st));
-        sent += ans[0];
-        received += ans[1];
-        bad += ans[2];
-        gaps += ans[3];
-        errors += ans[4];
-        sinks += ans[5];
-    }
+    uint32_t r[8];
+    ask_all(OP_COLLECT, r);
+    const uint32_t received = r[1], bad = r[2], gaps = r[3], errors = r[4], sinks = r[5];
     CHECK_EQ(sinks, 4);
     CHECK_EQ(received, 4 * ITEMS);
     CHECK_EQ(bad, 0);
