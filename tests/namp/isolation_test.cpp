@@ -9,6 +9,7 @@
 
 #include "mp/cbuffer.h"
 #include "na_test_support.h"
+#include "namp_mem.h"
 #include "namp_structs.h"
 
 using namespace na_test;
@@ -37,23 +38,8 @@ constexpr unsigned VSLOT = 2;                  // the task's vif slot
 
 uint32_t vifc(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_CONFIG_PAGE + reg); }
 uint32_t vifr(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_PAGE + reg); }
-uint32_t slotr(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + reg); }
 
-struct mem {
-    bench &b;
-    void put(unsigned t, uint32_t a, uint32_t v) { std::memcpy(b.mem(t) + (a - TILE_SRAM_BASE), &v, 4); }
-    uint32_t get(unsigned t, uint32_t a) {
-        uint32_t v;
-        std::memcpy(&v, b.mem(t) + (a - TILE_SRAM_BASE), 4);
-        return v;
-    }
-    void cbuffer(unsigned t, uint32_t a, uint32_t n, uint32_t m) {
-        for (uint32_t o = 0; o < MP_CB_HEADER_SIZE + (4u << n); o += 4) put(t, a + o, 0);
-        put(t, a + MP_CB_OFF_CAPACITY, n);
-        put(t, a + MP_CB_OFF_MAXMSG, m);
-        put(t, a + MP_CB_OFF_SIZE_OFS, MP_CB_HEADER_SIZE);
-        put(t, a + MP_CB_OFF_DATA_OFS, MP_CB_HEADER_SIZE + (4u << n));
-    }
+struct mem : namp_mem {   // the task's send buffer and endpoint table on top
     uint32_t data(uint32_t buf, uint32_t n, uint32_t k) { return buf + MP_CB_HEADER_SIZE + (4u << n) + (k << TX_M); }
     // commits a message of `bytes` (its words `tag + i`) at wr_idx of the task's send buffer
     void push(uint32_t bytes, uint32_t tag) {
@@ -61,13 +47,6 @@ struct mem {
         for (uint32_t i = 0; i < bytes / 4; ++i) put(0, data(TXB, TX_N, k) + 4 * i, tag + i);
         put(0, TXB + MP_CB_OFF_WR_IDX, wr + 1);
         put(0, TXB + MP_CB_HEADER_SIZE + 4 * k, MP_CB_COMMITTED | bytes);
-    }
-    void handle(unsigned t, uint32_t h, uint32_t dst, uint32_t ep, uint32_t credits, uint32_t flags) {
-        for (uint32_t o = 0; o < NAMP_H_SIZE; o += 4) put(t, h + o, 0);
-        put(t, h + NAMP_H_TILE, dst);
-        put(t, h + NAMP_H_ENDPOINT, ep);
-        put(t, h + NAMP_H_CREDITS, credits);
-        put(t, h + NAMP_H_FLAGS, flags);
     }
     void entry(uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit) {
         put(0, ET + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_ADDR, addr);
@@ -244,12 +223,12 @@ TEST(SvIsolation, CreditsOnlyOnAChannelsCreditPath) {
         d.wr(vifr(VSLOT, NAMP_VIF_FLAGS), 0);
         // a kernel's physical slot starting CoM on a handle naming an endpoint, then REVOKE
         for (uint32_t p3 : {0u, uint32_t(NAMP_COM_F_REVOKE)}) {
-            d.wr(slotr(0, NAMP_SLOT_PARAM1), HBAD);
-            d.wr(slotr(0, NAMP_SLOT_PARAM2), 0x1000);
-            d.wr(slotr(0, NAMP_SLOT_PARAM3), p3);
-            d.wr(slotr(0, NAMP_SLOT_FLAGS), NAMP_FLAG_COM | NAMP_FLAG_VALID);
-            poll(b, 0, slotr(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE);
-            d.wr(slotr(0, NAMP_SLOT_FLAGS), 0);
+            d.wr(slot_reg(0, NAMP_SLOT_PARAM1), HBAD);
+            d.wr(slot_reg(0, NAMP_SLOT_PARAM2), 0x1000);
+            d.wr(slot_reg(0, NAMP_SLOT_PARAM3), p3);
+            d.wr(slot_reg(0, NAMP_SLOT_FLAGS), NAMP_FLAG_COM | NAMP_FLAG_VALID);
+            poll(b, 0, slot_reg(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE);
+            d.wr(slot_reg(0, NAMP_SLOT_FLAGS), 0);
         }
         b.cycles(2000);
     }});
@@ -282,8 +261,8 @@ TEST(SvIsolation, SendBufferEntryWindowIsChecked) {
         m.entry(1, TXB, NAMP_ET_SENDBUF, TX_WIN);
         vstart(d, VSLOT, NAMP_FLAG_BUF, 0, 1, 0);
         EXPECT_EQ(code_of(vdone(b, VSLOT)), 0u);
-        EXPECT_EQ(d.rd(slotr(VSLOT, NAMP_SLOT_WIN_BASE)), TXB);
-        EXPECT_EQ(d.rd(slotr(VSLOT, NAMP_SLOT_WIN_SIZE)), TX_WIN);
+        EXPECT_EQ(d.rd(slot_reg(VSLOT, NAMP_SLOT_WIN_BASE)), TXB);
+        EXPECT_EQ(d.rd(slot_reg(VSLOT, NAMP_SLOT_WIN_SIZE)), TX_WIN);
     }});
 }
 
@@ -298,9 +277,9 @@ TEST(SvIsolation, AbortEndsEveryKindOfWait) {
     m.setup(false);
     m.put(0, HCH + NAMP_H_CREDITS, 0);
     auto abort_and_code = [&](unsigned s) {
-        b.d(0).wr(slotr(s, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+        b.d(0).wr(slot_reg(s, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
         const uint32_t st = vdone(b, s, 1000);
-        b.d(0).wr(slotr(s, NAMP_SLOT_FLAGS), 0);
+        b.d(0).wr(slot_reg(s, NAMP_SLOT_FLAGS), 0);
         return code_of(st);
     };
     b.run({[&] {
@@ -309,20 +288,20 @@ TEST(SvIsolation, AbortEndsEveryKindOfWait) {
         // a channel send without credit: persistent CREDIT_WAIT (B8's kind)
         m.push(8, 1);
         vstart(d, VSLOT, NAMP_FLAG_BUF | NAMP_FLAG_CON, 2, 1, 0);
-        poll(b, 0, slotr(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        poll(b, 0, slot_reg(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
         EXPECT_EQ(abort_and_code(VSLOT), NAMP_ERR_ABORTED);
         EXPECT_EQ(m.get(0, HCH + NAMP_H_CREDITS), 0u);
         // CCM on an empty buffer: SEND_WAIT for ever (B8)
         m.cbuffer(0, TXB, TX_N, TX_M);
         vstart(d, VSLOT, NAMP_FLAG_BUF | NAMP_FLAG_CCM, 0, 1, 0);
-        poll(b, 0, slotr(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_SEND_WAIT << 8);
+        poll(b, 0, slot_reg(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_SEND_WAIT << 8);
         EXPECT_EQ(abort_and_code(VSLOT), NAMP_ERR_ABORTED);
         // a full receiver: RETRY with back-off, the credit and element given back
         m.put(1, RXB + MP_CB_OFF_WR_IDX, 4);
         m.cbuffer(0, TXB, TX_N, TX_M);
         m.push(8, 2);
         vstart(d, VSLOT, NAMP_FLAG_BUF, 0, 1, 0);
-        poll(b, 0, slotr(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_RETRY << 8);
+        poll(b, 0, slot_reg(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_RETRY << 8);
         EXPECT_EQ(abort_and_code(VSLOT), NAMP_ERR_ABORTED);
         EXPECT_EQ(m.get(0, TXB + MP_CB_HEADER_SIZE), 0u) << "the element was dropped";
         // a transfer that got its element: committed VOID at the receiver
@@ -330,20 +309,20 @@ TEST(SvIsolation, AbortEndsEveryKindOfWait) {
         m.cbuffer(0, TXB, TX_N, TX_M);
         m.push(64, 3);
         vstart(d, VSLOT, NAMP_FLAG_BUF, 0, 1, 0);
-        poll(b, 0, slotr(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_REQUEST << 8, 100000);
+        poll(b, 0, slot_reg(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_REQUEST << 8, 100000);
         EXPECT_EQ(abort_and_code(VSLOT), NAMP_ERR_ABORTED);
         b.cycles(3000);
         EXPECT_EQ(m.get(1, RXB + MP_CB_HEADER_SIZE), MP_CB_COMMITTED | MP_CB_VOID);
         // idle and finished slots: nothing happens; the slot works again
-        d.wr(slotr(VSLOT, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+        d.wr(slot_reg(VSLOT, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
         m.cbuffer(0, TXB, TX_N, TX_M);
         m.push(8, 4);
         vstart(d, VSLOT, NAMP_FLAG_BUF, 0, 1, 0);
         EXPECT_EQ(code_of(vdone(b, VSLOT)), 0u);
         d.wr(vifr(VSLOT, NAMP_VIF_FLAGS), 0);
         uint32_t v;
-        EXPECT_FALSE(d.write(slotr(VSLOT, NAMP_SLOT_CTRL), 2)) << "reserved control bit";
-        EXPECT_TRUE(d.read(slotr(VSLOT, NAMP_SLOT_CTRL), v));
+        EXPECT_FALSE(d.write(slot_reg(VSLOT, NAMP_SLOT_CTRL), 2)) << "reserved control bit";
+        EXPECT_TRUE(d.read(slot_reg(VSLOT, NAMP_SLOT_CTRL), v));
         EXPECT_EQ(v, 0u);
     }});
     EXPECT_EQ(b.slot_stats(0, VSLOT).errors, 4u);
@@ -360,27 +339,27 @@ TEST(SvIsolation, AbortOfASlotQueuedBehindAnOlderOne) {
     b.run({[&] {
         driver &d = b.d(0);
         for (unsigned s : {0u, 1u}) {
-            d.wr(slotr(s, NAMP_SLOT_PARAM1), HCH);
-            d.wr(slotr(s, NAMP_SLOT_PARAM2), TXB);   // never read: no credit comes
-            d.wr(slotr(s, NAMP_SLOT_PARAM3), 8);
-            d.wr(slotr(s, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_VALID);
+            d.wr(slot_reg(s, NAMP_SLOT_PARAM1), HCH);
+            d.wr(slot_reg(s, NAMP_SLOT_PARAM2), TXB);   // never read: no credit comes
+            d.wr(slot_reg(s, NAMP_SLOT_PARAM3), 8);
+            d.wr(slot_reg(s, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_VALID);
         }
-        poll(b, 0, slotr(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        poll(b, 0, slot_reg(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
         b.cycles(2000);
-        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slotr(1, NAMP_SLOT_STATUS))), uint32_t(NAMP_STATE_READY))
+        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot_reg(1, NAMP_SLOT_STATUS))), uint32_t(NAMP_STATE_READY))
             << "the younger slot waits behind the older one";
-        d.wr(slotr(1, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+        d.wr(slot_reg(1, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
         unsigned polls = 0;
-        while (!(d.rd(slotr(1, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE) && polls < 200) {
+        while (!(d.rd(slot_reg(1, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE) && polls < 200) {
             b.cycles(10);
             ++polls;
         }
         EXPECT_LT(polls, 200u) << "the abort of the queued slot was not served";
-        EXPECT_EQ(code_of(d.rd(slotr(1, NAMP_SLOT_STATUS))), uint32_t(NAMP_ERR_ABORTED));
-        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slotr(0, NAMP_SLOT_STATUS))), uint32_t(NAMP_STATE_CREDIT_WAIT));
-        d.wr(slotr(0, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
-        poll(b, 0, slotr(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE);
-        EXPECT_EQ(code_of(d.rd(slotr(0, NAMP_SLOT_STATUS))), uint32_t(NAMP_ERR_ABORTED));
+        EXPECT_EQ(code_of(d.rd(slot_reg(1, NAMP_SLOT_STATUS))), uint32_t(NAMP_ERR_ABORTED));
+        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot_reg(0, NAMP_SLOT_STATUS))), uint32_t(NAMP_STATE_CREDIT_WAIT));
+        d.wr(slot_reg(0, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+        poll(b, 0, slot_reg(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE);
+        EXPECT_EQ(code_of(d.rd(slot_reg(0, NAMP_SLOT_STATUS))), uint32_t(NAMP_ERR_ABORTED));
         EXPECT_EQ(m.get(0, HCH + NAMP_H_CREDITS), 0u);
     }});
 }
@@ -399,7 +378,7 @@ TEST(SvIsolation, InflightCountsUntilTheFinal) {
         configure(d, VSLOT);
         m.push(64, 5);
         vstart(d, VSLOT, NAMP_FLAG_BUF, 0, 1, 0);
-        poll(b, 0, slotr(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_DATA << 8, 100000);
+        poll(b, 0, slot_reg(VSLOT, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_DATA << 8, 100000);
         during = m.get(1, EP + NAMP_EP_INFLIGHT);
         m.put(1, EP + NAMP_EP_STATE, NAMP_EP_STATE_DELETED);  // the kernel deletes it now
         EXPECT_EQ(code_of(vdone(b, VSLOT)), 0u);
@@ -427,7 +406,7 @@ TEST(SvIsolation, ReadyWithdrawalResetsTheTaskSide) {
         vstart(d, VSLOT, NAMP_FLAG_BUF, 0, 1, 0);
         d.wr(vifc(VSLOT, NAMP_VIFC_CTRL), 0);  // the task ends while its start is translated
         b.cycles(2000);
-        EXPECT_EQ(d.rd(slotr(VSLOT, NAMP_SLOT_FLAGS)) & NAMP_FLAG_VALID, 0u) << "no start reached the slot";
+        EXPECT_EQ(d.rd(slot_reg(VSLOT, NAMP_SLOT_FLAGS)) & NAMP_FLAG_VALID, 0u) << "no start reached the slot";
         EXPECT_EQ(d.rd(vifr(VSLOT, NAMP_VIF_PARAM1)), 0u);
         EXPECT_EQ(d.rd(vifr(VSLOT, NAMP_VIF_PARAM2)), 0u);
         vstart(d, VSLOT, NAMP_FLAG_BUF, 9, 1, 0);  // refused (not READY), then READY again: clean
@@ -496,7 +475,7 @@ TEST(SvIsolation, RandomizedAdversaryNeverLeavesItsWindows) {
             vstart(d, VSLOT, flags, p1, p2, p3);
             uint32_t st = vdone(b, VSLOT, 300);
             if (st == 0xFFFFFFFFu) {  // the kernel ends what keeps running (CCM, credit wait)
-                d.wr(slotr(VSLOT, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+                d.wr(slot_reg(VSLOT, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
                 st = vdone(b, VSLOT, 2000);
                 ++aborted;
             }

@@ -6,6 +6,7 @@
 
 #include "mp/cbuffer.h"
 #include "na_test_support.h"
+#include "namp_mem.h"
 #include "namp_structs.h"
 
 using namespace na_test;
@@ -24,29 +25,11 @@ constexpr uint32_t ET_B = TILE_SRAM_BASE + 0x30100;
 
 uint32_t vifc(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_CONFIG_PAGE + reg); }
 uint32_t vifr(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_PAGE + reg); }
-uint32_t slotr(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + reg); }
 
-struct mem {
-    bench &b;
-    void put(unsigned t, uint32_t a, uint32_t v) { std::memcpy(b.mem(t) + (a - TILE_SRAM_BASE), &v, 4); }
-    uint32_t get(unsigned t, uint32_t a) {
-        uint32_t v;
-        std::memcpy(&v, b.mem(t) + (a - TILE_SRAM_BASE), 4);
-        return v;
-    }
-    void cbuffer(unsigned t, uint32_t a, uint32_t n, uint32_t m) {
-        for (uint32_t o = 0; o < MP_CB_HEADER_SIZE + (4u << n); o += 4) put(t, a + o, 0);
-        put(t, a + MP_CB_OFF_CAPACITY, n);
-        put(t, a + MP_CB_OFF_MAXMSG, m);
-        put(t, a + MP_CB_OFF_SIZE_OFS, MP_CB_HEADER_SIZE);
-        put(t, a + MP_CB_OFF_DATA_OFS, MP_CB_HEADER_SIZE + (4u << n));
-    }
-    uint32_t data(unsigned t, uint32_t buf, uint32_t k) {
-        return buf + MP_CB_HEADER_SIZE + (4u << get(t, buf)) + (k << get(t, buf + 4));
-    }
+struct mem : namp_mem {   // vif tables and a 4 x 16-byte send buffer on top
     void push(unsigned t, uint32_t buf, uint32_t word) {
         const uint32_t wr = get(t, buf + MP_CB_OFF_WR_IDX), k = wr & ((1u << get(t, buf)) - 1u);
-        put(t, data(t, buf, k), word);
+        put(t, elem_data(t, buf, k), word);
         put(t, buf + MP_CB_OFF_WR_IDX, wr + 1);
         put(t, buf + MP_CB_HEADER_SIZE + 4 * k, MP_CB_COMMITTED | 4u);
     }
@@ -137,11 +120,11 @@ TEST(NampSv, BufferedSendTranslatesVirtualIds) {
         const uint32_t st = vwait(b, 2);
         EXPECT_EQ(st & NAMP_STATUS_ERROR, 0u) << std::hex << st;
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
-        EXPECT_EQ(m.get(1, m.data(1, RXB, 0)), 0xC0FFEEu);
+        EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 0xC0FFEEu);
         // the task sees its vIDs, the kernel (slot page) the physical addresses
         EXPECT_EQ(d.rd(vifr(2, NAMP_VIF_PARAM1)), 1u);
-        EXPECT_EQ(d.rd(slotr(2, NAMP_SLOT_PARAM1)), H);
-        EXPECT_EQ(d.rd(slotr(2, NAMP_SLOT_PARAM2)), TXB);
+        EXPECT_EQ(d.rd(slot_reg(2, NAMP_SLOT_PARAM1)), H);
+        EXPECT_EQ(d.rd(slot_reg(2, NAMP_SLOT_PARAM2)), TXB);
         EXPECT_EQ(d.rd(vifc(2, NAMP_VIFC_TRANSLATIONS)), 2u);
         // acknowledge, send again
         d.wr(vifr(2, NAMP_VIF_FLAGS), NAMP_FLAG_BUF);
@@ -150,7 +133,7 @@ TEST(NampSv, BufferedSendTranslatesVirtualIds) {
         vstart(d, 2, NAMP_FLAG_BUF, 1, 0, 1);
         vwait(b, 2);
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 2);
-        EXPECT_EQ(m.get(1, m.data(1, RXB, 1)), 0xBEEFu);
+        EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 1)), 0xBEEFu);
     }});
     EXPECT_EQ(b.plat->adapter(0)->vif()->translations(), 4u);
 }
@@ -171,7 +154,7 @@ TEST(NampSv, StartInTranslationReadsUnderWay) {
         configure(d, 2, ET_A, 2);
         vstart(d, 2, NAMP_FLAG_BUF, 1, 0, 0);
         const uint32_t f = d.rd(vifr(2, NAMP_VIF_FLAGS));
-        EXPECT_EQ(d.rd(slotr(2, NAMP_SLOT_FLAGS)) & NAMP_FLAG_VALID, 0u) << "still translating";
+        EXPECT_EQ(d.rd(slot_reg(2, NAMP_SLOT_FLAGS)) & NAMP_FLAG_VALID, 0u) << "still translating";
         EXPECT_EQ(f & (NAMP_FLAG_VALID | NAMP_FLAG_DONE), NAMP_FLAG_VALID) << std::hex << f;
         EXPECT_EQ(f & NAMP_FLAG_BUF, NAMP_FLAG_BUF);
         EXPECT_EQ(vwait(b, 2) & NAMP_STATUS_ERROR, 0u);
@@ -264,7 +247,7 @@ TEST(NampSv, TwoVifsConcurrently) {
             d.wr(vifr(4, NAMP_VIF_FLAGS), NAMP_FLAG_BUF);
         }
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 6);
-        for (uint32_t k = 0; k < 6; ++k) seen |= 1u << (m.get(1, m.data(1, RXB, k)) & 0xF) << ((m.get(1, m.data(1, RXB, k)) >> 4) == 0xB ? 8 : 0);
+        for (uint32_t k = 0; k < 6; ++k) seen |= 1u << (m.get(1, m.elem_data(1, RXB, k)) & 0xF) << ((m.get(1, m.elem_data(1, RXB, k)) >> 4) == 0xB ? 8 : 0);
     }});
     EXPECT_EQ(seen, 0x707u) << "three messages of each task";
     EXPECT_EQ(b.slot_stats(0, 1).transfers, 3u);
@@ -288,10 +271,10 @@ TEST(NampSv, TranslationCostIsSimulated) {
         driver &d = b.d(0);
         configure(d, 1, ET_A, 2);
         sc_core::sc_time t0 = sc_core::sc_time_stamp();
-        d.wr(slotr(0, NAMP_SLOT_PARAM1), H);
-        d.wr(slotr(0, NAMP_SLOT_PARAM2), TXB);
-        d.wr(slotr(0, NAMP_SLOT_PARAM3), 0);
-        d.wr(slotr(0, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
+        d.wr(slot_reg(0, NAMP_SLOT_PARAM1), H);
+        d.wr(slot_reg(0, NAMP_SLOT_PARAM2), TXB);
+        d.wr(slot_reg(0, NAMP_SLOT_PARAM3), 0);
+        d.wr(slot_reg(0, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1, 100000);
         phys = (sc_core::sc_time_stamp() - t0) / b.period;
         t0 = sc_core::sc_time_stamp();
