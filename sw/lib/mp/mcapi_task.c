@@ -470,22 +470,31 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
     SET(status, st);
 }
 
-void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t send_ep,
-                               mcapi_request_t *r, mcapi_status_t *status)
+/* The checks both sides' open make, in MCAPI's order: the node, the handle and request
+ * pointers, the endpoint (NULL with *status set when one fails). */
+static struct mp_task_ep *open_endpoint(mcapi_endpoint_t e, const void *h, const mcapi_request_t *r,
+                                        mcapi_status_t *status)
 {
     if (!ready()) {
         SET(status, MCAPI_ERR_NODE_NOTINIT);
-        return;
+        return NULL;
     }
-    struct mp_task_ep *ep = local_of(send_ep);
+    struct mp_task_ep *ep = local_of(e);
     if (!h || !r) {
         SET(status, MCAPI_ERR_PARAMETER);
-        return;
+        return NULL;
     }
-    if (!ep) {
+    if (!ep)
         SET(status, MCAPI_ERR_ENDP_INVALID);
+    return ep;
+}
+
+void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t send_ep,
+                               mcapi_request_t *r, mcapi_status_t *status)
+{
+    struct mp_task_ep *ep = open_endpoint(send_ep, h, r, status);
+    if (!ep)
         return;
-    }
     if (ep->chan != 1) {
         SET(status, ep->chan ? MCAPI_ERR_CHAN_OPEN : MCAPI_ERR_CHAN_NOTOPEN);
         return;
@@ -528,19 +537,9 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t h, const void *buffer, size_t 
 void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t recv_ep,
                                mcapi_request_t *r, mcapi_status_t *status)
 {
-    if (!ready()) {
-        SET(status, MCAPI_ERR_NODE_NOTINIT);
+    struct mp_task_ep *ep = open_endpoint(recv_ep, h, r, status);
+    if (!ep)
         return;
-    }
-    struct mp_task_ep *ep = local_of(recv_ep);
-    if (!h || !r) {
-        SET(status, MCAPI_ERR_PARAMETER);
-        return;
-    }
-    if (!ep) {
-        SET(status, MCAPI_ERR_ENDP_INVALID);
-        return;
-    }
     if (ep->chan) {
         SET(status, ep->chan == 3 ? MCAPI_ERR_CHAN_OPEN : MCAPI_ERR_CHAN_TYPE);
         return;
