@@ -91,6 +91,9 @@ TEST(NampSv, PagesFeatureAndBusErrors) {
         EXPECT_FALSE(d.write(vifc(1, NAMP_VIFC_ET_BOUND), NAMP_VIF_ET_MAX + 1));
         EXPECT_FALSE(d.write(vifc(1, NAMP_VIFC_CTRL), 0x80u)) << "reserved control bit";
         EXPECT_FALSE(d.write(vifr(1, NAMP_VIF_STATUS), 0)) << "STATUS is read-only";
+        // KEEP (give a send-buffer element back) is the kernel's, for moving a task: not the task's
+        EXPECT_FALSE(d.write(vifr(1, NAMP_VIF_CTRL), NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP));
+        EXPECT_FALSE(d.write(vifr(1, NAMP_VIF_CTRL), NAMP_SLOT_CTRL_KEEP));
         EXPECT_FALSE(d.read(vifr(1, 0x18), v)) << "unlisted offset";
     }});
 }
