@@ -121,6 +121,9 @@
 #define NAMP_SLOT_WIN_BASE    0x18u  /* R/W: guard window of the send buffer (SV; the vif writes it) */
 #define NAMP_SLOT_WIN_SIZE    0x1Cu  /* R/W: its bytes; 0 = unguarded (bare metal) */
 #define NAMP_SLOT_CTRL        0x20u  /* W: NAMP_SLOT_CTRL_ABORT [| _KEEP]; R: 0 */
+#define NAMP_SLOT_ET_BASE     0x24u  /* R/W: a guarded collective's member table (the vif writes it):
+                                        each member's HANDLE word is a vID of this endpoint table */
+#define NAMP_SLOT_ET_BOUND    0x28u  /* R/W: its entries (vIDs 0..bound-1) */
 #define NAMP_SLOT_CTRL_ABORT  (1u << 0)  /* end the transfer (ERROR ABORTED) at its next safe point:
                                             persistent waits at once, CCM left, nothing left half-done */
 #define NAMP_SLOT_CTRL_KEEP   (1u << 1)  /* with ABORT: a buffered send's element stays committed in
@@ -210,20 +213,31 @@
 #define NAMP_VIF_ET_MAX       4096u
 /* interface page (task): the slot interface with vIDs instead of addresses (Table 3.32d) */
 #define NAMP_VIF_FLAGS        0x00u  /* R/W: COM CON BUF CCM VALID, DONE (R); IEN ignored */
-#define NAMP_VIF_PARAM1       0x04u  /* R/W: vID of the remote endpoint (a handle entry) */
-#define NAMP_VIF_PARAM2       0x08u  /* R/W: BUF: vID of the send buffer; CoM: credits */
-#define NAMP_VIF_PARAM3       0x0Cu  /* R/W: copied (element index, CoM flags) */
+#define NAMP_VIF_PARAM1       0x04u  /* R/W: vID of the remote endpoint (a handle entry); CC:
+                                        NAMP_VIF_CC_PARAM1(vID of a collective area, descriptor
+                                        offset in the area) */
+#define NAMP_VIF_PARAM2       0x08u  /* R/W: BUF: vID of the send buffer; CoM: credits; CC: offset of
+                                        the data in the area */
+#define NAMP_VIF_PARAM3       0x0Cu  /* R/W: copied (element index, CoM flags, CC data size) */
+/* A collective through a vif (FLAGS CC [| CON]): PARAM1 [11:0] the area's vID, [31:12] the byte
+ * offset of the descriptor in the area (4-byte aligned); descriptor and data must lie in the area,
+ * the descriptor's members are vIDs of handle entries. docs/namp.md "Collectives through a vif". */
+#define NAMP_VIF_CC_PARAM1(vid, desc_offset) (((uint32_t)(vid) & 0xFFFu) | ((uint32_t)(desc_offset) << 12))
+#define NAMP_VIF_CC_VID(p1)     ((p1) & 0xFFFu)
+#define NAMP_VIF_CC_OFFSET(p1)  ((p1) >> 12)
 #define NAMP_VIF_STATUS       0x10u  /* R: the slot's STATUS, or ERROR with a NAMP_ERR_VIF_* code */
 #define NAMP_VIF_CTRL         0x14u  /* W: NAMP_SLOT_CTRL_ABORT of the vif's slot (the task may end its
                                         own transfer, e.g. a credit wait); R: 0 */
 /* vif error codes (STATUS[7:0]; above the slot's codes) */
 #define NAMP_ERR_VIF_DISABLED 0x20u  /* the kernel has not set READY */
-#define NAMP_ERR_VIF_MODE     0x21u  /* BUF=0 data transfer: not possible through a vif */
+#define NAMP_ERR_VIF_MODE     0x21u  /* BUF=0 data transfer (not a collective): not possible through
+                                        a vif */
 #define NAMP_ERR_VIF_BOUND    0x22u  /* a vID >= ET_BOUND (the table is not read) */
 #define NAMP_ERR_VIF_ENTRY    0x23u  /* the entry is empty or of the wrong kind */
 #define NAMP_ERR_VIF_BUS      0x24u  /* reading the table failed */
 #define NAMP_ERR_VIF_WINDOW   0x25u  /* the send buffer entry's window is outside SRAM or smaller
-                                        than a buffer header */
+                                        than a buffer header; a collective area outside SRAM, or
+                                        the descriptor or data not inside its area */
 
 /* ---- HW-OSQM (thesis 3.5, 4.2.3.4; docs/namp.md "HW-OSQM"): page 0x004000 - 0x005fff ----
  * Inserts a thread's list element into an OS queue in tile memory when a transfer completes

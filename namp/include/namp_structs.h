@@ -173,14 +173,17 @@ typedef struct namp_handle {
  * [addr][kind][limit][0]: a remote-endpoint handle (slot PARAM1), a local send buffer (PARAM2,
  * BUF=1) with its window [addr, addr + limit) — every address the initiator derives from the
  * buffer's header (which the task can write) must lie in it — or a channel's credit path (a
- * handle the task may start credit mode on, CoM). Everything in an entry is the kernel's. */
+ * handle the task may start credit mode on, CoM) or a collective area (CC through a vif: the
+ * task's descriptors and data of its collectives lie in [addr, addr + limit); the members of a
+ * descriptor are vIDs of handle entries). Everything in an entry is the kernel's. */
 #define NAMP_ET_ENTRY_SIZE  16u
 #define NAMP_ET_ADDR        0x00u
 #define NAMP_ET_KIND        0x04u
-#define NAMP_ET_LIMIT       0x08u  /* SENDBUF: window bytes from addr (>= MP_CB_HEADER_SIZE) */
+#define NAMP_ET_LIMIT       0x08u  /* SENDBUF, CCAREA: window bytes from addr */
 #define NAMP_ET_EMPTY       0u
 #define NAMP_ET_HANDLE      1u
 #define NAMP_ET_SENDBUF     2u
 #define NAMP_ET_CREDIT      3u     /* a handle whose credit path (CoM, REVOKE) the task drives */
+#define NAMP_ET_CCAREA      4u     /* a collective area in the task's memory (PARAM1 of a CC start) */
 
 #endif

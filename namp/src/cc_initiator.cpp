@@ -47,6 +47,9 @@ void initiator::cc_setup(slot &s) {
     const uint32_t kw = hdr[NAMP_CC_KIND / 4];
     const uint32_t code = cc::validate_header(cfg_.namp, geo_, s.p1, kw, num, s.mode, s.p3);
     if (code != NAMP_ERR_NONE) return fail(s, code);
+    // SV guard: the whole descriptor (a gather's stride word too) lies in the collective area
+    const uint32_t desc_bytes = (kw & 0xFFu) == NAMP_CC_K_GATHER ? NAMP_CC_GATHER_DESC_SIZE : NAMP_CC_SIZE(num);
+    if (s.guarded() && !s.in_window(s.p1, desc_bytes)) return fail(s, NAMP_ERR_WINDOW);
     s.cc_kind = kw & 0xFFu;
     s.cc_optype = cc::reduce_word((kw >> 8) & 0xFFu, (kw >> 16) & 0xFFu);
     s.cc_id = hdr[NAMP_CC_ID / 4];
@@ -67,6 +70,7 @@ void initiator::cc_setup(slot &s) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     for (unsigned i = 0; i < num; ++i) {
         ds[i].handle = table[4 * i + NAMP_CC_M_HANDLE / 4];
+        if (s.guarded()) ds[i].code = translate_member(s, ds[i].handle);
         ds[i].base = table[4 * i + NAMP_CC_M_BASE / 4];
         ds[i].chunk = table[4 * i + NAMP_CC_M_SIZE / 4];
         ds[i].state = slot::next(slot_state::idle, slot_event::start);
@@ -76,6 +80,21 @@ void initiator::cc_setup(slot &s) {
     s.size = s.p3;
     s.transition(slot_event::members);
     cc_reschedule(s);
+}
+
+// A guarded collective (started through a vif) names its members by vID: the set-up reads entry
+// vid of the slot's endpoint table (kernel memory; one 16-byte burst, the bound checked first)
+// and keeps the handle address it holds. The descriptor is read once, so a task rewriting its
+// members later changes nothing. Returns 0, or the vif's code for the member's status word.
+uint32_t initiator::translate_member(const slot &s, uint32_t &handle) {
+    const uint32_t vid = handle;
+    handle = 0;
+    if (vid >= s.et_bound) return NAMP_ERR_VIF_BOUND;
+    uint32_t entry[NAMP_ET_ENTRY_SIZE / 4] = {};
+    if (!port.read(s.et_base + vid * NAMP_ET_ENTRY_SIZE, entry, sizeof entry)) return NAMP_ERR_VIF_BUS;
+    if (entry[NAMP_ET_KIND / 4] != NAMP_ET_HANDLE) return NAMP_ERR_VIF_ENTRY;
+    handle = entry[NAMP_ET_ADDR / 4];
+    return NAMP_ERR_NONE;
 }
 
 // MEMBERS: serve the member whose step has been due longest (lower index on ties).
@@ -134,6 +153,7 @@ void initiator::cc_member_event(slot &s, unsigned i, slot_event e, sc_core::sc_t
 void initiator::cc_member_ready(slot &s, unsigned i) {
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
     slot_destination &m = s.destinations()[i];
+    if (m.code != NAMP_ERR_NONE) return cc_member_fail(s, i, m.code);  // its vID was refused
     if ((m.handle & 3) || !cc::in_sram(geo_, m.handle, NAMP_H_SIZE))
         return cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
     const bool con = s.has(NAMP_FLAG_CON);

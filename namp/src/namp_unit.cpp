@@ -4,6 +4,7 @@
 #include "mp/cbuffer.h"
 #include "namp/cc.h"
 #include "namp/protocol.h"
+#include "namp_cc.h"
 #include "namp_ps.h"
 #include "namp_structs.h"
 
@@ -112,6 +113,8 @@ bool namp_unit::read_slot(uint32_t off, uint32_t &v) const {
     case NAMP_SLOT_WIN_BASE: v = s.win_base; return true;
     case NAMP_SLOT_WIN_SIZE: v = s.win_size; return true;
     case NAMP_SLOT_CTRL: v = 0; return true;
+    case NAMP_SLOT_ET_BASE: v = s.et_base; return true;
+    case NAMP_SLOT_ET_BOUND: v = s.et_bound; return true;
     default: return false;  // the rest of the base page
     }
 }
@@ -131,6 +134,8 @@ bool namp_unit::write_slot(uint32_t off, uint32_t v) {
     case NAMP_SLOT_PRIORITY: if (v > 255) return false; s.priority = v; return true;
     case NAMP_SLOT_WIN_BASE: if (active) return false; s.win_base = v; return true;
     case NAMP_SLOT_WIN_SIZE: if (active) return false; s.win_size = v; return true;
+    case NAMP_SLOT_ET_BASE: if (active) return false; s.et_base = v; return true;
+    case NAMP_SLOT_ET_BOUND: if (active || v > NAMP_VIF_ET_MAX) return false; s.et_bound = v; return true;
     case NAMP_SLOT_CTRL:
         if ((v & ~(NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP)) || v == NAMP_SLOT_CTRL_KEEP) return false;
         if (v & NAMP_SLOT_CTRL_ABORT) init.abort(s, (v & NAMP_SLOT_CTRL_KEEP) != 0);
@@ -150,7 +155,13 @@ uint32_t namp_unit::validate(const slot &s) const {
             return NAMP_ERR_INVALID_FLAGS;
         return (s.p1 & 3) || !in_sram(s.p1, NAMP_PS_Q_SIZE) ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
     }
-    if (f & NAMP_FLAG_CC) return cc::validate_start(cfg_.namp, geo_, f, s.p1, s.p2, s.p3);
+    if (f & NAMP_FLAG_CC) {
+        const uint32_t code = cc::validate_start(cfg_.namp, geo_, f, s.p1, s.p2, s.p3);
+        if (code != NAMP_ERR_NONE || !s.guarded()) return code;
+        // SV guard: the descriptor's header and the data lie in the collective area
+        if (!in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
+        return s.in_window(s.p1, NAMP_CC_HEADER) && s.in_window(s.p2, s.p3) ? NAMP_ERR_NONE : NAMP_ERR_WINDOW;
+    }
     const bool com = f & NAMP_FLAG_COM, con = f & NAMP_FLAG_CON, buf = f & NAMP_FLAG_BUF,
                ccm = f & NAMP_FLAG_CCM;
     if ((com || con) && !cfg_.namp.channels) return NAMP_ERR_MODE_UNSUPPORTED;

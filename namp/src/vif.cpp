@@ -2,6 +2,7 @@
 #include "namp/vif.h"
 
 #include "mp/cbuffer.h"
+#include "namp_cc.h"
 #include "namp_ps.h"
 
 #include "na_registers.h"
@@ -151,9 +152,9 @@ bool vif_unit::write_flags(unsigned slot, vif &x, uint32_t v) {
     }
     if (!(x.ctrl & NAMP_VIFC_READY)) {
         refuse(x, NAMP_ERR_VIF_DISABLED);
-    } else if ((!(v & NAMP_FLAG_BUF) && !(v & NAMP_FLAG_COM)) || (v & NAMP_FLAG_PS)) {
-        // a data address cannot be translated by vID; PS control messages name any handle of
-        // any tile: the kernel's only
+    } else if ((!(v & (NAMP_FLAG_BUF | NAMP_FLAG_COM | NAMP_FLAG_CC))) || (v & NAMP_FLAG_PS)) {
+        // a data address cannot be translated by vID (a collective's lies in its area); PS
+        // control messages name any handle of any tile: the kernel's only
         refuse(x, NAMP_ERR_VIF_MODE);
     } else {
         x.translating = true;
@@ -188,6 +189,24 @@ uint32_t vif_unit::lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &a
     return 0;
 }
 
+// A collective (FLAGS CC): PARAM1 names the task's collective area (vID) and the descriptor's
+// offset in it, PARAM2 the data's offset, PARAM3 its size. Both must lie in the area, which must
+// lie in SRAM; the area becomes the slot's window, so the set-up also checks the member table
+// against it. docs/namp.md "Collectives through a vif".
+uint32_t vif_unit::translate_cc(const vif &x, uint32_t &p1, uint32_t &p2, uint32_t &win, uint32_t &win_size) {
+    uint32_t area = 0, limit = 0;
+    if (const uint32_t code = lookup(x, NAMP_VIF_CC_VID(x.p1), NAMP_ET_CCAREA, area, limit)) return code;
+    const uint64_t desc = NAMP_VIF_CC_OFFSET(x.p1), data = x.p2;
+    if (area < geo_.sram_base || uint64_t(area - geo_.sram_base) + limit > geo_.sram_size || (desc & 3) ||
+        desc + NAMP_CC_HEADER > limit || data + x.p3 > limit)
+        return NAMP_ERR_VIF_WINDOW;
+    p1 = area + uint32_t(desc);
+    p2 = area + uint32_t(data);
+    win = area;
+    win_size = limit;
+    return 0;
+}
+
 void vif_unit::translate_thread() {
     for (;;) {
         while (pending_.empty()) wait(kick_);
@@ -199,9 +218,13 @@ void vif_unit::translate_thread() {
         // CoM only on a channel's credit path the kernel set up; transfers on plain handles
         const bool com = x.flags & NAMP_FLAG_COM;
         uint32_t p1 = 0, p2 = x.p2, limit = 0, win = 0, win_size = 0;
-        uint32_t code = lookup(x, x.p1, com ? NAMP_ET_CREDIT : NAMP_ET_HANDLE, p1, limit);
+        uint32_t code = 0;
         unsigned n = 1;
-        if (!code && (x.flags & NAMP_FLAG_BUF)) {
+        if (x.flags & NAMP_FLAG_CC)
+            code = translate_cc(x, p1, p2, win, win_size);
+        else
+            code = lookup(x, x.p1, com ? NAMP_ET_CREDIT : NAMP_ET_HANDLE, p1, limit);
+        if (!code && !(x.flags & NAMP_FLAG_CC) && (x.flags & NAMP_FLAG_BUF)) {
             code = lookup(x, x.p2, NAMP_ET_SENDBUF, p2, limit);
             ++n;
             // the send buffer's window: what the initiator may touch of the task's memory
@@ -225,6 +248,8 @@ void vif_unit::translate_thread() {
         slot_write(slot, NAMP_SLOT_PARAM3, x.p3);
         slot_write(slot, NAMP_SLOT_WIN_BASE, win);
         slot_write(slot, NAMP_SLOT_WIN_SIZE, win_size);
+        slot_write(slot, NAMP_SLOT_ET_BASE, x.et_base);  // a collective's members are vIDs
+        slot_write(slot, NAMP_SLOT_ET_BOUND, x.et_bound);
         // Reserved bits go through: the slot refuses them (MODE_UNSUPPORTED) like its own.
         slot_write(slot, NAMP_SLOT_FLAGS, (x.flags & ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE)) | NAMP_FLAG_VALID | ien);
     }

@@ -149,7 +149,7 @@ TEST(Namp, StatusBlockAndBusErrors) {
         EXPECT_FALSE(d.write(slot(3, NAMP_SLOT_STATUS), 0));     // read-only
         EXPECT_FALSE(d.read(slot(4, NAMP_SLOT_FLAGS), v));       // absent slot
         EXPECT_FALSE(d.read(slot(127, NAMP_SLOT_FLAGS), v));
-        EXPECT_FALSE(d.read(slot(0, 0x24), v));                  // unpopulated slot offset
+        EXPECT_FALSE(d.read(slot(0, 0x2C), v));                  // unpopulated slot offset
         EXPECT_FALSE(d.read(slot(0, 0x1000), v));                // vif-config page
         EXPECT_FALSE(d.read(slot(0, 0x2000), v));                // virtual-interface page
         EXPECT_FALSE(d.write(slot(1, 0x3000), 1));

@@ -88,6 +88,7 @@ private:
     // collective communication (cc_initiator.cpp): the descriptor set-up, one member step per
     // egress turn, the member inputs, and the end of a member and of the slot
     void cc_setup(slot &s);
+    uint32_t translate_member(const slot &s, uint32_t &handle);
     void step_members(slot &s);
     void cc_apply(slot &s, const input &in);
     void cc_credit_update(uint32_t handle);

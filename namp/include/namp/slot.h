@@ -91,6 +91,9 @@ public:
     // the set-up derives from the buffer's header must lie in [win_base, win_base + win_size)
     uint32_t win_base = 0, win_size = 0;
     bool guarded() const { return win_size != 0; }
+    // a guarded collective's member table (NAMP_SLOT_ET_*, written by the vif): its members'
+    // HANDLE words are vIDs translated through this endpoint table at the set-up
+    uint32_t et_base = 0, et_bound = 0;
     bool in_window(uint32_t addr, uint32_t len) const {
         return addr >= win_base && uint64_t(addr) + len <= uint64_t(win_base) + win_size;
     }

@@ -5,9 +5,12 @@
 // in tile memory (bus reads through the vif's own port, with their cost, plus
 // namp.vif_cycles), write the physical addresses and the flags into its slot and start it. A vID
 // out of bound is refused before any table access; an empty entry or one of the wrong kind, BUF=0
-// data transfers and starts before READY are error statuses. The send buffer's window from its
-// table entry goes into the slot (NAMP_SLOT_WIN_*): the initiator checks every address it derives
-// from the buffer's header, which the task can write. docs/namp.md "NAMP-SV", "SV isolation".
+// data transfers (other than collectives) and starts before READY are error statuses. The send
+// buffer's window from its table entry goes into the slot (NAMP_SLOT_WIN_*): the initiator checks
+// every address it derives from the buffer's header, which the task can write. A collective names
+// a collective area (descriptor and data inside it) and its members by vID: the vif gives the slot
+// the area as its window and the table for the members. docs/namp.md "NAMP-SV", "SV isolation",
+// "Collectives through a vif".
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -48,6 +51,7 @@ private:
     uint32_t slot_reg(unsigned slot, uint32_t reg) const;
     void slot_write(unsigned slot, uint32_t reg, uint32_t v);
     uint32_t lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr, uint32_t &limit);
+    uint32_t translate_cc(const vif &x, uint32_t &p1, uint32_t &p2, uint32_t &win, uint32_t &win_size);
     void refuse(vif &x, uint32_t code);
     void reset_task_side(vif &x);
     void translate_thread();
