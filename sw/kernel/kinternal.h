@@ -7,6 +7,7 @@
 
 #include "hal/hal.h"
 #include "kernel/kernel.h"
+#include "namp_structs.h"
 
 #ifndef K_RQ_LAYOUT
 #error "K_RQ_LAYOUT must be defined (K_RQ_FREERTOS, K_RQ_SEL4, K_RQ_BITMAP, K_RQ_FLAGS)"
@@ -187,5 +188,8 @@ void k_mp_event(void);
 
 #define K_MUTEX_MAGIC 0x4d555458u
 #define K_SEM_MAGIC 0x53454d41u
+
+/* kmig.c: a kernel handle owned by a task thread (released when it ends); NULL when none is free. */
+namp_handle_t *kmig_handle_alloc(k_thread_t *t);
 
 #endif

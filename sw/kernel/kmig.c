@@ -319,7 +319,9 @@ static uint32_t held_from(const mp_cbuffer_t *b, uint32_t to)
     return from;
 }
 
-static namp_handle_t *handle_alloc(k_thread_t *t)
+/* A handle in kernel memory owned by task thread t (freed when it ends): vIDs of arrived tasks,
+ * gather parts of tasks (kmp_task.c). */
+namp_handle_t *kmig_handle_alloc(k_thread_t *t)
 {
     for (uint32_t i = 0; i < KMIG_HANDLES; ++i)
         if (!handle_owner[i].t) {
@@ -434,7 +436,7 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
             vid = k_vif_add_sendbuf(t, K_USER_DATA + offsetof(mp_task_state_t, tx),
                                     (uint32_t)mp_cbuffer_footprint(MP_TASK_TX_N, MP_TASK_TX_M));
         } else if (e->kind == NAMP_ET_HANDLE) {
-            namp_handle_t *h = handle_alloc(t);
+            namp_handle_t *h = kmig_handle_alloc(t);
             if (h) {
                 h->tile = e->tile;
                 h->endpoint = e->endpoint;

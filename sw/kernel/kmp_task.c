@@ -71,7 +71,7 @@ int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
 {
     if (!service || !cur->task)
         return K_ENOSYS;
-    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_RECV_OPEN)
+    if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_LAST)
         return K_EINVAL;
     struct kmpt_req *r = req_of(cur);
     if (r && r->state != RQ_DONE)
@@ -212,6 +212,28 @@ static int32_t run(struct kmpt_req *r)
             return MP_TASK_ERR(st);
         int vid = k_vif_add_handle(r->t, h);
         return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    }
+    case MP_TASK_OP_GATHER_HANDLE: {
+        /* a gather part's own handle of the root (as the library builds it for bare metal):
+         * connected, the root's element geometry, unlimited credits (the root's allocation
+         * protects its buffer); kernel memory, so the task names it only by vID */
+        if (r->a1 >= task->et_count || task->et[r->a1][NAMP_ET_KIND / 4] != NAMP_ET_HANDLE ||
+            r->a2 < MP_CB_MIN_MSG_LOG2 || r->a2 > MP_CB_MAX_MSG_LOG2)
+            return MP_TASK_ERR(MCAPI_ERR_PARAMETER);
+        const namp_handle_t *root = (const namp_handle_t *)(uintptr_t)task->et[r->a1][NAMP_ET_ADDR / 4];
+        namp_handle_t *h = kmig_handle_alloc(r->t);
+        if (!h)
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+        h->tile = root->tile;
+        h->endpoint = root->endpoint;
+        h->flags = NAMP_H_F_CONNECTED | NAMP_H_GEOMETRY(0, r->a2);
+        h->credits = 0xFFFFFFFFu;
+        int vid = k_vif_add_handle(r->t, h);
+        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    }
+    case MP_TASK_OP_CC_AREA: {
+        int vid = k_vif_add_ccarea(r->t, r->a1, r->a2);
+        return vid >= 0 ? vid : MP_TASK_ERR(vid == K_ENOMEM ? MCAPI_ERR_MEM_LIMIT : MCAPI_ERR_BUF_INVALID);
     }
     }
     return MP_TASK_ERR(MCAPI_ERR_NOT_SUPPORTED);

@@ -9,6 +9,7 @@
 #include "kinternal.h"
 #include "mp/cbuffer.h"
 #include "na_registers.h"
+#include "namp_cc.h"
 #include "namp_structs.h"
 #include "tile_memory_map.h"
 
@@ -108,6 +109,20 @@ int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes)
     if (!pa)
         return K_EINVAL;
     return locked_add(t, NAMP_ET_SENDBUF, pa, bytes);
+}
+
+/* A collective area (docs/namp.md "Collectives through a vif"): a range of the task's own memory
+ * where its collectives' descriptors and data lie; the adapter reads and writes nothing of the
+ * task's outside it, and takes the members from the table by vID. Physically contiguous like a
+ * send buffer (one page always is). */
+int k_vif_add_ccarea(k_thread_t *t, uint32_t va, uint32_t bytes)
+{
+    if (!t || !t->task || (va & 3) || bytes < NAMP_CC_HEADER)
+        return K_EINVAL;
+    uint32_t pa = vm_user_range(t->task, va, bytes, PTE_R | PTE_W);
+    if (!pa)
+        return K_EINVAL;
+    return locked_add(t, NAMP_ET_CCAREA, pa, bytes);
 }
 
 /* The slot's transfer is aborted and, once the abort took effect, the slot is freed (idle, its

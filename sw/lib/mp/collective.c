@@ -18,6 +18,11 @@ void mcapix_cc_set_path(uint32_t path)
     cc_path = path == MCAPIX_CC_SOFTWARE || path == MCAPIX_CC_SOFTWARE_POSTED ? path : MCAPIX_CC_AUTO;
 }
 uint32_t mcapix_cc_features(void) { return mp_cc_hw_features(); }
+void mcapix_cc_area(void *area, size_t bytes, mcapi_status_t *status)
+{
+    (void)area, (void)bytes;   /* bare metal: the adapter reads the caller's memory directly */
+    *status = MCAPI_SUCCESS;
+}
 uint32_t mp_cc_path(void) { return cc_path; }
 const mcapix_cc_stats_t *mcapix_cc_stats(void) { return &cc_stats; }
 

@@ -14,6 +14,7 @@
 #include "mcapi.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
+#include "mcapi_task_internal.h"
 #include "na_registers.h"
 
 #define S ((mp_task_state_t *)K_USER_DATA)
@@ -1026,3 +1027,14 @@ const char *mcapix_status_name(mcapi_status_t s)
     default: return "MCAPI status";
     }
 }
+
+/* ---- for the collectives (mcapi_task_cc.c, mcapi_task_internal.h) ---- */
+
+struct mp_task_ctrl *mptask_ctrl(void) { return C; }
+int mptask_ready(void) { return ready(); }
+int32_t mptask_request(uint32_t op, uint32_t a1, uint32_t a2) { return request(op, a1, a2); }
+struct mp_task_ep *mptask_local(mcapi_endpoint_t e) { return local_of(e); }
+struct mp_task_remote *mptask_remote(mcapi_endpoint_t e) { return remote_of(e); }
+volatile uint32_t *mptask_vif(void) { return (volatile uint32_t *)C->vif; }
+void mptask_vif_acquire(void) { sendq_drain(); }
+void mptask_vif_wait_done(void) { vif_wait_done(); }

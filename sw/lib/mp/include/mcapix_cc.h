@@ -192,6 +192,14 @@ void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, u
 void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
                         size_t *received_size, mcapi_status_t *mcapi_status);
 
+/* A U-mode task (task build, docs/kernel.md "Collectives in tasks"): `area` (4-byte aligned, more
+ * than 0x140 bytes, the task's own memory, physically contiguous: one page always is) becomes the
+ * task's collective area, once; the adapter reads a task's collectives only there (the data of one
+ * send: bytes - 0x140 at most). Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER, MCAPI_ERR_GENERAL
+ * (registered before), MCAPI_ERR_BUF_INVALID (not the task's memory), MCAPI_ERR_NODE_NOTINIT.
+ * Bare metal: nothing to register, MCAPI_SUCCESS. */
+void mcapix_cc_area(void *area, size_t bytes, mcapi_status_t *status);
+
 /* Which path collectives take: MCAPIX_CC_AUTO (default: the adapter's CC when it has it),
  * MCAPIX_CC_SOFTWARE (always the software loop of blocking sends, member after member) or
  * MCAPIX_CC_SOFTWARE_POSTED (multicast and scatter: the members' sends posted one after the

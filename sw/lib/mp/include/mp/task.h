@@ -51,6 +51,8 @@ struct mp_task_ctrl {
     uint32_t sq[MP_TASK_SENDQ], sq_head, sq_n, sq_started;
     struct mp_task_ep ep[MP_TASK_EPS];
     struct mp_task_remote rem[MP_TASK_REMOTES];
+    /* collectives (mcapi_task_cc.c): the registered collective area, 0 bytes = none */
+    uint32_t cc_vid, cc_va, cc_bytes;
 };
 
 typedef struct mp_task_state {
@@ -72,6 +74,10 @@ enum mp_task_op {
     MP_TASK_OP_SEND_OPEN = 5,   /* a1 = kernel index: vID of the channel's connected handle */
     MP_TASK_OP_RECV_OPEN = 6,   /* a1 = kernel index: vID of the channel's credit path (one try
                                    of about 1 ms for the connect: MCAPI_TIMEOUT, try again) */
+    MP_TASK_OP_CC_AREA = 7,     /* a1 = address, a2 = bytes of the task's collective area: its vID */
+    MP_TASK_OP_GATHER_HANDLE = 8,   /* a1 = vID of a looked-up root, a2 = its element log2: vID of
+                                       a gather part's handle (connected, unlimited credits) */
+    MP_TASK_OP_LAST = MP_TASK_OP_GATHER_HANDLE
 };
 #define MP_TASK_ERR(st) (-1000 - (int32_t)(st))
 #define MP_TASK_STATUS(r) ((int32_t)(-1000 - (r)))

@@ -39,4 +39,24 @@
 #define mcapix_namp_last_error mptask_mcapix_namp_last_error
 #define mcapix_stats mptask_mcapix_stats
 #define mcapix_status_name mptask_mcapix_status_name
+/* collectives (mcapi_task_cc.c) */
+#define mcapix_cc_area mptask_mcapix_cc_area
+#define mcapix_cc_features mptask_mcapix_cc_features
+#define mcapix_cc_set_path mptask_mcapix_cc_set_path
+#define mcapix_cc_stats mptask_mcapix_cc_stats
+#define mcapix_gather_recv mptask_mcapix_gather_recv
+#define mcapix_gather_rx_create mptask_mcapix_gather_rx_create
+#define mcapix_gather_send mptask_mcapix_gather_send
+#define mcapix_gather_tx_create mptask_mcapix_gather_tx_create
+#define mcapix_mcast_create mptask_mcapix_mcast_create
+#define mcapix_mcast_create_chan mptask_mcapix_mcast_create_chan
+#define mcapix_mcast_destroy mptask_mcapix_mcast_destroy
+#define mcapix_mcast_member_status mptask_mcapix_mcast_member_status
+#define mcapix_mcast_send mptask_mcapix_mcast_send
+#define mcapix_reduce_recv mptask_mcapix_reduce_recv
+#define mcapix_reduce_rx_create mptask_mcapix_reduce_rx_create
+#define mcapix_reduce_send mptask_mcapix_reduce_send
+#define mcapix_reduce_tx_create mptask_mcapix_reduce_tx_create
+#define mcapix_scatter_create_chan mptask_mcapix_scatter_create_chan
+#define mcapix_scatter_send mptask_mcapix_scatter_send
 #endif
