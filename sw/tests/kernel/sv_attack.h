@@ -71,6 +71,7 @@ struct sva_task {
     uint32_t iters, completed, refused, window_refusals, stuck;
     uint32_t last_bad;
     uint32_t codes[64];               /* adversary: refusals per STATUS code */
+    uint32_t area_vid, cc_starts;     /* adversary: its collective area, collectives started */
     /* the victim's secret (only the victim's copy is filled) */
     uint32_t secret[SVA_SECRET_WORDS];
 };

@@ -9,6 +9,7 @@
 #include "mcapi.h"
 #include "mp/cbuffer.h"
 #include "na_registers.h"
+#include "namp_cc.h"
 #include "sv_attack.h"
 #include "tile_memory_map.h"
 
@@ -198,6 +199,45 @@ static uint32_t evil(uint32_t *s, uint32_t base)
     }
 }
 
+/* A collective through the vif (kind 4): a descriptor written at a random place of its collective
+ * area (its send buffer's page) with random kind, count and members (vIDs of every kind, physical
+ * addresses of kernel and victim memory, garbage), random bases, sizes and strides, and random
+ * area vID, descriptor offset, data offset and size in PARAM1..3. */
+static void cc_attack(uint32_t *s, const uint32_t *vids, uint32_t nvids, uint32_t *flags, uint32_t *p1,
+                      uint32_t *p2, uint32_t *p3)
+{
+    struct sva_task *t = T;
+    volatile uint32_t *page = (volatile uint32_t *)S->tx;
+    const uint32_t off = rnd(s) % 4 == 0 ? evil(s, t->tx_pa) & ~3u : 4u * (rnd(s) % 64u);
+    static const uint32_t kinds[] = {NAMP_CC_K_MULTICAST, NAMP_CC_SCATTER_WORD(3), NAMP_CC_GATHER_WORD(2, 1),
+                                     NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32)};
+    uint32_t desc[NAMP_CC_SIZE(NAMP_CC_MAX_MEMBERS) / 4 + 1];
+    desc[NAMP_CC_KIND / 4] = rnd(s) % 8 == 0 ? rnd(s) : kinds[rnd(s) % 4];
+    desc[NAMP_CC_NUM / 4] = rnd(s) % 4 == 0 ? rnd(s) % 20u : 1u + rnd(s) % 4u;
+    desc[NAMP_CC_RESULT / 4] = rnd(s);
+    desc[NAMP_CC_ID / 4] = rnd(s) % 2 ? rnd(s) % 64u : evil(s, 0);
+    for (uint32_t i = 0; i < NAMP_CC_MAX_MEMBERS; ++i) {
+        uint32_t *m = &desc[NAMP_CC_MEMBER(i) / 4];
+        switch (rnd(s) % 6) {
+        case 0: m[0] = rnd(s); break;
+        case 1: m[0] = t->kernel_secret; break;   /* a handle the task would forge there */
+        case 2: m[0] = t->victim_secret; break;
+        default: m[0] = vids[rnd(s) % nvids]; break;
+        }
+        m[1] = rnd(s);
+        m[2] = rnd(s) % 2 ? rnd(s) % 64u : evil(s, 0);
+        m[3] = rnd(s) % 2 ? 1u + rnd(s) % 64u : evil(s, 0);
+    }
+    desc[NAMP_CC_SIZE(NAMP_CC_MAX_MEMBERS) / 4] = rnd(s) % 2 ? rnd(s) % 64u : evil(s, 0);
+    for (uint32_t i = 0; i < sizeof desc / 4; ++i)   /* inside its own page, wherever off points */
+        page[((off / 4u) + i) % (MP_TASK_PAGE / 4u)] = desc[i];
+    *flags = NAMP_FLAG_CC | (rnd(s) % 2 ? NAMP_FLAG_CON : 0u) | (rnd(s) % 16 == 0 ? (1u << (rnd(s) % 12)) : 0u);
+    const uint32_t area = rnd(s) % 8 ? T->area_vid : rnd(s) % 2 ? vids[rnd(s) % nvids] : rnd(s);
+    *p1 = NAMP_VIF_CC_PARAM1(area, off);
+    *p2 = rnd(s) % 4 ? 4u * (rnd(s) % 1024u) : evil(s, t->tx_pa);
+    *p3 = rnd(s) % 4 ? 4u * (1u + rnd(s) % 64u) : evil(s, 0);
+}
+
 static void adversary(void)
 {
     struct sva_task *t = T;
@@ -209,14 +249,19 @@ static void adversary(void)
     vids[1] = vid_of(mcapi_endpoint_get(MCAPI_DOMAIN, 1, SVA_PEER_PORT, 100000, &st));
     vids[2] = vid_of(mcapi_endpoint_get(MCAPI_DOMAIN, S->u.c.node, SVA_VICTIM_PORT, 100000, &st));
     vids[3] = S->u.c.tx_vid;
+    /* its send buffer's page is also its collective area; a gather part's handle to tile 1 */
+    t->area_vid = (uint32_t)request(MP_TASK_OP_CC_AREA, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_TASK_PAGE);
+    const uint32_t all[6] = {vids[0], vids[1], vids[2], vids[3], t->area_vid,
+                             (uint32_t)request(MP_TASK_OP_GATHER_HANDLE, vids[1], 9)};
     static const uint32_t modes[] = {NAMP_FLAG_BUF, NAMP_FLAG_BUF, NAMP_FLAG_BUF | NAMP_FLAG_CON,
                                      NAMP_FLAG_BUF | NAMP_FLAG_CCM, NAMP_FLAG_BUF | NAMP_FLAG_CON | NAMP_FLAG_CCM,
                                      NAMP_FLAG_COM, 0, NAMP_FLAG_CC | NAMP_FLAG_BUF, NAMP_FLAG_BUF | (1u << 10)};
     uint32_t s = t->seed | 1u;
     for (uint32_t it = 0; it < t->iterations; ++it) {
         /* kinds: 0 honest; 1 chaos (header words, flags, vIDs, numbers); 2 one send-side offset
-         * or size word aimed at someone else's memory; 3 the same on the receive side */
-        const uint32_t kind = rnd(&s) % 4;
+         * or size word aimed at someone else's memory; 3 the same on the receive side; 4 a
+         * collective (where the adapter has NAMP-CC) */
+        const uint32_t kind = rnd(&s) % 5;
         if (kind != 1 || (rnd(&s) & 1))
             reset_buffers();
         uint32_t idx = tx_message(4u * (1u + rnd(&s) % 64), it << 8);
@@ -248,6 +293,10 @@ static void adversary(void)
         uint32_t p1 = kind == 3 ? vids[0] : kind != 1 ? vids[rnd(&s) % 2] : r == 0 ? rnd(&s) : vids[rnd(&s) % 4];
         uint32_t p2 = kind != 1 ? vids[3] : (flags & NAMP_FLAG_COM) ? rnd(&s) % 0x100 : r == 1 ? rnd(&s) : vids[rnd(&s) % 4];
         uint32_t p3 = kind != 1 || r > 2 ? idx : rnd(&s);
+        if (kind == 4) {
+            cc_attack(&s, all, 6, &flags, &p1, &p2, &p3);
+            t->cc_starts++;
+        }
         const uint32_t stv = vif_run(flags, p1, p2, p3, 3000);
         if (stv == RUNNING) {
             t->stuck++;   /* never: an aborted transfer ends */
@@ -255,7 +304,8 @@ static void adversary(void)
         }
         if (stv & NAMP_STATUS_ERROR) {
             t->refused++;
-            t->window_refusals += NAMP_STATUS_CODE(stv) == NAMP_ERR_WINDOW;
+            t->window_refusals += NAMP_STATUS_CODE(stv) == NAMP_ERR_WINDOW ||
+                                  NAMP_STATUS_CODE(stv) == NAMP_ERR_VIF_WINDOW;
             t->codes[NAMP_STATUS_CODE(stv) & 63u]++;
         } else {
             t->completed++;
