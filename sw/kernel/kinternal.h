@@ -53,6 +53,7 @@ struct k_task {
     /* NAMP-SV endpoint table: [addr][kind][limit][0] per vID (namp_structs.h NAMP_ET_*) */
     uint32_t et[K_VIF_ET_MAX][4] __attribute__((aligned(16)));
     uint32_t et_count;
+    uint32_t et_gather;         /* bit v: vID v is a gather part's handle (kmp_task.c), not a channel */
     int32_t vif_slot;           /* -1: none */
     int32_t vif_busy;           /* slot of an ended task whose abort still runs, -1: none */
     uint32_t stack_pages, prio; /* as created (task migration rebuilds it elsewhere) */

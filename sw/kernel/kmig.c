@@ -53,9 +53,16 @@ enum km_type {
 
 struct km_et {                 /* one entry of the task's endpoint table */
     uint32_t kind;             /* NAMP_ET_* */
-    uint32_t tile, endpoint;   /* HANDLE: where it sends */
+    union {
+        struct { uint32_t tile, endpoint; };   /* HANDLE: where it sends */
+        struct { uint32_t va, bytes; };        /* CCAREA: the task's collective area (its pages
+                                                  move with it) */
+    };
     uint32_t channel;          /* HANDLE of a channel's sending side (its words at the switch) */
-    uint32_t ep;               /* CREDIT: the index (in km_prepare.ep) of its endpoint */
+    union {
+        uint32_t ep;           /* CREDIT: the index (in km_prepare.ep) of its endpoint */
+        uint32_t gather_flags; /* HANDLE of a gather part (flags: connected, the root's geometry) */
+    };
 };
 struct km_ep {
     uint32_t idx, port, channel_recv, peer_node, peer_handle;
@@ -278,10 +285,12 @@ static int wait_committed(const mp_cbuffer_t *b, uint32_t to)
     const uint32_t mask = (1u << MP_TASK_RX_N) - 1u;
     const volatile uint32_t *sizes = (const volatile uint32_t *)((const uint8_t *)b + MP_CB_HEADER_SIZE);
     for (uint32_t tries = 0; tries < KMIG_PS_POLLS; ++tries) {
+        /* the task may have read past `to` already (it runs until it stops): then nothing before
+         * it is left to wait for (indices wrap: compared as distances) */
         uint32_t i = b->rd_idx;
-        while (i != to && (sizes[i & mask] & MP_CB_COMMITTED))
+        while ((int32_t)(to - i) > 0 && (sizes[i & mask] & MP_CB_COMMITTED))
             ++i;
-        if (i == to)
+        if ((int32_t)(to - i) <= 0)
             return K_OK;
         if ((tries & 63u) == 63u)
             k_sleep(0);
@@ -447,13 +456,21 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
                      * handle (it would refuse them, and the receiver's credit return fail) */
                     h->flags = NAMP_H_F_CONNECTED;
                 }
+                if (e->gather_flags) {   /* a gather part's: unlimited credits, no channel */
+                    h->flags = e->gather_flags;
+                    h->credits = 0xFFFFFFFFu;
+                }
                 pd->et_handle[i] = (uint32_t)(uintptr_t)h;
                 vid = k_vif_add_handle(t, h);
+                if (e->gather_flags && vid >= 0)
+                    t->task->et_gather |= 1u << vid;
             }
         } else if (e->kind == NAMP_ET_CREDIT && e->ep < p->n_ep) {
             mcapix_endpoint_info_t info;
             if (inspect(pending[z].ep_h[e->ep], &info) == 0)
                 vid = k_vif_add_credit(t, (const void *)info.credit_path);
+        } else if (e->kind == NAMP_ET_CCAREA) {
+            vid = k_vif_add_ccarea(t, e->va, e->bytes);
         }
         if (vid != (int)i)
             r = vid < 0 ? K_ENOMEM : K_EINVAL;
@@ -729,7 +746,19 @@ static int describe(k_thread_t *t, struct km_prepare *p, struct kmp_task_ep *eps
             const namp_handle_t *h = (const namp_handle_t *)(uintptr_t)a;
             e->tile = h->tile;
             e->endpoint = h->endpoint;
-            e->channel = (h->flags & NAMP_H_F_CONNECTED) != 0;
+            if ((task->et_gather >> i) & 1u)
+                e->gather_flags = h->flags;
+            else
+                e->channel = (h->flags & NAMP_H_F_CONNECTED) != 0;
+        } else if (e->kind == NAMP_ET_CCAREA) {
+            /* the area's task address: the data page that holds it (the pages move, the
+             * addresses stay) */
+            e->bytes = task->et[i][NAMP_ET_LIMIT / 4];
+            for (uint32_t pg = 0; pg < task->data_pages && !e->va; ++pg)
+                if (vm_user_range(task, K_USER_DATA + pg * K_PAGE_SIZE, 1, PTE_R) == (a & ~(K_PAGE_SIZE - 1u)))
+                    e->va = K_USER_DATA + pg * K_PAGE_SIZE + (a & (K_PAGE_SIZE - 1u));
+            if (!e->va)
+                return K_EINVAL;   /* not in its data region: nothing to move it with */
         } else if (e->kind == NAMP_ET_CREDIT) {
             e->ep = MP_TASK_EPS;
             for (int k = 0; k < *n_eps; ++k)

@@ -229,7 +229,10 @@ static int32_t run(struct kmpt_req *r)
         h->flags = NAMP_H_F_CONNECTED | NAMP_H_GEOMETRY(0, r->a2);
         h->credits = 0xFFFFFFFFu;
         int vid = k_vif_add_handle(r->t, h);
-        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+        if (vid < 0)
+            return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+        task->et_gather |= 1u << vid;   /* a migration rebuilds it as such (kmig.c) */
+        return vid;
     }
     case MP_TASK_OP_CC_AREA: {
         int vid = k_vif_add_ccarea(r->t, r->a1, r->a2);

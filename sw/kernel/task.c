@@ -88,6 +88,7 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
     task->vif_slot = -1;
     task->vif_busy = -1;
     task->et_count = 0;
+    task->et_gather = 0;
     task->stack_pages = stack_pages;
     task->prio = image->prio;
     task->migrating = 0;

@@ -186,6 +186,7 @@ void k_vif_release(struct k_task *task)
         mark(slot, 0);
     task->vif_slot = -1;
     task->et_count = 0;
+    task->et_gather = 0;
 }
 
 int k_vif_quiet(struct k_task *task)
@@ -202,7 +203,7 @@ int k_vif_quiet(struct k_task *task)
 #define VIFR(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_PAGE + (reg))
 
 /* The task is stopped. A finished transfer it has not acknowledged is parked at the destination
- * with its STATUS. One under way is aborted at its next safe point (initiator::abort): ending
+ * with its STATUS (a collective under way is waited for and then parked). One under way is aborted at its next safe point (initiator::abort): ending
  * ABORTED, nothing of it reached the receiver (an element it was given is committed VOID), so the
  * destination starts it again as the task started it; finishing meanwhile, it is parked like a
  * finished one. Exactly once either way. K_EBUSY if the slot does not settle. */
@@ -238,7 +239,9 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v)
         if (!(f & NAMP_FLAG_VALID))
             return K_OK;   /* idle */
         const uint32_t sf = mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS));
-        if (!aborting && (sf & NAMP_FLAG_VALID) && !(sf & NAMP_FLAG_DONE)) {
+        /* A collective runs to its end instead: members that finished cannot be taken back, so
+         * a restart would deliver to them twice. One that does not end in time: K_EBUSY. */
+        if (!aborting && (sf & NAMP_FLAG_VALID) && !(sf & NAMP_FLAG_DONE) && !(v->flags & NAMP_FLAG_CC)) {
             /* KEEP: a buffered send's element stays committed for the restart */
             mmio_write32(SLOTR(slot, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP);
             aborting = 1;

@@ -1,11 +1,15 @@
 /* The task side of kernel.sv_cc: the collective calls of mcapix_cc.h in a U-mode task (task build
  * of the library). Its data region: the library's state, a page with struct sv_cc_task, a page that
  * becomes its collective area. Every collective goes through the vif; the kernel counts the task's
- * system calls during them (0). Then misuse of every call: each a clear status, the task lives on. */
+ * system calls during them (0). The kernel then moves the task to tile 3 and it runs a second round
+ * there with the same groups, area and vIDs; then misuse of every call: each a clear status, the
+ * task lives on. */
 #include <stdint.h>
 
 #include "kernel/kconfig.h"
 #include "kernel/user.h"
+#include "namp_cc.h"
+#include <string.h>
 #include "mcapi.h"
 #include "mcapix_cc.h"
 #include "sv_cc.h"
@@ -25,6 +29,75 @@ static void handshake(struct sv_cc_task *d, uint32_t n)
     d->mark = n;
     while (d->ack != n)
         ;
+}
+
+/* One round of the four collectives: the multicast of message m (size bytes), the scatter with
+ * pattern sp, the reduction vector of contributor `who`, the gather part with pattern gp. Returns
+ * a bit per collective that succeeded (1 multicast, 2 scatter, 4 reduction, 8 gather). */
+static uint32_t round_of(mcapix_mcast_group_t *g, mcapix_mcast_group_t *sg, mcapix_reduce_tx_t *rt,
+                         mcapix_gather_tx_t *gt, uint32_t m, uint32_t size, uint32_t sp, uint32_t who,
+                         uint32_t gp)
+{
+    uint8_t buf[1024];   /* the stack: a task has no global data */
+    mcapi_status_t st;
+    uint32_t ok = 0;
+    for (uint32_t i = 0; i < size; ++i)
+        buf[i] = svc_byte(m, i);
+    mcapix_mcast_send(g, buf, size, &st);
+    ok |= st == MCAPI_SUCCESS ? 1u : 0u;
+    for (uint32_t i = 0; i < SVC_SCATTER_COUNT * SVC_SCATTER_WIDTH; ++i)
+        buf[i] = svc_byte(sp, i);
+    mcapix_scatter_send(sg, buf, SVC_SCATTER_COUNT * SVC_SCATTER_WIDTH, &st);
+    ok |= st == MCAPI_SUCCESS ? 2u : 0u;
+    int32_t vec[SVC_RED_WORDS];
+    for (uint32_t i = 0; i < SVC_RED_WORDS; ++i)
+        vec[i] = svc_word(who, i);
+    mcapix_reduce_send(rt, MCAPIX_OP_SUM, MCAPIX_T_INT32, vec, sizeof vec, &st);
+    ok |= st == MCAPI_SUCCESS ? 4u : 0u;
+    for (uint32_t i = 0; i < SVC_GATHER_ROWS * 3; ++i)
+        buf[i] = svc_byte(gp, i);
+    mcapix_gather_send(gt, buf, &st);
+    ok |= st == MCAPI_SUCCESS ? 8u : 0u;
+    return ok;
+}
+
+/* A multicast to the held endpoint started straight on the vif and left running (its receiver is
+ * full until tile 0 lets it drain): the migration must not tear it apart. The library's layout:
+ * descriptor at the area's start, data at 0x140. */
+static void start_held(struct sv_cc_task *d, mcapi_endpoint_t me, mcapi_endpoint_t held)
+{
+    mcapi_status_t st;
+    uint8_t b[SVC_HELD_SIZE];
+    for (uint32_t i = 0; i < sizeof b; ++i)
+        b[i] = svc_byte(20, i);
+    mcapi_msg_send(me, held, b, sizeof b, 0, &st);   /* fills its one element */
+    mcapix_mcast_group_t hg;
+    mcapix_mcast_create(&hg, me, &held, 1, &st);
+    if (st != MCAPI_SUCCESS)
+        return;
+    const struct mp_task_ctrl *c = &((mp_task_state_t *)K_USER_DATA)->u.c;
+    uint8_t *area = (uint8_t *)(uintptr_t)c->cc_va;
+    memcpy(area, hg.desc, NAMP_CC_SIZE(1));
+    for (uint32_t i = 0; i < sizeof b; ++i)
+        area[0x140 + i] = svc_byte(21, i);
+    volatile uint32_t *v = (volatile uint32_t *)(uintptr_t)c->vif;
+    v[NAMP_VIF_PARAM1 / 4] = NAMP_VIF_CC_PARAM1(c->cc_vid, 0);
+    v[NAMP_VIF_PARAM2 / 4] = 0x140;
+    v[NAMP_VIF_PARAM3 / 4] = sizeof b;
+    v[NAMP_VIF_FLAGS / 4] = NAMP_FLAG_CC | NAMP_FLAG_VALID;
+    d->held_started = 1;
+}
+
+/* After the move: the held collective finished (on the old tile, parked for this one). */
+static void finish_held(struct sv_cc_task *d)
+{
+    const struct mp_task_ctrl *c = &((mp_task_state_t *)K_USER_DATA)->u.c;
+    volatile uint32_t *v = (volatile uint32_t *)(uintptr_t)c->vif;
+    for (uint32_t i = 0; i < 100000 && !(v[NAMP_VIF_FLAGS / 4] & NAMP_FLAG_DONE); ++i)
+        u_sleep(1);
+    d->held_status = v[NAMP_VIF_STATUS / 4];
+    v[NAMP_VIF_FLAGS / 4] = NAMP_FLAG_CC;   /* acknowledged */
+    d->held_result = ((const uint32_t *)(uintptr_t)c->cc_va)[NAMP_CC_RESULT / 4];
 }
 
 static int channel_to(uint32_t tile, uint32_t port, mcapi_pktchan_send_hndl_t *sh)
@@ -170,29 +243,30 @@ void sv_cc_task_main(void *arg)
     /* the collectives: the kernel counts system calls between marks 1 and 2 */
     handshake(d, 1);
     static const uint16_t msizes[SVC_MCASTS] = SVC_MCAST_SIZES;
-    for (uint32_t m = 0; m < SVC_MCASTS; ++m) {
+    for (uint32_t m = 0; m + 1 < SVC_MCASTS; ++m) {
         for (uint32_t i = 0; i < msizes[m]; ++i)
             buf[i] = svc_byte(m, i);
         mcapix_mcast_send(&g, buf, msizes[m], &st);
         d->mcasts_ok += st == MCAPI_SUCCESS;
     }
-    for (uint32_t i = 0; i < SVC_SCATTER_COUNT * SVC_SCATTER_WIDTH; ++i)
-        buf[i] = svc_byte(7, i);
-    mcapix_scatter_send(&sg, buf, SVC_SCATTER_COUNT * SVC_SCATTER_WIDTH, &st);
-    d->scatter_ok = st == MCAPI_SUCCESS;
-    int32_t vec[SVC_RED_WORDS];
-    for (uint32_t i = 0; i < SVC_RED_WORDS; ++i)
-        vec[i] = svc_word(0, i);
-    mcapix_reduce_send(&rt, MCAPIX_OP_SUM, MCAPIX_T_INT32, vec, sizeof vec, &st);
-    d->reduce_ok = st == MCAPI_SUCCESS;
-    for (uint32_t i = 0; i < SVC_GATHER_ROWS * 3; ++i)
-        buf[i] = svc_byte(9, i);
-    mcapix_gather_send(&gt, buf, &st);
-    d->gather_ok = st == MCAPI_SUCCESS;
+    const uint32_t ok = round_of(&g, &sg, &rt, &gt, SVC_MCASTS - 1, msizes[SVC_MCASTS - 1], 7, 0, 9);
+    d->mcasts_ok += ok & 1u;
+    d->scatter_ok = (ok >> 1) & 1u;
+    d->reduce_ok = (ok >> 2) & 1u;
+    d->gather_ok = (ok >> 3) & 1u;
     handshake(d, 2);
+    /* the kernel moves the task to tile 3 meanwhile (first refused while a collective runs); the
+     * second round runs there, and tile 3's kernel counts its system calls between marks 3 and 4 */
+    mcapi_endpoint_t held = mcapi_endpoint_get(0, 1, SVC_HOLD_PORT, MCAPI_TIMEOUT_INFINITE, &st);
+    if (st == MCAPI_SUCCESS)
+        start_held(d, me, held);
+    handshake(d, 3);
+    finish_held(d);
+    d->round2_ok = round_of(&g, &sg, &rt, &gt, SVC_MCASTS, SVC_ROUND2_SIZE, 8, 4, 11) == 0xFu;
+    handshake(d, 4);
 
     misuse(d, me, rx, &g, &sg, sh);
-    handshake(d, 3);   /* the kernels' receivers are done: finalize */
+    handshake(d, 5);   /* the kernels' receivers are done: finalize */
     mcapi_finalize(&st);
     d->done = 1;
     u_exit(0);
