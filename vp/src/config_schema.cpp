@@ -193,6 +193,8 @@ const std::vector<config_key> &config_schema() {
          "area: one NAMP-SV virtual interface, relative to a slot"},
         {"area.namp_vif_window_check_gates", vk::integer, 0, 100000000, 550, "gates",
          "area: SV isolation of one virtual interface, window registers and compares (not in the thesis' figures)"},
+        {"area.namp_vif_cc_gates", vk::integer, 0, 100000000, 300, "gates",
+         "area: collectives through one virtual interface, the slot's member-table registers and vID bound compare (not in the thesis' figures)"},
         {"area.namp_ps_gates", vk::integer, 0, 100000000, 1000, "gates",
          "area: NAMP-PS protection switching (the thesis gives \"x kGates\")"},
         {"area.cc_multicast_gates", vk::integer, 0, 100000000, 1000, "gates",
