@@ -146,6 +146,7 @@ static int32_t run(struct kmpt_req *r)
         eps[kid].tid = r->tid;
         eps[kid].h = h;
         eps[kid].idx = r->a2;
+        eps[kid].deleting = 0;
         eps[kid].credit_vid = -1;
         eps[kid].told_gone = 0;
         return (int32_t)kid;
@@ -308,11 +309,19 @@ static int vif_idle(const struct k_task *task)
 static void watch_peers(void)
 {
     for (uint32_t i = 0; i < KMPT_EPS; ++i) {
-        if (!eps[i].h || eps[i].deleting)
+        /* the migration thread may forget an entry meanwhile (its endpoint became a tombstone):
+         * a copy of the handle, checked again under the lock */
+        const mcapi_endpoint_t h = eps[i].h;
+        if (!h || eps[i].deleting)
             continue;
         struct k_task *task;
         uint32_t saved = irq_global_disable();
         k_lock_take();
+        if (eps[i].h != h) {
+            k_lock_give();
+            irq_global_restore(saved);
+            continue;
+        }
         const int alive = ep_owner(i, &task);
         const int quiet = task ? k_vif_quiet(task) : 1;
         const int idle = task ? vif_idle(task) : 1;
@@ -323,13 +332,13 @@ static void watch_peers(void)
              * deletion's "stopped" (channels it sent on) is true */
             if (quiet) {
                 mcapi_status_t st;
-                KMP(mcapi_endpoint_delete(eps[i].h, &st));
+                KMP(mcapi_endpoint_delete(h, &st));
                 eps[i].deleting = 1;
             }
             continue;
         }
         kmp_lock();
-        const struct mp_endpoint *ep = eps[i].h->local;
+        const struct mp_endpoint *ep = h->local;
         const uint32_t fl = ep && ep->state == MP_EP_READY ? ep->flags : 0;
         /* sending side of a revoked channel: "stopped" once the revoke is in the handle (later
          * starts fail CLOSED) and no transfer of the task is under way */
