@@ -314,6 +314,15 @@ static void watch_peers(void)
         const mcapi_endpoint_t h = eps[i].h;
         if (!h || eps[i].deleting)
             continue;
+        /* a look without locks first: this runs every tick beside the tasks' traffic */
+        const k_thread_t *o = eps[i].t;
+        const uint32_t hint = h->local ? h->local->flags : 0;
+        const int ended = o->id != eps[i].tid || !o->task || o->state == KS_DEAD || o->state == KS_FREE;
+        const int gone = (hint & MP_EPF_SENDER_GONE) && !eps[i].told_gone;
+        const int stop = (hint & (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE | MP_EPF_STOP_SENT)) ==
+                         (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE);
+        if (!ended && !gone && !stop)
+            continue;
         struct k_task *task;
         uint32_t saved = irq_global_disable();
         k_lock_take();
