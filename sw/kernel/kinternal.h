@@ -157,6 +157,7 @@ void k_vif_restore(struct k_task *task, const struct k_vif_view *v);
 /* NAMP-SV (vif.c): a task's vif back at its end; 1 once its slot is idle (pages may go). */
 void k_vif_release(struct k_task *task);
 int k_vif_quiet(struct k_task *task);
+int k_vif_clear_entry(k_thread_t *t, uint32_t vid);
 
 /* Sync objects (sync.c) and system calls (syscall.c). */
 int k_sys_mutex_lock(k_mutex_t *m);

@@ -38,6 +38,8 @@ static struct {
     mcapi_endpoint_t h;
     uint32_t deleting;   /* deleted for a task that ended: waits to be reaped */
     uint32_t idx;        /* the task's endpoint index (its receive page) */
+    int32_t credit_vid;  /* a channel's receiving side: the task's vID of its credit path, or -1 */
+    uint32_t told_gone;  /* its sender closed the channel: the task was told, the path taken back */
 } eps[KMPT_EPS];
 /* Tasks that ended with endpoints: their address space waits here until the endpoints are
  * deleted and their receive pages quiet (no allocation in flight), then the service frees it. */
@@ -144,6 +146,9 @@ static int32_t run(struct kmpt_req *r)
         eps[kid].tid = r->tid;
         eps[kid].h = h;
         eps[kid].idx = r->a2;
+        eps[kid].deleting = 0;
+        eps[kid].credit_vid = -1;
+        eps[kid].told_gone = 0;
         return (int32_t)kid;
     }
     case MP_TASK_OP_DELETE:
@@ -203,6 +208,8 @@ static int32_t run(struct kmpt_req *r)
         int ok;
         KMP(ok = mcapix_endpoint_inspect(eps[r->a1].h, &info));
         int vid = ok == 0 ? k_vif_add_credit(r->t, (const void *)info.credit_path) : K_EINVAL;
+        if (vid >= 0)
+            eps[r->a1].credit_vid = vid;
         return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
     }
     case MP_TASK_OP_GET: {
@@ -266,22 +273,14 @@ int kmp_task_release(k_thread_t *t, struct k_task *task)
     return 1;   /* never freed while an adapter may write into them */
 }
 
-/* Service thread: deletes a dead task's endpoints (once) and frees its space when every one of
- * them is reaped. 1 when the zombie is gone. */
+/* Service thread: frees a dead task's space when every one of its endpoints is reaped (they
+ * were deleted by watch_peers once its slot was quiet). 1 when the zombie is gone. */
 static int bury(uint32_t z)
 {
     int quiet = 1;
-    for (uint32_t i = 0; i < KMPT_EPS; ++i) {
-        if (!eps[i].h || eps[i].t != zombies[z].t || eps[i].tid != zombies[z].tid)
-            continue;
-        mcapi_status_t st;
-        if (!eps[i].deleting) {
-            KMP(mcapi_endpoint_delete(eps[i].h, &st));
-            eps[i].deleting = 1;
-        }
-        if (eps[i].h)
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].t == zombies[z].t && eps[i].tid == zombies[z].tid)
             quiet = 0;   /* reap_deleted() frees the entry once the library released it */
-    }
     if (!quiet && ++zombies[z].ticks < KMPT_ZOMBIE_TICKS)
         return 0;
     uint32_t saved = irq_global_disable();
@@ -296,6 +295,104 @@ static int bury(uint32_t z)
         console_puts("k: ended task's endpoints never quiet: pages stay out of the pool\n");
     zombies[z].task = NULL;
     return 1;
+}
+
+/* ---- peers of killed tasks (docs/kernel.md "MCAPI in tasks", "A peer killed"). A task that
+ * ends (killed or not) has its endpoints deleted as soon as its vif is quiet, not at its join:
+ * senders to it get NO_ENDPOINT (MCAPI_ERR_ENDP_INVALID), a channel it received on is revoked
+ * (the sender's NAMP fails CLOSED, MCAPI_ERR_CHAN_INVALID) and one it sent on is closed ("stopped"
+ * to the receiver, whose receives end with MCAPI_ERR_CHAN_INVALID once empty). A live task whose
+ * channel peer went away is told here too: the library cannot reach into its pages. */
+
+/* The owner of eps[i]: 1 alive (*task its space), 0 ended (*task its space while the kernel
+ * still holds it: not joined yet, or a zombie; NULL if already freed). Kernel lock held. */
+static int ep_owner(uint32_t i, struct k_task **task)
+{
+    k_thread_t *t = eps[i].t;
+    *task = NULL;
+    if (t->id == eps[i].tid && t->task) {
+        *task = t->task;
+        return t->state != KS_DEAD && t->state != KS_FREE;
+    }
+    for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
+        if (zombies[z].task && zombies[z].t == t && zombies[z].tid == eps[i].tid)
+            *task = zombies[z].task;
+    return 0;
+}
+
+/* The task's vif runs no transfer now (a channel's "stopped" may go: a transfer started later
+ * fails at its set-up on the revoked handle). */
+static int vif_idle(const struct k_task *task)
+{
+    if (task->vif_slot < 0)
+        return 1;
+    const uint32_t f = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOT_BASE((unsigned)task->vif_slot) +
+                                   NAMP_SLOT_FLAGS);
+    return !(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE);
+}
+
+static void watch_peers(void)
+{
+    for (uint32_t i = 0; i < KMPT_EPS; ++i) {
+        /* the migration thread may forget an entry meanwhile (its endpoint became a tombstone):
+         * a copy of the handle, checked again under the lock */
+        const mcapi_endpoint_t h = eps[i].h;
+        if (!h || eps[i].deleting)
+            continue;
+        /* a look without locks first: this runs every tick beside the tasks' traffic */
+        const k_thread_t *o = eps[i].t;
+        const uint32_t hint = h->local ? h->local->flags : 0;
+        const int ended = o->id != eps[i].tid || !o->task || o->state == KS_DEAD || o->state == KS_FREE;
+        const int gone = (hint & MP_EPF_SENDER_GONE) && !eps[i].told_gone;
+        const int stop = (hint & (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE | MP_EPF_STOP_SENT)) ==
+                         (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE);
+        if (!ended && !gone && !stop)
+            continue;
+        struct k_task *task;
+        uint32_t saved = irq_global_disable();
+        k_lock_take();
+        if (eps[i].h != h) {
+            k_lock_give();
+            irq_global_restore(saved);
+            continue;
+        }
+        const int alive = ep_owner(i, &task);
+        const int quiet = task ? k_vif_quiet(task) : 1;
+        const int idle = task ? vif_idle(task) : 1;
+        k_lock_give();
+        irq_global_restore(saved);
+        if (!alive) {
+            /* ended: once its slot's abort took effect nothing of it is under way, so the
+             * deletion's "stopped" (channels it sent on) is true */
+            if (quiet) {
+                mcapi_status_t st;
+                KMP(mcapi_endpoint_delete(h, &st));
+                eps[i].deleting = 1;
+            }
+            continue;
+        }
+        kmp_lock();
+        const struct mp_endpoint *ep = h->local;
+        const uint32_t fl = ep && ep->state == MP_EP_READY ? ep->flags : 0;
+        /* sending side of a revoked channel: "stopped" once the revoke is in the handle (later
+         * starts fail CLOSED) and no transfer of the task is under way */
+        const uint32_t hf = fl ? ((const namp_handle_t *)ep->peer_h.hw)->flags : 0;
+        if ((fl & (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE | MP_EPF_STOP_SENT)) ==
+                (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE) &&
+            (hf & NAMP_H_F_REVOKED) && idle)
+            mp_tr_chan_peer_gone((struct mp_endpoint *)ep);
+        kmp_unlock();
+        if ((fl & MP_EPF_SENDER_GONE) && !eps[i].told_gone) {
+            /* receiving side, its sender closed: the task's receives end once empty; its credit
+             * path names a handle that is not the channel's any more */
+            struct mp_task_ctrl *c = kmp_task_ptr(eps[i].t, K_USER_DATA, sizeof *c);
+            if (c && eps[i].idx < MP_TASK_EPS)
+                c->ep[eps[i].idx].gone = 1;
+            if (eps[i].credit_vid >= 0)
+                (void)k_vif_clear_entry(eps[i].t, (uint32_t)eps[i].credit_vid);
+            eps[i].told_gone = 1;
+        }
+    }
 }
 
 /* Entries of deleted endpoints are free again once the library has released their buffers. */
@@ -317,6 +414,7 @@ static void service_main(void *arg)
 {
     (void)arg;
     while (!service_stop) {
+        watch_peers();
         reap_deleted();
         for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
             if (zombies[z].task)
@@ -455,6 +553,8 @@ int kmp_task_adopt(k_thread_t *t, const struct kmp_task_ep_spec *spec, mcapi_end
     eps[kid].h = h;
     eps[kid].idx = spec->idx;
     eps[kid].deleting = 0;
+    eps[kid].credit_vid = -1;   /* the task keeps its vIDs; a closed channel is not told here */
+    eps[kid].told_gone = 0;
     *h_out = h;
     return st == MCAPI_SUCCESS ? (int)kid : K_EINVAL;
 }

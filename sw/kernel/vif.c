@@ -99,6 +99,22 @@ int k_vif_add_credit(k_thread_t *t, const void *handle)
     return locked_add(t, NAMP_ET_CREDIT, (uint32_t)handle, NAMP_H_SIZE);
 }
 
+/* Takes an entry back (its object is gone, e.g. a closed channel's credit path): the vif refuses
+ * it from then on (VIF_ENTRY); the vIDs after it stay. */
+int k_vif_clear_entry(k_thread_t *t, uint32_t vid)
+{
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    int r = t && t->task && vid < t->task->et_count ? K_OK : K_EINVAL;
+    if (r == K_OK) {
+        t->task->et[vid][NAMP_ET_KIND / 4] = NAMP_ET_EMPTY;
+        t->task->et[vid][NAMP_ET_ADDR / 4] = 0;
+    }
+    k_lock_give();
+    irq_global_restore(saved);
+    return r;
+}
+
 int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes)
 {
     if (!t || !t->task || (va & 3) || bytes < MP_CB_HEADER_SIZE)

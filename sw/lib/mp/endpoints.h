@@ -40,6 +40,7 @@ enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2, MP_EP_CLO
 #define MP_EPF_PEER_GONE  (1u << 3)   /* sending side: the receive endpoint was deleted */
 #define MP_EPF_STOP_SENT  (1u << 4)   /* sending side: "stopped writing" sent to the receiver */
 #define MP_EPF_PEER_STOPPED (1u << 5) /* receiving side (closing): the sender stopped writing */
+#define MP_EPF_SENDER_GONE (1u << 6)  /* receiving side: the send endpoint was deleted (closed) */
 
 /* Endpoint (Fig. 3.3a): own address, state, receive buffer, optional send buffer; channel state. */
 struct mp_endpoint {
@@ -70,6 +71,13 @@ struct mp_endpoint {
                                       a task's page: its header is not trusted (SV isolation) */
     uint32_t rx_n, rx_m;           /* the receive buffer's geometry as created */
 };
+
+/* A channel's sending side owes the receiver its "stopped" (receive endpoint deleted, or its own
+ * endpoint deleted) once no send of the channel is under way. */
+static inline int mp_chan_stop_due(const struct mp_endpoint *ep)
+{
+    return (ep->flags & MP_EPF_PEER_GONE) || ep->state == MP_EP_CLOSING;
+}
 
 /* The local endpoint table (endpoints.c); mcapi.c allocates from it. */
 extern struct mp_endpoint mp_endpoints[MP_MAX_ENDPOINTS];

@@ -805,8 +805,17 @@ void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t ep, void **buffer, size_t *rec
         return;
     }
     size_t got;
-    while (!try_pkt_recv(ep, buffer, &got))
-        WAIT_PROGRESS(mp_cbuffer_ready(ep->rx));
+    while (!try_pkt_recv(ep, buffer, &got)) {
+        /* the sender closed the channel (its endpoint deleted, e.g. its task killed): what it
+         * sent before is received first, then the channel is invalid */
+        if (ep->flags & MP_EPF_SENDER_GONE) {
+            if (try_pkt_recv(ep, buffer, &got))
+                break;
+            SET(status, MCAPI_ERR_CHAN_INVALID);
+            return;
+        }
+        WAIT_PROGRESS(mp_cbuffer_ready(ep->rx) || (ep->flags & MP_EPF_SENDER_GONE));
+    }
     if (received_size)
         *received_size = got;
     SET(status, MCAPI_SUCCESS);
@@ -885,8 +894,13 @@ static int progress(mcapi_request_t *r)
             complete(r, MCAPI_ERR_CHAN_INVALID, 0);
             return 1;
         }
+        const int gone = (r->ep->flags & MP_EPF_SENDER_GONE) != 0;   /* before the look */
         if (try_pkt_recv(r->ep, r->pbuffer, &got)) {
             complete(r, MCAPI_SUCCESS, got);
+            return 1;
+        }
+        if (gone) {   /* closed by its sender and empty */
+            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
             return 1;
         }
         return 0;
@@ -941,8 +955,9 @@ static int ready_hint(mcapi_request_t *r, uint64_t *wake)
 {
     switch (r->kind) {
     case K_MSG_RECV:
-    case K_PKT_RECV:   /* a deleted endpoint completes the request at once */
-        return r->ep->state != MP_EP_READY || mp_cbuffer_ready(r->ep->rx);
+    case K_PKT_RECV:   /* a deleted endpoint (or a closed channel) completes the request at once */
+        return r->ep->state != MP_EP_READY || mp_cbuffer_ready(r->ep->rx) ||
+               (r->kind == K_PKT_RECV && (r->ep->flags & MP_EPF_SENDER_GONE));
     case K_RECV_OPEN:
         return r->ep->state != MP_EP_READY || (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
     case K_SEND:

@@ -44,6 +44,8 @@ static int32_t request(uint32_t op, uint32_t a1, uint32_t a2)
     return (int32_t)r;
 }
 
+static void sendq_drain(void);
+
 static mcapi_status_t status_of(int32_t r) { return r >= 0 ? MCAPI_SUCCESS : MP_TASK_STATUS(r); }
 
 static int ready(void) { return C->magic == MP_TASK_MAGIC && C->initialized; }
@@ -166,6 +168,7 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
         SET(status, MCAPI_ERR_ENDP_LIMIT);
         return NULL;
     }
+    ep->gone = 0;   /* before the kernel knows the endpoint: only it sets the word */
     int32_t r = request(MP_TASK_OP_CREATE, port, (uint32_t)(ep - C->ep));
     if (r < 0) {
         SET(status, status_of(r));
@@ -194,6 +197,8 @@ void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
         SET(status, remote_of(e) ? MCAPI_ERR_ENDP_NOTOWNER : MCAPI_ERR_ENDP_INVALID);
         return;
     }
+    /* the task's own sends go first: a channel's "stopped" must follow its last packet */
+    sendq_drain();
     int32_t r = request(MP_TASK_OP_DELETE, (uint32_t)ep->kid, 0);
     ep->used = 0;
     SET(status, status_of(r));
@@ -271,15 +276,34 @@ static void vif_start(uint32_t flags, uint32_t dst, uint32_t idx)
     VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID;
 }
 
-/* The finished transfer's status, acknowledged (VALID off). */
-static mcapi_status_t vif_finish(uint32_t flags)
+/* A failed transfer's STATUS code as the library maps it (transport_namp.c): a peer that went
+ * away is told apart from a transmission error. */
+static mcapi_status_t vif_error(uint32_t code, uint32_t flags)
+{
+    switch (code) {
+    case NAMP_ERR_NO_ENDPOINT: return MCAPI_ERR_ENDP_INVALID;   /* deleted (its task killed) */
+    case NAMP_ERR_CLOSED: return MCAPI_ERR_CHAN_INVALID;        /* the receiver revoked */
+    case NAMP_ERR_CHANNEL: return MCAPI_ERR_CHAN_CONNECTED;
+    case NAMP_ERR_TOO_LARGE: return (flags & NAMP_FLAG_CON) ? MCAPI_ERR_PKT_SIZE : MCAPI_ERR_MSG_SIZE;
+    default: return MCAPI_ERR_TRANSMISSION;
+    }
+}
+
+/* The finished transfer's status, acknowledged (VALID off). A transfer that failed before the
+ * adapter took its element (CLOSED, a refused start) leaves it committed at rd_idx, where the
+ * next start would find it (SEND_EMPTY): it is dropped here. */
+static mcapi_status_t vif_finish(uint32_t flags, uint32_t idx)
 {
     uint32_t st = VREG(NAMP_VIF_STATUS);
     VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF;
     if (st & NAMP_STATUS_ERROR) {
+        mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
+        uint32_t j;
+        if (tx->rd_idx == idx && mp_cbuffer_read(tx, &j) == 0)
+            mp_cbuffer_free(tx, j);
         C->send_errors++;
         C->last_vif_status = st;
-        return MCAPI_ERR_TRANSMISSION;
+        return vif_error(NAMP_STATUS_CODE(st), flags);
     }
     C->sends++;
     return MCAPI_SUCCESS;
@@ -297,7 +321,7 @@ static void sendq_pump(void)
         }
         if (!(VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE))
             return;
-        r->status = vif_finish(r->op);
+        r->status = vif_finish(r->op, r->op_idx);
         r->size = r->status == MCAPI_SUCCESS ? r->op_size : 0;
         r->state = MP_TASK_REQ_DONE;
         C->sq_started = 0;
@@ -331,7 +355,7 @@ static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer,
     mp_cbuffer_commit(tx, idx, (uint32_t)size);
     vif_start(flags, dst, idx);
     vif_wait_done();
-    return vif_finish(flags);
+    return vif_finish(flags, idx);
 }
 
 /* A non-blocking send: the bytes are copied into a send-buffer element at once (the caller's
@@ -578,8 +602,16 @@ void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t h, void **buffer, size_t *rece
     }
     mp_cbuffer_t *rx = rx_of(ep);
     uint32_t idx;
-    while (mp_cbuffer_read(rx, &idx) != 0)
+    while (mp_cbuffer_read(rx, &idx) != 0) {
+        /* the kernel saw the sender close the channel: what came before it is read first */
+        if (ep->gone) {
+            if (mp_cbuffer_read(rx, &idx) == 0)
+                break;
+            SET(status, MCAPI_ERR_CHAN_INVALID);
+            return;
+        }
         u_sleep(1);   /* blocking: a tick of sleep while nothing is there */
+    }
     *buffer = mp_cbuffer_data(rx, idx);   /* zero copy: the task's own page */
     if (received_size)
         *received_size = mp_cbuffer_size(rx, idx);
@@ -643,7 +675,9 @@ void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
         ep->released += 1u + (voids - ep->voids_seen);
         ep->voids_seen = voids;
         mcapi_status_t st = MCAPI_SUCCESS;
-        if (ep->released >= (mp_cbuffer_capacity(b) + 1u) / 2u) {
+        if (ep->gone)   /* no sender to return credits to (the kernel took the path back) */
+            ep->released = 0;
+        else if (ep->released >= (mp_cbuffer_capacity(b) + 1u) / 2u) {
             st = return_credits(ep, ep->released);
             if (st == MCAPI_SUCCESS)
                 ep->released = 0;
@@ -708,9 +742,12 @@ static int progress(mcapi_request_t *r)
         }
         mp_cbuffer_t *rx = rx_of(ep);
         uint32_t idx;
+        const uint32_t gone = ep->gone;   /* before the look: a packet before the close counts */
         if (mp_cbuffer_read(rx, &idx) == 0) {
             *r->pbuffer = mp_cbuffer_data(rx, idx);
             complete(r, MCAPI_SUCCESS, mp_cbuffer_size(rx, idx));
+        } else if (gone) {
+            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
         }
         break;
     }

@@ -160,8 +160,8 @@ void mcapix_endpoint_discard(mcapi_endpoint_t e, mcapi_status_t *status)
         *status = MCAPI_ERR_ENDP_INVALID;
         return;
     }
-    /* no sender's handle points here: no revoke, no "stopped" to wait for */
-    ep->flags &= ~(MP_EPF_CHAN_RECV | MP_EPF_OPEN);
+    /* no sender's handle points here: no revoke, no "stopped" to wait for or to send */
+    ep->flags &= ~(MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND | MP_EPF_OPEN);
     hw_ep(ep)->flags &= ~NAMP_EP_F_CHANNEL;
     mcapi_endpoint_delete(e, status);
 }

@@ -450,8 +450,8 @@ mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t
     if (!done)
         st = run_slot(NAMP_F_CON, &ep->peer_h, (uint32_t)(uintptr_t)buf, size);
     ep->chan_serving++;
-    if (ep->flags & MP_EPF_PEER_GONE)
-        mp_tr_chan_peer_gone(ep);   /* revoked while this send was under way */
+    if (mp_chan_stop_due(ep))
+        mp_tr_chan_peer_gone(ep);   /* revoked (or deleted) while this send was under way */
     return st;
 }
 
@@ -555,7 +555,7 @@ int mp_tr_send_progress(mcapi_request_t *r)
             done_now &= ~(1u << r->op_dma);
             waiting_runs--;
             dsts[r->op_pend].running--;
-            if (r->ep && (r->ep->flags & MP_EPF_PEER_GONE))
+            if (r->ep && mp_chan_stop_due(r->ep))
                 mp_tr_chan_peer_gone(r->ep);   /* the last one under way tells the receiver */
             if (err)
                 last_error = err;
@@ -615,6 +615,8 @@ static void credit_slot(struct mp_endpoint *ep, uint32_t n, uint32_t revoke)
 
 void mp_tr_chan_released(struct mp_endpoint *ep)
 {
+    if (ep->flags & MP_EPF_SENDER_GONE)
+        return;   /* the sender's handle is no longer its channel's: no credit slot to it */
     /* credits go back after half the window (thesis 3.2.2.1), through a credit slot (CoM); the
      * elements of failed transfers the buffer skipped (void) count as released too */
     uint32_t voids = ep->rx->voids;
@@ -696,7 +698,7 @@ int mp_tr_endpoint_closing(struct mp_endpoint *ep)
     }
     /* a channel's sender: its NAMP refuses further transfers (CLOSED), slots waiting for credit
      * fail; the set-up protocol's revoke (mp_sw_endpoint_closing) tells its software */
-    if ((ep->flags & MP_EPF_CHAN_RECV) && nslots)
+    if ((ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_SENDER_GONE)) == MP_EPF_CHAN_RECV && nslots)
         credit_slot(ep, 0, 1);
     (void)mp_sw_endpoint_closing(ep);
     return mp_tr_endpoint_reapable(ep);

@@ -8,6 +8,7 @@
 
 #include "mp/proto.h"
 #include "na_registers.h"
+#include "transport.h"   /* mp_tr_chan_peer_gone: the NAMP's own under MP_SW_BASE */
 
 /* Built alone (library mp_buffer/mp_rma/mp_rdma) these are the transport entry points; built
  * under the NAMP transport (MP_SW_BASE) they keep the set-up protocol (lookup, connect) and the
@@ -18,7 +19,6 @@
 #define MP_SW(name) mp_sw_##name
 #define chan_sender mp_sw_ext_chan_sender
 #else
-#include "transport.h"
 #define MP_SW(name) mp_tr_##name
 void mp_tr_poll(void) {}   /* the baseline's completions come through its interrupt handler */
 /* The sending endpoint of a channel by the address its CONNECT_REQ carried (the endpoint). */
@@ -214,6 +214,11 @@ static void handle_request(void)
         struct mp_endpoint *ep = mp_ep_from_addr(addr);
         if (ep && ep->state == MP_EP_CLOSING && ep->peer_node == src)
             ep->flags |= MP_EPF_PEER_STOPPED;
+        /* the sender deleted its endpoint (closed the channel): nothing more comes, receives end
+         * once the buffer is empty, and its handle is not ours to revoke or credit any more */
+        else if (ep && ep->state == MP_EP_READY && (ep->flags & MP_EPF_CHAN_RECV) &&
+                 ep->peer_node == src)
+            ep->flags |= MP_EPF_SENDER_GONE | MP_EPF_PEER_STOPPED;
         return;
     }
     case MP_MSG_CONNECT_REQ: {
@@ -615,7 +620,7 @@ mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_
     uint32_t c[3] = {ep->peer_ep, idx, st == MCAPI_SUCCESS ? size : 0u};
     tx_packet(MP_NOCBUF_REQ, ep->peer_node, MP_MSG_COMPLETE, c, 3, NULL, 0);
     ep->chan_serving++;
-    if (ep->flags & MP_EPF_PEER_GONE)   /* revoked while this packet was under way */
+    if (mp_chan_stop_due(ep))   /* revoked (or deleted) while this packet was under way */
         MP_SW(chan_peer_gone)(ep);
     return st;
 }
@@ -636,7 +641,7 @@ static void send_finish(mcapi_request_t *r, mcapi_status_t st)
 {
     if (r->ep) {
         r->ep->chan_serving++;
-        if (r->ep->flags & MP_EPF_PEER_GONE)
+        if (mp_chan_stop_due(r->ep))
             MP_SW(chan_peer_gone)(r->ep);
     }
     r->op_status = st;
@@ -788,6 +793,8 @@ int MP_SW(send_hint)(const mcapi_request_t *r, uint64_t *wake)
 
 void MP_SW(chan_released)(struct mp_endpoint *ep)
 {
+    if (ep->flags & MP_EPF_SENDER_GONE)
+        return;   /* no sender to give credits to */
     /* credits go back after half the window (thesis 3.2.2.1) */
     if (++ep->released >= (mp_cbuffer_capacity(ep->rx) + 1u) / 2u) {
         uint32_t c[2] = {ep->peer_ep, ep->released};
@@ -813,7 +820,11 @@ static int rx_quiet(mp_cbuffer_t *b)
 
 int MP_SW(endpoint_closing)(struct mp_endpoint *ep)
 {
-    if (ep->flags & MP_EPF_CHAN_RECV) {
+    /* a channel's sending side closes: "stopped" tells the receiver that no more data comes
+     * (sent once no send of the channel is under way: else by the last one to finish) */
+    if (ep->flags & MP_EPF_CHAN_SEND)
+        mp_tr_chan_peer_gone(ep);
+    if ((ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_SENDER_GONE)) == MP_EPF_CHAN_RECV) {
         uint32_t c[3] = {ep->peer_ep, MP_CREDIT_REVOKE, (uint32_t)(uintptr_t)ep};
         tx_packet(MP_NOCBUF_RESP, ep->peer_node, MP_MSG_CREDIT, c, 3, NULL, 0);
     }
@@ -822,6 +833,9 @@ int MP_SW(endpoint_closing)(struct mp_endpoint *ep)
 
 int MP_SW(endpoint_reapable)(struct mp_endpoint *ep)
 {
+    /* a channel's sending side: not before its "stopped" went out (the last send tells it) */
+    if ((ep->flags & MP_EPF_CHAN_SEND) && !(ep->flags & MP_EPF_STOP_SENT))
+        return 0;
     if ((ep->flags & MP_EPF_CHAN_RECV) && !(ep->flags & MP_EPF_PEER_STOPPED))
         return 0;
     return rx_quiet(ep->rx);

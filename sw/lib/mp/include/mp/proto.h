@@ -22,7 +22,10 @@
  *     CREDIT (revoke)     1     send endpoint address, MP_CREDIT_REVOKE, receive endpoint address:
  *                               the receive endpoint of the channel was deleted
  *     CREDIT (stopped)    0     receive endpoint address, MP_CREDIT_REVOKE: the sender of the
- *                               revoked channel has no transfer under way and will send no more
+ *                               revoked channel has no transfer under way and will send no more;
+ *                               also sent when the send endpoint is deleted (its kernel buries a
+ *                               killed task's): the channel is closed, the receiver's packets
+ *                               end with MCAPI_ERR_CHAN_INVALID once the buffer is empty
  */
 #ifndef MP_PROTO_H
 #define MP_PROTO_H

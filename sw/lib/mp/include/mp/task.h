@@ -32,6 +32,9 @@ struct mp_task_ep {
     uint32_t chan_vid;          /* sending: vID of the connected receive endpoint's handle;
                                    receiving: vID of the credit path (NAMP_ET_CREDIT) */
     uint32_t released, voids_seen;   /* receiving: packets released since the last credit */
+    volatile uint32_t gone;     /* set by the kernel: the channel's sender deleted its endpoint
+                                   (e.g. its task was killed); receives end once the buffer is
+                                   empty, no credits go back */
 };
 struct mp_task_remote {
     uint32_t used, node, port, vid;
