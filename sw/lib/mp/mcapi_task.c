@@ -277,7 +277,8 @@ static void vif_start(uint32_t flags, uint32_t dst, uint32_t idx)
 }
 
 /* A failed transfer's STATUS code as the library maps it (transport_namp.c): a peer that went
- * away is told apart from a transmission error. */
+ * away is told apart from a transmission error; the vif's refusals name what the task was not
+ * granted. Also a collective member's code (mcapi_task_cc.c). */
 static mcapi_status_t vif_error(uint32_t code, uint32_t flags)
 {
     switch (code) {
@@ -285,6 +286,11 @@ static mcapi_status_t vif_error(uint32_t code, uint32_t flags)
     case NAMP_ERR_CLOSED: return MCAPI_ERR_CHAN_INVALID;        /* the receiver revoked */
     case NAMP_ERR_CHANNEL: return MCAPI_ERR_CHAN_CONNECTED;
     case NAMP_ERR_TOO_LARGE: return (flags & NAMP_FLAG_CON) ? MCAPI_ERR_PKT_SIZE : MCAPI_ERR_MSG_SIZE;
+    case NAMP_ERR_MODE_UNSUPPORTED: return MCAPI_ERR_NOT_SUPPORTED;   /* absent hardware */
+    case NAMP_ERR_VIF_BOUND:
+    case NAMP_ERR_VIF_ENTRY: return MCAPI_ERR_ENDP_INVALID;
+    case NAMP_ERR_VIF_WINDOW:
+    case NAMP_ERR_WINDOW: return MCAPI_ERR_BUF_INVALID;
     default: return MCAPI_ERR_TRANSMISSION;
     }
 }
@@ -1075,3 +1081,4 @@ struct mp_task_remote *mptask_remote(mcapi_endpoint_t e) { return remote_of(e); 
 volatile uint32_t *mptask_vif(void) { return (volatile uint32_t *)C->vif; }
 void mptask_vif_acquire(void) { sendq_drain(); }
 void mptask_vif_wait_done(void) { vif_wait_done(); }
+mcapi_status_t mptask_map_error(uint32_t code, uint32_t flags) { return vif_error(code, flags); }

@@ -88,26 +88,15 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
     return 1;
 }
 
-/* vif refusals name what the task was not granted; the slot's codes as the library maps them */
-mcapi_status_t mp_namp_map_error(uint32_t code);
-mcapi_status_t mptask_map_error(uint32_t code)
-{
-    if (code == NAMP_ERR_VIF_BOUND || code == NAMP_ERR_VIF_ENTRY)
-        return MCAPI_ERR_ENDP_INVALID;
-    if (code == NAMP_ERR_VIF_WINDOW || code == NAMP_ERR_WINDOW)
-        return MCAPI_ERR_BUF_INVALID;
-    return mp_namp_map_error(code);
-}
-
 /* The MCAPI status of a finished collective: its first failed member's, or the slot's. */
-static mcapi_status_t result(const uint32_t *desc, uint32_t num, uint32_t code)
+static mcapi_status_t result(const uint32_t *desc, uint32_t num, uint32_t code, uint32_t flags)
 {
     if (code != NAMP_ERR_CC_MEMBER)
-        return mptask_map_error(code);
+        return mptask_map_error(code, flags);
     for (uint32_t i = 0; i < num; ++i) {
         uint32_t m = NAMP_CC_MSTAT_CODE(desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS) / 4]);
         if (m)
-            return mptask_map_error(m);
+            return mptask_map_error(m, flags);
     }
     return MCAPI_ERR_TRANSMISSION;
 }
@@ -233,7 +222,7 @@ static void group_send(mcapix_mcast_group_t *g, const void *data, size_t size, m
     }
     g->hw_last = 1;
     g->hw_code = code;
-    SET(status, code ? result(g->desc, g->num, code) : MCAPI_SUCCESS);
+    SET(status, code ? result(g->desc, g->num, code, g->channel ? NAMP_FLAG_CON : 0u) : MCAPI_SUCCESS);
 }
 
 void mcapix_mcast_send(mcapix_mcast_group_t *group, const void *buffer, size_t size,
@@ -274,7 +263,7 @@ mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *group, siz
     const uint32_t code = group->hw_code == NAMP_ERR_CC_MEMBER
                               ? NAMP_CC_MSTAT_CODE(group->desc[(NAMP_CC_MEMBER(member) + NAMP_CC_M_STATUS) / 4])
                               : group->hw_code;
-    return code ? mptask_map_error(code) : MCAPI_SUCCESS;
+    return code ? mptask_map_error(code, group->channel ? NAMP_FLAG_CON : 0u) : MCAPI_SUCCESS;
 }
 
 void mcapix_mcast_destroy(mcapix_mcast_group_t *group, mcapi_status_t *status)
@@ -328,7 +317,7 @@ void mcapix_reduce_send(mcapix_reduce_tx_t *r, uint32_t op, uint32_t type, const
         SET(status, st);
         return;
     }
-    SET(status, code ? result(r->desc, 1, code) : MCAPI_SUCCESS);
+    SET(status, code ? result(r->desc, 1, code, 0u) : MCAPI_SUCCESS);
 }
 
 void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoint,
@@ -391,7 +380,7 @@ void mcapix_gather_send(mcapix_gather_tx_t *r, const void *buffer, mcapi_status_
         SET(status, st);
         return;
     }
-    SET(status, code ? result(r->desc, 1, code) : MCAPI_SUCCESS);
+    SET(status, code ? result(r->desc, 1, code, NAMP_FLAG_CON) : MCAPI_SUCCESS);
 }
 
 /* ---- roots and path switches: the kernel's library only ---- */

@@ -17,6 +17,6 @@ struct mp_task_remote *mptask_remote(mcapi_endpoint_t e);          /* NULL: not 
 volatile uint32_t *mptask_vif(void);                               /* the vif's interface page */
 void mptask_vif_acquire(void);     /* until the queued non-blocking sends are done */
 void mptask_vif_wait_done(void);   /* until the vif's transfer is DONE */
-mcapi_status_t mptask_map_error(uint32_t code);   /* a slot or vif STATUS code */
+mcapi_status_t mptask_map_error(uint32_t code, uint32_t flags);   /* a slot or vif STATUS code */
 
 #endif
