@@ -28,6 +28,8 @@
 #define SVP_PKTS_OUT 2       /* victim -> channel peer, before the kill */
 #define SVP_SIZE(i) (16u + 97u * (i))
 #define SVP_BAD_VA 0x40000000u   /* unmapped in every task: a store there kills it */
+#define SVP_AREA_OFFSET (sizeof(mp_task_state_t) + 4096u)   /* a task's collective area: one page */
+#define SVP_DATA_BYTES (SVP_AREA_OFFSET + 4096u)
 
 static inline uint8_t svp_pattern(uint32_t msg, uint32_t i) { return (uint8_t)(msg * 37u + i * 5u + 3u); }
 
@@ -41,6 +43,7 @@ struct sv_peer_task {
     uint32_t st_fill, fill_ok, st_blocked, st_wait, st_after, st_after_i;
     uint32_t st_chan_blocked, chan_sent, st_recv_gone, st_recv_again, st_recv_i, st_send_i;
     uint32_t st_avail, st_cancel;
+    uint32_t st_mcast, st_mcast_member;   /* a multicast whose member is the dead victim */
     uint32_t blocked_ticks, recv_gone_ticks;   /* mtime ticks a blocked call took */
 };
 

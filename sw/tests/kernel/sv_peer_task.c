@@ -4,8 +4,10 @@
  * record what each call returns, during and after the kill. */
 #include <stdint.h>
 
+#include "kernel/kconfig.h"
 #include "kernel/user.h"
 #include "mcapi.h"
+#include "mcapix_cc.h"
 #include "sv_peer.h"
 
 #define DATA(arg) ((struct sv_peer_task *)((uint8_t *)(arg) + sizeof(mp_task_state_t)))
@@ -128,6 +130,15 @@ void sv_peer_pm(void *arg)
     if (st == MCAPI_PENDING)
         mcapi_wait(&req, &got, 100000, &st);
     d->st_after_i = st;
+    /* a collective through its vif with the dead victim as member: the member fails, not a hang */
+    mcapix_mcast_group_t g;
+    mcapix_cc_area((void *)(K_USER_DATA + SVP_AREA_OFFSET), 4096, &st);
+    if (st == MCAPI_SUCCESS)
+        mcapix_mcast_create(&g, me, &vm, 1, &st);
+    if (st == MCAPI_SUCCESS)
+        mcapix_mcast_send(&g, b, 8, &st);
+    d->st_mcast = st;
+    d->st_mcast_member = mcapix_mcast_member_status(&g, 0);
     mcapi_finalize(&st);
     d->done = 1;
     u_exit(0);

@@ -42,8 +42,7 @@ static int wait_for(volatile uint32_t *w, uint32_t v)
 
 static k_thread_t *start_task(const char *tname, void (*entry)(void *), unsigned slot)
 {
-    k_task_image_t img = {tname, entry, NULL,
-                          sizeof(mp_task_state_t) + sizeof(struct sv_peer_task), 2, 3, 1};
+    k_task_image_t img = {tname, entry, NULL, SVP_DATA_BYTES, 2, 3, 1};
     k_thread_t *t = k_task_create(&img);
     CHECK(t != NULL);
     if (!t)
@@ -286,6 +285,8 @@ static void tile1(void)
     CHECK_EQ(dm->st_cancel, MCAPI_SUCCESS);
     CHECK_EQ(dm->st_after, MCAPI_ERR_ENDP_INVALID);
     CHECK_EQ(dm->st_after_i, MCAPI_ERR_ENDP_INVALID);
+    CHECK_EQ(dm->st_mcast, MCAPI_ERR_ENDP_INVALID);
+    CHECK_EQ(dm->st_mcast_member, MCAPI_ERR_ENDP_INVALID);
     CHECK_EQ(km.received, SVP_MSGS_KM);
     CHECK_EQ(km.byte_fail, 0);
     CHECK_EQ(km.st_wait, MCAPI_TIMEOUT);
@@ -296,8 +297,8 @@ static void tile1(void)
     k_printf("sv_peer msg: task peer got %lu/%d intact, filled %lu, blocked send %s, wait %s\n",
              (unsigned long)dm->received, SVP_MSGS_PM, (unsigned long)dm->fill_ok,
              name(dm->st_blocked), name(dm->st_wait));
-    k_printf("sv_peer msg after the kill: send %s, send_i %s\n", name(dm->st_after),
-             name(dm->st_after_i));
+    k_printf("sv_peer msg after the kill: send %s, send_i %s, multicast %s\n", name(dm->st_after),
+             name(dm->st_after_i), name(dm->st_mcast));
     k_printf("sv_peer kmsg: kernel peer got %lu/%d intact, wait %s, then send %s, lookup %s\n",
              (unsigned long)km.received, SVP_MSGS_KM, name(km.st_wait), name(km.st_after),
              name(km.st_get));
