@@ -842,7 +842,11 @@ mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t ep, mcapi_status_
         SET(status, MCAPI_ERR_CHAN_INVALID);
         return 0;
     }
-    return mcapi_msg_available(&ep->h, status);
+    const int gone = (ep->flags & MP_EPF_SENDER_GONE) != 0;   /* before the look */
+    const mcapi_uint_t n = mcapi_msg_available(&ep->h, status);
+    if (n == 0 && gone)   /* nothing left and nothing to come: the channel is closed, as recv says */
+        SET(status, MCAPI_ERR_CHAN_INVALID);
+    return n;
 }
 
 void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)

@@ -446,6 +446,15 @@ void mcapi_msg_recv(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
     SET(status, rc == 0 ? MCAPI_SUCCESS : MCAPI_ERR_MSG_TRUNCATED);
 }
 
+/* Committed elements from rd_idx on (what a receive would find without waiting). */
+static uint32_t committed(mp_cbuffer_t *b)
+{
+    uint32_t rd = b->rd_idx, wr = b->wr_idx, n = 0;
+    while (rd + n != wr && (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, rd + n)] & MP_CB_COMMITTED))
+        ++n;
+    return n;
+}
+
 mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *status)
 {
     struct mp_task_ep *ep = ready() ? local_of(recv_ep) : NULL;
@@ -453,12 +462,8 @@ mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *statu
         SET(status, ready() ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_NODE_NOTINIT);
         return 0;
     }
-    mp_cbuffer_t *b = rx_of(ep);
-    uint32_t rd = b->rd_idx, wr = b->wr_idx, n = 0;
-    while (rd + n != wr && (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, rd + n)] & MP_CB_COMMITTED))
-        ++n;
     SET(status, MCAPI_SUCCESS);
-    return n;
+    return committed(rx_of(ep));
 }
 
 /* ---- packet channels, sending side: connect and open are kernel requests (done when the call
@@ -631,11 +636,10 @@ mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t h, mcapi_status_t
         SET(status, ready() ? MCAPI_ERR_CHAN_INVALID : MCAPI_ERR_NODE_NOTINIT);
         return 0;
     }
-    mp_cbuffer_t *b = rx_of(ep);
-    uint32_t rd = b->rd_idx, wr = b->wr_idx, n = 0;
-    while (rd + n != wr && (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, rd + n)] & MP_CB_COMMITTED))
-        ++n;
-    SET(status, MCAPI_SUCCESS);
+    const uint32_t gone = ep->gone;   /* before the look: a packet before the close counts */
+    const uint32_t n = committed(rx_of(ep));
+    /* nothing left and nothing to come: the channel is closed, as a receive says */
+    SET(status, n == 0 && gone ? MCAPI_ERR_CHAN_INVALID : MCAPI_SUCCESS);
     return n;
 }
 

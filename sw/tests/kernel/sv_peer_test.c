@@ -315,6 +315,7 @@ static void tile1(void)
     CHECK_EQ(dt->st_recv_again, MCAPI_ERR_CHAN_INVALID);
     CHECK_EQ(dt->st_recv_i, MCAPI_ERR_CHAN_INVALID);
     CHECK_EQ(dt->avail, 0);
+    CHECK_EQ(dt->st_avail, MCAPI_ERR_CHAN_INVALID);   /* empty and its sender gone: closed */
     CHECK_EQ(kc.st_setup, MCAPI_SUCCESS);
     CHECK_EQ(kc.received, SVP_PKTS_OUT);
     CHECK_EQ(kc.byte_fail, 0);
@@ -326,6 +327,7 @@ static void tile1(void)
     CHECK_EQ(kc.st_recv_again, MCAPI_ERR_CHAN_INVALID);
     CHECK_EQ(kc.st_recv_i, MCAPI_ERR_CHAN_INVALID);
     CHECK_EQ(kc.avail, 0);
+    CHECK_EQ(kc.st_avail, MCAPI_ERR_CHAN_INVALID);
     k_printf("sv_peer chan: task peer got %lu/%d intact, sent %lu, blocked send %s, recv %s\n",
              (unsigned long)dt->received, SVP_PKTS_OUT, (unsigned long)dt->chan_sent,
              name(dt->st_chan_blocked), name(dt->st_recv_gone));
