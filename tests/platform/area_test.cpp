@@ -97,12 +97,20 @@ TEST(Area, ContradictorySharesAreRefused) {
 }
 
 TEST(Area, JsonSectionHasComponentsAndTotals) {
-    // the thesis' svfull (without PS and the isolation checks, which it does not size)
-    const auto j = vp::area_json(area("svfull", {"namp.ps=false", "area.namp_vif_window_check_gates=0"}));
+    // the thesis' svfull (without PS, the isolation checks and collectives through a vif, which
+    // it does not size)
+    const auto j = vp::area_json(area("svfull", {"namp.ps=false", "area.namp_vif_window_check_gates=0",
+                                                 "area.namp_vif_cc_gates=0"}));
     EXPECT_EQ(j["tiles"], 16);
     EXPECT_DOUBLE_EQ(j["namp_kgates"].get<double>(), 40.0);
-    // the preset: + PS 1 kGate + 4 virtual interfaces' isolation of 0.55 kGates
-    EXPECT_NEAR(vp::area_json(area("svfull"))["namp_kgates"].get<double>(), 43.2, 1e-9);
+    // the preset: + PS 1 kGate + 4 virtual interfaces' isolation of 0.55 kGates and member
+    // tables of 0.3 kGates
+    EXPECT_NEAR(vp::area_json(area("svfull"))["namp_kgates"].get<double>(), 44.4, 1e-9);
+    EXPECT_EQ(vp::area_json(area("svfull"))["components"]["namp_vif_cc_members"]["count"], 4);
+    // without any collective the member tables are absent
+    EXPECT_FALSE(vp::area_json(area("svfull", {"namp.enable_cc_multicast=false", "namp.enable_cc_scattergather=false",
+                                               "namp.enable_cc_reduction=false"}))["components"]
+                     .contains("namp_vif_cc_members"));
     EXPECT_DOUBLE_EQ(j["noc_buffers_kgates"].get<double>(), 37.0);
     EXPECT_DOUBLE_EQ(j["dma_kgates"].get<double>(), 27.0);
     EXPECT_EQ(j["components"]["namp_slots"]["count"], 5);
