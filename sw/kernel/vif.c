@@ -115,30 +115,30 @@ int k_vif_clear_entry(k_thread_t *t, uint32_t vid)
     return r;
 }
 
-int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes)
+/* An entry for a range of the task's memory: the NAMP reads it physically, so it must be the
+ * task's own, writable, contiguous memory; the range is the window the adapter keeps every access
+ * derived from what the task wrote there in. */
+static int add_range(k_thread_t *t, uint32_t kind, uint32_t va, uint32_t bytes, uint32_t min)
 {
-    if (!t || !t->task || (va & 3) || bytes < MP_CB_HEADER_SIZE)
+    if (!t || !t->task || (va & 3) || bytes < min)
         return K_EINVAL;
-    /* The NAMP reads the buffer physically: it must be in the task's own, contiguous memory; the
-     * range is the window the adapter keeps every access derived from its header in. */
     uint32_t pa = vm_user_range(t->task, va, bytes, PTE_R | PTE_W);
     if (!pa)
         return K_EINVAL;
-    return locked_add(t, NAMP_ET_SENDBUF, pa, bytes);
+    return locked_add(t, kind, pa, bytes);
 }
 
-/* A collective area (docs/namp.md "Collectives through a vif"): a range of the task's own memory
- * where its collectives' descriptors and data lie; the adapter reads and writes nothing of the
- * task's outside it, and takes the members from the table by vID. Physically contiguous like a
- * send buffer (one page always is). */
+int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes)
+{
+    return add_range(t, NAMP_ET_SENDBUF, va, bytes, MP_CB_HEADER_SIZE);
+}
+
+/* A collective area (docs/namp.md "Collectives through a vif"): where the task's collectives'
+ * descriptors and data lie; the adapter touches nothing of the task's outside it and takes the
+ * members from the table by vID. */
 int k_vif_add_ccarea(k_thread_t *t, uint32_t va, uint32_t bytes)
 {
-    if (!t || !t->task || (va & 3) || bytes < NAMP_CC_HEADER)
-        return K_EINVAL;
-    uint32_t pa = vm_user_range(t->task, va, bytes, PTE_R | PTE_W);
-    if (!pa)
-        return K_EINVAL;
-    return locked_add(t, NAMP_ET_CCAREA, pa, bytes);
+    return add_range(t, NAMP_ET_CCAREA, va, bytes, NAMP_CC_HEADER);
 }
 
 /* The slot's transfer is aborted and, once the abort took effect, the slot is freed (idle, its

@@ -36,8 +36,8 @@ const uint32_t RX_WIN = uint32_t(mp_cbuffer_footprint(RX_N, RX_M));
 constexpr uint32_t SECRET_WORD = 0x5EC12E70u;  // tag of every byte the task must not see
 constexpr unsigned VSLOT = 2;                  // the task's vif slot
 
-uint32_t vifc(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_CONFIG_PAGE + reg); }
-uint32_t vifr(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_PAGE + reg); }
+uint32_t vifc(unsigned s, uint32_t reg) { return vif_cfg_reg(s, reg); }
+uint32_t vifr(unsigned s, uint32_t reg) { return vif_reg(s, reg); }
 
 struct mem : namp_mem {   // the task's send buffer and endpoint table on top
     uint32_t data(uint32_t buf, uint32_t n, uint32_t k) { return buf + MP_CB_HEADER_SIZE + (4u << n) + (k << TX_M); }
@@ -48,12 +48,7 @@ struct mem : namp_mem {   // the task's send buffer and endpoint table on top
         put(0, TXB + MP_CB_OFF_WR_IDX, wr + 1);
         put(0, TXB + MP_CB_HEADER_SIZE + 4 * k, MP_CB_COMMITTED | bytes);
     }
-    void entry(uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit) {
-        put(0, ET + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_ADDR, addr);
-        put(0, ET + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_KIND, kind);
-        put(0, ET + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_LIMIT, limit);
-        put(0, ET + vid * NAMP_ET_ENTRY_SIZE + 12, 0);
-    }
+    void entry(uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit) { et_entry(ET, vid, addr, kind, limit); }
     // Both tiles: every word a secret, then the structures of the set-up. vIDs: 0 message handle,
     // 1 send buffer, 2 channel handle, 3 credit path.
     void setup(bool guarded = true) {
@@ -105,18 +100,9 @@ uint32_t vdone(bench &b, unsigned s, unsigned tries = 2000) {
 
 uint32_t code_of(uint32_t st) { return st & NAMP_STATUS_ERROR ? NAMP_STATUS_CODE(st) : 0u; }
 
-// Words of tile t outside [lo, hi) ranges that differ from the pattern.
 unsigned changed_outside(mem &m, unsigned t, const std::vector<std::pair<uint32_t, uint32_t>> &allowed) {
-    unsigned n = 0;
-    for (uint32_t o = 0; o < (1u << 20); o += 4) {
-        const uint32_t a = TILE_SRAM_BASE + o;
-        bool ok = false;
-        for (const auto &r : allowed) ok = ok || (a >= r.first && a < r.second);
-        if (!ok && m.get(t, a) != SECRET_WORD) ++n;
-    }
-    return n;
+    return m.changed_outside(t, SECRET_WORD, allowed);
 }
-
 }  // namespace
 
 // B1, B2, B3: the send buffer's header points data or size words outside the task's window (at

@@ -2,6 +2,8 @@
 // circular buffers, the slot registers. Shared by the NAMP-PS and isolation tests.
 #pragma once
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "mp/cbuffer.h"
 #include "na_test_support.h"
@@ -10,6 +12,9 @@
 namespace na_test {
 
 inline uint32_t slot_reg(unsigned i, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(i) + reg); }
+// a vif's configuration page (the kernel's) and interface page (the task's)
+inline uint32_t vif_cfg_reg(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_CONFIG_PAGE + reg); }
+inline uint32_t vif_reg(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_PAGE + reg); }
 
 struct namp_mem {
     bench &b;
@@ -52,6 +57,25 @@ struct namp_mem {
         put(tile, h + NAMP_H_ENDPOINT, ep);
         put(tile, h + NAMP_H_CREDITS, credits);
         put(tile, h + NAMP_H_FLAGS, flags);
+    }
+    // entry vid of the endpoint table at et in tile 0 (the kernel's)
+    void et_entry(uint32_t et, uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit) {
+        put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_ADDR, addr);
+        put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_KIND, kind);
+        put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_LIMIT, limit);
+        put(0, et + vid * NAMP_ET_ENTRY_SIZE + 12, 0);
+    }
+    // Words of tile t (its first MiB) outside the allowed [lo, hi) ranges that are no longer
+    // `secret`: what an isolation test's adversary changed where it must not.
+    unsigned changed_outside(unsigned t, uint32_t secret, const std::vector<std::pair<uint32_t, uint32_t>> &allowed) {
+        unsigned n = 0;
+        for (uint32_t o = 0; o < (1u << 20); o += 4) {
+            const uint32_t a = TILE_SRAM_BASE + o;
+            bool ok = false;
+            for (const auto &r : allowed) ok = ok || (a >= r.first && a < r.second);
+            if (!ok && get(t, a) != secret) ++n;
+        }
+        return n;
     }
     // channel fast path (what software fills in at connect time)
     void direct(unsigned tile, uint32_t h, unsigned rx_tile, uint32_t rxbuf) {

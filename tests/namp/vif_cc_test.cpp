@@ -37,16 +37,11 @@ constexpr uint32_t DESC_OFF = 0x40, DATA_OFF = 0x400;   // in the area
 // 8 a send buffer (the area again, as the wrong kind)
 constexpr uint32_t V_AREA = 6, V_CREDIT = 7, V_SENDBUF = 8, BOUND = 9;
 
-uint32_t vifc(uint32_t reg) { return na(NA_NAMP_SLOT_BASE(VSLOT) + NAMP_VIF_CONFIG_PAGE + reg); }
-uint32_t vifr(uint32_t reg) { return na(NA_NAMP_SLOT_BASE(VSLOT) + NAMP_VIF_PAGE + reg); }
+uint32_t vifc(uint32_t reg) { return vif_cfg_reg(VSLOT, reg); }
+uint32_t vifr(uint32_t reg) { return vif_reg(VSLOT, reg); }
 
 struct mem : namp_mem {
-    void entry(uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit) {
-        put(0, ET + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_ADDR, addr);
-        put(0, ET + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_KIND, kind);
-        put(0, ET + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_LIMIT, limit);
-        put(0, ET + vid * NAMP_ET_ENTRY_SIZE + 12, 0);
-    }
+    void entry(uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit) { et_entry(ET, vid, addr, kind, limit); }
     // Every word of every tile a secret, then the kernel's structures and the tasks' pages.
     void setup() {
         for (unsigned t = 0; t < 4; ++t)
@@ -112,16 +107,8 @@ uint32_t vcc(bench &b, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, un
 
 uint32_t p1_of(uint32_t desc_off = DESC_OFF) { return NAMP_VIF_CC_PARAM1(V_AREA, desc_off); }
 
-// Words of tile t outside the allowed ranges that are no longer the secret pattern.
 unsigned changed_outside(mem &m, unsigned t, const std::vector<std::pair<uint32_t, uint32_t>> &allowed) {
-    unsigned n = 0;
-    for (uint32_t o = 0; o < (1u << 20); o += 4) {
-        const uint32_t a = TILE_SRAM_BASE + o;
-        bool ok = false;
-        for (const auto &r : allowed) ok = ok || (a >= r.first && a < r.second);
-        if (!ok && m.get(t, a) != SECRET_WORD) ++n;
-    }
-    return n;
+    return m.changed_outside(t, SECRET_WORD, allowed);
 }
 
 const std::vector<std::pair<uint32_t, uint32_t>> kernel0 = {

@@ -19,9 +19,7 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
                              uint32_t count, uint32_t base, uint32_t chunk, uint32_t stride,
                              mcapi_status_t *status)
 {
-    if (!r || part >= MCAPIX_GATHER_MAX_PARTS || count == 0 || count > 0xFFFFu || chunk == 0 ||
-        root_max_msg_log2 < 2 || root_max_msg_log2 > 20 ||
-        (uint64_t)base + (uint64_t)(count - 1) * stride + chunk > (1ull << root_max_msg_log2)) {
+    if (!r || !mp_gather_layout_ok(root_max_msg_log2, part, count, base, chunk, stride)) {
         *status = MCAPI_ERR_PARAMETER;
         return;
     }
@@ -30,24 +28,12 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
         *status = MCAPI_ERR_ENDP_INVALID;
         return;
     }
-    memset(r->desc, 0, sizeof r->desc);
     memset(r->handle, 0, sizeof r->handle);
     /* the part's own handle of the root endpoint: tile, endpoint, geometry for the bounds check */
     r->handle[NAMP_H_TILE / 4] = root->hw[NAMP_H_TILE / 4];
     r->handle[NAMP_H_ENDPOINT / 4] = root->hw[NAMP_H_ENDPOINT / 4];
     r->handle[NAMP_H_FLAGS / 4] = NAMP_H_F_CONNECTED | NAMP_H_GEOMETRY(0, root_max_msg_log2);
-    r->desc[NAMP_CC_KIND / 4] = NAMP_CC_GATHER_WORD(count, part);
-    r->desc[NAMP_CC_NUM / 4] = 1;
-    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE) / 4] = (uint32_t)(uintptr_t)r->handle;
-    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_BASE) / 4] = base;
-    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_SIZE) / 4] = chunk;
-    r->desc[NAMP_CC_GATHER_STRIDE / 4] = stride;
-    r->next_id = 1;
-    r->part = part;
-    r->count = count;
-    r->base = base;
-    r->chunk = chunk;
-    r->stride = stride;
+    mp_gather_tx_fill(r, (uint32_t)(uintptr_t)r->handle, part, count, base, chunk, stride);
     r->send_endpoint = send_endpoint;
     r->root = root;
     r->magic = TX_MAGIC;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "mcapix_cc.h"
+#include "namp_cc.h"
 
 /* NA_FEATURE_NAMP_CC_* bits the transport can use (0: none). */
 uint32_t mp_cc_hw_features(void);
@@ -25,5 +26,36 @@ int mp_cc_hw_gather_send(mcapix_gather_tx_t *r, const void *buf, mcapi_status_t 
 int mp_cc_hw_gather_rx(mcapix_gather_rx_t *r);
 /* the current collective path (mcapix_cc_set_path) */
 uint32_t mp_cc_path(void);
+
+/* A gather part's layout (mcapix_gather_tx_create): 1 if it fits the root's elements. Shared with
+ * the task build (mcapi_task_cc.c). */
+static inline int mp_gather_layout_ok(uint32_t root_max_msg_log2, uint32_t part, uint32_t count,
+                                      uint32_t base, uint32_t chunk, uint32_t stride)
+{
+    return part < MCAPIX_GATHER_MAX_PARTS && count != 0 && count <= 0xFFFFu && chunk != 0 &&
+           root_max_msg_log2 >= 2 && root_max_msg_log2 <= 20 &&
+           (uint64_t)base + (uint64_t)(count - 1) * stride + chunk <= (1ull << root_max_msg_log2);
+}
+
+/* The part's descriptor and layout words in r (desc cleared first); `handle` is the member word
+ * (an address, or a vID in a task). */
+static inline void mp_gather_tx_fill(mcapix_gather_tx_t *r, uint32_t handle, uint32_t part,
+                                     uint32_t count, uint32_t base, uint32_t chunk, uint32_t stride)
+{
+    for (uint32_t i = 0; i < sizeof r->desc / 4; ++i)
+        r->desc[i] = 0;
+    r->desc[NAMP_CC_KIND / 4] = NAMP_CC_GATHER_WORD(count, part);
+    r->desc[NAMP_CC_NUM / 4] = 1;
+    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE) / 4] = handle;
+    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_BASE) / 4] = base;
+    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_SIZE) / 4] = chunk;
+    r->desc[NAMP_CC_GATHER_STRIDE / 4] = stride;
+    r->next_id = 1;
+    r->part = part;
+    r->count = count;
+    r->base = base;
+    r->chunk = chunk;
+    r->stride = stride;
+}
 
 #endif

@@ -968,17 +968,6 @@ mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *sta
     return MCAPI_TRUE;
 }
 
-static uint64_t now_ticks(void)
-{
-    uint32_t hi, lo, hi2;
-    do {
-        __asm__ volatile("rdtimeh %0" : "=r"(hi));
-        __asm__ volatile("rdtime %0" : "=r"(lo));
-        __asm__ volatile("rdtimeh %0" : "=r"(hi2));
-    } while (hi != hi2);
-    return (uint64_t)hi << 32 | lo;
-}
-
 mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *size,
                             mcapi_timeout_t timeout, mcapi_status_t *status)
 {
@@ -999,7 +988,7 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
     }
     const uint64_t deadline = timeout == MCAPI_TIMEOUT_INFINITE
                                   ? UINT64_MAX
-                                  : now_ticks() + (uint64_t)timeout * C->timer_hz / 1000000u;
+                                  : u_time() + (uint64_t)timeout * C->timer_hz / 1000000u;
     for (uint32_t n = 0;; ++n) {
         for (size_t i = 0; i < number; ++i) {
             mcapi_request_t *r = requests[i];
@@ -1010,7 +999,7 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
                 return (mcapi_uint_t)i;
             }
         }
-        if (deadline != UINT64_MAX && now_ticks() >= deadline) {
+        if (deadline != UINT64_MAX && u_time() >= deadline) {
             SET(status, MCAPI_TIMEOUT);
             return MCAPI_RETURN_VALUE_INVALID;
         }

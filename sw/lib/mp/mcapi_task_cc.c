@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mcapi.h"
+#include "collective_internal.h"
 #include "mcapi_task_internal.h"
 #include "mcapix_cc.h"
 #include "namp_cc.h"
@@ -278,6 +279,17 @@ void mcapix_mcast_destroy(mcapix_mcast_group_t *group, mcapi_status_t *status)
 
 /* ---- reduction contributions and gather parts ---- */
 
+/* A contributor's ends: a local sending endpoint and a looked-up root (its vID), or NULL with
+ * *status set. */
+static const struct mp_task_remote *contributor(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t root,
+                                                mcapi_status_t *status)
+{
+    const struct mp_task_remote *rem = mptask_ready() ? mptask_remote(root) : NULL;
+    if (!rem || !mptask_local(send_endpoint))
+        SET(status, mptask_ready() ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_NODE_NOTINIT);
+    return rem && mptask_local(send_endpoint) ? rem : NULL;
+}
+
 void mcapix_reduce_tx_create(mcapix_reduce_tx_t *r, mcapi_endpoint_t send_endpoint,
                              mcapi_endpoint_t root, mcapi_status_t *status)
 {
@@ -286,11 +298,9 @@ void mcapix_reduce_tx_create(mcapix_reduce_tx_t *r, mcapi_endpoint_t send_endpoi
         return;
     }
     r->magic = 0;
-    const struct mp_task_remote *rem = mptask_ready() ? mptask_remote(root) : NULL;
-    if (!rem || !mptask_local(send_endpoint)) {
-        SET(status, mptask_ready() ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_NODE_NOTINIT);
+    const struct mp_task_remote *rem = contributor(send_endpoint, root, status);
+    if (!rem)
         return;
-    }
     memset(r->desc, 0, sizeof r->desc);
     r->desc[NAMP_CC_NUM / 4] = 1;
     r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE) / 4] = rem->vid;
@@ -325,18 +335,14 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
                              uint32_t count, uint32_t base, uint32_t chunk, uint32_t stride,
                              mcapi_status_t *status)
 {
-    if (!r || part >= MCAPIX_GATHER_MAX_PARTS || count == 0 || count > 0xFFFFu || chunk == 0 ||
-        root_max_msg_log2 < 2 || root_max_msg_log2 > 20 ||
-        (uint64_t)base + (uint64_t)(count - 1) * stride + chunk > (1ull << root_max_msg_log2)) {
+    if (!r || !mp_gather_layout_ok(root_max_msg_log2, part, count, base, chunk, stride)) {
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     r->magic = 0;
-    const struct mp_task_remote *rem = mptask_ready() ? mptask_remote(root) : NULL;
-    if (!rem || !mptask_local(send_endpoint)) {
-        SET(status, mptask_ready() ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_NODE_NOTINIT);
+    const struct mp_task_remote *rem = contributor(send_endpoint, root, status);
+    if (!rem)
         return;
-    }
     /* the part's own handle of the root (connected, the root's geometry, unlimited credits) is
      * the kernel's: the task gets its vID */
     int32_t vid = mptask_request(MP_TASK_OP_GATHER_HANDLE, rem->vid, root_max_msg_log2);
@@ -344,19 +350,7 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
         SET(status, MP_TASK_STATUS(vid));
         return;
     }
-    memset(r->desc, 0, sizeof r->desc);
-    r->desc[NAMP_CC_KIND / 4] = NAMP_CC_GATHER_WORD(count, part);
-    r->desc[NAMP_CC_NUM / 4] = 1;
-    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE) / 4] = (uint32_t)vid;
-    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_BASE) / 4] = base;
-    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_SIZE) / 4] = chunk;
-    r->desc[NAMP_CC_GATHER_STRIDE / 4] = stride;
-    r->next_id = 1;
-    r->part = part;
-    r->count = count;
-    r->base = base;
-    r->chunk = chunk;
-    r->stride = stride;
+    mp_gather_tx_fill(r, (uint32_t)vid, part, count, base, chunk, stride);
     r->send_endpoint = send_endpoint;
     r->root = root;
     r->magic = TX_MAGIC;

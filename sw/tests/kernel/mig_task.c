@@ -12,17 +12,6 @@
 
 #define T ((struct mig_task *)(K_USER_DATA + MIG_CTL_OFFSET))
 
-static uint64_t now(void)
-{
-    uint32_t hi, lo, hi2;
-    do {
-        __asm__ volatile("rdtimeh %0" : "=r"(hi));
-        __asm__ volatile("rdtime %0" : "=r"(lo));
-        __asm__ volatile("rdtimeh %0" : "=r"(hi2));
-    } while (hi != hi2);
-    return ((uint64_t)hi << 32) | lo;
-}
-
 static void work(uint32_t loops)
 {
     for (volatile uint32_t i = 0; i < loops; ++i)
@@ -145,14 +134,14 @@ static void wait_input(struct io *io, uint32_t k)
 
 static void source(struct io *io)
 {
-    uint64_t t0 = now();
+    uint64_t t0 = u_time();
     T->t0 = (uint32_t)t0;
     uint32_t last = cycles();
     for (uint32_t seq = 0; seq < T->n_items; ++seq) {
-        uint64_t t = now();
+        uint64_t t = u_time();
         if (T->release_ticks) {   /* released at its time; sent once the pipeline takes it */
             const uint64_t rel = t0 + (uint64_t)seq * T->release_ticks;
-            while ((t = now()) < rel)
+            while ((t = u_time()) < rel)
                 polled(&last);
             t = rel;
         }
@@ -190,7 +179,7 @@ static void sink(struct io *io)
         wait_input(io, k);
         if (get(io, k, item) != 0)
             return;
-        const uint64_t t = now(), sent = ((uint64_t)item[3] << 32) | item[2];
+        const uint64_t t = u_time(), sent = ((uint64_t)item[3] << 32) | item[2];
         const uint32_t stream = item[0], seq = item[1];
         int ok = stream < 4;
         for (uint32_t i = 4; ok && i < MIG_ITEM_WORDS; ++i)

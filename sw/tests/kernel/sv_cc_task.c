@@ -13,16 +13,8 @@
 #include "mcapi.h"
 #include "mcapix_cc.h"
 #include "sv_cc.h"
+#include "task_expect.h"
 
-#define EXPECT(d, code, st, want)             \
-    do {                                      \
-        (d)->step = (code);                   \
-        if ((st) != (want)) {                 \
-            (d)->bad_code = (code);           \
-            (d)->bad_status = (uint32_t)(st); \
-            (d)->misuse_fail++;               \
-        }                                     \
-    } while (0)
 
 static void handshake(struct sv_cc_task *d, uint32_t n)
 {

@@ -6,18 +6,10 @@
 #include "kernel/user.h"
 #include "mcapi.h"
 #include "sv_mcapi.h"
+#include "task_expect.h"
 
 static uint8_t pattern(uint32_t msg, uint32_t i) { return (uint8_t)(msg * 31u + i * 7u + 1u); }
 
-#define EXPECT(d, code, st, want)       \
-    do {                                \
-        (d)->step = (code);             \
-        if ((st) != (want)) {           \
-            (d)->bad_code = (code);     \
-            (d)->bad_status = (uint32_t)(st); \
-            (d)->misuse_fail++;         \
-        }                               \
-    } while (0)
 
 static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_t peer)
 {

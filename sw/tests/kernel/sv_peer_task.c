@@ -13,17 +13,6 @@
 #define DATA(arg) ((struct sv_peer_task *)((uint8_t *)(arg) + sizeof(mp_task_state_t)))
 #define BOUND_TICKS 20000u   /* a victim waits at most this long for its peer, then dies anyway */
 
-static uint64_t now(void)
-{
-    uint32_t hi, lo, hi2;
-    do {
-        __asm__ volatile("rdtimeh %0" : "=r"(hi));
-        __asm__ volatile("rdtime %0" : "=r"(lo));
-        __asm__ volatile("rdtimeh %0" : "=r"(hi2));
-    } while (hi != hi2);
-    return (uint64_t)hi << 32 | lo;
-}
-
 static void fill(uint8_t *b, uint32_t msg, uint32_t n)
 {
     for (uint32_t i = 0; i < n; ++i)
@@ -111,9 +100,9 @@ void sv_peer_pm(void *arg)
             d->st_fill = st;
     }
     d->step = 2;
-    uint64_t t0 = now();
+    uint64_t t0 = u_time();
     mcapi_msg_send(me, vm, b, 8, 0, &st);   /* the buffer is full: held until the kill */
-    d->blocked_ticks = (uint32_t)(now() - t0);
+    d->blocked_ticks = (uint32_t)(u_time() - t0);
     d->st_blocked = st;
     d->step = 3;
     /* a receive only the dead victim would have served: a legitimate wait, it times out */
@@ -225,15 +214,15 @@ void sv_peer_pt(void *arg)
         d->chan_sent += st == MCAPI_SUCCESS;
     }
     d->step = 2;
-    uint64_t t0 = now();
+    uint64_t t0 = u_time();
     mcapi_pktchan_send(sh, b, 8, &st);   /* no credit: waits until the victim's kill revokes */
-    d->blocked_ticks = (uint32_t)(now() - t0);
+    d->blocked_ticks = (uint32_t)(u_time() - t0);
     d->st_chan_blocked = st;
     d->step = 3;
     void *pb = 0;
-    t0 = now();
+    t0 = u_time();
     mcapi_pktchan_recv(rh, &pb, &got, &st);   /* nothing more comes: the kernel closes it */
-    d->recv_gone_ticks = (uint32_t)(now() - t0);
+    d->recv_gone_ticks = (uint32_t)(u_time() - t0);
     d->st_recv_gone = st;
     wait_ack(d);
     d->step = 4;

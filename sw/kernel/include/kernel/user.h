@@ -30,6 +30,18 @@ static inline uint32_t u_cycles(void)
     return c;
 }
 
+/* mtime (the time CSR; the kernel writes its frequency into a task's MCAPI control words). */
+static inline uint64_t u_time(void)
+{
+    uint32_t hi, lo, hi2;
+    do {   /* the high half read twice: a carry between the two reads is seen */
+        __asm__ volatile("rdtimeh %0" : "=r"(hi));
+        __asm__ volatile("rdtime %0" : "=r"(lo));
+        __asm__ volatile("rdtimeh %0" : "=r"(hi2));
+    } while (hi != hi2);
+    return (uint64_t)hi << 32 | lo;
+}
+
 static inline long u_syscall(long n, long a0, long a1)
 {
     register long r0 __asm__("a0") = a0;
