@@ -364,6 +364,15 @@ static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer,
     return vif_finish(flags, idx);
 }
 
+/* r under way as a request of `kind` (its result not known yet). */
+static void start_pending(mcapi_request_t *r, uint32_t kind)
+{
+    r->kind = kind;
+    r->status = MCAPI_PENDING;
+    r->size = 0;
+    r->state = MP_TASK_REQ_PENDING;
+}
+
 /* A non-blocking send: the bytes are copied into a send-buffer element at once (the caller's
  * buffer is free on return), the element goes through the vif when the ones before it are done.
  * No element free (every one queued or under way): MCAPI_ERR_MEM_LIMIT, nothing queued. */
@@ -379,14 +388,11 @@ static void send_i(uint32_t flags, uint32_t dst, const void *buffer, size_t size
     }
     mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
     mp_cbuffer_commit(tx, idx, (uint32_t)size);
-    r->kind = MP_TASK_RK_SEND;
     r->op = flags;
     r->dst_addr = dst;
     r->op_idx = idx;
     r->op_size = (uint32_t)size;
-    r->status = MCAPI_PENDING;
-    r->size = 0;
-    r->state = MP_TASK_REQ_PENDING;
+    start_pending(r, MP_TASK_RK_SEND);
     C->sq[(C->sq_head + C->sq_n) % MP_TASK_SENDQ] = (uint32_t)r;
     C->sq_n++;
     sendq_pump();
@@ -796,12 +802,13 @@ static int progress(mcapi_request_t *r)
     return r->state == MP_TASK_REQ_DONE;
 }
 
-static void start_pending(mcapi_request_t *r, uint32_t kind)
+/* Starts r as a pending request of `kind` and makes the first try: what is there already (a
+ * message, a known endpoint) completes it at the call. */
+static void begin(mcapi_request_t *r, uint32_t kind, mcapi_status_t *status)
 {
-    r->kind = kind;
-    r->status = MCAPI_PENDING;
-    r->size = 0;
-    r->state = MP_TASK_REQ_PENDING;
+    start_pending(r, kind);
+    progress(r);
+    SET(status, r->state == MP_TASK_REQ_DONE ? r->status : MCAPI_PENDING);
 }
 
 void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
@@ -888,9 +895,7 @@ void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size
     r->ep = (struct mp_endpoint *)ep;
     r->buffer = buffer;
     r->buffer_size = buffer_size;
-    start_pending(r, MP_TASK_RK_RECV_MSG);
-    progress(r);   /* a message already there: complete at once */
-    SET(status, r->state == MP_TASK_REQ_DONE ? r->status : MCAPI_PENDING);
+    begin(r, MP_TASK_RK_RECV_MSG, status);
 }
 
 void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **buffer, mcapi_request_t *r,
@@ -915,9 +920,7 @@ void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **buffer, mcapi_requ
     }
     r->ep = (struct mp_endpoint *)ep;
     r->pbuffer = buffer;
-    start_pending(r, MP_TASK_RK_RECV_PKT);
-    progress(r);
-    SET(status, r->state == MP_TASK_REQ_DONE ? r->status : MCAPI_PENDING);
+    begin(r, MP_TASK_RK_RECV_PKT, status);
 }
 
 void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t port,
@@ -942,9 +945,7 @@ void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t
     r->node = node;
     r->port = port;
     r->out_endpoint = e;
-    start_pending(r, MP_TASK_RK_GET);
-    progress(r);   /* known already, or the first try */
-    SET(status, r->state == MP_TASK_REQ_DONE ? r->status : MCAPI_PENDING);
+    begin(r, MP_TASK_RK_GET, status);
 }
 
 static int request_known(const mcapi_request_t *r)
