@@ -368,26 +368,37 @@ static int finish(struct nbc *n, int rc, MPI_Request *req)
     return mpi_wait_req(r, NULL);
 }
 
-int mpi_coll_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int *rcounts,
-                     const int *displs, MPI_Datatype rt, int root, MPI_Comm c, int tag,
-                     MPI_Request *req, int uniform_count)
+/* The rooted vector collectives' checks and, at the root, the vector side's layout: the own
+ * buffer (count, type, buffer; MPI_IN_PLACE is the root's only) and the per-rank bytes and
+ * displacements from a uniform count or from counts and displacements. */
+static int rooted_layout(MPI_Comm c, int root, int in_place, int own_count, MPI_Datatype own_type,
+                         const void *own_buf, int uniform_count, const int *counts, const int *displs,
+                         MPI_Datatype vt, const void *vbuf, uint32_t **bytes, uint32_t **disp)
 {
     int rc = comm_check(c);
     if (rc)
         return rc;
     if (root < 0 || root >= c->size)
         return MPI_ERR_ROOT;
-    int in_place = sbuf == MPI_IN_PLACE;
     if (in_place && c->rank != root)
-        return MPI_ERR_BUFFER;   /* MPI_IN_PLACE is the root's */
-    if (!in_place && (rc = count_check(scount, st, sbuf)))
+        return MPI_ERR_BUFFER;
+    if (!in_place && (rc = count_check(own_count, own_type, own_buf)))
         return rc;
+    if (c->rank != root)
+        return MPI_SUCCESS;
+    if (uniform_count == MPI_COLL_VECTOR)
+        return vec_bytes(c, counts, displs, vt, vbuf, bytes, disp);
+    return (rc = count_check(uniform_count, vt, vbuf)) ? rc : uniform(c, uniform_count, vt, bytes, disp);
+}
+
+int mpi_coll_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int *rcounts,
+                     const int *displs, MPI_Datatype rt, int root, MPI_Comm c, int tag,
+                     MPI_Request *req, int uniform_count)
+{
+    const int in_place = sbuf == MPI_IN_PLACE;
     uint32_t *bytes = NULL, *disp = NULL;
-    if (c->rank == root)
-        rc = uniform_count != MPI_COLL_VECTOR
-            ? (count_check(uniform_count, rt, rbuf) ? count_check(uniform_count, rt, rbuf)
-                                                    : uniform(c, uniform_count, rt, &bytes, &disp))
-            : vec_bytes(c, rcounts, displs, rt, rbuf, &bytes, &disp);
+    int rc = rooted_layout(c, root, in_place, scount, st, sbuf, uniform_count, rcounts, displs, rt, rbuf,
+                           &bytes, &disp);
     struct nbc *n = rc ? NULL : nbc_new(c, tag);
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;
@@ -408,22 +419,10 @@ int mpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, M
                       void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm c, int tag,
                       MPI_Request *req, int uniform_count)
 {
-    int rc = comm_check(c);
-    if (rc)
-        return rc;
-    if (root < 0 || root >= c->size)
-        return MPI_ERR_ROOT;
-    int in_place = rbuf == MPI_IN_PLACE;
-    if (in_place && c->rank != root)
-        return MPI_ERR_BUFFER;
-    if (!in_place && (rc = count_check(rcount, rt, rbuf)))
-        return rc;
+    const int in_place = rbuf == MPI_IN_PLACE;
     uint32_t *bytes = NULL, *disp = NULL;
-    if (c->rank == root)
-        rc = uniform_count != MPI_COLL_VECTOR
-            ? (count_check(uniform_count, st, sbuf) ? count_check(uniform_count, st, sbuf)
-                                                    : uniform(c, uniform_count, st, &bytes, &disp))
-            : vec_bytes(c, scounts, displs, st, sbuf, &bytes, &disp);
+    int rc = rooted_layout(c, root, in_place, rcount, rt, rbuf, uniform_count, scounts, displs, st, sbuf,
+                           &bytes, &disp);
     struct nbc *n = rc ? NULL : nbc_new(c, tag);
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;
