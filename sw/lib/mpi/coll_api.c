@@ -6,14 +6,9 @@
 
 static int check(MPI_Comm c, int count, MPI_Datatype t, const void *buf, int root)
 {
-    if (!mpi_initialized || !mpi_comm_ok(c))
-        return MPI_ERR_COMM;
-    if (count < 0)
-        return MPI_ERR_COUNT;
-    if (!mpi_type_size(t))
-        return MPI_ERR_TYPE;
-    if (!buf && count > 0)
-        return MPI_ERR_BUFFER;
+    const int rc = mpi_arg_check(c, count, t, buf);
+    if (rc)
+        return rc;
     if (root != MPI_PROC_NULL && (root < 0 || root >= c->size))
         return MPI_ERR_ROOT;
     return MPI_SUCCESS;

@@ -300,16 +300,6 @@ static int comm_check(MPI_Comm c)
     return mpi_initialized && mpi_comm_ok(c) ? MPI_SUCCESS : MPI_ERR_COMM;
 }
 
-static int count_check(int count, MPI_Datatype t, const void *buf)
-{
-    if (count < 0)
-        return MPI_ERR_COUNT;
-    if (!mpi_type_size(t))
-        return MPI_ERR_TYPE;
-    if (!buf && count > 0)
-        return MPI_ERR_BUFFER;
-    return MPI_SUCCESS;
-}
 
 /* counts[i] * size(t) and displs[i] * size(t) in bytes; MPI_SUCCESS or an error class. */
 static int vec_bytes(MPI_Comm c, const int *counts, const int *displs, MPI_Datatype t,
@@ -349,6 +339,17 @@ static int uniform(MPI_Comm c, int count, MPI_Datatype t, uint32_t **bytes, uint
     return MPI_SUCCESS;
 }
 
+/* Per-rank bytes and displacements: from a uniform count (checked), or from counts and
+ * displacements (MPI_COLL_VECTOR). */
+static int layout(MPI_Comm c, int uniform_count, const int *counts, const int *displs, MPI_Datatype t,
+                  const void *buf, uint32_t **bytes, uint32_t **disp)
+{
+    if (uniform_count == MPI_COLL_VECTOR)
+        return vec_bytes(c, counts, displs, t, buf, bytes, disp);
+    const int rc = mpi_buf_check(uniform_count, t, buf);
+    return rc ? rc : uniform(c, uniform_count, t, bytes, disp);
+}
+
 /* Runs a built schedule: blocking callers (req NULL) wait for it here. */
 static int finish(struct nbc *n, int rc, MPI_Request *req)
 {
@@ -382,13 +383,9 @@ static int rooted_layout(MPI_Comm c, int root, int in_place, int own_count, MPI_
         return MPI_ERR_ROOT;
     if (in_place && c->rank != root)
         return MPI_ERR_BUFFER;
-    if (!in_place && (rc = count_check(own_count, own_type, own_buf)))
+    if (!in_place && (rc = mpi_buf_check(own_count, own_type, own_buf)))
         return rc;
-    if (c->rank != root)
-        return MPI_SUCCESS;
-    if (uniform_count == MPI_COLL_VECTOR)
-        return vec_bytes(c, counts, displs, vt, vbuf, bytes, disp);
-    return (rc = count_check(uniform_count, vt, vbuf)) ? rc : uniform(c, uniform_count, vt, bytes, disp);
+    return c->rank == root ? layout(c, uniform_count, counts, displs, vt, vbuf, bytes, disp) : MPI_SUCCESS;
 }
 
 int mpi_coll_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int *rcounts,
@@ -470,13 +467,10 @@ int mpi_coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbu
     if (rc)
         return rc;
     int in_place = sbuf == MPI_IN_PLACE;
-    if (!in_place && (rc = count_check(scount, st, sbuf)))
+    if (!in_place && (rc = mpi_buf_check(scount, st, sbuf)))
         return rc;
     uint32_t *rb = NULL, *rd = NULL, *sb = NULL, *sd = NULL;
-    rc = uniform_count != MPI_COLL_VECTOR
-        ? (count_check(uniform_count, rt, rbuf) ? count_check(uniform_count, rt, rbuf)
-                                                : uniform(c, uniform_count, rt, &rb, &rd))
-        : vec_bytes(c, rcounts, displs, rt, rbuf, &rb, &rd);
+    rc = layout(c, uniform_count, rcounts, displs, rt, rbuf, &rb, &rd);
     if (!rc) {
         sb = malloc((size_t)c->size * sizeof *sb);
         sd = calloc((size_t)c->size, sizeof *sd);
@@ -507,14 +501,9 @@ int mpi_coll_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
         return rc;
     int in_place = sbuf == MPI_IN_PLACE;
     uint32_t *sb = NULL, *sd = NULL, *rb = NULL, *rd = NULL;
-    rc = rcount != MPI_COLL_VECTOR ? (count_check(rcount, rt, rbuf) ? count_check(rcount, rt, rbuf)
-                                                      : uniform(c, rcount, rt, &rb, &rd))
-                     : vec_bytes(c, rcounts, rdispls, rt, rbuf, &rb, &rd);
+    rc = layout(c, rcount, rcounts, rdispls, rt, rbuf, &rb, &rd);
     if (!rc && !in_place)
-        rc = scount != MPI_COLL_VECTOR
-            ? (count_check(scount, st, sbuf) ? count_check(scount, st, sbuf)
-                                             : uniform(c, scount, st, &sb, &sd))
-            : vec_bytes(c, scounts, sdispls, st, sbuf, &sb, &sd);
+        rc = layout(c, scount, scounts, sdispls, st, sbuf, &sb, &sd);
     if (!rc)
         rc = run_alltoallw(c, sbuf, in_place ? rb : sb, in_place ? rd : sd, rbuf, rb, rd, in_place,
                            tag, req);
@@ -586,7 +575,7 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c, MPI_R
     if (!rc && (root < 0 || root >= c->size))
         rc = MPI_ERR_ROOT;
     if (!rc)
-        rc = count_check(count, t, buf);
+        rc = mpi_buf_check(count, t, buf);
     struct nbc *n = rc ? NULL : nbc_new(c, nb_tag(c));
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;

@@ -253,17 +253,28 @@ int MPI_Comm_free(MPI_Comm *c)
 }
 
 /* ------------------------------------------------------------------ point-to-point API */
-static int check_p2p(MPI_Comm c, const void *buf, int count, MPI_Datatype t, int peer, int tag,
-                     int recv)
+int mpi_buf_check(int count, MPI_Datatype t, const void *buf)
 {
-    if (!mpi_initialized || !mpi_comm_ok(c))
-        return MPI_ERR_COMM;
     if (count < 0)
         return MPI_ERR_COUNT;
     if (!mpi_type_size(t))
         return MPI_ERR_TYPE;
     if (!buf && count > 0)
         return MPI_ERR_BUFFER;
+    return MPI_SUCCESS;
+}
+
+int mpi_arg_check(MPI_Comm c, int count, MPI_Datatype t, const void *buf)
+{
+    return !mpi_initialized || !mpi_comm_ok(c) ? MPI_ERR_COMM : mpi_buf_check(count, t, buf);
+}
+
+static int check_p2p(MPI_Comm c, const void *buf, int count, MPI_Datatype t, int peer, int tag,
+                     int recv)
+{
+    const int rc = mpi_arg_check(c, count, t, buf);
+    if (rc)
+        return rc;
     if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) && (peer < 0 || peer >= c->size))
         return MPI_ERR_RANK;
     if (!(recv && tag == MPI_ANY_TAG) && (tag < 0 || tag > MPI_TAG_UB_VALUE))

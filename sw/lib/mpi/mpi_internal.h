@@ -130,6 +130,10 @@ static inline uint32_t mpi_rank_port(uint32_t base, int world)
 int mpi_err(MPI_Comm comm, int code, const char *where);
 int mpi_comm_ok(MPI_Comm comm);
 int mpi_type_size(MPI_Datatype t);
+/* The argument checks every data-moving call makes, in MPI's order of error classes: the buffer
+ * (count, type, buffer) alone, and with the communicator first. MPI_SUCCESS or the class. */
+int mpi_buf_check(int count, MPI_Datatype t, const void *buf);
+int mpi_arg_check(MPI_Comm c, int count, MPI_Datatype t, const void *buf);
 static inline int mpi_world_of(MPI_Comm c, int r) { return c->world ? c->world[r] : r; }
 
 /* Payload copy: word-wise when both ends are word aligned (the C library's memcpy on this
