@@ -27,12 +27,9 @@ volatile unsigned ktest_failures;
 
 static k_thread_t *task(uint32_t role, uint32_t out_node, uint32_t period)
 {
-    k_task_image_t img = {"task", mig_task_main, NULL, MIG_DATA_BYTES, 1, 3, 1};
-    k_thread_t *t = k_task_create(&img);
-    CHECK(t != NULL);
+    k_thread_t *t = mig_create("task", 1 + (uint32_t)(role == 0));
     if (!t)
         return NULL;
-    CHECK_EQ(kmp_task_attach(t, 1 + (uint32_t)(role == 0)), K_OK);
     struct mig_task *d = mig_ctl(t);
     d->role = role;
     d->n_items = ITEMS;

@@ -34,12 +34,9 @@ static const char *const method_name[] = {"?", "pause", "relocate", "dualcast"};
 
 static k_thread_t *stage(uint32_t role, uint32_t n_in, uint32_t out_node)
 {
-    k_task_image_t img = {"stage", mig_task_main, NULL, MIG_DATA_BYTES, 1, 3, 1};
-    k_thread_t *t = k_task_create(&img);
-    CHECK(t != NULL);
+    k_thread_t *t = mig_create("stage", 1);
     if (!t)
         return NULL;
-    CHECK_EQ(kmp_task_attach(t, 1), K_OK);
     struct mig_task *d = mig_ctl(t);
     d->role = role;
     d->id = 0;

@@ -7,6 +7,16 @@
 #include "ktest.h"
 #include "mcapi.h"
 
+k_thread_t *mig_create(const char *name, uint32_t vif)
+{
+    k_task_image_t img = {name, mig_task_main, NULL, MIG_DATA_BYTES, 1, 3, 1};
+    k_thread_t *t = k_task_create(&img);
+    CHECK(t != NULL);
+    if (t)
+        CHECK_EQ(kmp_task_attach(t, vif), K_OK);
+    return t;
+}
+
 struct mig_task *mig_ctl(k_thread_t *t)
 {
     return kmp_task_ptr(t, K_USER_DATA + MIG_CTL_OFFSET, sizeof(struct mig_task));

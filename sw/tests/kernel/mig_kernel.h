@@ -8,6 +8,9 @@
 #include "kernel/kernel.h"
 #include "mig.h"
 
+/* A migratable task running mig_task_main, created suspended and attached to the MCAPI service
+ * with kmp_task_attach(t, vif) (checked); NULL if it could not be created. */
+k_thread_t *mig_create(const char *name, uint32_t vif);
 /* The control words of task t (mig.h), in its data region. */
 struct mig_task *mig_ctl(k_thread_t *t);
 /* Waits up to max_ticks for t to report done (checked). */

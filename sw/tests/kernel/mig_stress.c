@@ -54,12 +54,9 @@ static void take_arrivals(void)
 static k_thread_t *create(uint32_t id)
 {
     const uint32_t pipe = id / 4, pos = id % 4;
-    k_task_image_t img = {"stage", mig_task_main, NULL, MIG_DATA_BYTES, 1, 3, 1};
-    k_thread_t *t = k_task_create(&img);
-    CHECK(t != NULL);
+    k_thread_t *t = mig_create("stage", 1);
     if (!t)
         return NULL;
-    CHECK_EQ(kmp_task_attach(t, 1), K_OK);
     struct mig_task *d = mig_ctl(t);
     d->role = pos == 0 ? MIG_SOURCE : pos == 3 ? MIG_SINK : MIG_STAGE;
     d->id = pipe;

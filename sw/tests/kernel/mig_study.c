@@ -160,12 +160,9 @@ static void watch_task(k_thread_t *t, uint32_t task)
 static k_thread_t *start_task(uint32_t task)
 {
     const struct task_spec *s = &sc->t[task];
-    k_task_image_t img = {s->name, mig_task_main, NULL, MIG_DATA_BYTES, 1, 3, 1};
-    k_thread_t *t = k_task_create(&img);
-    CHECK(t != NULL);
+    k_thread_t *t = mig_create(s->name, 1);
     if (!t)
         return NULL;
-    CHECK_EQ(kmp_task_attach(t, 1), K_OK);
     struct mig_task *d = mig_ctl(t);
     d->role = s->role;
     d->id = 0;
