@@ -882,6 +882,14 @@ static int same_tile(MPI_Comm c, int t)
     return mpi_tile_of(mpi_world_of(c, t)) == mpi_tile_of(mpi_world_rank);
 }
 
+/* A put or get this rank does in its tile's own memory: the target is on this tile, and for a
+ * dynamic window it is this rank (another rank's attached ranges are checked by that rank). */
+static int local_access(const struct mpi_win *w, int t)
+{
+    return same_tile(w->comm, t) &&
+           (w->flavor != FLAVOR_DYNAMIC || mpi_world_of(w->comm, t) == mpi_world_rank);
+}
+
 struct put_done_ctx {
     struct mpi_win *w;
     int t;
@@ -908,8 +916,7 @@ int MPI_Put(const void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Aint disp,
         return rc < 0 ? MPI_SUCCESS : mpi_err(w->comm, rc, "MPI_Put");
     if (!bytes)
         return MPI_SUCCESS;
-    if (same_tile(w->comm, t) &&
-        (w->flavor != FLAVOR_DYNAMIC || mpi_world_of(w->comm, t) == mpi_world_rank)) {
+    if (local_access(w, t)) {
         memmove((void *)(uintptr_t)addr, obuf, bytes);   /* the tile's own memory */
         ++mpi_stats.rma_local;
         return MPI_SUCCESS;
@@ -949,8 +956,7 @@ int MPI_Get(void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Aint disp, int t
         return rc < 0 ? MPI_SUCCESS : mpi_err(w->comm, rc, "MPI_Get");
     if (!bytes)
         return MPI_SUCCESS;
-    if (same_tile(w->comm, t) &&
-        (w->flavor != FLAVOR_DYNAMIC || mpi_world_of(w->comm, t) == mpi_world_rank)) {
+    if (local_access(w, t)) {
         memmove(obuf, (const void *)(uintptr_t)addr, bytes);
         ++mpi_stats.rma_local;
         return MPI_SUCCESS;
