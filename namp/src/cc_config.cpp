@@ -24,8 +24,8 @@ uint32_t validate_start(const na_config::namp_config &m, const na_geometry &geo,
     if (!con && !m.messages) return NAMP_ERR_MODE_UNSUPPORTED;
     // a collective sends from a plain data range: no credit mode, no send buffer, no CCM
     if (flags & (NAMP_FLAG_COM | NAMP_FLAG_BUF | NAMP_FLAG_CCM)) return NAMP_ERR_INVALID_FLAGS;
-    if ((p1 & 3) || !in_sram(geo, p1, NAMP_CC_HEADER)) return NAMP_ERR_BAD_PARAM;
-    if (p3 != 0 && !in_sram(geo, p2, p3)) return NAMP_ERR_BAD_PARAM;
+    if ((p1 & 3) || !geo.in_sram(p1, NAMP_CC_HEADER)) return NAMP_ERR_BAD_PARAM;
+    if (p3 != 0 && !geo.in_sram(p2, p3)) return NAMP_ERR_BAD_PARAM;
     return NAMP_ERR_NONE;
 }
 
@@ -44,7 +44,7 @@ uint32_t validate_header(const na_config::namp_config &m, const na_geometry &geo
         if (!m.cc_scattergather) return NAMP_ERR_MODE_UNSUPPORTED;
         if (!(flags & NAMP_FLAG_CON)) return NAMP_ERR_INVALID_FLAGS;  // connection-oriented
         if ((kind_word >> 16) == 0 || ((kind_word >> 8) & 0xFFu) >= NAMP_CC_MAX_PARTS || num != 1 ||
-            !in_sram(geo, desc, NAMP_CC_GATHER_DESC_SIZE))
+            !geo.in_sram(desc, NAMP_CC_GATHER_DESC_SIZE))
             return NAMP_ERR_BAD_PARAM;
         break;
     case NAMP_CC_K_REDUCE: {
@@ -60,7 +60,7 @@ uint32_t validate_header(const na_config::namp_config &m, const na_geometry &geo
         return NAMP_ERR_BAD_PARAM;
     }
     if (num == 0 || num > NAMP_CC_MAX_MEMBERS) return NAMP_ERR_BAD_PARAM;
-    if (!in_sram(geo, desc, NAMP_CC_SIZE(num))) return NAMP_ERR_BAD_PARAM;
+    if (!geo.in_sram(desc, NAMP_CC_SIZE(num))) return NAMP_ERR_BAD_PARAM;
     return NAMP_ERR_NONE;
 }
 

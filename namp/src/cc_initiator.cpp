@@ -154,7 +154,7 @@ void initiator::cc_member_ready(slot &s, unsigned i) {
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
     slot_destination &m = s.destinations()[i];
     if (m.code != NAMP_ERR_NONE) return cc_member_fail(s, i, m.code);  // its vID was refused
-    if ((m.handle & 3) || !cc::in_sram(geo_, m.handle, NAMP_H_SIZE))
+    if ((m.handle & 3) || !geo_.in_sram(m.handle, NAMP_H_SIZE))
         return cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
     const bool con = s.has(NAMP_FLAG_CON);
     uint32_t h[h_words_direct] = {};

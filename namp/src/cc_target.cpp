@@ -21,7 +21,7 @@ uint32_t rx_descriptor(bus_port &port, uint32_t ep, uint32_t cap_log2, uint32_t 
     uint32_t cc = 0, hdr[3] = {};
     const uint32_t limit = kind == NAMP_CC_K_GATHER ? NAMP_CC_MAX_PARTS : 0xFFFFu;
     if (!port.read_word(ep + NAMP_EP_CC, cc) || !cc || (cc & 3) || cap_log2 > NAMP_CC_RX_MAX_CAP_LOG2 ||
-        cc < geo.sram_base || uint64_t(cc) + NAMP_CC_RX_SIZE(cap_log2) > uint64_t(geo.sram_base) + geo.sram_size ||
+        !geo.in_sram(cc, NAMP_CC_RX_SIZE(cap_log2)) ||
         !port.read(cc, hdr, sizeof hdr) || hdr[0] != kind || hdr[1] == 0 || hdr[1] > limit)
         return 0;
     contrib = hdr[1];

@@ -241,7 +241,7 @@ void initiator::step_ready(slot &s) {
             sc_core::wait(cycles(cfg_.namp.window_cycles));
             if (!s.in_window(size_addr, 4)) return fail(s, NAMP_ERR_WINDOW);
         }
-        const bool committed = rd == idx && wr != rd && in_sram(size_addr, 4) &&
+        const bool committed = rd == idx && wr != rd && geo_.in_sram(size_addr, 4) &&
                                port.read_word(size_addr, sw) && (sw & MP_CB_COMMITTED);
         if (!committed) {
             if (!ccm) return fail(s, NAMP_ERR_SEND_EMPTY);

@@ -55,17 +55,17 @@ void namp_target::thread() {
 uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b) {
     win_lo_ = geo_.sram_base;
     win_hi_ = uint64_t(geo_.sram_base) + geo_.sram_size;
-    if ((ep & 3) || !in_sram(ep, NAMP_EP_SIZE) ||
+    if ((ep & 3) || !geo_.in_sram(ep, NAMP_EP_SIZE) ||
         !port.read(ep + 4 * ep_first, e + ep_first, 4 * (ep_words - ep_first)) ||
         (e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY && e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_PAUSED))
         return NAMP_ERR_NO_ENDPOINT;
     const uint32_t buf = e[NAMP_EP_RX_BUFFER / 4];
-    if (!buf || (buf & 3) || !in_sram(buf, MP_CB_HEADER_SIZE)) return NAMP_ERR_NO_ENDPOINT;
+    if (!buf || (buf & 3) || !geo_.in_sram(buf, MP_CB_HEADER_SIZE)) return NAMP_ERR_NO_ENDPOINT;
     if (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED) {
         uint32_t w = 0;
         if (!port.read_word(ep + NAMP_EP_RX_WINDOW, w)) return NAMP_ERR_NO_ENDPOINT;
         sc_core::wait(cycles(cfg_.namp.window_cycles));
-        if (w < MP_CB_HEADER_SIZE || !in_sram(buf, w)) return window_refused();
+        if (w < MP_CB_HEADER_SIZE || !geo_.in_sram(buf, w)) return window_refused();
         win_lo_ = buf;
         win_hi_ = uint64_t(buf) + w;
     }
@@ -101,7 +101,7 @@ uint32_t namp_target::enter_counted(uint32_t ep, uint32_t *reloc) {
     else if (st == NAMP_EP_STATE_PAUSED)
         code = paused_code;
     else if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_RELOC, r) && r)
-        code = (r & 3) || !in_sram(r, NAMP_PS_R_SIZE) || !port.read(r, reloc, NAMP_PS_R_SIZE)
+        code = (r & 3) || !geo_.in_sram(r, NAMP_PS_R_SIZE) || !port.read(r, reloc, NAMP_PS_R_SIZE)
                    ? NAMP_ERR_NO_ENDPOINT : relocating_code;
     if (code != NAMP_ERR_NONE) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
     return code;
@@ -188,7 +188,7 @@ void namp_target::serve_credit(const noc::packet &pkt) {
     // Only a connected channel's sending handle takes credits (SV isolation: a CREDIT naming an
     // endpoint or any other word would otherwise add to it): refused without a write, NACKed.
     uint32_t f = 0;
-    if ((h & 3) || !in_sram(h, NAMP_H_SIZE) || !port.read_word(h + NAMP_H_FLAGS, f) ||
+    if ((h & 3) || !geo_.in_sram(h, NAMP_H_SIZE) || !port.read_word(h + NAMP_H_FLAGS, f) ||
         !(f & NAMP_H_F_CONNECTED)) {
         ++stats_.namp_credit_refused;
         ++stats_.namp_msgs_sent[NAMP_MSG_CREDIT_NACK];

@@ -153,13 +153,13 @@ uint32_t namp_unit::validate(const slot &s) const {
         if (!cfg_.namp.ps) return NAMP_ERR_MODE_UNSUPPORTED;
         if (f & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC))
             return NAMP_ERR_INVALID_FLAGS;
-        return (s.p1 & 3) || !in_sram(s.p1, NAMP_PS_Q_SIZE) ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
+        return (s.p1 & 3) || !geo_.in_sram(s.p1, NAMP_PS_Q_SIZE) ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
     }
     if (f & NAMP_FLAG_CC) {
         const uint32_t code = cc::validate_start(cfg_.namp, geo_, f, s.p1, s.p2, s.p3);
         if (code != NAMP_ERR_NONE || !s.guarded()) return code;
         // SV guard: the descriptor's header and the data lie in the collective area
-        if (!in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
+        if (!geo_.in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
         return s.in_window(s.p1, NAMP_CC_HEADER) && s.in_window(s.p2, s.p3) ? NAMP_ERR_NONE : NAMP_ERR_WINDOW;
     }
     const bool com = f & NAMP_FLAG_COM, con = f & NAMP_FLAG_CON, buf = f & NAMP_FLAG_BUF,
@@ -170,19 +170,19 @@ uint32_t namp_unit::validate(const slot &s) const {
     if (ccm && !cfg_.namp.ccm) return NAMP_ERR_MODE_UNSUPPORTED;
     if (com && (con || buf || ccm)) return NAMP_ERR_INVALID_FLAGS;
     if (ccm && !buf) return NAMP_ERR_INVALID_FLAGS;  // CCM: channels and connection-less
-    if ((s.p1 & 3) || !in_sram(s.p1, NAMP_H_SIZE)) return NAMP_ERR_BAD_PARAM;
+    if ((s.p1 & 3) || !geo_.in_sram(s.p1, NAMP_H_SIZE)) return NAMP_ERR_BAD_PARAM;
     if (com) {
         if (s.p3 & ~NAMP_COM_F_REVOKE) return NAMP_ERR_BAD_PARAM;
         return s.p2 == 0 && !(s.p3 & NAMP_COM_F_REVOKE) ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
     }
     if (buf) {
-        if ((s.p2 & 3) || !in_sram(s.p2, MP_CB_HEADER_SIZE)) return NAMP_ERR_BAD_PARAM;
-    } else if (s.p3 != 0 && !in_sram(s.p2, s.p3)) {
+        if ((s.p2 & 3) || !geo_.in_sram(s.p2, MP_CB_HEADER_SIZE)) return NAMP_ERR_BAD_PARAM;
+    } else if (s.p3 != 0 && !geo_.in_sram(s.p2, s.p3)) {
         return NAMP_ERR_BAD_PARAM;
     }
     // SV guard: the window lies in SRAM and holds the send buffer's header (or the data range)
     if (s.guarded()) {
-        if (!in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
+        if (!geo_.in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
         if (buf ? !s.in_window(s.p2, MP_CB_HEADER_SIZE) : !s.in_window(s.p2, s.p3)) return NAMP_ERR_WINDOW;
     }
     return NAMP_ERR_NONE;

@@ -52,14 +52,14 @@ void initiator::serve_ps(const noc::packet &pkt) {
     const uint32_t h = w[1], tiles = geo_.mesh_width * geo_.mesh_height;
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
     uint32_t hw[h_words] = {}, code = NAMP_ERR_NONE;
-    if ((h & 3) || !in_sram(h, NAMP_H_SIZE) || w[2] >= tiles || (w[3] & 3))
+    if ((h & 3) || !geo_.in_sram(h, NAMP_H_SIZE) || w[2] >= tiles || (w[3] & 3))
         code = NAMP_ERR_BAD_PARAM;
     else if (!port.read(h + NAMP_H_TILE, hw + 1, 4 * (h_words - 1)))
         code = NAMP_ERR_LOCAL_BUS;
     else if (!(hw[NAMP_H_FLAGS / 4] & NAMP_H_F_CONNECTED))
         code = NAMP_ERR_NOT_CHANNEL;
     const uint32_t dc = hw[NAMP_H_DUALCAST / 4];
-    const bool dc_ok = dc && !(dc & 3) && in_sram(dc, NAMP_PS_D_SIZE);
+    const bool dc_ok = dc && !(dc & 3) && geo_.in_sram(dc, NAMP_PS_D_SIZE);
     if (code == NAMP_ERR_NONE && sub == NAMP_MSG_MIGRATE) {
         const uint32_t block[NAMP_PS_D_SIZE / 4] = {1u, w[2], w[3], w[4]};
         if (!(hw[NAMP_H_FLAGS / 4] & NAMP_H_F_DIRECT) || !dc_ok)
@@ -140,7 +140,7 @@ void initiator::apply_nak_reloc(slot &s, const std::vector<uint32_t> &w) {
 // same index (its buffer has the original's geometry; the block names its data address).
 void initiator::dualcast_target(slot &s, uint32_t block, uint32_t n, uint32_t m) {
     uint32_t b[NAMP_PS_D_SIZE / 4] = {};
-    if ((block & 3) || !in_sram(block, NAMP_PS_D_SIZE) || !port.read(block, b, sizeof b) ||
+    if ((block & 3) || !geo_.in_sram(block, NAMP_PS_D_SIZE) || !port.read(block, b, sizeof b) ||
         b[NAMP_PS_D_STATE / 4] != 1u || b[NAMP_PS_D_TILE / 4] >= geo_.mesh_width * geo_.mesh_height)
         return;
     slot_destination &d = s.dst();

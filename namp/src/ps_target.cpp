@@ -42,7 +42,7 @@ void namp_target::serve_ps_request(const noc::packet &pkt) {
 void namp_target::serve_reloc_credit(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
     const uint32_t reply = pl.size() >= 7 ? pl[1] : 0u;
-    if (!reply || (reply & 3) || !in_sram(reply, NAMP_PS_A_SIZE)) {
+    if (!reply || (reply & 3) || !geo_.in_sram(reply, NAMP_PS_A_SIZE)) {
         ++stats_.namp_dropped;
         return;
     }

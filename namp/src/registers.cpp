@@ -241,13 +241,10 @@ void network_adapter::dma_start(unsigned index) {
     dma_slot &s = slots_[index];
     ++stats_.dma_transfers;
     s.status = DMA_STAT_BUSY;
-    const uint64_t local_end = uint64_t(s.local) + s.size;
-    const bool local_ok = s.local >= geo_.sram_base && local_end <= uint64_t(geo_.sram_base) + geo_.sram_size;
+    const bool local_ok = geo_.in_sram(s.local, s.size);
     // Every tile has the same SRAM: the destination range is checked before anything is sent, so
     // a bad transfer writes nothing. The remote adapter checks every packet again.
-    const uint64_t remote_end = uint64_t(s.remote) + s.size;
-    const bool remote_ok =
-        s.remote >= geo_.sram_base && remote_end <= uint64_t(geo_.sram_base) + geo_.sram_size;
+    const bool remote_ok = geo_.in_sram(s.remote, s.size);
     if (!local_ok || !remote_ok || !tile_exists(s.remote_tile)) {
         dma_finish(index, true);
         return;

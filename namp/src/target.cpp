@@ -12,8 +12,7 @@
 namespace namp {
 
 bool network_adapter::in_local_sram(uint32_t addr, uint32_t len) const {
-    return addr >= geo_.sram_base &&
-           uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
+    return geo_.in_sram(addr, len);
 }
 
 void network_adapter::target_thread() {

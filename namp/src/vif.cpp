@@ -197,8 +197,7 @@ uint32_t vif_unit::translate_cc(const vif &x, uint32_t &p1, uint32_t &p2, uint32
     uint32_t area = 0, limit = 0;
     if (const uint32_t code = lookup(x, NAMP_VIF_CC_VID(x.p1), NAMP_ET_CCAREA, area, limit)) return code;
     const uint64_t desc = NAMP_VIF_CC_OFFSET(x.p1), data = x.p2;
-    if (area < geo_.sram_base || uint64_t(area - geo_.sram_base) + limit > geo_.sram_size || (desc & 3) ||
-        desc + NAMP_CC_HEADER > limit || data + x.p3 > limit)
+    if (!geo_.in_sram(area, limit) || (desc & 3) || desc + NAMP_CC_HEADER > limit || data + x.p3 > limit)
         return NAMP_ERR_VIF_WINDOW;
     p1 = area + uint32_t(desc);
     p2 = area + uint32_t(data);
@@ -228,8 +227,7 @@ void vif_unit::translate_thread() {
             code = lookup(x, x.p2, NAMP_ET_SENDBUF, p2, limit);
             ++n;
             // the send buffer's window: what the initiator may touch of the task's memory
-            if (!code && (limit < MP_CB_HEADER_SIZE || p2 < geo_.sram_base ||
-                          uint64_t(p2 - geo_.sram_base) + limit > geo_.sram_size))
+            if (!code && (limit < MP_CB_HEADER_SIZE || !geo_.in_sram(p2, limit)))
                 code = NAMP_ERR_VIF_WINDOW;
             win = p2;
             win_size = limit;

@@ -17,9 +17,5 @@ uint32_t validate_start(const na_config::namp_config &m, const na_geometry &geo,
 // flags: the slot's latched mode; size: PARAM3.
 uint32_t validate_header(const na_config::namp_config &m, const na_geometry &geo, uint32_t desc,
                          uint32_t kind_word, uint32_t num, uint32_t flags, uint32_t size);
-// Is [addr, addr+len) inside the tile's SRAM?
-inline bool in_sram(const na_geometry &geo, uint32_t addr, uint64_t len) {
-    return addr >= geo.sram_base && uint64_t(addr) + len <= uint64_t(geo.sram_base) + geo.sram_size;
-}
 
 }  // namespace namp::cc

@@ -111,9 +111,6 @@ private:
     sc_core::sc_time backoff(const slot &s) { return backoff_after(s.retries); }
     sc_core::sc_time backoff_after(unsigned retries);
     sc_core::sc_time cycles(uint64_t n) const { return period_ * double(n); }
-    bool in_sram(uint32_t addr, uint32_t len) const {
-        return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
-    }
 
     const na_config &cfg_;
     const na_geometry &geo_;

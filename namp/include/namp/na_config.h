@@ -69,6 +69,10 @@ struct na_geometry {
     uint32_t sram_base = 0x80000000u, sram_size = 1u << 20;
     unsigned max_packet_flits = 32;  // of the NoC, header included
     unsigned cores = 1;              // of the tile: one interrupt line each (NA_IRQ_TARGET)
+    // [addr, addr + len) lies in the tile's SRAM (64-bit end: no wrap-around)
+    bool in_sram(uint32_t addr, uint64_t len) const {
+        return addr >= sram_base && uint64_t(addr) + len <= uint64_t(sram_base) + sram_size;
+    }
 };
 
 }  // namespace namp

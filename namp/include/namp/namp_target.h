@@ -68,9 +68,6 @@ private:
     void nak_reloc(const noc::packet &pkt, const uint32_t *reloc);
     void serve_ps_request(const noc::packet &pkt);
     void serve_reloc_credit(const noc::packet &pkt);
-    bool in_sram(uint32_t addr, uint32_t len) const {
-        return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
-    }
     sc_core::sc_time cycles(uint64_t n) const { return period_ * double(n); }
 
     const na_config &cfg_;

@@ -75,9 +75,6 @@ private:
     bool write_slot(uint32_t off, uint32_t v);
     void write_flags(slot &s, uint32_t v);
     uint32_t validate(const slot &s) const;
-    bool in_sram(uint32_t addr, uint32_t len) const {
-        return addr >= geo_.sram_base && uint64_t(addr) + len <= uint64_t(geo_.sram_base) + geo_.sram_size;
-    }
     void slot_finished(const slot &s);  // DONE set (with or without ERROR)
 
     const na_config &cfg_;
