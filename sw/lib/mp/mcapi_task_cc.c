@@ -285,9 +285,10 @@ static const struct mp_task_remote *contributor(mcapi_endpoint_t send_endpoint, 
                                                 mcapi_status_t *status)
 {
     const struct mp_task_remote *rem = mptask_ready() ? mptask_remote(root) : NULL;
-    if (!rem || !mptask_local(send_endpoint))
-        SET(status, mptask_ready() ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_NODE_NOTINIT);
-    return rem && mptask_local(send_endpoint) ? rem : NULL;
+    if (rem && mptask_local(send_endpoint))
+        return rem;
+    SET(status, mptask_ready() ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_NODE_NOTINIT);
+    return NULL;
 }
 
 void mcapix_reduce_tx_create(mcapix_reduce_tx_t *r, mcapi_endpoint_t send_endpoint,
