@@ -802,6 +802,21 @@ static int progress(mcapi_request_t *r)
     return r->state == MP_TASK_REQ_DONE;
 }
 
+/* The checks the non-blocking receives and the lookup make, in this order: the node, the
+ * arguments (bad_args unless args_ok), a request still pending, the endpoint or domain (bad_obj
+ * unless obj_ok). MCAPI_SUCCESS when every one passes. */
+static mcapi_status_t check_start(int args_ok, mcapi_status_t bad_args, const mcapi_request_t *r, int obj_ok,
+                                  mcapi_status_t bad_obj)
+{
+    if (!ready())
+        return MCAPI_ERR_NODE_NOTINIT;
+    if (!args_ok)
+        return bad_args;
+    if (pending(r))
+        return MCAPI_ERR_REQUEST_INVALID;
+    return obj_ok ? MCAPI_SUCCESS : bad_obj;
+}
+
 /* Starts r as a pending request of `kind` and makes the first try: what is there already (a
  * message, a known endpoint) completes it at the call. */
 static void begin(mcapi_request_t *r, uint32_t kind, mcapi_status_t *status)
@@ -875,21 +890,10 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t h, const void *buffer, size_
 void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
                       mcapi_request_t *r, mcapi_status_t *status)
 {
-    if (!ready()) {
-        SET(status, MCAPI_ERR_NODE_NOTINIT);
-        return;
-    }
     struct mp_task_ep *ep = local_of(recv_ep);
-    if (!r || !buffer) {
-        SET(status, MCAPI_ERR_PARAMETER);
-        return;
-    }
-    if (pending(r)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return;
-    }
-    if (!ep) {
-        SET(status, MCAPI_ERR_ENDP_INVALID);
+    const mcapi_status_t st = check_start(r && buffer, MCAPI_ERR_PARAMETER, r, ep != NULL, MCAPI_ERR_ENDP_INVALID);
+    if (st != MCAPI_SUCCESS) {
+        SET(status, st);
         return;
     }
     r->ep = (struct mp_endpoint *)ep;
@@ -901,21 +905,11 @@ void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size
 void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **buffer, mcapi_request_t *r,
                           mcapi_status_t *status)
 {
-    if (!ready()) {
-        SET(status, MCAPI_ERR_NODE_NOTINIT);
-        return;
-    }
     struct mp_task_ep *ep = recv_side(h);
-    if (!r || !buffer) {
-        SET(status, r ? MCAPI_ERR_BUF_INVALID : MCAPI_ERR_PARAMETER);
-        return;
-    }
-    if (pending(r)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return;
-    }
-    if (!ep) {
-        SET(status, MCAPI_ERR_CHAN_INVALID);
+    const mcapi_status_t st = check_start(r && buffer, r ? MCAPI_ERR_BUF_INVALID : MCAPI_ERR_PARAMETER, r,
+                                          ep != NULL, MCAPI_ERR_CHAN_INVALID);
+    if (st != MCAPI_SUCCESS) {
+        SET(status, st);
         return;
     }
     r->ep = (struct mp_endpoint *)ep;
@@ -926,20 +920,10 @@ void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **buffer, mcapi_requ
 void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t port,
                           mcapi_endpoint_t *e, mcapi_request_t *r, mcapi_status_t *status)
 {
-    if (!ready()) {
-        SET(status, MCAPI_ERR_NODE_NOTINIT);
-        return;
-    }
-    if (!e || !r) {
-        SET(status, MCAPI_ERR_PARAMETER);
-        return;
-    }
-    if (pending(r)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return;
-    }
-    if (domain != MCAPI_DOMAIN) {
-        SET(status, MCAPI_ERR_DOMAIN_INVALID);
+    const mcapi_status_t st = check_start(e && r, MCAPI_ERR_PARAMETER, r, domain == MCAPI_DOMAIN,
+                                          MCAPI_ERR_DOMAIN_INVALID);
+    if (st != MCAPI_SUCCESS) {
+        SET(status, st);
         return;
     }
     r->node = node;
