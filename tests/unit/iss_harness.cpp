@@ -47,6 +47,7 @@ rv_cpu *IssMachine::add_hart(uint32_t hart_id, uint32_t reset_pc) {
     cfg.read_time = &IssMachine::read_time;
     cfg.time_ctx = this;
     cfg.engine = engine;
+    cfg.jit_pool = jit_pool;
     rv_cpu *c = rv_cpu_create(&cfg);
     if (c == nullptr) return nullptr;
     if (rv_cpu_add_dmi(c, kRamBase, uint32_t(ram.size()), ram.data(), ram_read_latency_, ram_write_latency_) != 0) {
@@ -127,6 +128,7 @@ int IssMachine::bus_access(void *ctx, rv_cpu *cpu, rv_access kind, uint32_t addr
     if (kind == RV_ACCESS_FETCH) return RV_BUS_ERROR;  // devices are not executable
     if (addr == kConsoleTx && len == 4 && kind == RV_ACCESS_WRITE) {
         m->console.push_back(char(value & 0xff));
+        if (m->during_console) m->during_console();
         return RV_BUS_OK;
     }
     if (addr == kConsoleTx && len == 1 && kind == RV_ACCESS_WRITE) {

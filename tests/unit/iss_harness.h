@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -82,6 +83,8 @@ public:
     uint32_t device_latency = 0;  // extra cycles reported for every bus access
     uint64_t mtime = 0;
     rv_engine engine = default_engine();
+    rv_jit_pool *jit_pool = nullptr;       // harts added from now on share its translations
+    std::function<void()> during_console;  // called inside every console write (nested runs)
     std::vector<uint8_t> ram;
     std::vector<uint8_t> bus_ram;
     rv_reservation_set reservations;

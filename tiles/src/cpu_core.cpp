@@ -17,6 +17,7 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.reset_pc = TILE_SRAM_BASE;
     cfg.timing = p.timing;
     cfg.engine = p.engine;
+    cfg.jit_pool = p.jit_pool;
     cfg.bus_access = &cpu_core::bus_access_thunk;
     cfg.bus_ctx = this;
     if (p.tracer)

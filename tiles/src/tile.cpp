@@ -51,6 +51,7 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
         p.debug = out.debug;
         p.log = out.log;
         p.tracer = out.tracer;
+        p.jit_pool = out.jit_pool;
         if (config.trace_traps && out.trace) {
             std::ostream *trace = out.trace;
             p.trace_trap = [trace](const std::string &line) { *trace << line << '\n'; };

@@ -46,6 +46,10 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         out.debug = gdb_.get();
     }
 
+    if (config.tile.engine == RV_ENGINE_JIT) {
+        jit_pool_.reset(rv_jit_pool_create());  // null without a JIT: each core then does without
+        out.jit_pool = jit_pool_.get();
+    }
     for (unsigned y = 0; y < config.mesh_height; ++y) {
         for (unsigned x = 0; x < config.mesh_width; ++x) {
             tiles::tile_geometry g;

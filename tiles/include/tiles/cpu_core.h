@@ -36,6 +36,7 @@ public:
         unsigned core = 0;  // index in the tile, also mhartid
         rv_timing timing{};
         rv_engine engine = RV_ENGINE_INTERPRETER;
+        rv_jit_pool *jit_pool = nullptr;  // translations shared with other cores (null: its own)
         sc_core::sc_time clock_period;
         uint64_t cycle_limit = 0;  // the ISS never runs past this cycle (0: no limit)
         rv_reservation_set *reservations = nullptr;

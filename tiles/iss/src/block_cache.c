@@ -1,7 +1,7 @@
 /* Where blocks live: an arena per hart (blocks are dropped all at once, never one by one) and, per
  * decoded code page, a table with the block starting at each halfword.
  *
- * Dropping (decode-cache flush, DMI change, full code memory) empties the tables at once, so no
+ * Dropping (decode-cache flush, DMI change, an emptied JIT pool) empties the tables at once, so no
  * lookup finds an old block, but reuses the memory only at the next dispatch (rv_blocks_reset):
  * a flush may come from a bus callback while a block, maybe translated code, is still running.
  */
@@ -30,8 +30,7 @@ void rv_blocks_free(rv_cpu *cpu)
         c = next;
     }
     cpu->blk.arena = NULL;
-    rv_jit_destroy(cpu->blk.jit);
-    cpu->blk.jit = NULL;
+    rv_jit_hart_free(cpu);
 }
 
 void rv_blocks_drop(rv_cpu *cpu)
@@ -46,7 +45,7 @@ void rv_blocks_drop(rv_cpu *cpu)
         cpu->blk.counters.drops++;
     rv_jcache_flush(cpu);
     cpu->blk.stale = true;
-    cpu->blk.jit_patch = NULL;
+    cpu->blk.jit_patch_slot = 0;
 }
 
 void rv_jcache_flush(rv_cpu *cpu)
@@ -71,8 +70,8 @@ void rv_blocks_reset(rv_cpu *cpu)
         c->next = NULL;
         c->used = 0;
     }
-    rv_jit_reset(cpu->blk.jit);
-    cpu->blk.jit_patch = NULL;
+    rv_jit_unchain_all(cpu);
+    cpu->blk.jit_patch_slot = 0;
     cpu->blk.stale = false;
 }
 

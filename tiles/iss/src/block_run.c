@@ -110,22 +110,14 @@ static int step_through(rv_cpu *cpu, const rv_block *b)
     return status;
 }
 
-/* Translates b; false if it stays with the block interpreter. */
+/* Gives b translated code; false if it stays with the block interpreter (for now: a full pool
+ * is emptied at a later dispatch, and what is still hot is translated afresh). */
 static bool translate(rv_cpu *cpu, rv_block *b)
 {
-    if (!cpu->blk.jit) {
-        cpu->blk.jit = rv_jit_create();
-        if (!cpu->blk.jit) { /* no executable memory: the block interpreter it is */
-            cpu->blk.engine = RV_ENGINE_BLOCK;
-            return false;
-        }
-    }
-    if (rv_jit_translate(cpu, cpu->blk.jit, b)) {
-        cpu->blk.counters.translations++;
-        return true;
-    }
-    rv_blocks_drop(cpu); /* the code memory is full: translate afresh what is still hot */
-    return false;
+    if (!rv_jit_translate(cpu, b))
+        return false;
+    cpu->blk.counters.translations++;
+    return true;
 }
 
 /* Runs b and the blocks chained after it. Returns RV_STEP_CONTINUE or RV_RUN_LOCKUP. */
@@ -140,8 +132,6 @@ static int run_chain(rv_cpu *cpu, rv_block *b)
         if (cpu->blk.engine == RV_ENGINE_JIT && b->runs >= JIT_HOT_RUNS) {
             if (translate(cpu, b))
                 continue;
-            if (cpu->blk.stale)
-                return RV_STEP_CONTINUE;
         }
         if (b->runs < 0xffffu)
             b->runs++;
@@ -169,6 +159,8 @@ static int run_chain(rv_cpu *cpu, rv_block *b)
 int rv_block_engine_run(rv_cpu *cpu)
 {
     while (cpu->stats.cycles < cpu->run_limit) {
+        if (cpu->blk.jit)
+            rv_jit_sync(cpu);
         if (RV_UNLIKELY(cpu->blk.stale))
             rv_blocks_reset(cpu);
         cpu->blk.counters.dispatches++;
@@ -177,8 +169,8 @@ int rv_block_engine_run(rv_cpu *cpu)
             continue;
         bool trapped;
         rv_block *b = lookup(cpu, &trapped);
-        void *patch = cpu->blk.jit_patch;
-        cpu->blk.jit_patch = NULL;
+        uint32_t patch = cpu->blk.jit_patch_slot;
+        cpu->blk.jit_patch_slot = 0;
         int status;
         if (trapped) {
             status = cpu->locked_up ? (int)RV_RUN_LOCKUP : RV_STEP_CONTINUE;
@@ -187,7 +179,7 @@ int rv_block_engine_run(rv_cpu *cpu)
         } else {
             /* translated code that left for this block asked to be chained to it */
             if (patch && b->code && b->vpc == cpu->blk.jit_patch_pc)
-                rv_jit_chain(patch, b);
+                rv_jit_chain(cpu, patch - 1, b);
             /* a page walk through the bus may have changed the interrupt inputs: then the
              * interpreter checks them again after the first instruction */
             bool same = ((cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie) == pending;

@@ -138,8 +138,13 @@ typedef struct rv_block_state {
     bool stale;                    /* blocks were dropped; their memory is reused at the next dispatch */
     uint32_t max_latency;          /* largest DMI latency: bounds the memory cycles of a block */
     struct rv_arena_chunk *arena;  /* block memory, freed all at once */
-    struct rv_jit *jit;            /* translated code (RV_ENGINE_JIT), made on the first translation */
-    void *jit_patch;               /* set by translated code leaving through an unchained exit */
+    struct rv_jit *jit;            /* pool of translated code (RV_ENGINE_JIT), from the first translation */
+    bool jit_own;                  /* the pool is the hart's own (no rv_config.jit_pool) */
+    uint32_t jit_gen;              /* the pool's generation the hart's blocks were translated in */
+    const void **chain;            /* two entries per translation id: the code it chains to, or NULL */
+    uint8_t *owned;                /* per id: one of the hart's blocks runs that translation */
+    uint32_t chain_ids;            /* ids the two tables cover */
+    uint32_t jit_patch_slot;       /* set by translated code leaving through an empty chain entry: entry + 1 */
     uint32_t jit_patch_pc;         /* ... and the pc it wants to chain to */
     rv_engine_counters counters;
     rv_jcache_entry jcache[RV_JCACHE_SIZE];

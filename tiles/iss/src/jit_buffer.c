@@ -1,11 +1,13 @@
-/* Code memory of the JIT and the code every translation shares: the entry from C, the exit back to
- * C and the lookup of a computed target (jit.h).
+/* Code memory of a JIT pool and the code every translation shares: the entry from C, the exit
+ * back to C and the lookup of a computed target (jit.h).
  *
- * One mapping per hart, readable, writable and executable (chain jumps are patched in place),
- * reserved up front and backed by the host as it is written. When it is full every block is
- * dropped and translation starts over.
+ * One mapping per pool, readable, writable and executable (translations are written while others
+ * run), reserved up front and backed by the host as it is written. A pool shared by the harts of a
+ * platform asks for 2 MiB pages (transparent huge pages, where the host gives them): the code of
+ * many harts then takes a few host TLB entries instead of one per 4 KiB; a hart's own pool (a few
+ * KiB of code in tests) does not, so that it costs no more than it writes.
  */
-#include "jit.h"
+#include "jit_pool.h"
 #include "jit_x86.h"
 
 #include <stddef.h>
@@ -18,16 +20,7 @@
 #define RV_JIT_HOST 0
 #endif
 
-#define CODE_SIZE (16u * 1024u * 1024u)
-
-struct rv_jit {
-    uint8_t *mem;
-    uint8_t *code_begin;  /* after the shared stubs */
-    uint8_t *used;        /* end of the translations */
-    int (*enter)(rv_cpu *cpu, const void *code);
-    const uint8_t *exit;
-    const uint8_t *lookup;
-};
+#define HUGE_PAGE (2u * 1024u * 1024u)
 
 bool rv_jit_supported(void) { return RV_JIT_HOST != 0; }
 
@@ -128,22 +121,35 @@ static void emit_lookup(x86_asm *a, struct rv_jit *jit)
         x86_patch(miss[i], out);
 }
 
-struct rv_jit *rv_jit_create(void)
+struct rv_jit *rv_jit_create(size_t code_size, bool huge)
 {
     struct rv_jit *jit = calloc(1, sizeof *jit);
     if (!jit)
         return NULL;
-    void *mem = mmap(NULL, CODE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
+    size_t map_size = code_size + (huge ? HUGE_PAGE : 0);
+    void *map = mmap(NULL, map_size, PROT_READ | PROT_WRITE | PROT_EXEC,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) {
+    if (map == MAP_FAILED) {
         free(jit);
         return NULL;
     }
-    jit->mem = mem;
+    jit->map = map;
+    jit->map_size = map_size;
+    jit->mem = map;
+    if (huge) {
+        jit->mem = (uint8_t *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+        (void)madvise(jit->mem, code_size, MADV_HUGEPAGE); /* advice: refused, it runs on 4 KiB pages */
+    }
+    jit->mem_end = jit->mem + code_size;
     x86_asm a;
-    x86_init(&a, jit->mem, jit->mem + CODE_SIZE);
+    x86_init(&a, jit->mem, jit->mem_end);
     emit_entry_exit(&a, jit);
     emit_lookup(&a, jit);
+    if (x86_full(&a)) { /* too small for the stubs */
+        munmap(map, map_size);
+        free(jit);
+        return NULL;
+    }
     jit->code_begin = jit->used = x86_here(&a);
     return jit;
 }
@@ -152,27 +158,32 @@ void rv_jit_destroy(struct rv_jit *jit)
 {
     if (!jit)
         return;
-    munmap(jit->mem, CODE_SIZE);
+    rv_jit_forget(jit);
+    munmap(jit->map, jit->map_size);
     free(jit);
 }
 
 #else /* no JIT on this host: rv_jit_supported() is false and nothing below is called */
 
-struct rv_jit *rv_jit_create(void) { return NULL; }
+struct rv_jit *rv_jit_create(size_t code_size, bool huge)
+{
+    (void)code_size;
+    (void)huge;
+    return NULL;
+}
 void rv_jit_destroy(struct rv_jit *jit) { (void)jit; }
 
 #endif
 
-void rv_jit_reset(struct rv_jit *jit)
+void rv_jit_code_reset(struct rv_jit *jit)
 {
-    if (jit)
-        jit->used = jit->code_begin;
+    jit->used = jit->code_begin;
 }
 
 void rv_jit_code_space(struct rv_jit *jit, rv_jit_code *code)
 {
     code->start = jit->used;
-    code->end = jit->mem + CODE_SIZE;
+    code->end = jit->mem_end;
     code->exit = jit->exit;
     code->lookup = jit->lookup;
 }
@@ -184,10 +195,9 @@ void rv_jit_code_used(struct rv_jit *jit, uint8_t *new_start)
 
 int rv_jit_run(rv_cpu *cpu, const rv_block *b)
 {
-    return cpu->blk.jit->enter(cpu, b->code);
-}
-
-void rv_jit_chain(void *patch_site, const rv_block *target)
-{
-    x86_patch(patch_site, target->code);
+    struct rv_jit *jit = cpu->blk.jit;
+    jit->inside++; /* a bus callback may let other harts run: the pool is not emptied meanwhile */
+    int exit = jit->enter(cpu, b->code);
+    jit->inside--;
+    return exit;
 }

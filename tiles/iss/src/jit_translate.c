@@ -26,6 +26,7 @@ typedef struct pending {
     uint8_t *resume;       /* reservation stub: where to continue */
     unsigned len;          /* reservation stub: store size */
     uint32_t target;       /* chain stub: target pc */
+    uint32_t slot;         /* chain stub: the hart's chain entry */
     uint64_t dirty, valid; /* guest registers in host registers at the jump */
 } pending;
 
@@ -34,7 +35,8 @@ enum { STUB_SLOW, STUB_RESERVATIONS, STUB_CHAIN };
 typedef struct translator {
     x86_asm a;
     rv_cpu *cpu;
-    const rv_block *b;
+    const rv_block *b;     /* the pool's copy: slow paths reference it */
+    uint32_t id;           /* the translation's id: its chain entries are 2 * id and 2 * id + 1 */
     const rv_jit_code *code;
     jit_regs regs;
     pending stubs[4 * RV_BLOCK_MAX_INSNS + 2];
@@ -50,6 +52,7 @@ static pending *add_stub(translator *t, uint8_t *rel, unsigned kind, unsigned in
     p->resume = NULL;
     p->len = 0;
     p->target = 0;
+    p->slot = 0;
     p->dirty = t->regs.dirty;
     p->valid = t->regs.valid;
     return p;
@@ -254,13 +257,22 @@ static void add_reg(x86_asm *a, x86_reg r, uint64_t n)
     }
 }
 
-/* Leaves for the block at target: chained (patchable) inside the page, where the translation is
- * the one this block runs under; through the TLB lookup into another page. */
-static void exit_to(translator *t, uint32_t target)
+/* Leaves for the block at target: inside the page, where the translation is the one this block
+ * runs under, through the hart's chain entry `which` (RV_BLOCK_NEXT0/1) of this translation, and
+ * while that is empty through a stub that asks the dispatcher to fill it; into another page
+ * through the TLB lookup. */
+static void exit_to(translator *t, uint32_t target, unsigned which)
 {
     x86_asm *a = &t->a;
     if ((target & ~RV_PAGE_MASK) == (t->b->vpc & ~RV_PAGE_MASK)) {
-        add_stub(t, x86_jmp(a), STUB_CHAIN, 0)->target = target;
+        uint32_t slot = 2 * t->id + which;
+        x86_mov64_load(a, X86_RAX, CPU(blk.chain));
+        x86_mov64_load(a, X86_RAX, x86_at(X86_RAX, (int32_t)(slot * sizeof(void *))));
+        x86_test64(a, X86_RAX, X86_RAX);
+        pending *p = add_stub(t, x86_jcc(a, X86_CC_E), STUB_CHAIN, 0);
+        p->target = target;
+        p->slot = slot;
+        x86_jmp_reg(a, X86_RAX);
         return;
     }
     x86_mov32_store_imm(a, CPU(pc), target);
@@ -352,7 +364,7 @@ static void emit_end(translator *t)
         if (last->rd != RV_REG_SINK)
             jit_set_imm(a, g, last->rd, pc + last->len);
         jit_write_back(a, g, g->dirty);
-        exit_to(t, pc + (uint32_t)last->imm);
+        exit_to(t, pc + (uint32_t)last->imm, RV_BLOCK_NEXT0);
         return;
     case RV_OP_JALR:
         jit_get(a, g, X86_RAX, last->rs1);
@@ -373,19 +385,19 @@ static void emit_end(translator *t)
         uint64_t dirty = g->dirty;
         jit_write_back(a, g, dirty);
         add_counter(a, CPU(stats.branches_not_taken), 1);
-        exit_to(t, b->end_pc);
+        exit_to(t, b->end_pc, RV_BLOCK_NEXT0);
         x86_patch(taken, x86_here(a));
         jit_write_back(a, g, dirty);
         /* the interpreter's taken-branch correction of the not-taken class cost */
         uint32_t cost = last->cycles - (b->count > 1 ? b->insn[b->count - 2].cycles : 0);
         add_reg(a, CYCLES, (uint64_t)t->cpu->cfg.timing.branch_taken - cost);
         add_counter(a, CPU(stats.branches_taken), 1);
-        exit_to(t, pc + (uint32_t)last->imm);
+        exit_to(t, pc + (uint32_t)last->imm, RV_BLOCK_NEXT1);
         return;
     }
     default:
         jit_write_back(a, g, g->dirty);
-        exit_to(t, b->end_pc);
+        exit_to(t, b->end_pc, RV_BLOCK_NEXT0);
         return;
     }
 }
@@ -423,11 +435,10 @@ static void emit_stubs(translator *t)
             jit_caller_saved(a, &t->regs, p->valid, true);
             x86_jmp_to(a, p->resume);
             break;
-        default: /* STUB_CHAIN: ask the dispatcher to chain this jump to the target's code */
+        default: /* STUB_CHAIN: ask the dispatcher to fill the chain entry with the target's code */
             x86_mov32_store_imm(a, CPU(pc), p->target);
             x86_mov32_store_imm(a, CPU(blk.jit_patch_pc), p->target);
-            x86_lea_rip(a, X86_RAX, p->rel);
-            x86_mov64_store(a, CPU(blk.jit_patch), X86_RAX);
+            x86_mov32_store_imm(a, CPU(blk.jit_patch_slot), p->slot + 1);
             x86_mov32_imm(a, X86_RAX, RV_BLOCK_LEFT);
             x86_jmp_to(a, t->code->exit);
             break;
@@ -435,13 +446,14 @@ static void emit_stubs(translator *t)
     }
 }
 
-bool rv_jit_translate(rv_cpu *cpu, struct rv_jit *jit, rv_block *b)
+void *rv_jit_emit(rv_cpu *cpu, struct rv_jit *jit, const rv_block *b, uint32_t id)
 {
     rv_jit_code code;
     rv_jit_code_space(jit, &code);
     translator t;
     t.cpu = cpu;
     t.b = b;
+    t.id = id;
     t.code = &code;
     t.nstubs = 0;
     jit_regs_assign(&t.regs, b);
@@ -463,8 +475,7 @@ bool rv_jit_translate(rv_cpu *cpu, struct rv_jit *jit, rv_block *b)
     x86_jmp_to(a, code.exit);
     emit_stubs(&t);
     if (x86_full(a))
-        return false;
+        return NULL;
     rv_jit_code_used(jit, x86_here(a));
-    b->code = entry;
-    return true;
+    return entry;
 }

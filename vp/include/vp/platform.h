@@ -79,6 +79,8 @@ private:
     std::ofstream log_file_;                    // --log-file (else the log goes to std::clog)
     std::unique_ptr<trace::event_log> log_;     // before the tiles: their cores write into it
     std::unique_ptr<namp::namp_observer> namp_log_;  // the log's view of the adapters
+    // Translated code the cores share (JIT engine), before the tiles: destroyed after their cores.
+    std::unique_ptr<rv_jit_pool, void (*)(rv_jit_pool *)> jit_pool_{nullptr, rv_jit_pool_destroy};
     std::vector<std::unique_ptr<tiles::tile>> tiles_;
     std::unique_ptr<noc::mesh> mesh_;
     std::vector<std::unique_ptr<namp::network_adapter>> adapters_;

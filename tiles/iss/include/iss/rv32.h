@@ -8,6 +8,7 @@
 #define ISS_RV32_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -88,6 +89,17 @@ typedef enum rv_engine {
     RV_ENGINE_JIT = 2,         /* hot blocks translated to x86-64 code (the block engine elsewhere) */
 } rv_engine;
 
+/* Translated code shared by harts (RV_ENGINE_JIT, docs/iss-engine.md): harts that run the same
+ * code at the same addresses translate it once, and the host's caches hold one copy. Used from one
+ * host thread; destroyed after its harts. rv_jit_pool_create is NULL where there is no JIT. */
+typedef struct rv_jit rv_jit_pool;
+rv_jit_pool *rv_jit_pool_create(void);
+/* ... with code_bytes of code memory on 4 KiB pages (rv_jit_pool_create: 64 MiB on 2 MiB pages
+ * where the host has them); a full pool is emptied and translation starts over, so a small one
+ * (tests) only costs time. */
+rv_jit_pool *rv_jit_pool_create_sized(size_t code_bytes);
+void rv_jit_pool_destroy(rv_jit_pool *pool);
+
 typedef struct rv_config {
     uint32_t hart_id;                  /* mhartid; also the index into the reservation set */
     uint32_t reset_pc;
@@ -103,6 +115,7 @@ typedef struct rv_config {
     /* optional: mret/sret executed (with trap_ctx), for tracing the end of a trap handler */
     void (*on_trap_return)(void *ctx, rv_cpu *cpu);
     rv_engine engine;                  /* of rv_cpu_run; rv_cpu_step and the debug loop always step */
+    rv_jit_pool *jit_pool;             /* optional: translations shared with other harts; NULL: its own */
 } rv_config;
 
 typedef enum rv_run_status {
@@ -141,7 +154,8 @@ rv_engine rv_cpu_engine(const rv_cpu *cpu);
 typedef struct rv_engine_counters {
     uint64_t dispatches;    /* rounds of the block engines' run loop */
     uint64_t blocks_built;
-    uint64_t translations;  /* blocks translated to host code */
+    uint64_t translations;  /* blocks given host code */
+    uint64_t translations_shared; /* ... of which another hart had translated */
     uint64_t drops;         /* times every block was dropped (flush, DMI change, full code memory) */
     uint64_t budget_exits;  /* translated code left because the next block might cross the budget */
 } rv_engine_counters;
