@@ -29,3 +29,14 @@ add_test(NAME e2e.namp_stats_deterministic
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/namp_stats.sh ${VP} --preset bare
           --firmware ${FW}/mp_e2e_msg_namp_unbuf.elf)
 set_tests_properties(e2e.namp_stats_deterministic PROPERTIES LABELS e2e TIMEOUT 300)
+# The same NAMP run with and without SystemC's stack guard pages (host.stack_guards): identical
+# statistics. 2x2 tiles with the NAMP: 9 threads each. A sanitizer build keeps the guard pages.
+if(NAMP_SANITIZE)
+  set(stack_guards_expect refused)
+else()
+  set(stack_guards_expect skip)
+endif()
+add_test(NAME e2e.stack_guards_same_statistics
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/stack_guards.sh ${stack_guards_expect} 36 ${VP} --preset bare
+          --set mesh.width=2 --set mesh.height=2 --firmware ${FW}/namp_a2a.elf)
+set_tests_properties(e2e.stack_guards_same_statistics PROPERTIES LABELS e2e TIMEOUT 300)

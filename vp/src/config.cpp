@@ -350,7 +350,13 @@ platform_config config_builder::build() const {
                            " with namp.enable_cc_reduction or namp.enable_cc_scattergather: their "
                            "ALLOC_REQ message is that long");
     c.console_file = get("console.file").get<std::string>();
+    const std::string guards = get("host.stack_guards").get<std::string>();
+    if (guards == "auto") c.stack_guards = stack_guard_mode::automatic;
+    else if (guards == "on") c.stack_guards = stack_guard_mode::on;
+    else if (guards == "off") c.stack_guards = stack_guard_mode::off;
+    else throw config_error("'host.stack_guards' must be auto, on or off, not '" + guards + "'");
     c.effective = doc_;
+    c.effective.erase("host");
     return c;
 }
 

@@ -211,6 +211,11 @@ const std::vector<config_key> &config_schema() {
         {"console.echo", vk::boolean, 0, 1, true, "", "print console lines on standard output"},
         {"trace.traps", vk::boolean, 0, 1, false, "",
          "print every trap (cause, epc, tval, cycle) on standard error"},
+        // host.*: how the host runs the simulation, never what is simulated (not in the statistics)
+        {"host.stack_guards", vk::string, 0, 0, "auto", "",
+         "guard pages on SystemC's thread stacks: auto (on unless the platform would then need "
+         "more memory mappings than vm.max_map_count), on, or off (an overrun stack is then found "
+         "after the run); the simulation is the same (docs/benchmarks.md, \"Large meshes\")"},
     };
     return schema;
 }

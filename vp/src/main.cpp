@@ -17,11 +17,13 @@
 #include "vp/namp_hint.h"
 #include "vp/output_files.h"
 #include "vp/platform.h"
+#include "vp/stack_guards.h"
 #include "vp/statistics.h"
 
 namespace {
 
 constexpr int exit_usage = 2;  // bad command line, configuration or firmware file
+constexpr int exit_simulation_error = 3;  // as for an sc_report error
 
 // --trace-window FROM:TO (cycles; TO may be empty).
 void parse_window(const std::string &text, uint64_t &from, uint64_t &to) {
@@ -71,7 +73,12 @@ void print_summary(const vp::platform &p, double host_seconds, int exit_code) {
               << (p.clock_period() * double(cycles)).to_seconds() * 1e3 << " ms), " << instret
               << " instructions, host " << std::fixed << std::setprecision(3) << host_seconds
               << " s, " << std::setprecision(1) << (instret / host_seconds / 1e6)
-              << " MIPS\nnamp-vp: exit code " << exit_code << "\n";
+              << " MIPS\n";
+    if (const uint64_t skipped = vp::stack_guards::skipped())
+        std::cerr << "namp-vp: stack guard pages off: " << skipped
+                  << " thread stacks checked for overruns, " << vp::stack_guards::overruns()
+                  << " overran\n";
+    std::cerr << "namp-vp: exit code " << exit_code << "\n";
 }
 
 // Where the cores that did not finish are: what a firmware engineer needs after a hang.
@@ -153,8 +160,11 @@ int run(int argc, char **argv) {
         platform = std::make_unique<vp::platform>("platform", config, ro);
         platform->load(firmware);
         // A host limit found now costs no simulation; found by SystemC, it ends the run part-way.
-        if (const std::string why = vp::map_count_shortage(); !why.empty())
-            throw std::runtime_error(why);
+        const vp::map_count_check maps =
+            vp::check_map_count(config.stack_guards, vp::stack_guards::can_skip());
+        if (!maps.refusal.empty()) throw std::runtime_error(maps.refusal);
+        vp::stack_guards::set_skip(!maps.guards);
+        if (!maps.note.empty()) std::cerr << "namp-vp: note: " << maps.note << "\n";
     } catch (const std::exception &e) {
         std::cerr << "namp-vp: error: " << e.what() << "\n";
         return exit_usage;
@@ -167,6 +177,9 @@ int run(int argc, char **argv) {
 
     int code = platform->control().process_exit_code();
     const vp::end_reason reason = platform->control().reason();
+    // Without guard pages an overrun stack may have overwritten its neighbour's: the run is wrong.
+    const uint64_t overruns = vp::stack_guards::overruns();
+    if (overruns != 0) code = exit_simulation_error;
     // Every output is checked: a full disk or a closed pipe is an error, not a short file.
     std::vector<std::string> errors;
     const auto note = [&](const std::string &e) { if (!e.empty()) errors.push_back(e); };
@@ -189,6 +202,10 @@ int run(int argc, char **argv) {
         if (!hint.empty()) std::cerr << "namp-vp: note: " << hint << "\n";
     }
     for (const std::string &e : errors) std::cerr << "namp-vp: error: " << e << "\n";
+    if (overruns != 0)
+        std::cerr << "namp-vp: error: " << overruns << " of the " << vp::stack_guards::skipped()
+                  << " SystemC thread stacks overran into their guard page, which was not protected "
+                     "(host.stack_guards): the simulation may be corrupt; run with host.stack_guards=on\n";
     std::cerr.flush();
     if (!std::cerr && code == 0) code = exit_usage;  // nowhere left to say it
     return code;
@@ -205,7 +222,7 @@ int sc_main(int argc, char **argv) {
         return run(argc, argv);
     } catch (const sc_core::sc_report &r) {
         std::cerr << "namp-vp: simulation error: " << r.what() << "\n";
-        return 3;
+        return exit_simulation_error;
     }
 }
 

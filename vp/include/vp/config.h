@@ -40,6 +40,9 @@ struct preset {
 };
 const std::vector<preset> &config_presets();
 
+// host.stack_guards: whether SystemC's thread stacks keep their guard pages (vp/host_limits.h).
+enum class stack_guard_mode { automatic, on, off };
+
 // The typed result the platform is built from.
 struct platform_config {
     unsigned mesh_width = 4, mesh_height = 4;
@@ -51,7 +54,10 @@ struct platform_config {
     bool na_enabled = true;
     namp::na_config na;
     std::string console_file;
-    nlohmann::ordered_json effective;  // the whole validated document, for the statistics
+    stack_guard_mode stack_guards = stack_guard_mode::automatic;
+    // The validated document for the statistics: all of it but host.*, which cannot change what
+    // is simulated, so the statistics of one simulation do not depend on how the host ran it.
+    nlohmann::ordered_json effective;
 };
 
 class config_builder {
