@@ -5,11 +5,10 @@
 // and across pages, self-modifying code with and without fence.i, a trap in the middle of a
 // block, an interrupt raised by a device access inside a block, 32-bit instructions straddling a
 // page, sfence.vma after remapping code, a DMI region added later, and random programs.
-#include "iss_test_util.h"
+#include "iss_engine_compare.h"
 
 #include <algorithm>
 #include <random>
-#include <sstream>
 #include <string>
 
 using namespace enc;
@@ -19,28 +18,6 @@ namespace {
 constexpr uint32_t B = IssMachine::kRamBase;
 constexpr uint32_t kMtvec = B + 0x4000;
 constexpr uint32_t kData = B + 0x8000;
-
-// Everything that must not depend on the engine.
-std::string state_of(rv_cpu *c, const IssMachine &m) {
-    std::ostringstream o;
-    for (unsigned r = 0; r < 32; r++) o << "x" << r << "=" << std::hex << rv_cpu_get_reg(c, r) << " ";
-    o << "pc=" << rv_cpu_get_pc(c) << " priv=" << rv_cpu_get_priv(c) << "\n";
-    for (uint32_t n : {0x300u, 0x341u, 0x342u, 0x343u, 0x344u, 0x141u, 0x142u, 0x143u, 0xb00u, 0xb02u}) {
-        uint32_t v = 0;
-        rv_cpu_read_csr(c, n, &v);
-        o << "csr" << n << "=" << v << " ";
-    }
-    const rv_cpu_stats *s = rv_cpu_get_stats(c);
-    o << std::dec << "\ncycles=" << s->cycles << " instret=" << s->instret << " loads=" << s->loads
-      << " stores=" << s->stores << " atomics=" << s->atomics << " bt=" << s->branches_taken
-      << " bnt=" << s->branches_not_taken << " exc=" << s->exceptions << " irq=" << s->interrupts
-      << " wfi=" << s->wfi_count << " misses=" << s->decode_cache_misses << "\n";
-    for (unsigned k = 0; k < 16; k++) o << s->exceptions_by_cause[k] << ",";
-    o << "\nconsole=" << m.console << " exited=" << m.exited << " code=" << m.exit_code << "\n";
-    for (const auto &a : m.bus_log) o << "bus " << a.kind << " " << std::hex << a.addr << " " << a.data << "\n";
-    for (const auto &t : m.traps) o << "trap " << std::hex << t.cause << " " << t.epc << " " << t.tval << "\n";
-    return o.str();
-}
 
 rv_timing mixed_timing() {
     rv_timing t;
@@ -96,12 +73,7 @@ protected:
         both([&](IssMachine &m, rv_cpu *) { m.w32(at, v); });
     }
     // rv_cpu_run on both to the same cycle limit; the status and the whole state must agree.
-    rv_run_status run_to(uint64_t limit) {
-        rv_run_status a = rv_cpu_run(r, limit), b = rv_cpu_run(d, limit);
-        EXPECT_EQ(a, b) << "limit " << limit;
-        EXPECT_EQ(state_of(r, ref), state_of(d, dut)) << "limit " << limit;
-        return a;
-    }
+    rv_run_status run_to(uint64_t limit) { return run_both_to(r, ref, d, dut, limit); }
     // Runs `cycles` more cycles in slices of `slice` cycles, comparing after each.
     void run_sliced(uint64_t slice, uint64_t cycles) {
         const uint64_t end = rv_cpu_cycles(r) + cycles;
@@ -110,11 +82,7 @@ protected:
             if (s == RV_RUN_STOPPED || s == RV_RUN_LOCKUP) return;
         }
     }
-    rv_engine_counters counters() const {
-        rv_engine_counters c;
-        rv_cpu_engine_counters(d, &c);
-        return c;
-    }
+    rv_engine_counters counters() const { return engine_counters(d); }
     uint32_t x(unsigned n) const { return rv_cpu_get_reg(d, n); }
 
     IssMachine ref, dut;

@@ -4,11 +4,9 @@
 // harts (translated once), different code at the same pcs, one hart with the same block in two
 // physical pages but different successors (its chains must not mix them up), and a small pool
 // that fills while another hart is inside translated code, waiting in a device callback.
-#include "iss_test_util.h"
+#include "iss_engine_compare.h"
 
 #include <memory>
-#include <sstream>
-#include <string>
 #include <vector>
 
 using namespace enc;
@@ -17,19 +15,6 @@ namespace {
 
 constexpr uint32_t B = IssMachine::kRamBase;
 constexpr uint32_t kData = B + 0x8000;
-
-std::string state_of(rv_cpu *c, const IssMachine &m) {
-    std::ostringstream o;
-    for (unsigned r = 0; r < 32; r++) o << "x" << r << "=" << std::hex << rv_cpu_get_reg(c, r) << " ";
-    o << "pc=" << rv_cpu_get_pc(c) << " priv=" << rv_cpu_get_priv(c) << std::dec;
-    const rv_cpu_stats *s = rv_cpu_get_stats(c);
-    o << "\ncycles=" << s->cycles << " instret=" << s->instret << " loads=" << s->loads
-      << " stores=" << s->stores << " bt=" << s->branches_taken << " bnt=" << s->branches_not_taken
-      << " exc=" << s->exceptions << " irq=" << s->interrupts << " misses=" << s->decode_cache_misses
-      << "\nconsole=" << m.console << "\n";
-    for (const auto &a : m.bus_log) o << "bus " << a.kind << " " << std::hex << a.addr << " " << a.data << "\n";
-    return o.str();
-}
 
 rv_timing timing() {
     rv_timing t = IssMachine::unit_timing();
@@ -60,16 +45,8 @@ struct Tile {
             for (size_t i = 0; i < insns.size(); i++) m.w32(at + 4 * uint32_t(i), insns[i]);
         });
     }
-    void run_to(uint64_t limit) {
-        rv_run_status a = rv_cpu_run(r, limit), b = rv_cpu_run(d, limit);
-        EXPECT_EQ(a, b) << "limit " << limit;
-        EXPECT_EQ(state_of(r, ref), state_of(d, dut)) << "limit " << limit;
-    }
-    rv_engine_counters counters() const {
-        rv_engine_counters c;
-        rv_cpu_engine_counters(d, &c);
-        return c;
-    }
+    void run_to(uint64_t limit) { run_both_to(r, ref, d, dut, limit); }
+    rv_engine_counters counters() const { return engine_counters(d); }
     uint32_t x(unsigned n) const { return rv_cpu_get_reg(d, n); }
     IssMachine ref, dut;
     rv_cpu *r = nullptr, *d = nullptr;
@@ -200,7 +177,7 @@ TEST(JitPoolSmall, FullPoolIsEmptiedOnlyWhenNoHartIsInside) {
             b_limit += 2000;
             rv_cpu_run(b.d, b_limit);  // the reference runs the same slices below
             rv_cpu_run(b.r, b_limit);
-            EXPECT_EQ(state_of(b.r, b.ref), state_of(b.d, b.dut)) << "b at " << b_limit;
+            EXPECT_EQ(engine_state_of(b.r, b.ref), engine_state_of(b.d, b.dut)) << "b at " << b_limit;
         };
         a.run_to(2000);  // in one run: a's stores come from its translated loop, not a budget's end
         while (b_limit < 150000 && !::testing::Test::HasFailure()) {
