@@ -54,12 +54,18 @@ typedef struct rv_block {
     rv_binsn insn[];
 } rv_block;
 
-/* A chunk of the per-hart block arena. */
+/* A chunk of an arena: memory freed all at once (a hart's blocks, a JIT pool's block copies). */
 typedef struct rv_arena_chunk {
     struct rv_arena_chunk *next;
     size_t size, used;
     _Alignas(16) unsigned char data[];
 } rv_arena_chunk;
+
+/* block_cache.c: size bytes, 16-byte aligned, from the arena at *head (the newest chunk first);
+ * NULL if out of memory. */
+void *rv_arena_alloc(rv_arena_chunk **head, size_t size);
+/* Frees c and every chunk after it. */
+void rv_arena_free(rv_arena_chunk *c);
 
 /* block_cache.c */
 void rv_blocks_init(rv_cpu *cpu, rv_engine engine);

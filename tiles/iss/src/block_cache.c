@@ -21,14 +21,37 @@ void rv_blocks_init(rv_cpu *cpu, rv_engine engine)
     rv_jcache_flush(cpu);
 }
 
-void rv_blocks_free(rv_cpu *cpu)
+void rv_arena_free(rv_arena_chunk *c)
 {
-    rv_arena_chunk *c = cpu->blk.arena;
     while (c) {
         rv_arena_chunk *next = c->next;
         free(c);
         c = next;
     }
+}
+
+void *rv_arena_alloc(rv_arena_chunk **head, size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    rv_arena_chunk *c = *head;
+    if (!c || c->size - c->used < size) {
+        size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+        rv_arena_chunk *n = malloc(sizeof *n + cap);
+        if (!n)
+            return NULL;
+        n->size = cap;
+        n->used = 0;
+        n->next = c;  /* the newest chunk first: only it has room */
+        *head = c = n;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    return p;
+}
+
+void rv_blocks_free(rv_cpu *cpu)
+{
+    rv_arena_free(cpu->blk.arena);
     cpu->blk.arena = NULL;
     rv_jit_hart_free(cpu);
 }
@@ -61,12 +84,7 @@ void rv_blocks_reset(rv_cpu *cpu)
     /* keep the first chunk: a hart that drops its blocks usually builds as many again */
     rv_arena_chunk *c = cpu->blk.arena;
     if (c) {
-        rv_arena_chunk *rest = c->next;
-        while (rest) {
-            rv_arena_chunk *next = rest->next;
-            free(rest);
-            rest = next;
-        }
+        rv_arena_free(c->next);
         c->next = NULL;
         c->used = 0;
     }
@@ -77,21 +95,7 @@ void rv_blocks_reset(rv_cpu *cpu)
 
 void *rv_blocks_alloc(rv_cpu *cpu, size_t size)
 {
-    size = (size + 15u) & ~(size_t)15u;
-    rv_arena_chunk *c = cpu->blk.arena;
-    if (!c || c->size - c->used < size) {
-        size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-        rv_arena_chunk *n = malloc(sizeof *n + cap);
-        if (!n)
-            return NULL;
-        n->size = cap;
-        n->used = 0;
-        n->next = c;  /* the newest chunk first: only it has room */
-        cpu->blk.arena = c = n;
-    }
-    void *p = c->data + c->used;
-    c->used += size;
-    return p;
+    return rv_arena_alloc(&cpu->blk.arena, size);
 }
 
 rv_block **rv_block_slot(rv_cpu *cpu, uint32_t pc)

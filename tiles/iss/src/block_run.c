@@ -110,16 +110,6 @@ static int step_through(rv_cpu *cpu, const rv_block *b)
     return status;
 }
 
-/* Gives b translated code; false if it stays with the block interpreter (for now: a full pool
- * is emptied at a later dispatch, and what is still hot is translated afresh). */
-static bool translate(rv_cpu *cpu, rv_block *b)
-{
-    if (!rv_jit_translate(cpu, b))
-        return false;
-    cpu->blk.counters.translations++;
-    return true;
-}
-
 /* Runs b and the blocks chained after it. Returns RV_STEP_CONTINUE or RV_RUN_LOCKUP. */
 static int run_chain(rv_cpu *cpu, rv_block *b)
 {
@@ -130,7 +120,9 @@ static int run_chain(rv_cpu *cpu, rv_block *b)
             return rv_jit_run(cpu, b) == RV_BLOCK_LOCKUP ? (int)RV_RUN_LOCKUP : RV_STEP_CONTINUE;
         }
         if (cpu->blk.engine == RV_ENGINE_JIT && b->runs >= JIT_HOT_RUNS) {
-            if (translate(cpu, b))
+            /* else b stays with the block interpreter: for good without a pool; while a full pool
+             * waits to be emptied, after which what is still hot is translated afresh */
+            if (rv_jit_translate(cpu, b))
                 continue;
         }
         if (b->runs < 0xffffu)

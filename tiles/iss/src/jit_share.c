@@ -14,7 +14,6 @@
 /* Code memory of a pool shared by harts, and of a hart's own pool. Reserved, not backed. */
 #define SHARED_CODE_SIZE (64u * 1024u * 1024u)
 #define OWN_CODE_SIZE (16u * 1024u * 1024u)
-#define COPY_CHUNK (64u * 1024u)
 
 rv_jit_pool *rv_jit_pool_create(void)
 {
@@ -102,19 +101,9 @@ static bool insert(struct rv_jit *jit, rv_jit_entry entry)
 
 static rv_block *copy_of(struct rv_jit *jit, const rv_block *b)
 {
-    size_t size = (block_size(b) + 15u) & ~(size_t)15u;
-    rv_arena_chunk *c = jit->copies;
-    if (!c || c->size - c->used < size) {
-        rv_arena_chunk *n = malloc(sizeof *n + COPY_CHUNK);
-        if (!n)
-            return NULL;
-        n->size = COPY_CHUNK;
-        n->used = 0;
-        n->next = c;
-        jit->copies = c = n;
-    }
-    rv_block *copy = (rv_block *)(c->data + c->used);
-    c->used += size;
+    rv_block *copy = rv_arena_alloc(&jit->copies, block_size(b));
+    if (!copy)
+        return NULL;
     memcpy(copy, b, block_size(b));
     copy->runs = 0;
     copy->next[0] = copy->next[1] = NULL;
@@ -127,12 +116,7 @@ void rv_jit_forget(struct rv_jit *jit)
     free(jit->table);
     jit->table = NULL;
     jit->table_size = jit->entries = 0;
-    rv_arena_chunk *c = jit->copies;
-    while (c) {
-        rv_arena_chunk *next = c->next;
-        free(c);
-        c = next;
-    }
+    rv_arena_free(jit->copies);
     jit->copies = NULL;
     jit->ids = 0;
 }
@@ -205,6 +189,7 @@ bool rv_jit_translate(rv_cpu *cpu, rv_block *b)
         jit->ids++;
     }
     cpu->blk.owned[id] = 1;
+    cpu->blk.counters.translations++;
     b->code = code;
     return true;
 }

@@ -355,13 +355,3 @@ void x86_patch(uint8_t *rel32, const uint8_t *target)
 void x86_jmp_to(x86_asm *a, const uint8_t *target) { x86_patch(x86_jmp(a), target); }
 void x86_jcc_to(x86_asm *a, x86_cc cc, const uint8_t *target) { x86_patch(x86_jcc(a, cc), target); }
 
-void x86_lea_rip(x86_asm *a, x86_reg dst, const uint8_t *target)
-{
-    if (!room(a))
-        return;
-    rex(a, true, dst, 0, 0, false);
-    byte(a, 0x8d);
-    byte(a, ((dst & 7u) << 3) | 5u); /* mod 00, rm 101: rip-relative */
-    x86_patch(a->p, target);
-    a->p += 4;
-}

@@ -103,8 +103,6 @@ uint8_t *x86_jmp(x86_asm *a);
 uint8_t *x86_jcc(x86_asm *a, x86_cc cc);
 void x86_jmp_to(x86_asm *a, const uint8_t *target);
 void x86_jcc_to(x86_asm *a, x86_cc cc, const uint8_t *target);
-/* lea r64, [rip + x]: the address of a displacement field (the chain patch site) */
-void x86_lea_rip(x86_asm *a, x86_reg dst, const uint8_t *target);
 /* Points the displacement at rel32 to target. NULL rel32 (emitted into a full buffer) is ignored. */
 void x86_patch(uint8_t *rel32, const uint8_t *target);
 
