@@ -14,6 +14,7 @@
 #include "kernel/kmp.h"
 #include "kernel/migrate.h"
 #include "ktest.h"
+#include "ktest_mcapi.h"
 #include "mcapi.h"
 #include "na_registers.h"
 #include "mcapix_cc.h"
@@ -158,21 +159,6 @@ static void check_multicasts(mcapi_endpoint_t ep, uint32_t first, uint32_t last)
 }
 
 /* Tiles 1 and 2: the scatter's channel; columns [base, base + width) of every row. */
-static mcapi_pktchan_recv_hndl_t open_channel(void)
-{
-    mcapi_status_t st;
-    mcapi_endpoint_t ep;
-    mcapi_pktchan_recv_hndl_t rh = NULL;
-    mcapi_request_t req;
-    size_t sz;
-    KMP(ep = mcapi_endpoint_create(SVC_CH_PORT, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
-    KMP(mcapi_pktchan_recv_open_i(&rh, ep, &req, &st));
-    KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
-    return rh;
-}
-
 static void check_scatter(mcapi_pktchan_recv_hndl_t rh, uint32_t pattern, uint32_t base, uint32_t width)
 {
     mcapi_status_t st;
@@ -210,7 +196,7 @@ static void tile1(void)
     CHECK_EQ(st, MCAPI_SUCCESS);
     KMP(drain = mcapi_endpoint_create(SVC_DRAIN_PORT, &st));
     mcapi_endpoint_t ep = receive_multicasts();
-    mcapi_pktchan_recv_hndl_t rh = open_channel();
+    mcapi_pktchan_recv_hndl_t rh = ktest_pktchan_recv_open(SVC_CH_PORT);
     for (uint32_t round = 0; round < 2; ++round) {   /* contributors 0 + 3, then 4 + 5 */
         if (round == 1) {
             /* the held endpoint drains when tile 0 says (its migration was refused meanwhile) */
@@ -257,7 +243,7 @@ static void tile2(void)
     KMP(mcapix_gather_rx_create(&gr, root, 2, SVC_GATHER_ROWS * SVC_GATHER_WIDTH, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     mcapi_endpoint_t ep = receive_multicasts();
-    mcapi_pktchan_recv_hndl_t rh = open_channel();
+    mcapi_pktchan_recv_hndl_t rh = ktest_pktchan_recv_open(SVC_CH_PORT);
     check_multicasts(ep, 0, SVC_MCASTS + 1);
     check_scatter(rh, 7, 4, 6);
     check_scatter(rh, 8, 4, 6);

@@ -11,6 +11,7 @@
 #include "hal/hal.h"
 #include "kernel/kmp.h"
 #include "ktest.h"
+#include "ktest_mcapi.h"
 #include "sv_main.h"
 #include "mcapi.h"
 #include "na_registers.h"
@@ -145,15 +146,7 @@ static void tile1(void)
         CHECK_EQ(st, MCAPI_SUCCESS);
     }
     /* the task's packet channel: every byte of every packet */
-    mcapi_endpoint_t pep;
-    mcapi_pktchan_recv_hndl_t rh = NULL;
-    mcapi_request_t req;
-    size_t sz;
-    KMP(pep = mcapi_endpoint_create(SVM_PEER_PKT_PORT, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
-    KMP(mcapi_pktchan_recv_open_i(&rh, pep, &req, &st));
-    KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
+    mcapi_pktchan_recv_hndl_t rh = ktest_pktchan_recv_open(SVM_PEER_PKT_PORT);
     static const uint16_t psizes[SVM_PKTS] = SVM_PKT_SIZES;
     uint32_t good_pkts = 0;
     for (uint32_t p = 0; p < SVM_PKTS && rh; ++p) {
@@ -205,6 +198,8 @@ static void tile1(void)
     }
     mcapi_endpoint_t tx, trx;
     mcapi_pktchan_send_hndl_t th = NULL;
+    mcapi_request_t req;
+    size_t sz;
     KMP(tx = mcapi_endpoint_create(SVM_PEER_TX_PORT, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     KMP(trx = mcapi_endpoint_get(0, 0, SVM_TASK_RX_PORT, MCAPI_TIMEOUT_INFINITE, &st));
