@@ -31,7 +31,7 @@ class Expression:
             raise InputError(f"{where}: an expression (a string) is required")
         self.text, self.where, self.names = text, where, []
         allowed_funcs = FUNCTIONS if logic else {k: FUNCTIONS[k] for k in
-                                                 ("min", "max", "abs", "log2", "log10", "sqrt")}
+                                                 ("min", "max", "abs", "log2", "log10", "sqrt", "round")}
 
         def placeholder(m):
             tok = m.group(0)
