@@ -1,6 +1,5 @@
 #include "vp/traffic_run.h"
 
-#include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -102,7 +101,6 @@ int run_traffic(const platform_config &c, const std::string &stats_file, bool qu
     const uint64_t measure = integer(c, "traffic.measure_cycles");
     const uint64_t drain_limit = integer(c, "traffic.drain_limit_cycles");
 
-    const auto host_start = std::chrono::steady_clock::now();
     sc_core::sc_start(period * double(warmup));
     net.reset_stats();
     gen.start_measurement();
@@ -120,8 +118,6 @@ int run_traffic(const platform_config &c, const std::string &stats_file, bool qu
         sc_core::sc_start(period * 1000.0);
         drained += 1000;
     }
-    const double host_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
 
     const noc::traffic::traffic_results &r = gen.results();
     const bool intact = r.order_errors == 0 && r.corrupt == 0 && r.misrouted == 0;
@@ -145,7 +141,7 @@ int run_traffic(const platform_config &c, const std::string &stats_file, bool qu
                   << ": accepted " << std::setprecision(4)
                   << doc["traffic"]["accepted_flits_per_cycle_per_node"].get<double>() << ", latency "
                   << doc["traffic"]["latency_cycles"]["avg"].get<double>() << " cycles; " << reason
-                  << "; host " << std::fixed << std::setprecision(3) << host_seconds << " s\n";
+                  << "\n";
     else if (code != 0)
         std::cerr << "namp-vp: " << doc["simulation"]["message"].get<std::string>() << "\n";
     return exit_code;
