@@ -33,14 +33,23 @@ def flatten(doc, prefix=""):
 
 
 class EffectiveConfigs:
-    """The VP's effective configuration of a preset (None: the defaults), asked once each."""
+    """The VP's effective configuration of a preset (None: the defaults) under the sweep's own
+    --config file, if its args name one; asked once each."""
 
-    def __init__(self, vp):
+    def __init__(self, vp, args=()):
         self.vp, self.cache = vp, {}
+        args = [str(a) for a in args]
+        self.config = []
+        for i, a in enumerate(args):
+            if a in ("--config", "-c") and i + 1 < len(args):
+                self.config = [a, args[i + 1]]
+            elif a.startswith("--config="):
+                self.config = [a]
 
     def __call__(self, preset):
         if preset not in self.cache:
-            cmd = [self.vp, "--print-config"] + (["--preset", str(preset)] if preset else [])
+            cmd = [self.vp, "--print-config"] + (["--preset", str(preset)] if preset else []) + \
+                self.config
             try:
                 p = subprocess.run(cmd, capture_output=True, text=True)
             except OSError as e:
