@@ -217,6 +217,7 @@ names)
     "$(typo 's/^plot: {x: name, y: max_core_cycles}/plot: {x: name, y: max_core_cycles, facet: nam}/' "$failing" facet)"
   # the NoC sweep with one rate and one mesh: its 336 dry checks would only cost time here
   sed -e 's/^  traffic.rate: \[0.02,.*/  traffic.rate: [0.1]/' -e '/^                 0.7, 0.75/d' \
+      -e '/where: {traffic.rate:/d' \
       -e 's/^  mesh.width,mesh.height: .*/  mesh.width,mesh.height: [[4, 4]]/' \
       "$root/scripts/sweeps/noc-load-latency.yaml" > "$dir/noc.yaml"
   noc=$dir/noc.yaml
