@@ -9,6 +9,7 @@
 #include "tiles/version.h"
 #include "trace/tracer.h"
 #include "vp/area.h"
+#include "vp/area_calibration.h"
 #include "vp/cli.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
@@ -108,7 +109,7 @@ int run(int argc, char **argv) {
         }
         if (opt.list_config) { list_config(); return 0; }
         if (opt.list_presets) { list_presets(); return 0; }
-        if (opt.area_calibration) { std::cout << vp::area_calibration_table(); return 0; }
+        if (opt.area_calibration) { std::cout << vp::area_calibration_table(opt.overrides); return 0; }
         vp::config_builder builder;
         if (!opt.preset.empty()) builder.apply_preset(opt.preset);
         if (!opt.config_file.empty()) builder.apply_file(opt.config_file);
@@ -128,6 +129,7 @@ int run(int argc, char **argv) {
                     if (!err.empty()) throw vp::firmware_error(image->path() + ": " + err);
                 }
             std::cout << vp::area_table(area);
+            if (opt.area_parts) std::cout << "\n" << vp::area_parts_table(area, config);
             return 0;
         }
         // Every output file is checked before the run, so a wrong path costs no simulation.
