@@ -39,7 +39,15 @@ static const uint32_t path_modes[NPATHS] = {MCAPIX_CC_SOFTWARE, MCAPIX_CC_AUTO,
                                             MCAPIX_CC_SOFTWARE, MCAPIX_CC_SOFTWARE};
 
 /* the N of this run (tile.arg: bitmask, 0 = all) */
-static int measured(uint32_t n) { uint32_t m = tile_arg(); return m == 0 || (m >> n & 1u); }
+/* The configurations of this run (tile.arg, 0 = all): bits 0..15 the N (bit N), bits 16..19 the
+ * path + 1, bits 20..23 the size index + 1 (0: all). The claims run one configuration per
+ * simulation, so that none inherits the state another left behind. */
+static int measured(uint32_t n) { uint32_t m = tile_arg() & 0xFFFFu; return m == 0 || (m >> n & 1u); }
+static int in_run(uint32_t path, uint32_t n, uint32_t si)
+{
+    const uint32_t p = (tile_arg() >> 16) & 15u, s = (tile_arg() >> 20) & 15u;
+    return measured(n) && (p == 0 || p == path + 1) && (s == 0 || s == si + 1);
+}
 
 static uint8_t buf[2048] __attribute__((aligned(8)));
 static mcapix_mcast_group_t groups[NMAX];
@@ -143,7 +151,9 @@ static int member(uint32_t me)
     uint32_t count = 0;
     for (uint32_t path = 0; path < NPATHS; ++path)
         for (uint32_t n = me; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
+            for (uint32_t si = 0; si < NSIZES; ++si) {
+                if (!in_run(path, n, si))
+                    continue;
                 for (uint32_t k = 0; k <= CCB_K; ++k) {
                     size_t got;
                     mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
@@ -200,7 +210,9 @@ static int root(void)
     for (uint32_t path = 0; path < NPATHS; ++path) {
         mcapix_cc_set_path(path_modes[path]);
         for (uint32_t n = 1; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
+            for (uint32_t si = 0; si < NSIZES; ++si) {
+                if (!in_run(path, n, si))
+                    continue;
                 payload_fill(buf, sizes[si], tag(path, n, si), 0);
                 const int drv = path >= P_DRV;
                 if (drv)   /* warm-up */

@@ -141,6 +141,15 @@ static void stream(struct conn *c, uint32_t n, int chan, uint32_t size)
             }
 }
 
+/* The configurations of this run (tile.arg, 0 = all): bits 0..3 log2(size), bits 4..5 the mode + 1
+ * (message, channel), bits 8..9 the scenario + 1; a field 0: all. A claim measures one
+ * configuration per simulation. */
+static int in_run(uint32_t sc, int chan, uint32_t lg)
+{
+    const uint32_t a = tile_arg(), s = a & 15u, m = (a >> 4) & 3u, c = (a >> 8) & 3u;
+    return (s == 0 || s == lg) && (m == 0 || m == (uint32_t)chan + 1) && (c == 0 || c == sc + 1);
+}
+
 int main(void)
 {
     uint32_t me = tile_id(), idx = NP;
@@ -204,6 +213,8 @@ int main(void)
                 continue;
             }
             for (uint32_t lg = 2; lg <= TPUT_MAX_LOG2; ++lg) {
+                if (!in_run(sc, chan, lg))
+                    continue;
                 uint32_t size = 1u << lg, cfg = (sc * 2 + (uint32_t)chan) * 16 + lg;
                 if (me == 0) {
                     uint64_t t0 = cpu_cycles();
