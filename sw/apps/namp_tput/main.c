@@ -19,6 +19,11 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 
+/* TPUT_ZERO_COPY=1 (namp_tput_zc): connection-less messages are received in place
+ * (mcapix_msg_hold/release), not copied out: the thesis' zero-copy receive (4.3.1) */
+#ifndef TPUT_ZERO_COPY
+#define TPUT_ZERO_COPY 0
+#endif
 #ifndef TPUT_N
 #define TPUT_N 32u
 #endif
@@ -79,6 +84,12 @@ static void recv_one(struct conn *c, int chan, uint32_t size)
         CK("pktchan_recv");
         mcapi_pktchan_release(p, &st);
         CK("release");
+    } else if (TPUT_ZERO_COPY) {   /* the message used in place (thesis 4.3.1's zero-copy) */
+        void *p;
+        mcapix_msg_hold(c->me, &p, &got, &st);
+        CK("msg_hold");
+        mcapix_msg_release(c->me, &st);
+        CK("msg_release");
     } else {
         mcapi_msg_recv(c->me, rbuf, sizeof rbuf, &got, &st);
         CK("msg_recv");
