@@ -25,6 +25,7 @@
 #include "kernel/kmp.h"
 #include "kernel/migrate.h"
 #include "kinternal.h"
+#include "kmig_swps.h"
 #include "mcapi.h"
 #include "mcapix_ps.h"
 #include "mp/cbuffer.h"
@@ -49,6 +50,8 @@
 enum km_type {
     KM_PREPARE = 1, KM_PREPARED, KM_SWITCH, KM_SWITCHED, KM_CANCEL, KM_CANCELLED,
     KM_SUSPEND, KM_SUSPENDED, KM_CREDIT_MOVE, KM_CREDIT_MOVED,
+    /* software PS (kmig_swps.c) */
+    KM_SW_REDIRECT, KM_SW_REDIRECTED, KM_SW_RESUME, KM_SW_RESUMED, KM_SW_CREDIT_PATH, KM_SW_CREDIT_PATH_MOVED,
 };
 
 struct km_et {                 /* one entry of the task's endpoint table */
@@ -174,7 +177,7 @@ static uint32_t run_slot(uint32_t flags, uint32_t p1, uint32_t p2)
 }
 
 /* a credit slot on a credit path (a paused channel's credits given back) */
-static void give_credits(uint32_t credit_path, uint32_t n)
+void kmig_give_credits(uint32_t credit_path, uint32_t n)
 {
     kmp_lock();
     (void)run_slot(NAMP_FLAG_COM, credit_path, n);
@@ -570,7 +573,7 @@ static int switch_task(uint32_t z, const struct km_switch *sw)
                            data0(info.rx), me(), pending[z].reply) != K_OK)
                 return K_ETIMEDOUT;
             if (sw->in[i].credits)
-                give_credits(info.credit_path, sw->in[i].credits);
+                kmig_give_credits(info.credit_path, sw->in[i].credits);
         }
     for (uint32_t a = 0; a < KMIG_ARRIVALS; ++a)
         if (!arrivals[a]) {
@@ -599,7 +602,7 @@ k_thread_t *k_migrate_take_arrival(void)
  * The pausing baseline at the sender's tile: its handle's credits taken, then no slot of it under
  * way, READY included (a set-up step may have taken a credit before the swap and not yet written
  * wr_idx: the egress FSM's bus accesses take time); then wr_idx is where the stream stopped. */
-static int suspend_sender(uint32_t handle, uint32_t *w, uint32_t *taken)
+int kmig_suspend_sender(uint32_t handle, uint32_t *w, uint32_t *taken)
 {
     if ((handle & 3) || !handle)
         return K_EINVAL;
@@ -676,10 +679,20 @@ static void serve(struct km_msg *m)
         break;
     }
     case KM_SUSPEND:
-        svc_out.result = suspend_sender(m->u.w[0], &svc_out.u.w[0], &svc_out.u.w[1]);
+        svc_out.result = kmig_suspend_sender(m->u.w[0], &svc_out.u.w[0], &svc_out.u.w[1]);
         break;
     case KM_CREDIT_MOVE:
         svc_out.result = move_credit_path(m->u.w[0], m->u.w[1], m->u.w[2], m->from, m->u.w[3]);
+        break;
+    case KM_SW_REDIRECT:
+        svc_out.result = kswps_redirect(m->u.w[0], m->u.w[1], m->u.w[2], m->u.w[3], &svc_out.u.w[0],
+                                        &svc_out.u.w[1]);
+        break;
+    case KM_SW_RESUME:
+        svc_out.result = kswps_resume(m->u.w[0], m->u.w[1]);
+        break;
+    case KM_SW_CREDIT_PATH:
+        svc_out.result = kswps_move_credit_path(m->u.w[0], m->u.w[1], m->u.w[2]);
         break;
     default:
         return;
@@ -710,10 +723,16 @@ int k_migrate_service_start(uint32_t prio)
     k_mutex_init(&mig_lock);
     svc_stop = 0;
     svc = k_thread_create("kmig", service_main, NULL, prio, 0);
-    return svc ? K_OK : K_ENOMEM;
+    if (!svc)
+        return K_ENOMEM;
+    return kswps_start(prio);   /* software PS's forwarder */
 }
 
-void k_migrate_service_stop(void) { svc_stop = 1; }
+void k_migrate_service_stop(void)
+{
+    svc_stop = 1;
+    kswps_stop();
+}
 
 /* ---- the source ---- */
 
@@ -771,6 +790,27 @@ static int describe(k_thread_t *t, struct km_prepare *p, struct kmp_task_ep *eps
     return K_OK;
 }
 
+/* Software PS, phase III: the sender's kernel switches it; the source forwards up to the stream's
+ * end there; then the sender gets its credits back. */
+static void kmig_sw_switch_sender(uint32_t node, uint32_t handle, uint32_t tile, uint32_t ep, uint32_t rdata, int f)
+{
+    out_msg.type = KM_SW_REDIRECT;
+    out_msg.u.w[0] = handle;
+    out_msg.u.w[1] = tile;
+    out_msg.u.w[2] = ep;
+    out_msg.u.w[3] = rdata;
+    if (call(node, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg) != K_OK) {
+        kswps_cancel(f);
+        return;
+    }
+    const uint32_t end = in_msg.u.w[0], taken = in_msg.u.w[1];
+    (void)kswps_finish(f, end);
+    out_msg.type = KM_SW_RESUME;
+    out_msg.u.w[0] = handle;
+    out_msg.u.w[1] = taken;
+    (void)call(node, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg);
+}
+
 static void cancel(uint32_t tile, uint32_t prep_seq)
 {
     out_msg.type = KM_CANCEL;
@@ -787,11 +827,11 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     static struct km_in in[MP_TASK_EPS];
     if (!t || !t->task || t->task->vif_slot < 0 || tile == me() ||
         tile >= tile_mesh_width() * tile_mesh_height() || method < K_MIGRATE_PAUSE ||
-        method > K_MIGRATE_DUALCAST)
+        method > K_MIGRATE_SOFTWARE)
         return K_EINVAL;
     if (!svc)
         return K_EINVAL;
-    if (!mcapix_ps_available())
+    if (method != K_MIGRATE_SOFTWARE && !mcapix_ps_available())
         return K_ENOTSUP;
     if (t->task->migrating)
         return K_EBUSY;
@@ -803,6 +843,10 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     int n_eps = 0, r = describe(t, &out_msg.u.p, eps, &n_eps, infos);
     const struct km_prepare *p = &out_msg.u.p;
     out_msg.u.p.method = (uint32_t)method;
+    for (int i = 0; r == K_OK && method == K_MIGRATE_SOFTWARE && i < n_eps; ++i)
+        if (!infos[i].channel_recv && !infos[i].channel_send)
+            r = K_ENOTSUP;   /* software PS forwards channels only */
+    static int fwd[MP_TASK_EPS];   /* software PS: the forwarding entries */
     uint32_t prep_seq = 0, bytes = 0;
     if (r == K_OK) {
         out_msg.type = KM_PREPARE;
@@ -816,6 +860,7 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     int suspended = 0;
     for (int i = 0; r == K_OK && i < n_eps; ++i) {
         in[i] = (struct km_in){0, 0, 0, 0};
+        fwd[i] = -1;
         if (!pk.ep[i].channel_recv) {
             if (method == K_MIGRATE_PAUSE)
                 hold(eps[i].h, 1);
@@ -841,6 +886,10 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
                 if (r == K_OK)
                     bytes += copy_elements(b, held_from(b, wm), wm, tile, pd.ep_rx[i]);
             }
+        } else if (method == K_MIGRATE_SOFTWARE) {   /* the source forwards from now on */
+            const mp_cbuffer_t *b = (const mp_cbuffer_t *)(uintptr_t)infos[i].rx;
+            if ((fwd[i] = kswps_forward(infos[i].rx, b->wr_idx, tile, pd.ep_rx[i])) < 0)
+                r = K_ENOMEM;
         }
     }
     for (int i = 0; r == K_OK && method == K_MIGRATE_PAUSE && i < n_eps; ++i)
@@ -863,10 +912,12 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     if (r != K_OK) {   /* nothing changed for the task yet: undo phase I */
         for (int i = 0; i < suspended; ++i)
             if (pk.ep[i].channel_recv && in[i].credits)
-                give_credits(infos[i].credit_path, in[i].credits);
+                kmig_give_credits(infos[i].credit_path, in[i].credits);
         for (int i = 0; i < n_eps; ++i)
             if (!pk.ep[i].channel_recv)
                 hold(eps[i].h, 0);
+            else if (method == K_MIGRATE_SOFTWARE)
+                kswps_cancel(fwd[i]);
             else if (method == K_MIGRATE_DUALCAST && prep_seq)   /* dualcast ends */
                 (void)ps_request(NAMP_PS_OP_RELOC, pk.ep[i].peer_node, pk.ep[i].peer_handle, me(),
                                  infos[i].endpoint, data0(infos[i].rx), me(), reply);
@@ -881,14 +932,17 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     for (uint32_t i = 0; i < pk.n_et; ++i) {
         if (pk.et[i].kind != NAMP_ET_HANDLE || !pk.et[i].channel)
             continue;
-        out_msg.type = KM_CREDIT_MOVE;
+        out_msg.type = method == K_MIGRATE_SOFTWARE ? KM_SW_CREDIT_PATH : KM_CREDIT_MOVE;
         out_msg.u.w[0] = pk.et[i].endpoint;
         out_msg.u.w[1] = tile;
         out_msg.u.w[2] = pd.et_handle[i];
         out_msg.u.w[3] = (uint32_t)(uintptr_t)reply;
         reply[NAMP_PS_A_STATE / 4] = 0;
-        if (call(pk.et[i].tile, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg) == K_OK)
-            (void)k_ps_wait(reply);   /* the receiver's credits sent before the move are here */
+        /* the receiver's credits sent before the move are here once the PS report is (software:
+         * once its kernel's answer is, which follows them from that tile on the same channel) */
+        if (call(pk.et[i].tile, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg) == K_OK &&
+            method != K_MIGRATE_SOFTWARE)
+            (void)k_ps_wait(reply);
         const namp_handle_t *h = (const namp_handle_t *)(uintptr_t)task->et[i][NAMP_ET_ADDR / 4];
         sw.out[i] = (struct km_out){h->tile, h->endpoint, atomic_swap_u32((uint32_t *)&h->credits, 0),
                                     h->flags, h->sent, h->rdata, h->wr_idx};
@@ -897,7 +951,8 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     for (int i = 0; i < n_eps; ++i) {
         const mp_cbuffer_t *b = (const mp_cbuffer_t *)(uintptr_t)infos[i].rx;
         if (!pk.ep[i].channel_recv) {
-            (void)redirect(eps[i].h, tile, pd.ep_hw[i]);
+            if (method != K_MIGRATE_SOFTWARE)
+                (void)redirect(eps[i].h, tile, pd.ep_hw[i]);
             continue;
         }
         if (method == K_MIGRATE_RELOCATE) {
@@ -918,10 +973,12 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
         } else if (method == K_MIGRATE_DUALCAST) {   /* its report goes to the destination */
             (void)ps_request(NAMP_PS_OP_RELOC, pk.ep[i].peer_node, pk.ep[i].peer_handle, tile, pd.ep_hw[i],
                              data0(pd.ep_rx[i]), tile, (volatile uint32_t *)(uintptr_t)pd.reply);
+        } else if (method == K_MIGRATE_SOFTWARE) {   /* synchronised; forwarded and copied */
+            in[i].w = kswps_sync(fwd[i]);
         }
         in[i].rd = b->rd_idx;
         in[i].voids = b->voids;
-        if (method != K_MIGRATE_DUALCAST)
+        if (method != K_MIGRATE_DUALCAST && method != K_MIGRATE_SOFTWARE)
             bytes += copy_elements(b, held_from(b, in[i].w), in[i].w, tile, pd.ep_rx[i]);
         sw.in[i] = in[i];
         if (method == K_MIGRATE_DUALCAST)
@@ -947,12 +1004,19 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     out_msg.u.sw = sw;
     r = call(tile, &out_msg, sizeof out_msg, &in_msg);
     r0.t_resume = timer_now();
+    for (int i = 0; method == K_MIGRATE_SOFTWARE && i < n_eps; ++i)
+        if (pk.ep[i].channel_recv)
+            kswps_live(fwd[i]);   /* the forwarder moves the destination's write index now */
     r0.phase2_cycles = (uint32_t)(cycles_now() - c1);
     uint64_t c2 = cycles_now();
     /* phase III: the task's copy here ends; its endpoints stay as tombstones */
     for (int i = 0; i < n_eps; ++i)
         if (pk.ep[i].channel_recv) {   /* its one sender is switched: no tombstone needed */
-            (void)redirect(eps[i].h, tile, pd.ep_hw[i]);
+            if (method == K_MIGRATE_SOFTWARE)
+                kmig_sw_switch_sender(pk.ep[i].peer_node, pk.ep[i].peer_handle, tile, pd.ep_hw[i],
+                                      data0(pd.ep_rx[i]), fwd[i]);
+            else
+                (void)redirect(eps[i].h, tile, pd.ep_hw[i]);
             KMP((void)mcapix_endpoint_retire(eps[i].h));
         }
     kmp_task_forget(t);

@@ -165,10 +165,11 @@ pareto)
   [ "$(head -c 4 "$png" | tail -c 3)" = PNG ] || fail "no Pareto plot"
   md=$dir/p/pareto.md
   cat "$md"
-  for front in '| 1, False | 12 | ' '| 2, False | 16 | ' '| 4, False | 24 | '; do
-    grep -F -- "$front" "$md" | grep -q '| \* |$' || fail "not on the front: $front"
+  # the rows by their label (the area is the model's, docs/area.md): on the front or not
+  for front in '1, False' '2, False' '4, False'; do
+    grep -E -- "^\| $front \| [0-9.]+ \| " "$md" | grep -q '| \* |$' || fail "not on the front: $front"
   done
- grep -F -- '| 4, True | 25.4 | ' "$md" | grep -q '|  |$' || fail "4 slots with OSQM is dominated"
+  grep -E -- '^\| 4, True \| [0-9.]+ \| ' "$md" | grep -q '|  |$' || fail "4 slots with OSQM is dominated"
   echo "Pareto plot and front as expected";;
 names)
   # each case: a sweep with one typo; explore check (and run) exit 2 naming it, nothing runs

@@ -68,8 +68,11 @@ cli_options parse_command_line(int argc, char **argv) {
          "print the area estimate of the configuration and run nothing; with --firmware the ELF "
          "files are checked too, with --stats the statistics the run would have are written with "
          "every counter 0 (docs/area.md)")
+        ("area-parts", po::bool_switch(&o.area_parts),
+         "with --area: also every component's parts (registers, datapath, FSM steps) and gates")
         ("area-calibration", po::bool_switch(&o.area_calibration),
-         "print the area model against the thesis figures (markdown)")
+         "print the structural area model against the thesis figures: the calibration, the "
+         "held-out validation and the fit (markdown); --set applies to every configuration")
         ("print-config", po::bool_switch(&o.print_config),
          "print the effective configuration (defaults, preset, --config, --set) as JSON and run "
          "nothing")

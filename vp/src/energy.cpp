@@ -76,11 +76,17 @@ energy_counts energy_counts_of(const platform &p) {
     return n;
 }
 
-double router_gates(const platform_config &c) {
-    const noc::router_resources r = noc::resources_of(c.noc);
-    return double(r.buffer_flits) * double(key_value(c, "area.buffer_flit_gates")) +
-           double(r.crossbars) * double(key_value(c, "area.router_logic_gates"));
+// A router's input buffers are storage bits of the area model (32-bit flits); its crossbar,
+// allocators and route logic one figure per physical network.
+double router_buffer_gates(const platform_config &c) {
+    return double(noc::resources_of(c.noc).buffer_flits) * 32.0 * area_costs(c).storage;
 }
+
+double router_logic_gates(const platform_config &c) {
+    return double(noc::resources_of(c.noc).crossbars) * double(key_value(c, "area.router_logic_gates"));
+}
+
+double router_gates(const platform_config &c) { return router_buffer_gates(c) + router_logic_gates(c); }
 
 std::vector<leakage_part> leakage_inventory(const platform_config &c, bool adapters) {
     std::vector<leakage_part> parts;
@@ -204,8 +210,8 @@ ordered_json energy_json(const energy_report &r) {
 
 ordered_json noc_area_json(const platform_config &c) {
     const noc::router_resources res = noc::resources_of(c.noc);
-    const double buffers = double(res.buffer_flits) * double(key_value(c, "area.buffer_flit_gates"));
-    const double logic = double(res.crossbars) * double(key_value(c, "area.router_logic_gates"));
+    const double buffers = router_buffer_gates(c);
+    const double logic = router_logic_gates(c);
     const unsigned w = c.noc.width, h = c.noc.height;
     const unsigned links = 2 * ((w - 1) * h + (h - 1) * w);  // one per direction
     const unsigned networks = c.noc.physical_channels ? noc::channel_count : 1;

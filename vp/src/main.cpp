@@ -9,6 +9,7 @@
 #include "tiles/version.h"
 #include "trace/tracer.h"
 #include "vp/area.h"
+#include "vp/area_calibration.h"
 #include "vp/cli.h"
 #include "vp/config.h"
 #include "vp/energy.h"
@@ -117,7 +118,7 @@ int run(int argc, char **argv) {
         }
         if (opt.list_config) { list_config(); return 0; }
         if (opt.list_presets) { list_presets(); return 0; }
-        if (opt.area_calibration) { std::cout << vp::area_calibration_table(); return 0; }
+        if (opt.area_calibration) { std::cout << vp::area_calibration_table(opt.overrides); return 0; }
         if (opt.energy_figures) { std::cout << vp::energy_figures_table(); return 0; }
         vp::config_builder builder;
         if (!opt.preset.empty()) builder.apply_preset(opt.preset);
@@ -161,6 +162,7 @@ int run(int argc, char **argv) {
                 vp::platform skeleton("platform", config, vp::run_options{});
                 write_skeleton(opt.stats_file, vp::collect_statistics(skeleton));
             }
+            if (opt.area_parts) std::cout << "\n" << vp::area_parts_table(area, config);
             return 0;
         }
         // Every output file is checked before the run, so a wrong path costs no simulation.

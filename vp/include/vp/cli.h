@@ -36,6 +36,7 @@ struct cli_options {
     bool list_config = false;
     bool list_presets = false;
     bool area = false;              // --area: print the area estimate, run nothing
+    bool area_parts = false;        // --area-parts: the same with every component's parts
     bool area_calibration = false;  // --area-calibration: the model against the thesis
     bool energy_figures = false;    // --energy-figures: the energy.* keys and their sources
     bool print_config = false;      // --print-config: the effective configuration as JSON

@@ -50,8 +50,8 @@ uint32_t mcapix_endpoint_inflight(mcapi_endpoint_t endpoint);
 /* The endpoint moved to (node, endpoint address there): the tombstone, after the transfers
  * granted before have finished (TIMEOUT if they do not). */
 mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t endpoint, uint32_t node, uint32_t addr);
-/* A relocated channel endpoint's tombstone is not needed (its one sender was switched by RELOC):
- * the library takes the entry back. */
+/* A relocated channel endpoint's tombstone is not needed (its one sender was switched, by RELOC or
+ * by its kernel): the library takes the entry back. Needs no PS. */
 mcapi_status_t mcapix_endpoint_retire(mcapi_endpoint_t endpoint);
 /* A migration that did not happen: deletes an endpoint created for it (adopted, never switched to)
  * without telling the channel's sender, which still sends to the original endpoint. */
