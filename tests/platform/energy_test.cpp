@@ -111,13 +111,15 @@ TEST(Energy, LeakageIsTheAreaModelsGatesOverTheSimulatedTime) {
 }
 
 TEST(Energy, RouterAreaCountsBuffersAndCrossbars) {
-    // 5 ports x 4 channels x 4 flits of 80 gates + one crossbar with its allocators
-    EXPECT_DOUBLE_EQ(vp::router_gates(config("")), 5 * 4 * 4 * 80 + 2740);
+    // 5 ports x 4 channels x 4 flits of 32 storage bits (7 gates each by default) + one crossbar
+    // with its allocators
+    EXPECT_DOUBLE_EQ(vp::router_gates(config("")), 5 * 4 * 4 * 32 * 7.0 + 2740);
     // one network per channel: four crossbars
-    EXPECT_DOUBLE_EQ(vp::router_gates(config("", {"noc.physical_channels=true"})), 5 * 4 * 4 * 80 + 4 * 2740);
+    EXPECT_DOUBLE_EQ(vp::router_gates(config("", {"noc.physical_channels=true"})),
+                     5 * 4 * 4 * 32 * 7.0 + 4 * 2740);
     const auto j = vp::noc_area_json(config(""));
     EXPECT_EQ(j["links"].get<unsigned>(), 48u);  // 4x4: 24 neighbour pairs, both directions
-    EXPECT_DOUBLE_EQ(j["router_kgates"].get<double>(), 9.14);
+    EXPECT_DOUBLE_EQ(j["router_kgates"].get<double>(), 20.66);
 }
 
 TEST(Energy, EveryFigureNamesItsSource) {
