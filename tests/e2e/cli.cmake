@@ -37,6 +37,20 @@ namp_vp_check(e2e.cli.full_console_file EXIT 2 LABELS cli
   EXPECT "error: cannot write console.file '/dev/full'" ARGS --firmware ${FW}/hello.elf --quiet --set console.file=/dev/full)
 namp_vp_check(e2e.cli.full_log EXIT 2 LABELS cli EXPECT "error: cannot write the log to '/dev/full'"
   ARGS --firmware ${FW}/hello.elf --log insn --log-file /dev/full)
+# Issue 35: the log ends the run at its first write error, not after simulating to the end (the
+# spinning firmware would otherwise reach the watchdog, exit 124).
+namp_vp_check(e2e.cli.log_full_ends_run EXIT 2 LABELS cli
+  EXPECT "the log could not be written to '/dev/full' \\(No space left on device\\): the run ends at cycle"
+  EXPECT "error: cannot write the log to '/dev/full'" REJECT "watchdog"
+  ARGS ${SPIN} --log insn --log-file /dev/full)
+# Issue 35: a --log-tiles/--log-cores filter naming what the platform does not have is an input
+# error (it would give an empty log and exit 0).
+namp_vp_check(e2e.cli.log_tiles_outside EXIT 2 LABELS cli
+  EXPECT "--log-tiles: there is no tile 99 \\(the 4x4 mesh has tiles 0..15\\)" REJECT "cycles simulated"
+  ARGS ${SPIN} --log insn --log-tiles 3,99)
+namp_vp_check(e2e.cli.log_cores_outside EXIT 2 LABELS cli
+  EXPECT "--log-cores: there is no core 7 \\(a tile has 1 core: 0, tile.cores\\)" REJECT "cycles simulated"
+  ARGS ${SPIN} --log insn --log-cores 7)
 # a failing firmware keeps its own exit code when an output also fails
 namp_vp_check(e2e.cli.full_stats_keeps_firmware_code EXIT 42 LABELS cli
   EXPECT "cannot write statistics" ARGS --preset single --firmware ${FW}/test_exit_code.elf --stats /dev/full)

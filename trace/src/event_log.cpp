@@ -1,6 +1,8 @@
 #include "trace/event_log.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -84,10 +86,23 @@ void event_log::write(log_category category, unsigned tile, int core, uint64_t c
         out_ << "namp-vp: log limit of " << opt_.limit << " bytes reached at cycle " << cycle
              << ": logging stops here (--log-limit)\n";
         out_.flush();
+        check_written();
         return;
     }
     bytes_ += size;
+    errno = 0;
     out_ << head << text << '\n';
+    check_written();
+}
+
+// A buffered stream fails when its buffer is written out: that is the first write error.
+void event_log::check_written() {
+    if (out_ || !on_error_) return;
+    const int e = errno;
+    full_ = true;  // nothing more is written; logged cores go back to the fast path
+    auto fn = std::move(on_error_);
+    on_error_ = nullptr;
+    fn(e ? std::strerror(e) : "write error");
 }
 
 }  // namespace trace

@@ -150,6 +150,7 @@ int run(int argc, char **argv) {
             ro.trace_categories = trace::parse_categories(opt.trace_categories);
         if (!opt.trace_window.empty()) parse_window(opt.trace_window, ro.trace_from, ro.trace_to);
         ro.log = vp::parse_log_options(opt);
+        vp::check_log_scope(ro.log, config.mesh_width, config.mesh_height, config.tile.cores);
         ro.log_file = opt.log_file;
     } catch (const std::exception &e) {
         std::cerr << "namp-vp: error: " << e.what() << "\n";
