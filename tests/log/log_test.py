@@ -9,6 +9,10 @@ usage: log_test.py MODE VP FIRMWARE_DIR
             the file and ends it with one line saying so
   events    trap, irq and mmio on test_timer_irq (interrupts, device accesses), namp on namp_micro
   bad       malformed filter values: exit 2 with a message naming the option
+  cost      outside its window and range the log costs nothing: on mips_bench (10^8 instructions)
+            a window of 1000 cycles runs about as many instructions on the per-instruction path,
+            a range that matches nothing none; a range's lines equal the unfiltered log's lines in
+            that range (the engine runs the rest), with the JIT and the interpreter
 """
 import os
 import re
@@ -97,6 +101,45 @@ def filters(vp, fw, tmp):
     print(f"{len(got)} lines inside range and window; limited log {size} bytes; statistics unchanged")
 
 
+def checked(stderr):
+    m = re.search(r"namp-vp: log: (\d+) of the (\d+) instructions ran on the per-instruction path",
+                  stderr)
+    if not m:
+        fail(f"no per-instruction path count in the summary:\n{stderr[-1500:]}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def cost(vp, fw, tmp):
+    log = os.path.join(tmp, "c.log")
+    bench = ["--preset", "single", "--firmware", f"{fw}/mips_bench.elf", "--log", "insn",
+             "--log-file", log]
+    n, total = checked(run(vp, bench + ["--log-window", "0:1000"]).stderr.decode())
+    got = lines(log)
+    if total < 10**8 or not got or n > len(got) + 16:
+        fail(f"--log-window 0:1000: {len(got)} lines, {n} of {total} instructions on the "
+             "per-instruction path (the rest must run on the fast engine)")
+    print(f"window: {len(got)} lines, {n} checked instructions of {total}")
+    n, total = checked(run(vp, bench + ["--log-range", "10:20"]).stderr.decode())
+    if n != 0 or lines(log):
+        fail(f"--log-range matching nothing: {n} instructions on the per-instruction path")
+    print(f"range matching nothing: {n} checked instructions of {total}")
+    # A range runs only its pages on the per-instruction path, and logs what the full log has there.
+    for engine in ("jit", "interpreter"):
+        full, part = os.path.join(tmp, "full.log"), os.path.join(tmp, "part.log")
+        base = ["--preset", "smp", "--set", f"core.engine={engine}", "--firmware",
+                f"{fw}/hello.elf", "--log", "insn", "--log-window", "100:400000"]
+        run(vp, base + ["--log-file", full])
+        n, total = checked(run(vp, base + ["--log-file", part, "--log-range",
+                                           "80001000:80001800"]).stderr.decode())
+        want = [x for x in lines(full) if 0x80001000 <= int(x[4].split()[0], 16) < 0x80001800]
+        have = lines(part)
+        if not have or have != want:
+            fail(f"{engine}: the range log has {len(have)} lines, the full log {len(want)} there")
+        if n > total // 4:
+            fail(f"{engine}: {n} of {total} instructions on the per-instruction path for a range")
+        print(f"{engine}: range of 2 KiB: {len(have)} lines, {n} of {total} instructions checked")
+
+
 def events(vp, fw, tmp):
     log = os.path.join(tmp, "e.log")
     run(vp, ["--preset", "single", "--quiet", "--firmware", f"{fw}/test_timer_irq.elf",
@@ -145,7 +188,7 @@ def bad(vp, fw, tmp):
 def main():
     mode, vp, fw = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
-        {"insn": insn, "filters": filters, "events": events, "bad": bad}[mode](vp, fw, tmp)
+        {"insn": insn, "filters": filters, "events": events, "bad": bad, "cost": cost}[mode](vp, fw, tmp)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ namespace trace {
 
 namespace {
 const std::pair<const char *, unsigned> names[] = {
-    {"insn", log_insn}, {"trap", log_trap}, {"irq", log_irq}, {"mmio", log_mmio}, {"namp", log_namp}};
+    {"insn", log_insn}, {"trap", log_trap}, {"irq", log_irq}, {"mmio", log_mmio}, {"namp", log_namp},
+    {"commit", log_commit}};
 
 const char *name_of(unsigned category) {
     for (const auto &[name, bit] : names)
@@ -24,15 +25,15 @@ unsigned parse_log_categories(const std::string &list) {
     std::istringstream in(list);
     std::string word;
     while (std::getline(in, word, ',')) {
-        unsigned bit = word == "all" ? log_insn | log_trap | log_irq | log_mmio | log_namp : 0;
+        unsigned bit = word == "all" ? log_insn | log_trap | log_irq | log_mmio | log_namp | log_commit : 0;
         for (const auto &[name, b] : names)
             if (word == name) bit = b;
         if (!bit)
             throw std::invalid_argument("--log: unknown category '" + word +
-                                        "' (known: insn, trap, irq, mmio, namp, all)");
+                                        "' (known: insn, commit, trap, irq, mmio, namp, all)");
         mask |= bit;
     }
-    if (!mask) throw std::invalid_argument("--log: no category given (insn, trap, irq, mmio, namp, all)");
+    if (!mask) throw std::invalid_argument("--log: no category given (insn, commit, trap, irq, mmio, namp, all)");
     return mask;
 }
 

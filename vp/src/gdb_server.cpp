@@ -134,6 +134,7 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
     s.skip_first = t.skip_first || s.step;
     t.skip_first = false;
     s.points = (breakpoints_.empty() && watchpoints_.empty()) ? nullptr : &points_;
+    s.points_generation = points_generation_;
     return s;
 }
 
@@ -203,6 +204,7 @@ void gdb_server::refresh_points() {
     points_.breakpoint_count = unsigned(breakpoints_.size());
     points_.watchpoints = watchpoints_.data();
     points_.watchpoint_count = unsigned(watchpoints_.size());
+    ++points_generation_;
 }
 
 void gdb_server::resume_all(action act) {

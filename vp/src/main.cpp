@@ -74,6 +74,14 @@ void print_summary(const vp::platform &p, double host_seconds, int exit_code) {
               << " instructions, host " << std::fixed << std::setprecision(3) << host_seconds
               << " s, " << std::setprecision(1) << (instret / host_seconds / 1e6)
               << " MIPS\n";
+    if (p.options().log.categories & (trace::log_insn | trace::log_commit)) {
+        uint64_t checked = 0;
+        for (const auto &t : p.tiles())
+            for (const auto &c : t->cores()) checked += c->logged_path_steps();
+        std::cerr << "namp-vp: log: " << checked << " of the " << instret
+                  << " instructions ran on the per-instruction path (the rest outside the log's "
+                     "cores, window and range)\n";
+    }
     if (const uint64_t skipped = vp::stack_guards::skipped())
         std::cerr << "namp-vp: stack guard pages off: " << skipped
                   << " thread stacks checked for overruns, " << vp::stack_guards::overruns()

@@ -18,6 +18,7 @@ enum log_category : unsigned {
     log_irq = 1u << 2,   // interrupts taken
     log_mmio = 1u << 3,  // a core's device accesses (not its SRAM, which it reaches by DMI)
     log_namp = 1u << 4,  // NAMP messages received and slot state changes, per adapter
+    log_commit = 1u << 5,  // retired instructions with their results, in Spike's --log-commits format
 };
 // "insn,trap" or "all" -> mask; throws std::invalid_argument naming an unknown category.
 unsigned parse_log_categories(const std::string &list);

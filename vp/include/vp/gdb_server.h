@@ -84,6 +84,7 @@ private:
     std::vector<uint32_t> breakpoints_;
     std::vector<rv_watchpoint> watchpoints_;
     rv_debug_points points_{};
+    uint64_t points_generation_ = 1;  // the cores' code watch follows the breakpoints
     stop_info last_;
     int general_ = 0, control_thread_ = -1;  // Hg and Hc selections
     bool ending_ = false;

@@ -44,6 +44,7 @@ public:
     void simulate();
 
     const platform_config &config() const { return config_; }
+    const run_options &options() const { return options_; }
     const run_control &control() const { return control_; }
     const std::vector<std::unique_ptr<tiles::tile>> &tiles() const { return tiles_; }
     const noc::mesh &network() const { return *mesh_; }
