@@ -51,6 +51,16 @@ namp_vp_check(e2e.cli.log_tiles_outside EXIT 2 LABELS cli
 namp_vp_check(e2e.cli.log_cores_outside EXIT 2 LABELS cli
   EXPECT "--log-cores: there is no core 7 \\(a tile has 1 core: 0, tile.cores\\)" REJECT "cycles simulated"
   ARGS ${SPIN} --log insn --log-cores 7)
+# Issue 35: an image linked for a larger SRAM than the tile's is refused before the run (its
+# stacks would lie past the end: every core faulted), naming both sizes; --area refuses it too.
+set(SRAM2M_WHY "its stacks end at 0x80200000 \\(__stack_top\\), outside the tile SRAM .0x80000000, 0x80100000.: the image is linked for an SRAM of 2097152 bytes, the tile has 1048576 \\(tile.sram_size\\)")
+namp_vp_check(e2e.cli.sram_too_small EXIT 2 LABELS cli EXPECT "${SRAM2M_WHY}"
+  "or run with --set tile.sram_size=2097152" REJECT "cycles simulated" REJECT "FATAL TRAP"
+  ARGS --firmware ${FW}/test_sram_2m.elf)
+namp_vp_check(e2e.cli.sram_too_small_area EXIT 2 LABELS cli EXPECT "${SRAM2M_WHY}"
+  ARGS --area --firmware ${FW}/test_sram_2m.elf)
+namp_vp_check(e2e.cli.sram_2m_fits EXIT 42 LABELS cli EXPECT "exiting with 42"
+  ARGS --preset single --set tile.sram_size=2097152 --firmware ${FW}/test_sram_2m.elf)
 # a failing firmware keeps its own exit code when an output also fails
 namp_vp_check(e2e.cli.full_stats_keeps_firmware_code EXIT 42 LABELS cli
   EXPECT "cannot write statistics" ARGS --preset single --firmware ${FW}/test_exit_code.elf --stats /dev/full)

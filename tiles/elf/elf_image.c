@@ -13,6 +13,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,6 +396,82 @@ const elf_segment *elf_image_segment(const elf_image *img, size_t i)
     if (img == NULL || i >= img->nseg)
         return NULL;
     return &img->seg[i];
+}
+
+int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len, uint32_t *offset)
+{
+    if (img == NULL || img->elf == NULL || buf == NULL || len == 0)
+        return -1;
+    const char *best = NULL;
+    uint64_t best_value = 0;
+    bool best_contains = false;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(img->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+            continue;
+        if (sh.sh_offset > img->file_size || sh.sh_size > img->file_size - sh.sh_offset)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (data == NULL)
+            continue;
+        size_t count = sh.sh_size / sh.sh_entsize;
+        for (size_t i = 0; i < count; i++) {
+            GElf_Sym sym;
+            if (gelf_getsym(data, (int)i, &sym) == NULL)
+                break;
+            unsigned type = GELF_ST_TYPE(sym.st_info);
+            if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS || sym.st_name == 0 ||
+                (type != STT_FUNC && type != STT_NOTYPE) || sym.st_value > addr)
+                continue;
+            const char *n = elf_strptr(img->elf, sh.sh_link, sym.st_name);
+            if (n == NULL || n[0] == '\0' || n[0] == '.' || (n[0] == '$' && n[1] == 'x'))
+                continue; /* local labels and mapping symbols */
+            bool contains = type == STT_FUNC && addr < sym.st_value + sym.st_size;
+            /* a containing function wins; then the highest start below addr */
+            bool better = best == NULL || (contains && !best_contains) ||
+                          (contains == best_contains && sym.st_value > best_value);
+            if (better) {
+                best = n;
+                best_value = sym.st_value;
+                best_contains = contains;
+            }
+        }
+    }
+    if (best == NULL)
+        return -1;
+    snprintf(buf, len, "%s", best);
+    if (offset)
+        *offset = (uint32_t)(addr - best_value);
+    return 0;
+}
+
+int elf_image_alloc_section(const elf_image *img, size_t i, const char **name, uint32_t *addr,
+                            uint32_t *size)
+{
+    if (img == NULL || img->elf == NULL)
+        return -1;
+    size_t shstrndx;
+    if (elf_getshdrstrndx(img->elf, &shstrndx) != 0)
+        return -1;
+    size_t seen = 0;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(img->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) == NULL || !(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0)
+            continue;
+        if (seen++ != i)
+            continue;
+        const char *n = elf_strptr(img->elf, shstrndx, sh.sh_name);
+        if (name)
+            *name = n ? n : "?";
+        if (addr)
+            *addr = (uint32_t)sh.sh_addr;
+        if (size)
+            *size = (uint32_t)(sh.sh_size > 0xffffffffu ? 0xffffffffu : sh.sh_size);
+        return 0;
+    }
+    return -1;
 }
 
 int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value)
