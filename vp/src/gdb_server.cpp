@@ -118,6 +118,16 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
     thread &t = threads_[me];
     // Held first: a held core neither runs nor looks at the socket, so it never reports a stop.
     hold(t);
+    if (holding_ && waiting_reply_ && hold_limit_ != sc_core::SC_ZERO_TIME &&
+        sc_core::sc_time_stamp() - resumed_at_ >= hold_limit_) {
+        holding_ = false;
+        console("namp-vp: " + thread_name(me) + " ran " +
+                std::to_string(uint64_t((sc_core::sc_time_stamp() - resumed_at_) / period_)) +
+                " cycles without reaching a stop while the other threads are held "
+                "(scheduler-locking): it may wait for one of them; stopped here (monitor hold-limit)\n");
+        stop_all(me, sigtrap, {}, false);
+        hold(t);
+    }
     if (poll_countdown_-- == 0) {
         poll_countdown_ = poll_interval;
         if (!conn_.connected()) {
@@ -130,7 +140,7 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
         hold(t);  // the stop may have held us
     }
     tiles::debug_slice s;
-    s.step = t.act == action::step;
+    s.step = t.act == action::step || !t.report_after_step.empty();
     s.skip_first = t.skip_first || s.step;
     t.skip_first = false;
     s.points = (breakpoints_.empty() && watchpoints_.empty()) ? nullptr : &points_;
@@ -139,7 +149,48 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
 }
 
 void gdb_server::stopped(tiles::cpu_core &core, const rv_debug_hit &hit) {
-    stop_all(index_.at(&core), sigtrap, hit);
+    const int me = index_.at(&core);
+    thread &t = threads_[me];
+    if (hit.reason == RV_DEBUG_STEP && !t.report_after_step.empty()) {
+        // the store of a watchpoint hit GDB could not show is done: say what it changed
+        console(t.report_after_step);
+        t.report_after_step.clear();
+        stop_all(me, sigtrap, {});
+        return;
+    }
+    if (!watch_hit(me, hit)) {
+        t.skip_first = true;  // on past the access (after the store, if a line is pending)
+        return;
+    }
+    stop_all(me, sigtrap, hit);
+}
+
+void gdb_server::console(const std::string &text) {
+    for (size_t i = 0; i < text.size(); i += 400) conn_.send_packet("O" + hex_text(text.substr(i, 400)));
+}
+
+std::string gdb_server::thread_name(int thread) const {
+    const tiles::cpu_core &c = *threads_[thread].core;
+    return "thread " + std::to_string(thread + 1) + " (tile " + std::to_string(c.tile_id()) +
+           " core " + std::to_string(c.index()) + ")";
+}
+
+bool gdb_server::starved() {
+    if (!conn_.connected() || !waiting_reply_ || ending_) return false;
+    int waiting = -1;
+    bool held = false;
+    for (size_t i = 0; i < threads_.size(); ++i) {
+        if (threads_[i].core->halted()) continue;
+        if (threads_[i].act == action::hold) held = true;
+        else if (waiting < 0) waiting = int(i);
+    }
+    if (!held || waiting < 0) return false;  // nothing held: a hang like any other
+    const tiles::cpu_core &c = *threads_[waiting].core;
+    console("namp-vp: " + thread_name(waiting) + (c.sleeping() ? " sleeps in wfi" : " waits") +
+            " and no thread that runs can wake it: the others are held (scheduler-locking); "
+            "stopped here instead of ending the run as a hang\n");
+    stop_all(waiting, sigtrap, {}, false);
+    return conn_.connected() || !ending_;
 }
 
 void gdb_server::after_access(tiles::cpu_core &core) { hold(threads_[index_.at(&core)]); }
@@ -151,13 +202,10 @@ void gdb_server::halted(tiles::cpu_core &core) {
         if (int(i) != me && !threads_[i].core->halted() && threads_[i].act != action::hold)
             return;  // another core runs and will report
     const auto exit = control_.exit_codes().find({core.tile_id(), core.index()});
-    conn_.send_packet("O" + hex_text("namp-vp: thread " + std::to_string(me + 1) + " (tile " +
-                                     std::to_string(core.tile_id()) + " core " +
-                                     std::to_string(core.index()) + ") " +
-                                     (exit != control_.exit_codes().end()
-                                          ? "exited with code " + std::to_string(exit->second)
-                                          : std::string("halted")) +
-                                     "; the other threads are held\n"));
+    console("namp-vp: " + thread_name(me) + " " +
+            (exit != control_.exit_codes().end() ? "exited with code " + std::to_string(exit->second)
+                                                 : std::string("halted")) +
+            "; the other threads are held\n");
     stop_all(me, sigtrap, {});
 }
 
@@ -166,10 +214,10 @@ void gdb_server::hold(const thread &t) {
     while (ending_) sc_core::wait(resume_event_);  // the kill's sc_stop takes effect
 }
 
-void gdb_server::stop_all(int thread, int signal, const rv_debug_hit &hit) {
+void gdb_server::stop_all(int thread, int signal, const rv_debug_hit &hit, bool skip_first) {
     last_ = {thread, signal, hit};
     general_ = thread;
-    threads_[thread].skip_first = true;  // resuming must not stop at the same place again
+    if (skip_first) threads_[thread].skip_first = true;  // resuming must not stop here again
     if (waiting_reply_) {
         conn_.send_packet(stop_reply());
         waiting_reply_ = false;
@@ -372,12 +420,24 @@ std::string gdb_server::monitor(const std::string &command) {
     if (command == "help" || command.empty())
         return "monitor commands of namp-vp:\n"
                "  cores          every thread: tile, core, state, resume action, pc, cycles\n"
+               "  hold-limit [N] cycles a thread runs while GDB holds others before it stops\n"
                "  stats [json]   the run so far: a table of the tiles (json: as --stats writes it)\n"
                "  tile N [json]  tile N so far: its cores, bus and console\n"
                "  na N [json]    the network adapter of tile N: channels, DMA, RMA, NAMP slots\n"
                "  reset          restart every core from the loaded firmware (memory reloaded)\n"
                "  quit           end the run now (exit code 0) and close the connection\n";
     if (command == "cores") return cores_table();
+    if (command.rfind("hold-limit", 0) == 0) {
+        std::istringstream in(command.substr(10));
+        uint64_t cycles = 0;
+        if (!(in >> cycles)) {
+            return "hold-limit: " + std::to_string(uint64_t(hold_limit_ / period_)) +
+                   " cycles (monitor hold-limit N sets it; 0: never)\n";
+        }
+        hold_limit_ = period_ * double(cycles);
+        return "a resumed thread runs at most " + std::to_string(cycles) +
+               " cycles while others are held\n";
+    }
     if (command == "reset") {
         const std::string why = reset_ ? reset_() : "no firmware to restart from";
         if (!why.empty()) return "reset refused: " + why + "\n";
@@ -436,16 +496,19 @@ gdb_server::resume_result gdb_server::resume(const std::string &p) {
     if (!live) {
         const int who = exited >= 0 ? exited : last_.thread;
         const tiles::cpu_core &c = *threads_[who].core;
-        conn_.send_packet("O" + hex_text("namp-vp: thread " + std::to_string(who + 1) + " (tile " +
-                                         std::to_string(c.tile_id()) + " core " +
-                                         std::to_string(c.index()) + ") " +
-                                         (c.halted() ? "has exited" : "is held") +
-                                         ": it does not run, and no other thread was resumed\n"));
+        console("namp-vp: " + thread_name(who) + " " + (c.halted() ? "has exited" : "is held") +
+                ": it does not run, and no other thread was resumed\n");
         last_ = {who, sigtrap, {}};
         conn_.send_packet(stop_reply());
         return resume_result::answered;
     }
-    for (size_t i = 0; i < threads_.size(); ++i) threads_[i].act = acts[i];
+    holding_ = false;
+    for (size_t i = 0; i < threads_.size(); ++i) {
+        threads_[i].act = acts[i];
+        if (acts[i] == action::hold && !threads_[i].core->halted()) holding_ = true;
+    }
+    resumed_at_ = sc_core::sc_time_stamp();
+    remember_watch_values();
     if (sc_core::sc_is_running()) resume_event_.notify(sc_core::SC_ZERO_TIME);
     waiting_reply_ = true;
     return resume_result::resumed;
@@ -559,9 +622,7 @@ bool gdb_server::handle(const std::string &p) {
         } else if (starts_with(p, "qRcmd,")) {
             std::string command;
             if (!decode_hex(p.substr(6), command)) { reply = "E01"; break; }
-            const std::string text = monitor(command);
-            for (size_t i = 0; i < text.size(); i += 400)
-                conn_.send_packet("O" + hex_text(text.substr(i, 400)));
+            console(monitor(command));
             if (ending_) {  // monitor quit: the answer, then the connection closes
                 conn_.send_packet("OK");
                 conn_.close_client();

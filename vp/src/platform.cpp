@@ -138,14 +138,24 @@ uint64_t platform::simulated_cycles() const {
 void platform::simulate() {
     tlm::tlm_global_quantum::instance().set(period_ * double(config_.quantum_cycles));
     if (gdb_ && options_.gdb_wait) gdb_->wait_at_start();
+    // Out of events while a debugger holds cores (scheduler-locking) is a stop for GDB, not a
+    // hang: it hears why and may let the held cores run (gdb_server::starved).
+    const auto debugger_resumed = [this] {
+        return control_.reason() == end_reason::running && gdb_ && gdb_->starved();
+    };
     if (options_.max_cycles) {
         const sc_core::sc_time limit = period_ * double(options_.max_cycles);
-        sc_core::sc_start(limit, sc_core::SC_EXIT_ON_STARVATION);
+        do {
+            sc_core::sc_start(limit - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+        } while (sc_core::sc_time_stamp() < limit && !sc_core::sc_pending_activity() &&
+                 debugger_resumed());
         // On starvation the kernel stops at the last event before the limit, so the time stamp
         // alone cannot tell the watchdog from a hang: only a hang leaves nothing pending.
         control_.conclude(sc_core::sc_time_stamp() >= limit || sc_core::sc_pending_activity());
     } else {
-        sc_core::sc_start();
+        do {
+            sc_core::sc_start();
+        } while (debugger_resumed());
         control_.conclude(false);
     }
     if (observer_) observer_->done();

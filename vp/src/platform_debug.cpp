@@ -39,6 +39,7 @@ void platform::attach_debugger() {
         return "";
     });
     gdb_->set_reset([this] { return reset_from_firmware(); });
+    gdb_->set_hold_limit(10000000, period_);
 }
 
 // monitor reset: every tile with firmware gets a zeroed SRAM and its ELF again, and every core
