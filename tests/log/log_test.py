@@ -9,6 +9,10 @@ usage: log_test.py MODE VP FIRMWARE_DIR
             the file and ends it with one line saying so
   events    trap, irq and mmio on test_timer_irq (interrupts, device accesses), namp on namp_micro
   bad       malformed filter values: exit 2 with a message naming the option
+  commit    --log commit on the commit probe (sw/tests/commit_probe): every line in Spike's
+            --log-commits format (its printf formats); scripts/commit-diff finds it identical to
+            QEMU running the same image (registers and CSRs per instruction), stops at the first
+            difference of an altered copy, and reads the bare Spike lines of the same log
   cost      outside its window and range the log costs nothing: on mips_bench (10^8 instructions)
             a window of 1000 cycles runs about as many instructions on the per-instruction path,
             a range that matches nothing none; a range's lines equal the unfiltered log's lines in
@@ -140,6 +144,54 @@ def cost(vp, fw, tmp):
         print(f"{engine}: range of 2 KiB: {len(have)} lines, {n} of {total} instructions checked")
 
 
+# Spike's riscv/execute.cc: "core%4d: %1d 0x%08x (0x%08x|0x%04x)", then " x%-2d 0x%08x" and
+# " c%d_%s 0x%08x" per register written, " mem 0x%08x" per load, " mem 0x%08x 0x%0Nx" per store.
+SPIKE_LINE = re.compile(r"^core +\d+: [013] 0x[0-9a-f]{8} \(0x(?:[0-9a-f]{8}|[0-9a-f]{4})\)"
+                        r"(?: x(?:\d |\d\d) 0x[0-9a-f]{8})?(?: c\d+_[a-z0-9]+ 0x[0-9a-f]{8})*"
+                        r"(?: mem 0x[0-9a-f]{8}(?! 0x))?(?: mem 0x[0-9a-f]{8} 0x(?:[0-9a-f]{2}|[0-9a-f]{4}|[0-9a-f]{8}))?$")
+
+
+def commit(vp, fw, tmp):
+    probe = f"{fw}/commit_probe.elf"
+    log = os.path.join(tmp, "commit.log")
+    run(vp, ["--preset", "single", "--quiet", "--firmware", probe, "--log", "commit", "--log-file", log])
+    texts = [x[4] for x in lines(log)]
+    for t in texts:
+        if not SPIKE_LINE.match(t):
+            fail(f"not in Spike's commit format: {t!r}")
+    for want in (r" x7  0x12345678 mem 0x[0-9a-f]{8} mem 0x[0-9a-f]{8} 0x1234567b$",  # amoadd.w
+                 r"^core   0: 3 .* mem 0x[0-9a-f]{8} 0xfff9$",                          # sh
+                 r"^core   0: 3 .* x31 0x0000fff9 mem 0x[0-9a-f]{8}$",                  # lhu
+                 r" c768_mstatus 0x[0-9a-f]{8}$", r" c833_mepc 0x[0-9a-f]{8}$",
+                 r"^core   0: 0 0x[0-9a-f]{8} \(0x[0-9a-f]{4}\) x9  0x"):             # U-mode, RVC
+        if not any(re.search(want, t) for t in texts):
+            fail(f"no line like /{want}/ in the commit log")
+    qlog = os.path.join(tmp, "qemu.log")
+    subprocess.run(["qemu-system-riscv32", "-machine", "virt", "-cpu", "rv32,h=false", "-nographic", "-bios", "none",
+                    "-kernel", probe, "-singlestep", "-d", "cpu,nochain", "-D", qlog],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=True)
+    diff = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "commit-diff")
+    p = subprocess.run([diff, log, qlog, "--from", "80000000"], stdout=subprocess.PIPE, text=True)
+    if p.returncode != 0 or f"identical for {len(texts)} instructions" not in p.stdout:
+        fail(f"namp-vp against QEMU ({len(texts)} commits): exit {p.returncode}\n{p.stdout}")
+    print(p.stdout.strip())
+    bad = os.path.join(tmp, "bad.log")
+    altered = texts[20].rsplit(" ", 1)[0] + " 0xdeadbeef"
+    with open(log) as f, open(bad, "w") as out:
+        for k, line in enumerate(f):
+            out.write(line.replace(texts[20], altered) if k == 20 else line)
+    p = subprocess.run([diff, bad, qlog, "--from", "80000000"], stdout=subprocess.PIPE, text=True)
+    if p.returncode != 1 or "first difference at instruction 21 " not in p.stdout or altered not in p.stdout:
+        fail(f"an altered value at instruction 21: exit {p.returncode}\n{p.stdout}")
+    bare = os.path.join(tmp, "spike.log")
+    with open(bare, "w") as out:
+        out.writelines(t + "\n" for t in texts)
+    p = subprocess.run([diff, log, bare], stdout=subprocess.PIPE, text=True)
+    if p.returncode != 0 or f"identical for {len(texts)} instructions" not in p.stdout:
+        fail(f"the log against its own Spike lines: {p.stdout}")
+    print(f"{len(texts)} commit lines in Spike's format, equal to QEMU's results; a difference is found")
+
+
 def events(vp, fw, tmp):
     log = os.path.join(tmp, "e.log")
     run(vp, ["--preset", "single", "--quiet", "--firmware", f"{fw}/test_timer_irq.elf",
@@ -188,7 +240,7 @@ def bad(vp, fw, tmp):
 def main():
     mode, vp, fw = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
-        {"insn": insn, "filters": filters, "events": events, "bad": bad, "cost": cost}[mode](vp, fw, tmp)
+        {"insn": insn, "filters": filters, "events": events, "bad": bad, "cost": cost, "commit": commit}[mode](vp, fw, tmp)
 
 
 if __name__ == "__main__":
