@@ -36,6 +36,10 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.reservations = p.reservations;
     cfg.read_time = &cpu_core::read_time_thunk;
     cfg.time_ctx = this;
+    if (p.semihost) {
+        cfg.semihost = &cpu_core::semihost_thunk;
+        cfg.semihost_ctx = this;
+    }
     cpu_ = rv_cpu_create(&cfg);
     if (!cpu_) SC_REPORT_FATAL(this->name(), "the ISS rejected the core configuration");
 
@@ -275,6 +279,20 @@ uint64_t cpu_core::read_time_thunk(void *ctx) {
     auto *self = static_cast<cpu_core *>(ctx);
     self->account_cycles();
     return self->p_.read_mtime(self->qk_.get_local_time());
+}
+
+// A semihosting call (docs/semihosting.md): host I/O takes no simulated time; SYS_EXIT ends this
+// core like its exit register does.
+bool cpu_core::semihost_thunk(void *ctx, rv_cpu *) {
+    auto *self = static_cast<cpu_core *>(ctx);
+    const semihosting::result r = self->p_.semihost->call(*self);
+    if (r.exit) {
+        self->halted_ = true;
+        rv_cpu_request_stop(self->cpu_);
+        self->p_.run_control->core_exited(self->p_.tile_id, self->p_.core, r.code,
+                                          rv_cpu_cycles(self->cpu_));
+    }
+    return true;
 }
 
 void cpu_core::trap_thunk(void *ctx, rv_cpu *, uint32_t cause, uint32_t epc, uint32_t tval) {

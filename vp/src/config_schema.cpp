@@ -209,6 +209,14 @@ const std::vector<config_key> &config_schema() {
          "area: HW-OSQM with namp.osqm_static, saving against run-time configuration"},
         {"console.file", vk::string, 0, 0, "", "", "also write all console lines to this file"},
         {"console.echo", vk::boolean, 0, 1, true, "", "print console lines on standard output"},
+        {"semihosting.enabled", vk::boolean, 0, 1, false, "",
+         "RISC-V semihosting: the slli/ebreak/srai sequence asks the host for file and console I/O, "
+         "time and the command line (docs/semihosting.md); off: the ebreak is a breakpoint exception"},
+        {"semihosting.root", vk::string, 0, 0, ".", "",
+         "the host directory semihosting's files live in; names cannot lead out of it (no '..' "
+         "above it, no absolute name, no symbolic link out)"},
+        {"semihosting.epoch", vk::integer, 0, 4294967295LL, 0, "seconds",
+         "what SYS_TIME returns at simulated time 0 (it then counts simulated seconds)"},
         {"trace.traps", vk::boolean, 0, 1, false, "",
          "print every trap (cause, epc, tval, cycle) on standard error"},
         // host.*: how the host runs the simulation, never what is simulated (not in the statistics)

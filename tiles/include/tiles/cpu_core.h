@@ -17,6 +17,7 @@
 #include "tiles/core_debug_if.h"
 #include "tiles/initiator_id.h"
 #include "tiles/run_control_if.h"
+#include "tiles/semihosting.h"
 #include "trace/event_log.h"
 #include "trace/tracer.h"
 
@@ -49,6 +50,7 @@ public:
         core_debug_if *debug = nullptr;  // null: no debugger (--gdb not given)
         trace::tracer *tracer = nullptr;  // null: no timeline trace (--trace not given)
         trace::event_log *log = nullptr;  // null: no instruction/event log (--log not given)
+        semihosting *semihost = nullptr;  // null: semihosting off (the ebreak traps)
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);
@@ -102,6 +104,7 @@ private:
     static uint64_t read_time_thunk(void *ctx);
     static void trap_thunk(void *ctx, rv_cpu *, uint32_t cause, uint32_t epc, uint32_t tval);
     static void trap_return_thunk(void *ctx, rv_cpu *);
+    static bool semihost_thunk(void *ctx, rv_cpu *);
     // Timeline (cpu_core_trace.cpp): slices on this core's track at the core's own time.
     void trace_begin(const std::string &state);
     void trace_end();

@@ -54,6 +54,9 @@ struct platform_config {
     bool na_enabled = true;
     namp::na_config na;
     std::string console_file;
+    bool semihosting = false;             // semihosting.* (docs/semihosting.md)
+    std::string semihosting_root = ".";
+    uint64_t semihosting_epoch = 0;
     stack_guard_mode stack_guards = stack_guard_mode::automatic;
     // The validated document for the statistics: all of it but host.*, which cannot change what
     // is simulated, so the statistics of one simulation do not depend on how the host ran it.

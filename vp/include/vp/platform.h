@@ -74,6 +74,10 @@ private:
     run_control control_;
     firmware_map firmware_;  // what load() loaded, for monitor reset
     std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
+    struct fd_owner {
+        int fd = -1;
+        ~fd_owner();
+    } semihosting_root_;  // semihosting.root, opened once for every core
     std::unique_ptr<status_line> status_;     // --progress; console lines pass through it
     std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
