@@ -48,7 +48,11 @@ rv_run_status cpu_core::run_slice(uint64_t limit, const debug_slice &dbg, rv_deb
     for (;;) {
         const uint64_t now = rv_cpu_cycles(cpu_);
         const uint64_t steps = rv_cpu_steps(cpu_);
-        uint64_t run_to = limit;
+        if (dbg.has_cycle_target && now >= dbg.target_cycle) {
+            hit.reason = RV_DEBUG_TARGET;
+            return RV_RUN_DEBUG;
+        }
+        uint64_t run_to = dbg.has_cycle_target ? std::min(limit, dbg.target_cycle) : limit;
         bool logging = false;
         if (log_steps_) {
             const trace::event_log::options &o = p_.log->settings();
@@ -114,7 +118,9 @@ rv_run_status cpu_core::run_slice(uint64_t limit, const debug_slice &dbg, rv_deb
         if (rv_cpu_steps(cpu_) != steps) skip_first = false;  // the stopped instruction is done
         if (status == RV_RUN_WATCH) continue;  // into or out of the watched pages
         // The window opened or closed inside the slice: the slice goes on on the other path.
-        if (status == RV_RUN_BUDGET && run_to < limit && rv_cpu_cycles(cpu_) < limit) continue;
+        if (status == RV_RUN_BUDGET && run_to < limit &&
+            (rv_cpu_cycles(cpu_) < limit || dbg.has_cycle_target))
+            continue;  // (a cycle target reached is reported at the top)
         return status;
     }
 }

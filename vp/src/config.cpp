@@ -359,6 +359,8 @@ platform_config config_builder::build() const {
     else if (guards == "on") c.stack_guards = stack_guard_mode::on;
     else if (guards == "off") c.stack_guards = stack_guard_mode::off;
     else throw config_error("'host.stack_guards' must be auto, on or off, not '" + guards + "'");
+    c.checkpoints = unsigned(get("host.checkpoints").get<uint64_t>());
+    c.checkpoint_interval = get("host.checkpoint_interval").get<uint64_t>();
     c.effective = doc_;
     c.effective.erase("host");
     return c;

@@ -224,6 +224,12 @@ const std::vector<config_key> &config_schema() {
          "guard pages on SystemC's thread stacks: auto (on unless the platform would then need "
          "more memory mappings than vm.max_map_count), on, or off (an overrun stack is then found "
          "after the run); the simulation is the same (docs/benchmarks.md, \"Large meshes\")"},
+        {"host.checkpoints", vk::integer, 0, 1024, 32, "",
+         "with --gdb: checkpoints kept for reverse execution (copy-on-write snapshots of the "
+         "simulator process; 0: reverse execution off; docs/debugging.md)"},
+        {"host.checkpoint_interval", vk::integer, 1000, 1000000000000LL, 50000000, "instructions",
+         "with --gdb: instructions of all cores together between two checkpoints (a step back "
+         "replays at most about this many)"},
     };
     return schema;
 }

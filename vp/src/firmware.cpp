@@ -32,6 +32,16 @@ firmware_image::~firmware_image() { elf_image_close(image_); }
 
 uint32_t firmware_image::entry() const { return elf_image_entry(image_); }
 
+std::string firmware_image::symbol_at(uint32_t pc) const {
+    char name[128];
+    uint32_t offset = 0;
+    if (elf_image_symbol_at(image_, pc, name, sizeof name, &offset) != 0) return "";
+    if (!offset) return name;
+    std::ostringstream s;
+    s << name << "+0x" << std::hex << offset;
+    return s.str();
+}
+
 namespace {
 // What the image was linked for against what the tile has, and the two ways to agree.
 std::string sram_hint(const elf_image *image, uint32_t sram_size) {

@@ -217,6 +217,10 @@ int run(int argc, char **argv) {
                      "(host.stack_guards): the simulation may be corrupt; run with host.stack_guards=on\n";
     std::cerr.flush();
     if (!std::cerr && code == 0) code = exit_usage;  // nowhere left to say it
+    std::cout.flush();
+    // With reverse execution this may be a copy of a checkpoint: the process the user waits for
+    // ends with this code (vp/checkpoints.h).
+    if (vp::checkpoints *cp = platform->reverse()) cp->report_exit(code);
     return code;
 }
 

@@ -17,6 +17,7 @@
 
 #include "tiles/core_debug_if.h"
 #include "tiles/cpu_core.h"
+#include "vp/checkpoints.h"
 #include "vp/gdb_connection.h"
 #include "vp/run_control.h"
 
@@ -33,6 +34,19 @@ public:
     void set_monitor(std::function<std::string(const std::string &)> fn) { monitor_ = std::move(fn); }
     // `monitor reset`: restarts the platform from its firmware; returns "" or why it could not.
     void set_reset(std::function<std::string()> fn) { reset_ = std::move(fn); }
+
+    // Reverse execution (gdb_reverse.cpp, docs/debugging.md): checkpoints every `interval` steps
+    // of all cores, at most `max`. flush: writes out every output before a fork; abandon: the
+    // outputs' future is abandoned (a debugger changed the simulation).
+    void enable_reverse(unsigned max, uint64_t interval, std::function<void()> flush,
+                        std::function<void()> abandon,
+                        std::function<std::vector<uint64_t>()> counts,
+                        std::function<void(const uint64_t *)> cut);
+    checkpoints *reverse() { return checkpoints_.get(); }
+    // monitor where: the function a pc of a tile lies in ("" if unknown).
+    void set_symbolizer(std::function<std::string(unsigned, uint32_t)> fn) { symbol_ = std::move(fn); }
+    // monitor state FILE: every tile's memory, for a comparison byte by byte.
+    void set_memory_dump(std::function<std::string(std::ostream &)> fn) { dump_memory_ = std::move(fn); }
 
     // --gdb-wait: the first core to run blocks until GDB connects and resumes it.
     void wait_at_start();
@@ -64,15 +78,36 @@ private:
         // A write watchpoint hit that GDB could not show right (its value is another tile's): the
         // core performs the store, then this line goes to GDB with a plain SIGTRAP stop.
         std::string report_after_step;
+        bool blocked = false;  // waiting in hold(): the simulation differs from an unheld run
     };
     struct stop_info {
         int thread = 0;  // index into threads_
         int signal = 5;  // SIGTRAP; 2 for an interrupt
         rv_debug_hit hit{};
+        bool history_begin = false;  // replaylog:begin: no history before this point
+    };
+    // Where a replay goes (gdb_reverse.cpp): a core's step count or cycle, then what to tell GDB;
+    // or a scan for the last breakpoint/watchpoint hit before a point.
+    struct replay_plan {
+        enum class kind : uint8_t { none, go, scan } mode = kind::none;
+        int thread = 0;
+        uint64_t steps = 0;          // go: stop when `thread` has done this many steps
+        bool by_cycle = false;       // go: ... or reached this cycle (monitor goto)
+        uint64_t cycle = 0;
+        bool monitor = false;        // go: arriving answers a monitor command, not a resume
+        stop_info arrive{};          // go: the stop GDB is told
+        uint64_t end_global = 0;     // scan: the point it ends at (global steps)
+        int from = -1;               // scan: the checkpoint it started from
+    };
+    struct scan_hit {
+        int thread;
+        uint64_t steps;
+        rv_debug_hit hit;
     };
 
-    void hold(const thread &t);  // waits while the debugger holds this core
-    void stop_all(int thread, int signal, const rv_debug_hit &hit, bool skip_first = true);
+    void hold(thread &t);  // waits while the debugger holds this core
+    void stop_all(int thread, int signal, const rv_debug_hit &hit, bool skip_first = true,
+                  bool history_begin = false);
     void console(const std::string &text);  // an `O` packet: a line GDB prints
     std::string thread_name(int thread) const;  // "thread 3 (tile 1 core 0)"
     // Per-tile write watchpoints (gdb_watch.cpp): GDB keeps one value per watchpoint, each tile has
@@ -123,6 +158,42 @@ private:
     std::function<std::string(const std::string &)> monitor_;
     std::function<std::string()> reset_;
     std::string cores_table() const;  // monitor cores
+
+    // Reverse execution (gdb_reverse.cpp).
+    void reverse_slice(int me);             // checkpoints; an anchor that vanished ends us
+    void take_checkpoint(int me, bool barrier);
+    void restored(const std::string &message, int client);  // in the copy a checkpoint made
+    std::string state_message(const replay_plan &plan) const;
+    [[noreturn]] void go_back(unsigned checkpoint, const replay_plan &plan);
+    bool hand_over(unsigned checkpoint, const replay_plan &plan, std::string &why);
+    std::string reverse_step();             // bs: "" when handed over, else the reply
+    std::string reverse_continue();         // bc
+    std::string history_begin_reply(int thread);
+    bool arrive(int me, const rv_debug_hit &hit);  // a replay target reached; true if handled
+    void scan_done();                       // a scan reached its end: on to the next process
+    bool scan_counts(int me, const rv_debug_hit &hit) const;
+    uint64_t global_steps() const;          // all cores' steps now
+    void before_resume(const std::vector<action> &acts);  // barrier on a change of the simulation
+    std::string goto_cycle(const std::string &args, bool &resumed);  // monitor goto
+    std::string where_table() const;        // monitor where
+    std::string checkpoints_table() const;  // monitor checkpoints
+    std::string dump_state(const std::string &path) const;  // monitor state FILE
+
+    std::unique_ptr<checkpoints> checkpoints_;
+    std::function<void()> flush_outputs_, abandon_outputs_;
+    std::function<std::vector<uint64_t>()> output_counts_;   // bytes each output has written
+    std::function<void(const uint64_t *)> cut_outputs_;      // the outputs' future after these
+    void replay_ended();  // a replay stopped short of or at its target: what it will not redo goes
+    std::function<std::string(unsigned, uint32_t)> symbol_;
+    std::function<std::string(std::ostream &)> dump_memory_;
+    std::vector<uint64_t> seen_steps_;   // per thread at its last slice: the global count's parts
+    uint64_t global_ = 0, next_checkpoint_ = 0;
+    bool intervened_ = false;            // registers, memory or a reset changed since the last resume
+    bool diverged_ = false;              // a held core waited since the last resume (barrier taken)
+    void barrier(int me);                // the future is abandoned; a checkpoint keeps this point
+    replay_plan replay_;
+    std::vector<scan_hit> scan_hits_;
+    unsigned anchor_countdown_ = 0;
 };
 
 }  // namespace vp

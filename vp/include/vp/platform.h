@@ -11,6 +11,7 @@
 #include "trace/event_log.h"
 #include "trace/tracer.h"
 #include "vp/gdb_server.h"
+#include "vp/output_gate.h"
 #include "vp/run_observer.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
@@ -37,6 +38,7 @@ std::unique_ptr<trace::tracer> make_tracer(const run_options &options, sc_core::
 class platform : public sc_core::sc_module {
 public:
     platform(sc_core::sc_module_name name, const platform_config &config, const run_options &options);
+    ~platform() override;
 
     // Loads the images and starts the cores of every tile that has one (throws firmware_error).
     void load(const firmware_map &firmware);
@@ -60,9 +62,12 @@ public:
     trace::tracer *tracer() const { return tracer_.get(); }
     // After the run: what could not be written (console.file, --trace, --log), one message each.
     std::vector<std::string> output_errors();
+    // Reverse execution's checkpoints (null without --gdb or with host.checkpoints 0).
+    checkpoints *reverse() { return gdb_ ? gdb_->reverse() : nullptr; }
 
 private:
     void attach_debugger();  // platform_debug.cpp
+    void gate_outputs();     // reverse execution: every output through an output_gate
     std::string reset_from_firmware();  // monitor reset; "" or why not
     void trace_mark(const mark_record &m);  // platform_trace.cpp
     void open_event_log();  // platform_log.cpp
@@ -89,6 +94,9 @@ private:
     std::vector<std::unique_ptr<tiles::tile>> tiles_;
     std::unique_ptr<noc::mesh> mesh_;
     std::vector<std::unique_ptr<namp::network_adapter>> adapters_;
+    // Reverse execution: the gates in front of every output, and the buffers they replaced.
+    std::vector<std::unique_ptr<output_gate>> gates_;
+    std::vector<std::pair<std::ostream *, std::streambuf *>> ungated_;
 };
 
 }  // namespace vp
