@@ -2,6 +2,7 @@
 #include "vp/checkpoints.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -66,6 +67,7 @@ struct checkpoints::shared {
     pid_t anchor;
     uint64_t seq;
     uint64_t taken;
+    uint64_t fork_ns;  // host time the live process spent forking checkpoints
     uint64_t written[checkpoints::streams];
     // then: entry[max], uint64_t steps[max][threads], uint64_t cycles[max][threads]
 };
@@ -136,6 +138,7 @@ bool checkpoints::recent(uint64_t global) const {
 }
 
 uint64_t checkpoints::taken() const { return shm_->taken; }
+uint64_t checkpoints::fork_ns() const { return shm_->fork_ns; }
 
 uint64_t *checkpoints::written(unsigned stream) { return &shm_->written[stream]; }
 
@@ -193,12 +196,15 @@ bool checkpoints::take(uint64_t global, uint64_t time_ps, int thread, const std:
         if (listener >= 0) ::close(listener);
         return false;
     }
+    const auto started = std::chrono::steady_clock::now();
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(listener);
         return false;
     }
     if (pid > 0) {  // the live process goes on
+        shm_->fork_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now() - started).count());
         ::close(listener);
         table[slot] = {pid, seq, global, time_ps, thread, barrier, true, {}};
         for (size_t k = 0; k < out.size() && k < streams; ++k) table[slot].out[k] = out[k];

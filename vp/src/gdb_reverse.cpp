@@ -452,19 +452,42 @@ std::string gdb_server::where_table() const {
     return t.str() + "(* the thread that stopped; steps: instructions, exceptions and interrupts)\n";
 }
 
+namespace {
+// KiB a process holds of its own: the pages copy-on-write gave it (or -1 if unknown).
+int64_t own_kib(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/smaps_rollup");
+    std::string key;
+    int64_t kib = -1, v;
+    while (in >> key) {
+        if ((key == "Private_Dirty:" || key == "Private_Clean:") && in >> v) kib = (kib < 0 ? 0 : kib) + v;
+    }
+    return kib;
+}
+}  // namespace
+
 std::string gdb_server::checkpoints_table() const {
     if (!checkpoints_) return "reverse execution is off (host.checkpoints is 0)\n";
-    text_table t({"#", "steps (all cores)", "cycle", "thread", "kind"});
+    text_table t({"#", "steps (all cores)", "cycle", "thread", "kind", "pid", "own memory"});
     unsigned n = 0;
+    int64_t total = 0;
     for (unsigned i : checkpoints_->ordered()) {
         const checkpoints::entry &e = checkpoints_->at(i);
+        const int64_t kib = own_kib(e.pid);
+        total += std::max<int64_t>(kib, 0);
         t.add({std::to_string(++n), std::to_string(e.global),
                std::to_string(uint64_t(sc_core::sc_time(double(e.time_ps), sc_core::SC_PS) / period_)),
-               std::to_string(e.thread + 1), e.barrier ? "barrier" : "periodic"});
+               std::to_string(e.thread + 1), e.barrier ? "barrier" : "periodic", std::to_string(e.pid),
+               kib < 0 ? "?" : std::to_string(kib) + " KiB"});
     }
-    return t.str() + std::to_string(checkpoints_->taken()) + " taken so far, at most " +
+    const uint64_t n_taken = checkpoints_->taken();
+    std::ostringstream fork;
+    fork << std::fixed << std::setprecision(1)
+         << (n_taken ? double(checkpoints_->fork_ns()) / 1e6 / double(n_taken) : 0.0);
+    return t.str() + std::to_string(n_taken) + " taken so far, at most " +
            std::to_string(checkpoints_->capacity()) + " kept, one every " +
-           std::to_string(checkpoints_->interval()) + " steps of all cores\n";
+           std::to_string(checkpoints_->interval()) + " steps of all cores; a fork took " +
+           fork.str() + " ms on average; together they hold " + std::to_string(total / 1024) +
+           " MiB of their own\n";
 }
 
 std::string gdb_server::dump_state(const std::string &path) const {

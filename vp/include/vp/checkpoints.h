@@ -80,6 +80,7 @@ public:
     // False once the anchor is gone (its pipe closed): the live process should end.
     bool anchor_alive() const;
     uint64_t taken() const;  // checkpoints taken so far in this history (statistics, tests)
+    uint64_t fork_ns() const;  // host time spent taking them (the fork calls)
     // Bytes an output stream of this history has written (shared by every process, output_gate).
     uint64_t *written(unsigned stream);
     static constexpr unsigned streams = 8;
