@@ -398,18 +398,16 @@ const elf_segment *elf_image_segment(const elf_image *img, size_t i)
     return &img->seg[i];
 }
 
-int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len, uint32_t *offset)
+/* Calls fn for every defined, named symbol of .symtab (with its name) until fn returns true. */
+static void each_symbol(const elf_image *img, bool (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
+                        void *ctx)
 {
-    if (img == NULL || img->elf == NULL || buf == NULL || len == 0)
-        return -1;
-    const char *best = NULL;
-    uint64_t best_value = 0;
-    bool best_contains = false;
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(img->elf, scn)) != NULL) {
         GElf_Shdr sh;
         if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
             continue;
+        /* Section data must lie inside the file (libelf checks too, but be explicit). */
         if (sh.sh_offset > img->file_size || sh.sh_size > img->file_size - sh.sh_offset)
             continue;
         Elf_Data *data = elf_getdata(scn, NULL);
@@ -420,29 +418,50 @@ int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t l
             GElf_Sym sym;
             if (gelf_getsym(data, (int)i, &sym) == NULL)
                 break;
-            unsigned type = GELF_ST_TYPE(sym.st_info);
-            if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS || sym.st_name == 0 ||
-                (type != STT_FUNC && type != STT_NOTYPE) || sym.st_value > addr)
+            if (sym.st_shndx == SHN_UNDEF || sym.st_name == 0)
                 continue;
             const char *n = elf_strptr(img->elf, sh.sh_link, sym.st_name);
-            if (n == NULL || n[0] == '\0' || n[0] == '.' || (n[0] == '$' && n[1] == 'x'))
-                continue; /* local labels and mapping symbols */
-            bool contains = type == STT_FUNC && addr < sym.st_value + sym.st_size;
-            /* a containing function wins; then the highest start below addr */
-            bool better = best == NULL || (contains && !best_contains) ||
-                          (contains == best_contains && sym.st_value > best_value);
-            if (better) {
-                best = n;
-                best_value = sym.st_value;
-                best_contains = contains;
-            }
+            if (n != NULL && fn(ctx, &sym, n))
+                return;
         }
     }
-    if (best == NULL)
+}
+
+struct symbol_at {
+    uint32_t addr;
+    const char *best;
+    uint64_t value;
+    bool contains;
+};
+
+static bool closer_symbol(void *ctx, const GElf_Sym *sym, const char *n)
+{
+    struct symbol_at *s = ctx;
+    unsigned type = GELF_ST_TYPE(sym->st_info);
+    if (sym->st_shndx == SHN_ABS || (type != STT_FUNC && type != STT_NOTYPE) || sym->st_value > s->addr ||
+        n[0] == '\0' || n[0] == '.' || (n[0] == '$' && n[1] == 'x'))
+        return false; /* data, local labels and mapping symbols */
+    bool contains = type == STT_FUNC && s->addr < sym->st_value + sym->st_size;
+    /* a containing function wins; then the highest start below addr */
+    if (s->best == NULL || (contains && !s->contains) || (contains == s->contains && sym->st_value > s->value)) {
+        s->best = n;
+        s->value = sym->st_value;
+        s->contains = contains;
+    }
+    return false;
+}
+
+int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len, uint32_t *offset)
+{
+    if (img == NULL || img->elf == NULL || buf == NULL || len == 0)
         return -1;
-    snprintf(buf, len, "%s", best);
+    struct symbol_at s = {addr, NULL, 0, false};
+    each_symbol(img, closer_symbol, &s);
+    if (s.best == NULL)
+        return -1;
+    snprintf(buf, len, "%s", s.best);
     if (offset)
-        *offset = (uint32_t)(addr - best_value);
+        *offset = (uint32_t)(addr - s.value);
     return 0;
 }
 
@@ -474,37 +493,30 @@ int elf_image_alloc_section(const elf_image *img, size_t i, const char **name, u
     return -1;
 }
 
+struct symbol_named {
+    const char *name;
+    uint32_t *value;
+    bool found;
+};
+
+static bool named_symbol(void *ctx, const GElf_Sym *sym, const char *n)
+{
+    struct symbol_named *s = ctx;
+    if (strcmp(n, s->name) != 0)
+        return false;
+    if (s->value)
+        *s->value = (uint32_t)sym->st_value;
+    s->found = true;
+    return true;
+}
+
 int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value)
 {
     if (img == NULL || img->elf == NULL || name == NULL)
         return -1;
-    Elf_Scn *scn = NULL;
-    while ((scn = elf_nextscn(img->elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
-            continue;
-        /* Section data must lie inside the file (libelf checks too, but be explicit). */
-        if (sh.sh_offset > img->file_size || sh.sh_size > img->file_size - sh.sh_offset)
-            continue;
-        Elf_Data *data = elf_getdata(scn, NULL);
-        if (data == NULL)
-            continue;
-        size_t count = sh.sh_size / sh.sh_entsize;
-        for (size_t i = 0; i < count; i++) {
-            GElf_Sym sym;
-            if (gelf_getsym(data, (int)i, &sym) == NULL)
-                break;
-            if (sym.st_shndx == SHN_UNDEF || sym.st_name == 0)
-                continue;
-            const char *n = elf_strptr(img->elf, sh.sh_link, sym.st_name);
-            if (n != NULL && strcmp(n, name) == 0) {
-                if (value)
-                    *value = (uint32_t)sym.st_value;
-                return 0;
-            }
-        }
-    }
-    return -1;
+    struct symbol_named s = {name, value, false};
+    each_symbol(img, named_symbol, &s);
+    return s.found ? 0 : -1;
 }
 
 uint32_t elf_image_flags(const elf_image *img) { return img ? img->flags : 0; }

@@ -291,19 +291,8 @@ bool gdb_server::scan_counts(int me, const rv_debug_hit &hit) const {
     if (hit.watch_kind != RV_WATCH_WRITE) return true;
     // A write watchpoint fires where the writing core's tile copy changes (as going forward).
     const rv_watchpoint *w = nullptr;
-    for (const rv_watchpoint &x : watchpoints_)
-        if (x.addr == hit.watch_addr && x.kind == RV_WATCH_WRITE) w = &x;
-    tiles::cpu_core &core = *threads_[me].core;
-    uint32_t addr = 0, len = 0, value = 0;
-    if (!w || w->len > 64 || !rv_cpu_debug_next_write(core.iss(), &addr, &len, &value)) return true;
-    std::vector<uint8_t> old_bytes(w->len);
-    if (core.debug_memory(false, w->addr, old_bytes.data(), w->len) != w->len) return true;
-    std::vector<uint8_t> new_bytes = old_bytes;
-    for (uint32_t i = 0; i < len; ++i) {
-        const uint32_t at = addr + i - w->addr;
-        if (at < w->len) new_bytes[at] = uint8_t(value >> (8 * i));
-    }
-    return new_bytes != old_bytes;
+    std::vector<uint8_t> before, after;
+    return !watch_change(me, hit, w, before, after) || before != after;
 }
 
 void gdb_server::replay_ended() {

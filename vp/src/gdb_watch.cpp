@@ -44,23 +44,34 @@ void gdb_server::remember_watch_values() {
     watch_resumed_ = now;
 }
 
-bool gdb_server::watch_hit(int me, const rv_debug_hit &hit) {
-    if (hit.reason != RV_DEBUG_WATCHPOINT || hit.watch_kind != RV_WATCH_WRITE) return true;
-    const rv_watchpoint *w = nullptr;
+bool gdb_server::watch_change(int me, const rv_debug_hit &hit, const rv_watchpoint *&w,
+                              std::vector<uint8_t> &old_bytes, std::vector<uint8_t> &new_bytes) const {
+    w = nullptr;
     for (const rv_watchpoint &x : watchpoints_)
         if (x.addr == hit.watch_addr && x.kind == RV_WATCH_WRITE) w = &x;
-    if (!w || w->len > 64) return true;
+    if (!w || w->len > 64) return false;
     tiles::cpu_core &core = *threads_[me].core;
-    std::vector<uint8_t> old_bytes(w->len);
+    old_bytes.assign(w->len, 0);
     uint32_t addr = 0, len = 0, value = 0;
     if (core.debug_memory(false, w->addr, old_bytes.data(), w->len) != w->len ||
         !rv_cpu_debug_next_write(core.iss(), &addr, &len, &value))
-        return true;  // a device or a failing SC: let GDB judge
-    std::vector<uint8_t> new_bytes = old_bytes;
+        return false;
+    new_bytes = old_bytes;
     for (uint32_t i = 0; i < len; ++i) {
         const uint32_t at = addr + i - w->addr;  // wraps to a large value below the watchpoint
         if (at < w->len) new_bytes[at] = uint8_t(value >> (8 * i));
     }
+    return true;
+}
+
+bool gdb_server::watch_hit(int me, const rv_debug_hit &hit) {
+    if (hit.reason != RV_DEBUG_WATCHPOINT || hit.watch_kind != RV_WATCH_WRITE) return true;
+    const rv_watchpoint *w = nullptr;
+    std::vector<uint8_t> old_bytes, new_bytes;
+    if (!watch_change(me, hit, w, old_bytes, new_bytes)) return true;  // let GDB judge
+    tiles::cpu_core &core = *threads_[me].core;
+    uint32_t addr = 0, len = 0, value = 0;
+    rv_cpu_debug_next_write(core.iss(), &addr, &len, &value);
     if (new_bytes == old_bytes) return false;  // this tile's copy does not change
     const auto key = std::make_pair(w->addr, w->len);
     auto seen = watch_seen_.find(key);

@@ -113,6 +113,10 @@ private:
     // Per-tile write watchpoints (gdb_watch.cpp): GDB keeps one value per watchpoint, each tile has
     // its own copy. Returns false when the hit is not to be reported as a watchpoint stop.
     bool watch_hit(int thread, const rv_debug_hit &hit);
+    // The write watchpoint a hit is of, and its bytes in the core's tile before and after the
+    // store about to happen; false if they cannot be known (a device, a failing SC).
+    bool watch_change(int thread, const rv_debug_hit &hit, const rv_watchpoint *&w,
+                      std::vector<uint8_t> &before, std::vector<uint8_t> &after) const;
     void remember_watch_values();  // at a resume: the value GDB holds for each new write watchpoint
     void serve();                          // packet loop while stopped
     bool handle(const std::string &p);     // true: resume
