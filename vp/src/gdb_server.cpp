@@ -131,6 +131,17 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
     }
     if (poll_countdown_-- == 0) {
         poll_countdown_ = poll_interval;
+        if (replay_.mode == replay_plan::kind::go && replay_.monitor) {
+            // GDB waits for the answer of `monitor goto` with its remote timeout (2 s): a line of
+            // progress now and then keeps it waiting.
+            const auto now = std::chrono::steady_clock::now();
+            if (now - keepalive_ > std::chrono::milliseconds(500)) {
+                keepalive_ = now;
+                console("namp-vp: going to cycle " + std::to_string(replay_.cycle) + ": " +
+                        thread_name(replay_.thread) + " is at cycle " +
+                        std::to_string(rv_cpu_cycles(threads_[replay_.thread].core->iss())) + "\n");
+            }
+        }
         if (!conn_.connected()) {
             if (conn_.accept_client(false)) stop_all(me, sigtrap, {});  // a new GDB stops us
         } else if (conn_.poll_interrupt()) {

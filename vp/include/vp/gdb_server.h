@@ -6,6 +6,7 @@
 // still until GDB resumes. Breakpoints and watchpoints are kept here, not written into memory, and
 // apply to every core (GDB filters thread-specific ones itself).
 #pragma once
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -198,6 +199,7 @@ private:
     replay_plan replay_;
     std::vector<scan_hit> scan_hits_;
     unsigned anchor_countdown_ = 0;
+    std::chrono::steady_clock::time_point keepalive_{};  // a long monitor goto: GDB hears of it
 };
 
 }  // namespace vp
