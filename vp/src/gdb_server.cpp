@@ -87,6 +87,8 @@ bool starts_with(const std::string &s, const std::string &prefix) {
 gdb_server::gdb_server(const std::string &address, run_control &control, std::ostream &log)
     : conn_(address), control_(control), log_(log) {
     conn_.set_log(log_);
+    breakpoints_.reserve(max_breakpoints);
+    watchpoints_.reserve(max_watchpoints);
     log_ << "namp-vp: gdb server listening on " << conn_.address() << std::endl;
 }
 
@@ -396,6 +398,7 @@ std::string gdb_server::points(const std::string &p) {
         return "E01";
     if (type <= 1) {  // software and hardware breakpoints are the same thing here
         auto it = std::find(breakpoints_.begin(), breakpoints_.end(), uint32_t(addr));
+        if (insert && breakpoints_.size() == max_breakpoints) return "E0E";  // storage never moves
         if (insert) breakpoints_.push_back(uint32_t(addr));
         else if (it != breakpoints_.end()) breakpoints_.erase(it);
     } else if (type <= 4) {
@@ -405,6 +408,7 @@ std::string gdb_server::points(const std::string &p) {
         auto it = std::find_if(watchpoints_.begin(), watchpoints_.end(), [&](const rv_watchpoint &x) {
             return x.addr == w.addr && x.len == w.len && x.kind == w.kind;
         });
+        if (insert && watchpoints_.size() == max_watchpoints) return "E0E";
         if (insert) watchpoints_.push_back(w);
         else if (it != watchpoints_.end()) watchpoints_.erase(it);
     } else {

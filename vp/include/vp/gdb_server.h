@@ -142,6 +142,9 @@ private:
     std::ostream &log_;
     std::vector<thread> threads_;
     std::unordered_map<const tiles::cpu_core *, int> index_;
+    // Their storage never moves (reserved once, inserts beyond it refused): a core held inside its
+    // slice (after_access) runs on with a copy of points_ taken at the slice's start.
+    static constexpr size_t max_breakpoints = 256, max_watchpoints = 64;
     std::vector<uint32_t> breakpoints_;
     std::vector<rv_watchpoint> watchpoints_;
     // The bytes GDB last saw of each write watchpoint (addr, len): it compares a tile's new value
