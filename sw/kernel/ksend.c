@@ -15,8 +15,13 @@
 #define SB_M 9u          /* of 512 bytes */
 #define SLOT(reg) (*(volatile uint32_t *)(TILE_NA_BASE + NA_NAMP_SLOT_BASE(K_SEND_SLOT) + (reg)))
 
+/* A send still under way after this long is aborted at the next call: a receiver that never
+ * drains must not keep the kernel's slot from every other task (docs/security.md "CPU time"). */
+#define K_SEND_ABORT_TICKS 20u
+
 static uint8_t send_buffer[MP_CB_HEADER_SIZE + (4u << SB_N) + (1u << (SB_N + SB_M))] __attribute__((aligned(8)));
 static int ready;
+static uint64_t started;   /* mtime of the send under way */
 
 int32_t k_sys_namp_send(k_thread_t *cur, uint32_t vid, uint32_t va, uint32_t size)
 {
@@ -33,12 +38,16 @@ int32_t k_sys_namp_send(k_thread_t *cur, uint32_t vid, uint32_t va, uint32_t siz
         mp_cbuffer_init(b, SB_N, SB_M, 0);
         ready = 1;
     }
-    /* the previous send must have finished: the slot is the kernel's only one */
-    for (uint32_t i = 0; (SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID) && i < 1000000u; ++i)
-        ;
-    if (SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID)
+    /* the previous send must have finished (the slot is the kernel's only one): no waiting here,
+     * with the kernel lock held, on a task's behalf; the caller tries again */
+    const uint32_t f = SLOT(NAMP_SLOT_FLAGS);
+    if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE)) {
+        if (timer_now() - started > (uint64_t)K_SEND_ABORT_TICKS * k_cfg.tick_ticks)
+            SLOT(NAMP_SLOT_CTRL) = NAMP_SLOT_CTRL_ABORT;
         return K_EAGAIN;
-    SLOT(NAMP_SLOT_FLAGS) = 0;   /* acknowledge a DONE left by the last one */
+    }
+    SLOT(NAMP_SLOT_FLAGS) = 0;   /* acknowledge a DONE (or a failure) left by the last one */
+    started = timer_now();
     uint32_t idx;
     if (mp_cbuffer_reserve(b, &idx) != 0)
         return K_EAGAIN;

@@ -40,6 +40,10 @@ const optional_block optional_blocks[] = {
      nullptr},
     {"osqm", "namp.osqm", "area.osqm_gates", "HW-OSQM, configurable at run time",
      "namp.osqm_static", "area.osqm_static_saving_permille", "HW-OSQM, static configuration"},
+    {"namp_identity", "namp.identity", "area.namp_identity_gates",
+     "endpoint identity and collective membership: 32-bit ID compare in the target (allocation, "
+     "FINAL, CREDIT), member-table compare of a root, ID and key words in the messages",
+     nullptr, nullptr, nullptr},
     {"namp_ps", "namp.ps", "area.namp_ps_gates",
      "NAMP-PS: relocation check and allocation count in the target, handle update, report and "
      "dualcast copy in the initiator", nullptr, nullptr, nullptr},
@@ -218,11 +222,11 @@ std::vector<area_calibration_point> area_calibration() {
     const double chan_nobuf = namp_of("barechan", {"namp.slots=4", "namp.enable_ccm=false",
                                                    "namp.enable_buffered=false"});
     // the thesis' svfull: without the isolation checks (docs/namp.md "SV isolation"), collectives
-    // through a vif and PS, which it gives no figures for
+    // through a vif, PS and endpoint identity (docs/security.md), which it gives no figures for
     const std::string no_checks = "area.namp_vif_window_check_gates=0", no_vif_cc = "area.namp_vif_cc_gates=0";
-    const double svfull = namp_of("svfull", {no_checks, no_vif_cc, "namp.ps=false"});
-    const double no_osqm = namp_of("svfull", {no_checks, no_vif_cc, "namp.ps=false", "namp.osqm=false"});
-    const double osqm_static = namp_of("svfull", {no_checks, no_vif_cc, "namp.ps=false", "namp.osqm_static=true"});
+    const double svfull = namp_of("svfull", {no_checks, no_vif_cc, "namp.ps=false", "namp.identity=false"});
+    const double no_osqm = namp_of("svfull", {no_checks, no_vif_cc, "namp.ps=false", "namp.identity=false", "namp.osqm=false"});
+    const double osqm_static = namp_of("svfull", {no_checks, no_vif_cc, "namp.ps=false", "namp.identity=false", "namp.osqm_static=true"});
     const double virt3 = namp_of("svbase", {no_checks, no_vif_cc, "namp.slots_virt=3"});
     const double slot_sv = virt3 - namp_of("svbase", {no_checks, no_vif_cc, "namp.slots=4", "namp.slots_virt=3"});
     const area_estimate base = area_of("", {});
@@ -247,7 +251,7 @@ std::vector<area_calibration_point> area_calibration() {
         {"HW-OSQM static configuration saves", "5.1", "`namp.osqm_static` against dynamic", "%",
          32, pct(1 - (osqm_static - no_osqm) / (svfull - no_osqm))},
         {"full NAMP", "4.4.5, Fig. 4.17",
-         "`svfull` (SLOTS_PHYS 1, SLOTS_VIRT 4; without PS and the isolation checks)",
+         "`svfull` (SLOTS_PHYS 1, SLOTS_VIRT 4; without PS, identity and the isolation checks)",
          "kGates", 40, svfull},
         {"NoC buffers", "4.4", "default adapter", "kGates", 37, base.group_kgates("noc_buffers")},
         {"DMA controller, 2 slots", "4.4", "default adapter (`na.dma_slots` 2)", "kGates", 27,

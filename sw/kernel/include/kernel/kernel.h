@@ -149,6 +149,8 @@ int k_vif_add_credit(k_thread_t *t, const void *handle);
 int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes);
 /* A collective area of the task (its own memory, contiguous): the vID of a NAMP_ET_CCAREA entry. */
 int k_vif_add_ccarea(k_thread_t *t, uint32_t va, uint32_t bytes);
+/* A contributor's member handle (NAMP_ET_MEMBER): the only member of a task's reduction or gather. */
+int k_vif_add_member(k_thread_t *t, const void *handle);
 /* Gives t the virtual interface of NAMP slot `slot` (a vif slot): the configuration page gets
  * t's table, the interface page is mapped into t at K_USER_VIF (returned), READY. */
 uint32_t k_vif_attach(k_thread_t *t, unsigned slot);
