@@ -115,14 +115,17 @@ bool initiator::handle_in_flight(uint32_t h) const {
 }
 
 void initiator::flush_ps_replies() {
-    for (auto it = ps_replies_.begin(); it != ps_replies_.end();) {
-        if (handle_in_flight(it->first)) {
-            ++it;
+    // taken out before it is sent: sending may wait, and the other thread that flushes (or a
+    // RELOC served meanwhile) changes the queue under an iterator held across it
+    for (size_t i = 0; i < ps_replies_.size();) {
+        if (handle_in_flight(ps_replies_[i].first)) {
+            ++i;
             continue;
         }
+        noc::packet pkt = std::move(ps_replies_[i].second);
+        ps_replies_.erase(ps_replies_.begin() + static_cast<std::ptrdiff_t>(i));
         ++stats_.namp_msgs_sent[NAMP_MSG_RELOC_CREDIT];
-        out_.send_packet(std::move(it->second));
-        it = ps_replies_.erase(it);
+        out_.send_packet(std::move(pkt));
     }
 }
 
