@@ -43,6 +43,8 @@ enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2, MP_EP_CLO
 #define MP_EPF_STOP_SENT  (1u << 4)   /* sending side: "stopped writing" sent to the receiver */
 #define MP_EPF_PEER_STOPPED (1u << 5) /* receiving side (closing): the sender stopped writing */
 #define MP_EPF_SENDER_GONE (1u << 6)  /* receiving side: the send endpoint was deleted (closed) */
+#define MP_EPF_OPEN_WANTED (1u << 7)  /* its owner asked to open the receiving side: a connect made
+                                         for a task is taken (transport_sw.c) */
 
 /* Endpoint (Fig. 3.3a): own address, state, receive buffer, optional send buffer; channel state. */
 struct mp_endpoint {

@@ -677,7 +677,8 @@ mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *statu
 
 /* ---------------------------------------------------------------- packet channels */
 
-static uint32_t connect_timeout_us;   /* mcapix_pktchan_connect_timed: for this call only */
+/* mcapix_pktchan_connect_for_task: for this call only */
+static uint32_t connect_timeout_us, connect_for_task;
 
 void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
                              mcapi_request_t *r, mcapi_status_t *status)
@@ -695,19 +696,20 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
     else if (recv_ep->local || recv_ep->node == my_node)
         st = MCAPI_ERR_NOT_SUPPORTED;   /* channels between endpoints of one node */
     else
-        st = mp_tr_connect(ep, recv_ep, connect_timeout_us);
+        st = mp_tr_connect(ep, recv_ep, connect_timeout_us, connect_for_task);
     r->kind = K_NONE;
     complete(r, st, 0);
     SET(status, st);
 }
 
-void mcapix_pktchan_connect_timed(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, uint32_t timeout_us,
-                                  mcapi_status_t *status)
+void mcapix_pktchan_connect_for_task(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, uint32_t timeout_us,
+                                     mcapi_status_t *status)
 {
     mcapi_request_t r;
     connect_timeout_us = timeout_us;
+    connect_for_task = 1;
     mcapi_pktchan_connect_i(send_ep, recv_ep, &r, status);
-    connect_timeout_us = 0;
+    connect_timeout_us = connect_for_task = 0;
 }
 
 void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t send_ep,
@@ -746,7 +748,9 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
         SET(status, MCAPI_ERR_ENDP_INVALID);
         return;
     }
-    /* completes when the sender's connect request has arrived */
+    /* completes when the sender's connect request has arrived; from now on a task's connect is
+     * taken too (docs/security.md: a task cannot turn someone's endpoint into its channel) */
+    __atomic_fetch_or(&ep->flags, MP_EPF_OPEN_WANTED, __ATOMIC_RELAXED);
     pending(r, K_RECV_OPEN);
     r->ep = ep;
     r->pbuffer = (void **)h;

@@ -38,8 +38,10 @@ void mp_tr_endpoint_init(struct mp_endpoint *ep);
 void mp_tr_handle_init(struct mp_ephandle *h);
 /* Connects local send endpoint ep to the remote receive endpoint dst (blocking; MCAPI_TIMEOUT if
  * dst's tile does not answer within timeout_us, 0: wait). The receiver refuses a dst->id that is
- * not its endpoint's (MCAPI_ERR_ENDP_INVALID). */
-mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us);
+ * not its endpoint's (MCAPI_ERR_ENDP_INVALID) and, for_task, an endpoint whose owner has not asked
+ * to open it (MCAPI_ERR_CHAN_NOTOPEN). */
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
+                             uint32_t for_task);
 /* Receiver released one slot of channel endpoint ep (credit return after half the window). */
 void mp_tr_chan_released(struct mp_endpoint *ep);
 /* Endpoint deletion (thread context, ep->state no longer READY). closing: stops the endpoint's

@@ -407,13 +407,14 @@ mcapi_status_t mp_tr_msg_send(struct mp_endpoint *src, const struct mp_ephandle 
     return run_slot(0, dst, (uint32_t)(uintptr_t)buf, size);
 }
 
-mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us)
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
+                             uint32_t for_task)
 {
     /* the handle must exist before the request names its address */
     ep->peer_h = *dst;
     ep->peer_h.local = NULL;
     mp_tr_handle_init(&ep->peer_h);
-    mcapi_status_t st = mp_sw_connect(ep, dst, timeout_us);
+    mcapi_status_t st = mp_sw_connect(ep, dst, timeout_us, for_task);
     if (st != MCAPI_SUCCESS)
         return st;
     /* the handle of the receive endpoint carries the channel's credits (the NAMP consumes them,

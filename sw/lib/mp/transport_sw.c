@@ -228,10 +228,13 @@ static void handle_request(void)
     case MP_MSG_CONNECT_REQ: {
         uint32_t req = rx_word(MP_NOCBUF_REQ), addr = rx_word(MP_NOCBUF_REQ);
         uint32_t sender = rx_word(MP_NOCBUF_REQ), id = rx_word(MP_NOCBUF_REQ);
+        uint32_t for_task = rx_word(MP_NOCBUF_REQ);
         struct mp_endpoint *ep = mp_ep_from_addr(addr);
         uint32_t r[6] = {req, MCAPI_SUCCESS, 0, 0, 0, 0};
         if (!ep_valid(ep) || ep->id != id)   /* another endpoint in that memory by now */
             r[1] = MCAPI_ERR_ENDP_INVALID;
+        else if (for_task && !(ep->flags & MP_EPF_OPEN_WANTED) && !(ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)))
+            r[1] = MCAPI_ERR_CHAN_NOTOPEN;   /* its owner has not asked for a channel here */
         else if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND))
             r[1] = MCAPI_ERR_CHAN_CONNECTED;
         else if (mp_cbuffer_used(ep->rx) != 0)
@@ -513,18 +516,19 @@ static mcapi_status_t put_data(uint32_t path, uint32_t tile, uint32_t dst, const
     }
 }
 
-mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us)
+mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
+                              uint32_t for_task)
 {
 #ifdef MP_SW_BASE
-    uint32_t w[4] = {0, dst->addr, mp_sw_ext_connect_sender_addr(ep), dst->id};
+    uint32_t w[5] = {0, dst->addr, mp_sw_ext_connect_sender_addr(ep), dst->id, for_task};
 #else
-    uint32_t w[4] = {0, dst->addr, (uint32_t)(uintptr_t)ep, dst->id};
+    uint32_t w[5] = {0, dst->addr, (uint32_t)(uintptr_t)ep, dst->id, for_task};
 #endif
     struct pending res, *p = &res;
     /* the peer is known before the request: a revoke may follow the ACK before we run again */
     ep->peer_node = dst->node;
     ep->peer_ep = dst->addr;
-    if (request_timed(dst->node, MP_MSG_CONNECT_REQ, w, 4, p, timeout_us) != MCAPI_SUCCESS)
+    if (request_timed(dst->node, MP_MSG_CONNECT_REQ, w, 5, p, timeout_us) != MCAPI_SUCCESS)
         p->w[0] = MCAPI_TIMEOUT;   /* a late ACK finds no request: the receiver stays unconnected
                                       until its endpoint goes (as for any peer that goes away) */
     if (p->w[0] != MCAPI_SUCCESS) {
@@ -845,9 +849,16 @@ void MP_SW(chan_released)(struct mp_endpoint *ep)
  * writes into slots it addresses itself. The sender is told (revoke CREDIT), fails its sends from
  * then on with MCAPI_ERR_CHAN_INVALID and answers "stopped" once none is under way. */
 
-/* 1 if no element of b is reserved and still waiting for its completion. */
-static int rx_quiet(mp_cbuffer_t *b)
+/* 1 if no element of ep's receive buffer is reserved and still waiting for its completion. A
+ * buffer in caller memory (a task's page) is not read: its indices and size words are the task's
+ * to write (a loop over them would run as long as the task wants, a size word where it wants).
+ * Such a buffer is only made for the NAMP transport, whose target counts the allocations it
+ * granted into it (mp_tr_endpoint_reapable: the in-flight count, checked before this). */
+static int rx_quiet(const struct mp_endpoint *ep)
 {
+    if (ep->rx_given)
+        return 1;
+    mp_cbuffer_t *b = ep->rx;
     for (uint32_t i = b->rd_idx; i != b->wr_idx; ++i)
         if (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, i)] == 0)
             return 0;
@@ -874,7 +885,7 @@ int MP_SW(endpoint_reapable)(struct mp_endpoint *ep)
         return 0;
     if ((ep->flags & MP_EPF_CHAN_RECV) && !(ep->flags & MP_EPF_PEER_STOPPED))
         return 0;
-    return rx_quiet(ep->rx);
+    return rx_quiet(ep);
 }
 
 void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)

@@ -149,10 +149,12 @@ void mcapi_endpoint_delete(mcapi_endpoint_t endpoint, mcapi_status_t *mcapi_stat
  * timeout_us); PARAMETER; NODE_NOTINIT. */
 mcapi_status_t mcapix_endpoint_lookup(mcapi_node_t node, mcapi_port_t port, uint32_t timeout_us,
                                       mcapi_endpoint_t out);
-/* mcapi_pktchan_connect_i that gives up (MCAPI_TIMEOUT) when the receiver's tile does not answer
- * within timeout_us: the kernel connects for tasks with it and must not wait for ever. */
-void mcapix_pktchan_connect_timed(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t receive_endpoint,
-                                  uint32_t timeout_us, mcapi_status_t *mcapi_status);
+/* mcapi_pktchan_connect_i on behalf of a U-mode task (the kernel's): it gives up (MCAPI_TIMEOUT)
+ * when the receiver's tile does not answer within timeout_us, and the receiver takes it only if
+ * its owner has asked to open that endpoint's receiving side (else MCAPI_ERR_CHAN_NOTOPEN: ask
+ * again), so a task cannot turn another party's endpoint into its channel. */
+void mcapix_pktchan_connect_for_task(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t receive_endpoint,
+                                     uint32_t timeout_us, mcapi_status_t *mcapi_status);
 
 void mcapi_msg_send(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t receive_endpoint,
                     const void *buffer, size_t buffer_size, mcapi_priority_t priority,

@@ -18,7 +18,9 @@
  *  6  DATA                0     destination address, payload words (buffer-based data path only)
  *  7  COMPLETE            0     endpoint address, index, size in bytes (commits the slot)
  *  8  CONNECT_REQ         0     req_id, receive endpoint address, send endpoint address, the
- *                               receive endpoint's identity (another one there: ENDP_INVALID)
+ *                               receive endpoint's identity (another one there: ENDP_INVALID),
+ *                               1 if made for a task (taken only where the owner asked to open the
+ *                               receiving side, else CHAN_NOTOPEN)
  *  9  CONNECT_ACK         1     req_id, status (0 ok, else MCAPI error), credits,
  *                               data block address, (max_msg_log2 << 8) | capacity_log2, wr_idx
  * 10  CREDIT              1     send endpoint address, credits returned

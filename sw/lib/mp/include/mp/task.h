@@ -23,6 +23,8 @@
 #define MP_TASK_SENDQ 2u                  /* non-blocking sends under way: one per send-buffer element */
 #define MP_TASK_MAX_SEND (1u << MP_TASK_TX_M)
 #define MP_TASK_GET_TRY_US 1000u   /* one lookup request: its MCAPI timeout in the kernel */
+#define MP_TASK_CONNECT_TRIES 20000u   /* a connect asked again, a tick apart, while the receiver
+                                          has not asked to open its side (CHAN_NOTOPEN) */
 
 struct mp_task_ep {
     uint32_t used, port;
