@@ -56,9 +56,12 @@
 #define KMIG_PENDING 4u           /* tasks being built here */
 #define KMIG_ARRIVALS 8u
 #define KMIG_WAIT_US 20000u       /* a service's answer */
-#define KMIG_PS_POLLS 200000u     /* a RELOC / MIGRATE report */
+#define KMIG_PS_TICKS 200u        /* a RELOC / MIGRATE report, a sender's settling */
+#define KMIG_SPIN 2048u           /* looks before a wait sleeps a tick per look */
 #define KMIG_STOP_TRIES 200u      /* ticks to catch the task outside a kernel wait */
 #define KMIG_SETTLE_TICKS 200u    /* ticks for a request under way or a deleted endpoint to settle */
+#define KMIG_COMMIT_TICKS 20u     /* ticks for the FINALs of a stream's taken elements (microseconds
+                                     when the task leaves its size words alone) */
 
 enum km_type {
     KM_PREPARE = 1, KM_PREPARED, KM_SWITCH, KM_SWITCHED, KM_CANCEL, KM_CANCELLED,
@@ -140,6 +143,30 @@ static k_thread_t *arrivals[KMIG_ARRIVALS];
 
 static uint32_t me(void) { return tile_id(); }
 static int k_ps_wait(volatile uint32_t *reply);
+
+/* The migration's waits (a report, a FINAL, a sender's transfers): a short spin first (they take
+ * microseconds), then a tick of sleep per look, so that a slow peer or a task that keeps its own
+ * stream from settling never holds threads of lower priority off the core; over after `ticks`. */
+struct kwait {
+    uint64_t until;
+    uint32_t looks;
+};
+static struct kwait kwait_for(uint32_t ticks)
+{
+    return (struct kwait){timer_now() + (uint64_t)ticks * k_cfg.tick_ticks, 0};
+}
+static int kwait_more(struct kwait *w)
+{
+    if (timer_now() >= w->until)
+        return 0;
+    if (++w->looks < KMIG_SPIN) {
+        if ((w->looks & 63u) == 63u)
+            k_sleep(0);
+    } else {
+        k_sleep(1);
+    }
+    return 1;
+}
 
 /* the library's calls, under its lock */
 static int inspect(mcapi_endpoint_t h, mcapix_endpoint_info_t *info)
@@ -275,14 +302,13 @@ static int ps_request(uint32_t op, uint32_t tile, uint32_t handle, uint32_t new_
 
 static int k_ps_wait(volatile uint32_t *reply)
 {
-    for (uint32_t i = 0; i < KMIG_PS_POLLS; ++i) {
+    for (struct kwait w = kwait_for(KMIG_PS_TICKS);;) {
         const uint32_t st = reply[NAMP_PS_A_STATE / 4];
         if (st & NAMP_PS_DONE)
             return NAMP_STATUS_CODE(st) ? K_EINVAL : K_OK;
-        if ((i & 63u) == 63u)
-            k_sleep(0);   /* yield: the report arrives through this tile's adapter */
+        if (!kwait_more(&w))   /* the report arrives through this tile's adapter */
+            return K_ETIMEDOUT;
     }
-    return K_ETIMEDOUT;
 }
 
 static uint32_t copy_to(uint32_t tile, uint32_t dst, const void *src, uint32_t bytes)
@@ -314,22 +340,21 @@ static uint32_t bounded_rd(const struct rxbuf *b, uint32_t to)
 
 /* Every element below `to` committed: the sender's handle says `to`, but a FINAL may still be on
  * its way (its slot is done once FINAL is sent; the suspend answer takes another channel and may
- * overtake it). K_ETIMEDOUT if one never comes. At most a buffer's worth of elements per look. */
-static int wait_committed(const struct rxbuf *b, uint32_t to)
+ * overtake it). At most a buffer's worth of elements per look, for KMIG_COMMIT_TICKS at most:
+ * only a task that wrote its own size words keeps an element from looking committed, and what it
+ * then loses is its own (the copy takes the elements as they are). */
+static void wait_committed(const struct rxbuf *b, uint32_t to)
 {
     const uint32_t mask = (1u << b->n) - 1u;
-    for (uint32_t tries = 0; tries < KMIG_PS_POLLS; ++tries) {
+    for (struct kwait w = kwait_for(KMIG_COMMIT_TICKS);;) {
         /* the task may have read past `to` already (it runs until it stops): then nothing before
          * it is left to wait for (indices wrap: compared as distances) */
         uint32_t i = bounded_rd(b, to);
         while ((int32_t)(to - i) > 0 && (rx_sizes(b)[i & mask] & MP_CB_COMMITTED))
             ++i;
-        if ((int32_t)(to - i) <= 0)
-            return K_OK;
-        if ((tries & 63u) == 63u)
-            k_sleep(0);
+        if ((int32_t)(to - i) <= 0 || !kwait_more(&w))
+            return;
     }
-    return K_ETIMEDOUT;
 }
 
 /* The first element the task still holds: a packet it received (the read index is past it) and
@@ -662,7 +687,9 @@ static int pause_chan_prepare(struct mig *c, int i)
 {
     int r = suspend_peer(c, i, &c->in[i].w, &c->in[i].credits);
     c->suspended = i + 1;
-    return r == K_OK ? wait_committed(&c->rx[i], c->in[i].w) : r;
+    if (r == K_OK)
+        wait_committed(&c->rx[i], c->in[i].w);
+    return r;
 }
 static void pause_msg_prepare(struct mig *c, int i) { hold(c->eps[i].h, 1); }
 static void pause_chan_undo(struct mig *c, int i)
@@ -679,7 +706,7 @@ static void pause_chan_switch(struct mig *c, int i)
         c->in[i].w = w;
         c->in[i].credits += credits;
     }
-    (void)wait_committed(&c->rx[i], c->in[i].w);
+    wait_committed(&c->rx[i], c->in[i].w);
 }
 
 static int relocate_chan_prepare(struct mig *c, int i)
@@ -694,7 +721,7 @@ static void relocate_chan_switch(struct mig *c, int i)
     (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile, c->pd.ep_hw[i],
                      data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], me(), c->reply);
     c->in[i].w = c->reply[NAMP_PS_A_WR_IDX / 4];
-    (void)wait_committed(&c->rx[i], c->in[i].w);   /* FINALs precede the report on their channel */
+    wait_committed(&c->rx[i], c->in[i].w);   /* FINALs precede the report on their channel */
 }
 
 /* dualcast: the sender writes every element to both tiles from now on; the elements before that
@@ -707,10 +734,9 @@ static int dualcast_chan_prepare(struct mig *c, int i)
         return r;
     const uint32_t wm = c->reply[NAMP_PS_A_WR_IDX / 4];
     c->in[i].w = wm;
-    r = wait_committed(&c->rx[i], wm);
-    if (r == K_OK)
-        c->bytes += copy_elements(&c->rx[i], held_from(&c->rx[i], wm), wm, c->tile, c->pd.ep_rx[i]);
-    return r;
+    wait_committed(&c->rx[i], wm);
+    c->bytes += copy_elements(&c->rx[i], held_from(&c->rx[i], wm), wm, c->tile, c->pd.ep_rx[i]);
+    return K_OK;
 }
 static void dualcast_chan_undo(struct mig *c, int i)   /* dualcast ends */
 {
@@ -828,7 +854,7 @@ static int suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *t
         return K_EINVAL;
     *taken = atomic_swap_u32(&h->credits, 0);
     const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
-    for (uint32_t tries = 0; tries < KMIG_PS_POLLS; ++tries) {
+    for (struct kwait wt = kwait_for(KMIG_PS_TICKS);;) {
         int busy = 0;
         for (uint32_t s = 0; s < n && !busy; ++s) {
             const uint32_t st = NAMP_STATUS_STATE(mmio_read32(TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + NAMP_SLOT_STATUS));
@@ -840,10 +866,9 @@ static int suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *t
             *w = h->wr_idx;
             return K_OK;
         }
-        if ((tries & 63u) == 63u)
-            k_sleep(0);
+        if (!kwait_more(&wt))
+            return K_ETIMEDOUT;
     }
-    return K_ETIMEDOUT;
 }
 
 /* The receiving side of a channel whose sender moves: its credit path to the sender's new handle
@@ -1073,9 +1098,10 @@ static int mig_phase1(struct mig *c)
         else
             c->m->msg_prepare(c, i);
     }
-    for (int i = 0; r == K_OK && c->method == K_MIGRATE_PAUSE && i < c->n_eps; ++i)
-        for (int k = 0; k < 1000 && !c->pk.ep[i].channel_recv && inflight(c->eps[i].h); ++k)
-            k_sleep(0);   /* allocations granted before the hold finish */
+    for (int i = 0; r == K_OK && c->method == K_MIGRATE_PAUSE && i < c->n_eps; ++i)   /* allocations */
+        for (struct kwait w = kwait_for(KMIG_COMMIT_TICKS);   /* granted before the hold finish */
+             !c->pk.ep[i].channel_recv && inflight(c->eps[i].h) && kwait_more(&w);)
+            ;
     return r;
 }
 

@@ -138,6 +138,8 @@ mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint3
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     hw_ep(ep)->rx_buffer = 0;
     hw_ep(ep)->rx_window = 0;
+    if (ep->rx_given)
+        ep->rx = NULL;   /* a task's page: it goes with the task (bare metal copies from its own) */
     ep->state = MP_EP_MOVED;
     ep->h.local = NULL;
     ep->h.node = node;
