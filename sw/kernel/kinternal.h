@@ -159,6 +159,8 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v);
 /* A vif slot no task has and the MCAPI library does not use (lib_busy: namp_slots_busy()):
  * `preferred` if it is one, else the first; -1 when none. */
 int k_vif_free_slot(unsigned preferred, uint32_t lib_busy);
+/* vif slots a task holds now (tests count them). */
+uint32_t k_vif_slots_taken(void);
 /* 1: the slot was a vif's before (reserved from the library for good). */
 int k_vif_slot_known(unsigned slot);
 void k_vif_restore(struct k_task *task, const struct k_vif_view *v);

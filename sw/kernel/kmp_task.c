@@ -273,6 +273,59 @@ static struct mp_ephandle *lookup_of(const struct k_task *task, uint32_t v)
 
 static int kernel_port(uint32_t port) { return port >= K_PORT_KERNEL_FIRST && port <= K_PORT_KERNEL_LAST; }
 
+static void ep_entry_free_locked(void *arg);
+
+/* The tombstone that would expire first is buried now: its entry is wanted for a new endpoint
+ * (a task that moves often leaves tombstones faster than they expire). A sender that still
+ * holds it is answered NO_ENDPOINT and looks the port up again. 1 if there was one. */
+static int bury_oldest_tombstone(void)
+{
+    int oldest = -1;
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].tomb_until && (oldest < 0 || eps[i].tomb_until < eps[oldest].tomb_until))
+            oldest = (int)i;
+    if (oldest < 0)
+        return 0;
+    KMP((void)mcapix_endpoint_bury(eps[oldest].h));
+    locked(ep_entry_free_locked, (void *)(uintptr_t)oldest);
+    return 1;
+}
+
+/* A record for a task, tombstones buried (oldest first) while its reservation does not fit: a
+ * tombstone only spares a sender a lookup, a task is worth more. */
+static int admit(k_thread_t *t, const kmp_task_quota_t *q)
+{
+    int ri;
+    while ((ri = rec_admit(t, q)) == K_ENOMEM && bury_oldest_tombstone())
+        ;
+    return ri;
+}
+
+/* A kernel endpoint on a task's receive page (caller memory), a tombstone buried for it if the
+ * tables are full. */
+static mcapi_endpoint_t create_in(uint32_t port, uint32_t pa, mcapi_status_t *st)
+{
+    static const mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
+    mcapi_endpoint_t h;
+    for (int again = 1;; again = 0) {
+        KMP(h = mcapix_endpoint_create_in(port, &a, (void *)pa, st));
+        if (*st != MCAPI_ERR_ENDP_LIMIT || !again || !bury_oldest_tombstone())
+            return h;
+    }
+}
+
+/* A free entry of eps[], a tombstone buried for it if none is; KMPT_EPS when none. */
+static uint32_t free_kid(void)
+{
+    for (int again = 1;; again = 0) {
+        for (uint32_t i = 0; i < KMPT_EPS; ++i)
+            if (!eps[i].h)
+                return i;
+        if (!again || !bury_oldest_tombstone())
+            return KMPT_EPS;
+    }
+}
+
 static int32_t op_create(int ri, const struct kmpt_req *r, struct k_task *task)
 {
     if (r->a2 >= MP_TASK_EPS)
@@ -288,18 +341,13 @@ static int32_t op_create(int ri, const struct kmpt_req *r, struct k_task *task)
         return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
     const uint32_t va = K_USER_DATA + offsetof(mp_task_state_t, rx) + r->a2 * MP_TASK_PAGE;
     const uint32_t pa = vm_user_range(task, va, MP_TASK_PAGE, PTE_R | PTE_W);
-    uint32_t kid = KMPT_EPS;
-    for (uint32_t i = 0; i < KMPT_EPS && kid == KMPT_EPS; ++i)
-        if (!eps[i].h)
-            kid = i;
+    const uint32_t kid = free_kid();
     if (!pa)
         return MP_TASK_ERR(MCAPI_ERR_MEM_LIMIT);
     if (kid == KMPT_EPS)
         return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
-    mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
     mcapi_status_t st;
-    mcapi_endpoint_t h;
-    KMP(h = mcapix_endpoint_create_in(r->a1, &a, (void *)pa, &st));
+    mcapi_endpoint_t h = create_in(r->a1, pa, &st);
     if (st != MCAPI_SUCCESS)
         return MP_TASK_ERR(st);
     eps[kid].rec = (int16_t)ri;
@@ -341,7 +389,7 @@ static int32_t op_connect(int ri, const struct kmpt_req *r, struct k_task *task)
     if (!owner_ok(r->a1, ri) || !remote)
         return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
     mcapi_status_t st;
-    KMP(mcapix_pktchan_connect_timed(eps[r->a1].h, remote, KMPT_CONNECT_US, &st));
+    KMP(mcapix_pktchan_connect_for_task(eps[r->a1].h, remote, KMPT_CONNECT_US, &st));
     return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
 }
 
@@ -779,7 +827,7 @@ int kmp_task_attach_quota(k_thread_t *t, unsigned slot, const kmp_task_quota_t *
     mp_cbuffer_t *tx = kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_TASK_PAGE);
     if (!c || !tx)
         return K_EINVAL;   /* the data region does not hold an mp_task_state_t */
-    const int ri = rec_admit(t, q);
+    const int ri = admit(t, q);
     if (ri < 0)
         return ri;
     mp_cbuffer_init(tx, MP_TASK_TX_N, MP_TASK_TX_M, 0);
@@ -833,7 +881,7 @@ void kmp_task_unadmit(k_thread_t *t) { locked(unadmit_locked, t); }
 
 int kmp_task_admit(k_thread_t *t, const kmp_task_quota_t *q)
 {
-    const int ri = rec_admit(t, q);
+    const int ri = admit(t, q);
     return ri < 0 ? ri : K_OK;
 }
 
@@ -883,16 +931,11 @@ int kmp_task_adopt(k_thread_t *t, const struct kmp_task_ep_spec *spec, mcapi_end
         return K_ENOMEM;
     uint32_t va = K_USER_DATA + offsetof(mp_task_state_t, rx) + spec->idx * MP_TASK_PAGE;
     uint32_t pa = vm_user_range(t->task, va, MP_TASK_PAGE, PTE_R | PTE_W);
-    uint32_t kid = KMPT_EPS;
-    for (uint32_t i = 0; i < KMPT_EPS && kid == KMPT_EPS; ++i)
-        if (!eps[i].h)
-            kid = i;
+    const uint32_t kid = free_kid();
     if (!pa || kid == KMPT_EPS)
         return K_ENOMEM;
-    mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
     mcapi_status_t st;
-    mcapi_endpoint_t h;
-    KMP(h = mcapix_endpoint_create_in(spec->port, &a, (void *)pa, &st));
+    mcapi_endpoint_t h = create_in(spec->port, pa, &st);
     if (st != MCAPI_SUCCESS)
         return st == MCAPI_ERR_ENDP_EXISTS ? K_EBUSY : K_ENOMEM;
     if (spec->hold)   /* "full" until the task's pages are there */
@@ -944,6 +987,11 @@ static void left_locked(void *arg)
             handle_free((int)i);
     recs[ri].state = REC_LEFT;
     recs[ri].req.state = RQ_FREE;
+    /* what it keeps reserved here: its tombstones' entries, nothing more (its quota went with it) */
+    reserved_eps -= recs[ri].q.endpoints - recs[ri].n_eps;
+    recs[ri].q.endpoints = recs[ri].n_eps;
+    reserved_handles -= recs[ri].q.handles;
+    recs[ri].q.handles = 0;
     rec_maybe_free(&recs[ri]);
 }
 
@@ -982,8 +1030,16 @@ void kmp_task_tables(kmp_task_tables_t *out)
         out->handles += handle_rec[i] >= 0;
     out->reserved_endpoints = reserved_eps;
     out->reserved_handles = reserved_handles;
+    out->vif_slots = k_vif_slots_taken();
+    out->pages_free = k_pages_free();
     k_lock_give();
     irq_global_restore(saved);
-    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
-        out->library_endpoints += mp_endpoints[i].state != MP_EP_FREE && mp_endpoints[i].state != MP_EP_DELETED;
+    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i) {
+        const struct mp_endpoint *ep = &mp_endpoints[i];
+        if (ep->state == MP_EP_FREE || ep->state == MP_EP_DELETED)
+            continue;
+        out->library_endpoints++;
+        const uint32_t rxb = ep->hw[NAMP_EP_RX_BUFFER / 4];
+        out->dangling += (rxb && k_page_free_at(rxb)) || (ep->rx && k_page_free_at((uint32_t)(uintptr_t)ep->rx));
+    }
 }

@@ -42,6 +42,14 @@ static int free_for_vif(unsigned s, uint32_t lib_busy)
     return (vif_ever[s / 32] & bit) || s >= 32 || !(lib_busy & bit);
 }
 
+uint32_t k_vif_slots_taken(void)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < NA_NAMP_MAX_SLOTS / 32; ++i)
+        n += (uint32_t)__builtin_popcount(vif_taken[i]);
+    return n;
+}
+
 int k_vif_slot_known(unsigned slot) { return slot < NA_NAMP_MAX_SLOTS && (vif_ever[slot / 32] >> (slot % 32)) & 1u; }
 
 int k_vif_free_slot(unsigned preferred, uint32_t lib_busy)

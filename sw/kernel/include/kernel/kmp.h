@@ -31,6 +31,10 @@ int kmp_task_attach_quota(k_thread_t *t, unsigned slot, const kmp_task_quota_t *
 typedef struct kmp_task_tables {
     uint32_t records, endpoints, handles, reserved_endpoints, reserved_handles;
     uint32_t library_endpoints;   /* the MCAPI library's endpoint table (the kernel's own too) */
+    uint32_t dangling;            /* library endpoints whose receive buffer lies in a free page
+                                     (a breach: must be 0) */
+    uint32_t vif_slots;           /* vif slots tasks hold */
+    uint32_t pages_free;
 } kmp_task_tables_t;
 void kmp_task_tables(kmp_task_tables_t *out);
 /* Physical address of [va, va+len) in task t if mapped (inside one page), else NULL. */
