@@ -130,6 +130,12 @@ void *k_task_data(const k_thread_t *t);
 /* Pages of the task page pool not in use (a task's pages come back once nothing can touch them:
  * docs/kernel.md "SV isolation"). */
 uint32_t k_pages_free(void);
+/* Tests (docs/security.md): from now on free pages hold `pattern` (0: off); k_pages_damage counts
+ * the words of free pages that changed (written after the page went back to the pool);
+ * k_page_free_at: addr lies in a free page of the pool. */
+void k_pages_poison(uint32_t pattern);
+uint32_t k_pages_damage(void);
+int k_page_free_at(uint32_t addr);
 /* Maps count physical pages at va into a task (before it runs): R, W per `writable`, U. For
  * endpoint buffers and virtual-interface pages. */
 int k_task_map(k_thread_t *t, uint32_t va, uint32_t pa, uint32_t count, int writable);
