@@ -28,7 +28,10 @@
 #define NA_NAMP_ATOMICS       0x030u  /* R: 1 = the target uses atomic read-modify-write on its bus */
 #define NA_NAMP_DONE_SLOTS    0x034u  /* R: bit s = slot s (< 32) has DONE: one read polls them all */
 #define NA_NAMP_SLOTS_VIRT    0x038u  /* R: SLOTS_VIRT: the highest this many slots have a vif */
-#define NA_NAMP_STATUS_LAST   0x038u  /* every higher offset of this page is a bus error */
+#define NA_NAMP_REFUSED       0x03Cu  /* R: allocation requests the target refused for a full receive
+                                         buffer or a paused endpoint (the sender backs off and asks
+                                         again; wraps); W: subtract the value (saturates at 0) */
+#define NA_NAMP_STATUS_LAST   0x03Cu  /* every higher offset of this page is a bus error */
 
 #define NA_FEATURE_NOC_BUFFERS  (1u << 0)
 #define NA_FEATURE_DMA          (1u << 1)

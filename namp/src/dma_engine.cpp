@@ -118,6 +118,7 @@ void dma_engine::reader_thread() {
             p.payload.push_back(uint32_t(buf_[w]) | uint32_t(buf_[w + 1]) << 8 |
                                 uint32_t(buf_[w + 2]) << 16 | uint32_t(buf_[w + 3]) << 24);
         if (j.tag < dma_tag_namp) stats_.dma_bytes += n;
+        stats_.dma_payload_bytes += n;
         c.push(std::move(p), n);
         inject_event_.notify(sc_core::SC_ZERO_TIME);
     }

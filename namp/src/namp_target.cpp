@@ -165,6 +165,7 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
         if (counted && !ack) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
     }
     if (!ack) ++stats_.namp_nacks_sent;
+    if (!ack && code == 0) events_.allocation_refused();
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     ++stats_.namp_msgs_sent[NAMP_MSG_ALLOC_RESP];
     out_.send_packet(make_message(geo_, source_tile(pkt, geo_), NAMP_MSG_ALLOC_RESP,

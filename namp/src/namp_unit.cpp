@@ -75,6 +75,7 @@ bool namp_unit::read_reg(uint32_t off, uint32_t &v) const {
     case NA_NAMP_ARBITRATION: v = init.arbitration; return true;
     case NA_NAMP_ATOMICS: v = cfg_.namp.atomics ? 1u : 0u; return true;
     case NA_NAMP_SLOTS_VIRT: v = vif_ ? cfg_.namp.slots_virt : 0u; return true;
+    case NA_NAMP_REFUSED: v = refused_; return true;
     case NA_NAMP_DONE_SLOTS:
         v = 0;
         for (unsigned i = 0; i < slots_.size() && i < 32; ++i)
@@ -90,6 +91,7 @@ bool namp_unit::write_reg(uint32_t off, uint32_t v) {
         rx_count_ = v >= rx_count_ ? 0 : rx_count_ - v;
         irq_changed_();
         return true;
+    case NA_NAMP_REFUSED: refused_ = v >= refused_ ? 0 : refused_ - v; return true;
     case NA_NAMP_ARBITRATION:
         if (v > NAMP_ARB_MAP) return false;
         init.arbitration = v;

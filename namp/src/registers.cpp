@@ -80,7 +80,8 @@ bool network_adapter::write_reg(uint32_t off, uint32_t v) {
         update_irq();
         return true;
     }
-    if (namp_on() && (off == NA_NAMP_RX_COUNT || off == NA_NAMP_ARBITRATION || off >= NA_NAMP_SLOT_BASE(0)))
+    if (namp_on() && (off == NA_NAMP_RX_COUNT || off == NA_NAMP_ARBITRATION || off == NA_NAMP_REFUSED ||
+                      off >= NA_NAMP_SLOT_BASE(0)))
         return namp_->write_reg(off, v);
     if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000) return osqm_ && osqm_->write_reg(off - NA_OSQM_BASE, v);
     if (off == NA_IRQ_BASE + NA_IRQ_TARGET) {
@@ -126,7 +127,8 @@ bool network_adapter::read_status(uint32_t off, uint32_t &v) const {
     case NA_NAMP_ARBITRATION:
     case NA_NAMP_ATOMICS:
     case NA_NAMP_DONE_SLOTS:
-    case NA_NAMP_SLOTS_VIRT: return namp_on() && namp_->read_reg(off, v);
+    case NA_NAMP_SLOTS_VIRT:
+    case NA_NAMP_REFUSED: return namp_on() && namp_->read_reg(off, v);
     default: return false;
     }
 }

@@ -103,6 +103,29 @@ void mesh::reset_stats() {
 
 const network_stats &mesh::stats() const { return engine_->stats(); }
 
+noc::activity mesh::activity() const {
+    noc::activity a;
+    for (const auto &r : routers_) {
+        a.buffer_writes += r->flits_forwarded;
+        a.route_computations += r->packets_forwarded;
+        for (unsigned p = 0; p < r->plane_count(); ++p) {
+            const router_plane &pl = r->plane(p);
+            a.local_link_traversals += pl.injection_link.flits +
+                                       pl.output_links[index_of(direction::local)].flits;
+            for (unsigned d = 1; d < direction_count; ++d) a.link_traversals += pl.output_links[d].flits;
+        }
+    }
+    a.buffer_reads = a.crossbar_traversals = a.buffer_writes;
+    return a;
+}
+
+router_resources resources_of(const config &cfg) {
+    router_resources r;
+    r.buffer_flits = direction_count * channel_count * cfg.buffer_depth;
+    r.crossbars = cfg.physical_channels ? channel_count : 1;
+    return r;
+}
+
 nlohmann::json mesh::stats_json() const {
     const network_stats &s = engine_->stats();
     const int64_t elapsed = current_cycle() - s.since_cycle;

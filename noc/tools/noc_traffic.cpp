@@ -25,7 +25,8 @@ struct options {
 const char *usage =
     "usage: noc-traffic [options]\n"
     "  --width N --height N        mesh size (default 4x4)\n"
-    "  --pattern NAME              uniform|transpose|bit_complement|hotspot|nearest_neighbour\n"
+    "  --pattern NAME              uniform|transpose|bit_complement|bit_reverse|shuffle|\n"
+    "                              butterfly|hotspot|nearest_neighbour\n"
     "  --rate R                    offered load, flits/cycle/tile (default 0.1)\n"
     "  --packet-flits N            packet length incl. header (default 8)\n"
     "  --channel C                 -1 = all four in turn (default), 0..3 = one channel\n"

@@ -9,8 +9,8 @@
  * the task's pages and buffer elements go by RDMA.
  *
  * k_task_migrate is one function per phase over a context (struct mig); what differs between the
- * methods (pause, relocate, dualcast) is a row of the method table (struct mig_method), so that a
- * method is one more row.
+ * methods (pause, relocate, dualcast with NAMP-PS; software PS without it, kmig_swps.c) is a row of
+ * the method table (struct mig_method), so that a method is one more row.
  *
  *   describe: every kernel object the task holds, from the kernel's records (its endpoints, the
  *     records of its endpoint table); none may be half made (a request under way) or half gone
@@ -37,6 +37,7 @@
 #include "kernel/kmp.h"
 #include "kernel/migrate.h"
 #include "kinternal.h"
+#include "kmig_swps.h"
 #include "mcapi.h"
 #include "mcapix_cc.h"
 #include "mcapix_ps.h"
@@ -66,6 +67,8 @@
 enum km_type {
     KM_PREPARE = 1, KM_PREPARED, KM_SWITCH, KM_SWITCHED, KM_CANCEL, KM_CANCELLED,
     KM_SUSPEND, KM_SUSPENDED, KM_CREDIT_MOVE, KM_CREDIT_MOVED, KM_REKEY, KM_REKEYED,
+    /* software PS (kmig_swps.c) */
+    KM_SW_REDIRECT, KM_SW_REDIRECTED, KM_SW_RESUME, KM_SW_RESUMED, KM_SW_CREDIT_PATH, KM_SW_CREDIT_PATH_MOVED,
 };
 
 struct km_et {                 /* one entry of the task's endpoint table, by the kernel's record */
@@ -147,15 +150,11 @@ static int k_ps_wait(volatile uint32_t *reply);
 /* The migration's waits (a report, a FINAL, a sender's transfers): a short spin first (they take
  * microseconds), then a tick of sleep per look, so that a slow peer or a task that keeps its own
  * stream from settling never holds threads of lower priority off the core; over after `ticks`. */
-struct kwait {
-    uint64_t until;
-    uint32_t looks;
-};
-static struct kwait kwait_for(uint32_t ticks)
+struct kwait kwait_for(uint32_t ticks)
 {
     return (struct kwait){timer_now() + (uint64_t)ticks * k_cfg.tick_ticks, 0};
 }
-static int kwait_more(struct kwait *w)
+int kwait_more(struct kwait *w)
 {
     if (timer_now() >= w->until)
         return 0;
@@ -208,7 +207,7 @@ static uint32_t run_slot(uint32_t flags, uint32_t p1, uint32_t p2)
 }
 
 /* a credit slot on a credit path (a paused channel's credits given back) */
-static void give_credits(uint32_t credit_path, uint32_t n)
+void kmig_give_credits(uint32_t credit_path, uint32_t n)
 {
     kmp_lock();
     (void)run_slot(NAMP_FLAG_COM, credit_path, n);
@@ -609,6 +608,11 @@ struct mig_method {
     /* the destination: the stream's end (from the switch report) and what follows the start */
     int (*dest_stream_end)(uint32_t z, uint32_t i, uint32_t *w);
     int (*dest_started)(uint32_t z, const struct km_switch *sw);
+    /* the adapters' PS carries it (RELOC / MIGRATE reports); 0: the kernels do (software PS) */
+    int needs_ps;
+    /* the task runs at the destination (after KM_SWITCH) / phase III for incoming channel i */
+    void (*chan_live)(struct mig *c, int i);
+    void (*chan_release)(struct mig *c, int i);
 };
 
 static int dest_end_given(uint32_t z, uint32_t i, uint32_t *w)
@@ -644,7 +648,7 @@ static int dest_unpause(uint32_t z, const struct km_switch *sw)
                        data0(info.rx, info.capacity_log2), info.id, me(), pending[z].reply) != K_OK)
             return K_ETIMEDOUT;
         if (sw->in[i].credits)
-            give_credits(info.credit_path, sw->in[i].credits);
+            kmig_give_credits(info.credit_path, sw->in[i].credits);
     }
     return K_OK;
 }
@@ -669,6 +673,7 @@ struct mig {
     k_migrate_result_t res;
     uint64_t c;
     int switch_sent;           /* phase II changed the task's world: no undo from here on */
+    int fwd[MP_TASK_EPS];      /* software PS: incoming channel i's forwarding entry (-1 none) */
 };
 
 /* the sender of incoming channel i suspends (pausing): its credits taken, its stream's end */
@@ -695,7 +700,7 @@ static void pause_msg_prepare(struct mig *c, int i) { hold(c->eps[i].h, 1); }
 static void pause_chan_undo(struct mig *c, int i)
 {
     if (i < c->suspended && c->in[i].credits)
-        give_credits(c->infos[i].credit_path, c->in[i].credits);
+        kmig_give_credits(c->infos[i].credit_path, c->in[i].credits);
 }
 /* the task returned credits until it stopped: the sender may have used them; taken again, now for
  * good, and the stream's end is where the handle stands now */
@@ -751,13 +756,53 @@ static void dualcast_chan_switch(struct mig *c, int i)   /* its report goes to t
                      (volatile uint32_t *)(uintptr_t)c->pd.reply);
 }
 
+static void no_chan_live(struct mig *c, int i) { (void)c, (void)i; }
+/* its one sender was switched by the adapters' PS: the endpoint here forwards nothing more */
+static void ps_chan_release(struct mig *c, int i)
+{
+    (void)redirect(c->eps[i].h, c->tile, c->pd.ep_hw[i], c->pd.ep_id[i]);
+}
+
+/* software PS (kmig_swps.c): the source's forwarder copies what arrives here from phase I on */
+static int sw_chan_prepare(struct mig *c, int i)
+{
+    if (c->rx[i].n != MP_TASK_RX_N || c->rx[i].m != MP_TASK_RX_M)
+        return K_ENOTSUP;   /* the forwarder knows one geometry: a task's receive page */
+    const uint32_t rx = (uint32_t)(uintptr_t)c->rx[i].base;
+    c->fwd[i] = kswps_forward(rx, ((const volatile mp_cbuffer_t *)c->rx[i].base)->wr_idx, c->tile, c->pd.ep_rx[i]);
+    return c->fwd[i] < 0 ? K_ENOMEM : K_OK;
+}
+static void sw_chan_undo(struct mig *c, int i) { kswps_cancel(c->fwd[i]); }
+static void sw_chan_switch(struct mig *c, int i) { c->in[i].w = kswps_sync(c->fwd[i]); }
+static void sw_chan_live(struct mig *c, int i) { kswps_live(c->fwd[i]); }
+/* phase III: the sender's kernel switches it (credits taken, its transfers done, its handle
+ * rewritten, the new endpoint's identity included); the source forwards up to the stream's end
+ * at the old location; then the sender gets its credits back */
+static void sw_chan_release(struct mig *c, int i)
+{
+    const uint32_t node = c->pk.ep[i].peer_node, handle = c->pk.ep[i].peer_handle;
+    const uint32_t args[6] = {handle, c->tile, c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n),
+                              c->infos[i].id, c->pd.ep_id[i]};
+    if (call_words(node, KM_SW_REDIRECT, args, 6) != K_OK) {
+        kswps_cancel(c->fwd[i]);
+        return;
+    }
+    const uint32_t end = in_msg.u.w[0], taken = in_msg.u.w[1];
+    (void)kswps_finish(c->fwd[i], end);
+    const uint32_t resume[2] = {handle, taken};
+    (void)call_words(node, KM_SW_RESUME, resume, 2);
+}
+
 static const struct mig_method methods[] = {
     [K_MIGRATE_PAUSE] = {"pause", pause_chan_prepare, pause_msg_prepare, pause_chan_undo, pause_chan_switch, 1,
-                         dest_end_given, dest_unpause},
+                         dest_end_given, dest_unpause, 1, no_chan_live, ps_chan_release},
     [K_MIGRATE_RELOCATE] = {"relocate", relocate_chan_prepare, no_msg_prepare, no_chan_undo, relocate_chan_switch, 1,
-                            dest_end_given, dest_nothing},
+                            dest_end_given, dest_nothing, 1, no_chan_live, ps_chan_release},
     [K_MIGRATE_DUALCAST] = {"dualcast", dualcast_chan_prepare, no_msg_prepare, dualcast_chan_undo,
-                            dualcast_chan_switch, 0, dest_end_reported, dest_nothing},
+                            dualcast_chan_switch, 0, dest_end_reported, dest_nothing, 1, no_chan_live,
+                            ps_chan_release},
+    [K_MIGRATE_SOFTWARE] = {"software", sw_chan_prepare, no_msg_prepare, sw_chan_undo, sw_chan_switch, 0,
+                            dest_end_given, dest_nothing, 0, sw_chan_live, sw_chan_release},
 };
 
 /* ---- the destination's switch ---- */
@@ -845,7 +890,7 @@ k_thread_t *k_migrate_take_arrival(void)
  * way, READY included (a set-up step may have taken a credit before the swap and not yet written
  * wr_idx: the egress FSM's bus accesses take time); then wr_idx is where the stream stopped.
  * Only a connected handle still connected to the endpoint of identity `id`. */
-static int suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *taken)
+int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *taken)
 {
     if ((handle & 3) || handle < tile_sram_base() || handle - tile_sram_base() > tile_sram_size() - NAMP_H_SIZE)
         return K_EINVAL;
@@ -933,13 +978,22 @@ static void serve(struct km_msg *m)
         break;
     }
     case KM_SUSPEND:
-        svc_out.result = suspend_sender(m->u.w[0], m->u.w[1], &svc_out.u.w[0], &svc_out.u.w[1]);
+        svc_out.result = kmig_suspend_sender(m->u.w[0], m->u.w[1], &svc_out.u.w[0], &svc_out.u.w[1]);
         break;
     case KM_CREDIT_MOVE:
         svc_out.result = move_credit_path(m->u.w, m->from);
         break;
     case KM_REKEY:
         svc_out.result = rekey(m->u.w);
+        break;
+    case KM_SW_REDIRECT:
+        svc_out.result = kswps_redirect(m->u.w, &svc_out.u.w[0], &svc_out.u.w[1]);
+        break;
+    case KM_SW_RESUME:
+        svc_out.result = kswps_resume(m->u.w[0], m->u.w[1]);
+        break;
+    case KM_SW_CREDIT_PATH:
+        svc_out.result = kswps_move_credit_path(m->u.w, m->from);
         break;
     default:
         return;
@@ -970,10 +1024,16 @@ int k_migrate_service_start(uint32_t prio)
     k_mutex_init(&mig_lock);
     svc_stop = 0;
     svc = k_thread_create("kmig", service_main, NULL, prio, 0);
-    return svc ? K_OK : K_ENOMEM;
+    if (!svc)
+        return K_ENOMEM;
+    return kswps_start(prio);   /* software PS's forwarder */
 }
 
-void k_migrate_service_stop(void) { svc_stop = 1; }
+void k_migrate_service_stop(void)
+{
+    svc_stop = 1;
+    kswps_stop();
+}
 
 /* ---- the source: the phases of k_task_migrate ---- */
 
@@ -1146,8 +1206,12 @@ static void mig_move_outgoing(struct mig *c)
             c->reply[NAMP_PS_A_STATE / 4] = 0;
             const uint32_t args[6] = {e->h[NAMP_H_ENDPOINT / 4], c->tile, c->pd.et_handle[i],
                                       (uint32_t)(uintptr_t)c->reply, e->h[NAMP_H_ID / 4], (uint32_t)(uintptr_t)h};
-            if (call_words(e->h[NAMP_H_TILE / 4], KM_CREDIT_MOVE, args, 6) == K_OK)
-                (void)k_ps_wait(c->reply);   /* the receiver's credits sent before the move are here */
+            /* the receiver's credits sent before the move are here once the PS report is (software:
+             * once its kernel's answer is, which follows them from that tile on the same channel) */
+            if (call_words(e->h[NAMP_H_TILE / 4], c->m->needs_ps ? KM_CREDIT_MOVE : KM_SW_CREDIT_PATH, args, 6) ==
+                    K_OK &&
+                c->m->needs_ps)
+                (void)k_ps_wait(c->reply);
             c->sw.out[i] = (struct km_out){h->tile, h->endpoint, atomic_swap_u32((uint32_t *)&h->credits, 0),
                                            h->flags, h->sent, h->rdata, h->wr_idx};
         } else if (e->obj == K_ETO_MEMBER) {
@@ -1173,7 +1237,7 @@ static void mig_switch_incoming(struct mig *c)
         if (c->m->copy_at_switch)
             c->bytes += copy_elements(b, held_from(b, c->in[i].w), c->in[i].w, c->tile, c->pd.ep_rx[i]);
         c->sw.in[i] = c->in[i];
-        if (!c->m->copy_at_switch)
+        if (c->m->dest_stream_end == dest_end_reported)
             c->sw.in[i].w = 0;   /* the destination takes it from the report */
     }
 }
@@ -1212,7 +1276,11 @@ static int mig_phase2(struct mig *c)
     out_msg.type = KM_SWITCH;
     out_msg.result = (int32_t)c->prep_seq;
     out_msg.u.sw = c->sw;
-    return call(c->tile, &out_msg, sizeof out_msg, &in_msg);
+    r = call(c->tile, &out_msg, sizeof out_msg, &in_msg);
+    for (int i = 0; r == K_OK && i < c->n_eps; ++i)
+        if (c->pk.ep[i].channel_recv)
+            c->m->chan_live(c, i);
+    return r;
 }
 
 /* The task's copy here ends; its channel endpoints are retired, its connection-less ones stay
@@ -1223,7 +1291,7 @@ static void mig_phase3(struct mig *c)
     int n = 0;
     for (int i = 0; i < c->n_eps; ++i)
         if (c->pk.ep[i].channel_recv) {   /* its one sender is switched: no tombstone needed */
-            (void)redirect(c->eps[i].h, c->tile, c->pd.ep_hw[i], c->pd.ep_id[i]);
+            c->m->chan_release(c, i);
             KMP((void)mcapix_endpoint_retire(c->eps[i].h));
             retired[n++] = c->eps[i].h;
         }
@@ -1240,7 +1308,7 @@ static int mig_args_ok(k_thread_t *t, unsigned tile, int method)
 {
     return t && t->task && t->task->vif_slot >= 0 && tile != me() &&
            tile < tile_mesh_width() * tile_mesh_height() && method >= K_MIGRATE_PAUSE &&
-           method <= K_MIGRATE_DUALCAST;
+           method <= K_MIGRATE_SOFTWARE;
 }
 
 int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t *res)
@@ -1248,7 +1316,7 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     static struct mig c;   /* one migration from this tile at a time (mig_lock): kernel memory */
     if (!mig_args_ok(t, tile, method) || !svc)
         return K_EINVAL;
-    if (!mcapix_ps_available())
+    if (methods[method].needs_ps && !mcapix_ps_available())
         return K_ENOTSUP;
     if (t->task->migrating)
         return K_EBUSY;
@@ -1259,9 +1327,15 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     c.tile = tile;
     c.method = method;
     c.m = &methods[method];
+    for (uint32_t i = 0; i < MP_TASK_EPS; ++i)
+        c.fwd[i] = -1;
     c.res.t_start = timer_now();
     c.c = cycles_now();
     int r = mig_describe(&c);
+    for (int i = 0; r == K_OK && !c.m->needs_ps && i < c.n_eps; ++i)
+        if (!c.infos[i].channel_recv && !c.infos[i].channel_send)
+            r = K_ENOTSUP;   /* software PS forwards channels only: a connection-less endpoint's
+                                senders are unknown */
     if (r == K_OK)
         r = mig_prepare_destination(&c);
     if (r == K_OK)

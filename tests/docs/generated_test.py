@@ -21,6 +21,7 @@ GENERATED = [
     ("namp-sv-bench.md", ["sv-bench"]),
     ("namp-ps-bench.md", ["ps-bench"]),
     ("sockets.md", ["sock-bench"]),
+    ("energy.md", ["energy-bench"]),
 ]
 
 
@@ -57,12 +58,14 @@ def main():
     p = subprocess.run([os.path.join(root, "scripts", "explore-docs"), "--check-sweeps",
                         "--vp", os.path.join(build, "vp", "namp-vp"),
                         "--firmware-dir", os.path.join(build, "firmware")] +
-                       [os.path.join(root, "docs", x) for x in ("area.md", "exploration.md", "design-space.md")],
+                       [os.path.join(root, "docs", x) for x in ("area.md", "exploration.md", "design-space.md",
+                                                                 "noc.md", "energy.md")],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1800)
     out = p.stdout.decode(errors="replace")
     print(out[-2000:])
     if p.returncode != 0:
-        fails.append("scripts/explore-docs --check-sweeps docs/area.md docs/exploration.md docs/design-space.md")
+        fails.append("scripts/explore-docs --check-sweeps docs/area.md docs/exploration.md docs/design-space.md "
+                     "docs/noc.md docs/energy.md")
     for f in fails:
         print(f"FAIL: {f}")
     return 1 if fails else 0

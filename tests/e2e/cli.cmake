@@ -46,3 +46,24 @@ namp_vp_check(e2e.cli.namp_firmware_names_presets EXIT 1 LABELS cli
   ARGS --firmware ${FW}/mp_e2e_msg_namp_unbuf.elf)
 namp_vp_check(e2e.cli.no_namp_note_on_success EXIT 0 LABELS cli REJECT "drives the NAMP"
   ARGS --preset bare --firmware ${FW}/mp_e2e_msg_namp_unbuf.elf)
+# namp-vp --traffic (docs/noc.md): the NoC alone with synthetic traffic; its keys are checked
+# before anything runs, with the names it knows.
+namp_vp_check(e2e.traffic.run EXIT 0 LABELS cli
+  EXPECT "traffic uniform at 0.3 flits/cycle/tile on 4x4: accepted 0.30[0-9]*, latency [0-9.]+ cycles; traffic drained"
+  ARGS --traffic --set traffic.rate=0.3)
+namp_vp_check(e2e.traffic.no_firmware EXIT 2 LABELS cli
+  EXPECT "--traffic runs no firmware: --firmware does not apply" ARGS --traffic --firmware ${FW}/hello.elf)
+namp_vp_check(e2e.traffic.pattern_did_you_mean EXIT 2 LABELS cli
+  EXPECT "'traffic.pattern' must be one of uniform, .* not 'transpse' \\(did you mean 'transpose'\\?\\)"
+  ARGS --traffic --set traffic.pattern=transpse)
+namp_vp_check(e2e.traffic.packet_longer_than_the_noc_allows EXIT 2 LABELS cli
+  EXPECT "'traffic.packet_flits' \\(40\\) must be at most noc.max_packet_flits \\(32\\)"
+  ARGS --traffic --set traffic.packet_flits=40)
+namp_vp_check(e2e.traffic.rate_is_a_number EXIT 2 LABELS cli
+  EXPECT "'traffic.rate' must be a number in \\[0, 64\\]" ARGS --traffic --set traffic.rate=fast)
+namp_vp_check(e2e.traffic.saturated_still_drains EXIT 0 LABELS cli EXPECT "traffic drained"
+  ARGS --traffic --set traffic.pattern=hotspot --set traffic.rate=1.0 --set mesh.width=8 --set mesh.height=8)
+namp_vp_check(e2e.cli.print_config NORECORD EXIT 0 LABELS cli EXPECT "\"slots_virt\": 4" "\"leakage_pw_per_gate\": 18800"
+  ARGS --preset svfull --print-config)
+namp_vp_check(e2e.cli.energy_figures NORECORD EXIT 0 LABELS cli
+  EXPECT "\\| `energy.leakage_pw_per_gate` \\| 18800 \\| pW \\|" "Horowitz, ISSCC 2014" ARGS --energy-figures)

@@ -7,6 +7,10 @@
 #   failing one failing point: non-zero exit, the point listed, the other runs done (--keep-going)
 #   resume  a finished sweep run again: nothing re-run, the same CSV; statistics-path and derived columns
 #   pareto  the Pareto plot and front of a slot sweep against its area
+#   names   every name a sweep uses, checked before the first run: a typo of each class exits 2 with
+#           "did you mean", in explore check as in run, and nothing runs
+#   constraints  derived keys and constraints: the energy sweep's matrix, and their errors
+#   partial collect on a partial sweep and after Ctrl-C; the resumed sweep's CSV is a clean run's
 set -euo pipefail
 mode=$1 root=$2 vp=$3 fw=$4
 explore=("$root/scripts/explore")
@@ -161,10 +165,133 @@ pareto)
   [ "$(head -c 4 "$png" | tail -c 3)" = PNG ] || fail "no Pareto plot"
   md=$dir/p/pareto.md
   cat "$md"
-  for front in '| 1, False | 12 | ' '| 2, False | 16 | ' '| 4, False | 24 | '; do
-    grep -F -- "$front" "$md" | grep -q '| \* |$' || fail "not on the front: $front"
+  # the rows by their label (the area is the model's, docs/area.md): on the front or not
+  for front in '1, False' '2, False' '4, False'; do
+    grep -E -- "^\| $front \| [0-9.]+ \| " "$md" | grep -q '| \* |$' || fail "not on the front: $front"
   done
- grep -F -- '| 4, True | 25.4 | ' "$md" | grep -q '|  |$' || fail "4 slots with OSQM is dominated"
+  grep -E -- '^\| 4, True \| [0-9.]+ \| ' "$md" | grep -q '|  |$' || fail "4 slots with OSQM is dominated"
   echo "Pareto plot and front as expected";;
+names)
+  # each case: a sweep with one typo; explore check (and run) exit 2 naming it, nothing runs
+  refuse() {  # NAME PATTERN SWEEP
+    local name=$1 pattern=$2 sweep=$3
+    for action in check run; do
+      set +e
+      "${explore[@]}" $action "$sweep" --out "$dir/$name-$action" "${common[@]}" > "$dir/$name.out" 2>&1
+      local rc=$?
+      set -e
+      [ "$rc" -eq 2 ] || fail "$name ($action): exit $rc, want 2: $(cat "$dir/$name.out")"
+      grep -qF -- "$pattern" "$dir/$name.out" || fail "$name ($action): not named: $(cat "$dir/$name.out")"
+      [ ! -e "$dir/$name-$action/runs" ] || fail "$name ($action): a run was started"
+    done
+    echo "$name: $(grep -F -- "$pattern" "$dir/$name.out" | head -1)"
+  }
+  slots=$root/scripts/sweeps/namp-slots.yaml
+  typo() { sed "$1" "$2" > "$dir/$3.yaml"; echo "$dir/$3.yaml"; }
+  refuse plot_x "plot 1: x: 'namp.slot' is not a column of the sweep; did you mean 'namp.slots'" \
+    "$(typo 's/^  x: namp.slots/  x: namp.slot/' "$slots" plot_x)"
+  refuse plot_y "plot 1: y: 'bytes_per_cycl' is not a column of the sweep; did you mean 'bytes_per_cycle'" \
+    "$(typo 's/^  y: bytes_per_cycle/  y: bytes_per_cycl/' "$slots" plot_y)"
+  refuse series "plot 1: series: 'mod' is not a column of the sweep; did you mean 'mode'" \
+    "$(typo 's/series: \[scenario, mode, size\]/series: [scenario, mod, size]/' "$slots" series)"
+  refuse where_key "plot 1: where: 'sise' is not a column of the sweep; did you mean 'size'" \
+    "$(typo 's/^    size: \[64/    sise: [64/' "$slots" where_key)"
+  refuse where_value "plot 1: where: no row can have size = 1023" \
+    "$(typo 's/size: \[64, 256, 1024/size: [64, 256, 1023/' "$slots" where_value)"
+  refuse where_scenario "no row can have scenario = '1t4'; did you mean '1to4'" \
+    "$(typo 's/^    size: \[64, 256, 1024, 4096\]/    scenario: [1t4]/' "$slots" where_scenario)"
+  pareto=$root/tests/explore/pareto.yaml
+  refuse pareto_cost "pareto 1: cost: 'namp_kgate' is not a column of the sweep; did you mean 'namp_kgates'" \
+    "$(typo 's/^  cost: namp_kgates/  cost: namp_kgate/' "$pareto" pareto_cost)"
+  refuse pareto_perf "pareto 1: perf: 'bytes_per_cyc' is not a column" \
+    "$(typo 's/^  perf: bytes_per_cycle/  perf: bytes_per_cyc/' "$pareto" pareto_perf)"
+  refuse pareto_label "pareto 1: label: 'namp.osq' is not a column of the sweep; did you mean 'namp.osqm'" \
+    "$(typo 's/label: \[namp.slots, namp.osqm\]/label: [namp.slots, namp.osq]/' "$pareto" pareto_label)"
+  failing=$root/tests/explore/failing.yaml
+  refuse derived "results.derived.instret_per_kgate ('mean_instret / kgate'): 'kgate' is not a column of the sweep; did you mean 'kgates'" \
+    "$(typo 's|mean_instret / kgates|mean_instret / kgate|' "$failing" derived)"
+  refuse stats_path "results.columns.kgates: 'area.platform_kgate': the statistics have no 'platform_kgate' under 'area'; did you mean 'platform_kgates'" \
+    "$(typo 's/area.platform_kgates/area.platform_kgate/' "$failing" stats_path)"
+  refuse stats_wildcard "'tiles.*.cores.*.cycle': the statistics have no 'cycle' under 'tiles.*.cores.*'; did you mean 'cycles'" \
+    "$(typo 's/tiles.\*.cores.\*.cycles/tiles.*.cores.*.cycle/' "$failing" stats_wildcard)"
+  refuse facet "plot 1: facet: 'nam' is not a column of the sweep; did you mean 'name'" \
+    "$(typo 's/^plot: {x: name, y: max_core_cycles}/plot: {x: name, y: max_core_cycles, facet: nam}/' "$failing" facet)"
+  # the NoC sweep with one rate and one mesh: its 336 dry checks would only cost time here
+  sed -e 's/^  traffic.rate: \[0.02,.*/  traffic.rate: [0.1]/' -e '/^                 0.7, 0.75/d' \
+      -e '/where: {traffic.rate:/d' \
+      -e 's/^  mesh.width,mesh.height: .*/  mesh.width,mesh.height: [[4, 4]]/' \
+      "$root/scripts/sweeps/noc-load-latency.yaml" > "$dir/noc.yaml"
+  noc=$dir/noc.yaml
+  refuse saturation "saturation 1: latency: 'latncy' is not a column of the sweep; did you mean 'latency'" \
+    "$(typo 's/^  latency: latency/  latency: latncy/' "$noc" saturation)"
+  energy=$root/scripts/sweeps/energy.yaml
+  refuse derive_key "derive: 'namp.slots_virtt' is not a configuration key; did you mean 'namp.slots_virt'" \
+    "$(typo 's/^  namp.slots_virt:/  namp.slots_virtt:/' "$energy" derive_key)"
+  refuse where_name "where 1: 'slots_vrt' is not a configuration key; did you mean" \
+    "$(typo 's/or slots_virt >= 1/or slots_vrt >= 1/' "$energy" where_name)"
+  refuse traffic_pattern "'traffic.pattern' must be one of uniform" \
+    "$(typo 's/^  traffic.pattern: \[uniform,/  traffic.pattern: [unifrm,/' "$noc" traffic_pattern)"
+  echo "every name a sweep uses is checked before the first run";;
+constraints)
+  energy=$root/scripts/sweeps/energy.yaml
+  "${explore[@]}" list "$energy" "${common[@]}" > "$dir/list" 2> "$dir/err"
+  cat "$dir/err"
+  # 4 presets x 4 slot counts, the two SV points with one slot dropped
+  [ "$(wc -l < "$dir/list")" -eq 14 ] || fail "want 14 runs: $(cat "$dir/list")"
+  grep -q "2 points dropped (preset=svbase, namp.slots=1; preset=svfull, namp.slots=1)" "$dir/err" \
+    || fail "dropped points not named: $(cat "$dir/err")"
+  grep -q -- "--preset svfull --set namp.slots=2 --set namp.slots_virt=1 " "$dir/list" || fail "svfull, 2 slots"
+  grep -q -- "--preset svfull --set namp.slots=8 --set namp.slots_virt=4 " "$dir/list" || fail "svfull, 8 slots"
+  grep -q -- "--preset bare --set namp.slots=4 --set namp.slots_virt=0 " "$dir/list" || fail "bare"
+  expect2() {  # NAME PATTERN SED
+    sed "$3" "$energy" > "$dir/$1.yaml"
+    set +e
+    "${explore[@]}" check "$dir/$1.yaml" --out "$dir/$1" "${common[@]}" > "$dir/$1.out" 2>&1
+    local rc=$?
+    set -e
+    [ "$rc" -eq 2 ] || fail "$1: exit $rc, want 2: $(cat "$dir/$1.out")"
+    grep -qF -- "$2" "$dir/$1.out" || fail "$1: $(cat "$dir/$1.out")"
+    echo "$1: $(grep -F -- "$2" "$dir/$1.out" | head -1)"
+  }
+  expect2 nothing_left "where: no point of the sweep meets" 's/^where: .*/where: "slots > 100"/'
+  expect2 also_set "derive: 'namp.slots' is also set by the sweep" 's/^  namp.slots_virt: .*/  namp.slots: "slots + 1"/'
+  expect2 fails_on_a_point "fails for namp_tput, preset=bare, namp.slots=1" \
+    's|^  namp.slots_virt: .*|  namp.slots_virt: "4 // (slots - 1)"|'
+  expect2 ambiguous "'enabled' could be na.enabled, namp.enabled" 's/^where: .*/where: "enabled"/'
+  expect2 not_allowed "only numbers, strings, keys" 's/^where: .*/where: "__import__(1)"/'
+  echo "derived keys and constraints as expected";;
+partial)
+  sweep=$root/tests/explore/partial.yaml
+  "${explore[@]}" run "$sweep" --out "$dir/full" "${common[@]}"
+  # a partial sweep: the namp_tput runs (the decoder's rows) not there yet
+  cp -r "$dir/full" "$dir/part"
+  for i in 6 7 8 9 10 11; do rm -f "$dir/part/runs/$i".*; done
+  set +e
+  "${explore[@]}" collect "$sweep" --out "$dir/part" "${common[@]}" > "$dir/part.out" 2>&1
+  rc=$?
+  set -e
+  cat "$dir/part.out"
+  [ "$rc" -eq 1 ] || fail "collect on a partial sweep: exit $rc, want 1 (missing runs)"
+  grep -q "run 6 (namp_tput, namp.slots=1): never finished" "$dir/part.out" || fail "missing run not named"
+  [ "$(($(wc -l < "$dir/part/partial.csv") - 1))" -eq 12 ] || fail "partial CSV: want 6 good + 6 missing rows"
+  head -1 "$dir/part/partial.csv" | grep -q "bytes_per_kgate" || fail "the derived column is missing"
+  # Ctrl-C: one run at a time, interrupted after the first runs; collect, then resume
+  set +e
+  timeout --preserve-status -s INT 3 "${explore[@]}" run "$sweep" --out "$dir/int" --vp "$vp" --firmware-dir "$fw" \
+    --jobs 1 > "$dir/int.out" 2>&1
+  rc=$?
+  set -e
+  cat "$dir/int.out"
+  [ "$rc" -eq 130 ] || fail "interrupted sweep: exit $rc, want 130"
+  grep -q "interrupted" "$dir/int.out" || fail "no interruption message"
+  ! pgrep -f "$dir/int/runs" > /dev/null || fail "a run of the interrupted sweep is still running"
+  set +e
+  "${explore[@]}" collect "$sweep" --out "$dir/int" "${common[@]}" > "$dir/int-collect.out" 2>&1
+  rc=$?
+  set -e
+  [ "$rc" -eq 1 ] || fail "collect after Ctrl-C: exit $rc, want 1: $(cat "$dir/int-collect.out")"
+  "${explore[@]}" run "$sweep" --out "$dir/int" "${common[@]}" > "$dir/resume.out"
+  cmp "$dir/full/partial.csv" "$dir/int/partial.csv" || fail "the resumed sweep's CSV differs from a clean run's"
+  echo "collect works on partial and interrupted sweeps; the resumed CSV equals a clean run's";;
 *) fail "unknown mode $mode";;
 esac

@@ -10,6 +10,10 @@ CSV (simulated quantities only):
   retry-backoff   3,000 messages all to one: the default limit sends under 0.5 M NoC packets,
                   fewer than the old 4096, and completes no later
   table42-presets baremsg and barechan: namp_tput and namp_micro run (exit 0)
+  energy          bare with 1 and 2 slots, svfull with 2 (its vifs derived: 1): the energy columns
+                  add up to the total, two slots cost less energy per byte than one, the plots exist
+  noc-load-latency 4x4, uniform and transpose, every rate: explore's saturation points are those
+                  scripts/noc-load-latency computes from noc-traffic (the same simulation)
 
 sweeps_test.py NAME ROOT VP FIRMWARE_DIR
 """
@@ -26,6 +30,8 @@ ONLY = {
     "contention": ["tile.arg=1,2", "firmware=namp_contention_cross"],
     "retry-backoff": ["namp.retry_max_cycles=4096,8192", "firmware=namp_stress_15to1_nack"],
     "table42-presets": ["preset=baremsg,barechan", "firmware=namp_tput,namp_micro"],
+    "energy": ["preset=bare,svfull", "namp.slots=1,2"],
+    "noc-load-latency": ["mesh.width=4", "traffic.pattern=uniform,transpose"],
 }
 
 
@@ -38,6 +44,20 @@ def one(rows, col, **kv):
     if len(r) != 1 or r[0].get(col, "") == "":
         raise SystemExit(f"FAIL: expected one row with {col} for {kv}, got {len(r)}")
     return float(r[0][col])
+
+
+def noc_reference(root, vp, out):
+    """{pattern: (zero-load latency, saturation rate, highest accepted)} of 4x4 uniform and
+    transpose from scripts/noc-load-latency, which drives the noc-traffic tool."""
+    tool = os.path.join(os.path.dirname(os.path.dirname(vp)), "noc", "noc-traffic")
+    ref = os.path.join(out, "reference")
+    subprocess.run([os.path.join(root, "scripts", "noc-load-latency"), "--tool", tool, "--out", ref,
+                    "--meshes", "4x4", "--patterns", "uniform,transpose"], check=True,
+                   stdout=subprocess.DEVNULL, timeout=900)
+    import json
+    with open(os.path.join(ref, "load_latency.json")) as f:
+        sat = json.load(f)["saturation"]
+    return {s["pattern"]: (s["zero_load_latency"], s["saturates_at_offered"], s["max_accepted"]) for s in sat}
 
 
 def main():
@@ -55,6 +75,11 @@ def main():
             return 1
         with open(os.path.join(out, name.replace("_", "-") + ".csv")) as f:
             rows = list(csv.DictReader(f))
+        with open(os.path.join(out, name + ".md")) as f:
+            report = f.read()
+        pngs = sorted(f for f in os.listdir(out) if f.endswith(".png"))
+        if name == "noc-load-latency":
+            reference = noc_reference(root, vp, out)
     bad = [r for r in rows if r["exit_code"] != "0"]
     if not rows or bad:
         print(f"FAIL: {len(bad)} failed rows of {len(rows)}")
@@ -92,6 +117,31 @@ def main():
         checks.append((c_new <= c_old, f"completion {c_new:.0f} <= {c_old:.0f} with 4096"))
     elif name == "table42-presets":
         checks.append((len(rows) == 4, f"{len(rows)} runs of 4 (namp_tput, namp_micro x 2 presets)"))
+    elif name == "energy":
+        runs = {(r["preset"], r["namp.slots"]): r for r in rows}
+        checks.append((sorted(runs) == [("bare", "1"), ("bare", "2"), ("svfull", "2")],
+                       f"points {sorted(runs)} (svfull with one slot dropped by the constraint)"))
+        checks.append((runs[("svfull", "2")]["namp.slots_virt"] == "1", "svfull, 2 slots: 1 vif derived"))
+        for key, r in runs.items():
+            parts = sum(float(r[c]) for c in ("cores_pj", "sram_pj", "adapter_pj", "noc_pj", "leakage_pj"))
+            total = float(r["energy_pj"])
+            checks.append((0 < parts <= total < parts * 1.01 + 1, f"{key}: groups {parts:.0f} pJ ~ total {total:.0f} pJ (+ bus)"))
+        b1 = one(rows, "pj_per_byte", preset="bare", scenario="1to4", mode="chan", size=1024, **{"namp.slots": 1})
+        b2 = one(rows, "pj_per_byte", preset="bare", scenario="1to4", mode="chan", size=1024, **{"namp.slots": 2})
+        checks.append((b2 < b1, f"bare: {b2} pJ/byte with 2 slots < {b1} with 1"))
+        checks.append((pngs == ["energy-pareto.png", "energy.png"], f"plots {pngs}"))
+    elif name == "noc-load-latency":
+        got = {}
+        for line in report.splitlines():
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if len(cells) == 5 and cells[0] == "4" and cells[1] in ("uniform", "transpose"):
+                got[cells[1]] = cells[2:]
+        for pattern, (zero, knee, top) in reference.items():
+            mine = got.get(pattern)
+            checks.append((mine == [f"{zero:.1f}", f"{knee:g}", f"{top:.3f}"],
+                           f"4x4 {pattern}: explore {mine}, noc-load-latency "
+                           f"[{zero:.1f}, {knee:g}, {top:.3f}]"))
+        checks.append(("noc-load-latency-saturation.png" in pngs, f"plots {pngs}"))
     fails = 0
     for ok, what in checks:
         print(("ok: " if ok else "FAIL: ") + what)

@@ -33,7 +33,7 @@ std::string outcome(rv_cpu *cpu, const IssMachine &m, rv_run_status last) {
     }
     const rv_cpu_stats *s = rv_cpu_get_stats(cpu);
     for (uint64_t v : {s->cycles, s->instret, s->loads, s->stores, s->atomics, s->branches_taken,
-                       s->branches_not_taken, s->exceptions, s->interrupts, s->wfi_count,
+                       s->branches_not_taken, s->muls, s->divs, s->exceptions, s->interrupts, s->wfi_count,
                        s->decode_cache_misses})
         o += " " + std::to_string(v);
     o += "\n" + m.console;

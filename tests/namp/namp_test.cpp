@@ -112,6 +112,7 @@ TEST(Namp, DisabledByDefault) {
         EXPECT_EQ(b.d(0).rd(na(NA_NAMP_SLOTS)), 0u);
         EXPECT_EQ(b.d(0).rd(na(NA_FEATURES)) & 0xFF00u, 0u);
         EXPECT_FALSE(b.d(0).read(na(NA_NAMP_RX_COUNT), v));
+        EXPECT_FALSE(b.d(0).read(na(NA_NAMP_REFUSED), v));
         EXPECT_FALSE(b.d(0).read(na(NA_NAMP_ARBITRATION), v));
         EXPECT_FALSE(b.d(0).read(slot(0, NAMP_SLOT_FLAGS), v));
         EXPECT_FALSE(b.d(0).write(na(NA_IRQ_BASE + NA_IRQ_MASK), NA_IRQ_SRC_NAMP_DONE));
@@ -139,6 +140,7 @@ TEST(Namp, StatusBlockAndBusErrors) {
         EXPECT_FALSE(d.write(na(NA_NAMP_DONE_SLOTS), 0));       // read-only
         EXPECT_FALSE(d.read(na(NA_NAMP_STATUS_LAST + 4), v));    // unpopulated status offset
         EXPECT_EQ(d.rd(na(NA_NAMP_RX_COUNT)), 0u);
+        EXPECT_EQ(d.rd(na(NA_NAMP_REFUSED)), 0u);
         // slot registers
         d.wr(slot(3, NAMP_SLOT_PARAM1), 0x1234);
         EXPECT_EQ(d.rd(slot(3, NAMP_SLOT_PARAM1)), 0x1234u);
@@ -229,6 +231,11 @@ TEST(Namp, NackRetryUntilTheReceiverFreesAnElement) {
         start(d, 0, 0, H, DATA + 4, 4);
         poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF0000u, 2u << 16);  // two NACKs so far
         EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE, 0u);
+        // the receiver sees its refusals: as many as the sender's NACKs so far
+        const uint32_t refused = b.d(1).rd(na(NA_NAMP_REFUSED));
+        EXPECT_EQ(refused, NAMP_STATUS_RETRIES(d.rd(slot(0, NAMP_SLOT_STATUS))));
+        b.d(1).wr(na(NA_NAMP_REFUSED), 1);  // a write subtracts
+        EXPECT_EQ(b.d(1).rd(na(NA_NAMP_REFUSED)), refused - 1);
         EXPECT_EQ(m.get(1, m.elem_data(1, RXB, 0)), 111u);
         m.pop(1, RXB);  // the receiver consumes the first message
         const uint32_t st = wait_done(b, 0, 0);
@@ -563,6 +570,8 @@ TEST(Namp, RemoteRefusalsTooLargeAndNoEndpoint) {
         d.wr(slot(0, NAMP_SLOT_FLAGS), 0);
         start(d, 0, 0, H2, DATA, 4);
         EXPECT_EQ(NAMP_STATUS_CODE(wait_done(b, 0, 0)), NAMP_ERR_NO_ENDPOINT);
+        // errors are not "full" refusals: the receiver's NA_NAMP_REFUSED stays 0
+        EXPECT_EQ(b.d(1).rd(na(NA_NAMP_REFUSED)), 0u);
     }});
 }
 

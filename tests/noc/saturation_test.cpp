@@ -79,6 +79,8 @@ INSTANTIATE_TEST_SUITE_P(
                       scenario{pattern::nearest_neighbour, true, 8}, scenario{pattern::uniform, false, 1},
                       scenario{pattern::uniform, false, 32}, scenario{pattern::hotspot, true, 32},
                       scenario{pattern::uniform, false, 5, 2, 2, 2},
-                      scenario{pattern::transpose, true, 13, 3, 1, 1}));
+                      scenario{pattern::transpose, true, 13, 3, 1, 1},
+                      scenario{pattern::bit_reverse, false, 8}, scenario{pattern::shuffle, false, 8},
+                      scenario{pattern::butterfly, true, 8}));
 
 }  // namespace

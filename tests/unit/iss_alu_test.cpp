@@ -163,6 +163,23 @@ TEST_F(IssAluTest, BranchStatistics) {
     EXPECT_EQ(s->branches_not_taken - n0, 1u);
 }
 
+// The energy model's instruction classes (docs/energy.md): every M-extension op is counted once.
+TEST_F(IssAluTest, MulDivStatistics) {
+    const rv_cpu_stats *s = rv_cpu_get_stats(cpu);
+    const uint64_t m0 = s->muls, d0 = s->divs, i0 = s->instret;
+    set(1, 7);
+    set(2, 3);
+    exec(mul(3, 1, 2));
+    exec(mulh(3, 1, 2));
+    exec(divu(3, 1, 2));
+    exec(rem(3, 1, 2));
+    exec(div(3, 1, 0));  // division by zero is an ordinary division here
+    exec(add(3, 1, 2));
+    EXPECT_EQ(s->muls - m0, 2u);
+    EXPECT_EQ(s->divs - d0, 3u);
+    EXPECT_EQ(s->instret - i0, 6u);
+}
+
 TEST_F(IssAluTest, Jal) {
     load({jal(1, 0x100)});
     step();

@@ -21,7 +21,8 @@ inline std::string engine_state_of(rv_cpu *c, const IssMachine &m) {
     const rv_cpu_stats *s = rv_cpu_get_stats(c);
     o << std::dec << "\ncycles=" << s->cycles << " instret=" << s->instret << " loads=" << s->loads
       << " stores=" << s->stores << " atomics=" << s->atomics << " bt=" << s->branches_taken
-      << " bnt=" << s->branches_not_taken << " exc=" << s->exceptions << " irq=" << s->interrupts
+      << " bnt=" << s->branches_not_taken << " mul=" << s->muls << " div=" << s->divs
+      << " exc=" << s->exceptions << " irq=" << s->interrupts
       << " wfi=" << s->wfi_count << " misses=" << s->decode_cache_misses << "\n";
     for (unsigned k = 0; k < 16; k++) o << s->exceptions_by_cause[k] << ",";
     o << "\nconsole=" << m.console << " exited=" << m.exited << " code=" << m.exit_code << "\n";

@@ -88,15 +88,19 @@ void sram::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay)
         delay += period_ * (read_latency_ + write_latency_);
         ++bus_reads_;
         ++bus_writes_;
+        ++bus_read_words_;
+        ++bus_write_words_;
     } else if (trans.is_read()) {
         std::memcpy(trans.get_data_ptr(), storage_.data + addr, len);
         delay += period_ * read_latency_;
         ++bus_reads_;
+        bus_read_words_ += (len + 3) / 4;
     } else if (trans.is_write()) {
         std::memcpy(storage_.data + addr, trans.get_data_ptr(), len);
         rv_reservations_invalidate(reservations_, physical_base_ + uint32_t(addr), len);
         delay += period_ * write_latency_;
         ++bus_writes_;
+        bus_write_words_ += (len + 3) / 4;
     }
     trans.set_dmi_allowed(true);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);

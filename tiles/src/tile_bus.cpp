@@ -56,6 +56,7 @@ void tile_bus::arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time
         delay += start - arrival;
     }
     busy_cycles_ += occupied;
+    words_ += words;
     // the burst beyond the first word, which overlaps the device's own latency
     if (words > 1) delay += period_ * double((words - 1) * word_cycles_);
 }

@@ -66,9 +66,20 @@ cli_options parse_command_line(int argc, char **argv) {
         ("list-presets", po::bool_switch(&o.list_presets), "list the presets")
         ("area", po::bool_switch(&o.area),
          "print the area estimate of the configuration and run nothing; with --firmware the ELF "
-         "files are checked too (docs/area.md)")
+         "files are checked too, with --stats the statistics the run would have are written with "
+         "every counter 0 (docs/area.md)")
+        ("area-parts", po::bool_switch(&o.area_parts),
+         "with --area: also every component's parts (registers, datapath, FSM steps) and gates")
         ("area-calibration", po::bool_switch(&o.area_calibration),
-         "print the area model against the thesis figures (markdown)");
+         "print the structural area model against the thesis figures: the calibration, the "
+         "held-out validation and the fit (markdown); --set applies to every configuration")
+        ("print-config", po::bool_switch(&o.print_config),
+         "print the effective configuration (defaults, preset, --config, --set) as JSON and run "
+         "nothing")
+        ("energy-figures", po::bool_switch(&o.energy_figures),
+         "print the energy model's per-event figures and their sources (markdown, docs/energy.md)")
+        ("traffic", po::bool_switch(&o.traffic),
+         "no firmware: drive the NoC alone with synthetic traffic (traffic.* keys, docs/noc.md)");
     std::ostringstream help;
     help << desc;
     o.help_text = help.str();
@@ -90,9 +101,15 @@ cli_options parse_command_line(int argc, char **argv) {
         if (vm.count(opt) && vm[opt].as<std::string>().empty())
             throw usage_error(std::string("--") + opt + ": the file name is empty");
     if (!max_cycles.empty()) o.max_cycles = parse_max_cycles(max_cycles);
-    if (!o.help && !o.version && !o.list_config && !o.list_presets && !o.area &&
-        !o.area_calibration && o.firmware.empty())
-        throw usage_error("no firmware: give --firmware ELF (see --help)");
+    if (o.traffic) {
+        for (const char *opt : {"firmware", "args", "gdb", "trace", "log", "max-cycles"})
+            if (vm.count(opt))
+                throw usage_error(std::string("--traffic runs no firmware: --") + opt +
+                                  " does not apply (the traffic.* keys set the run)");
+    } else if (!o.help && !o.version && !o.list_config && !o.list_presets && !o.area &&
+               !o.area_calibration && !o.energy_figures && !o.print_config && o.firmware.empty()) {
+        throw usage_error("no firmware: give --firmware ELF, or --traffic (see --help)");
+    }
     return o;
 }
 

@@ -1,6 +1,7 @@
 #include "vp/config.h"
 #include "vp/suggest.h"
 
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -42,6 +43,8 @@ std::string describe(const config_key &k) {
     case value_kind::integer:
         return "an integer in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
     case value_kind::boolean: return "true or false";
+    case value_kind::number:
+        return "a number in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
     case value_kind::string:
         return "a UTF-8 string of at most " + std::to_string(config_limits::max_string_bytes) +
                " bytes";
@@ -56,6 +59,11 @@ bool value_fits(const config_key &k, const json &v) {
         if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) return false;
         return v.get<int64_t>() >= k.min && v.get<int64_t>() <= k.max;
     case value_kind::boolean: return v.is_boolean();
+    case value_kind::number: {
+        if (!v.is_number()) return false;
+        const double d = v.get<double>();
+        return std::isfinite(d) && d >= double(k.min) && d <= double(k.max);
+    }
     case value_kind::string:
         if (!v.is_string()) return false;
         if (v.get_ref<const std::string &>().size() > config_limits::max_string_bytes) return false;

@@ -170,52 +170,108 @@ const std::vector<config_key> &config_schema() {
          "ingress: applying one allocation response or DMA completion"},
         {"namp.target_cycles", vk::integer, 0, 1000, 4, "cycles",
          "target: serving one protocol message (plus its bus accesses)"},
-        // Area model (vp/src/area.cpp, docs/area.md): integer gates (NAND2 equivalents) and per
-        // mille shares, calibrated to the thesis (4.4, 5.1); users recalibrate them to their own
-        // synthesis. They change no simulated behaviour.
-        {"area.noc_buffer_logic_gates", vk::integer, 0, 100000000, 6280, "gates",
-         "area: NoC buffers' packet assembly, flow control, status and queue control"},
-        {"area.buffer_flit_gates", vk::integer, 0, 100000, 80, "gates",
-         "area: storage of one 32-bit flit (NoC buffers, data-request queue, DMA FIFOs)"},
-        {"area.dma_engine_gates", vk::integer, 0, 100000000, 2720, "gates",
-         "area: DMA reader, injector, arbitration and completions"},
-        {"area.dma_slot_gates", vk::integer, 0, 100000000, 700, "gates",
-         "area: registers of one user DMA slot"},
-        {"area.dma_context_gates", vk::integer, 0, 100000000, 600, "gates",
-         "area: transfer state of one DMA context (its FIFO counts as flits)"},
-        {"area.namp_base_gates", vk::integer, 0, 100000000, 7000, "gates",
-         "area: NAMP initiator, target and top level with every protocol feature"},
-        {"area.namp_slot_gates", vk::integer, 0, 100000000, 4000, "gates",
-         "area: one NAMP slot with every protocol feature, including its DMA share"},
-        {"area.namp_messages_permille", vk::integer, 0, 1000, 123, "per mille",
-         "area: share of the NAMP base and slot logic only connection-less messages need"},
-        {"area.namp_channels_permille", vk::integer, 0, 1000, 168, "per mille",
-         "area: share of the NAMP base and slot logic only channels need"},
-        {"area.namp_buffered_permille", vk::integer, 0, 1000, 110, "per mille",
-         "area: share of the NAMP base and slot logic only buffered sends need"},
-        {"area.namp_ccm_permille", vk::integer, 0, 1000, 34, "per mille",
-         "area: share of the NAMP base and slot logic only CCM needs"},
-        {"area.namp_vif_permille", vk::integer, 0, 10000, 80, "per mille",
-         "area: one NAMP-SV virtual interface, relative to a slot"},
-        {"area.namp_vif_window_check_gates", vk::integer, 0, 100000000, 550, "gates",
-         "area: SV isolation of one virtual interface, window registers and compares (not in the thesis' figures)"},
-        {"area.namp_vif_cc_gates", vk::integer, 0, 100000000, 300, "gates",
-         "area: collectives through one virtual interface, the slot's member-table registers and vID bound compare (not in the thesis' figures)"},
-        {"area.namp_identity_gates", vk::integer, 0, 100000000, 600, "gates",
-         "area: endpoint identity and collective membership (namp.identity): ID compares in the "
-         "target, the member-table compare, the ID word in the messages (not in the thesis)"},
-        {"area.namp_ps_gates", vk::integer, 0, 100000000, 1000, "gates",
-         "area: NAMP-PS protection switching (the thesis gives \"x kGates\")"},
-        {"area.cc_multicast_gates", vk::integer, 0, 100000000, 1000, "gates",
-         "area: NAMP-CC multicast"},
-        {"area.cc_scattergather_gates", vk::integer, 0, 100000000, 4660, "gates",
-         "area: NAMP-CC scatter and gather"},
-        {"area.cc_reduction_gates", vk::integer, 0, 100000000, 4660, "gates",
-         "area: NAMP-CC reduction"},
-        {"area.osqm_gates", vk::integer, 0, 100000000, 1400, "gates",
-         "area: HW-OSQM configurable at run time"},
-        {"area.osqm_static_saving_permille", vk::integer, 0, 1000, 320, "per mille",
-         "area: HW-OSQM with namp.osqm_static, saving against run-time configuration"},
+        // Area model (vp/src/area*.cpp, docs/area.md): a structural model; gates (NAND2
+        // equivalents) per unit of structure in milli-gates. fsm_state and ff_bit are calibrated
+        // on the thesis' figures (namp-vp --area-calibration), the others are cell-library values.
+        // They change no simulated behaviour.
+        {"area.ff_bit_mgates", vk::integer, 0, 100000000, 8408, "milli-gates",
+         "area: one register bit (flip-flop with load enable), calibrated"},
+        {"area.storage_bit_mgates", vk::integer, 0, 100000000, 7000, "milli-gates",
+         "area: one FIFO / packet-buffer storage bit with its share of the read path"},
+        {"area.mux_bit_mgates", vk::integer, 0, 100000000, 740, "milli-gates",
+         "area: one multiplexer input beyond the first, per bit"},
+        {"area.eq_bit_mgates", vk::integer, 0, 100000000, 925, "milli-gates",
+         "area: one equality-compare bit"},
+        {"area.cmp_bit_mgates", vk::integer, 0, 100000000, 1850, "milli-gates",
+         "area: one magnitude-compare bit"},
+        {"area.add_bit_mgates", vk::integer, 0, 100000000, 2590, "milli-gates",
+         "area: one adder bit"},
+        {"area.inc_bit_mgates", vk::integer, 0, 100000000, 1110, "milli-gates",
+         "area: one incrementer / counter bit"},
+        {"area.fsm_state_mgates", vk::integer, 0, 100000000, 14800, "milli-gates",
+         "area: the control logic of one FSM state (protocol step), calibrated"},
+        {"area.router_logic_gates", vk::integer, 0, 100000000, 2740, "gates",
+         "area: one 5x5 router crossbar with its allocators, route logic and credit counters, per "
+         "physical network (a derived estimate, docs/energy.md; the input buffers count as "
+         "storage bits, area.storage_bit_mgates)"},
+        // Energy model (vp/src/energy.cpp, docs/energy.md): integer femtojoules per event, each
+        // with its source. They change no simulated behaviour.
+        {"energy.alu_fj", vk::integer, 0, 100000000, 100, "fJ",
+         "energy: 32-bit integer add, charged per ALU, jump, CSR and system instruction and per "
+         "branch compare and load/store address. Source: Horowitz, ISSCC 2014, 45 nm 0.9 V: 0.1 pJ"},
+        {"energy.mul_fj", vk::integer, 0, 100000000, 3100, "fJ",
+         "energy: 32-bit integer multiply (mul, mulh*). Source: Horowitz, ISSCC 2014, 45 nm: 3.1 pJ"},
+        {"energy.div_fj", vk::integer, 0, 100000000, 3200, "fJ",
+         "energy: 32-bit divide (div*, rem*). Derived: 32 iterations of a 32-bit add (Horowitz "
+         "0.1 pJ each)"},
+        {"energy.sram_word_1mib_fj", vk::integer, 0, 100000000, 50000, "fJ",
+         "energy: one 32-bit access of a 1 MiB SRAM (instruction fetch, core load/store, bus "
+         "word), scaled by sqrt(tile.sram_size / 1 MiB). Source: Horowitz, ISSCC 2014, 45 nm: "
+         "100 pJ per 64-bit access of a 1 MB SRAM, halved for 32 bits; the square-root scaling "
+         "fits his 8 KB and 32 KB points within 12 % (derived)"},
+        {"energy.regfile_fj", vk::integer, 0, 100000000, 552, "fJ",
+         "energy: one read or write of the 32 x 32-bit register file. Derived: the SRAM law of "
+         "energy.sram_word_1mib_fj at 128 bytes"},
+        {"energy.bus_word_fj", vk::integer, 0, 100000000, 1562, "fJ",
+         "energy: one 32-bit word over the tile bus (1 mm of wires). Derived: 32 x "
+         "energy.link_bit_mm_fj"},
+        {"energy.na_buffer_fj", vk::integer, 0, 100000000, 1105, "fJ",
+         "energy: one flit written into or read from the adapter's NoC buffers (send, receive, "
+         "data-request queue). Derived: the SRAM law at 512 bytes (128 flits)"},
+        {"energy.dma_word_fj", vk::integer, 0, 100000000, 3220, "fJ",
+         "energy: the data engine per 32-bit word it moves (address add and a write and read of "
+         "its FIFO). Derived: 0.1 pJ add (Horowitz) + 2 x the SRAM law at 1 KiB"},
+        {"energy.namp_step_fj", vk::integer, 0, 100000000, 1204, "fJ",
+         "energy: one NAMP state-machine step (egress, ingress, target): a slot entry read and "
+         "written and a 32-bit compare. Derived: 2 x energy.regfile_fj + energy.alu_fj"},
+        {"energy.na_register_fj", vk::integer, 0, 100000000, 552, "fJ",
+         "energy: one core access to an adapter or NAMP slot register. Derived: energy.regfile_fj"},
+        {"energy.router_buffer_write_fj", vk::integer, 0, 100000000, 269, "fJ",
+         "energy: a 32-bit flit written into a router input buffer, plus "
+         "energy.router_buffer_depth_fj per flit of noc.buffer_depth. Source: Noxim power.yaml "
+         "(4-flit 32-bit buffer push 0.762 pJ; fitted over depths 2-16), characterised at 65 nm, "
+         "scaled to 45 nm by 45/65 x (1.1 V / 1.2 V)^2 (derived)"},
+        {"energy.router_buffer_read_fj", vk::integer, 0, 100000000, 120, "fJ",
+         "energy: a flit read from a router input buffer, plus energy.router_buffer_depth_fj per "
+         "flit of depth. Source: Noxim power.yaml pop (0.534 pJ at 4 flits), scaled as the write"},
+        {"energy.router_buffer_depth_fj", vk::integer, 0, 100000000, 44, "fJ",
+         "energy: growth of a router buffer write and read per flit of noc.buffer_depth. Source: "
+         "Noxim power.yaml push and pop over depths 2-16 (slope 75 fJ at 65 nm), scaled"},
+        {"energy.router_crossbar_fj", vk::integer, 0, 100000000, 129, "fJ",
+         "energy: a 32-bit flit across a 5x5 router crossbar. Source: Noxim power.yaml (0.221 pJ, "
+         "65 nm), scaled to 45 nm (derived)"},
+        {"energy.router_route_fj", vk::integer, 0, 100000000, 64, "fJ",
+         "energy: route computation and output allocation of one packet in one router. Source: "
+         "Noxim power.yaml XY routing and selection (0.06 + 0.05 pJ, 65 nm), scaled (derived)"},
+        {"energy.link_bit_mm_fj", vk::integer, 0, 100000000, 49, "fJ",
+         "energy: one bit over 1 mm of router-to-router link. Source: Noxim power.yaml (48.8 fJ "
+         "per bit line of 1 mm); wire capacitance per mm does not shrink from 65 to 45 nm, so not "
+         "scaled; Park et al., DATE 2013, measured 40.4 fJ/bit/mm for a low-swing 45 nm link"},
+        {"energy.link_length_um", vk::integer, 1, 100000, 1000, "um",
+         "energy: length of a router-to-router link (the tile pitch; an assumption, set it to the "
+         "floorplan)"},
+        {"energy.leakage_pw_per_gate", vk::integer, 0, 100000000, 18800, "pW",
+         "energy: leakage of one NAND2-equivalent gate of the area model. Source: Nangate 45 nm "
+         "Open Cell Library (typical, 1.1 V, 25 C): AND2_X1 25.07 nW on 1.064 um^2, per NAND2_X1 "
+         "area 0.798 um^2 (derived)"},
+        // The synthetic traffic run (namp-vp --traffic, docs/noc.md): the NoC alone, driven by
+        // noc::traffic instead of firmware.
+        {"traffic.pattern", vk::string, 0, 0, "uniform", "",
+         "namp-vp --traffic: uniform, transpose, bit_complement, bit_reverse, shuffle, butterfly, "
+         "hotspot or nearest_neighbour"},
+        {"traffic.rate", vk::number, 0, 64, 0.1, "flits/cycle/tile",
+         "namp-vp --traffic: offered load per tile"},
+        {"traffic.packet_flits", vk::integer, 2, 64, 8, "flits",
+         "namp-vp --traffic: packet length, header included (at most noc.max_packet_flits)"},
+        {"traffic.hotspot_permille", vk::integer, 0, 1000, 200, "per mille",
+         "namp-vp --traffic: share of the hotspot pattern's packets sent to the centre tile"},
+        {"traffic.seed", vk::integer, 0, 4294967295LL, 1, "", "namp-vp --traffic: RNG seed"},
+        {"traffic.warmup_cycles", vk::integer, 0, 100000000, 2000, "cycles",
+         "namp-vp --traffic: cycles before the measurement window"},
+        {"traffic.measure_cycles", vk::integer, 1, 1000000000, 8000, "cycles",
+         "namp-vp --traffic: the measurement window (statistics and energy cover it)"},
+        {"traffic.drain_limit_cycles", vk::integer, 0, 1000000000, 200000, "cycles",
+         "namp-vp --traffic: at most this long after the window for every packet to arrive"},
         {"console.file", vk::string, 0, 0, "", "", "also write all console lines to this file"},
         {"console.echo", vk::boolean, 0, 1, true, "", "print console lines on standard output"},
         {"trace.traps", vk::boolean, 0, 1, false, "",
@@ -272,13 +328,13 @@ const std::vector<preset> &config_presets() {
                    "buffered sends, CCM, CC multicast (Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
-                    {"enable_cc_multicast", true}, {"identity", true}}}}},
+                    {"enable_cc_multicast", true}}}}},
         {"svfull", "svbase with CC scatter/gather and reduction, HW-OSQM and protection switching "
                    "(Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}, {"enable_cc_scattergather", true},
-                    {"enable_cc_reduction", true}, {"osqm", true}, {"ps", true}, {"identity", true}}}}},
+                    {"enable_cc_reduction", true}, {"osqm", true}, {"ps", true}}}}},
     };
     return presets;
 }

@@ -9,8 +9,10 @@
 #include "tiles/version.h"
 #include "trace/tracer.h"
 #include "vp/area.h"
+#include "vp/area_calibration.h"
 #include "vp/cli.h"
 #include "vp/config.h"
+#include "vp/energy.h"
 #include "vp/firmware.h"
 #include "vp/host_limits.h"
 #include "vp/log_options.h"
@@ -19,6 +21,7 @@
 #include "vp/platform.h"
 #include "vp/stack_guards.h"
 #include "vp/statistics.h"
+#include "vp/traffic_run.h"
 
 namespace {
 
@@ -44,7 +47,7 @@ void list_config() {
     for (const vp::config_key &k : vp::config_schema()) {
         std::cout << std::left << std::setw(30) << k.path << " default " << std::setw(10)
                   << k.default_value.dump();
-        if (k.kind == vp::value_kind::integer)
+        if (k.kind == vp::value_kind::integer || k.kind == vp::value_kind::number)
             std::cout << " [" << k.min << ", " << k.max << "] " << k.unit;
         std::cout << "\n    " << k.description << "\n";
     }
@@ -94,6 +97,13 @@ void print_unfinished_cores(const vp::platform &p) {
         }
 }
 
+void write_skeleton(const std::string &path, const nlohmann::ordered_json &doc) {
+    std::ofstream out(path);
+    out << doc.dump(2) << "\n";
+    const std::string err = vp::stream_error(out, "statistics to '" + path + "'");
+    if (!err.empty()) throw std::runtime_error(err);
+}
+
 int run(int argc, char **argv) {
     vp::cli_options opt;
     vp::platform_config config;
@@ -108,17 +118,34 @@ int run(int argc, char **argv) {
         }
         if (opt.list_config) { list_config(); return 0; }
         if (opt.list_presets) { list_presets(); return 0; }
-        if (opt.area_calibration) { std::cout << vp::area_calibration_table(); return 0; }
+        if (opt.area_calibration) { std::cout << vp::area_calibration_table(opt.overrides); return 0; }
+        if (opt.energy_figures) { std::cout << vp::energy_figures_table(); return 0; }
         vp::config_builder builder;
         if (!opt.preset.empty()) builder.apply_preset(opt.preset);
         if (!opt.config_file.empty()) builder.apply_file(opt.config_file);
         for (const std::string &s : opt.overrides) builder.apply_override(s);
         config = builder.build();
+        if (opt.print_config) {
+            std::cout << config.effective.dump(2) << "\n";
+            return 0;
+        }
         const unsigned tiles = config.mesh_width * config.mesh_height;
         for (const std::string &f : opt.firmware) firmware.add(f, tiles);
         for (const std::string &a : opt.args) firmware.add_args(a, tiles);
         // The area parameters are checked before a run, not when its statistics are written.
         const vp::area_estimate area = vp::estimate_area(config);
+        if (opt.traffic) {
+            (void)vp::traffic_config_of(config);  // the traffic.* keys, before anything runs
+            if (!opt.stats_file.empty()) vp::check_output_file("--stats", opt.stats_file);
+            if (opt.area) {
+                std::cout << "NoC of " << config.mesh_width << "x" << config.mesh_height
+                          << " routers (the --traffic run has no adapters):\n"
+                          << vp::noc_area_json(config).dump(2) << "\n";
+                if (!opt.stats_file.empty())
+                    write_skeleton(opt.stats_file, vp::traffic_statistics_skeleton(config));
+                return 0;
+            }
+        }
         if (opt.area) {
             // A dry check as well (scripts/explore runs it before a sweep): what a run would
             // refuse before simulating is refused here too.
@@ -128,6 +155,14 @@ int run(int argc, char **argv) {
                     if (!err.empty()) throw vp::firmware_error(image->path() + ": " + err);
                 }
             std::cout << vp::area_table(area);
+            if (!opt.stats_file.empty()) {
+                // what the statistics of a run would hold, every counter 0: scripts/explore checks
+                // its statistics columns against this before anything runs
+                vp::check_output_file("--stats", opt.stats_file);
+                vp::platform skeleton("platform", config, vp::run_options{});
+                write_skeleton(opt.stats_file, vp::collect_statistics(skeleton));
+            }
+            if (opt.area_parts) std::cout << "\n" << vp::area_parts_table(area, config);
             return 0;
         }
         // Every output file is checked before the run, so a wrong path costs no simulation.
@@ -138,6 +173,14 @@ int run(int argc, char **argv) {
         return exit_usage;
     }
 
+    if (opt.traffic) {
+        try {
+            return vp::run_traffic(config, opt.stats_file, opt.quiet);
+        } catch (const std::exception &e) {
+            std::cerr << "namp-vp: error: " << e.what() << "\n";
+            return exit_usage;
+        }
+    }
     vp::run_options ro;
     ro.max_cycles = opt.max_cycles;
     ro.quiet = opt.quiet;

@@ -1,6 +1,7 @@
 #include "vp/statistics.h"
 
 #include "vp/area.h"
+#include "vp/energy.h"
 
 namespace vp {
 
@@ -43,6 +44,8 @@ ordered_json core_statistics(const run_control &rc, unsigned tile, unsigned inde
     j["atomics"] = s.atomics;
     j["branches_taken"] = s.branches_taken;
     j["branches_not_taken"] = s.branches_not_taken;
+    j["muls"] = s.muls;
+    j["divs"] = s.divs;
     j["device_accesses"] = core.stats().device_accesses;
     j["bus_errors"] = core.stats().bus_errors;
     j["interrupts"] = s.interrupts;
@@ -69,7 +72,8 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
     j["dma"] = {{"transfers", s.dma_transfers}, {"bytes_sent", s.dma_bytes},
                 {"errors", s.dma_errors}, {"bytes_written_for_remote", s.dma_bytes_written}};
     j["data_engine"] = {{"contexts", na.dma().contexts()}, {"transfers", s.dma_contexts_started},
-                        {"packets", s.dma_packets}, {"read_errors", s.dma_read_errors},
+                        {"packets", s.dma_packets}, {"payload_bytes", s.dma_payload_bytes},
+                        {"read_errors", s.dma_read_errors},
                         {"faults_injected", s.dma_faults_injected},
                         {"bus_accesses", na.dma().port.accesses()}};
     j["rma"] = {{"loads", s.rma_loads}, {"stores", s.rma_stores}, {"store_errors", s.rma_errors},
@@ -152,8 +156,11 @@ ordered_json collect_statistics(const platform &p) {
                      {"decode_errors", t->bus().decode_errors()},
                      {"busy_cycles", t->bus().busy_cycles()},
                      {"wait_cycles", t->bus().wait_cycles()},
+                     {"words", t->bus().words()},
                      {"sram_bus_reads", t->memory().bus_reads()},
-                     {"sram_bus_writes", t->memory().bus_writes()}};
+                     {"sram_bus_writes", t->memory().bus_writes()},
+                     {"sram_bus_read_words", t->memory().bus_read_words()},
+                     {"sram_bus_write_words", t->memory().bus_write_words()}};
         if (const namp::network_adapter *na = p.adapter(g.id)) tj["na"] = adapter_statistics(*na);
         tiles.push_back(tj);
     }
@@ -165,6 +172,8 @@ ordered_json collect_statistics(const platform &p) {
     doc["tiles"] = tiles;
     doc["noc"] = ordered_json::parse(p.network().stats_json().dump());
     doc["area"] = area_json(estimate_area(p.config()));
+    doc["area"]["noc"] = noc_area_json(p.config());
+    doc["energy"] = energy_json(estimate_energy(p.config(), energy_counts_of(p), p.config().na_enabled));
     doc["config"] = p.config().effective;
     return doc;
 }

@@ -21,6 +21,7 @@ struct na_stats {
     uint64_t register_accesses = 0, bus_errors = 0;
 
     uint64_t dma_packets = 0;           // data packets the data engine injected (user and NAMP)
+    uint64_t dma_payload_bytes = 0;     // their data bytes (user and NAMP; the energy model's DMA words)
     uint64_t dma_contexts_started = 0;  // transfers that got a DMA context
     uint64_t dma_read_errors = 0;       // transfers ended by a local read error
     uint64_t dma_faults_injected = 0;   // DMA data packets refused by na.fault_dma_every

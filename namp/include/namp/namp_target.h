@@ -23,6 +23,9 @@ public:
     virtual void credit_added(uint32_t handle) = 0;  // CREDIT applied to a local handle
     // a message was completed into endpoint `ep` whose flags word is `ep_flags`
     virtual void message_delivered(uint32_t ep, uint32_t ep_flags) = 0;
+    // an allocation was refused "full" (a full receive buffer or a paused endpoint): the sender
+    // backs off and asks again (NA_NAMP_REFUSED)
+    virtual void allocation_refused() = 0;
     // NAMP-PS: a RELOC or MIGRATE for a local handle (applied by the initiator)
     virtual void ps_request(noc::packet pkt) = 0;
 };

@@ -68,6 +68,7 @@ public:
     // target_events
     void credit_added(uint32_t handle) override { init.credit_update(handle); }
     void message_delivered(uint32_t ep, uint32_t ep_flags) override;
+    void allocation_refused() override { ++refused_; }
     void ps_request(noc::packet pkt) override { init.ps_request(std::move(pkt)); }
 
 private:
@@ -83,7 +84,7 @@ private:
     na_stats &stats_;
     std::function<void()> irq_changed_;
     std::vector<std::unique_ptr<slot>> slots_;
-    uint32_t rx_count_ = 0;
+    uint32_t rx_count_ = 0, refused_ = 0;  // NA_NAMP_RX_COUNT, NA_NAMP_REFUSED
     vif_attachment *vif_ = nullptr;
     osqm_attachment *osqm_ = nullptr;
 };

@@ -42,6 +42,8 @@ public:
     const network_stats &stats() const;
     // Deterministic JSON: configuration, counts, latency, per-link and per-router counters.
     nlohmann::json stats_json() const;
+    // The routers' activity since the last reset (noc/stats.h), for an energy model.
+    noc::activity activity() const;
 
 private:
     class clock_adapter;

@@ -39,4 +39,24 @@ struct network_stats {
     nlohmann::json to_json() const;
 };
 
+// What the routers did since the last statistics reset, as events an energy model charges
+// (docs/energy.md): every flit a router forwards is written into one of its input buffers, read
+// out and crosses its crossbar once; every packet a router forwards has its route computed and an
+// output VC allocated once there; a flit on a router-to-router link is one link traversal.
+struct activity {
+    uint64_t buffer_writes = 0, buffer_reads = 0, crossbar_traversals = 0;
+    uint64_t route_computations = 0;
+    uint64_t link_traversals = 0;      // router to router
+    uint64_t local_link_traversals = 0;  // tile to router (injection) and router to tile (ejection)
+};
+
+// Storage and switches of one router, as an area model counts them: input buffers of every
+// port (5) and channel (4 VCs or 4 physical networks) of buffer_depth flits each, and one 5x5
+// crossbar with its allocators per physical network.
+struct router_resources {
+    unsigned buffer_flits = 0;
+    unsigned crossbars = 0;
+};
+router_resources resources_of(const config &cfg);
+
 }  // namespace noc

@@ -14,6 +14,17 @@ std::optional<unsigned> uniform_other(unsigned src, unsigned tiles, deterministi
 std::optional<unsigned> unless_self(unsigned dst, unsigned src) {
     return dst == src ? std::nullopt : std::optional<unsigned>(dst);
 }
+
+// Bits of the largest tile id.
+unsigned id_bits(unsigned tiles) {
+    unsigned b = 0;
+    while ((1u << b) < tiles) ++b;
+    return b;
+}
+
+std::optional<unsigned> permuted(unsigned dst, unsigned src, unsigned tiles) {
+    return dst >= tiles ? std::nullopt : unless_self(dst, src);
+}
 }  // namespace
 
 const char *pattern_name(pattern p) {
@@ -23,16 +34,20 @@ const char *pattern_name(pattern p) {
     case pattern::bit_complement: return "bit_complement";
     case pattern::hotspot: return "hotspot";
     case pattern::nearest_neighbour: return "nearest_neighbour";
+    case pattern::bit_reverse: return "bit_reverse";
+    case pattern::shuffle: return "shuffle";
+    case pattern::butterfly: return "butterfly";
     }
     return "invalid";
 }
 
 pattern parse_pattern(const std::string &name) {
-    for (pattern p : {pattern::uniform, pattern::transpose, pattern::bit_complement, pattern::hotspot,
-                      pattern::nearest_neighbour})
+    std::string known;
+    for (pattern p : all_patterns) {
         if (name == pattern_name(p)) return p;
-    const std::string msg = "unknown traffic pattern '" + name +
-                            "' (uniform, transpose, bit_complement, hotspot, nearest_neighbour)";
+        known += (known.empty() ? "" : ", ") + std::string(pattern_name(p));
+    }
+    const std::string msg = "unknown traffic pattern '" + name + "' (" + known + ")";
     SC_REPORT_ERROR("noc/traffic", msg.c_str());
     return pattern::uniform;
 }
@@ -57,6 +72,24 @@ std::optional<unsigned> pick_destination(pattern p, unsigned src, const pattern_
         if (x > 0) candidates[n++] = src - 1;
         if (n == 0) return std::nullopt;
         return candidates[rng.below(n)];
+    }
+    case pattern::bit_reverse: {
+        const unsigned b = id_bits(tiles);
+        unsigned d = 0;
+        for (unsigned i = 0; i < b; ++i) d |= ((src >> i) & 1u) << (b - 1 - i);
+        return permuted(d, src, tiles);
+    }
+    case pattern::shuffle: {
+        const unsigned b = id_bits(tiles);
+        if (b == 0) return std::nullopt;
+        return permuted(((src << 1) | (src >> (b - 1))) & ((1u << b) - 1u), src, tiles);
+    }
+    case pattern::butterfly: {
+        const unsigned b = id_bits(tiles);
+        if (b < 2) return std::nullopt;
+        const unsigned lo = src & 1u, hi = (src >> (b - 1)) & 1u;
+        const unsigned d = (src & ~(1u | (1u << (b - 1)))) | (lo << (b - 1)) | hi;
+        return permuted(d, src, tiles);
     }
     }
     return std::nullopt;

@@ -165,9 +165,23 @@ static int tile_b(void)
     expect_true(st == MCAPI_SUCCESS && got == 7, "B cross send done");
     chan_peer_gone_b(e1, e4, a1);
     queued_sends_b(e1);
-    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
-    expect_true(st == MCAPI_SUCCESS && got == 9 && memcmp(buf, "no-status", 9) == 0,
-                "B recv a send whose status pointer was NULL");
+    /* zero-copy receive (mcapix_msg_hold/release), its misuse first */
+    void *held = NULL, *again = NULL;
+    mcapix_msg_release(e1, &st);
+    expect_st(st, MCAPI_ERR_PARAMETER, "B release without a hold");
+    mcapix_msg_hold(e1, NULL, &got, &st);
+    expect_st(st, MCAPI_ERR_PARAMETER, "B hold without a data pointer");
+    mcapix_msg_hold(a1, &held, &got, &st);
+    expect_st(st, MCAPI_ERR_ENDP_INVALID, "B hold on a remote endpoint");
+    mcapix_msg_hold(e1, &held, &got, &st);
+    expect_true(st == MCAPI_SUCCESS && got == 9 && held && memcmp(held, "no-status", 9) == 0,
+                "B hold a send whose status pointer was NULL");
+    mcapix_msg_hold(e1, &again, &got, &st);
+    expect_st(st, MCAPI_ERR_PARAMETER, "B a second hold");
+    mcapix_msg_release(e1, &st);
+    expect_st(st, MCAPI_SUCCESS, "B release");
+    mcapix_msg_release(e1, &st);
+    expect_st(st, MCAPI_ERR_PARAMETER, "B release twice");
     /* stay until A says bye (A still talks to this node's progress engine) */
     mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);
     expect_st(st, MCAPI_SUCCESS, "B recv bye");

@@ -244,6 +244,16 @@ static void partner_run(struct link *l, uint32_t d, int chan, uint32_t path, uin
     xsend(l, chan, &orr, 4);
 }
 
+/* The configurations of this run (tile.arg, 0 = all): bits 0..3 log2(size), bits 4..5 the mode + 1
+ * (message, channel), bits 8..11 the path + 1, bits 12..13 the partner + 1 (neighbour, far); a
+ * field 0: all. A claim measures one configuration per simulation. */
+static int in_run(uint32_t partner, int chan, uint32_t path, uint32_t lg)
+{
+    const uint32_t a = tile_arg(), s = a & 15u, m = (a >> 4) & 3u, p = (a >> 8) & 15u, d = (a >> 12) & 3u;
+    return (s == 0 || s == lg) && (m == 0 || m == (uint32_t)chan + 1) && (p == 0 || p == path + 1) &&
+           (d == 0 || d == partner + 1);
+}
+
 int main(void)
 {
     uint32_t tiles = tile_mesh_width() * tile_mesh_height(), me = tile_id();
@@ -313,6 +323,8 @@ int main(void)
                 mcapix_set_data_path(path);
 #endif
                 for (uint32_t lg = 2; lg <= LOGP_MAX_LOG2; ++lg) {
+                    if (!in_run(i, chan, path, lg))
+                        continue;
                     if (me == 0)
                         initiator_run(l, i, partners[i], chan, path, lg);
                     else

@@ -5,7 +5,9 @@
  *   coll allreduce count=351 type=<t> ranks=4 cycles=<mean>      first 4 ranks, 16 calls
  *   coll sendrecv count=351 type=<t> cycles=<mean>               ranks 0 <-> 1, 16 calls
  * Message rate (seed 002 Fig. 7): rank 1 streams 8-byte messages to rank 0, which has `queue`
- * receives for a tag that never comes posted before the real ones, so every arrival walks them. */
+ * receives for a tag that never comes posted before the real ones, so every arrival walks them.
+ * tile.arg 0 runs all; 1 only MPI_Allreduce of int, 2 only MPI_Sendrecv of int (a claim measures
+ * one call per simulation). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,10 +132,11 @@ static void bench_coll(void)
         a[i] = i;
         ia[i] = i;
     }
-    for (int t = 0; t < 2 && four != MPI_COMM_NULL; ++t) {
+    const uint32_t only = tile_arg();
+    for (int t = only ? 1 : 0; t < 2 && four != MPI_COMM_NULL; ++t) {
         MPI_Barrier(four);
         uint64_t t0 = sim_cycles();
-        for (int i = 0; i < REPS; ++i) {
+        for (int i = 0; i < REPS && only != 2; ++i) {
             if (t == 0)
                 MPI_Allreduce(a, b, 351, MPI_DOUBLE, MPI_SUM, four);
             else
@@ -142,7 +145,7 @@ static void bench_coll(void)
         uint32_t ar = (uint32_t)((sim_cycles() - t0) / REPS);
         MPI_Barrier(four);
         t0 = sim_cycles();
-        for (int i = 0; i < REPS && me < 2; ++i) {
+        for (int i = 0; i < REPS && me < 2 && only != 1; ++i) {
             if (t == 0)
                 MPI_Sendrecv(a, 351, MPI_DOUBLE, 1 - me, 2, b, 351, MPI_DOUBLE, 1 - me, 2,
                              MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -151,12 +154,12 @@ static void bench_coll(void)
                              MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         uint32_t sr = (uint32_t)((sim_cycles() - t0) / REPS);
-        if (me == 0) {
+        if (me == 0 && only != 2)
             printf("coll allreduce count=351 type=%s ranks=4 cycles=%u\n", t ? "int" : "double",
                    (unsigned)ar);
+        if (me == 0 && only != 1)
             printf("coll sendrecv count=351 type=%s cycles=%u\n", t ? "int" : "double",
                    (unsigned)sr);
-        }
     }
     if (four != MPI_COMM_NULL)
         MPI_Comm_free(&four);
@@ -173,8 +176,11 @@ int main(void)
         MPI_Finalize();
         return 1;
     }
-    bench_pingpong();
-    int rc = bench_msgrate();
+    int rc = 0;
+    if (tile_arg() == 0) {
+        bench_pingpong();
+        rc = bench_msgrate();
+    }
     bench_coll();
     MPI_Barrier(MPI_COMM_WORLD);
     if (me == 0)

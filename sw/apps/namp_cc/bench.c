@@ -22,7 +22,9 @@
 #include "mcapix_cc.h"
 #include "cc_app.h"
 #include "../mp_e2e/payload.h"
+#ifndef CCB_RDMA
 #include "namp/namp.h"
+#endif
 #include "namp_cc.h"
 
 #define CCB_K 8u
@@ -39,7 +41,16 @@ static const uint32_t path_modes[NPATHS] = {MCAPIX_CC_SOFTWARE, MCAPIX_CC_AUTO,
                                             MCAPIX_CC_SOFTWARE, MCAPIX_CC_SOFTWARE};
 
 /* the N of this run (tile.arg: bitmask, 0 = all) */
-static int measured(uint32_t n) { uint32_t m = tile_arg(); return m == 0 || (m >> n & 1u); }
+/* The configurations of this run (tile.arg, 0 = all): bits 0..15 the N (bit N), bits 16..19 the
+ * path + 1, bits 20..23 the size index + 1 (0: all). The claims run one configuration per
+ * simulation, so that none inherits the state another left behind. */
+static int measured(uint32_t n) { uint32_t m = tile_arg() & 0xFFFFu; return m == 0 || (m >> n & 1u); }
+static int path_here(uint32_t path);   /* the paths this firmware has */
+static int in_run(uint32_t path, uint32_t n, uint32_t si)
+{
+    const uint32_t p = (tile_arg() >> 16) & 15u, s = (tile_arg() >> 20) & 15u;
+    return path_here(path) && measured(n) && (p == 0 || p == path + 1) && (s == 0 || s == si + 1);
+}
 
 static uint8_t buf[2048] __attribute__((aligned(8)));
 static mcapix_mcast_group_t groups[NMAX];
@@ -48,6 +59,17 @@ static mcapix_mcast_group_t groups[NMAX];
 
 static volatile uint64_t drv_idle;   /* cycles asleep in the driver-level paths */
 #define HANDLE_WORD(i) ((NAMP_CC_MEMBER(i) + NAMP_CC_M_HANDLE) / 4u)
+#ifdef CCB_RDMA
+/* namp_cc_bench_rdma: the same benchmark over the baseline adapter's RDMA transport (mp_rdma), the
+ * thesis' software multicast "on this baseline" (abstract): only the MCAPI software paths */
+static int path_here(uint32_t path) { return path == P_SW || path == P_POST; }
+static void drv_send(uint32_t path, mcapix_mcast_group_t *g, uint32_t n, const void *b,
+                     uint32_t size, const uint32_t *handles)
+{
+    (void)path, (void)g, (void)n, (void)b, (void)size, (void)handles;
+}
+#else
+static int path_here(uint32_t path) { (void)path; return 1; }
 
 /* Finishes the started slots of `mask` (IEN set): one NA_NAMP_DONE_SLOTS read per pass finds the
  * done ones; in between the core sleeps in wfi with interrupts off (the DONE line wakes it, no
@@ -128,6 +150,8 @@ static void drv_send(uint32_t path, mcapix_mcast_group_t *g, uint32_t n, const v
         drv_cc(g, n, b, size, path == P_DRVCCL, handles);
 }
 
+#endif
+
 static uint32_t tag(uint32_t path, uint32_t n, uint32_t si) { return (path * 16u + n) * 4u + si; }
 
 static int member(uint32_t me)
@@ -143,7 +167,9 @@ static int member(uint32_t me)
     uint32_t count = 0;
     for (uint32_t path = 0; path < NPATHS; ++path)
         for (uint32_t n = me; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
+            for (uint32_t si = 0; si < NSIZES; ++si) {
+                if (!in_run(path, n, si))
+                    continue;
                 for (uint32_t k = 0; k <= CCB_K; ++k) {
                     size_t got;
                     mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
@@ -200,7 +226,9 @@ static int root(void)
     for (uint32_t path = 0; path < NPATHS; ++path) {
         mcapix_cc_set_path(path_modes[path]);
         for (uint32_t n = 1; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
+            for (uint32_t si = 0; si < NSIZES; ++si) {
+                if (!in_run(path, n, si))
+                    continue;
                 payload_fill(buf, sizes[si], tag(path, n, si), 0);
                 const int drv = path >= P_DRV;
                 if (drv)   /* warm-up */

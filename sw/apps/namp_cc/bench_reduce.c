@@ -27,6 +27,14 @@ static mcapix_mcast_group_t back;
 
 #define die(what, st) cc_app_die("ccbench", what, st)
 
+/* The configurations of this run (tile.arg, 0 = all): bits 16..19 the path + 1, bits 8..15 the
+ * op + 1, bits 0..7 the type + 1 (a field 0: all of them); a claim measures one per simulation. */
+static int in_run(uint32_t p, uint32_t op, uint32_t type)
+{
+    const uint32_t a = tile_arg(), fp = (a >> 16) & 15u, fo = (a >> 8) & 0xFFu, ft = a & 0xFFu;
+    return (fp == 0 || fp == p + 1) && (fo == 0 || fo == op + 1) && (ft == 0 || ft == type + 1);
+}
+
 static int root(void)
 {
     mcapi_status_t st;
@@ -57,6 +65,8 @@ static int root(void)
     for (uint32_t p = 0; p < 2; ++p)
         for (uint32_t op = 0; op < MCAPIX_OPS; ++op)
             for (uint32_t type = 0; type < MCAPIX_TYPES; ++type) {
+                if (!in_run(p, op, type))
+                    continue;
                 uint64_t awake = 0;
                 for (uint32_t k = 0; k <= K; ++k) {   /* k = 0 warms up */
                     size_t got;
@@ -102,7 +112,7 @@ static int contributor(uint32_t me)
         mcapix_cc_set_path(p ? MCAPIX_CC_AUTO : MCAPIX_CC_SOFTWARE);
         for (uint32_t op = 0; op < MCAPIX_OPS; ++op)
             for (uint32_t type = 0; type < MCAPIX_TYPES; ++type)
-                for (uint32_t k = 0; k <= K; ++k) {
+                for (uint32_t k = 0; k <= K && in_run(p, op, type); ++k) {
                     mcapix_reduce_send(&tx[p], op, type, vec, VSIZE, &st);
                     if (st != MCAPI_SUCCESS)
                         die("reduce_send", st);

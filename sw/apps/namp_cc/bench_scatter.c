@@ -54,7 +54,15 @@ __attribute__((noinline)) static void drv_scatter(const mcapix_mcast_group_t *g,
         exit(1);
     }
 }
-static int measured(uint32_t n) { uint32_t m = tile_arg(); return m == 0 || (m >> n & 1u); }
+/* The configurations of this run (tile.arg, 0 = all): bits 0..15 the N (bit N), bits 16..19 the
+ * path + 1, bits 20..23 the size index + 1 (0: all). The claims run one configuration per
+ * simulation, so that none inherits the state another left behind. */
+static int measured(uint32_t n) { uint32_t m = tile_arg() & 0xFFFFu; return m == 0 || (m >> n & 1u); }
+static int in_run(uint32_t path, uint32_t n, uint32_t si)
+{
+    const uint32_t p = (tile_arg() >> 16) & 15u, s = (tile_arg() >> 20) & 15u;
+    return measured(n) && (p == 0 || p == path + 1) && (s == 0 || s == si + 1);
+}
 
 #define die(what, st) cc_app_die("ccbench", what, st)
 
@@ -74,7 +82,9 @@ static int member(uint32_t me)
     mcapi_endpoint_t ack = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ACK, MCAPI_TIMEOUT_INFINITE, &st);
     for (uint32_t path = 0; path < NPATHS; ++path)
         for (uint32_t n = me; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
+            for (uint32_t si = 0; si < NSIZES; ++si) {
+                if (!in_run(path, n, si))
+                    continue;
                 for (uint32_t k = 0; k <= K; ++k) {
                     void *b;
                     size_t got;
@@ -135,7 +145,9 @@ static int root(void)
     for (uint32_t path = 0; path < NPATHS; ++path) {
         mcapix_cc_set_path(path_modes[path]);
         for (uint32_t n = 1; n <= NMAX; ++n)
-            for (uint32_t si = 0; si < NSIZES && measured(n); ++si) {
+            for (uint32_t si = 0; si < NSIZES; ++si) {
+                if (!in_run(path, n, si))
+                    continue;
                 uint32_t total = ROWS * n * chunks[si];
                 const mcapix_mcast_group_t *g = &groups[n - 1][si];
                 if (path == P_DRVCC)   /* warm-up */

@@ -78,6 +78,7 @@ struct mp_endpoint {
     uint32_t rx_given;             /* rx is caller memory (mcapix_endpoint_create_in): not freed;
                                       a task's page: its header is not trusted (SV isolation) */
     uint32_t rx_n, rx_m;           /* the receive buffer's geometry as created */
+    uint32_t holding, held_idx;    /* mcapix_msg_hold: a message is held, its buffer index */
 };
 
 /* A channel's sending side owes the receiver its "stopped" (receive endpoint deleted, or its own

@@ -158,6 +158,7 @@ void mcapix_endpoint_set_send_mode(mcapi_endpoint_t e, uint32_t mode, mcapi_stat
 }
 uint32_t mcapix_get_data_path(void) { return mp_data_path; }
 const volatile mp_stats_t *mcapix_stats(void) { return &mp_stats; }
+uint32_t mcapix_refused(void) { return mp_tr_refused(); }
 
 /* ---------------------------------------------------------------- endpoints */
 
@@ -657,6 +658,40 @@ void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size
     mcapi_test(r, NULL, status);
     if (status && *status == MCAPI_SUCCESS)
         *status = r->status;
+}
+
+void mcapix_msg_hold(mcapi_endpoint_t recv_ep, void **data, size_t *size, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(recv_ep);
+    if (!ep || !data || (ep && ep->holding)) {
+        SET(status, ep ? MCAPI_ERR_PARAMETER : MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)) {
+        SET(status, MCAPI_ERR_CHAN_CONNECTED);
+        return;
+    }
+    uint32_t idx;
+    while (mp_cbuffer_read(ep->rx, &idx) != 0)
+        WAIT_PROGRESS(mp_cbuffer_ready(ep->rx));
+    ep->holding = 1;
+    ep->held_idx = idx;
+    *data = mp_cbuffer_data(ep->rx, idx);
+    if (size)
+        *size = mp_cbuffer_size(ep->rx, idx);
+    SET(status, MCAPI_SUCCESS);
+}
+
+void mcapix_msg_release(mcapi_endpoint_t recv_ep, mcapi_status_t *status)
+{
+    struct mp_endpoint *ep = local_ep(recv_ep);
+    if (!ep || !ep->holding) {
+        SET(status, ep ? MCAPI_ERR_PARAMETER : MCAPI_ERR_ENDP_INVALID);
+        return;
+    }
+    ep->holding = 0;
+    mp_cbuffer_free(ep->rx, ep->held_idx);
+    SET(status, MCAPI_SUCCESS);
 }
 
 mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *status)

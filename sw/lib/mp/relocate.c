@@ -167,7 +167,8 @@ mcapi_status_t mcapix_endpoint_retire(mcapi_endpoint_t e)
     /* a moved endpoint's own handle points elsewhere now: the endpoint is the one around it */
     struct mp_endpoint *ep =
         e ? mp_ep_from_addr((uint32_t)(uintptr_t)e - (uint32_t)offsetof(struct mp_endpoint, h)) : NULL;
-    if (!ep || ep->state != MP_EP_MOVED || !(ep->flags & MP_EPF_CHAN_RECV))
+    /* MOVED: redirected (PS); READY: its sender was switched by its kernel (software PS) */
+    if (!ep || (ep->state != MP_EP_MOVED && ep->state != MP_EP_READY) || !(ep->flags & MP_EPF_CHAN_RECV))
         return MCAPI_ERR_ENDP_INVALID;
     hw_ep(ep)->state = NAMP_EP_STATE_DELETED;
     hw_ep(ep)->reloc = 0;

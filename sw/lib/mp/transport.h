@@ -33,6 +33,10 @@ mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t
 mcapi_status_t mp_tr_send_start(mcapi_request_t *r);
 int mp_tr_send_progress(mcapi_request_t *r);
 int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake);
+/* Allocation requests of other nodes this node refused because the receive buffer was full (they
+ * ask again): the software protocol counts them (mp_stats.refused), the NAMP's target in
+ * NA_NAMP_REFUSED. Wraps. */
+uint32_t mp_tr_refused(void);
 /* Fill in the hardware part of a new local endpoint / remote handle (NAMP; no-ops otherwise). */
 void mp_tr_endpoint_init(struct mp_endpoint *ep);
 void mp_tr_handle_init(struct mp_ephandle *h);

@@ -479,6 +479,11 @@ static uint32_t dst_index(const struct mp_ephandle *h)
     return fr;
 }
 
+uint32_t mp_tr_refused(void)
+{
+    return mp_stats.refused + (nslots ? namp_refused() : 0u);
+}
+
 /* Completions of the non-blocking sends, polled with one register read per progress pass (a
  * trap per completion would cost more than the read while the core is busy). */
 static uint32_t done_now;

@@ -21,6 +21,7 @@
 #else
 #define MP_SW(name) mp_tr_##name
 void mp_tr_poll(void) {}   /* the baseline's completions come through its interrupt handler */
+uint32_t mp_tr_refused(void) { return mp_stats.refused; }
 /* The sending endpoint of a channel by the address its CONNECT_REQ carried (the endpoint). */
 static struct mp_endpoint *chan_sender(uint32_t addr) { return mp_ep_from_addr(addr); }
 #endif
@@ -186,6 +187,7 @@ static void handle_request(void)
             uint32_t r[2] = {req, MP_NACK_TOO_LARGE};
             send_resp(src, MP_MSG_ALLOC_NACK, r, 2);
         } else if (mp_cbuffer_reserve(ep->rx, &idx) != 0) {
+            mp_stats.refused++;
             uint32_t r[2] = {req, MP_NACK_FULL};
             send_resp(src, MP_MSG_ALLOC_NACK, r, 2);
         } else {

@@ -244,6 +244,7 @@ uint32_t namp_slot_wait(unsigned slot, int use_irq)
 }
 
 uint32_t namp_rx_count(void) { return mmio_read32(NA(NA_NAMP_RX_COUNT)); }
+uint32_t namp_refused(void) { return mmio_read32(NA(NA_NAMP_REFUSED)); }
 void namp_rx_ack(uint32_t n)
 {
     if (n) {

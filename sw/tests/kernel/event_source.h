@@ -1,8 +1,13 @@
 /* The event source of the signalling benchmarks (osqm_bench.c, irq_cost.c), one copy for both:
  * tile 1 sends 4-byte messages round-robin to NWAIT notifying endpoints of tile 0 at a fixed rate
  * per phase (phases are fixed mtime windows, the same on both tiles); tile 0 frees them. The
- * includer defines NWAIT, T_START, PHASE, NRATES, rates[] and NPHASES before including it (one
- * translation unit per firmware). */
+ * includer defines NWAIT, T_START, PHASE, NMODES, NRATES and rates[] before including it (one
+ * translation unit per firmware), and may define ES_ACTIVE (mtime ticks at the start of each phase
+ * in which the source sends; default the whole phase) and ES_CAP_LOG2 (receive buffer capacity,
+ * default 16 messages).
+ * tile.arg selects the phases (the same on both tiles): 0 runs every mode at every rate, one phase
+ * each after the baseline phase; (mode + 1) << 8 | (rate index + 1) runs the baseline phase and
+ * that one configuration (a claim's run: a fresh simulation per configuration). */
 #ifndef EVENT_SOURCE_H
 #define EVENT_SOURCE_H
 
@@ -18,12 +23,31 @@
 #define NA(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
 #define SLOT(r) NA(NA_NAMP_SLOT_BASE(0) + (r))
 
+#ifndef ES_ACTIVE
+#define ES_ACTIVE PHASE
+#endif
+#ifndef ES_CAP_LOG2
+#define ES_CAP_LOG2 4u
+#endif
+
 static uint32_t ep[NWAIT][NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
-static uint8_t rx[NWAIT][MP_CB_HEADER_SIZE + (4u << 4) + (16u << 4)] __attribute__((aligned(8)));
+static uint8_t rx[NWAIT][MP_CB_HEADER_SIZE + (4u << ES_CAP_LOG2) + (16u << ES_CAP_LOG2)]
+    __attribute__((aligned(8)));
 static uint32_t handle[NWAIT][NAMP_H_SIZE / 4] __attribute__((aligned(64)));
 static volatile uint32_t stop, events;   /* the stop word arrived; messages freed */
 
 static uint64_t phase_start(uint32_t k) { return T_START + (uint64_t)k * PHASE; }
+
+/* The phases of this run (tile.arg, see above): their number, and the mode and rate index of
+ * phase k >= 1. */
+static uint32_t es_phases(void) { return tile_arg() ? 2u : 1u + NMODES * NRATES; }
+static uint32_t es_mode(uint32_t k) { return tile_arg() ? ((tile_arg() >> 8) & 0xFFu) - 1u : (k - 1) / NRATES; }
+static uint32_t es_rate(uint32_t k) { return tile_arg() ? (tile_arg() & 0xFFu) - 1u : (k - 1) % NRATES; }
+static int es_arg_ok(void)
+{
+    const uint32_t a = tile_arg(), m = (a >> 8) & 0xFFu, r = a & 0xFFu;
+    return a == 0 || (m >= 1 && m <= NMODES && r >= 1 && r <= NRATES && (a >> 16) == 0);
+}
 
 /* ---- tile 1: the event source ---- */
 static void send_one(uint32_t i, uint32_t word)
@@ -43,9 +67,9 @@ static void source(void *arg)
 {
     (void)arg;
     uint32_t hz = timer_hz(), n = 0;
-    for (uint32_t k = 1; k < NPHASES; ++k) {
-        uint32_t rate = rates[(k - 1) % NRATES];
-        uint64_t end = phase_start(k + 1), gap = hz / rate;
+    for (uint32_t k = 1; k < es_phases(); ++k) {
+        uint32_t rate = rates[es_rate(k)];
+        uint64_t end = phase_start(k) + ES_ACTIVE, gap = hz / rate;
         for (uint64_t t = phase_start(k); t < end; t += gap) {
             while (timer_now() < t)
                 ;
@@ -78,7 +102,7 @@ static void es_init(void)
 {
     uint32_t other = tile_id() == 0 ? 1u : 0u;
     for (uint32_t i = 0; i < NWAIT; ++i) {
-        mp_cbuffer_init(rx[i], 4, 4, 0);
+        mp_cbuffer_init(rx[i], ES_CAP_LOG2, 4, 0);
         memset(ep[i], 0, sizeof ep[i]);
         ep[i][NAMP_EP_STATE / 4] = NAMP_EP_STATE_READY;
         ep[i][NAMP_EP_FLAGS / 4] = NAMP_EP_F_NOTIFY;
@@ -98,6 +122,10 @@ static void wait_until(uint64_t t)
 /* Tile 1 runs the source and ends, tiles other than 0 end: returns on tile 0 only. */
 static void es_role(void)
 {
+    if (!es_arg_ok()) {
+        k_printf("FAIL: tile.arg %lu selects no phase\n", (unsigned long)tile_arg());
+        k_exit(1);
+    }
     if (tile_id() == 1) {
         k_thread_t *s = k_thread_create("source", source, NULL, 5, 0);
         CHECK_EQ(k_join(s, K_FOREVER, NULL), K_OK);

@@ -8,7 +8,7 @@
  *   scenario 2, the application of Fig. 3.35 (4x4 mesh): IO (tile 0) -> A (tile 1) -> {B (tile 5),
  *     C (tile 15)} -> D (tile 6), C moves from the far corner to tile 2, next to A and D.
  *
- * tile.arg: method (K_MIGRATE_*) in bits 0-3, channels in bit 4, scenario in bits 8-11, items in
+ * tile.arg: method (K_MIGRATE_*: pausing, relocation, dualcast, software PS) in bits 0-3, channels in bit 4, scenario in bits 8-11, items in
  * bits 16-27 (0: 300). The first task (the I/O interface) releases an item every PERIOD kernel
  * ticks and stamps it with its release time (mig.h, release_ticks); the other tasks wait for items
  * by polling (mig.h, poll), so no kernel tick is part of a latency. The move starts when the task
@@ -284,7 +284,7 @@ static void tile_main(void *arg)
     items = (a >> 16) & 0xFFFu;
     if (!items)
         items = DEFAULT_ITEMS;
-    if (s < 1 || s > 2 || method < K_MIGRATE_PAUSE || method > K_MIGRATE_DUALCAST ||
+    if (s < 1 || s > 2 || method < K_MIGRATE_PAUSE || method > K_MIGRATE_SOFTWARE ||
         items * 2u > MIG_MAX_ITEMS || items > 0xFFFFu / 2u) {
         k_printf("FAIL: bad tile.arg 0x%lx\n", (unsigned long)a);
         k_exit(1);

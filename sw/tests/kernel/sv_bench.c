@@ -8,7 +8,8 @@
  * The task then polls DONE: the adapter's part of the vif send (translation, the isolation
  * checks, allocation, data, completion) until the transfer is done.
  * Prints "sv_bench size <n>: syscall <c> vif <c> cycles, vif until done <c> cycles" per size and "sv_bench ok" when the vif
- * is cheaper at every size. scripts/sv-bench writes docs/namp-sv-bench.md from it. */
+ * is cheaper at every size. scripts/sv-bench writes docs/namp-sv-bench.md from it. tile.arg = the
+ * size index + 1 measures that size alone (a claim's run), 0 every size. */
 #include <stdint.h>
 #include <string.h>
 
@@ -31,6 +32,7 @@ static const uint32_t sizes[NSIZES] = {4, 16, 64, 128, 256, 512};
 
 struct bench_data {
     uint32_t vif, vid_dst, vid_buf;
+    uint32_t only;   /* tile.arg: the size index + 1 to measure (0: every size) */
     volatile uint32_t done;
     uint32_t sys_cycles[NSIZES], vif_cycles[NSIZES], done_cycles[NSIZES];
     uint8_t msg[512] __attribute__((aligned(8)));
@@ -51,6 +53,8 @@ static void task_bench(void *arg)
     struct bench_data *d = arg;
     mp_cbuffer_t *b = (mp_cbuffer_t *)d->cb;
     for (uint32_t k = 0; k < NSIZES; ++k) {
+        if (d->only && d->only != k + 1)
+            continue;
         uint32_t size = sizes[k], sys = 0, vif = 0, done = 0;
         memset(d->msg, (int)k, size);
         for (uint32_t r = 0; r < REPS; ++r) {
@@ -103,6 +107,7 @@ static void sender_main(void)
     CHECK(t != NULL);
     struct bench_data *d = k_task_data(t);
     mp_cbuffer_init(d->cb, 2, 9, 0);
+    d->only = tile_arg();
     d->vid_dst = (uint32_t)k_vif_add_handle(t, dst);
     d->vid_buf = (uint32_t)k_vif_add_sendbuf(t, K_USER_DATA + offsetof(struct bench_data, cb),
                                              (uint32_t)mp_cbuffer_footprint(2, 9));
@@ -117,6 +122,8 @@ static void sender_main(void)
         k_sleep(1);
     CHECK(d->done);
     for (uint32_t k = 0; k < NSIZES; ++k) {
+        if (d->only && d->only != k + 1)
+            continue;
         k_printf("sv_bench size %lu: syscall %lu vif %lu cycles, vif until done %lu cycles\n",
                  (unsigned long)sizes[k], (unsigned long)d->sys_cycles[k],
                  (unsigned long)d->vif_cycles[k], (unsigned long)d->done_cycles[k]);
@@ -137,7 +144,10 @@ static void receiver_main(void)
     KMP(ep = mcapi_endpoint_create(PORT, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     static uint8_t buf[512];
+    const uint32_t only = tile_arg();   /* as the sender: one size (index + 1) or all */
     for (uint32_t i = 0; i < 2 * REPS * NSIZES; ++i) {
+        if (only && only != i / (2 * REPS) + 1)
+            continue;
         size_t got = 0;
         KMP(mcapi_msg_recv(ep, buf, sizeof buf, &got, &st));
         CHECK_EQ(st, MCAPI_SUCCESS);

@@ -28,6 +28,9 @@ public:
 
     uint64_t bus_reads() const { return bus_reads_; }
     uint64_t bus_writes() const { return bus_writes_; }
+    // 32-bit words of those accesses (a burst counts each word; the energy model's array accesses)
+    uint64_t bus_read_words() const { return bus_read_words_; }
+    uint64_t bus_write_words() const { return bus_write_words_; }
 
 private:
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
@@ -50,7 +53,7 @@ private:
     sc_core::sc_time period_;
     rv_reservation_set *reservations_;
     uint32_t physical_base_;  // reservations hold physical addresses, the socket sees offsets
-    uint64_t bus_reads_ = 0, bus_writes_ = 0;
+    uint64_t bus_reads_ = 0, bus_writes_ = 0, bus_read_words_ = 0, bus_write_words_ = 0;
 };
 
 }  // namespace tiles

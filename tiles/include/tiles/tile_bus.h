@@ -37,6 +37,7 @@ public:
     uint64_t transactions() const { return transactions_; }
     uint64_t decode_errors() const { return decode_errors_; }
     uint64_t busy_cycles() const { return busy_cycles_; }   // cycles the bus was occupied
+    uint64_t words() const { return words_; }               // 32-bit words carried (energy model)
     uint64_t wait_cycles() const { return wait_cycles_; }   // cycles transactions waited for it
 
 private:
@@ -55,7 +56,7 @@ private:
     std::deque<std::pair<sc_core::sc_time, sc_core::sc_time>> granted_;  // [start, end), sorted
     uint64_t transactions_ = 0;
     uint64_t decode_errors_ = 0;
-    uint64_t busy_cycles_ = 0, wait_cycles_ = 0;
+    uint64_t busy_cycles_ = 0, wait_cycles_ = 0, words_ = 0;
 };
 
 }  // namespace tiles

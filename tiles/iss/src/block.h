@@ -8,7 +8,8 @@
  * already filled, so a block runs exactly the instructions the interpreter would run from the
  * cache, and decode_cache_misses count the same.
  *
- * What is static is summed once per block: class cycles, instructions retired, loads and stores.
+ * What is static is summed once per block: class cycles, instructions retired, loads, stores,
+ * multiplications and divisions.
  * Memory latencies are added as accesses happen. A load or store that misses the fast path leaves
  * the block: the counters are set to their values before that instruction (prefix sums kept per
  * instruction), the interpreter's slow path does the access, and control returns to the
@@ -36,9 +37,11 @@ typedef struct rv_binsn {
     int32_t imm;
     uint16_t offset;       /* bytes from the block's first instruction */
     uint8_t len;
-    uint8_t loads_before;  /* loads and stores of the block before this instruction */
+    uint8_t loads_before;  /* loads, stores, muls and divs of the block before this instruction */
     uint8_t stores_before;
-    uint8_t pad[3];
+    uint8_t muls_before;
+    uint8_t divs_before;
+    uint8_t pad[1];
     uint32_t cycles;       /* class cycles of the instructions up to and including this one */
 } rv_binsn;
 
@@ -47,7 +50,7 @@ typedef struct rv_block {
     uint32_t end_pc;         /* pc after the last instruction (fall-through) */
     uint32_t cycles;         /* class cycles of all instructions, a final branch counted not taken */
     uint32_t bound;          /* the last instruction starts at most this many cycles after entry */
-    uint16_t count, loads, stores;
+    uint16_t count, loads, stores, muls, divs;
     uint16_t runs;           /* executions by the block interpreter, for the JIT's hotness test */
     struct rv_block *next[2];  /* chained successors in the same page (RV_BLOCK_NEXT0/1) */
     void *code;              /* translated host code, or NULL */

@@ -24,7 +24,7 @@ rv_block *rv_block_build(rv_cpu *cpu, uint32_t pc)
 {
     const rv_code_page *page = cpu->fetch_code;
     rv_binsn insn[RV_BLOCK_MAX_INSNS];
-    unsigned n = 0, loads = 0, stores = 0;
+    unsigned n = 0, loads = 0, stores = 0, muls = 0, divs = 0;
     uint64_t cycles = 0, bound = 0;
     uint32_t off = pc & RV_PAGE_MASK;
     /* A 32-bit instruction straddling the page end is fetched uncached and never fills a slot, so
@@ -46,11 +46,15 @@ rv_block *rv_block_build(rv_cpu *cpu, uint32_t pc)
         b->len = s->len;
         b->loads_before = (uint8_t)loads;
         b->stores_before = (uint8_t)stores;
-        b->pad[0] = b->pad[1] = b->pad[2] = 0;
+        b->muls_before = (uint8_t)muls;
+        b->divs_before = (uint8_t)divs;
+        b->pad[0] = 0;
         cycles += s->cost;
         b->cycles = (uint32_t)cycles;
         loads += s->op >= RV_OP_LB && s->op <= RV_OP_LHU;
         stores += s->op >= RV_OP_SB && s->op <= RV_OP_SW;
+        muls += s->op >= RV_OP_MUL && s->op <= RV_OP_MULHU;
+        divs += s->op >= RV_OP_DIV && s->op <= RV_OP_REMU;
         off += s->len;
         n++;
         if (ends_block(s->op))
@@ -71,6 +75,8 @@ rv_block *rv_block_build(rv_cpu *cpu, uint32_t pc)
     blk->count = (uint16_t)n;
     blk->loads = (uint16_t)loads;
     blk->stores = (uint16_t)stores;
+    blk->muls = (uint16_t)muls;
+    blk->divs = (uint16_t)divs;
     blk->runs = 0;
     blk->next[0] = blk->next[1] = NULL;
     blk->code = NULL;

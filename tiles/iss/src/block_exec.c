@@ -49,6 +49,8 @@ static int stop_before(rv_cpu *cpu, const rv_block *b, unsigned i)
     s->instret += i;
     s->loads += b->insn[i].loads_before;
     s->stores += b->insn[i].stores_before;
+    s->muls += b->insn[i].muls_before;
+    s->divs += b->insn[i].divs_before;
     cpu->pc = b->vpc + b->insn[i].offset;
     return RV_BLOCK_LEFT;
 }
@@ -78,7 +80,11 @@ static RV_ALWAYS_INLINE int exec(rv_cpu *cpu, const rv_block *b, bool partial)
             exit = RV_BLOCK_LEFT;
             break;
         }
+#define COUNT_MUL (void)0 /* per block, below */
+#define COUNT_DIV (void)0
 #include "insn_cases.h"
+#undef COUNT_MUL
+#undef COUNT_DIV
         default: break; /* fence: ordering is trivial for one hart at a time */
         }
     }
@@ -87,6 +93,8 @@ static RV_ALWAYS_INLINE int exec(rv_cpu *cpu, const rv_block *b, bool partial)
     s->instret += b->count;
     s->loads += b->loads;
     s->stores += b->stores;
+    s->muls += b->muls;
+    s->divs += b->divs;
     if (exit == RV_BLOCK_NEXT1) {
         /* the interpreter's taken-branch correction: the block counted the not-taken cost */
         s->cycles += (uint64_t)cpu->cfg.timing.branch_taken - b->insn[b->count - 1].cycles +

@@ -65,6 +65,8 @@ int rv_block_mem_slow(rv_cpu *cpu, const rv_block *b, unsigned i)
     s->instret += i;
     s->loads += in->loads_before;
     s->stores += in->stores_before;
+    s->muls += in->muls_before;
+    s->divs += in->divs_before;
     uint32_t pc = b->vpc + in->offset;
     cpu->pc = pc;
     uint32_t *x = cpu->x;

@@ -163,7 +163,11 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
         next_pc = target;
         break;
     }
+#define COUNT_MUL cpu->stats.muls++
+#define COUNT_DIV cpu->stats.divs++
 #include "insn_cases.h"
+#undef COUNT_MUL
+#undef COUNT_DIV
     case RV_OP_FENCE: break;
     case RV_OP_FENCE_I:
         rv_decode_cache_flush(cpu);

@@ -1,7 +1,8 @@
 /* The instructions the interpreter (execute.c) and the block interpreter (block_exec.c) execute
  * alike, as cases of a switch over the op: branches, loads and stores through the includer's
  * BRANCH(cond), LOAD(len, convert) and STORE(len), and the computational instructions. The
- * includer has `x` (the registers) and `in` (an instruction with rd, rs1, rs2, imm) in scope. No
+ * includer has `x` (the registers) and `in` (an instruction with rd, rs1, rs2, imm) in scope, and
+ * COUNT_MUL / COUNT_DIV (the interpreter counts each; a block counts them once per block). No
  * include guard: it is included once per switch. */
     case RV_OP_BEQ: BRANCH(x[in->rs1] == x[in->rs2]); break;
     case RV_OP_BNE: BRANCH(x[in->rs1] != x[in->rs2]); break;
@@ -36,15 +37,17 @@
     case RV_OP_SRA: x[in->rd] = (uint32_t)((int32_t)x[in->rs1] >> (x[in->rs2] & 31u)); break;
     case RV_OP_OR: x[in->rd] = x[in->rs1] | x[in->rs2]; break;
     case RV_OP_AND: x[in->rd] = x[in->rs1] & x[in->rs2]; break;
-    case RV_OP_MUL: x[in->rd] = x[in->rs1] * x[in->rs2]; break;
+    case RV_OP_MUL: COUNT_MUL; x[in->rd] = x[in->rs1] * x[in->rs2]; break;
     case RV_OP_MULH:
+        COUNT_MUL;
         x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(int32_t)x[in->rs2]) >> 32);
         break;
     case RV_OP_MULHSU:
+        COUNT_MUL;
         x[in->rd] = (uint32_t)(((int64_t)(int32_t)x[in->rs1] * (int64_t)(uint64_t)x[in->rs2]) >> 32);
         break;
-    case RV_OP_MULHU: x[in->rd] = (uint32_t)(((uint64_t)x[in->rs1] * x[in->rs2]) >> 32); break;
-    case RV_OP_DIV: x[in->rd] = rv_div(x[in->rs1], x[in->rs2]); break;
-    case RV_OP_DIVU: x[in->rd] = rv_divu(x[in->rs1], x[in->rs2]); break;
-    case RV_OP_REM: x[in->rd] = rv_rem(x[in->rs1], x[in->rs2]); break;
-    case RV_OP_REMU: x[in->rd] = rv_remu(x[in->rs1], x[in->rs2]); break;
+    case RV_OP_MULHU: COUNT_MUL; x[in->rd] = (uint32_t)(((uint64_t)x[in->rs1] * x[in->rs2]) >> 32); break;
+    case RV_OP_DIV: COUNT_DIV; x[in->rd] = rv_div(x[in->rs1], x[in->rs2]); break;
+    case RV_OP_DIVU: COUNT_DIV; x[in->rd] = rv_divu(x[in->rs1], x[in->rs2]); break;
+    case RV_OP_REM: COUNT_DIV; x[in->rd] = rv_rem(x[in->rs1], x[in->rs2]); break;
+    case RV_OP_REMU: COUNT_DIV; x[in->rd] = rv_remu(x[in->rs1], x[in->rs2]); break;

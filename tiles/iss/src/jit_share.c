@@ -54,7 +54,8 @@ static bool same(const rv_jit_entry *e, const rv_block *b, uint32_t branch_taken
     const rv_block *copy = e->copy;
     return e->branch_taken == branch_taken && copy->vpc == b->vpc && copy->end_pc == b->end_pc &&
            copy->cycles == b->cycles && copy->bound == b->bound && copy->count == b->count &&
-           copy->loads == b->loads && copy->stores == b->stores &&
+           copy->loads == b->loads && copy->stores == b->stores && copy->muls == b->muls &&
+           copy->divs == b->divs &&
            memcmp(copy->insn, b->insn, b->count * sizeof b->insn[0]) == 0;
 }
 

@@ -359,6 +359,8 @@ static void emit_end(translator *t)
     add_reg(a, INSTRET, b->count);
     add_counter(a, CPU(stats.loads), b->loads);
     add_counter(a, CPU(stats.stores), b->stores);
+    add_counter(a, CPU(stats.muls), b->muls);
+    add_counter(a, CPU(stats.divs), b->divs);
     switch ((enum rv_op)last->op) {
     case RV_OP_JAL:
         if (last->rd != RV_REG_SINK)

@@ -36,7 +36,11 @@ struct cli_options {
     bool list_config = false;
     bool list_presets = false;
     bool area = false;              // --area: print the area estimate, run nothing
+    bool area_parts = false;        // --area-parts: the same with every component's parts
     bool area_calibration = false;  // --area-calibration: the model against the thesis
+    bool energy_figures = false;    // --energy-figures: the energy.* keys and their sources
+    bool print_config = false;      // --print-config: the effective configuration as JSON
+    bool traffic = false;           // --traffic: the NoC alone with synthetic traffic
     bool help = false;
     bool version = false;
     std::string help_text;

@@ -19,12 +19,13 @@ struct config_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class value_kind { integer, boolean, string };
+// number: a finite decimal in [min, max] (the integer bounds)
+enum class value_kind { integer, boolean, string, number };
 
 struct config_key {
     std::string path;  // dotted, e.g. "tile.cores"
     value_kind kind;
-    int64_t min, max;   // integers only
+    int64_t min, max;   // integers and numbers only
     nlohmann::json default_value;
     std::string unit;
     std::string description;

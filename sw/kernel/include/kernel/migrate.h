@@ -14,6 +14,10 @@ enum k_migrate_method {
     K_MIGRATE_PAUSE = 1,     /* the state of the art: communication paused for the whole move */
     K_MIGRATE_RELOCATE = 2,  /* NAMP-PS endpoint relocation at the switch-over (Fig. 3.38) */
     K_MIGRATE_DUALCAST = 3,  /* NAMP-PS dualcast from the pre-migration phase on (Fig. 3.39) */
+    K_MIGRATE_SOFTWARE = 4,  /* protection switching by the kernels, no PS hardware (3.6.3):
+                                the source forwards, the senders' kernels switch them
+                                (sw/kernel/kmig_swps.c); channels only (K_ENOTSUP for a task
+                                with a connection-less receive endpoint) */
 };
 
 typedef struct k_migrate_result {
@@ -32,7 +36,7 @@ void k_migrate_service_stop(void);
 /* Moves task t (a task of this tile set up with kmp_task_attach) to `tile`. Blocks the calling
  * kernel thread until the task runs there: K_OK, and t has ended here (exit code K_MIGRATED);
  * or an error, and the task runs on here as before: K_EINVAL (bad tile, itself, not a kmp task),
- * K_ENOTSUP (no NAMP-PS), K_EBUSY (a migration of t is under way, the task sits in a kernel wait
+ * K_ENOTSUP (no NAMP-PS; K_MIGRATE_SOFTWARE needs none, but no connection-less endpoint), K_EBUSY (a migration of t is under way, the task sits in a kernel wait
  * or its transfer does not settle, or one of its ports is taken at the destination), K_ENOMEM
  * (the destination's pages, threads, endpoint tables or vifs are full), K_ETIMEDOUT (a tile's
  * service did not answer). A task that ends while it is being migrated: K_EINVAL. */

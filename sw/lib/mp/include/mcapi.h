@@ -195,6 +195,15 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
                             mcapi_timeout_t timeout, mcapi_status_t *mcapi_status);
 void mcapi_cancel(mcapi_request_t *request, mcapi_status_t *mcapi_status);
 
+/* Zero-copy receive of connection-less messages: mcapix_msg_hold waits for the oldest message
+ * (as mcapi_msg_recv) and gives its address in the receive buffer and its size without freeing
+ * its element; the element stays taken (allocations that need it are refused "full") until
+ * mcapix_msg_release. One held message per endpoint (a second hold: MCAPI_ERR_PARAMETER; release
+ * without a hold: MCAPI_ERR_PARAMETER); deleting the endpoint drops a held message. */
+void mcapix_msg_hold(mcapi_endpoint_t receive_endpoint, void **data, size_t *size,
+                     mcapi_status_t *mcapi_status);
+void mcapix_msg_release(mcapi_endpoint_t receive_endpoint, mcapi_status_t *mcapi_status);
+
 /* Extensions: switch this node's data path at run time; statistics of the progress engine. */
 void mcapix_set_data_path(uint32_t path);
 uint32_t mcapix_get_data_path(void);
@@ -210,8 +219,13 @@ typedef struct mp_stats {
     uint64_t idle_cycles;        /* cycles core 0 slept in wfi inside the library */
     uint64_t isr_cycles;         /* cycles serving the adapter interrupt (trap, or inline after wfi) */
     uint32_t isr_count, packets_rx, packets_tx, nacks, retries;
+    uint32_t refused;            /* allocations the software protocol refused "full" (receiver) */
 } mp_stats_t;
 const volatile mp_stats_t *mcapix_stats(void);
+/* Allocation requests of other nodes this node refused because a receive buffer was full (they
+ * back off and ask again), both transports: the software protocol's count, plus the NAMP target's
+ * (NA_NAMP_REFUSED). Wraps. */
+uint32_t mcapix_refused(void);
 const char *mcapix_status_name(mcapi_status_t status);
 
 #ifdef __cplusplus

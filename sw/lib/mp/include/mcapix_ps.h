@@ -55,8 +55,8 @@ mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t endpoint, uint32_t node
 /* A tombstone (MOVED) no sender needs any more: the library takes the entry back (its identity
  * goes with it: a sender that still holds it is answered NO_ENDPOINT). */
 mcapi_status_t mcapix_endpoint_bury(mcapi_endpoint_t endpoint);
-/* A relocated channel endpoint's tombstone is not needed (its one sender was switched by RELOC):
- * the library takes the entry back. */
+/* A relocated channel endpoint's tombstone is not needed (its one sender was switched, by RELOC or
+ * by its kernel): the library takes the entry back. Needs no PS. */
 mcapi_status_t mcapix_endpoint_retire(mcapi_endpoint_t endpoint);
 /* A migration that did not happen: deletes an endpoint created for it (adopted, never switched to)
  * without telling the channel's sender, which still sends to the original endpoint. */

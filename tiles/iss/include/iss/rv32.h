@@ -131,6 +131,7 @@ typedef struct rv_cpu_stats {
     uint64_t cycles;
     uint64_t instret;
     uint64_t loads, stores, atomics, branches_taken, branches_not_taken;
+    uint64_t muls, divs;   /* M extension: mul/mulh*, div/rem* (the energy model's classes) */
     uint64_t exceptions, interrupts;
     uint64_t exceptions_by_cause[16];
     uint64_t wfi_count;

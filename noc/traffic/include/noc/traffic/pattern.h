@@ -7,7 +7,12 @@
 
 namespace noc::traffic {
 
-enum class pattern { uniform, transpose, bit_complement, hotspot, nearest_neighbour };
+enum class pattern {
+    uniform, transpose, bit_complement, hotspot, nearest_neighbour, bit_reverse, shuffle, butterfly
+};
+constexpr pattern all_patterns[] = {pattern::uniform,   pattern::transpose,  pattern::bit_complement,
+                                    pattern::hotspot,   pattern::nearest_neighbour, pattern::bit_reverse,
+                                    pattern::shuffle,   pattern::butterfly};
 
 const char *pattern_name(pattern p);
 // Accepts the names pattern_name() returns; reports an SC_REPORT_ERROR for anything else.
@@ -26,6 +31,11 @@ struct pattern_params {
 //   bit_complement     (x, y) -> (W-1-x, H-1-y)
 //   hotspot            the hotspot tile with probability hotspot_fraction, otherwise uniform
 //   nearest_neighbour  one of the (up to four) adjacent tiles, equally likely
+//   bit_reverse        the tile id's b bits reversed (b = bits of the largest id, as Noxim)
+//   shuffle            the b bits rotated left by one
+//   butterfly          the most and least significant of the b bits swapped
+// The bit permutations give no partner where the result is the source or outside the mesh (a
+// mesh whose tile count is not a power of two leaves those sources idle).
 std::optional<unsigned> pick_destination(pattern p, unsigned src, const pattern_params &params,
                                          deterministic_rng &rng);
 

@@ -38,6 +38,11 @@
 #define mcapix_get_data_path mptask_mcapix_get_data_path
 #define mcapix_namp_last_error mptask_mcapix_namp_last_error
 #define mcapix_stats mptask_mcapix_stats
+/* not in tasks (the count is the adapter's, a kernel register; the zero-copy receive is not
+ * offered there): a task that calls them does not link */
+#define mcapix_msg_hold mptask_mcapix_msg_hold
+#define mcapix_msg_release mptask_mcapix_msg_release
+#define mcapix_refused mptask_mcapix_refused
 #define mcapix_status_name mptask_mcapix_status_name
 /* collectives (mcapi_task_cc.c) */
 #define mcapix_cc_area mptask_mcapix_cc_area

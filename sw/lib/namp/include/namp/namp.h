@@ -110,6 +110,9 @@ const char *namp_error_name(uint32_t code);
 /* Receive counter: messages that arrived and have not been acknowledged yet. */
 uint32_t namp_rx_count(void);
 void namp_rx_ack(uint32_t n);
+/* Allocation requests the target refused for a full receive buffer or a paused endpoint
+ * (NA_NAMP_REFUSED; wraps). */
+uint32_t namp_refused(void);
 
 /* Interrupt part, called by the MEIP handler with NA_IRQ_ACTIVE: handles NAMP_DONE (marks the
  * completed IEN slots, writes the acknowledge) and RX_COUNT (acknowledges the whole count and
