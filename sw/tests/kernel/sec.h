@@ -23,6 +23,8 @@ enum sec_class {
     SEC_IDENTITY,       /* endpoints of killed tasks, their memory taken again */
     SEC_COLLECTIVE,     /* contributions under honest reductions' ids, parts of honest gathers */
     SEC_QUOTA,          /* colluding tasks on two tiles exhausting every shared table */
+    SEC_HEADERS_SW,     /* SEC_HEADERS with its channel only, moved by software PS (which refuses
+                           connection-less endpoints): runs without NAMP-PS too */
 };
 
 #define SEC_TAG 0x5EC20000u          /* high half of every secret word (kernels, free pages) */

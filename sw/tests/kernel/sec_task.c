@@ -228,7 +228,8 @@ static void attack_headers(uint32_t *s)
 {
     struct sec_task *t = T;
     mcapi_status_t st;
-    mcapi_endpoint_t e0 = mcapi_endpoint_create(SEC_PORT_ATT, &st);
+    const int chan_only = t->cls == SEC_HEADERS_SW;
+    mcapi_endpoint_t e0 = chan_only ? NULL : mcapi_endpoint_create(SEC_PORT_ATT, &st);
     mcapi_endpoint_t e1 = mcapi_endpoint_create(SEC_PORT_ATT + 1, &st);
     mcapi_pktchan_recv_hndl_t rh = NULL;
     mcapi_request_t r;
@@ -241,7 +242,7 @@ static void attack_headers(uint32_t *s)
     while (!t->go)
         u_sleep(1);
     for (uint32_t it = 0; it < t->iterations && !t->stop; ++it) {
-        const uint32_t which = rnd(s) % 3;
+        const uint32_t which = chan_only ? 1 + rnd(s) % 2 : rnd(s) % 3;
         volatile uint32_t *b = (volatile uint32_t *)(which == 2 ? S->tx : S->rx[which]);
         const uint32_t n = which == 2 ? MP_TASK_TX_N : MP_TASK_RX_N;
         switch (rnd(s) % 6) {
@@ -256,7 +257,20 @@ static void attack_headers(uint32_t *s)
             for (uint32_t k = 0; k < (1u << n); ++k)
                 b[MP_CB_HEADER_SIZE / 4 + k] = MP_CB_COMMITTED | (rnd(s) % 2 ? evil(s) : rnd(s) % 0x10000u);
             break;
-        case 3: {   /* a receive through its library: the buffer's header as created first (the
+        case 3:
+            if (chan_only) {   /* a packet through its library, the buffer as created first */
+                void *pkt;
+                mp_cbuffer_init((mp_cbuffer_t *)S->rx[1], MP_TASK_RX_N, MP_TASK_RX_M, 0);
+                if (mcapi_pktchan_available(rh, &st) > 0) {
+                    mcapi_pktchan_recv(rh, &pkt, &sz, &st);
+                    if (st == MCAPI_SUCCESS) {
+                        t->accepted++;
+                        mcapi_pktchan_release(pkt, &st);
+                    }
+                }
+                break;
+            }
+            {   /* a receive through its library: the buffer's header as created first (the
                      * library trusts its own task's words: reading them as written would kill
                      * the attacker, not anyone else); waited for a while only */
             uint32_t m[SEC_MSG_WORDS];   /* a task has no static data: its stack */
@@ -552,7 +566,8 @@ static void attacker(void)
     mcapi_initialize(MCAPI_DOMAIN, S->u.c.node, NULL, NULL, NULL, &st);
     uint32_t s = t->seed | 1u;
     switch (t->cls) {
-    case SEC_HEADERS: attack_headers(&s); break;
+    case SEC_HEADERS:
+    case SEC_HEADERS_SW: attack_headers(&s); break;
     case SEC_DROP: attack_requests(&s, 0); break;
     case SEC_CLAIMS: attack_requests(&s, 1); break;
     case SEC_IDENTITY: attack_identity(&s); break;
