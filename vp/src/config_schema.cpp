@@ -328,13 +328,13 @@ const std::vector<preset> &config_presets() {
                    "buffered sends, CCM, CC multicast (Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
-                    {"enable_cc_multicast", true}}}}},
+                    {"enable_cc_multicast", true}, {"identity", true}}}}},
         {"svfull", "svbase with CC scatter/gather and reduction, HW-OSQM and protection switching "
                    "(Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}, {"enable_cc_scattergather", true},
-                    {"enable_cc_reduction", true}, {"osqm", true}, {"ps", true}}}}},
+                    {"enable_cc_reduction", true}, {"osqm", true}, {"ps", true}, {"identity", true}}}}},
     };
     return presets;
 }
