@@ -2,7 +2,8 @@
  *
  * Core 0 of tile 5 calls gdb_target(13), whose local `local` becomes 40 (the test breaks there,
  * steps and reads it). Core 1 of tile 2 writes 0x5a5a to gdb_shared after a delay (the test
- * watches it: the watchpoint fires on that other core). Every core exits 0; core 0 of tile 5
+ * watches it: the watchpoint fires on that other core). Every core writes 7 to gdb_every, its
+ * tile's copy (the per-tile watchpoint test: one stop per tile). Every core exits 0; core 0 of tile 5
  * exits 1 if gdb_target returned a wrong value, so a debugger that corrupts state fails the run. */
 #include <stdint.h>
 
@@ -10,6 +11,7 @@
 
 volatile uint32_t gdb_shared;
 volatile uint32_t gdb_result;
+volatile uint32_t gdb_every;
 
 __attribute__((noinline)) uint32_t gdb_target(uint32_t n)
 {
@@ -21,6 +23,7 @@ __attribute__((noinline)) uint32_t gdb_target(uint32_t n)
 int main(void)
 {
     const uint32_t tile = tile_id(), core = tile_core_id();
+    gdb_every = 7u;
     if (tile == 5 && core == 0 && gdb_target(13) != 41u)
         return 1;
     if (tile == 2 && core == 1) {

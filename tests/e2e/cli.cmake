@@ -37,6 +37,30 @@ namp_vp_check(e2e.cli.full_console_file EXIT 2 LABELS cli
   EXPECT "error: cannot write console.file '/dev/full'" ARGS --firmware ${FW}/hello.elf --quiet --set console.file=/dev/full)
 namp_vp_check(e2e.cli.full_log EXIT 2 LABELS cli EXPECT "error: cannot write the log to '/dev/full'"
   ARGS --firmware ${FW}/hello.elf --log insn --log-file /dev/full)
+# Issue 35: the log ends the run at its first write error, not after simulating to the end (the
+# spinning firmware would otherwise reach the watchdog, exit 124).
+namp_vp_check(e2e.cli.log_full_ends_run EXIT 2 LABELS cli
+  EXPECT "the log could not be written to '/dev/full' \\(No space left on device\\): the run ends at cycle"
+  EXPECT "error: cannot write the log to '/dev/full'" REJECT "watchdog"
+  ARGS ${SPIN} --log insn --log-file /dev/full)
+# Issue 35: a --log-tiles/--log-cores filter naming what the platform does not have is an input
+# error (it would give an empty log and exit 0).
+namp_vp_check(e2e.cli.log_tiles_outside EXIT 2 LABELS cli
+  EXPECT "--log-tiles: there is no tile 99 \\(the 4x4 mesh has tiles 0..15\\)" REJECT "cycles simulated"
+  ARGS ${SPIN} --log insn --log-tiles 3,99)
+namp_vp_check(e2e.cli.log_cores_outside EXIT 2 LABELS cli
+  EXPECT "--log-cores: there is no core 7 \\(a tile has 1 core: 0, tile.cores\\)" REJECT "cycles simulated"
+  ARGS ${SPIN} --log insn --log-cores 7)
+# Issue 35: an image linked for a larger SRAM than the tile's is refused before the run (its
+# stacks would lie past the end: every core faulted), naming both sizes; --area refuses it too.
+set(SRAM2M_WHY "its stacks end at 0x80200000 \\(__stack_top\\), outside the tile SRAM .0x80000000, 0x80100000.: the image is linked for an SRAM of 2097152 bytes, the tile has 1048576 \\(tile.sram_size\\)")
+namp_vp_check(e2e.cli.sram_too_small EXIT 2 LABELS cli EXPECT "${SRAM2M_WHY}"
+  "or run with --set tile.sram_size=2097152" REJECT "cycles simulated" REJECT "FATAL TRAP"
+  ARGS --firmware ${FW}/test_sram_2m.elf)
+namp_vp_check(e2e.cli.sram_too_small_area EXIT 2 LABELS cli EXPECT "${SRAM2M_WHY}"
+  ARGS --area --firmware ${FW}/test_sram_2m.elf)
+namp_vp_check(e2e.cli.sram_2m_fits EXIT 42 LABELS cli EXPECT "exiting with 42"
+  ARGS --preset single --set tile.sram_size=2097152 --firmware ${FW}/test_sram_2m.elf)
 # a failing firmware keeps its own exit code when an output also fails
 namp_vp_check(e2e.cli.full_stats_keeps_firmware_code EXIT 42 LABELS cli
   EXPECT "cannot write statistics" ARGS --preset single --firmware ${FW}/test_exit_code.elf --stats /dev/full)

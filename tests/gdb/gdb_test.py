@@ -23,6 +23,16 @@ usage: gdb_test.py MODE VP ELF [GDB]
   second       a second client is refused with an error reply while the first goes on
   input_bound  megabytes of an unterminated packet while the target runs: memory stays bounded,
                Ctrl-C still stops the target
+  sched_lock_wfi  test_smp: with scheduler-locking on, stepping core 1 into the wfi that waits for
+               the held core 0's IPI: GDB gets a stop at once (the simulation is out of events),
+               not a hang
+  watch_tiles  a watchpoint on a global every core writes (the same value, each into its tile's
+               copy): one stop per tile, each naming its thread and tile (issue 35)
+  sched_lock_recv  test_mpi_ring (preset smp): `next` over a blocking MPI_Recv of the last rank
+               with scheduler-locking on (it waits with timed sleeps for a held rank): GDB gets a
+               stop with a line saying why after the hold limit, not a session that never returns;
+               a core that sleeps with nothing to wake it (starved) the same at once; then the run
+               ends normally (issue 35)
 Every network wait has a timeout; ports are chosen by the system (--gdb 127.0.0.1:0).
 """
 import json
@@ -34,7 +44,7 @@ import sys
 import tempfile
 import time
 
-TIMEOUT = 120
+TIMEOUT = int(os.environ.get("GDB_TEST_TIMEOUT", "120"))
 MESH = ["--set", "mesh.width=3", "--set", "mesh.height=2", "--set", "tile.cores=2"]
 
 
@@ -431,6 +441,68 @@ def second(vp, elf, gdb, tmp):
     print("second client refused; first detached normally")
 
 
+def watch_tiles(vp, elf, gdb, tmp):
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp)
+    text = run_gdb(gdb, elf, port, ["watch gdb_every"] + ["continue"] * 7, proc)
+    code, _, vp_err = finish_vp(proc, out, err)
+    stops = re.findall(r'Thread \d+ "tile (\d+) core \d+" hit Hardware watchpoint 1: gdb_every', text)
+    others = re.findall(r"namp-vp: thread \d+ \(tile (\d+) core \d+\) wrote 4 bytes at 0x[0-9a-f]+ "
+                        r"\(write watchpoint at 0x[0-9a-f]+, 4 bytes\): tile \d+'s copy 0x00000000 -> "
+                        r"0x00000007", text)
+    signals = re.findall(r'Thread \d+ "tile (\d+) core \d+" received signal SIGTRAP', text)
+    tiles = stops + others
+    if sorted(tiles) != [str(t) for t in range(6)] or sorted(signals) != sorted(others):
+        fail(f"one stop per tile wanted: watchpoint stops in tiles {stops}, named writes in {others}, "
+             f"SIGTRAP stops in {signals}")
+    if "Old value = 0" not in text or "New value = 7" not in text:
+        fail("the first stop does not show the tile's old and new value")
+    expect(text, [r"exited normally"], "watch_tiles")
+    if code != 0:
+        fail(f"namp-vp exit code {code}:\n{vp_err}")
+    print(f"one stop per tile: {len(stops)} as watchpoint hits, {len(others)} with a line naming the tile")
+
+
+def sched_lock_recv(vp, elf, gdb, tmp):
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sw", "examples",
+                       "sdk_mpi", "main.c")
+    line = next(i + 1 for i, t in enumerate(open(src)) if "MPI_Recv" in t and "rank - 1" in t)
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp, SMP)
+    text = run_gdb(gdb, elf, port, [
+        f"break main.c:{line} thread 16", "continue", "set scheduler-locking on", "next",
+        "echo ==after==\\n", "info threads", "set scheduler-locking off", "delete", "continue"], proc)
+    code, vp_out, vp_err = finish_vp(proc, out, err)
+    expect(text, [r'Thread 16 "tile 3 core 3" hit Breakpoint 1',
+                  r"namp-vp: thread 16 \(tile 3 core 3\) ran \d+ cycles without reaching a stop while "
+                  r"the other threads are held \(scheduler-locking\)",
+                  r'Thread 16 "tile 3 core 3" received signal SIGTRAP',
+                  r"exited normally"], "sched_lock_recv")
+    if "==after==" not in text:
+        fail("the session did not go on after the step")
+    if code != 0 or "sdk_mpi: 16 ranks, ring token 120" not in vp_out or "hang" in vp_err:
+        fail(f"namp-vp exit code {code}:\n{vp_out}\n{vp_err}")
+    print("a scheduler-locked step over a blocking MPI_Recv stopped with a reason; the run ended 0")
+
+
+def sched_lock_wfi(vp, elf, gdb, tmp):
+    # the wfi of ipi_receiver's loop (inlined into main), found after the store of ipi_ready
+    dump = subprocess.run(["riscv64-unknown-elf-objdump", "-d", elf], stdout=subprocess.PIPE).stdout.decode()
+    after = dump[dump.index("<ipi_ready>"):]
+    wfi = re.search(r"^\s*([0-9a-f]+):\s+10500073\s+wfi", after, re.M).group(1)
+    proc, port, out, err = start_vp(vp, elf, ["--gdb", "127.0.0.1:0", "--gdb-wait"], tmp, SMP)
+    text = run_gdb(gdb, elf, port, [
+        f"break *0x{wfi} thread 2", "continue", "set scheduler-locking on", "delete",
+        "stepi", "stepi", "echo ==after==\\n", "set scheduler-locking off", "delete",
+        "continue"], proc)
+    code, vp_out, vp_err = finish_vp(proc, out, err)
+    expect(text, [r'Thread 2 "tile 0 core 1" hit Breakpoint 1',
+                  r"namp-vp: thread 2 \(tile 0 core 1\) sleeps in wfi and no thread that runs can wake "
+                  r"it: the others are held \(scheduler-locking\)",
+                  r"==after==", r"exited normally"], "sched_lock_wfi")
+    if code != 0 or "smp ok" not in vp_out or "hang" in vp_err:
+        fail(f"namp-vp exit code {code}:\n{vp_out}\n{vp_err}")
+    print("a scheduler-locked step into a wfi nothing can end stopped with a reason; the run ended 0")
+
+
 def rss_kib(pid):
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("VmRSS:"):
@@ -493,7 +565,8 @@ def main():
             bad_address(vp, elf, f"127.0.0.1:{s.getsockname()[1]}", tmp)
         elif mode == "interrupt":
             interrupt(vp, elf, gdb, tmp)
-        elif mode in ("sched_lock", "held_time", "reset_quit", "second", "input_bound"):
+        elif mode in ("sched_lock", "held_time", "reset_quit", "second", "input_bound", "watch_tiles",
+                      "sched_lock_recv", "sched_lock_wfi"):
             globals()[mode](vp, elf, gdb, tmp)
         elif mode == "unreachable":
             bad_address(vp, elf, "192.0.2.1:0", tmp)  # TEST-NET-1: on no interface of this host

@@ -13,6 +13,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,10 +398,10 @@ const elf_segment *elf_image_segment(const elf_image *img, size_t i)
     return &img->seg[i];
 }
 
-int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value)
+/* Calls fn for every defined, named symbol of .symtab (with its name) until fn returns true. */
+static void each_symbol(const elf_image *img, bool (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
+                        void *ctx)
 {
-    if (img == NULL || img->elf == NULL || name == NULL)
-        return -1;
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(img->elf, scn)) != NULL) {
         GElf_Shdr sh;
@@ -420,14 +421,102 @@ int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value)
             if (sym.st_shndx == SHN_UNDEF || sym.st_name == 0)
                 continue;
             const char *n = elf_strptr(img->elf, sh.sh_link, sym.st_name);
-            if (n != NULL && strcmp(n, name) == 0) {
-                if (value)
-                    *value = (uint32_t)sym.st_value;
-                return 0;
-            }
+            if (n != NULL && fn(ctx, &sym, n))
+                return;
         }
     }
+}
+
+struct symbol_at {
+    uint32_t addr;
+    const char *best;
+    uint64_t value;
+    bool contains;
+};
+
+static bool closer_symbol(void *ctx, const GElf_Sym *sym, const char *n)
+{
+    struct symbol_at *s = ctx;
+    unsigned type = GELF_ST_TYPE(sym->st_info);
+    if (sym->st_shndx == SHN_ABS || (type != STT_FUNC && type != STT_NOTYPE) || sym->st_value > s->addr ||
+        n[0] == '\0' || n[0] == '.' || (n[0] == '$' && n[1] == 'x'))
+        return false; /* data, local labels and mapping symbols */
+    bool contains = type == STT_FUNC && s->addr < sym->st_value + sym->st_size;
+    /* a containing function wins; then the highest start below addr */
+    if (s->best == NULL || (contains && !s->contains) || (contains == s->contains && sym->st_value > s->value)) {
+        s->best = n;
+        s->value = sym->st_value;
+        s->contains = contains;
+    }
+    return false;
+}
+
+int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len, uint32_t *offset)
+{
+    if (img == NULL || img->elf == NULL || buf == NULL || len == 0)
+        return -1;
+    struct symbol_at s = {addr, NULL, 0, false};
+    each_symbol(img, closer_symbol, &s);
+    if (s.best == NULL)
+        return -1;
+    snprintf(buf, len, "%s", s.best);
+    if (offset)
+        *offset = (uint32_t)(addr - s.value);
+    return 0;
+}
+
+int elf_image_alloc_section(const elf_image *img, size_t i, const char **name, uint32_t *addr,
+                            uint32_t *size)
+{
+    if (img == NULL || img->elf == NULL)
+        return -1;
+    size_t shstrndx;
+    if (elf_getshdrstrndx(img->elf, &shstrndx) != 0)
+        return -1;
+    size_t seen = 0;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(img->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) == NULL || !(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0)
+            continue;
+        if (seen++ != i)
+            continue;
+        const char *n = elf_strptr(img->elf, shstrndx, sh.sh_name);
+        if (name)
+            *name = n ? n : "?";
+        if (addr)
+            *addr = (uint32_t)sh.sh_addr;
+        if (size)
+            *size = (uint32_t)(sh.sh_size > 0xffffffffu ? 0xffffffffu : sh.sh_size);
+        return 0;
+    }
     return -1;
+}
+
+struct symbol_named {
+    const char *name;
+    uint32_t *value;
+    bool found;
+};
+
+static bool named_symbol(void *ctx, const GElf_Sym *sym, const char *n)
+{
+    struct symbol_named *s = ctx;
+    if (strcmp(n, s->name) != 0)
+        return false;
+    if (s->value)
+        *s->value = (uint32_t)sym->st_value;
+    s->found = true;
+    return true;
+}
+
+int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value)
+{
+    if (img == NULL || img->elf == NULL || name == NULL)
+        return -1;
+    struct symbol_named s = {name, value, false};
+    each_symbol(img, named_symbol, &s);
+    return s.found ? 0 : -1;
 }
 
 uint32_t elf_image_flags(const elf_image *img) { return img ? img->flags : 0; }

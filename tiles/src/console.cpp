@@ -35,8 +35,11 @@ bool console::write_register(uint32_t offset, uint32_t value, tlm::tlm_generic_p
                              const sc_core::sc_time &) {
     if (offset != CONSOLE_TX) return false;
     const initiator_id *who = find_initiator(trans);
-    const unsigned source = who ? who->core : unsigned(pending_.size() - 1);
-    const char c = char(value & 0xFF);
+    put(who ? who->core : unsigned(pending_.size() - 1), char(value & 0xFF));
+    return true;
+}
+
+void console::put(unsigned source, char c) {
     ++bytes_;
     if (c == '\n') {
         emit_line(source, pending_[source]);
@@ -44,7 +47,11 @@ bool console::write_register(uint32_t offset, uint32_t value, tlm::tlm_generic_p
     } else if (c != '\r') {
         pending_[source] += c;
     }
-    return true;
+}
+
+void console::write_text(unsigned source, const char *data, size_t len) {
+    if (source + 1 >= pending_.size()) source = unsigned(pending_.size() - 1);
+    for (size_t i = 0; i < len; ++i) put(source, data[i]);
 }
 
 void console::emit_line(unsigned source, const std::string &text) {

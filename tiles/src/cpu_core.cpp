@@ -27,6 +27,8 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.on_trap = &cpu_core::trap_thunk;
     if (p.log) {
         log_insn_ = p.log->wants(trace::log_insn, p.tile_id, p.core);
+        log_commit_ = p.log->wants(trace::log_commit, p.tile_id, p.core);
+        log_steps_ = log_insn_ || log_commit_;
         log_mmio_ = p.log->wants(trace::log_mmio, p.tile_id, p.core);
     }
     cfg.on_trap_return = track_ ? &cpu_core::trap_return_thunk : nullptr;
@@ -34,6 +36,10 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     cfg.reservations = p.reservations;
     cfg.read_time = &cpu_core::read_time_thunk;
     cfg.time_ctx = this;
+    if (p.semihost) {
+        cfg.semihost = &cpu_core::semihost_thunk;
+        cfg.semihost_ctx = this;
+    }
     cpu_ = rv_cpu_create(&cfg);
     if (!cpu_) SC_REPORT_FATAL(this->name(), "the ISS rejected the core configuration");
 
@@ -145,19 +151,14 @@ void cpu_core::run_firmware() {
         }
         const uint64_t limit = rv_cpu_cycles(cpu_) + budget_cycles;
         rv_debug_hit hit{};
-        if (log_insn_ && p_.log->full()) log_insn_ = false;  // back to the fast path
-        // An instruction log needs the per-instruction path, like breakpoints do.
-        const rv_debug_points *points = log_insn_ ? logged_points(dbg.points) : dbg.points;
-        const rv_run_status status =
-            points || dbg.step
-                ? rv_cpu_run_debug(cpu_, limit, points, dbg.skip_first, dbg.step, &hit)
-                : rv_cpu_run(cpu_, limit);
+        rv_run_status status = run_slice(limit, dbg, hit);
         account_cycles();
-        // A stepped wfi ends the step (wfi may act as a nop); the debugger stops us before it sleeps.
+        // A stepped wfi ends the step; once resumed the core sleeps as it would have unstepped
+        // (no debugger action changes what is simulated: docs/debugging.md).
         if (status == RV_RUN_DEBUG || (dbg.step && status == RV_RUN_WFI)) {
             hit.reason = status == RV_RUN_DEBUG ? hit.reason : RV_DEBUG_STEP;
             p_.debug->stopped(*this, hit);
-            continue;
+            if (status == RV_RUN_DEBUG) status = RV_RUN_BUDGET;  // the slice goes on, or ends here
         }
         if (status == RV_RUN_LOCKUP) {
             qk_.sync();
@@ -278,6 +279,20 @@ uint64_t cpu_core::read_time_thunk(void *ctx) {
     auto *self = static_cast<cpu_core *>(ctx);
     self->account_cycles();
     return self->p_.read_mtime(self->qk_.get_local_time());
+}
+
+// A semihosting call (docs/semihosting.md): host I/O takes no simulated time; SYS_EXIT ends this
+// core like its exit register does.
+bool cpu_core::semihost_thunk(void *ctx, rv_cpu *) {
+    auto *self = static_cast<cpu_core *>(ctx);
+    const semihosting::result r = self->p_.semihost->call(*self);
+    if (r.exit) {
+        self->halted_ = true;
+        rv_cpu_request_stop(self->cpu_);
+        self->p_.run_control->core_exited(self->p_.tile_id, self->p_.core, r.code,
+                                          rv_cpu_cycles(self->cpu_));
+    }
+    return true;
 }
 
 void cpu_core::trap_thunk(void *ctx, rv_cpu *, uint32_t cause, uint32_t epc, uint32_t tval) {

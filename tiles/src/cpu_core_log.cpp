@@ -43,15 +43,47 @@ std::string insn_text(uint32_t pc, uint32_t bits) {
 const rv_debug_points *cpu_core::logged_points(const rv_debug_points *debugger) {
     log_points_ = debugger ? *debugger : rv_debug_points{};
     log_points_.on_insn = &cpu_core::insn_thunk;
+    log_points_.after_insn = log_commit_ ? &cpu_core::after_insn_thunk : nullptr;
     log_points_.insn_ctx = this;
     return &log_points_;
 }
 
 void cpu_core::insn_thunk(void *ctx, uint32_t pc, uint32_t bits) {
     auto *self = static_cast<cpu_core *>(ctx);
-    if (!self->p_.log->in_range(pc)) return;
+    ++self->log_path_steps_;
+    if (self->log_commit_) {
+        rv_cpu_commit_begin(self->cpu_, &self->commit_);
+        self->commit_cycle_ = rv_cpu_cycles(self->cpu_);
+    }
+    if (!self->log_insn_ || !self->p_.log->in_range(pc)) return;
     self->p_.log->write(trace::log_insn, self->p_.tile_id, int(self->p_.core),
                         rv_cpu_cycles(self->cpu_), insn_text(pc, bits));
+}
+
+// Spike's --log-commits line of a retired instruction (riscv-isa-sim, riscv/execute.cc):
+// "core   0: 3 0x80000000 (0x00000297) x5  0x80000000", then " c768_mstatus 0x..." per CSR
+// written, " mem 0xADDR" per load and " mem 0xADDR 0xVALUE" per store. RV32: 8 hex digits.
+void cpu_core::after_insn_thunk(void *ctx) {
+    auto *self = static_cast<cpu_core *>(ctx);
+    rv_commit &c = self->commit_;
+    rv_cpu_commit_end(self->cpu_, &c);
+    if (!c.retired || !self->p_.log->in_range(c.pc)) return;
+    char text[256];
+    int n = std::snprintf(text, sizeof text, "core%4u: %d 0x%08x (0x%0*x)", self->p_.core,
+                          int(c.priv), unsigned(c.pc), c.len == 2 ? 4 : 8, unsigned(c.bits));
+    const auto add = [&](const char *fmt, auto... args) {
+        if (n > 0 && size_t(n) < sizeof text) n += std::snprintf(text + n, sizeof text - size_t(n), fmt, args...);
+    };
+    if (c.rd) add(" x%-2u 0x%08x", c.rd, unsigned(c.rd_value));
+    for (unsigned i = 0; i < c.csr_count; ++i) {
+        char name[32];
+        rv_csr_name(c.csr[i], name, sizeof name);
+        add(" c%u_%s 0x%08x", unsigned(c.csr[i]), name, unsigned(c.csr_value[i]));
+    }
+    if (c.load) add(" mem 0x%08x", unsigned(c.addr));
+    if (c.store) add(" mem 0x%08x 0x%0*x", unsigned(c.addr), int(c.size * 2), unsigned(c.store_value));
+    self->p_.log->write(trace::log_commit, self->p_.tile_id, int(self->p_.core),
+                        self->commit_cycle_, text);
 }
 
 void cpu_core::log_trap(uint32_t cause, uint32_t epc, uint32_t tval) {

@@ -52,6 +52,11 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
         p.log = out.log;
         p.tracer = out.tracer;
         p.jit_pool = out.jit_pool;
+        if (out.semihosting_root >= 0) {
+            semihosting_.push_back(std::make_unique<semihosting>(
+                out.semihosting_root, out.semihosting_epoch, geometry.clock_hz, *console_, c));
+            p.semihost = semihosting_.back().get();
+        }
         if (config.trace_traps && out.trace) {
             std::ostream *trace = out.trace;
             p.trace_trap = [trace](const std::string &line) { *trace << line << '\n'; };

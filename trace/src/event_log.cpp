@@ -1,6 +1,8 @@
 #include "trace/event_log.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -8,7 +10,8 @@ namespace trace {
 
 namespace {
 const std::pair<const char *, unsigned> names[] = {
-    {"insn", log_insn}, {"trap", log_trap}, {"irq", log_irq}, {"mmio", log_mmio}, {"namp", log_namp}};
+    {"insn", log_insn}, {"trap", log_trap}, {"irq", log_irq}, {"mmio", log_mmio}, {"namp", log_namp},
+    {"commit", log_commit}};
 
 const char *name_of(unsigned category) {
     for (const auto &[name, bit] : names)
@@ -22,15 +25,15 @@ unsigned parse_log_categories(const std::string &list) {
     std::istringstream in(list);
     std::string word;
     while (std::getline(in, word, ',')) {
-        unsigned bit = word == "all" ? log_insn | log_trap | log_irq | log_mmio | log_namp : 0;
+        unsigned bit = word == "all" ? log_insn | log_trap | log_irq | log_mmio | log_namp | log_commit : 0;
         for (const auto &[name, b] : names)
             if (word == name) bit = b;
         if (!bit)
             throw std::invalid_argument("--log: unknown category '" + word +
-                                        "' (known: insn, trap, irq, mmio, namp, all)");
+                                        "' (known: insn, commit, trap, irq, mmio, namp, all)");
         mask |= bit;
     }
-    if (!mask) throw std::invalid_argument("--log: no category given (insn, trap, irq, mmio, namp, all)");
+    if (!mask) throw std::invalid_argument("--log: no category given (insn, commit, trap, irq, mmio, namp, all)");
     return mask;
 }
 
@@ -84,10 +87,23 @@ void event_log::write(log_category category, unsigned tile, int core, uint64_t c
         out_ << "namp-vp: log limit of " << opt_.limit << " bytes reached at cycle " << cycle
              << ": logging stops here (--log-limit)\n";
         out_.flush();
+        check_written();
         return;
     }
     bytes_ += size;
+    errno = 0;
     out_ << head << text << '\n';
+    check_written();
+}
+
+// A buffered stream fails when its buffer is written out: that is the first write error.
+void event_log::check_written() {
+    if (out_ || !on_error_) return;
+    const int e = errno;
+    full_ = true;  // nothing more is written; logged cores go back to the fast path
+    auto fn = std::move(on_error_);
+    on_error_ = nullptr;
+    fn(e ? std::strerror(e) : "write error");
 }
 
 }  // namespace trace

@@ -360,11 +360,17 @@ platform_config config_builder::build() const {
                            " with namp.enable_cc_reduction or namp.enable_cc_scattergather: their "
                            "ALLOC_REQ message is that long");
     c.console_file = get("console.file").get<std::string>();
+    c.semihosting = get("semihosting.enabled").get<bool>();
+    c.semihosting_root = get("semihosting.root").get<std::string>();
+    c.semihosting_epoch = get("semihosting.epoch").get<uint64_t>();
+    if (c.semihosting_root.empty()) throw config_error("'semihosting.root' must name a directory");
     const std::string guards = get("host.stack_guards").get<std::string>();
     if (guards == "auto") c.stack_guards = stack_guard_mode::automatic;
     else if (guards == "on") c.stack_guards = stack_guard_mode::on;
     else if (guards == "off") c.stack_guards = stack_guard_mode::off;
     else throw config_error("'host.stack_guards' must be auto, on or off, not '" + guards + "'");
+    c.checkpoints = unsigned(get("host.checkpoints").get<uint64_t>());
+    c.checkpoint_interval = get("host.checkpoint_interval").get<uint64_t>();
     c.effective = doc_;
     c.effective.erase("host");
     return c;

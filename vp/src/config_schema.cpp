@@ -274,6 +274,14 @@ const std::vector<config_key> &config_schema() {
          "namp-vp --traffic: at most this long after the window for every packet to arrive"},
         {"console.file", vk::string, 0, 0, "", "", "also write all console lines to this file"},
         {"console.echo", vk::boolean, 0, 1, true, "", "print console lines on standard output"},
+        {"semihosting.enabled", vk::boolean, 0, 1, false, "",
+         "RISC-V semihosting: the slli/ebreak/srai sequence asks the host for file and console I/O, "
+         "time and the command line (docs/semihosting.md); off: the ebreak is a breakpoint exception"},
+        {"semihosting.root", vk::string, 0, 0, ".", "",
+         "the host directory semihosting's files live in; names cannot lead out of it (no '..' "
+         "above it, no absolute name, no symbolic link out)"},
+        {"semihosting.epoch", vk::integer, 0, 4294967295LL, 0, "seconds",
+         "what SYS_TIME returns at simulated time 0 (it then counts simulated seconds)"},
         {"trace.traps", vk::boolean, 0, 1, false, "",
          "print every trap (cause, epc, tval, cycle) on standard error"},
         // host.*: how the host runs the simulation, never what is simulated (not in the statistics)
@@ -281,6 +289,12 @@ const std::vector<config_key> &config_schema() {
          "guard pages on SystemC's thread stacks: auto (on unless the platform would then need "
          "more memory mappings than vm.max_map_count), on, or off (an overrun stack is then found "
          "after the run); the simulation is the same (docs/benchmarks.md, \"Large meshes\")"},
+        {"host.checkpoints", vk::integer, 0, 1024, 32, "",
+         "with --gdb: checkpoints kept for reverse execution (copy-on-write snapshots of the "
+         "simulator process; 0: reverse execution off; docs/debugging.md)"},
+        {"host.checkpoint_interval", vk::integer, 1000, 1000000000000LL, 50000000, "instructions",
+         "with --gdb: instructions of all cores together between two checkpoints (a step back "
+         "replays at most about this many)"},
     };
     return schema;
 }

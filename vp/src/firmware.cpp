@@ -32,6 +32,33 @@ firmware_image::~firmware_image() { elf_image_close(image_); }
 
 uint32_t firmware_image::entry() const { return elf_image_entry(image_); }
 
+std::string firmware_image::symbol_at(uint32_t pc) const {
+    char name[128];
+    uint32_t offset = 0;
+    if (elf_image_symbol_at(image_, pc, name, sizeof name, &offset) != 0) return "";
+    if (!offset) return name;
+    std::ostringstream s;
+    s << name << "+0x" << std::hex << offset;
+    return s.str();
+}
+
+namespace {
+// What the image was linked for against what the tile has, and the two ways to agree.
+std::string sram_hint(const elf_image *image, uint32_t sram_size) {
+    uint32_t linked = 0, top = 0;
+    if (elf_image_symbol(image, "NAMP_SRAM_SIZE", &linked) != 0) {
+        if (elf_image_symbol(image, "__stack_top", &top) != 0 || top <= TILE_SRAM_BASE) return "";
+        linked = top - TILE_SRAM_BASE;
+    }
+    if (linked <= sram_size) return "";
+    return ": the image is linked for an SRAM of " + std::to_string(linked) +
+           " bytes, the tile has " + std::to_string(sram_size) + " (tile.sram_size); link it for " +
+           std::to_string(sram_size) + " (namp-mpicc --sram " + std::to_string(sram_size) +
+           ", -Wl,--defsym=NAMP_SRAM_SIZE=" + std::to_string(sram_size) + ") or run with --set "
+           "tile.sram_size=" + std::to_string(linked);
+}
+}  // namespace
+
 std::string firmware_layout_error(const elf_image *image, uint32_t sram_size) {
     const uint64_t base = TILE_SRAM_BASE, end = base + sram_size;
     const std::string sram = "the tile SRAM [" + hex(base) + ", " + hex(end) + ")";
@@ -43,12 +70,25 @@ std::string firmware_layout_error(const elf_image *image, uint32_t sram_size) {
         const uint64_t start = seg->paddr, stop = start + seg->memsz;
         const std::string name = "segment " + std::to_string(i) + " at " + hex(start) + " (" +
                                  std::to_string(seg->memsz) + " bytes)";
-        if (start < base || stop > end) return name + " lies outside " + sram;
+        if (start < base || stop > end) return name + " lies outside " + sram + sram_hint(image, sram_size);
         for (size_t j = 0; j < placed.size(); ++j)
             if (start < placed[j].second && placed[j].first < stop)
                 return name + " overlaps an earlier segment at " + hex(placed[j].first);
         placed.emplace_back(start, stop);
     }
+    // Sections that take memory but no file space (.bss, NOLOAD) need not be in a segment.
+    const char *sname = nullptr;
+    uint32_t saddr = 0, ssize = 0;
+    for (size_t i = 0; elf_image_alloc_section(image, i, &sname, &saddr, &ssize) == 0; ++i)
+        if (saddr < base || uint64_t(saddr) + ssize > end)
+            return "section " + std::string(sname) + " at " + hex(saddr) + " (" + std::to_string(ssize) +
+                   " bytes) lies outside " + sram + sram_hint(image, sram_size);
+    // The stacks are symbols, not a section (tile.ld, kernel.ld): an image linked for a larger SRAM
+    // has them past the end of this one, and every core would fault on its first push.
+    uint32_t top = 0;
+    if (elf_image_symbol(image, "__stack_top", &top) == 0 && (top <= base || top > end))
+        return "its stacks end at " + hex(top) + " (__stack_top), outside " + sram +
+               sram_hint(image, sram_size);
     const uint32_t pc = elf_image_entry(image);
     if (pc < base || pc >= end) return "entry point " + hex(pc) + " lies outside " + sram;
     // RISC-V with C has 2-byte instruction alignment; an odd pc cannot be fetched.

@@ -92,7 +92,7 @@ gdb_server::gdb_server(const std::string &address, run_control &control, std::os
 
 void gdb_server::add_core(tiles::cpu_core &core, std::vector<tiles::cpu_core *> tile_cores) {
     index_[&core] = int(threads_.size());
-    threads_.push_back({&core, std::move(tile_cores)});
+    threads_.push_back({&core, std::move(tile_cores), action::run, false, {}});
 }
 
 void gdb_server::wait_at_start() {
@@ -118,57 +118,151 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
     thread &t = threads_[me];
     // Held first: a held core neither runs nor looks at the socket, so it never reports a stop.
     hold(t);
+    if (holding_ && waiting_reply_ && replay_.mode == replay_plan::kind::none &&
+        hold_limit_ != sc_core::SC_ZERO_TIME &&
+        sc_core::sc_time_stamp() - resumed_at_ >= hold_limit_) {
+        holding_ = false;
+        console("namp-vp: " + thread_name(me) + " ran " +
+                std::to_string(uint64_t((sc_core::sc_time_stamp() - resumed_at_) / period_)) +
+                " cycles without reaching a stop while the other threads are held "
+                "(scheduler-locking): it may wait for one of them; stopped here (monitor hold-limit)\n");
+        stop_all(me, sigtrap, {}, false);
+        hold(t);
+    }
     if (poll_countdown_-- == 0) {
         poll_countdown_ = poll_interval;
+        if (replay_.mode == replay_plan::kind::go && replay_.monitor) {
+            // GDB waits for the answer of `monitor goto` with its remote timeout (2 s): a line of
+            // progress now and then keeps it waiting.
+            const auto now = std::chrono::steady_clock::now();
+            if (now - keepalive_ > std::chrono::milliseconds(500)) {
+                keepalive_ = now;
+                console("namp-vp: going to cycle " + std::to_string(replay_.cycle) + ": " +
+                        thread_name(replay_.thread) + " is at cycle " +
+                        std::to_string(rv_cpu_cycles(threads_[replay_.thread].core->iss())) + "\n");
+            }
+        }
         if (!conn_.connected()) {
             if (conn_.accept_client(false)) stop_all(me, sigtrap, {});  // a new GDB stops us
         } else if (conn_.poll_interrupt()) {
+            if (replay_.mode != replay_plan::kind::none) replay_ended();  // Ctrl-C: stop where it is
             stop_all(me, sigint, {});
         } else if (!conn_.connected()) {
             detach();  // GDB went away while we ran: drop its points
         }
         hold(t);  // the stop may have held us
     }
+    reverse_slice(me);  // may take a checkpoint (and come back here in a copy made of it)
+    thread &u = threads_[me];
     tiles::debug_slice s;
-    s.step = t.act == action::step;
-    s.skip_first = t.skip_first || s.step;
-    t.skip_first = false;
-    s.points = (breakpoints_.empty() && watchpoints_.empty()) ? nullptr : &points_;
+    s.step = u.act == action::step || !u.report_after_step.empty();
+    s.skip_first = u.skip_first || s.step;
+    u.skip_first = false;
+    // A replay to a point ignores the breakpoints; a scan looks at them without stopping.
+    const bool replaying = replay_.mode == replay_plan::kind::go;
+    s.points = (replaying || (breakpoints_.empty() && watchpoints_.empty())) ? nullptr : &points_;
+    s.points_generation = points_generation_;
+    if (replay_.mode != replay_plan::kind::none && me == replay_.thread) {
+        s.has_cycle_target = replaying && replay_.by_cycle;
+        s.target_cycle = replay_.cycle;
+        s.has_target = !s.has_cycle_target;
+        s.target_steps = replay_.steps;
+    }
     return s;
 }
 
 void gdb_server::stopped(tiles::cpu_core &core, const rv_debug_hit &hit) {
-    stop_all(index_.at(&core), sigtrap, hit);
+    const int me = index_.at(&core);
+    thread &t = threads_[me];
+    if (hit.reason == RV_DEBUG_TARGET && arrive(me, hit)) return;
+    if (replay_.mode == replay_plan::kind::scan) {
+        // a scan remembers the last hit and goes on (only hits strictly before its end count:
+        // the end is checked before the points)
+        if (scan_counts(me, hit)) scan_hits_.assign(1, {me, rv_cpu_steps(core.iss()), hit});
+        t.skip_first = true;
+        return;
+    }
+    if (hit.reason == RV_DEBUG_STEP && !t.report_after_step.empty()) {
+        // the store of a watchpoint hit GDB could not show is done: say what it changed
+        console(t.report_after_step);
+        t.report_after_step.clear();
+        stop_all(me, sigtrap, {});
+        return;
+    }
+    if (!watch_hit(me, hit)) {
+        t.skip_first = true;  // on past the access (after the store, if a line is pending)
+        return;
+    }
+    stop_all(me, sigtrap, hit);
+}
+
+void gdb_server::console(const std::string &text) {
+    for (size_t i = 0; i < text.size(); i += 400) conn_.send_packet("O" + hex_text(text.substr(i, 400)));
+}
+
+std::string gdb_server::thread_name(int thread) const {
+    const tiles::cpu_core &c = *threads_[thread].core;
+    return "thread " + std::to_string(thread + 1) + " (tile " + std::to_string(c.tile_id()) +
+           " core " + std::to_string(c.index()) + ")";
+}
+
+bool gdb_server::starved() {
+    if (!conn_.connected() || !waiting_reply_ || ending_ || replay_.mode != replay_plan::kind::none)
+        return false;
+    int waiting = -1;
+    bool held = false;
+    for (size_t i = 0; i < threads_.size(); ++i) {
+        if (threads_[i].core->halted()) continue;
+        if (threads_[i].act == action::hold) held = true;
+        else if (waiting < 0) waiting = int(i);
+    }
+    if (!held || waiting < 0) return false;  // nothing held: a hang like any other
+    const tiles::cpu_core &c = *threads_[waiting].core;
+    console("namp-vp: " + thread_name(waiting) + (c.sleeping() ? " sleeps in wfi" : " waits") +
+            " and no thread that runs can wake it: the others are held (scheduler-locking); "
+            "stopped here instead of ending the run as a hang\n");
+    stop_all(waiting, sigtrap, {}, false);
+    return conn_.connected() || !ending_;
 }
 
 void gdb_server::after_access(tiles::cpu_core &core) { hold(threads_[index_.at(&core)]); }
 
 void gdb_server::halted(tiles::cpu_core &core) {
     const int me = index_.at(&core);
-    if (!waiting_reply_ || ending_ || control_.reason() != end_reason::running) return;
+    if (!waiting_reply_ || ending_ || control_.reason() != end_reason::running ||
+        replay_.mode != replay_plan::kind::none)
+        return;
     for (size_t i = 0; i < threads_.size(); ++i)
         if (int(i) != me && !threads_[i].core->halted() && threads_[i].act != action::hold)
             return;  // another core runs and will report
     const auto exit = control_.exit_codes().find({core.tile_id(), core.index()});
-    conn_.send_packet("O" + hex_text("namp-vp: thread " + std::to_string(me + 1) + " (tile " +
-                                     std::to_string(core.tile_id()) + " core " +
-                                     std::to_string(core.index()) + ") " +
-                                     (exit != control_.exit_codes().end()
-                                          ? "exited with code " + std::to_string(exit->second)
-                                          : std::string("halted")) +
-                                     "; the other threads are held\n"));
+    console("namp-vp: " + thread_name(me) + " " +
+            (exit != control_.exit_codes().end() ? "exited with code " + std::to_string(exit->second)
+                                                 : std::string("halted")) +
+            "; the other threads are held\n");
     stop_all(me, sigtrap, {});
 }
 
-void gdb_server::hold(const thread &t) {
-    while (t.act == action::hold && !ending_) sc_core::wait(resume_event_);
+void gdb_server::hold(thread &t) {
+    while (t.act == action::hold && !ending_) {
+        // The first core that waits for the debugger makes the run differ from one without it:
+        // reverse execution keeps this point (the replays before it never cross it).
+        if (!t.blocked && !diverged_ && checkpoints_ && replay_.mode == replay_plan::kind::none) {
+            diverged_ = true;
+            barrier(int(&t - threads_.data()));
+        }
+        t.blocked = true;
+        sc_core::wait(resume_event_);
+    }
+    t.blocked = false;
     while (ending_) sc_core::wait(resume_event_);  // the kill's sc_stop takes effect
 }
 
-void gdb_server::stop_all(int thread, int signal, const rv_debug_hit &hit) {
-    last_ = {thread, signal, hit};
+void gdb_server::stop_all(int thread, int signal, const rv_debug_hit &hit, bool skip_first,
+                          bool history_begin) {
+    last_ = {thread, signal, hit, history_begin};
     general_ = thread;
-    threads_[thread].skip_first = true;  // resuming must not stop at the same place again
+    if (skip_first) threads_[thread].skip_first = true;  // resuming must not stop here again
     if (waiting_reply_) {
         conn_.send_packet(stop_reply());
         waiting_reply_ = false;
@@ -203,6 +297,7 @@ void gdb_server::refresh_points() {
     points_.breakpoint_count = unsigned(breakpoints_.size());
     points_.watchpoints = watchpoints_.data();
     points_.watchpoint_count = unsigned(watchpoints_.size());
+    ++points_generation_;
 }
 
 void gdb_server::resume_all(action act) {
@@ -219,6 +314,7 @@ std::string gdb_server::stop_reply() const {
                                                                    : "awatch";
         r << kind << ":" << last_.hit.watch_addr << ";";
     }
+    if (last_.history_begin) r << "replaylog:begin;";  // GDB: No more reverse-execution history.
     r << "thread:" << (last_.thread + 1) << ";";
     return r.str();
 }
@@ -241,6 +337,7 @@ bool gdb_server::read_register(const thread &t, unsigned n, uint32_t &v) const {
 
 bool gdb_server::write_register(thread &t, unsigned n, uint32_t v) {
     rv_cpu *cpu = t.core->debug_iss();
+    intervened_ = true;  // the simulation differs from here (reverse execution keeps this point)
     if (n < 32) { rv_cpu_set_reg(cpu, n, v); return true; }
     if (n == gdb_pc_regnum) { rv_cpu_set_pc(cpu, v); return true; }
     return n >= gdb_csr_regnum && n - gdb_csr_regnum <= 0xFFF &&
@@ -282,6 +379,7 @@ std::string gdb_server::memory_write(const std::string &args, bool binary) {
     if (data.size() != len) return "E01";
     if (len == 0) return "OK";  // GDB probes for X support this way
     thread &t = threads_[general_];
+    intervened_ = true;
     const unsigned n = t.core->debug_memory(true, uint32_t(addr),
                                             reinterpret_cast<uint8_t *>(&data[0]), unsigned(len));
     // The write may have changed code: every core of the tile decodes it again.
@@ -370,16 +468,36 @@ std::string gdb_server::monitor(const std::string &command) {
     if (command == "help" || command.empty())
         return "monitor commands of namp-vp:\n"
                "  cores          every thread: tile, core, state, resume action, pc, cycles\n"
+               "  hold-limit [N] cycles a thread runs while GDB holds others before it stops\n"
                "  stats [json]   the run so far: a table of the tiles (json: as --stats writes it)\n"
                "  tile N [json]  tile N so far: its cores, bus and console\n"
                "  na N [json]    the network adapter of tile N: channels, DMA, RMA, NAMP slots\n"
                "  reset          restart every core from the loaded firmware (memory reloaded)\n"
+               "  where          every thread: state, pc, function, cycles, instructions, steps\n"
+               "  goto CYCLE     the selected thread to its cycle CYCLE, forward or back\n"
+               "  checkpoints    the checkpoints reverse execution goes back to\n"
+               "  state FILE     every tile's memory and every core's registers into FILE\n"
                "  quit           end the run now (exit code 0) and close the connection\n";
     if (command == "cores") return cores_table();
+    if (command == "where") return where_table();
+    if (command == "checkpoints") return checkpoints_table();
+    if (command.rfind("state ", 0) == 0) return dump_state(command.substr(6));
+    if (command.rfind("hold-limit", 0) == 0) {
+        std::istringstream in(command.substr(10));
+        uint64_t cycles = 0;
+        if (!(in >> cycles)) {
+            return "hold-limit: " + std::to_string(uint64_t(hold_limit_ / period_)) +
+                   " cycles (monitor hold-limit N sets it; 0: never)\n";
+        }
+        hold_limit_ = period_ * double(cycles);
+        return "a resumed thread runs at most " + std::to_string(cycles) +
+               " cycles while others are held\n";
+    }
     if (command == "reset") {
         const std::string why = reset_ ? reset_() : "no firmware to restart from";
         if (!why.empty()) return "reset refused: " + why + "\n";
         for (thread &t : threads_) t.skip_first = false;  // a breakpoint at the entry must hit
+        intervened_ = true;
         return "platform reset: every core restarts at its entry point (memory reloaded from the ELF "
                "files). GDB still shows the old registers until it reads them again: "
                "maintenance flush register-cache\n";
@@ -434,16 +552,20 @@ gdb_server::resume_result gdb_server::resume(const std::string &p) {
     if (!live) {
         const int who = exited >= 0 ? exited : last_.thread;
         const tiles::cpu_core &c = *threads_[who].core;
-        conn_.send_packet("O" + hex_text("namp-vp: thread " + std::to_string(who + 1) + " (tile " +
-                                         std::to_string(c.tile_id()) + " core " +
-                                         std::to_string(c.index()) + ") " +
-                                         (c.halted() ? "has exited" : "is held") +
-                                         ": it does not run, and no other thread was resumed\n"));
+        console("namp-vp: " + thread_name(who) + " " + (c.halted() ? "has exited" : "is held") +
+                ": it does not run, and no other thread was resumed\n");
         last_ = {who, sigtrap, {}};
         conn_.send_packet(stop_reply());
         return resume_result::answered;
     }
-    for (size_t i = 0; i < threads_.size(); ++i) threads_[i].act = acts[i];
+    before_resume(acts);  // a barrier checkpoint if this changes what is simulated
+    holding_ = false;
+    for (size_t i = 0; i < threads_.size(); ++i) {
+        threads_[i].act = acts[i];
+        if (acts[i] == action::hold && !threads_[i].core->halted()) holding_ = true;
+    }
+    resumed_at_ = sc_core::sc_time_stamp();
+    remember_watch_values();
     if (sc_core::sc_is_running()) resume_event_.notify(sc_core::SC_ZERO_TIME);
     waiting_reply_ = true;
     return resume_result::resumed;
@@ -504,6 +626,13 @@ bool gdb_server::handle(const std::string &p) {
         reply = "E01";
         break;
     }
+    case 'b':
+        if (p == "bs" || p == "bc") {
+            // hands the session to a copy of a checkpoint (and does not return), or answers here
+            reply = p == "bs" ? reverse_step() : reverse_continue();
+            break;
+        }
+        break;
     case 'D':
         conn_.send_packet("OK");
         detach();
@@ -530,7 +659,8 @@ bool gdb_server::handle(const std::string &p) {
         break;
     case 'q':
         if (starts_with(p, "qSupported"))
-            reply = "PacketSize=4000;qXfer:features:read+;qXfer:threads:read+;vContSupported+";
+            reply = "PacketSize=4000;qXfer:features:read+;qXfer:threads:read+;vContSupported+;"
+                    "ReverseStep+;ReverseContinue+";
         else if (starts_with(p, "qXfer:")) reply = xfer(p);
         else if (p == "qfThreadInfo") {
             reply = "m";
@@ -557,9 +687,15 @@ bool gdb_server::handle(const std::string &p) {
         } else if (starts_with(p, "qRcmd,")) {
             std::string command;
             if (!decode_hex(p.substr(6), command)) { reply = "E01"; break; }
-            const std::string text = monitor(command);
-            for (size_t i = 0; i < text.size(); i += 400)
-                conn_.send_packet("O" + hex_text(text.substr(i, 400)));
+            if (command.rfind("goto", 0) == 0) {
+                bool resumed = false;
+                const std::string text = goto_cycle(command.substr(4), resumed);
+                if (resumed) return true;  // the answer comes when the thread is there
+                console(text);
+                reply = "OK";
+                break;
+            }
+            console(monitor(command));
             if (ending_) {  // monitor quit: the answer, then the connection closes
                 conn_.send_packet("OK");
                 conn_.close_client();

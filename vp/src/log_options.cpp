@@ -49,4 +49,19 @@ trace::event_log::options parse_log_options(const cli_options &opt) {
     return o;
 }
 
+void check_log_scope(const trace::event_log::options &o, unsigned mesh_width, unsigned mesh_height,
+                     unsigned cores) {
+    const unsigned tiles = mesh_width * mesh_height;
+    for (const auto &[from, to] : o.tiles)
+        if (to >= tiles)
+            throw usage_error("--log-tiles: there is no tile " + std::to_string(to) + " (the " +
+                              std::to_string(mesh_width) + "x" + std::to_string(mesh_height) +
+                              " mesh has tiles 0.." + std::to_string(tiles - 1) + ")");
+    for (const auto &[from, to] : o.cores)
+        if (to >= cores)
+            throw usage_error("--log-cores: there is no core " + std::to_string(to) + " (a tile has " +
+                              std::to_string(cores) + (cores == 1 ? " core: 0" : " cores: 0.." +
+                              std::to_string(cores - 1)) + ", tile.cores)");
+}
+
 }  // namespace vp

@@ -77,6 +77,14 @@ void print_summary(const vp::platform &p, double host_seconds, int exit_code) {
               << " instructions, host " << std::fixed << std::setprecision(3) << host_seconds
               << " s, " << std::setprecision(1) << (instret / host_seconds / 1e6)
               << " MIPS\n";
+    if (p.options().log.categories & (trace::log_insn | trace::log_commit)) {
+        uint64_t checked = 0;
+        for (const auto &t : p.tiles())
+            for (const auto &c : t->cores()) checked += c->logged_path_steps();
+        std::cerr << "namp-vp: log: " << checked << " of the " << instret
+                  << " instructions ran on the per-instruction path (the rest outside the log's "
+                     "cores, window and range)\n";
+    }
     if (const uint64_t skipped = vp::stack_guards::skipped())
         std::cerr << "namp-vp: stack guard pages off: " << skipped
                   << " thread stacks checked for overruns, " << vp::stack_guards::overruns()
@@ -193,6 +201,7 @@ int run(int argc, char **argv) {
             ro.trace_categories = trace::parse_categories(opt.trace_categories);
         if (!opt.trace_window.empty()) parse_window(opt.trace_window, ro.trace_from, ro.trace_to);
         ro.log = vp::parse_log_options(opt);
+        vp::check_log_scope(ro.log, config.mesh_width, config.mesh_height, config.tile.cores);
         ro.log_file = opt.log_file;
     } catch (const std::exception &e) {
         std::cerr << "namp-vp: error: " << e.what() << "\n";
@@ -251,6 +260,10 @@ int run(int argc, char **argv) {
                      "(host.stack_guards): the simulation may be corrupt; run with host.stack_guards=on\n";
     std::cerr.flush();
     if (!std::cerr && code == 0) code = exit_usage;  // nowhere left to say it
+    std::cout.flush();
+    // With reverse execution this may be a copy of a checkpoint: the process the user waits for
+    // ends with this code (vp/checkpoints.h).
+    if (vp::checkpoints *cp = platform->reverse()) cp->report_exit(code);
     return code;
 }
 

@@ -46,6 +46,15 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         out.debug = gdb_.get();
     }
 
+    if (config.semihosting) {
+        try {
+            semihosting_root_.fd = tiles::semihosting_open_root(config.semihosting_root);
+        } catch (const std::runtime_error &e) {
+            throw config_error(e.what());
+        }
+        out.semihosting_root = semihosting_root_.fd;
+        out.semihosting_epoch = config.semihosting_epoch;
+    }
     if (config.tile.engine == RV_ENGINE_JIT) {
         jit_pool_.reset(rv_jit_pool_create());  // null without a JIT: each core then does without
         out.jit_pool = jit_pool_.get();
@@ -114,12 +123,20 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     }
 }
 
+platform::fd_owner::~fd_owner() {
+    if (fd >= 0) ::close(fd);
+}
+
 void platform::load(const firmware_map &firmware) {
     firmware_ = firmware;
     for (auto &t : tiles_) {
         const firmware_image *image = firmware.for_tile(t->geometry().id);
         if (!image) continue;
-        image->load_into(*t, firmware.argv_for(t->geometry().id));
+        const std::vector<std::string> argv = firmware.argv_for(t->geometry().id);
+        image->load_into(*t, argv);
+        std::string cmdline;
+        for (const std::string &a : argv) cmdline += (cmdline.empty() ? "" : " ") + a;
+        for (const auto &s : t->semihosts()) s->set_cmdline(cmdline);
         for (unsigned c = 0; c < t->cores().size(); ++c) {
             t->cores()[c]->start(image->entry());
             control_.expect_core(t->geometry().id, c);
@@ -138,14 +155,24 @@ uint64_t platform::simulated_cycles() const {
 void platform::simulate() {
     tlm::tlm_global_quantum::instance().set(period_ * double(config_.quantum_cycles));
     if (gdb_ && options_.gdb_wait) gdb_->wait_at_start();
+    // Out of events while a debugger holds cores (scheduler-locking) is a stop for GDB, not a
+    // hang: it hears why and may let the held cores run (gdb_server::starved).
+    const auto debugger_resumed = [this] {
+        return control_.reason() == end_reason::running && gdb_ && gdb_->starved();
+    };
     if (options_.max_cycles) {
         const sc_core::sc_time limit = period_ * double(options_.max_cycles);
-        sc_core::sc_start(limit, sc_core::SC_EXIT_ON_STARVATION);
+        do {
+            sc_core::sc_start(limit - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+        } while (sc_core::sc_time_stamp() < limit && !sc_core::sc_pending_activity() &&
+                 debugger_resumed());
         // On starvation the kernel stops at the last event before the limit, so the time stamp
         // alone cannot tell the watchdog from a hang: only a hang leaves nothing pending.
         control_.conclude(sc_core::sc_time_stamp() >= limit || sc_core::sc_pending_activity());
     } else {
-        sc_core::sc_start();
+        do {
+            sc_core::sc_start();
+        } while (debugger_resumed());
         control_.conclude(false);
     }
     if (observer_) observer_->done();

@@ -1,7 +1,10 @@
 // The platform's side of the GDB server: which cores it sees, the monitor commands that need the
 // whole platform (statistics so far, as tables or JSON) and `monitor reset`.
 #include <cstring>
+#include <fcntl.h>
+#include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 #include "vp/monitor_text.h"
 #include "vp/platform.h"
@@ -39,6 +42,65 @@ void platform::attach_debugger() {
         return "";
     });
     gdb_->set_reset([this] { return reset_from_firmware(); });
+    gdb_->set_hold_limit(10000000, period_);
+    gdb_->set_symbolizer([this](unsigned tile, uint32_t pc) -> std::string {
+        const firmware_image *image = firmware_.for_tile(tile);
+        return image ? image->symbol_at(pc) : "";
+    });
+    gdb_->set_memory_dump([this](std::ostream &out) -> std::string {
+        for (auto &t : tiles_)
+            out.write(reinterpret_cast<const char *>(t->memory().data()), std::streamsize(t->memory().size()));
+        return "";
+    });
+    if (config_.checkpoints == 0) return;
+    gdb_->enable_reverse(
+        config_.checkpoints, config_.checkpoint_interval,
+        [this] {
+            for (auto &g : gates_) g->pubsync();
+        },
+        [this] {
+            for (auto &g : gates_) g->abandon_future();
+        },
+        [this] {
+            std::vector<uint64_t> counts;
+            for (auto &g : gates_) counts.push_back(g->count());
+            return counts;
+        },
+        [this](const uint64_t *at) {
+            for (size_t i = 0; i < gates_.size() && i < checkpoints::streams; ++i) gates_[i]->cut(at[i]);
+        });
+    gate_outputs();
+}
+
+// Reverse execution replays history in fresh processes: every output goes through a gate that
+// lets each byte of this history out once (vp/output_gate.h).
+void platform::gate_outputs() {
+    checkpoints *cp = gdb_->reverse();
+    unsigned stream = 0;
+    const auto gate = [&](std::ostream &os, int fd, uint64_t at, bool own) {
+        os.flush();
+        gates_.push_back(std::make_unique<output_gate>(fd, cp->written(stream++), at, own));
+        ungated_.push_back({&os, os.rdbuf(gates_.back().get())});
+    };
+    gate(std::cout, STDOUT_FILENO, 0, false);
+    gate(std::cerr, STDERR_FILENO, 0, false);
+    std::clog.flush();  // one descriptor, one count: clog shares the gate of cerr
+    ungated_.push_back({&std::clog, std::clog.rdbuf(gates_.back().get())});
+    const auto file = [&](std::ostream &os, const std::string &path) {
+        os.flush();
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) return;
+        const off_t at = ::lseek(fd, 0, SEEK_END);
+        gate(os, fd, at > 0 ? uint64_t(at) : 0, true);
+    };
+    if (console_log_.is_open()) file(console_log_, config_.console_file);
+    if (log_file_.is_open()) file(log_file_, options_.log_file);
+    if (tracer_) file(tracer_->stream(), options_.trace_file);
+}
+
+platform::~platform() {
+    for (auto &g : gates_) g->pubsync();
+    for (auto &[stream, buffer] : ungated_) stream->rdbuf(buffer);
 }
 
 // monitor reset: every tile with firmware gets a zeroed SRAM and its ELF again, and every core

@@ -12,6 +12,7 @@ const char *to_string(end_reason reason) {
     case end_reason::core_failure: return "core failure";
     case end_reason::watchdog: return "watchdog";
     case end_reason::hang: return "hang";
+    case end_reason::output_error: return "output error";
     }
     return "?";
 }
@@ -73,6 +74,10 @@ void run_control::quit(const std::string &message) {
     finish(end_reason::shutdown, message);
 }
 
+void run_control::output_failed(const std::string &message) {
+    finish(end_reason::output_error, message);
+}
+
 void run_control::restart() {
     exits_.clear();
     failures_.clear();
@@ -92,6 +97,7 @@ int run_control::process_exit_code() const {
     switch (reason_) {
     case end_reason::watchdog: return 124;
     case end_reason::hang: return 125;
+    case end_reason::output_error: return 2;  // as for an output that fails after the run
     case end_reason::shutdown: return shutdown_code_ ? firmware_code(shutdown_code_) : 0;
     case end_reason::running: return 125;
     default: break;

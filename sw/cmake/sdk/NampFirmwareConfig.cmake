@@ -12,6 +12,23 @@
 # Without a CMAKE_BUILD_TYPE a firmware is compiled with -O2 -g, as the in-tree firmware is.
 get_filename_component(_namp_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 
+# The SDK's libraries are RV32 objects: a project configured with the host's compiler would get as
+# far as the link and fail there ("cannot represent machine 'riscv'"). Refuse it now, naming the
+# toolchain file that sets the cross compiler.
+if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^riscv" AND NOT CMAKE_C_COMPILER MATCHES "riscv")
+  if(CMAKE_C_COMPILER)
+    set(_namp_cc "${CMAKE_C_COMPILER} (${CMAKE_C_COMPILER_ID}, for ${CMAKE_SYSTEM_PROCESSOR})")
+  else()
+    set(_namp_cc "none (the project does not enable C)")
+  endif()
+  set(NampFirmware_FOUND FALSE)
+  string(CONCAT NampFirmware_NOT_FOUND_MESSAGE
+      "the namp-vp firmware SDK builds RISC-V (rv32imac) firmware, but this project's C compiler is "
+      "${_namp_cc}. Configure a fresh build folder with the SDK's toolchain file:\n"
+      "  cmake -S <source> -B <build> -DCMAKE_TOOLCHAIN_FILE=${CMAKE_CURRENT_LIST_DIR}/namp-toolchain.cmake")
+  return()
+endif()
+
 if(NOT TARGET namp::hal)
   # start-up code and HAL without a linker script (the base of namp::hal and the kernels)
   add_library(namp::hal_base INTERFACE IMPORTED)

@@ -38,6 +38,14 @@ size_t elf_image_segment_count(const elf_image *img);
 const elf_segment *elf_image_segment(const elf_image *img, size_t i);
 /* Symbol lookup in .symtab (defined symbols only); returns 0 and sets *value if found, -1 otherwise. */
 int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value);
+/* The function symbol (STT_FUNC) whose [value, value + size) holds addr, else the nearest function
+ * or object symbol at or below addr (a hand-written routine has no size): its name into buf and
+ * addr - value into *offset. Returns 0, or -1 if there is none. */
+int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len, uint32_t *offset);
+/* Sections that occupy memory at run time (SHF_ALLOC, with a size), in section-header order:
+ * name, address and size; returns -1 when i is past the last one. */
+int elf_image_alloc_section(const elf_image *img, size_t i, const char **name, uint32_t *addr,
+                            uint32_t *size);
 /* e_flags of the header (RISC-V: bit 0 RVC, bits 1-2 float ABI, bit 3 RVE). */
 uint32_t elf_image_flags(const elf_image *img);
 /* The Tag_RISCV_arch string of the .riscv.attributes section (e.g. "rv32i2p1_m2p0_c2p0"), copied

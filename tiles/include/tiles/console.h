@@ -19,6 +19,8 @@ public:
     ~console() override;
 
     uint64_t bytes_written() const { return bytes_; }
+    // Text of core `source` as if it had written it to the TX register (semihosting's :tt).
+    void write_text(unsigned source, const char *data, size_t len);
     uint64_t lines_written() const { return lines_; }
 
 private:
@@ -28,6 +30,7 @@ private:
                         const sc_core::sc_time &) override;
     bool accepts_width(unsigned len) const override { return len == 1 || len == 4; }
     void emit_line(unsigned source, const std::string &text);
+    void put(unsigned source, char c);
 
     std::string prefix_base_;
     std::vector<std::string> pending_;  // per core, plus one for other bus masters

@@ -11,6 +11,13 @@ struct debug_slice {
     const rv_debug_points *points = nullptr;  // null and !step: run rv_cpu_run, no checks
     bool skip_first = false;                  // the core resumes from its own stop
     bool step = false;                        // run one instruction, then report
+    // Replaying to a point of the past: stop (RV_DEBUG_TARGET) when rv_cpu_steps reaches this.
+    bool has_target = false;
+    uint64_t target_steps = 0;
+    // ... or when its cycle count reaches this (monitor goto): at the first instruction boundary.
+    bool has_cycle_target = false;
+    uint64_t target_cycle = 0;
+    uint64_t points_generation = 0;  // changes whenever the breakpoints do (the code watch follows)
 };
 
 struct core_debug_if {

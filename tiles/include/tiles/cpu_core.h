@@ -6,15 +6,18 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <vector>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "iss/rv32.h"
+#include "iss/rv32_debug.h"
 #include "tiles/core_debug_if.h"
 #include "tiles/initiator_id.h"
 #include "tiles/run_control_if.h"
+#include "tiles/semihosting.h"
 #include "trace/event_log.h"
 #include "trace/tracer.h"
 
@@ -47,6 +50,7 @@ public:
         core_debug_if *debug = nullptr;  // null: no debugger (--gdb not given)
         trace::tracer *tracer = nullptr;  // null: no timeline trace (--trace not given)
         trace::event_log *log = nullptr;  // null: no instruction/event log (--log not given)
+        semihosting *semihost = nullptr;  // null: semihosting off (the ebreak traps)
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);
@@ -65,6 +69,9 @@ public:
 
     const rv_cpu *iss() const { return cpu_; }
     const core_stats &stats() const { return stats_; }
+    // Instructions the instruction log ran on the per-instruction path (outside its window and
+    // range the core runs its fast engine: docs/logging.md).
+    uint64_t logged_path_steps() const { return log_path_steps_; }
     unsigned tile_id() const { return p_.tile_id; }
     unsigned index() const { return p_.core; }
 
@@ -85,18 +92,26 @@ private:
     void add_held_cycles(const sc_core::sc_time &since);
     int device_access(rv_access kind, uint32_t addr, void *data, uint32_t len, uint32_t *extra);
     void trap_taken(uint32_t cause, uint32_t epc, uint32_t tval);
+    // One run of the ISS up to limit (cpu_core_slice.cpp): the fast engine, or the checked loop
+    // where the debugger's points, a replay target or the instruction log need it.
+    rv_run_status run_slice(uint64_t limit, const debug_slice &dbg, rv_debug_hit &hit);
+    // The code pages the checked loop must run (breakpoints, the logged address range); false if
+    // they are too many to watch (then every instruction is checked).
+    bool code_watch_ranges(const rv_debug_points *points, bool logging, std::vector<uint32_t> &out) const;
 
     static int bus_access_thunk(void *ctx, rv_cpu *, enum rv_access kind, uint32_t addr, void *data,
                                 uint32_t len, uint32_t *extra);
     static uint64_t read_time_thunk(void *ctx);
     static void trap_thunk(void *ctx, rv_cpu *, uint32_t cause, uint32_t epc, uint32_t tval);
     static void trap_return_thunk(void *ctx, rv_cpu *);
+    static bool semihost_thunk(void *ctx, rv_cpu *);
     // Timeline (cpu_core_trace.cpp): slices on this core's track at the core's own time.
     void trace_begin(const std::string &state);
     void trace_end();
     void trace_stop();  // closes the open trap slices and the run slice
     // Instruction and event log (cpu_core_log.cpp).
     static void insn_thunk(void *ctx, uint32_t pc, uint32_t bits);
+    static void after_insn_thunk(void *ctx);  // --log commit: what the instruction did
     void log_trap(uint32_t cause, uint32_t epc, uint32_t tval);
     void log_access(rv_access kind, uint32_t addr, const void *data, uint32_t len, bool ok,
                     uint64_t latency);
@@ -120,7 +135,15 @@ private:
     trace::track_id track_ = 0;  // this core's timeline track (0: not traced)
     unsigned trap_depth_ = 0;     // trap slices open on the track
     bool log_insn_ = false, log_mmio_ = false;  // this core's instructions/accesses are logged
+    bool log_commit_ = false;                    // ... its retired instructions with values
+    bool log_steps_ = false;                     // insn or commit: the per-instruction log hook
+    uint64_t log_path_steps_ = 0;
+    rv_commit commit_{};
+    uint64_t commit_cycle_ = 0;  // the cycle the logged instruction began in
     rv_debug_points log_points_{};
+    std::vector<uint32_t> watched_;              // the code watch installed in the ISS
+    uint64_t watched_generation_ = ~0ull;
+    bool watched_logging_ = false;
     struct {
         bool valid = false;
         uint32_t pc = 0, bits = 0;

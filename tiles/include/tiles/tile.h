@@ -13,6 +13,7 @@
 #include "tiles/console.h"
 #include "tiles/cpu_core.h"
 #include "tiles/run_control_if.h"
+#include "tiles/semihosting.h"
 #include "tiles/sim_control.h"
 #include "tiles/sram.h"
 #include "tiles/tile_bus.h"
@@ -31,6 +32,8 @@ public:
         trace::tracer *tracer = nullptr;      // the timeline every core records into (--trace)
         trace::event_log *log = nullptr;      // the instruction and event log (--log)
         rv_jit_pool *jit_pool = nullptr;      // translated code the cores share (null: each its own)
+        int semihosting_root = -1;            // semihosting's directory (-1: semihosting off)
+        uint64_t semihosting_epoch = 0;       // SYS_TIME at simulated time 0
     };
 
     tile(sc_core::sc_module_name name, const tile_config &config, const tile_geometry &geometry,
@@ -54,6 +57,8 @@ public:
     const std::vector<std::unique_ptr<cpu_core>> &cores() const { return cores_; }
     const tile_bus &bus() const { return *bus_; }
     const console &terminal() const { return *console_; }
+    // Semihosting of each core (empty when it is off): the loader gives it the command line.
+    const std::vector<std::unique_ptr<semihosting>> &semihosts() { return semihosting_; }
 
 private:
     tile_geometry geometry_;
@@ -62,6 +67,7 @@ private:
     std::unique_ptr<sram> sram_;
     std::unique_ptr<clint> clint_;
     std::unique_ptr<console> console_;
+    std::vector<std::unique_ptr<semihosting>> semihosting_;  // before the cores that call it
     std::unique_ptr<sim_control> sim_control_;
     std::unique_ptr<tile_info> tile_info_;
     std::vector<std::unique_ptr<cpu_core>> cores_;

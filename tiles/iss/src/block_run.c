@@ -41,15 +41,16 @@ static rv_block *block_via_tlb(rv_cpu *cpu, uint32_t pc)
 }
 
 /* The block at cpu->pc, built if needed; NULL when the instruction there must be interpreted.
- * *trapped: entering pc's page took a fetch trap (the interpreter would take it here too). */
-static rv_block *lookup(rv_cpu *cpu, bool *trapped)
+ * *entered: rv_fetch_page's answer when pc's page was entered (-1: a fetch trap, which the
+ * interpreter would take here too; -2: a watched page), else 1. */
+static rv_block *lookup(rv_cpu *cpu, int *entered)
 {
     uint32_t pc = cpu->pc;
-    *trapped = false;
+    *entered = 1;
     if ((pc & ~RV_PAGE_MASK) != cpu->fetch_vpage) {
         int cached = rv_fetch_page(cpu);
         if (cached <= 0) {
-            *trapped = cached < 0;
+            *entered = cached;
             return NULL;
         }
     }
@@ -161,12 +162,14 @@ int rv_block_engine_run(rv_cpu *cpu)
         uint32_t pending = (cpu->csr.mip | cpu->csr.seip_input) & cpu->csr.mie;
         if (RV_UNLIKELY(pending) && rv_check_interrupts(cpu))
             continue;
-        bool trapped;
-        rv_block *b = lookup(cpu, &trapped);
+        int entered;
+        rv_block *b = lookup(cpu, &entered);
         uint32_t patch = cpu->blk.jit_patch_slot;
         cpu->blk.jit_patch_slot = 0;
         int status;
-        if (trapped) {
+        if (entered == -2) {
+            status = RV_RUN_WATCH;
+        } else if (entered < 0) {
             status = cpu->locked_up ? (int)RV_RUN_LOCKUP : RV_STEP_CONTINUE;
         } else if (!b) {
             status = rv_exec_insn(cpu);

@@ -129,6 +129,10 @@ void rv_cpu_add_cycles(rv_cpu *cpu, uint64_t cycles)
 
 uint64_t rv_cpu_cycles(const rv_cpu *cpu) { return cpu->stats.cycles; }
 uint64_t rv_cpu_instret(const rv_cpu *cpu) { return cpu->stats.instret; }
+uint64_t rv_cpu_steps(const rv_cpu *cpu)
+{
+    return cpu->stats.instret + cpu->stats.exceptions + cpu->stats.interrupts;
+}
 const rv_cpu_stats *rv_cpu_get_stats(const rv_cpu *cpu) { return &cpu->stats; }
 uint32_t rv_cpu_get_pc(const rv_cpu *cpu) { return cpu->pc; }
 

@@ -192,6 +192,12 @@ struct rv_cpu {
     bool locked_up;
     uint32_t lockup_cause, lockup_pc, lockup_tval;
 
+    /* code watch (rv_cpu_set_code_watch): virtual page numbers [first, last] per range */
+    uint32_t code_watch[16][2];
+    unsigned code_watch_count;
+    bool code_watch_suspended;     /* inside rv_cpu_run_debug: watched pages run there */
+    bool code_watch_hit;           /* enter_page refused a watched page: the run returns RV_RUN_WATCH */
+
     rv_block_state blk;
 };
 
@@ -221,13 +227,22 @@ struct rv_cpu {
 
 #define RV_INTERRUPT_BIT 0x80000000u
 
+/* debug.c: whether pc lies in a watched code page (only called with a watch set) */
+bool rv_code_watch_contains(const rv_cpu *cpu, uint32_t pc);
+/* debug.c: the 32-bit word at virtual address vaddr of the code, read without side effects from
+ * DMI memory (fetch translation); false if it is not there. */
+bool rv_peek_code_word(const rv_cpu *cpu, uint32_t vaddr, uint32_t *word);
+/* debug.c: decodes the instruction at the pc the same way, without touching the decode cache. */
+bool rv_peek_insn(const rv_cpu *cpu, struct rv_insn *out);
+
 /* decode.c */
 void rv_decode(const rv_cpu *cpu, uint32_t bits, rv_insn *out);
 
 /* decode_cache.c: returns the decoded instruction at cpu->pc, or NULL after taking a fetch trap. */
 const rv_insn *rv_fetch_slow(rv_cpu *cpu);
 /* Makes cpu->pc's page the fetch page: 1 if its instructions are cached (DMI), 0 if not (fetched
- * uncached every time), -1 after taking the fetch trap. */
+ * uncached every time), -1 after taking the fetch trap, -2 if the page is watched (nothing done;
+ * the run returns RV_RUN_WATCH). rv_fetch_slow returns NULL with code_watch_hit set then. */
 int rv_fetch_page(rv_cpu *cpu);
 /* Decodes into an empty slot of the current fetch page (cpu->pc lies in it). */
 const rv_insn *rv_fill_slot(rv_cpu *cpu, rv_insn *slot);

@@ -62,6 +62,13 @@ static rv_tlb_entry *enter_page(rv_cpu *cpu, bool *cached)
     uint32_t pc = cpu->pc;
     *cached = false;
     cpu->fetch_vpage = RV_TLB_INVALID;
+    /* A watched page is entered only by rv_cpu_run_debug, and its TLB entry never gets the code
+     * page: translated code and chained blocks find pages through it, so they cannot enter. */
+    bool watched = RV_UNLIKELY(cpu->code_watch_count != 0) && rv_code_watch_contains(cpu, pc);
+    if (watched && !cpu->code_watch_suspended) {
+        cpu->code_watch_hit = true;
+        return NULL;
+    }
     rv_tlb_entry *e = rv_translate_fetch(cpu, pc);
     if (!e || !e->dmi)
         return e;
@@ -76,7 +83,8 @@ static rv_tlb_entry *enter_page(rv_cpu *cpu, bool *cached)
                 return e;
             d->code[index] = page;
         }
-        e->code = page;
+        if (!watched)
+            e->code = page;
     }
     cpu->fetch_vpage = pc & ~RV_PAGE_MASK;
     cpu->fetch_code = page;
@@ -89,8 +97,13 @@ static rv_tlb_entry *enter_page(rv_cpu *cpu, bool *cached)
 int rv_fetch_page(rv_cpu *cpu)
 {
     bool cached;
-    if (!enter_page(cpu, &cached))
+    if (!enter_page(cpu, &cached)) {
+        if (RV_UNLIKELY(cpu->code_watch_hit)) {
+            cpu->code_watch_hit = false;
+            return -2;
+        }
         return -1;
+    }
     return cached ? 1 : 0;
 }
 

@@ -37,16 +37,52 @@ static const char *csr_name(uint32_t csr)
 {
     switch (csr) {
     case 0x100: return "sstatus"; case 0x104: return "sie"; case 0x105: return "stvec";
+    case 0x106: return "scounteren"; case 0x10a: return "senvcfg";
     case 0x140: return "sscratch"; case 0x141: return "sepc"; case 0x142: return "scause";
     case 0x143: return "stval"; case 0x144: return "sip"; case 0x180: return "satp";
     case 0x300: return "mstatus"; case 0x301: return "misa"; case 0x302: return "medeleg";
     case 0x303: return "mideleg"; case 0x304: return "mie"; case 0x305: return "mtvec";
+    case 0x306: return "mcounteren"; case 0x30a: return "menvcfg"; case 0x310: return "mstatush";
+    case 0x31a: return "menvcfgh"; case 0x320: return "mcountinhibit";
     case 0x340: return "mscratch"; case 0x341: return "mepc"; case 0x342: return "mcause";
     case 0x343: return "mtval"; case 0x344: return "mip"; case 0xb00: return "mcycle";
-    case 0xb02: return "minstret"; case 0xc00: return "cycle"; case 0xc01: return "time";
-    case 0xc02: return "instret"; case 0xf14: return "mhartid";
+    case 0xb02: return "minstret"; case 0xb80: return "mcycleh"; case 0xb82: return "minstreth";
+    case 0xc00: return "cycle"; case 0xc01: return "time";
+    case 0xc02: return "instret"; case 0xc80: return "cycleh"; case 0xc81: return "timeh";
+    case 0xc82: return "instreth"; case 0xf11: return "mvendorid"; case 0xf12: return "marchid";
+    case 0xf13: return "mimpid"; case 0xf14: return "mhartid"; case 0xf15: return "mconfigptr";
+    case 0x7a0: return "tselect"; case 0x7a1: return "tdata1"; case 0x7a2: return "tdata2";
+    case 0x7a3: return "tdata3"; case 0x7a4: return "tinfo";
     default: return NULL;
     }
+}
+
+unsigned rv_csr_name(uint32_t csr, char *buf, size_t len)
+{
+    const char *n = csr_name(csr);
+    if (n) {
+        snprintf(buf, len, "%s", n);
+        return 1;
+    }
+    if (csr >= 0x3a0 && csr <= 0x3a3)
+        snprintf(buf, len, "pmpcfg%u", (unsigned)(csr - 0x3a0));
+    else if (csr >= 0x3b0 && csr <= 0x3bf)
+        snprintf(buf, len, "pmpaddr%u", (unsigned)(csr - 0x3b0));
+    else if (csr >= 0x323 && csr <= 0x33f)
+        snprintf(buf, len, "mhpmevent%u", (unsigned)(csr - 0x320));
+    else if (csr >= 0xb03 && csr <= 0xb1f)
+        snprintf(buf, len, "mhpmcounter%u", (unsigned)(csr - 0xb00));
+    else if (csr >= 0xb83 && csr <= 0xb9f)
+        snprintf(buf, len, "mhpmcounter%uh", (unsigned)(csr - 0xb80));
+    else if (csr >= 0xc03 && csr <= 0xc1f)
+        snprintf(buf, len, "hpmcounter%u", (unsigned)(csr - 0xc00));
+    else if (csr >= 0xc83 && csr <= 0xc9f)
+        snprintf(buf, len, "hpmcounter%uh", (unsigned)(csr - 0xc80));
+    else {
+        snprintf(buf, len, "0x%03x", (unsigned)csr);
+        return 0;
+    }
+    return 1;
 }
 
 const char *rv_missing_extension(uint32_t w)

@@ -63,6 +63,26 @@ static int trap_taken(rv_cpu *cpu)
     return cpu->locked_up ? (int)RV_RUN_LOCKUP : STEP_CONTINUE;
 }
 
+/* No instruction came from the fetch: it trapped, or its page is watched (rv_cpu_set_code_watch). */
+static int no_insn(rv_cpu *cpu)
+{
+    if (RV_UNLIKELY(cpu->code_watch_hit)) {
+        cpu->code_watch_hit = false;
+        return RV_RUN_WATCH;
+    }
+    return trap_taken(cpu);
+}
+
+/* slli x0,x0,0x1f; ebreak; srai x0,x0,7: the RISC-V semihosting call (all three 32-bit). */
+static bool semihosting_call(rv_cpu *cpu, const rv_insn *in, uint32_t pc)
+{
+    uint32_t before, after;
+    if (in->len != 4 || !rv_peek_code_word(cpu, pc - 4u, &before) || before != 0x01f01013u ||
+        !rv_peek_code_word(cpu, pc + 4u, &after) || after != 0x40705013u)
+        return false;
+    return cpu->cfg.semihost(cpu->cfg.semihost_ctx, cpu);
+}
+
 static int illegal(rv_cpu *cpu, const rv_insn *in)
 {
     rv_raise_illegal(cpu, in);
@@ -148,7 +168,7 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
         in = rv_fetch_slow(cpu);
     }
     if (RV_UNLIKELY(!in))
-        return trap_taken(cpu);
+        return no_insn(cpu);
 
     uint32_t next_pc = pc + in->len;
     cpu->stats.cycles += in->cost;
@@ -177,6 +197,8 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
                       : cpu->priv == RV_PRIV_S ? RV_EXC_ECALL_S : RV_EXC_ECALL_M, 0);
         return trap_taken(cpu);
     case RV_OP_EBREAK:
+        if (cpu->cfg.semihost && semihosting_call(cpu, in, pc))
+            break; /* retires like a nop; the host wrote the result to a0 */
         rv_raise(cpu, RV_EXC_BREAKPOINT, pc);
         return trap_taken(cpu);
     case RV_OP_MRET:

@@ -4,6 +4,7 @@
 // device accesses and NAMP messages, as QEMU's -d in_asm,int would.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -17,6 +18,7 @@ enum log_category : unsigned {
     log_irq = 1u << 2,   // interrupts taken
     log_mmio = 1u << 3,  // a core's device accesses (not its SRAM, which it reaches by DMI)
     log_namp = 1u << 4,  // NAMP messages received and slot state changes, per adapter
+    log_commit = 1u << 5,  // retired instructions with their results, in Spike's --log-commits format
 };
 // "insn,trap" or "all" -> mask; throws std::invalid_argument naming an unknown category.
 unsigned parse_log_categories(const std::string &list);
@@ -35,19 +37,25 @@ public:
     static range_list parse_ranges(const std::string &option, const std::string &text);
 
     event_log(std::ostream &out, const options &opt) : out_(out), opt_(opt) {}
+    // Told once, with the reason, when a write fails (a full disk): the run should end there
+    // rather than simulate on for a log that is lost (docs/logging.md). No lines follow it.
+    void on_write_error(std::function<void(const std::string &)> fn) { on_error_ = std::move(fn); }
 
     // Whether anything of this category is logged for this tile and core (decided once per core).
     bool wants(unsigned category, unsigned tile, unsigned core) const;
     bool in_range(uint64_t addr) const { return addr >= opt_.addr_from && addr < opt_.addr_to; }
     // Writes one line if the cycle is in the window and the size limit allows; core < 0: a device.
     void write(log_category category, unsigned tile, int core, uint64_t cycle, const std::string &text);
-    bool full() const { return full_; }  // the limit was reached: no more lines
+    bool full() const { return full_; }  // the limit was reached or a write failed: no more lines
+    const options &settings() const { return opt_; }
     bool good() const { return bool(out_); }
     uint64_t bytes() const { return bytes_; }
 
 private:
     static bool contains(const range_list &ranges, unsigned v);
+    void check_written();
     std::ostream &out_;
+    std::function<void(const std::string &)> on_error_;
     options opt_;
     uint64_t bytes_ = 0;
     bool full_ = false;

@@ -67,6 +67,9 @@ public:
     // False once a write to the file failed (a full disk): checked after finish().
     bool good() const { return bool(out_); }
 
+    // The file's stream (reverse execution puts a gate in front of it: vp/output_gate.h).
+    std::ostream &stream() { return out_; }
+
 private:
     struct open_slice {
         std::string name;

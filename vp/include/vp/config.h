@@ -55,7 +55,12 @@ struct platform_config {
     bool na_enabled = true;
     namp::na_config na;
     std::string console_file;
+    bool semihosting = false;             // semihosting.* (docs/semihosting.md)
+    std::string semihosting_root = ".";
+    uint64_t semihosting_epoch = 0;
     stack_guard_mode stack_guards = stack_guard_mode::automatic;
+    unsigned checkpoints = 32;               // host.checkpoints: reverse execution (0: off)
+    uint64_t checkpoint_interval = 50000000; // host.checkpoint_interval
     // The validated document for the statistics: all of it but host.*, which cannot change what
     // is simulated, so the statistics of one simulation do not depend on how the host ran it.
     nlohmann::ordered_json effective;

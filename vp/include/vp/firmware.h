@@ -37,6 +37,8 @@ public:
     bool symbol(const char *name, uint32_t &value) const {  // a defined symbol of the ELF
         return elf_image_symbol(image_, name, &value) == 0;
     }
+    // "main+0x1c": the function pc lies in, or "" (monitor where).
+    std::string symbol_at(uint32_t pc) const;
     // Copies every loadable segment into the tile SRAM; throws (before copying anything) if the
     // image breaks a rule of firmware_layout_error. argv (argv[0] first) goes into the image's
     // argument block (symbols namp_args..namp_args_end, sw/runtime/crt0.S) for crt0 to pass to

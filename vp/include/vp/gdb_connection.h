@@ -37,6 +37,11 @@ public:
     // Connections refused because a client was already connected (each got an error reply).
     unsigned refused() const { return refused_; }
     void set_log(std::ostream &log) { log_ = &log; }  // where refusals are reported
+    // Reverse execution hands the session to another process (vp/checkpoints.h): the client's
+    // descriptor and the bytes read from it but not yet used go along.
+    int client_fd() const { return client_; }
+    const std::string &pending_input() const { return in_; }
+    void adopt(int fd, const std::string &pending) { client_ = fd; in_ = pending; interrupt_ = false; }
 
 private:
     void refuse_second_client();

@@ -11,6 +11,7 @@
 #include "trace/event_log.h"
 #include "trace/tracer.h"
 #include "vp/gdb_server.h"
+#include "vp/output_gate.h"
 #include "vp/run_observer.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
@@ -37,6 +38,7 @@ std::unique_ptr<trace::tracer> make_tracer(const run_options &options, sc_core::
 class platform : public sc_core::sc_module {
 public:
     platform(sc_core::sc_module_name name, const platform_config &config, const run_options &options);
+    ~platform() override;
 
     // Loads the images and starts the cores of every tile that has one (throws firmware_error).
     void load(const firmware_map &firmware);
@@ -44,6 +46,7 @@ public:
     void simulate();
 
     const platform_config &config() const { return config_; }
+    const run_options &options() const { return options_; }
     const run_control &control() const { return control_; }
     const std::vector<std::unique_ptr<tiles::tile>> &tiles() const { return tiles_; }
     const noc::mesh &network() const { return *mesh_; }
@@ -59,9 +62,12 @@ public:
     trace::tracer *tracer() const { return tracer_.get(); }
     // After the run: what could not be written (console.file, --trace, --log), one message each.
     std::vector<std::string> output_errors();
+    // Reverse execution's checkpoints (null without --gdb or with host.checkpoints 0).
+    checkpoints *reverse() { return gdb_ ? gdb_->reverse() : nullptr; }
 
 private:
     void attach_debugger();  // platform_debug.cpp
+    void gate_outputs();     // reverse execution: every output through an output_gate
     std::string reset_from_firmware();  // monitor reset; "" or why not
     void trace_mark(const mark_record &m);  // platform_trace.cpp
     void open_event_log();  // platform_log.cpp
@@ -73,6 +79,10 @@ private:
     run_control control_;
     firmware_map firmware_;  // what load() loaded, for monitor reset
     std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
+    struct fd_owner {
+        int fd = -1;
+        ~fd_owner();
+    } semihosting_root_;  // semihosting.root, opened once for every core
     std::unique_ptr<status_line> status_;     // --progress; console lines pass through it
     std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
@@ -84,6 +94,9 @@ private:
     std::vector<std::unique_ptr<tiles::tile>> tiles_;
     std::unique_ptr<noc::mesh> mesh_;
     std::vector<std::unique_ptr<namp::network_adapter>> adapters_;
+    // Reverse execution: the gates in front of every output, and the buffers they replaced.
+    std::vector<std::unique_ptr<output_gate>> gates_;
+    std::vector<std::pair<std::ostream *, std::streambuf *>> ungated_;
 };
 
 }  // namespace vp

@@ -18,7 +18,7 @@ struct mark_record {
     uint64_t cycle;
 };
 
-enum class end_reason { running, all_exited, shutdown, core_failure, watchdog, hang };
+enum class end_reason { running, all_exited, shutdown, core_failure, watchdog, hang, output_error };
 
 const char *to_string(end_reason reason);
 
@@ -40,6 +40,8 @@ public:
     void kill(const std::string &message);
     // A debugger's `monitor quit`: the run ends now with exit code 0.
     void quit(const std::string &message);
+    // An output could not be written (the log on a full disk): the run ends now with exit code 2.
+    void output_failed(const std::string &message);
     // A debugger's `monitor reset`: every core runs again; exits and failures are forgotten.
     void restart();
 

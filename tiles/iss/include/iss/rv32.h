@@ -114,6 +114,12 @@ typedef struct rv_config {
     void *time_ctx;
     /* optional: mret/sret executed (with trap_ctx), for tracing the end of a trap handler */
     void (*on_trap_return)(void *ctx, rv_cpu *cpu);
+    /* optional: RISC-V semihosting. Called for an ebreak that is the middle of the sequence
+     * slli x0,x0,0x1f; ebreak; srai x0,x0,7 (all three 32-bit, in DMI memory): a0 holds the
+     * operation, a1 its parameter. Returns true after handling it (the result in a0; the ebreak
+     * retires and execution goes on after it), false to take the breakpoint exception instead. */
+    bool (*semihost)(void *ctx, rv_cpu *cpu);
+    void *semihost_ctx;
     rv_engine engine;                  /* of rv_cpu_run; rv_cpu_step and the debug loop always step */
     rv_jit_pool *jit_pool;             /* optional: translations shared with other harts; NULL: its own */
 } rv_config;
@@ -124,6 +130,8 @@ typedef enum rv_run_status {
     RV_RUN_STOPPED = 2,  /* rv_cpu_request_stop() was called; the stop request is cleared on return */
     RV_RUN_LOCKUP = 3,   /* unrecoverable: a trap while fetching the trap handler (see rv_cpu_lockup) */
     RV_RUN_DEBUG = 4,    /* rv_cpu_run_debug only: a breakpoint, watchpoint or step (iss/rv32_debug.h) */
+    RV_RUN_WATCH = 5,    /* the next instruction lies in a watched code page, or (rv_cpu_run_debug with
+                          * leave_code_watch) outside them: rv_cpu_set_code_watch in iss/rv32_debug.h */
 } rv_run_status;
 
 /* Counters kept by the hart (statistics). */
@@ -178,6 +186,10 @@ void rv_cpu_add_cycles(rv_cpu *cpu, uint64_t cycles);
 
 uint64_t rv_cpu_cycles(const rv_cpu *cpu);
 uint64_t rv_cpu_instret(const rv_cpu *cpu);
+/* Steps so far: instructions retired + exceptions + interrupts taken. Every rv_cpu_step adds one
+ * (it retires an instruction, raises an exception or takes an interrupt), so (hart, steps) names
+ * one point of the hart's execution, the same with every engine. */
+uint64_t rv_cpu_steps(const rv_cpu *cpu);
 const rv_cpu_stats *rv_cpu_get_stats(const rv_cpu *cpu);
 
 uint32_t rv_cpu_get_pc(const rv_cpu *cpu);

@@ -31,9 +31,19 @@ typedef struct rv_debug_points {
      * same pc is reported again when the instruction runs after the handler. */
     void (*on_insn)(void *ctx, uint32_t pc, uint32_t bits);
     void *insn_ctx;
+    /* Optional: called after each step (an instruction retired or trapped, or an interrupt was
+     * taken), with insn_ctx: the commit log reads what the instruction did (rv_cpu_commit_end). */
+    void (*after_insn)(void *ctx);
+    /* Stop with RV_DEBUG_TARGET before the step that would make rv_cpu_steps exceed
+     * target_steps (replaying to a point of the past: docs/debugging.md). */
+    bool has_target;
+    uint64_t target_steps;
+    /* Return RV_RUN_WATCH before an instruction outside the watched code pages. */
+    bool leave_code_watch;
 } rv_debug_points;
 
-enum rv_debug_reason { RV_DEBUG_NONE = 0, RV_DEBUG_BREAKPOINT, RV_DEBUG_WATCHPOINT, RV_DEBUG_STEP };
+enum rv_debug_reason { RV_DEBUG_NONE = 0, RV_DEBUG_BREAKPOINT, RV_DEBUG_WATCHPOINT, RV_DEBUG_STEP,
+                       RV_DEBUG_TARGET };
 
 typedef struct rv_debug_hit {
     enum rv_debug_reason reason;
@@ -54,6 +64,44 @@ rv_run_status rv_cpu_run_debug(rv_cpu *cpu, uint64_t cycle_limit, const rv_debug
  * without side effects: no trap, no A/D update, no TLB fill, no cycles. Page tables must be in
  * DMI memory. Returns false if the address is not mapped. */
 bool rv_cpu_debug_translate(const rv_cpu *cpu, uint32_t vaddr, uint32_t *paddr);
+
+/* The bytes the next instruction would write, if it is a store, SC or AMO: virtual address,
+ * length and the value (an AMO's result is computed from DMI memory; an SC whose reservation does
+ * not hold writes nothing). False if it writes nothing (or its operand is not in DMI memory). */
+bool rv_cpu_debug_next_write(const rv_cpu *cpu, uint32_t *vaddr, uint32_t *len, uint32_t *value);
+
+/* Code pages rv_cpu_run does not enter: it returns RV_RUN_WATCH before the first instruction in a
+ * page that overlaps one of the count [from, to) ranges of virtual pcs (pairs in ranges[]), so a
+ * host can run only those pages in rv_cpu_run_debug (breakpoints, a logged address range) and the
+ * rest at full speed. count 0 removes the watch. Changes no simulated state (only host caches of
+ * the fetch path are dropped). Returns -1 for more than RV_MAX_CODE_WATCH ranges. */
+#define RV_MAX_CODE_WATCH 16
+int rv_cpu_set_code_watch(rv_cpu *cpu, const uint32_t *ranges, unsigned count);
+/* Whether pc lies in a watched code page. */
+bool rv_cpu_code_watched(const rv_cpu *cpu, uint32_t pc);
+
+/* What one instruction did, in the terms of Spike's commit log (--log commit, docs/logging.md):
+ * rv_cpu_commit_begin before the step, rv_cpu_commit_end after it. */
+typedef struct rv_commit {
+    uint32_t pc, bits;     /* the instruction as fetched (bits 0 if not in DMI memory) */
+    unsigned len;          /* 2 or 4 */
+    enum rv_priv priv;     /* the privilege it ran in */
+    bool retired;          /* false: it trapped, or an interrupt was taken instead */
+    unsigned rd;           /* integer register written (0: none) */
+    uint32_t rd_value;
+    bool load, store;      /* its memory accesses (an AMO has both) */
+    uint32_t addr;         /* virtual address of the access */
+    uint32_t store_value;
+    unsigned size;         /* bytes */
+    unsigned csr_count;    /* CSRs it wrote, in ascending number */
+    uint32_t csr[2], csr_value[2];
+    /* private: state before the step */
+    uint64_t steps_before, instret_before;
+    unsigned op, rs2;
+    uint32_t src, csr_number, reserved;
+} rv_commit;
+void rv_cpu_commit_begin(const rv_cpu *cpu, rv_commit *c);
+void rv_cpu_commit_end(const rv_cpu *cpu, rv_commit *c);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,10 @@ unsigned rv_disasm(uint32_t bits, uint32_t pc, char *buf, size_t len);
  * "fadd.d (D extension: double-precision floating point)", or NULL if unknown or implemented. */
 const char *rv_missing_extension(uint32_t bits);
 
+/* The name of CSR `csr` as the privileged spec (and Spike's commit log) spells it, e.g. "mstatus",
+ * "pmpaddr3", into buf; "0x..." and 0 for a number without one, else 1. */
+unsigned rv_csr_name(uint32_t csr, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif
