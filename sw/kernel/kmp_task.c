@@ -85,8 +85,10 @@ static int rec_index(const k_thread_t *t)
 
 static int rec_alive(const struct kmpt_task *r)
 {
-    return r->state == REC_LIVE && r->t->id == r->tid && r->t->task && r->t->state != KS_DEAD &&
-           r->t->state != KS_FREE;
+    /* read once: the service thread asks without the kernel lock, and a task's end may free the
+     * record (t = NULL) between two reads */
+    k_thread_t *const t = *(k_thread_t *volatile const *)&r->t;
+    return r->state == REC_LIVE && t && t->id == r->tid && t->task && t->state != KS_DEAD && t->state != KS_FREE;
 }
 
 static const kmp_task_quota_t default_quota = {K_TASK_Q_EPS, K_TASK_Q_HANDLES};
@@ -597,7 +599,7 @@ static void bury(struct kmpt_task *x)
 {
     uint32_t saved = irq_global_disable();
     k_lock_take();
-    if (x->state == REC_LIVE && x->n_handles && !rec_alive(x) && x->t->task && k_vif_quiet(x->t->task))
+    if (x->state == REC_LIVE && x->n_handles && !rec_alive(x) && x->t && x->t->task && k_vif_quiet(x->t->task))
         for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
             if (handle_rec[i] == x - recs)
                 handle_free((int)i);
