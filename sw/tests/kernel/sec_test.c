@@ -533,7 +533,7 @@ static void mover(void *arg)
 static void coordinate_moves(void)
 {
     uint32_t at = 0, seed = 0xC0DE5EC1u, moves = 0, refused = 0, longest = 0, over = 0, refused_by[3] = {0};
-    uint32_t unsupported = 0, pause_refused = 0, by_method[5] = {0};
+    uint32_t unsupported = 0, by_method[5] = {0};
     const uint32_t want = SEC_CLASS == SEC_DROP ? SEC_MOVES : 40u;
     while (moves < want || !over) {
         seed ^= seed << 13;
@@ -556,14 +556,6 @@ static void coordinate_moves(void)
             /* refused, the task staying where it was: busy (a request or a transfer of its own under
              * way), no room there, or its own headers keeping a peer's transfer from settling */
             const int32_t rc = (int32_t)ans[0];
-            if (rc == K_EINVAL && method == K_MIGRATE_PAUSE && SEC_CLASS == SEC_HEADERS) {
-                /* open defect (docs/security.md "Open"): after a hardware move of the attacker the
-                 * feeder's handle on tile 3 keeps the first endpoint's identity, so the pausing
-                 * suspend is refused; refused, the task stays where it was */
-                ++pause_refused;
-                k_sleep(2 + seed % 8);
-                continue;
-            }
             if (rc == K_ENOTSUP && method == K_MIGRATE_SOFTWARE && SEC_CLASS != SEC_HEADERS_SW) {
                 ++unsupported;   /* software PS and a connection-less endpoint: refused, stays */
                 k_sleep(2 + seed % 8);
@@ -595,9 +587,9 @@ static void coordinate_moves(void)
              (unsigned long)refused_by[0], (unsigned long)refused_by[1], (unsigned long)refused_by[2],
              (unsigned long)longest);
     k_printf("sec %s methods: %lu pause, %lu relocate, %lu dualcast, %lu software (%lu software refused: "
-             "connection-less endpoint; %lu pause refused: the sender's identity)\n", class_name[SEC_CLASS],
-             (unsigned long)by_method[1], (unsigned long)by_method[2], (unsigned long)by_method[3],
-             (unsigned long)by_method[4], (unsigned long)unsupported, (unsigned long)pause_refused);
+             "connection-less endpoint)\n", class_name[SEC_CLASS], (unsigned long)by_method[1],
+             (unsigned long)by_method[2], (unsigned long)by_method[3], (unsigned long)by_method[4],
+             (unsigned long)unsupported);
 }
 
 /* tile 3's feeder of the headers attacker: messages and packets it may or may not take, until
