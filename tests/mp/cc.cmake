@@ -107,7 +107,7 @@ if(TARGET namp-vp)
     list(GET v 2 fw)
     list(GET v 3 name)
     namp_vp_check(${name} EXIT 0 LABELS e2e mp cc TIMEOUT 600
-      EXPECT "gather ok: 15 groups x 2 rounds, ${counts}"
+      EXPECT "gather ok: 15 groups x 3 rounds, ${counts}"
       COUNT "gather part [0-9]+ ok: [0-9]+ parts=15"
       REJECT "FAIL" "FATAL"
       ARGS --preset ${preset} --max-cycles 200000000 --firmware ${CC_FW}/${fw}.elf)

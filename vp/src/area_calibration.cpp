@@ -102,8 +102,17 @@ std::vector<point> points(const std::vector<std::string> &ov, area_unit_costs *c
              return 100 * (u.gates(v4) - u.gates(v3)) / (u.gates(v3) - u.gates(v3s4));
          }},
         {"HW-OSQM", "5.1, 4.2.3.4", "the `osqm` component of `svfull`", "kGates", 1.4, V, k(osqm)},
-        {"HW-OSQM static configuration saves", "5.1", "`namp.osqm_static` against run-time", "%", 32,
-         V, saves(osqm_static, osqm)},
+        // 5.1's "32% can be saved" follows its 1.4 kGates, but its only source in the text is
+        // 4.2.3.4's FPGA register count ("the registers drop by 32%", for either list type; the
+        // LUTs drop by 22 % or 5 %): both readings, the guard (scripts/claims) on the registers
+        {"HW-OSQM static configuration saves, gates", "5.1", "`namp.osqm_static` against run-time: gates",
+         "%", 32, V, saves(osqm_static, osqm)},
+        {"HW-OSQM static configuration saves, registers", "5.1, 4.2.3.4",
+         "`namp.osqm_static` against run-time: register bits (4.2.3.4 counts FPGA registers)", "%", 32,
+         V, [osqm_static, osqm](const area_unit_costs &) {
+             return 100 * (1 - (osqm_static.ff_bits + osqm_static.storage_bits) /
+                                   (osqm.ff_bits + osqm.storage_bits));
+         }},
         {"a simple variant adds", "abstract", "`baremsg` (4.4.1: \"a simple bare-metal configuration\"), 4 slots",
          "kGates", 14, V, k(msg)},
         {"a fully fledged NAMP, approximately", "abstract", "`svfull` with PS", "kGates", 46, V,

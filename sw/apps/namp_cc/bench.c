@@ -5,14 +5,18 @@
  * for, "hw" NAMP-CC (mcapix_mcast_send); and at the driver level, as the thesis' model counts
  * (Fig. 3.20, 3.21): "drv" the thesis' software multicast (one slot per member programmed one
  * after the other on the NAMP, the transfers overlapping, then every completion taken), "drvcc"
- * one collective slot, "drvccl" the same with the member list written into the descriptor at
- * every send (the thesis' "setup of the multicast list"). tile.arg, when not 0, is a bitmask of
+ * one collective slot on the group's descriptor, its member list set up once with the group (3.3.2:
+ * the collective data structure is "created and configure[d] at connection setup"), "drvccl" the
+ * same with the member list written into the descriptor at every send (shown beside it). The
+ * driver-level paths also report the sleeps of their completion waits (per 1000 sends) and, as
+ * os_late, o_s of K more sends whose completions are waited for, uncounted, before the core looks
+ * (the send without the sleep-and-wake pass, drv_wait.h). tile.arg, when not 0, is a bitmask of
  * the N to measure (bit N; the claim tests run a few). Tile 0 sends
  * CCB_K + 1 multicasts per (path, N, size) to tiles 1..N (the first one warms up); o_s counts the
  * cycles the core is awake in mcapix_mcast_send (wfi sleep not counted), g the interval between
  * consecutive sends. The members check every message. Console: one "ccbench mcast" line per
- * configuration and one "ccbench create" line per N (cycles of mcapix_mcast_create, the
- * descriptor's member list that the thesis' hardware multicast sets up per send); scripts/cc-bench
+ * configuration and one "ccbench create" line per N (cycles of mcapix_mcast_create, which sets
+ * up the descriptor's member list once); scripts/cc-bench
  * turns them into tables and plots. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +28,7 @@
 #include "../mp_e2e/payload.h"
 #ifndef CCB_RDMA
 #include "namp/namp.h"
+#include "drv_wait.h"
 #endif
 #include "namp_cc.h"
 
@@ -57,12 +62,14 @@ static mcapix_mcast_group_t groups[NMAX];
 
 #define die(what, st) cc_app_die("ccbench", what, st)
 
-static volatile uint64_t drv_idle;   /* cycles asleep in the driver-level paths */
 #define HANDLE_WORD(i) ((NAMP_CC_MEMBER(i) + NAMP_CC_M_HANDLE) / 4u)
 #ifdef CCB_RDMA
 /* namp_cc_bench_rdma: the same benchmark over the baseline adapter's RDMA transport (mp_rdma), the
  * thesis' software multicast "on this baseline" (abstract): only the MCAPI software paths */
 static int path_here(uint32_t path) { return path == P_SW || path == P_POST; }
+static volatile uint64_t drv_idle;   /* no driver-level path here */
+static volatile uint32_t drv_waits;
+static volatile int drv_look_late;
 static void drv_send(uint32_t path, mcapix_mcast_group_t *g, uint32_t n, const void *b,
                      uint32_t size, const uint32_t *handles)
 {
@@ -70,41 +77,6 @@ static void drv_send(uint32_t path, mcapix_mcast_group_t *g, uint32_t n, const v
 }
 #else
 static int path_here(uint32_t path) { (void)path; return 1; }
-
-/* Finishes the started slots of `mask` (IEN set): one NA_NAMP_DONE_SLOTS read per pass finds the
- * done ones; in between the core sleeps in wfi with interrupts off (the DONE line wakes it, no
- * trap); another adapter source gets its handler. Returns the slots still running when `keep`
- * slots or fewer are left (0: all finished). */
-static uint32_t drv_finish(uint32_t mask, uint32_t keep)
-{
-    uint32_t saved = irq_global_disable();
-    while ((uint32_t)__builtin_popcount(mask) > keep) {
-        uint32_t done = namp_done_slots() & mask;
-        if (done) {
-            for (uint32_t d = done; d; d &= d - 1u) {
-                unsigned slot = (unsigned)__builtin_ctz(d);
-                uint32_t e = namp_slot_finish(slot);
-                namp_slot_free(slot);
-                if (e) {
-                    printf("ccbench FAIL: driver-level slot: %s\n", namp_error_name(e));
-                    exit(1);
-                }
-            }
-            mask &= ~done;
-            continue;
-        }
-        if (mmio_read32(TILE_NA_BASE + NA_IRQ_BASE + NA_IRQ_ACTIVE) & ~NA_IRQ_SRC_NAMP_DONE) {
-            irq_global_restore(saved);   /* not ours: its handler runs */
-            saved = irq_global_disable();
-            continue;
-        }
-        uint64_t t0 = cpu_cycles();
-        wait_for_interrupt();
-        drv_idle += cpu_cycles() - t0;
-    }
-    irq_global_restore(saved);
-    return mask;
-}
 
 /* The thesis' software multicast at the driver level: one slot per member, programmed one after
  * the other (when no slot is free, the first one done is finished), then every completion. The
@@ -170,7 +142,9 @@ static int member(uint32_t me)
             for (uint32_t si = 0; si < NSIZES; ++si) {
                 if (!in_run(path, n, si))
                     continue;
-                for (uint32_t k = 0; k <= CCB_K; ++k) {
+                /* the driver-level paths send CCB_K more (os_late) */
+                const uint32_t sends = CCB_K + 1u + (path >= P_DRV ? CCB_K : 0u);
+                for (uint32_t k = 0; k < sends; ++k) {
                     size_t got;
                     mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
                     if (st != MCAPI_SUCCESS)
@@ -238,6 +212,7 @@ static int root(void)
                 if (st != MCAPI_SUCCESS)
                     die("mcast_send", st);
                 uint32_t hw0 = cs->hw_sends;
+                const uint32_t waits0 = drv_waits;
                 uint64_t idle0 = mcapix_stats()->idle_cycles + drv_idle, t0 = cpu_cycles();
                 if (drv) {
                     for (uint32_t k = 0; k < CCB_K; ++k)
@@ -251,6 +226,15 @@ static int root(void)
                 }
                 uint64_t t1 = cpu_cycles();
                 uint64_t idle = mcapix_stats()->idle_cycles + drv_idle - idle0;
+                uint32_t waits = drv_waits - waits0, os_late = 0;
+                if (drv) {   /* the same sends, the completions waited for before looking */
+                    drv_look_late = 1;
+                    uint64_t l0 = drv_idle, l1 = cpu_cycles();
+                    for (uint32_t k = 0; k < CCB_K; ++k)
+                        drv_send(path, &groups[n - 1], n, buf, sizes[si], hlist);
+                    os_late = (uint32_t)((cpu_cycles() - l1 - (drv_idle - l0)) / CCB_K);
+                    drv_look_late = 0;
+                }
                 uint32_t hw = cs->hw_sends - hw0;
                 if (hw != (path == P_HW ? CCB_K : 0u)) {
                     printf("ccbench FAIL: path %s took %u hardware sends of %u\n", path_names[path],
@@ -264,9 +248,10 @@ static int root(void)
                     if (st != MCAPI_SUCCESS)
                         die("ack recv", st);
                 }
-                printf("ccbench mcast path=%s n=%u size=%u os=%u g=%u\n", path_names[path],
-                       (unsigned)n, (unsigned)sizes[si], (unsigned)((t1 - t0 - idle) / CCB_K),
-                       (unsigned)((t1 - t0) / CCB_K));
+                printf("ccbench mcast path=%s n=%u size=%u os=%u g=%u waits=%u os_late=%u\n",
+                       path_names[path], (unsigned)n, (unsigned)sizes[si],
+                       (unsigned)((t1 - t0 - idle) / CCB_K), (unsigned)((t1 - t0) / CCB_K),
+                       (unsigned)(1000u * waits / CCB_K), (unsigned)os_late);
             }
     }
     for (uint32_t t = 0; t < NMAX; ++t) {
