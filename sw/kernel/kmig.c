@@ -68,7 +68,7 @@ enum km_type {
     KM_PREPARE = 1, KM_PREPARED, KM_SWITCH, KM_SWITCHED, KM_CANCEL, KM_CANCELLED,
     KM_SUSPEND, KM_SUSPENDED, KM_CREDIT_MOVE, KM_CREDIT_MOVED, KM_REKEY, KM_REKEYED,
     /* software PS (kmig_swps.c) */
-    KM_SW_REDIRECT, KM_SW_REDIRECTED, KM_SW_RESUME, KM_SW_RESUMED, KM_SW_CREDIT_PATH, KM_SW_CREDIT_PATH_MOVED,
+    KM_SW_REDIRECT, KM_SW_REDIRECTED, KM_SW_CREDITS, KM_SW_CREDITS_GIVEN, KM_SW_CREDIT_PATH, KM_SW_CREDIT_PATH_MOVED,
 };
 
 struct km_et {                 /* one entry of the task's endpoint table, by the kernel's record */
@@ -559,6 +559,8 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
             pd->ep_hw[i] = info.endpoint;
             pd->ep_rx[i] = info.rx;
             pd->ep_id[i] = info.id;
+            if (p->method == K_MIGRATE_SOFTWARE && info.channel_recv && kswps_sink(pending[z].ep_h[i]) != K_OK)
+                r = K_ENOMEM;
         }
     }
     /* the endpoint table in the same order: every vID the task holds stays what it was */
@@ -779,7 +781,9 @@ static void sw_chan_switch(struct mig *c, int i) { c->in[i].w = kswps_sync(c->fw
 static void sw_chan_live(struct mig *c, int i) { kswps_live(c->fwd[i]); }
 /* phase III: the sender's kernel switches it (credits taken, its transfers done, its handle
  * rewritten, the new endpoint's identity included); the source forwards up to the stream's end
- * at the old location; then the sender gets its credits back */
+ * at the old location; then the destination gives the sender its credits back: those taken and
+ * those its task released since it started there, from the tile the handle now names (a CREDIT
+ * from any other tile is refused under namp.identity) */
 static void sw_chan_release(struct mig *c, int i)
 {
     const uint32_t node = c->pk.ep[i].peer_node, handle = c->pk.ep[i].peer_handle;
@@ -791,8 +795,8 @@ static void sw_chan_release(struct mig *c, int i)
     }
     const uint32_t end = in_msg.u.w[0], taken = in_msg.u.w[1];
     (void)kswps_finish(c->fwd[i], end);
-    const uint32_t resume[2] = {handle, taken};
-    (void)call_words(node, KM_SW_RESUME, resume, 2);
+    const uint32_t give[3] = {c->pd.ep_hw[i], c->pd.ep_id[i], taken};
+    (void)call_words(c->tile, KM_SW_CREDITS, give, 3);
 }
 
 static const struct mig_method methods[] = {
@@ -991,8 +995,8 @@ static void serve(struct km_msg *m)
     case KM_SW_REDIRECT:
         svc_out.result = kswps_redirect(m->u.w, &svc_out.u.w[0], &svc_out.u.w[1]);
         break;
-    case KM_SW_RESUME:
-        svc_out.result = kswps_resume(m->u.w[0], m->u.w[1]);
+    case KM_SW_CREDITS:
+        svc_out.result = kswps_give_credits(m->u.w);
         break;
     case KM_SW_CREDIT_PATH:
         svc_out.result = kswps_move_credit_path(m->u.w, m->from);

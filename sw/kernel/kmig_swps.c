@@ -271,17 +271,107 @@ int kswps_redirect(const uint32_t *w, uint32_t *end, uint32_t *taken)
     return K_OK;
 }
 
-int kswps_resume(uint32_t handle, uint32_t credits)
+/* Phase II at the destination: the moved task returns credits (through its vif, on the credit
+ * path of its adopted endpoint) before its sender's handle names this tile, and under
+ * namp.identity the sender's adapter refuses a CREDIT from a tile its handle does not name. So
+ * until the sender is switched the path names a sink here: a connected handle of this tile and
+ * the endpoint's identity, which the adapter's target credits like any channel handle. Once the
+ * sender is switched the path names it again and the sink's credits go there with those the
+ * switch took. An entry whose endpoint is gone or no longer points at it (a migration that did not
+ * happen) is taken again by the next. */
+struct sink {
+    namp_handle_t h __attribute__((aligned(64)));   /* what the path names meanwhile */
+    uint32_t ep, node, handle;                       /* the endpoint; its sender's tile and handle */
+};
+static struct sink sinks[KSWPS_ENTRIES];
+
+static int sink_live(const struct sink *s)
 {
-    /* a credit transfer to this tile's own handle: the adapter applies it and wakes the slots
-     * that wait for a credit (a plain add would not) */
-    static namp_handle_t path __attribute__((aligned(64)));
-    if ((handle & 3u) || !handle)
+    mcapix_endpoint_info_t info;
+    mcapi_endpoint_t e = s->ep ? mcapix_endpoint_by_addr(s->ep) : NULL;
+    return e && mcapix_endpoint_inspect(e, &info) == 0 && info.peer_node == tile_id() &&
+           info.peer_handle == (uint32_t)(uintptr_t)&s->h;
+}
+
+int kswps_sink(mcapi_endpoint_t e)
+{
+    mcapix_endpoint_info_t info;
+    kmp_lock();
+    int r = K_ENOMEM;
+    if (mcapix_endpoint_inspect(e, &info) != 0 || !info.channel_recv) {
+        r = K_EINVAL;
+    } else {
+        for (unsigned k = 0; k < KSWPS_ENTRIES; ++k) {
+            struct sink *s = &sinks[k];
+            if (sink_live(s))
+                continue;
+            s->ep = info.endpoint;
+            s->node = info.peer_node;
+            s->handle = info.peer_handle;
+            s->h = (namp_handle_t){0};
+            s->h.tile = tile_id();
+            s->h.id = info.id;   /* the path carries its endpoint's identity */
+            s->h.flags = NAMP_H_F_CONNECTED;
+            /* nothing sent on the new path yet: both words, then the library's view of them */
+            volatile namp_handle_t *p = (volatile namp_handle_t *)(uintptr_t)info.credit_path;
+            p->tile = tile_id();
+            p->endpoint = (uint32_t)(uintptr_t)&s->h;
+            (void)mcapix_chan_credit_path_moved(e, tile_id(), (uint32_t)(uintptr_t)&s->h);
+            r = K_OK;
+            break;
+        }
+    }
+    kmp_unlock();
+    return r;
+}
+
+/* no credit slot of this tile on the path (the task's vif slot included) */
+static int path_quiet(uint32_t path)
+{
+    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
+    for (uint32_t s = 0; s < n; ++s) {
+        const uintptr_t slot = TILE_NA_BASE + NA_NAMP_SLOT_BASE(s);
+        const uint32_t st = NAMP_STATUS_STATE(mmio_read32(slot + NAMP_SLOT_STATUS));
+        if (mmio_read32(slot + NAMP_SLOT_PARAM1) == path && st != NAMP_STATE_IDLE && st != NAMP_STATE_DONE &&
+            st != NAMP_STATE_ERROR)
+            return 0;
+    }
+    return 1;
+}
+
+int kswps_give_credits(const uint32_t *w)
+{
+    const uint32_t ep_addr = w[0], id = w[1], taken = w[2];
+    mcapix_endpoint_info_t info;
+    struct sink *s = NULL;
+    kmp_lock();
+    mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
+    if (e && mcapix_endpoint_inspect(e, &info) == 0 && info.channel_recv && info.id == id)
+        for (unsigned k = 0; k < KSWPS_ENTRIES && !s; ++k)
+            if (sinks[k].ep == ep_addr && sink_live(&sinks[k]))
+                s = &sinks[k];
+    kmp_unlock();
+    if (!s)
         return K_EINVAL;
-    path.tile = tile_id();
-    path.endpoint = handle;
-    if (credits)
-        kmig_give_credits((uint32_t)(uintptr_t)&path, credits);
+    /* the path back to the sender once no credit slot runs on it; a CREDIT still on its way to
+     * the sink (this tile to itself) lands within the tick waited after */
+    for (struct kwait wt = kwait_for(KSWPS_TICKS);;) {
+        if (path_quiet(info.credit_path))
+            break;
+        if (!kwait_more(&wt))
+            return K_ETIMEDOUT;
+    }
+    const uint32_t saved = irq_global_disable();
+    volatile namp_handle_t *p = (volatile namp_handle_t *)(uintptr_t)info.credit_path;
+    p->tile = s->node;
+    p->endpoint = s->handle;
+    irq_global_restore(saved);
+    KMP((void)mcapix_chan_credit_path_moved(e, s->node, s->handle));
+    k_sleep(1);
+    const uint32_t n = taken + atomic_swap_u32(&s->h.credits, 0);
+    s->ep = 0;
+    if (n)
+        kmig_give_credits(info.credit_path, n);
     return K_OK;
 }
 

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "mcapi.h"
+
 /* ---- the source: the forwarder (a kernel thread, started with the migration service) ---- */
 
 /* Starts forwarding the incoming channel whose receive buffer (the task's page, geometry
@@ -32,9 +34,15 @@ void kswps_cancel(int f);
 /* w = {handle, tile, endpoint, rdata, id, new_id}: switches the sending handle at `handle` (this
  * tile), connected to the endpoint of identity id, to (tile, endpoint, rdata, new_id): its credits
  * taken, its transfers finished, its words rewritten. *end: the stream's end at the old location
- * (the handle's wr_idx), *taken: the credits taken (kswps_resume gives them back). */
+ * (the handle's wr_idx), *taken: the credits taken (the destination gives them back). */
 int kswps_redirect(const uint32_t *w, uint32_t *end, uint32_t *taken);
-int kswps_resume(uint32_t handle, uint32_t credits);
+/* The destination (phase II): the adopted receiving side e's credit path names a sink of this
+ * tile until its sender is switched (K_ENOMEM: no entry free). */
+int kswps_sink(mcapi_endpoint_t e);
+/* w = {ep_addr, id, taken}: the destination's receiving endpoint (this tile, of identity id) whose
+ * sender was switched to it: its credit path names the sender again, which gets what the sink
+ * took plus taken. */
+int kswps_give_credits(const uint32_t *w);
 /* w = {ep_addr, tile, handle, -, id, old_handle}: the receiving side (endpoint at ep_addr, this
  * tile, of identity id, whose sender is old_handle on tile `from`) of a channel whose sender
  * moves: its credit path to the sender's new handle (tile, handle), rewritten once no credit
@@ -47,7 +55,7 @@ int kswps_start(uint32_t prio);
 void kswps_stop(void);
 
 /* kmig.c's, used here too: a sender's handle suspended (credits taken, its transfers done; *w its
- * wr_idx), and credits sent through a credit path. */
+ * wr_idx). */
 int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *taken);
 void kmig_give_credits(uint32_t credit_path, uint32_t n);
 /* The migration's waits: a short spin, then a tick of sleep per look, over after `ticks` (no
