@@ -78,7 +78,13 @@ uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t ident, uint32_t *
         uint32_t w = 0;
         if (!port.read_word(ep + NAMP_EP_RX_WINDOW, w)) return NAMP_ERR_NO_ENDPOINT;
         sc_core::wait(cycles(cfg_.namp.window_cycles));
-        if (w < MP_CB_HEADER_SIZE || !geo_.in_sram(buf, w)) return window_refused();
+        if (w < MP_CB_HEADER_SIZE || !geo_.in_sram(buf, w)) {
+            // software makes a tombstone (MOVED, then buffer and window 0) between the two reads:
+            // the state read again tells that from a bad window (the sender is sent on, not failed)
+            uint32_t st = 0;
+            if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_STATE, st) && st == NAMP_EP_STATE_MOVED) return moved_code;
+            return window_refused();
+        }
         win_lo_ = buf;
         win_hi_ = uint64_t(buf) + w;
     }
@@ -109,7 +115,11 @@ uint32_t namp_target::enter_counted(uint32_t ep, uint32_t *reloc) {
     uint32_t st = 0, r = 0;
     if (!port.fetch_add(ep + NAMP_EP_INFLIGHT, 1, cfg_.namp.atomics)) return NAMP_ERR_NO_ENDPOINT;
     uint32_t code = NAMP_ERR_NONE;
-    if (!port.read_word(ep + NAMP_EP_STATE, st) || (st != NAMP_EP_STATE_READY && st != NAMP_EP_STATE_PAUSED))
+    if (!port.read_word(ep + NAMP_EP_STATE, st))
+        code = NAMP_ERR_NO_ENDPOINT;
+    else if (st == NAMP_EP_STATE_MOVED && cfg_.namp.ps)   // a tombstone since it was read: sent on
+        code = moved_record(ep, reloc) ? relocating_code : NAMP_ERR_NO_ENDPOINT;
+    else if (st != NAMP_EP_STATE_READY && st != NAMP_EP_STATE_PAUSED)
         code = NAMP_ERR_NO_ENDPOINT;
     else if (st == NAMP_EP_STATE_PAUSED)
         code = paused_code;
