@@ -206,6 +206,14 @@ static uint32_t run_slot(uint32_t flags, uint32_t p1, uint32_t p2)
     return e;
 }
 
+/* Without namp.identity the adapters' PS (RELOC, MIGRATE, NAK_RELOC) rewrite a handle's tile and
+ * endpoint but not its ID word, which then still names the endpoint it was connected to first:
+ * only the adapter that keeps it makes it a check (the peer's tile and handle still are one). */
+int kmig_same_id(uint32_t handle_id, uint32_t ep_id)
+{
+    return handle_id == ep_id || !(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_ID);
+}
+
 /* a credit slot on a credit path (a paused channel's credits given back) */
 void kmig_give_credits(uint32_t credit_path, uint32_t n)
 {
@@ -901,7 +909,7 @@ int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *tak
     if ((handle & 3) || handle < tile_sram_base() || handle - tile_sram_base() > tile_sram_size() - NAMP_H_SIZE)
         return K_EINVAL;
     volatile namp_handle_t *h = (volatile namp_handle_t *)(uintptr_t)handle;
-    if (!(h->flags & NAMP_H_F_CONNECTED) || h->id != id)
+    if (!(h->flags & NAMP_H_F_CONNECTED) || !kmig_same_id(h->id, id))
         return K_EINVAL;
     *taken = atomic_swap_u32(&h->credits, 0);
     const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
@@ -935,8 +943,8 @@ static int move_credit_path(const uint32_t *w, uint32_t reply_tile)
     mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
     kmp_unlock();
     mcapix_endpoint_info_t info;
-    if (!e || inspect(e, &info) != 0 || !info.channel_recv || info.id != id || info.peer_node != reply_tile ||
-        info.peer_handle != old_handle)
+    if (!e || inspect(e, &info) != 0 || !info.channel_recv || !kmig_same_id(id, info.id) ||
+        info.peer_node != reply_tile || info.peer_handle != old_handle)
         return K_EINVAL;
     if (!reply || (reply & 3u))
         return K_EINVAL;

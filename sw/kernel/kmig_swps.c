@@ -382,8 +382,8 @@ int kswps_move_credit_path(const uint32_t *w, uint32_t from)
     kmp_lock();
     mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
     /* only the endpoint of that identity whose channel's sender is the moving one */
-    const int known = e && mcapix_endpoint_inspect(e, &info) == 0 && info.channel_recv && info.id == id &&
-                      info.peer_node == from && info.peer_handle == old_handle;
+    const int known = e && mcapix_endpoint_inspect(e, &info) == 0 && info.channel_recv &&
+                      kmig_same_id(id, info.id) && info.peer_node == from && info.peer_handle == old_handle;
     kmp_unlock();
     if (!known)
         return K_EINVAL;

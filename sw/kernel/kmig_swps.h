@@ -58,6 +58,9 @@ void kswps_stop(void);
  * wr_idx). */
 int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *taken);
 void kmig_give_credits(uint32_t credit_path, uint32_t n);
+/* A handle's ID word names the endpoint of identity ep_id (always true without namp.identity,
+ * whose adapters do not keep that word across a relocation). */
+int kmig_same_id(uint32_t handle_id, uint32_t ep_id);
 /* The migration's waits: a short spin, then a tick of sleep per look, over after `ticks` (no
  * kernel work for a migration holds lower-priority threads off the core, docs/security.md). */
 struct kwait {
