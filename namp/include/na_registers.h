@@ -188,10 +188,12 @@
                                          header) lies outside the window the kernel granted */
 #define NAMP_ERR_ABORTED         13u  /* the kernel aborted the transfer (NAMP_SLOT_CTRL_ABORT) */
 #define NAMP_ERR_NOT_CHANNEL     14u  /* CREDIT_NACK: the CREDIT named no connected channel handle */
+#define NAMP_ERR_NOT_MEMBER      15u  /* CC: the root's member table does not admit the contributor
+                                         (or it contributed to this reduction or part already) */
 #define NAMP_ERROR_NAMES { "ok", "mode unsupported", "invalid flags", "bad parameter", \
     "too large", "no endpoint", "local bus error", "remote error", "send buffer empty", \
     "endpoint is a channel", "channel closed", "collective member failed", "outside window", \
-    "aborted", "not a channel handle" }
+    "aborted", "not a channel handle", "not a member" }
 
 /* ---- NAMP-SV virtual interfaces (thesis 3.4, 4.2.3.3; docs/namp.md "NAMP-SV") ----
  * With namp.slots_virt = V > 0 the highest V slots (n >= NA_NAMP_SLOTS - V) have a virtual
@@ -199,6 +201,8 @@
  * (slot +0x2000) is mapped into one task. Both pages are bus errors for slots without vif. */
 #define NA_FEATURE_NAMP_SV    (1u << 15)  /* self-virtualization: virtual interfaces */
 #define NA_FEATURE_NAMP_OSQM  (1u << 16)  /* hardware OS queue manipulation */
+#define NA_FEATURE_NAMP_ID    (1u << 18)  /* namp.identity: endpoint identity and collective
+                                             membership checks (namp_structs.h NAMP_EP_ID) */
 #define NAMP_VIF_CONFIG_PAGE  0x1000u     /* offset in the slot */
 #define NAMP_VIF_PAGE         0x2000u
 /* configuration page (kernel) */

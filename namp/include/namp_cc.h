@@ -101,11 +101,23 @@
  * most NAMP_CC_RX_MAX_CAP_LOG2 = 6: 64 elements) for the reduction being combined in it. */
 #define NAMP_CC_RX_KIND      0x00u  /* NAMP_CC_K_REDUCE */
 #define NAMP_CC_RX_CONTRIB   0x04u  /* contributions per reduction, 1..65535 */
+/* Members (namp.identity; reduction and gather roots alike; docs/security.md "Collective
+ * membership"): 0, every sender may contribute (bare metal, where no task sends); else the address
+ * (root's tile, 4-byte aligned) of the member table the root's software wrote:
+ * [n][tile 0][id 0]..[tile n-1][id n-1], the keys (tile, NAMP_EP_ID of the sending endpoint) of
+ * the members. A contribution's ALLOC_REQ carries its member handle's key (NAMP_H_KEY_*); the
+ * target refuses one whose key is not listed (NACK NOT_MEMBER, nothing written), for a gather one
+ * whose key is not that of member `part` (member p sends part p, n = parts), for a reduction a
+ * second one of the same member to the same reduction (bit i of the entry's state). */
+#define NAMP_CC_RX_MEMBERS   0x0Cu
+#define NAMP_CC_RX_MAX_MEMBERS 14u  /* reduction: the member bits [29:16] of an entry's state */
+#define NAMP_CC_RX_MEMBER_BIT(i) (1u << (16u + (uint32_t)(i)))
 #define NAMP_CC_RX_ENTRY(k)  (0x10u + 8u * (uint32_t)(k))   /* element k: [id][state] */
 #define NAMP_CC_RX_SIZE(cap_log2) NAMP_CC_RX_ENTRY(1u << (cap_log2))
 #define NAMP_CC_RX_MAX_CAP_LOG2 6u
 #define NAMP_CC_RX_VALID     (1u << 31)  /* state: the element combines reduction `id` */
 #define NAMP_CC_RX_POISONED  (1u << 30)  /* state: a contribution failed: committed VOID at the end */
 #define NAMP_CC_RX_ARRIVED(s) ((s) & 0xFFFFu)  /* state: contributions finalized so far */
+/* state [29:16]: with a member table, member i has contributed (allocated) to this reduction */
 
 #endif

@@ -22,11 +22,17 @@
  * INFLIGHT == 0 knows that no transfer will write into the old buffer any more. */
 #define NAMP_PS_R_TILE      0x00u
 #define NAMP_PS_R_ENDPOINT  0x04u
-#define NAMP_PS_R_SIZE      0x08u
+#define NAMP_PS_R_ID        0x08u   /* namp.identity: the new endpoint's NAMP_EP_ID (NAK_RELOC
+                                       carries it; the sender's handle takes it with the location) */
+#define NAMP_PS_R_SIZE      0x0Cu
 
 /* Endpoint state: allocations are answered "full" (the sender backs off and retries), FINALs of
  * allocations granted before still commit. The pausing baseline of migration; needs no PS. */
 #define NAMP_EP_STATE_PAUSED 3u
+/* Endpoint state of a tombstone (with PS): it has no buffer any more (rx_buffer 0; the memory it
+ * had may belong to someone else); an allocation is answered NAK_RELOC from its RELOC record, a
+ * FINAL is dropped. Software sets it once INFLIGHT is 0 after setting RELOC. */
+#define NAMP_EP_STATE_MOVED  4u
 
 /* ---- Control messages of the OS (Fig. 3.38b, 3.39) ----
  * A slot started with FLAGS = NAMP_FLAG_PS | VALID (no other mode flag) sends one control message
@@ -42,7 +48,8 @@
 #define NAMP_PS_Q_NEW_RDATA 0x14u   /*   receive-buffer data address (fast path; 0: keep) */
 #define NAMP_PS_Q_REPLY_TILE 0x18u  /* where RELOC_CREDIT reports: tile, */
 #define NAMP_PS_Q_REPLY     0x1Cu   /*   reply block address there (0: no report) */
-#define NAMP_PS_Q_SIZE      0x20u
+#define NAMP_PS_Q_NEW_ID    0x20u   /* namp.identity: the new location's endpoint ID (NAMP_EP_ID) */
+#define NAMP_PS_Q_SIZE      0x24u
 #define NAMP_PS_OP_RELOC    1u      /* switch the handle to the new location (dualcast ends) */
 #define NAMP_PS_OP_MIGRATE  2u      /* start dualcasting to the new location as well */
 
@@ -68,15 +75,17 @@
  * original location; a shadow element overwrites the copy 2^n elements older, which the original
  * receiver has consumed (its credit came back) — the new endpoint "drops on overflow". RELOC ends
  * dualcasting (STATE 0) when it switches the handle. The original target is the handle itself. */
-#define NAMP_PS_D_STATE     0x00u   /* 0 off, 1 dualcasting */
+#define NAMP_PS_D_STATE     0x00u   /* 0 off, else dualcasting; with namp.identity the new
+                                       endpoint's ID (its SHADOW FINALs carry it) */
 #define NAMP_PS_D_TILE      0x04u
 #define NAMP_PS_D_ENDPOINT  0x08u
 #define NAMP_PS_D_RDATA     0x0Cu
 #define NAMP_PS_D_SIZE      0x10u
 
 /* ---- Protocol messages (namp_structs.h NAMP_MSG_*; sub-types above those) ---- */
-#define NAMP_MSG_NAK_RELOC    6u  /* control response: [w0][new tile][new endpoint] */
-#define NAMP_MSG_RELOC        7u  /* control request:  [w0][handle][new tile][new ep][new rdata][reply tile][reply] */
+#define NAMP_MSG_NAK_RELOC    6u  /* control response: [w0][new tile][new endpoint] (identity: [new id]) */
+#define NAMP_MSG_RELOC        7u  /* control request:  [w0][handle][new tile][new ep][new rdata][reply tile][reply]
+                                     (identity: [new id]) */
 #define NAMP_MSG_MIGRATE      8u  /* control request:  the same words as RELOC */
 #define NAMP_MSG_RELOC_CREDIT 9u  /* control request:  [w0][reply][code][wr_idx][credits][sent][handle] */
 #define NAMP_FINAL_F_SHADOW   (1u << 4)  /* FINAL of a dualcast copy: commit only */

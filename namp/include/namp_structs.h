@@ -13,8 +13,13 @@
 /* ---- Endpoint (Fig. 3.3a), 64 bytes, lives in the receiving tile ----
  * The NAMP target reads state, flags and rx_buffer when a message for this endpoint arrives, and
  * increments rx_messages on every message it completes into rx_buffer. The words from +0x18 are
- * named for the features that use them (HW-OSQM, PS, CC); software keeps them 0 until then. */
-#define NAMP_EP_ADDR        0x00u  /* address tuple NAMP_TUPLE(domain, node, port) (software) */
+ * named for the features that use them (HW-OSQM, PS, CC); software keeps them 0 until then.
+ * Identity (namp.identity, docs/security.md "Endpoint identity"): ID is a non-zero number unique
+ * on the tile and new at every creation of an endpoint in this memory (software writes it while
+ * the state is not READY). Every allocation, FINAL and fast-path FINAL carries the ID the
+ * sender's handle holds; the target refuses a mismatch (NO_ENDPOINT, nothing written): a handle
+ * of a deleted endpoint never reaches the endpoint that reuses its memory. */
+#define NAMP_EP_ID          0x00u  /* identity of this endpoint (see above); 0: none */
 #define NAMP_EP_STATE       0x04u  /* NAMP_EP_STATE_* */
 #define NAMP_EP_FLAGS       0x08u  /* NAMP_EP_F_* */
 #define NAMP_EP_RX_BUFFER   0x0Cu  /* address of the receive mp_cbuffer (0: none) */
@@ -29,7 +34,8 @@
 #define NAMP_EP_CC          0x28u  /* CC: gather / reduction descriptor of the endpoint (0: none) */
 #define NAMP_EP_INFLIGHT    0x2Cu  /* SV guard: elements allocated and not yet finalized (the
                                       target counts them; the kernel frees the window at 0) */
-#define NAMP_EP_RESERVED    0x30u  /* 0x30..0x3F reserved (0) */
+#define NAMP_EP_RESERVED    0x30u  /* 0x30..0x3F reserved (0); software keeps an endpoint's PS
+                                      relocation record here (namp_ps.h) */
 #define NAMP_EP_SIZE        0x40u
 
 #define NAMP_EP_STATE_FREE    0u  /* not an endpoint: messages are refused (NACK no-endpoint) */
@@ -57,7 +63,10 @@
  * and the FINAL message (NAMP_FINAL_F_ADVANCE) commits it and advances the receiver's wr_idx.
  * Without NAMP_H_F_DIRECT a CON transfer allocates like a message (ALLOC_REQ/RESP). The words
  * from +0x20 are named for the features that use them; software keeps them 0 until then. */
-#define NAMP_H_ADDR      0x00u  /* address tuple NAMP_TUPLE(domain, node, port) (software) */
+#define NAMP_H_ID        0x00u  /* identity of what `endpoint` names: the endpoint's NAMP_EP_ID;
+                                   for a credit path the ID of the receiving endpoint, which the
+                                   channel sender's handle holds in its own NAMP_H_ID (a CREDIT
+                                   carries it and the target compares) */
 #define NAMP_H_TILE      0x04u  /* destination tile id */
 #define NAMP_H_ENDPOINT  0x08u  /* address of the endpoint (CoM: of the peer's handle) in `tile` */
 #define NAMP_H_CREDITS   0x0Cu  /* channel credits left (sender side) */
@@ -65,9 +74,12 @@
 #define NAMP_H_SENT      0x14u  /* packets the NAMP completed through this handle (wraps) */
 #define NAMP_H_RDATA     0x18u  /* DIRECT: data address of the remote receive buffer */
 #define NAMP_H_WR_IDX    0x1Cu  /* DIRECT: next remote element index (the NAMP increments it) */
-#define NAMP_H_CC        0x20u  /* CC: collective descriptor (multicast group, layout) (0: none) */
-#define NAMP_H_OSQM_QUEUE  0x24u  /* HW-OSQM: queue of the thread waiting for a send (0: none) */
-#define NAMP_H_OSQM_THREAD 0x28u  /* HW-OSQM: thread waiting for a send through this handle */
+#define NAMP_H_KEY_TILE  0x20u  /* CC member handle (NAMP_ET_MEMBER): the contributor's key, the
+                                   tile and NAMP_EP_ID of its sending endpoint; a reduction or
+                                   gather root with a member table admits only keys it lists
+                                   (namp_cc.h NAMP_CC_RX_MEMBERS). Only the sender's kernel
+                                   writes it. */
+#define NAMP_H_KEY_ID    0x24u
 #define NAMP_H_DUALCAST  0x2Cu  /* PS: the handle's reserved dualcast block (namp_ps.h) (0: none) */
 #define NAMP_H_RESERVED  0x30u  /* 0x30..0x3F reserved (0) */
 #define NAMP_H_SIZE      0x40u
@@ -92,7 +104,7 @@ _Static_assert(NAMP_EP_SIZE == 64u && NAMP_H_SIZE == 64u, "NAMP structure sizes"
 #endif
 
 typedef struct namp_endpoint {
-    uint32_t addr;
+    uint32_t id;
     volatile uint32_t state;
     volatile uint32_t flags;
     uint32_t rx_buffer;
@@ -108,7 +120,7 @@ typedef struct namp_endpoint {
 } namp_endpoint_t;
 
 typedef struct namp_handle {
-    uint32_t addr;
+    uint32_t id;
     uint32_t tile;
     uint32_t endpoint;
     volatile uint32_t credits;
@@ -116,9 +128,8 @@ typedef struct namp_handle {
     volatile uint32_t sent;
     uint32_t rdata;
     volatile uint32_t wr_idx;
-    uint32_t cc;
-    volatile uint32_t osqm_queue;
-    volatile uint32_t osqm_thread;
+    uint32_t key_tile, key_id;
+    uint32_t reserved28;
     uint32_t dualcast;
     uint32_t reserved[4];
 } namp_handle_t;
@@ -143,6 +154,9 @@ typedef struct namp_handle {
 #define NAMP_MSG_ALLOC_RESP 2u  /* control response: [w0][code][element][data addr]; flags ACK */
 #define NAMP_MSG_CREDIT     3u  /* control request:  [w0][handle address][credits] */
 #define NAMP_MSG_FINAL      4u  /* control request:  [w0][endpoint][element][size]; NAMP_FINAL_F_* */
+/* With namp.identity ALLOC_REQ, FINAL and CREDIT carry one more word after these, the identity
+ * the sender's handle (a credit path's for CREDIT) holds in NAMP_H_ID: [w0][endpoint][size][id],
+ * [w0][endpoint][element][size][id], [w0][handle][credits][id]. */
 #define NAMP_MSG_CREDIT_NACK 5u /* control response: [w0][handle address][code]: a CREDIT the
                                      target refused (no write: not a connected channel handle) */
 #define NAMP_MSG_TYPES      10u /* sub-types 1..9 used (6..9: NAMP-PS, namp_ps.h); statistics
@@ -168,6 +182,9 @@ typedef struct namp_handle {
  * in [31:24] and sets its finalized bit; the last part commits the element. */
 #define NAMP_ALLOC_F_GATHER  (1u << 2)
 #define NAMP_FINAL_F_GATHER  (1u << 3)
+/* With namp.identity the identity word comes after [size], and a reduction's or gather's
+ * ALLOC_REQ ends with the contributor's key from its member handle: [w0][endpoint][size][ident]
+ * [id][op | type << 8 or part][key tile][key id] (namp_cc.h NAMP_CC_RX_MEMBERS). */
 
 /* NAMP-SV endpoint table (kernel memory, one per task): entry vID at ET_BASE + 16 * vID.
  * [addr][kind][limit][0]: a remote-endpoint handle (slot PARAM1), a local send buffer (PARAM2,
@@ -185,5 +202,8 @@ typedef struct namp_handle {
 #define NAMP_ET_SENDBUF     2u
 #define NAMP_ET_CREDIT      3u     /* a handle whose credit path (CoM, REVOKE) the task drives */
 #define NAMP_ET_CCAREA      4u     /* a collective area in the task's memory (PARAM1 of a CC start) */
+#define NAMP_ET_MEMBER      5u     /* a contributor's handle of a reduction or gather root (its key
+                                      words set by the kernel): the only member a reduction or
+                                      gather may name, and usable for nothing else */
 
 #endif

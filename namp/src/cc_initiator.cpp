@@ -24,8 +24,11 @@ uint32_t member_bytes(const slot &s, const slot_destination &m) {
     return s.cc_kind == NAMP_CC_K_SCATTER ? m.chunk * s.cc_count : s.size;
 }
 
-constexpr unsigned h_first = NAMP_H_TILE / 4, h_words = NAMP_H_FLAGS / 4 + 1,
-                   h_words_direct = NAMP_H_RDATA / 4 + 1;
+constexpr unsigned h_words = NAMP_H_FLAGS / 4 + 1, h_words_direct = NAMP_H_RDATA / 4 + 1,
+                   h_words_key = NAMP_H_KEY_ID / 4 + 1;  // a contribution's: up to its key
+
+// a reduction or gather names its root through a contributor's member handle (NAMP_ET_MEMBER)
+bool contribution(uint32_t kind) { return kind == NAMP_CC_K_REDUCE || kind == NAMP_CC_K_GATHER; }
 
 // member states the egress FSM serves when their timer is due
 bool member_steps(slot_state st) {
@@ -70,7 +73,7 @@ void initiator::cc_setup(slot &s) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     for (unsigned i = 0; i < num; ++i) {
         ds[i].handle = table[4 * i + NAMP_CC_M_HANDLE / 4];
-        if (s.guarded()) ds[i].code = translate_member(s, ds[i].handle);
+        if (s.guarded()) ds[i].code = translate_member(s, ds[i].handle, contribution(s.cc_kind));
         ds[i].base = table[4 * i + NAMP_CC_M_BASE / 4];
         ds[i].chunk = table[4 * i + NAMP_CC_M_SIZE / 4];
         ds[i].state = slot::next(slot_state::idle, slot_event::start);
@@ -86,13 +89,16 @@ void initiator::cc_setup(slot &s) {
 // vid of the slot's endpoint table (kernel memory; one 16-byte burst, the bound checked first)
 // and keeps the handle address it holds. The descriptor is read once, so a task rewriting its
 // members later changes nothing. Returns 0, or the vif's code for the member's status word.
-uint32_t initiator::translate_member(const slot &s, uint32_t &handle) {
+// A reduction's or gather's member must be a contributor's member handle (NAMP_ET_MEMBER: its key is
+// the kernel's), any other collective's a plain handle: a member handle reaches its root only as
+// a contribution, a plain handle never contributes.
+uint32_t initiator::translate_member(const slot &s, uint32_t &handle, bool contribution) {
     const uint32_t vid = handle;
     handle = 0;
     if (vid >= s.et_bound) return NAMP_ERR_VIF_BOUND;
     uint32_t entry[NAMP_ET_ENTRY_SIZE / 4] = {};
     if (!port.read(s.et_base + vid * NAMP_ET_ENTRY_SIZE, entry, sizeof entry)) return NAMP_ERR_VIF_BUS;
-    if (entry[NAMP_ET_KIND / 4] != NAMP_ET_HANDLE) return NAMP_ERR_VIF_ENTRY;
+    if (entry[NAMP_ET_KIND / 4] != (contribution ? NAMP_ET_MEMBER : NAMP_ET_HANDLE)) return NAMP_ERR_VIF_ENTRY;
     handle = entry[NAMP_ET_ADDR / 4];
     return NAMP_ERR_NONE;
 }
@@ -157,12 +163,18 @@ void initiator::cc_member_ready(slot &s, unsigned i) {
     if ((m.handle & 3) || !geo_.in_sram(m.handle, NAMP_H_SIZE))
         return cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
     const bool con = s.has(NAMP_FLAG_CON);
-    uint32_t h[h_words_direct] = {};
-    const unsigned n_words = (con ? h_words_direct : h_words) - h_first;
+    // a contribution's key rides with its allocation (namp.identity): the burst reaches it
+    const bool key = cfg_.namp.identity && contribution(s.cc_kind);
+    uint32_t h[h_words_key] = {};
+    const unsigned h_first = handle_first();
+    const unsigned n_words = (key ? h_words_key : con ? h_words_direct : h_words) - h_first;
     if (!port.read(m.handle + 4 * h_first, h + h_first, 4 * n_words))
         return cc_member_fail(s, i, NAMP_ERR_LOCAL_BUS);
     m.tile = h[NAMP_H_TILE / 4];
     m.endpoint = h[NAMP_H_ENDPOINT / 4];
+    m.ident = h[NAMP_H_ID / 4];
+    m.key_tile = h[NAMP_H_KEY_TILE / 4];
+    m.key_id = h[NAMP_H_KEY_ID / 4];
     if (m.tile >= geo_.mesh_width * geo_.mesh_height || (m.endpoint & 3))
         return cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
     if (s.cc_kind == NAMP_CC_K_SCATTER) {
@@ -228,15 +240,16 @@ void initiator::cc_member_request(slot &s, unsigned i) {
     ++stats_.namp_msgs_sent[NAMP_MSG_ALLOC_REQ];
     if (s.cc_kind == NAMP_CC_K_REDUCE)  // the element of reduction `id`, initialised for op/type
         out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ, NAMP_ALLOC_F_REDUCE,
-                                      NAMP_TAG(s.index(), i), {m.endpoint, s.size, s.cc_id, s.cc_optype}));
+                                      NAMP_TAG(s.index(), i),
+                                      words({m.endpoint, s.size}, m.ident, {s.cc_id, s.cc_optype}, &m)));
     else if (s.cc_kind == NAMP_CC_K_GATHER)  // the element collecting gather `id`, this part
         out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
                                       NAMP_ALLOC_F_CHANNEL | NAMP_ALLOC_F_GATHER, NAMP_TAG(s.index(), i),
-                                      {m.endpoint, s.size, s.cc_id, s.cc_part}));
+                                      words({m.endpoint, s.size}, m.ident, {s.cc_id, s.cc_part}, &m)));
     else
         out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
                                       s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u,
-                                      NAMP_TAG(s.index(), i), {m.endpoint, member_bytes(s, m)}));
+                                      NAMP_TAG(s.index(), i), words({m.endpoint, member_bytes(s, m)}, m.ident)));
     cc_member_event(s, i, slot_event::request_sent);
 }
 
@@ -276,7 +289,7 @@ void initiator::cc_member_finalize(slot &s, unsigned i) {
     const uint32_t part = s.cc_kind == NAMP_CC_K_GATHER ? s.cc_part << 24 : 0u;
     out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL,
                                   (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) | red, NAMP_TAG(s.index(), i),
-                                  {m.endpoint, m.element, member_bytes(s, m) | part}));
+                                  words({m.endpoint, m.element, member_bytes(s, m) | part}, m.ident)));
     sc_core::wait(cycles(cfg_.namp.finalize_cycles));
     uint32_t sent = 0;
     if (port.read_word(m.handle + NAMP_H_SENT, sent)) port.write_word(m.handle + NAMP_H_SENT, sent + 1);
@@ -303,14 +316,14 @@ void initiator::cc_apply(slot &s, const input &in) {
     const auto &w = in.words;
     if (w.size() >= 3 && NAMP_MSG_SUB(w[0]) == NAMP_MSG_NAK_RELOC && m.state == slot_state::request) {
         // PS: the member's handle takes the new location, the member asks there at once
-        const uint32_t loc[2] = {w[1], w[2]};
-        if (w[1] >= geo_.mesh_width * geo_.mesh_height || (w[2] & 3))
+        if (w[1] >= geo_.mesh_width * geo_.mesh_height || (w[2] & 3) || (cfg_.namp.identity && w.size() < 4))
             cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
-        else if (!port.write(m.handle + NAMP_H_TILE, loc, sizeof loc))
+        else if (!write_location(m.handle, w))
             cc_member_fail(s, i, NAMP_ERR_LOCAL_BUS);
         else {
             m.tile = w[1];
             m.endpoint = w[2];
+            m.ident = cfg_.namp.identity ? w[3] : 0u;
             ++stats_.namp_relocations;
             cc_member_event(s, i, slot_event::reloc);
         }
@@ -357,8 +370,9 @@ void initiator::cc_member_fail(slot &s, unsigned i, uint32_t code) {
                                           (s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u) |
                                           (s.cc_kind == NAMP_CC_K_GATHER ? NAMP_FINAL_F_GATHER : 0u),
                                       NAMP_TAG(s.index(), i),
-                                      {m.endpoint, m.element,
-                                       s.cc_kind == NAMP_CC_K_GATHER ? s.cc_part << 24 : 0u}));
+                                      words({m.endpoint, m.element,
+                                             s.cc_kind == NAMP_CC_K_GATHER ? s.cc_part << 24 : 0u},
+                                            m.ident)));
     } else if (con && (m.state == slot_state::request || m.state == slot_state::retry)) {
         port.fetch_add(m.handle + NAMP_H_CREDITS, 1, cfg_.namp.atomics);
     }

@@ -12,10 +12,9 @@
 namespace namp {
 
 namespace {
-// the handle words the set-up step needs: tile .. flags (+0x04..0x13), and for the channel fast
-// path also rdata (+0x18); h[] is indexed by word offset
-constexpr unsigned h_first = NAMP_H_TILE / 4, h_words = NAMP_H_FLAGS / 4 + 1,
-                   h_words_direct = NAMP_H_WR_IDX / 4 + 1,
+// the handle words the set-up step needs: tile .. flags (+0x04..0x13; with namp.identity from the
+// ID at +0x00), and for the channel fast path also rdata (+0x18); h[] is indexed by word offset
+constexpr unsigned h_words = NAMP_H_FLAGS / 4 + 1, h_words_direct = NAMP_H_WR_IDX / 4 + 1,
                    h_words_ps = NAMP_H_DUALCAST / 4 + 1;  // PS: a channel's burst reaches DUALCAST
 }
 
@@ -202,18 +201,22 @@ void initiator::step_ready(slot &s) {
     const uint64_t updates_at_read = credit_updates_;
     // a channel may take the fast path: read up to wr_idx at once (one burst), so the credit
     // and the remote element come from the burst, not from extra single-word reads
+    const unsigned h_first = handle_first();
     const unsigned n_words =
         (s.has(NAMP_FLAG_CON) ? (cfg_.namp.ps ? h_words_ps : h_words_direct) : h_words) - h_first;
     if (!port.read(s.p1 + 4 * h_first, h + h_first, 4 * n_words)) return fail(s, NAMP_ERR_LOCAL_BUS);
     slot_destination &d = s.dst();
     d.tile = h[NAMP_H_TILE / 4];
     d.endpoint = h[NAMP_H_ENDPOINT / 4];
+    d.ident = h[NAMP_H_ID / 4];
     if (d.tile >= geo_.mesh_width * geo_.mesh_height || (d.endpoint & 3))
         return fail(s, NAMP_ERR_BAD_PARAM);
     if (s.has(NAMP_FLAG_COM)) {
         sc_core::wait(cycles(cfg_.namp.message_cycles));
         const bool revoke = s.p3 & NAMP_COM_F_REVOKE;
-        send(d.tile, NAMP_MSG_CREDIT, revoke ? NAMP_CREDIT_F_REVOKE : 0u, s, {d.endpoint, revoke ? 0u : s.p2});
+        // a credit path's ID is its receiving endpoint's: the sender's handle holds the same
+        send(d.tile, NAMP_MSG_CREDIT, revoke ? NAMP_CREDIT_F_REVOKE : 0u, s,
+             words({d.endpoint, revoke ? 0u : s.p2}, d.ident));
         ++s.stats().transfers;
         s.transition(slot_event::credit_sent);
         return complete(s);
@@ -340,7 +343,7 @@ void initiator::step_retry(slot &s) {
 void initiator::send_request(slot &s) {
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     send(s.dst().tile, NAMP_MSG_ALLOC_REQ, s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u, s,
-         {s.dst().endpoint, s.size});
+         words({s.dst().endpoint, s.size}, s.dst().ident));
     s.transition(slot_event::request_sent);
 }
 
@@ -373,9 +376,10 @@ void initiator::step_finalize(slot &s) {
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     const slot_destination &d = s.dst();
     if (!s.shadow_phase)
-        send(d.tile, NAMP_MSG_FINAL, s.direct ? NAMP_FINAL_F_ADVANCE : 0u, s, {d.endpoint, d.element, s.size});
+        send(d.tile, NAMP_MSG_FINAL, s.direct ? NAMP_FINAL_F_ADVANCE : 0u, s,
+             words({d.endpoint, d.element, s.size}, d.ident));
     else if (!s.shadow_failed)
-        send(d.tile, NAMP_MSG_FINAL, NAMP_FINAL_F_SHADOW, s, {d.endpoint, d.element, s.size});
+        send(d.tile, NAMP_MSG_FINAL, NAMP_FINAL_F_SHADOW, s, words({d.endpoint, d.element, s.size}, d.ident));
     if (!s.shadow_phase && s.shadow_pending) {  // PS dualcast: now the copy, same element index
         s.shadow_phase = true;
         s.dst() = s.shadow;
@@ -512,7 +516,7 @@ void initiator::fail(slot &s, uint32_t code) {
     if (s.holds_remote()) {
         const slot_destination &d = s.dst();
         send(d.tile, NAMP_MSG_FINAL, NAMP_FINAL_F_VOID | (s.direct ? NAMP_FINAL_F_ADVANCE : 0u), s,
-             {d.endpoint, d.element, 0});
+             words({d.endpoint, d.element, 0}, d.ident));
         give_back(s, false, drop);
     } else {
         give_back(s, s.holds_credit(), drop);
@@ -532,6 +536,25 @@ void initiator::send(unsigned tile, unsigned sub, unsigned flags, const slot &s,
                      std::initializer_list<uint32_t> args) {
     ++stats_.namp_msgs_sent[sub];
     out_.send_packet(make_message(geo_, tile, sub, flags, NAMP_TAG(s.index(), 0), args));
+}
+
+void initiator::send(unsigned tile, unsigned sub, unsigned flags, const slot &s,
+                     const std::vector<uint32_t> &args) {
+    ++stats_.namp_msgs_sent[sub];
+    out_.send_packet(make_message(geo_, tile, sub, flags, NAMP_TAG(s.index(), 0), args));
+}
+
+std::vector<uint32_t> initiator::words(std::initializer_list<uint32_t> base, uint32_t ident,
+                                       std::initializer_list<uint32_t> tail,
+                                       const slot_destination *key) const {
+    std::vector<uint32_t> w(base);
+    if (cfg_.namp.identity) w.push_back(ident);
+    w.insert(w.end(), tail);
+    if (cfg_.namp.identity && key) {
+        w.push_back(key->key_tile);
+        w.push_back(key->key_id);
+    }
+    return w;
 }
 
 }  // namespace namp

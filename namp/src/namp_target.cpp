@@ -9,9 +9,10 @@
 namespace namp {
 
 namespace {
-// what the target reads: endpoint state, flags, rx_buffer (+0x04..0x0F) and the buffer descriptor
-// up to data_offset (+0x00..0x17); fewer words, shorter bursts on the tile bus
-constexpr unsigned ep_first = NAMP_EP_STATE / 4, ep_words = 4;  // e[] indexed by word offset
+// what the target reads: endpoint state, flags, rx_buffer (+0x04..0x0F; with namp.identity from
+// the ID at +0x00) and the buffer descriptor up to data_offset (+0x00..0x17); fewer words,
+// shorter bursts on the tile bus
+constexpr unsigned ep_words = 4;  // e[] indexed by word offset
 constexpr unsigned cb_words = MP_CB_OFF_DATA_OFS / 4 + 1;
 }
 
@@ -52,12 +53,24 @@ void namp_target::thread() {
 // must lie in: the SRAM, or for a GUARDED endpoint (its buffer in task memory) [rx, rx + RX_WINDOW)
 // from the endpoint, which only the kernel writes. NAMP_ERR_NONE, NO_ENDPOINT or WINDOW. A PAUSED
 // endpoint receives (FINALs of earlier allocations commit); its allocations are refused "full".
-uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b) {
+// With namp.identity the endpoint's ID must be `ident`, the one the sender's handle holds: an
+// endpoint deleted and created again in the same memory is another endpoint (docs/security.md).
+// A MOVED endpoint (a tombstone) has no buffer: moved_code, for the caller's NAK_RELOC.
+uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t ident, uint32_t *e, uint32_t *b) {
     win_lo_ = geo_.sram_base;
     win_hi_ = uint64_t(geo_.sram_base) + geo_.sram_size;
-    if ((ep & 3) || !geo_.in_sram(ep, NAMP_EP_SIZE) ||
-        !port.read(ep + 4 * ep_first, e + ep_first, 4 * (ep_words - ep_first)) ||
-        (e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY && e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_PAUSED))
+    const unsigned first = cfg_.namp.identity ? NAMP_EP_ID / 4 : NAMP_EP_STATE / 4;
+    if ((ep & 3) || !geo_.in_sram(ep, NAMP_EP_SIZE) || !port.read(ep + 4 * first, e + first, 4 * (ep_words - first)))
+        return NAMP_ERR_NO_ENDPOINT;
+    if (cfg_.namp.identity) {
+        sc_core::wait(cycles(cfg_.namp.identity_cycles));
+        if (e[NAMP_EP_ID / 4] != ident) {
+            ++stats_.namp_identity_refusals;
+            return NAMP_ERR_NO_ENDPOINT;
+        }
+    }
+    if (e[NAMP_EP_STATE / 4] == NAMP_EP_STATE_MOVED && cfg_.namp.ps) return moved_code;
+    if (e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_READY && e[NAMP_EP_STATE / 4] != NAMP_EP_STATE_PAUSED)
         return NAMP_ERR_NO_ENDPOINT;
     const uint32_t buf = e[NAMP_EP_RX_BUFFER / 4];
     if (!buf || (buf & 3) || !geo_.in_sram(buf, MP_CB_HEADER_SIZE)) return NAMP_ERR_NO_ENDPOINT;
@@ -65,7 +78,13 @@ uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b) 
         uint32_t w = 0;
         if (!port.read_word(ep + NAMP_EP_RX_WINDOW, w)) return NAMP_ERR_NO_ENDPOINT;
         sc_core::wait(cycles(cfg_.namp.window_cycles));
-        if (w < MP_CB_HEADER_SIZE || !geo_.in_sram(buf, w)) return window_refused();
+        if (w < MP_CB_HEADER_SIZE || !geo_.in_sram(buf, w)) {
+            // software makes a tombstone (MOVED, then buffer and window 0) between the two reads:
+            // the state read again tells that from a bad window (the sender is sent on, not failed)
+            uint32_t st = 0;
+            if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_STATE, st) && st == NAMP_EP_STATE_MOVED) return moved_code;
+            return window_refused();
+        }
         win_lo_ = buf;
         win_hi_ = uint64_t(buf) + w;
     }
@@ -96,27 +115,37 @@ uint32_t namp_target::enter_counted(uint32_t ep, uint32_t *reloc) {
     uint32_t st = 0, r = 0;
     if (!port.fetch_add(ep + NAMP_EP_INFLIGHT, 1, cfg_.namp.atomics)) return NAMP_ERR_NO_ENDPOINT;
     uint32_t code = NAMP_ERR_NONE;
-    if (!port.read_word(ep + NAMP_EP_STATE, st) || (st != NAMP_EP_STATE_READY && st != NAMP_EP_STATE_PAUSED))
+    if (!port.read_word(ep + NAMP_EP_STATE, st))
+        code = NAMP_ERR_NO_ENDPOINT;
+    else if (st == NAMP_EP_STATE_MOVED && cfg_.namp.ps)   // a tombstone since it was read: sent on
+        code = moved_record(ep, reloc) ? relocating_code : NAMP_ERR_NO_ENDPOINT;
+    else if (st != NAMP_EP_STATE_READY && st != NAMP_EP_STATE_PAUSED)
         code = NAMP_ERR_NO_ENDPOINT;
     else if (st == NAMP_EP_STATE_PAUSED)
         code = paused_code;
     else if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_RELOC, r) && r)
-        code = (r & 3) || !geo_.in_sram(r, NAMP_PS_R_SIZE) || !port.read(r, reloc, NAMP_PS_R_SIZE)
+        code = (r & 3) || !geo_.in_sram(r, NAMP_PS_R_SIZE) ||
+                       !port.read(r, reloc, cfg_.namp.identity ? NAMP_PS_R_SIZE : NAMP_PS_R_ID)
                    ? NAMP_ERR_NO_ENDPOINT : relocating_code;
     if (code != NAMP_ERR_NONE) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
     return code;
 }
 
-// [w0][endpoint][size] -> ALLOC_RESP [w0: ACK?][code][element][data address]
+// [w0][endpoint][size] (namp.identity: [ident]) [id][x] (namp.identity: [key tile][key id])
+// -> ALLOC_RESP [w0: ACK?][code][element][data address]
 void namp_target::serve_alloc(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
-    if (pl.size() < 3) return;
-    const uint32_t ep = pl[1], size = pl[2];
-    const bool channel = NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_CHANNEL;
+    const unsigned x = cfg_.namp.identity ? 4 : 3;  // first word after [size] (and [ident])
+    if (pl.size() < x) return;
+    const uint32_t ep = pl[1], size = pl[2], ident = cfg_.namp.identity ? pl[3] : 0u;
+    const uint32_t flags = NAMP_MSG_FLAGS(pl[0]);
+    const bool channel = flags & NAMP_ALLOC_F_CHANNEL;
+    const bool cc = flags & (NAMP_ALLOC_F_GATHER | NAMP_ALLOC_F_REDUCE);
     uint32_t elem = 0, data = 0;
     bool ack = false;
-    uint32_t e[ep_words], d[cb_words];
-    uint32_t code = receiving_endpoint(ep, e, d), reloc[2] = {0, 0};
+    uint32_t e[ep_words] = {}, d[cb_words];
+    uint32_t code = receiving_endpoint(ep, ident, e, d), reloc[NAMP_PS_R_SIZE / 4] = {};
+    if (code == moved_code) code = moved_record(ep, reloc) ? relocating_code : NAMP_ERR_NO_ENDPOINT;
     const bool counted =
         code == NAMP_ERR_NONE && (cfg_.namp.ps || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED));
     if (counted)
@@ -127,16 +156,19 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
     if (code == paused_code) code = 0;  // "full": the sender backs off and asks again
     else if (code == NAMP_ERR_NONE) {
         const uint32_t b = e[NAMP_EP_RX_BUFFER / 4], m = d[1];
-        if ((e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_CHANNEL) && !channel) {
+        const bool chan_ep = e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_CHANNEL;
+        if (chan_ep && !channel) {
             code = NAMP_ERR_CHANNEL;  // a connected channel's endpoint takes no messages
+        } else if (cfg_.namp.identity && channel && !cc && !chan_ep) {
+            code = NAMP_ERR_NOT_CHANNEL;  // a channel's packet only to a channel's endpoint
         } else if (size > (1u << m)) {
             code = NAMP_ERR_TOO_LARGE;
-        } else if (NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_GATHER) {
-            code = pl.size() < 5 ? NAMP_ERR_BAD_PARAM
-                                 : gather_alloc(ep, b, d, pl[3], pl[4], elem, data, ack);
-        } else if (NAMP_MSG_FLAGS(pl[0]) & NAMP_ALLOC_F_REDUCE) {
-            code = pl.size() < 5 ? NAMP_ERR_BAD_PARAM
-                                 : reduce_alloc(ep, b, d, size, pl[3], pl[4], elem, data, ack);
+        } else if (cc && pl.size() < x + (cfg_.namp.identity ? 4u : 2u)) {
+            code = NAMP_ERR_BAD_PARAM;
+        } else if (flags & NAMP_ALLOC_F_GATHER) {
+            code = gather_alloc(ep, b, d, pl[x], pl[x + 1], key_of(pkt, x + 2), elem, data, ack);
+        } else if (flags & NAMP_ALLOC_F_REDUCE) {
+            code = reduce_alloc(ep, b, d, size, pl[x], pl[x + 1], key_of(pkt, x + 2), elem, data, ack);
         } else {
             code = reserve(b, d, elem, data, ack);  // 0 without ACK: "buffer full"
         }
@@ -149,6 +181,21 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
     out_.send_packet(make_message(geo_, source_tile(pkt, geo_), NAMP_MSG_ALLOC_RESP,
                                   ack ? NAMP_RESP_F_ACK : 0u, NAMP_MSG_TAG(pl[0]),
                                   {ack ? 0u : code, elem, data}));
+}
+
+// The contributor's key of a reduction or gather allocation (namp.identity): [key tile][key id]
+// from word i on; without identity none (every contributor is admitted).
+namp_target::member_key namp_target::key_of(const noc::packet &pkt, unsigned i) const {
+    if (!cfg_.namp.identity || pkt.payload.size() < i + 2) return {};
+    return {true, pkt.payload[i], pkt.payload[i + 1]};
+}
+
+// A tombstone's relocation record (NAMP_EP_RELOC of a MOVED endpoint): 1 with reloc[] filled.
+bool namp_target::moved_record(uint32_t ep, uint32_t *reloc) {
+    uint32_t r = 0;
+    const unsigned words = (cfg_.namp.identity ? NAMP_PS_R_ID / 4 + 1 : NAMP_PS_R_ENDPOINT / 4 + 1);
+    return port.read_word(ep + NAMP_EP_RELOC, r) && r && !(r & 3) && geo_.in_sram(r, NAMP_PS_R_SIZE) &&
+           port.read(r, reloc, 4 * words);
 }
 
 // Reserves the element at wr_idx (Listing 4.2): no ACK if the buffer is full or the element is
@@ -179,18 +226,33 @@ uint32_t namp_target::reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uin
     return 0;
 }
 
-// [w0][handle][credits]: credits += n atomically; the initiator wakes the slots waiting on it.
-// REVOKE: the handle's REVOKED flag is set instead (compare-and-swap: software may own other
-// flag bits), and the waiting slots wake up to fail CLOSED.
+// [w0][handle][credits] (namp.identity: [ident]): credits += n atomically; the initiator wakes
+// the slots waiting on it. REVOKE: the handle's REVOKED flag is set instead (compare-and-swap:
+// software may own other flag bits), and the waiting slots wake up to fail CLOSED.
 void namp_target::serve_credit(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
-    if (pl.size() < 3) return;
+    if (pl.size() < (cfg_.namp.identity ? 4u : 3u)) return;
     const uint32_t h = pl[1];
     // Only a connected channel's sending handle takes credits (SV isolation: a CREDIT naming an
     // endpoint or any other word would otherwise add to it): refused without a write, NACKed.
-    uint32_t f = 0;
-    if ((h & 3) || !geo_.in_sram(h, NAMP_H_SIZE) || !port.read_word(h + NAMP_H_FLAGS, f) ||
-        !(f & NAMP_H_F_CONNECTED)) {
+    // With namp.identity also only the handle of this channel: connected to the endpoint whose ID
+    // the CREDIT carries, on the tile it comes from (a handle deleted and made again for another
+    // channel in the same memory takes none of the old channel's credits).
+    uint32_t f = 0, hw[NAMP_H_FLAGS / 4 + 1] = {};
+    bool ok = !(h & 3) && geo_.in_sram(h, NAMP_H_SIZE);
+    if (ok && cfg_.namp.identity) {
+        ok = port.read(h, hw, sizeof hw);
+        f = hw[NAMP_H_FLAGS / 4];
+        sc_core::wait(cycles(cfg_.namp.identity_cycles));
+        if (ok && (f & NAMP_H_F_CONNECTED) &&
+            (hw[NAMP_H_ID / 4] != pl[3] || hw[NAMP_H_TILE / 4] != source_tile(pkt, geo_))) {
+            ++stats_.namp_identity_refusals;
+            ok = false;
+        }
+    } else if (ok) {
+        ok = port.read_word(h + NAMP_H_FLAGS, f);
+    }
+    if (!ok || !(f & NAMP_H_F_CONNECTED)) {
         ++stats_.namp_credit_refused;
         ++stats_.namp_msgs_sent[NAMP_MSG_CREDIT_NACK];
         sc_core::wait(cycles(cfg_.namp.message_cycles));
@@ -201,12 +263,12 @@ void namp_target::serve_credit(const noc::packet &pkt) {
     if (NAMP_MSG_FLAGS(pl[0]) & NAMP_CREDIT_F_REVOKE) {
         for (unsigned attempt = 0; attempt < 4; ++attempt) {
             uint32_t old = 0;
-            bool ok = false;
+            bool done = false;
             if (attempt > 0 && !port.read_word(h + NAMP_H_FLAGS, f)) return;
             if (f & NAMP_H_F_REVOKED) break;
-            if (!port.rmw(h + NAMP_H_FLAGS, true, f | NAMP_H_F_REVOKED, f, cfg_.namp.atomics, old, ok))
+            if (!port.rmw(h + NAMP_H_FLAGS, true, f | NAMP_H_F_REVOKED, f, cfg_.namp.atomics, old, done))
                 return;
-            if (ok) break;
+            if (done) break;
         }
     } else if (!port.fetch_add(h + NAMP_H_CREDITS, pl[2], cfg_.namp.atomics)) {
         return;
@@ -214,15 +276,20 @@ void namp_target::serve_credit(const noc::packet &pkt) {
     events_.credit_added(h);
 }
 
-// [w0][endpoint][element][size]: commit the element (VOID: mark it skipped; ADVANCE: then advance
+// [w0][endpoint][element][size] (namp.identity: [ident]): commit the element (VOID: mark it skipped; ADVANCE: then advance
 // wr_idx), count the message. Nothing is written for an endpoint that no longer receives: its
 // buffer may have been freed.
 void namp_target::serve_final(const noc::packet &pkt) {
     const auto &pl = pkt.payload;
-    if (pl.size() < 4) return;
+    if (pl.size() < (cfg_.namp.identity ? 5u : 4u)) return;
     const uint32_t ep = pl[1], elem = pl[2], size = pl[3], flags = NAMP_MSG_FLAGS(pl[0]);
     uint32_t e[ep_words] = {}, d[cb_words];
-    const uint32_t code = receiving_endpoint(ep, e, d);
+    const uint32_t code = receiving_endpoint(ep, cfg_.namp.identity ? pl[4] : 0u, e, d);
+    // another endpoint (identity) or a tombstone: its counts are not this transfer's
+    if (code == moved_code || (code == NAMP_ERR_NO_ENDPOINT && cfg_.namp.identity && e[NAMP_EP_ID / 4] != pl[4])) {
+        ++stats_.namp_dropped;
+        return;
+    }
     // a counted allocation ends here, also when the endpoint no longer receives (software waits
     // for the count before it frees the buffer); the fast path and dualcast copies allocated nothing
     const bool counted = (cfg_.namp.ps || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED)) &&

@@ -42,6 +42,7 @@ uint32_t namp_unit::features() const {
     if (vif_) f |= NA_FEATURE_NAMP_SV;
     if (osqm_) f |= NA_FEATURE_NAMP_OSQM;
     if (cfg_.namp.ps) f |= NA_FEATURE_NAMP_PS;
+    if (cfg_.namp.identity) f |= NA_FEATURE_NAMP_ID;
     return f;
 }
 

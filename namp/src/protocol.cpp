@@ -4,8 +4,10 @@
 
 namespace namp {
 
-noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, unsigned flags,
-                         unsigned tag, std::initializer_list<uint32_t> args) {
+namespace {
+template <typename Words>
+noc::packet build(const na_geometry &geo, unsigned tile, unsigned sub, unsigned flags, unsigned tag,
+                  const Words &args) {
     noc::packet p;
     p.header.dst_x = tile % geo.mesh_width;
     p.header.dst_y = tile / geo.mesh_width;
@@ -13,8 +15,19 @@ noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, un
     p.header.ch = is_response(sub) ? noc::channel::control_response : noc::channel::control_request;
     p.payload.reserve(1 + args.size());
     p.payload.push_back(NAMP_MSG_WORD(sub, flags, tag));
-    p.payload.insert(p.payload.end(), args);
+    p.payload.insert(p.payload.end(), args.begin(), args.end());
     return p;
+}
+}  // namespace
+
+noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, unsigned flags,
+                         unsigned tag, std::initializer_list<uint32_t> args) {
+    return build(geo, tile, sub, flags, tag, args);
+}
+
+noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, unsigned flags,
+                         unsigned tag, const std::vector<uint32_t> &args) {
+    return build(geo, tile, sub, flags, tag, args);
 }
 
 unsigned message_sub(const noc::packet &pkt) {

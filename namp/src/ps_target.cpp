@@ -10,14 +10,15 @@
 namespace namp {
 
 // An allocation request to an endpoint whose RELOC is set: NAK_RELOC [w0][new tile][new endpoint]
-// with the tag of the request (its slot and member).
+// (identity: [new id]) with the tag of the request (its slot and member).
 void namp_target::nak_reloc(const noc::packet &pkt, const uint32_t *reloc) {
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     ++stats_.namp_nacks_sent;
     ++stats_.namp_msgs_sent[NAMP_MSG_NAK_RELOC];
+    std::vector<uint32_t> w = {reloc[NAMP_PS_R_TILE / 4], reloc[NAMP_PS_R_ENDPOINT / 4]};
+    if (cfg_.namp.identity) w.push_back(reloc[NAMP_PS_R_ID / 4]);
     out_.send_packet(make_message(geo_, source_tile(pkt, geo_), NAMP_MSG_NAK_RELOC, 0u,
-                                  NAMP_MSG_TAG(pkt.payload[0]),
-                                  {reloc[NAMP_PS_R_TILE / 4], reloc[NAMP_PS_R_ENDPOINT / 4]}));
+                                  NAMP_MSG_TAG(pkt.payload[0]), w));
 }
 
 // RELOC / MIGRATE [w0][handle][new tile][new ep][new rdata][reply tile][reply]. The initiator

@@ -44,6 +44,15 @@ struct k_thread {
     uint32_t critical;          /* HW-OSQM: its events raise the demand interrupt (osqm.c) */
 };
 
+/* What a vID of a task's endpoint table is, as the kernel made it (kmp_task.c, kmig.c): the
+ * record requests are checked against and a migration moves, never the table's words alone.
+ * kid: the kernel endpoint it belongs to (its vIDs go when it goes), handle: its entry in the
+ * kernel's handle table; 0xFF none. */
+enum k_eto { K_ETO_NONE = 0, K_ETO_SENDBUF, K_ETO_LOOKUP, K_ETO_CHAN, K_ETO_CREDIT, K_ETO_CCAREA, K_ETO_MEMBER };
+struct k_et_rec {
+    uint8_t obj, kid, handle, spare;
+};
+
 /* A task's address space. */
 struct k_task {
     uint32_t satp;
@@ -53,7 +62,7 @@ struct k_task {
     /* NAMP-SV endpoint table: [addr][kind][limit][0] per vID (namp_structs.h NAMP_ET_*) */
     uint32_t et[K_VIF_ET_MAX][4] __attribute__((aligned(16)));
     uint32_t et_count;
-    uint32_t et_gather;         /* bit v: vID v is a gather part's handle (kmp_task.c), not a channel */
+    struct k_et_rec et_rec[K_VIF_ET_MAX];
     int32_t vif_slot;           /* -1: none */
     int32_t vif_busy;           /* slot of an ended task whose abort still runs, -1: none */
     uint32_t stack_pages, prio; /* as created (task migration rebuilds it elsewhere) */
@@ -150,6 +159,8 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v);
 /* A vif slot no task has and the MCAPI library does not use (lib_busy: namp_slots_busy()):
  * `preferred` if it is one, else the first; -1 when none. */
 int k_vif_free_slot(unsigned preferred, uint32_t lib_busy);
+/* vif slots a task holds now (tests count them). */
+uint32_t k_vif_slots_taken(void);
 /* 1: the slot was a vif's before (reserved from the library for good). */
 int k_vif_slot_known(unsigned slot);
 void k_vif_restore(struct k_task *task, const struct k_vif_view *v);
@@ -158,6 +169,10 @@ void k_vif_restore(struct k_task *task, const struct k_vif_view *v);
 void k_vif_release(struct k_task *task);
 int k_vif_quiet(struct k_task *task);
 int k_vif_clear_entry(k_thread_t *t, uint32_t vid);
+int k_vif_add_owned(k_thread_t *t, uint32_t tid, uint32_t kind, uint32_t pa, uint32_t limit,
+                    const struct k_et_rec *rec);
+/* A collective area's physical address: the task's own, writable, contiguous memory; 0 if not. */
+uint32_t k_vif_ccarea_pa(const struct k_task *task, uint32_t va, uint32_t bytes);
 
 /* Sync objects (sync.c) and system calls (syscall.c). */
 int k_sys_mutex_lock(k_mutex_t *m);
@@ -191,7 +206,5 @@ void k_mp_event(void);
 #define K_MUTEX_MAGIC 0x4d555458u
 #define K_SEM_MAGIC 0x53454d41u
 
-/* kmig.c: a kernel handle owned by a task thread (released when it ends); NULL when none is free. */
-namp_handle_t *kmig_handle_alloc(k_thread_t *t);
 
 #endif

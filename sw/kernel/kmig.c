@@ -1,24 +1,36 @@
-/* Task migration with NAMP-PS (thesis 3.6, Table 3.3; docs/kernel.md "Task migration").
+/* Task migration with NAMP-PS (thesis 3.6, Table 3.3; docs/kernel.md "Task migration",
+ * docs/security.md "Migration").
  *
  * The source's kernel thread that calls k_task_migrate runs the three phases; the destination's
  * migration service builds and starts the task there; the services of the channel peers' tiles
- * suspend a sender (pausing) or move a receiver's credit path. The kernels talk with MCAPI messages
- * (port KMIG_PORT), the adapters with the NAMP-PS messages (RELOC, MIGRATE, NAK_RELOC), the task's
- * pages and buffer elements go by RDMA.
+ * suspend a sender (pausing) or move a receiver's credit path, and those of collective roots take
+ * the task's new member key. The kernels talk with MCAPI messages (port KMIG_PORT, a kernel port no
+ * task can create or look up), the adapters with the NAMP-PS messages (RELOC, MIGRATE, NAK_RELOC),
+ * the task's pages and buffer elements go by RDMA.
  *
+ * k_task_migrate is one function per phase over a context (struct mig); what differs between the
+ * methods (pause, relocate, dualcast with NAMP-PS; software PS without it, kmig_swps.c) is a row of
+ * the method table (struct mig_method), so that a method is one more row.
+ *
+ *   describe: every kernel object the task holds, from the kernel's records (its endpoints, the
+ *     records of its endpoint table); none may be half made (a request under way) or half gone
+ *     (an endpoint deleted and not reaped): then the migration is refused (K_EBUSY).
  *   phase I (pre-migration): the destination builds the task (suspended): pages, endpoints on the
  *     same receive pages (a connection-less one held "full"), the endpoint table in the same order
- *     (so every vID stays), its vif. pause: every incoming channel's sender gives up its credits
- *     (it waits in CREDIT_WAIT), every connection-less endpoint is held. dualcast: every incoming
- *     channel's sender dualcasts (MIGRATE), the elements before that are copied ahead.
+ *     (so every vID stays) with the same kinds of records, its vif; then the method's phase I.
  *   phase II (switch-over): the task stops; its vif settles (a persistent wait is aborted and is
  *     started again at the destination); every outgoing channel's receiver moves its credit path
- *     to the destination's handle; every incoming channel's sender is switched (RELOC; pausing did
- *     it in phase I by taking the credits), the elements the destination lacks are copied; every
- *     connection-less endpoint becomes a tombstone (NAK_RELOC for late senders) once nothing is in
- *     flight; the pages are copied; the destination takes the registers and starts the task.
- *   phase III (post-migration): pausing switches the senders now and gives back their credits;
- *     the task's copy at the source ends (K_MIGRATED), its pages go back to the pool. */
+ *     to the destination's handle; every collective root that lists the task as a member takes its
+ *     new key; every incoming channel's sender is switched (method), the elements the destination
+ *     lacks are copied by the geometry the kernel created the buffer with; every connection-less
+ *     endpoint becomes a tombstone (NAK_RELOC for late senders) once nothing is in flight; the
+ *     pages are copied; the destination takes the registers and starts the task.
+ *   phase III (post-migration): the task's copy at the source ends (K_MIGRATED), its pages go back
+ *     to the pool, its channel endpoints' entries at once, its tombstones after K_TOMBSTONE_TICKS.
+ *
+ * What the task can write (its buffers' headers and size words, its pages) is read here only
+ * through bounds the kernel recorded: a poisoned header is the task's own data loss (its elements
+ * may be lost), never a copy outside its pages or a loop longer than its buffer. */
 #include <stddef.h>
 #include <string.h>
 
@@ -27,58 +39,62 @@
 #include "kinternal.h"
 #include "kmig_swps.h"
 #include "mcapi.h"
+#include "mcapix_cc.h"
 #include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
+#include "mp_internal.h"   /* struct mp_ephandle: the kernel's handles of tasks */
 #include "na_registers.h"
 #include "namp/namp.h"
 #include "namp_ps.h"
 #include "namp_structs.h"
 #include "tile_memory_map.h"
 
-#define KMIG_PORT 0x4B4Du         /* each tile's service */
+#define KMIG_PORT 0x4B4Du         /* each tile's service (K_PORT_KERNEL_FIRST..LAST) */
 #define KMIG_REPLY_PORT 0x4B4Eu   /* answers to this tile's migrations */
 #define KMIG_MAX_PAGES 16u        /* data pages of a task */
 #define KMIG_MAX_STACK 4u
-#define KMIG_HANDLES 32u          /* handles the vIDs of arrived tasks name */
 #define KMIG_PENDING 4u           /* tasks being built here */
 #define KMIG_ARRIVALS 8u
 #define KMIG_WAIT_US 20000u       /* a service's answer */
-#define KMIG_PS_POLLS 200000u     /* a RELOC / MIGRATE report */
+#define KMIG_PS_TICKS 200u        /* a RELOC / MIGRATE report, a sender's settling */
+#define KMIG_SPIN 2048u           /* looks before a wait sleeps a tick per look */
 #define KMIG_STOP_TRIES 200u      /* ticks to catch the task outside a kernel wait */
+#define KMIG_SETTLE_TICKS 200u    /* ticks for a request under way or a deleted endpoint to settle */
+#define KMIG_COMMIT_TICKS 20u     /* ticks for the FINALs of a stream's taken elements (microseconds
+                                     when the task leaves its size words alone) */
 
 enum km_type {
     KM_PREPARE = 1, KM_PREPARED, KM_SWITCH, KM_SWITCHED, KM_CANCEL, KM_CANCELLED,
-    KM_SUSPEND, KM_SUSPENDED, KM_CREDIT_MOVE, KM_CREDIT_MOVED,
+    KM_SUSPEND, KM_SUSPENDED, KM_CREDIT_MOVE, KM_CREDIT_MOVED, KM_REKEY, KM_REKEYED,
     /* software PS (kmig_swps.c) */
-    KM_SW_REDIRECT, KM_SW_REDIRECTED, KM_SW_RESUME, KM_SW_RESUMED, KM_SW_CREDIT_PATH, KM_SW_CREDIT_PATH_MOVED,
+    KM_SW_REDIRECT, KM_SW_REDIRECTED, KM_SW_CREDITS, KM_SW_CREDITS_GIVEN, KM_SW_CREDIT_PATH, KM_SW_CREDIT_PATH_MOVED,
 };
 
-struct km_et {                 /* one entry of the task's endpoint table */
-    uint32_t kind;             /* NAMP_ET_* */
+struct km_et {                 /* one entry of the task's endpoint table, by the kernel's record */
+    uint32_t obj;              /* K_ETO_* */
+    uint32_t ep;               /* CHAN, CREDIT, MEMBER: the index (in km_prepare.ep) of its endpoint */
     union {
-        struct { uint32_t tile, endpoint; };   /* HANDLE: where it sends */
         struct { uint32_t va, bytes; };        /* CCAREA: the task's collective area (its pages
                                                   move with it) */
+        uint32_t h[NAMP_H_KEY_ID / 4 + 1];     /* a handle's words up to its key (LOOKUP, CHAN,
+                                                  MEMBER): where it sends, its identity, flags */
     };
-    uint32_t channel;          /* HANDLE of a channel's sending side (its words at the switch) */
-    union {
-        uint32_t ep;           /* CREDIT: the index (in km_prepare.ep) of its endpoint */
-        uint32_t gather_flags; /* HANDLE of a gather part (flags: connected, the root's geometry) */
-    };
+    uint32_t node, port, geometry;   /* LOOKUP, MEMBER: the library's view of the handle */
 };
 struct km_ep {
     uint32_t idx, port, channel_recv, peer_node, peer_handle;
 };
 struct km_prepare {
     uint32_t data_size, stack_pages, prio, slot, method, n_et, n_ep;
+    kmp_task_quota_t quota;
     struct km_et et[K_VIF_ET_MAX];
     struct km_ep ep[MP_TASK_EPS];
 };
 struct km_prepared {
     uint32_t tid, n_data, n_stack;
     uint32_t data_pa[KMIG_MAX_PAGES], stack_pa[KMIG_MAX_STACK];
-    uint32_t ep_hw[MP_TASK_EPS], ep_rx[MP_TASK_EPS];
+    uint32_t ep_hw[MP_TASK_EPS], ep_rx[MP_TASK_EPS], ep_id[MP_TASK_EPS];
     uint32_t et_handle[K_VIF_ET_MAX];
     uint32_t reply;            /* the destination's PS reply block (dualcast's switch report) */
 };
@@ -115,12 +131,6 @@ static k_mutex_t mig_lock;             /* one migration from this tile at a time
 static uint32_t seq_next = 1;
 static struct km_msg out_msg, in_msg, svc_msg, svc_out;   /* kernel memory (not stacks) */
 
-static namp_handle_t handles[KMIG_HANDLES] __attribute__((aligned(64)));
-static struct {
-    k_thread_t *t;
-    uint32_t tid;
-} handle_owner[KMIG_HANDLES];
-
 /* a task being built here: until its switch, and what it needs */
 static struct {
     k_thread_t *t;
@@ -136,6 +146,26 @@ static k_thread_t *arrivals[KMIG_ARRIVALS];
 
 static uint32_t me(void) { return tile_id(); }
 static int k_ps_wait(volatile uint32_t *reply);
+
+/* The migration's waits (a report, a FINAL, a sender's transfers): a short spin first (they take
+ * microseconds), then a tick of sleep per look, so that a slow peer or a task that keeps its own
+ * stream from settling never holds threads of lower priority off the core; over after `ticks`. */
+struct kwait kwait_for(uint32_t ticks)
+{
+    return (struct kwait){timer_now() + (uint64_t)ticks * k_cfg.tick_ticks, 0};
+}
+int kwait_more(struct kwait *w)
+{
+    if (timer_now() >= w->until)
+        return 0;
+    if (++w->looks < KMIG_SPIN) {
+        if ((w->looks & 63u) == 63u)
+            k_sleep(0);
+    } else {
+        k_sleep(1);
+    }
+    return 1;
+}
 
 /* the library's calls, under its lock */
 static int inspect(mcapi_endpoint_t h, mcapix_endpoint_info_t *info)
@@ -153,10 +183,10 @@ static uint32_t inflight(mcapi_endpoint_t h)
     kmp_unlock();
     return n;
 }
-static int redirect(mcapi_endpoint_t h, uint32_t tile, uint32_t addr)
+static int redirect(mcapi_endpoint_t h, uint32_t tile, uint32_t addr, uint32_t id)
 {
     kmp_lock();
-    mcapi_status_t st = mcapix_endpoint_redirect(h, tile, addr);
+    mcapi_status_t st = mcapix_endpoint_redirect(h, tile, addr, id);
     kmp_unlock();
     return st == MCAPI_SUCCESS ? K_OK : st == MCAPI_TIMEOUT ? K_ETIMEDOUT : K_EINVAL;
 }
@@ -176,6 +206,14 @@ static uint32_t run_slot(uint32_t flags, uint32_t p1, uint32_t p2)
     return e;
 }
 
+/* Without namp.identity the adapters' PS (RELOC, MIGRATE, NAK_RELOC) rewrite a handle's tile and
+ * endpoint but not its ID word, which then still names the endpoint it was connected to first:
+ * only the adapter that keeps it makes it a check (the peer's tile and handle still are one). */
+int kmig_same_id(uint32_t handle_id, uint32_t ep_id)
+{
+    return handle_id == ep_id || !(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_ID);
+}
+
 /* a credit slot on a credit path (a paused channel's credits given back) */
 void kmig_give_credits(uint32_t credit_path, uint32_t n)
 {
@@ -183,8 +221,8 @@ void kmig_give_credits(uint32_t credit_path, uint32_t n)
     (void)run_slot(NAMP_FLAG_COM, credit_path, n);
     kmp_unlock();
 }
-/* the first element of a task's receive page */
-static uint32_t data0(uint32_t rx) { return rx + MP_CB_HEADER_SIZE + (4u << MP_TASK_RX_N); }
+/* the first element of a receive buffer of geometry (n, .) */
+static uint32_t data0(uint32_t rx, uint32_t n) { return rx + MP_CB_HEADER_SIZE + (4u << n); }
 
 /* A message to a tile's service (or a reply endpoint) and its answer. */
 static int send_msg(mcapi_endpoint_t from, uint32_t tile, uint32_t port, struct km_msg *m, uint32_t bytes)
@@ -224,10 +262,16 @@ static int call(uint32_t tile, struct km_msg *req, uint32_t bytes, struct km_msg
         r = recv_msg(reply_ep, ans, KMIG_WAIT_US * 10u);
         if (r == K_OK && ans->seq == req->seq)
             return ans->result;
-        if (r == K_OK)
-            r = K_OK;   /* a stale answer: wait on */
     }
     return r == K_OK ? K_ETIMEDOUT : r;
+}
+
+static int call_words(uint32_t tile, uint32_t type, const uint32_t *w, unsigned n)
+{
+    out_msg.type = type;
+    memset(out_msg.u.w, 0, sizeof out_msg.u.w);
+    memcpy(out_msg.u.w, w, 4u * n);
+    return call(tile, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg);
 }
 
 static void answer(uint32_t tile, struct km_msg *m, uint32_t bytes)
@@ -236,9 +280,10 @@ static void answer(uint32_t tile, struct km_msg *m, uint32_t bytes)
 }
 
 /* A NAMP-PS control message through a slot of the kernel's library; the report lands in `reply`
- * on reply_tile (a local block is then waited for). */
+ * on reply_tile (a local block is then waited for). new_id: the new location's endpoint identity
+ * (namp.identity). */
 static int ps_request(uint32_t op, uint32_t tile, uint32_t handle, uint32_t new_tile, uint32_t new_ep,
-                      uint32_t new_rdata, uint32_t reply_tile, volatile uint32_t *reply)
+                      uint32_t new_rdata, uint32_t new_id, uint32_t reply_tile, volatile uint32_t *reply)
 {
     static uint32_t q[NAMP_PS_Q_SIZE / 4] __attribute__((aligned(8)));
     if (reply_tile == me())
@@ -252,6 +297,7 @@ static int ps_request(uint32_t op, uint32_t tile, uint32_t handle, uint32_t new_
     q[NAMP_PS_Q_NEW_RDATA / 4] = new_rdata;
     q[NAMP_PS_Q_REPLY_TILE / 4] = reply_tile;
     q[NAMP_PS_Q_REPLY / 4] = (uint32_t)(uintptr_t)reply;
+    q[NAMP_PS_Q_NEW_ID / 4] = new_id;
     const uint32_t e = run_slot(NAMP_FLAG_PS, (uint32_t)(uintptr_t)q, 0);
     kmp_unlock();
     if (e)
@@ -263,94 +309,92 @@ static int ps_request(uint32_t op, uint32_t tile, uint32_t handle, uint32_t new_
 
 static int k_ps_wait(volatile uint32_t *reply)
 {
-    for (uint32_t i = 0; i < KMIG_PS_POLLS; ++i) {
+    for (struct kwait w = kwait_for(KMIG_PS_TICKS);;) {
         const uint32_t st = reply[NAMP_PS_A_STATE / 4];
         if (st & NAMP_PS_DONE)
             return NAMP_STATUS_CODE(st) ? K_EINVAL : K_OK;
-        if ((i & 63u) == 63u)
-            k_sleep(0);   /* yield: the report arrives through this tile's adapter */
+        if (!kwait_more(&w))   /* the report arrives through this tile's adapter */
+            return K_ETIMEDOUT;
     }
-    return K_ETIMEDOUT;
 }
 
 static uint32_t copy_to(uint32_t tile, uint32_t dst, const void *src, uint32_t bytes)
 {
-    return mp_rdma_put(tile, dst, src, bytes) == 0 ? bytes : 0u;
+    return src && mp_rdma_put(tile, dst, src, bytes) == 0 ? bytes : 0u;
 }
 
-/* Elements [from, to) of a receive buffer (the source's copy) into the destination's buffer of the
- * same geometry (its data block dst_rx + header + sizes), at the same indices. */
+/* ---- a receive buffer in the task's page, read by the geometry the kernel made it with ----
+ * (n, m) come from the library's record of the endpoint (mcapix_endpoint_inspect), never from the
+ * header the task can write; every index is bounded by the capacity, every size by 2^m. */
+
+struct rxbuf {
+    const uint8_t *base;       /* the buffer (the task's page, physical) */
+    uint32_t n, m;             /* the geometry the kernel created it with */
+};
+static const volatile uint32_t *rx_sizes(const struct rxbuf *b)
+{
+    return (const volatile uint32_t *)(b->base + MP_CB_HEADER_SIZE);
+}
+static uint32_t rx_rd(const struct rxbuf *b) { return ((const volatile mp_cbuffer_t *)b->base)->rd_idx; }
+
+/* The task's read index as far as the kernel trusts it: at most a buffer's worth below `to` and
+ * not beyond it; else (a poisoned header) `to`: the task's unread elements are its own loss. */
+static uint32_t bounded_rd(const struct rxbuf *b, uint32_t to)
+{
+    const uint32_t rd = rx_rd(b);
+    return (uint32_t)(to - rd) <= (1u << b->n) ? rd : to;
+}
+
 /* Every element below `to` committed: the sender's handle says `to`, but a FINAL may still be on
  * its way (its slot is done once FINAL is sent; the suspend answer takes another channel and may
- * overtake it). K_ETIMEDOUT if one never comes. */
-static int wait_committed(const mp_cbuffer_t *b, uint32_t to)
+ * overtake it). At most a buffer's worth of elements per look, for KMIG_COMMIT_TICKS at most:
+ * only a task that wrote its own size words keeps an element from looking committed, and what it
+ * then loses is its own (the copy takes the elements as they are). */
+static void wait_committed(const struct rxbuf *b, uint32_t to)
 {
-    const uint32_t mask = (1u << MP_TASK_RX_N) - 1u;
-    const volatile uint32_t *sizes = (const volatile uint32_t *)((const uint8_t *)b + MP_CB_HEADER_SIZE);
-    for (uint32_t tries = 0; tries < KMIG_PS_POLLS; ++tries) {
+    const uint32_t mask = (1u << b->n) - 1u;
+    for (struct kwait w = kwait_for(KMIG_COMMIT_TICKS);;) {
         /* the task may have read past `to` already (it runs until it stops): then nothing before
          * it is left to wait for (indices wrap: compared as distances) */
-        uint32_t i = b->rd_idx;
-        while ((int32_t)(to - i) > 0 && (sizes[i & mask] & MP_CB_COMMITTED))
+        uint32_t i = bounded_rd(b, to);
+        while ((int32_t)(to - i) > 0 && (rx_sizes(b)[i & mask] & MP_CB_COMMITTED))
             ++i;
-        if ((int32_t)(to - i) <= 0)
-            return K_OK;
-        if ((tries & 63u) == 63u)
-            k_sleep(0);
+        if ((int32_t)(to - i) <= 0 || !kwait_more(&w))
+            return;
     }
-    return K_ETIMEDOUT;
-}
-
-static uint32_t copy_elements(const mp_cbuffer_t *b, uint32_t from, uint32_t to, uint32_t tile, uint32_t dst_rx)
-{
-    const uint32_t n = MP_TASK_RX_N, m = MP_TASK_RX_M, mask = (1u << n) - 1u;
-    const uint8_t *base = (const uint8_t *)b;
-    uint32_t bytes = 0;
-    for (uint32_t i = from; i != to; ++i) {
-        const uint32_t k = i & mask;
-        const uint32_t sw = ((const volatile uint32_t *)(base + MP_CB_HEADER_SIZE))[k];
-        const uint32_t len = (sw & MP_CB_COMMITTED) && !(sw & MP_CB_VOID) ? sw & MP_CB_SIZE_MASK : 0u;
-        if (len)
-            bytes += copy_to(tile, dst_rx + MP_CB_HEADER_SIZE + (4u << n) + (k << m),
-                             base + MP_CB_HEADER_SIZE + (4u << n) + (k << m), len);
-        bytes += copy_to(tile, dst_rx + MP_CB_HEADER_SIZE + 4u * k, (const void *)(base + MP_CB_HEADER_SIZE + 4u * k), 4);
-    }
-    return bytes;
 }
 
 /* The first element the task still holds: a packet it received (the read index is past it) and
  * has not released yet is still committed, and its pointer names its slot in the receive page,
- * which the destination gets element by element: it is copied too. */
-static uint32_t held_from(const mp_cbuffer_t *b, uint32_t to)
+ * which the destination gets element by element: it is copied too. Never more than a buffer. */
+static uint32_t held_from(const struct rxbuf *b, uint32_t to)
 {
-    const uint32_t cap = 1u << MP_TASK_RX_N, mask = cap - 1u;
-    const volatile uint32_t *sizes = (const volatile uint32_t *)((const uint8_t *)b + MP_CB_HEADER_SIZE);
-    uint32_t from = b->rd_idx;
-    while (to - (from - 1u) <= cap && (sizes[(from - 1u) & mask] & MP_CB_COMMITTED))
+    const uint32_t cap = 1u << b->n, mask = cap - 1u;
+    uint32_t from = bounded_rd(b, to);
+    while (to - (from - 1u) <= cap && (rx_sizes(b)[(from - 1u) & mask] & MP_CB_COMMITTED))
         --from;
     return from;
 }
 
-/* A handle in kernel memory owned by task thread t (freed when it ends): vIDs of arrived tasks,
- * gather parts of tasks (kmp_task.c). */
-namp_handle_t *kmig_handle_alloc(k_thread_t *t)
+/* Elements [from, to) (at most a buffer's worth: held_from) into the destination's buffer of the
+ * same geometry at dst_rx, at the same indices; a size word's length is cut to the element. */
+static uint32_t copy_elements(const struct rxbuf *b, uint32_t from, uint32_t to, uint32_t tile, uint32_t dst_rx)
 {
-    for (uint32_t i = 0; i < KMIG_HANDLES; ++i)
-        if (!handle_owner[i].t) {
-            handle_owner[i].t = t;
-            handle_owner[i].tid = t->id;
-            memset(&handles[i], 0, sizeof handles[i]);
-            return &handles[i];
-        }
-    return NULL;
-}
-
-/* The handles of a task that ended here (k_task_release). */
-void kmig_task_release(k_thread_t *t)
-{
-    for (uint32_t i = 0; i < KMIG_HANDLES; ++i)
-        if (handle_owner[i].t == t && handle_owner[i].tid == t->id)
-            handle_owner[i].t = NULL;
+    const uint32_t n = b->n, m = b->m, mask = (1u << n) - 1u;
+    uint32_t bytes = 0;
+    for (uint32_t i = from, count = 0; i != to && count < (1u << n); ++i, ++count) {
+        const uint32_t k = i & mask;
+        const uint32_t sw = rx_sizes(b)[k];
+        uint32_t len = (sw & MP_CB_COMMITTED) && !(sw & MP_CB_VOID) ? sw & MP_CB_SIZE_MASK : 0u;
+#ifndef K_MUTANT_NO_CLAMP   /* the mutation check removes this bound (docs/security.md) */
+        if (len > (1u << m))
+            len = 1u << m;   /* the task's own element, as far as it goes */
+#endif
+        if (len)
+            bytes += copy_to(tile, data0(dst_rx, n) + (k << m), b->base + MP_CB_HEADER_SIZE + (4u << n) + (k << m), len);
+        bytes += copy_to(tile, dst_rx + MP_CB_HEADER_SIZE + 4u * k, (const void *)&rx_sizes(b)[k], 4);
+    }
+    return bytes;
 }
 
 static struct k_task *task_of(k_thread_t *t) { return t->task; }
@@ -363,7 +407,6 @@ static void never_started(void *arg) { (void)arg; }
 static void end_unstarted(k_thread_t *t)
 {
     kmp_task_drop(t);
-    kmig_task_release(t);
     uint32_t saved = irq_global_disable();
     k_lock_take();
     t->suspended = 0;
@@ -400,6 +443,79 @@ static void unclaim_vif_slot(unsigned slot)
         KMP(namp_slot_free(slot));
 }
 
+/* One table entry rebuilt at the destination, under the vID it had (the table is built in order).
+ * The handle words come from the source's records; the endpoint-bound ones name the endpoints made
+ * here. */
+static int rebuild_entry(uint32_t z, uint32_t i, struct km_prepared *pd)
+{
+    k_thread_t *t = pending[z].t;
+    const struct km_prepare *p = &pending[z].p;
+    const struct km_et *e = &p->et[i];
+    const uint32_t kid = e->ep < p->n_ep ? (uint32_t)pending[z].kid[e->ep] : 0xFFu;
+    int vid = K_EINVAL;
+    pd->et_handle[i] = 0;
+    switch (e->obj) {
+    case K_ETO_SENDBUF:
+        vid = k_vif_add_sendbuf(t, K_USER_DATA + offsetof(mp_task_state_t, tx),
+                                (uint32_t)mp_cbuffer_footprint(MP_TASK_TX_N, MP_TASK_TX_M));
+        break;
+    case K_ETO_CCAREA:
+        vid = k_vif_add_ccarea(t, e->va, e->bytes);
+        break;
+    case K_ETO_CREDIT: {
+        mcapix_endpoint_info_t info;
+        if (e->ep < p->n_ep && inspect(pending[z].ep_h[e->ep], &info) == 0)
+            vid = k_vif_add_credit(t, (const void *)info.credit_path);
+        break;
+    }
+    case K_ETO_LOOKUP:
+    case K_ETO_CHAN:
+    case K_ETO_MEMBER: {
+        if (e->obj != K_ETO_LOOKUP && e->ep >= p->n_ep)
+            break;   /* an endpoint-bound handle without its endpoint: refused */
+        struct mp_ephandle *h = kmp_task_handle(t);
+        if (!h) {
+            vid = K_ENOMEM;
+            break;
+        }
+        namp_handle_t *x = (namp_handle_t *)h->hw;
+        h->domain = MCAPI_DOMAIN;
+        h->node = e->node;
+        h->port = e->port;
+        h->geometry = e->geometry;
+        h->addr = e->h[NAMP_H_ENDPOINT / 4];
+        h->id = e->h[NAMP_H_ID / 4];
+        x->id = h->id;
+        x->tile = e->h[NAMP_H_TILE / 4];
+        x->endpoint = h->addr;
+        if (e->obj == K_ETO_CHAN) {   /* the rest at the switch; dualcast block in its own words */
+            x->dualcast = (uint32_t)(uintptr_t)x + NAMP_H_RESERVED;
+            /* a channel's handle from the start: its receiver's credit path moves here before the
+             * switch, and the target takes credits only for a connected handle */
+            x->flags = NAMP_H_F_CONNECTED;
+        } else if (e->obj == K_ETO_MEMBER) {   /* the key of the endpoint made here */
+            x->flags = e->h[NAMP_H_FLAGS / 4];
+            x->credits = e->h[NAMP_H_CREDITS / 4];
+            x->key_tile = me();
+            x->key_id = pd->ep_id[e->ep];
+        }
+        pd->et_handle[i] = (uint32_t)(uintptr_t)x;
+        vid = e->obj == K_ETO_MEMBER ? k_vif_add_member(t, x) : k_vif_add_handle(t, x);
+        if (vid >= 0)
+            (void)kmp_task_set_vid(t, (uint32_t)vid, e->obj, kid, h);
+        return vid == (int)i ? K_OK : vid < 0 ? K_ENOMEM : K_EINVAL;
+    }
+    default:   /* an entry the kernel took back stays empty: a placeholder keeps the vIDs */
+        vid = k_vif_add_handle(t, (const void *)(uintptr_t)4u);
+        if (vid >= 0)
+            (void)k_vif_clear_entry(t, (uint32_t)vid);
+        return vid == (int)i ? K_OK : K_ENOMEM;
+    }
+    if (vid >= 0)
+        (void)kmp_task_set_vid(t, (uint32_t)vid, e->obj, kid, NULL);
+    return vid == (int)i ? K_OK : vid < 0 ? K_ENOMEM : K_EINVAL;
+}
+
 static int prepare(const struct km_msg *m, struct km_prepared *pd)
 {
     const struct km_prepare *p = &m->u.p;
@@ -416,6 +532,19 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
     k_thread_t *t = k_task_create(&img);
     if (!t) {
         unclaim_vif_slot((unsigned)slot);
+        return K_ENOMEM;
+    }
+    /* the task's quota comes with it: reserved here, or the move is refused */
+    if (kmp_task_admit(t, &p->quota) != K_OK) {
+        unclaim_vif_slot((unsigned)slot);
+        uint32_t saved = irq_global_disable();
+        k_lock_take();
+        t->suspended = 0;
+        k_thread_end(t, K_MIGRATED);
+        k_lock_give();
+        irq_global_restore(saved);
+        int status;
+        (void)k_join(t, K_FOREVER, &status);
         return K_ENOMEM;
     }
     pending[z].t = t;
@@ -437,47 +566,14 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
             pending[z].kid[i] = kid;
             pd->ep_hw[i] = info.endpoint;
             pd->ep_rx[i] = info.rx;
+            pd->ep_id[i] = info.id;
+            if (p->method == K_MIGRATE_SOFTWARE && info.channel_recv && kswps_sink(pending[z].ep_h[i]) != K_OK)
+                r = K_ENOMEM;
         }
     }
     /* the endpoint table in the same order: every vID the task holds stays what it was */
-    for (uint32_t i = 0; i < p->n_et && r == K_OK; ++i) {
-        const struct km_et *e = &p->et[i];
-        int vid = K_EINVAL;
-        pd->et_handle[i] = 0;
-        if (e->kind == NAMP_ET_SENDBUF) {
-            vid = k_vif_add_sendbuf(t, K_USER_DATA + offsetof(mp_task_state_t, tx),
-                                    (uint32_t)mp_cbuffer_footprint(MP_TASK_TX_N, MP_TASK_TX_M));
-        } else if (e->kind == NAMP_ET_HANDLE) {
-            namp_handle_t *h = kmig_handle_alloc(t);
-            if (h) {
-                h->tile = e->tile;
-                h->endpoint = e->endpoint;
-                if (e->channel) {   /* the rest at the switch; dualcast block in its own words */
-                    h->dualcast = (uint32_t)(uintptr_t)h + NAMP_H_RESERVED;
-                    /* a channel's handle from the start: its receiver's credit path moves here
-                     * before the switch, and the target takes credits only for a connected
-                     * handle (it would refuse them, and the receiver's credit return fail) */
-                    h->flags = NAMP_H_F_CONNECTED;
-                }
-                if (e->gather_flags) {   /* a gather part's: unlimited credits, no channel */
-                    h->flags = e->gather_flags;
-                    h->credits = 0xFFFFFFFFu;
-                }
-                pd->et_handle[i] = (uint32_t)(uintptr_t)h;
-                vid = k_vif_add_handle(t, h);
-                if (e->gather_flags && vid >= 0)
-                    t->task->et_gather |= 1u << vid;
-            }
-        } else if (e->kind == NAMP_ET_CREDIT && e->ep < p->n_ep) {
-            mcapix_endpoint_info_t info;
-            if (inspect(pending[z].ep_h[e->ep], &info) == 0)
-                vid = k_vif_add_credit(t, (const void *)info.credit_path);
-        } else if (e->kind == NAMP_ET_CCAREA) {
-            vid = k_vif_add_ccarea(t, e->va, e->bytes);
-        }
-        if (vid != (int)i)
-            r = vid < 0 ? K_ENOMEM : K_EINVAL;
-    }
+    for (uint32_t i = 0; i < p->n_et && r == K_OK; ++i)
+        r = rebuild_entry(z, i, pd);
     if (r == K_OK && !k_vif_attach(t, (unsigned)slot))
         r = K_ENOMEM;
     if (r != K_OK) {
@@ -507,11 +603,230 @@ static int pending_of(uint32_t from, uint32_t seq_of_prepare)
     return -1;
 }
 
+/* ---- the methods (thesis Table 3.3): what differs between pausing, relocation and dualcast ---- */
+
+struct mig;
+struct mig_method {
+    const char *name;
+    /* phase I for incoming channel i (K_OK to go on) and for connection-less endpoint i */
+    int (*chan_prepare)(struct mig *c, int i);
+    void (*msg_prepare)(struct mig *c, int i);
+    /* undo of phase I for incoming channel i (the migration did not happen) */
+    void (*chan_undo)(struct mig *c, int i);
+    /* phase II: incoming channel i switched; c->in[i].w its first element the destination gets */
+    void (*chan_switch)(struct mig *c, int i);
+    /* the elements below w are copied at the switch (dualcast copied them ahead) */
+    int copy_at_switch;
+    /* the destination: the stream's end (from the switch report) and what follows the start */
+    int (*dest_stream_end)(uint32_t z, uint32_t i, uint32_t *w);
+    int (*dest_started)(uint32_t z, const struct km_switch *sw);
+    /* the adapters' PS carries it (RELOC / MIGRATE reports); 0: the kernels do (software PS) */
+    int needs_ps;
+    /* the task runs at the destination (after KM_SWITCH) / phase III for incoming channel i */
+    void (*chan_live)(struct mig *c, int i);
+    void (*chan_release)(struct mig *c, int i);
+};
+
+static int dest_end_given(uint32_t z, uint32_t i, uint32_t *w)
+{
+    (void)z, (void)i, (void)w;   /* the source sent it */
+    return K_OK;
+}
+static int dest_end_reported(uint32_t z, uint32_t i, uint32_t *w)
+{
+    (void)i;   /* dualcast: the switch report came here */
+    if (k_ps_wait(pending[z].reply) != K_OK)
+        return K_ETIMEDOUT;
+    *w = pending[z].reply[NAMP_PS_A_WR_IDX / 4];
+    return K_OK;
+}
+static int dest_nothing(uint32_t z, const struct km_switch *sw)
+{
+    (void)z, (void)sw;
+    return K_OK;
+}
+
+/* pausing: the senders are switched now and get their credits back */
+static int dest_unpause(uint32_t z, const struct km_switch *sw)
+{
+    const struct km_prepare *p = &pending[z].p;
+    for (uint32_t i = 0; i < p->n_ep; ++i) {
+        if (!p->ep[i].channel_recv)
+            continue;
+        mcapix_endpoint_info_t info;
+        if (inspect(pending[z].ep_h[i], &info) != 0)
+            return K_EINVAL;
+        if (ps_request(NAMP_PS_OP_RELOC, p->ep[i].peer_node, p->ep[i].peer_handle, me(), info.endpoint,
+                       data0(info.rx, info.capacity_log2), info.id, me(), pending[z].reply) != K_OK)
+            return K_ETIMEDOUT;
+        if (sw->in[i].credits)
+            kmig_give_credits(info.credit_path, sw->in[i].credits);
+    }
+    return K_OK;
+}
+
+/* ---- the source's context ---- */
+
+struct mig {
+    k_thread_t *t;
+    unsigned tile;
+    int method;
+    const struct mig_method *m;
+    struct kmp_task_ep eps[MP_TASK_EPS];
+    mcapix_endpoint_info_t infos[MP_TASK_EPS];
+    struct rxbuf rx[MP_TASK_EPS];
+    int n_eps, suspended;
+    struct km_prepare pk;      /* what the destination was told */
+    struct km_prepared pd;     /* what it answered */
+    struct km_in in[MP_TASK_EPS];
+    struct km_switch sw;
+    uint32_t prep_seq, bytes;
+    uint32_t reply[NAMP_PS_A_SIZE / 4] __attribute__((aligned(8)));
+    k_migrate_result_t res;
+    uint64_t c;
+    int switch_sent;           /* phase II changed the task's world: no undo from here on */
+    int fwd[MP_TASK_EPS];      /* software PS: incoming channel i's forwarding entry (-1 none) */
+};
+
+/* the sender of incoming channel i suspends (pausing): its credits taken, its stream's end */
+static int suspend_peer(struct mig *c, int i, uint32_t *w, uint32_t *credits)
+{
+    const uint32_t args[2] = {c->pk.ep[i].peer_handle, c->infos[i].id};
+    const int r = call_words(c->pk.ep[i].peer_node, KM_SUSPEND, args, 2);
+    if (r == K_OK) {
+        *w = in_msg.u.w[0];
+        *credits = in_msg.u.w[1];
+    }
+    return r;
+}
+
+static int pause_chan_prepare(struct mig *c, int i)
+{
+    int r = suspend_peer(c, i, &c->in[i].w, &c->in[i].credits);
+    c->suspended = i + 1;
+    if (r == K_OK)
+        wait_committed(&c->rx[i], c->in[i].w);
+    return r;
+}
+static void pause_msg_prepare(struct mig *c, int i) { hold(c->eps[i].h, 1); }
+static void pause_chan_undo(struct mig *c, int i)
+{
+    if (i < c->suspended && c->in[i].credits)
+        kmig_give_credits(c->infos[i].credit_path, c->in[i].credits);
+}
+/* the task returned credits until it stopped: the sender may have used them; taken again, now for
+ * good, and the stream's end is where the handle stands now */
+static void pause_chan_switch(struct mig *c, int i)
+{
+    uint32_t w, credits;
+    if (suspend_peer(c, i, &w, &credits) == K_OK) {
+        c->in[i].w = w;
+        c->in[i].credits += credits;
+    }
+    wait_committed(&c->rx[i], c->in[i].w);
+}
+
+static int relocate_chan_prepare(struct mig *c, int i)
+{
+    (void)c, (void)i;
+    return K_OK;
+}
+static void no_msg_prepare(struct mig *c, int i) { (void)c, (void)i; }
+static void no_chan_undo(struct mig *c, int i) { (void)c, (void)i; }
+static void relocate_chan_switch(struct mig *c, int i)
+{
+    (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile, c->pd.ep_hw[i],
+                     data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], me(), c->reply);
+    c->in[i].w = c->reply[NAMP_PS_A_WR_IDX / 4];
+    wait_committed(&c->rx[i], c->in[i].w);   /* FINALs precede the report on their channel */
+}
+
+/* dualcast: the sender writes every element to both tiles from now on; the elements before that
+ * are copied ahead */
+static int dualcast_chan_prepare(struct mig *c, int i)
+{
+    int r = ps_request(NAMP_PS_OP_MIGRATE, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile,
+                       c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], me(), c->reply);
+    if (r != K_OK)
+        return r;
+    const uint32_t wm = c->reply[NAMP_PS_A_WR_IDX / 4];
+    c->in[i].w = wm;
+    wait_committed(&c->rx[i], wm);
+    c->bytes += copy_elements(&c->rx[i], held_from(&c->rx[i], wm), wm, c->tile, c->pd.ep_rx[i]);
+    return K_OK;
+}
+static void dualcast_chan_undo(struct mig *c, int i)   /* dualcast ends */
+{
+    if (c->prep_seq)
+        (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, me(),
+                         c->infos[i].endpoint, data0(c->infos[i].rx, c->rx[i].n), c->infos[i].id, me(), c->reply);
+}
+static void dualcast_chan_switch(struct mig *c, int i)   /* its report goes to the destination */
+{
+    (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile, c->pd.ep_hw[i],
+                     data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], c->tile,
+                     (volatile uint32_t *)(uintptr_t)c->pd.reply);
+}
+
+static void no_chan_live(struct mig *c, int i) { (void)c, (void)i; }
+/* its one sender was switched by the adapters' PS: the endpoint here forwards nothing more */
+static void ps_chan_release(struct mig *c, int i)
+{
+    (void)redirect(c->eps[i].h, c->tile, c->pd.ep_hw[i], c->pd.ep_id[i]);
+}
+
+/* software PS (kmig_swps.c): the source's forwarder copies what arrives here from phase I on */
+static int sw_chan_prepare(struct mig *c, int i)
+{
+    if (c->rx[i].n != MP_TASK_RX_N || c->rx[i].m != MP_TASK_RX_M)
+        return K_ENOTSUP;   /* the forwarder knows one geometry: a task's receive page */
+    const uint32_t rx = (uint32_t)(uintptr_t)c->rx[i].base;
+    c->fwd[i] = kswps_forward(rx, ((const volatile mp_cbuffer_t *)c->rx[i].base)->wr_idx, c->tile, c->pd.ep_rx[i]);
+    return c->fwd[i] < 0 ? K_ENOMEM : K_OK;
+}
+static void sw_chan_undo(struct mig *c, int i) { kswps_cancel(c->fwd[i]); }
+static void sw_chan_switch(struct mig *c, int i) { c->in[i].w = kswps_sync(c->fwd[i]); }
+static void sw_chan_live(struct mig *c, int i) { kswps_live(c->fwd[i]); }
+/* phase III: the sender's kernel switches it (credits taken, its transfers done, its handle
+ * rewritten, the new endpoint's identity included); the source forwards up to the stream's end
+ * at the old location; then the destination gives the sender its credits back: those taken and
+ * those its task released since it started there, from the tile the handle now names (a CREDIT
+ * from any other tile is refused under namp.identity) */
+static void sw_chan_release(struct mig *c, int i)
+{
+    const uint32_t node = c->pk.ep[i].peer_node, handle = c->pk.ep[i].peer_handle;
+    const uint32_t args[6] = {handle, c->tile, c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n),
+                              c->infos[i].id, c->pd.ep_id[i]};
+    if (call_words(node, KM_SW_REDIRECT, args, 6) != K_OK) {
+        kswps_cancel(c->fwd[i]);
+        return;
+    }
+    const uint32_t end = in_msg.u.w[0], taken = in_msg.u.w[1];
+    (void)kswps_finish(c->fwd[i], end);
+    const uint32_t give[3] = {c->pd.ep_hw[i], c->pd.ep_id[i], taken};
+    (void)call_words(c->tile, KM_SW_CREDITS, give, 3);
+}
+
+static const struct mig_method methods[] = {
+    [K_MIGRATE_PAUSE] = {"pause", pause_chan_prepare, pause_msg_prepare, pause_chan_undo, pause_chan_switch, 1,
+                         dest_end_given, dest_unpause, 1, no_chan_live, ps_chan_release},
+    [K_MIGRATE_RELOCATE] = {"relocate", relocate_chan_prepare, no_msg_prepare, no_chan_undo, relocate_chan_switch, 1,
+                            dest_end_given, dest_nothing, 1, no_chan_live, ps_chan_release},
+    [K_MIGRATE_DUALCAST] = {"dualcast", dualcast_chan_prepare, no_msg_prepare, dualcast_chan_undo,
+                            dualcast_chan_switch, 0, dest_end_reported, dest_nothing, 1, no_chan_live,
+                            ps_chan_release},
+    [K_MIGRATE_SOFTWARE] = {"software", sw_chan_prepare, no_msg_prepare, sw_chan_undo, sw_chan_switch, 0,
+                            dest_end_given, dest_nothing, 0, sw_chan_live, sw_chan_release},
+};
+
+/* ---- the destination's switch ---- */
+
 static int switch_task(uint32_t z, const struct km_switch *sw)
 {
     k_thread_t *t = pending[z].t;
     struct k_task *task = task_of(t);
     const struct km_prepare *p = &pending[z].p;
+    const struct mig_method *mm = &methods[pending[z].method];
     /* the library's control words name this tile, this vif and this kernel's endpoint indices */
     struct mp_task_ctrl *c = kmp_task_ptr(t, K_USER_DATA, sizeof *c);
     if (!c)
@@ -523,7 +838,7 @@ static int switch_task(uint32_t z, const struct km_switch *sw)
         c->ep[p->ep[i].idx].kid = pending[z].kid[i];
     /* outgoing channels: the sender's handle, its credits added to what came meanwhile */
     for (uint32_t i = 0; i < p->n_et; ++i) {
-        if (p->et[i].kind != NAMP_ET_HANDLE || !p->et[i].channel)
+        if (p->et[i].obj != K_ETO_CHAN)
             continue;
         namp_handle_t *h = (namp_handle_t *)(uintptr_t)task->et[i][NAMP_ET_ADDR / 4];
         const struct km_out *o = &sw->out[i];
@@ -531,9 +846,8 @@ static int switch_task(uint32_t z, const struct km_switch *sw)
         h->wr_idx = o->wr_idx;
         h->sent = o->sent;
         h->flags = o->flags;
-        const uint32_t loc[2] = {o->tile, o->endpoint};
-        h->tile = loc[0];
-        h->endpoint = loc[1];
+        h->tile = o->tile;
+        h->endpoint = o->endpoint;
         (void)atomic_fetch_add_u32(&h->credits, o->credits);
     }
     /* incoming channels: the buffer's indices continue the stream */
@@ -544,11 +858,8 @@ static int switch_task(uint32_t z, const struct km_switch *sw)
         if (inspect(pending[z].ep_h[i], &info) != 0)
             return K_EINVAL;
         uint32_t w = sw->in[i].w;
-        if (pending[z].method == K_MIGRATE_DUALCAST) {   /* the switch report came here */
-            if (k_ps_wait(pending[z].reply) != K_OK)
-                return K_ETIMEDOUT;
-            w = pending[z].reply[NAMP_PS_A_WR_IDX / 4];
-        }
+        if (mm->dest_stream_end(z, i, &w) != K_OK)
+            return K_ETIMEDOUT;
         mp_cbuffer_t *b = (mp_cbuffer_t *)(uintptr_t)info.rx;
         b->rd_idx = sw->in[i].rd;
         b->voids = sw->in[i].voids;
@@ -562,19 +873,9 @@ static int switch_task(uint32_t z, const struct km_switch *sw)
     memcpy(t->frame->regs, sw->frame.regs, sizeof t->frame->regs);
     t->frame->mepc = sw->frame.mepc;
     k_task_unstop(t, sw->wake_at);
-    /* pausing: the senders are switched now and get their credits back */
-    if (pending[z].method == K_MIGRATE_PAUSE)
-        for (uint32_t i = 0; i < p->n_ep; ++i) {
-            if (!p->ep[i].channel_recv)
-                continue;
-            mcapix_endpoint_info_t info;
-            (void)inspect(pending[z].ep_h[i], &info);
-            if (ps_request(NAMP_PS_OP_RELOC, p->ep[i].peer_node, p->ep[i].peer_handle, me(), info.endpoint,
-                           data0(info.rx), me(), pending[z].reply) != K_OK)
-                return K_ETIMEDOUT;
-            if (sw->in[i].credits)
-                kmig_give_credits(info.credit_path, sw->in[i].credits);
-        }
+    const int r = mm->dest_started(z, sw);
+    if (r != K_OK)
+        return r;
     for (uint32_t a = 0; a < KMIG_ARRIVALS; ++a)
         if (!arrivals[a]) {
             arrivals[a] = t;
@@ -595,21 +896,24 @@ k_thread_t *k_migrate_take_arrival(void)
     return NULL;
 }
 
-/* ---- the peers of a channel ---- */
+/* ---- the peers of a channel, the roots of a collective ---- */
 
 /* A sender of a paused channel gives up its credits: it waits in CREDIT_WAIT; the transfers that
  * had taken one end first. Answer: the handle's wr_idx and the credits taken.
  * The pausing baseline at the sender's tile: its handle's credits taken, then no slot of it under
  * way, READY included (a set-up step may have taken a credit before the swap and not yet written
- * wr_idx: the egress FSM's bus accesses take time); then wr_idx is where the stream stopped. */
-int kmig_suspend_sender(uint32_t handle, uint32_t *w, uint32_t *taken)
+ * wr_idx: the egress FSM's bus accesses take time); then wr_idx is where the stream stopped.
+ * Only a connected handle still connected to the endpoint of identity `id`. */
+int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *taken)
 {
-    if ((handle & 3) || !handle)
+    if ((handle & 3) || handle < tile_sram_base() || handle - tile_sram_base() > tile_sram_size() - NAMP_H_SIZE)
         return K_EINVAL;
     volatile namp_handle_t *h = (volatile namp_handle_t *)(uintptr_t)handle;
+    if (!(h->flags & NAMP_H_F_CONNECTED) || !kmig_same_id(h->id, id))
+        return K_EINVAL;
     *taken = atomic_swap_u32(&h->credits, 0);
     const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
-    for (uint32_t tries = 0; tries < KMIG_PS_POLLS; ++tries) {
+    for (struct kwait wt = kwait_for(KMIG_PS_TICKS);;) {
         int busy = 0;
         for (uint32_t s = 0; s < n && !busy; ++s) {
             const uint32_t st = NAMP_STATUS_STATE(mmio_read32(TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + NAMP_SLOT_STATUS));
@@ -621,34 +925,43 @@ int kmig_suspend_sender(uint32_t handle, uint32_t *w, uint32_t *taken)
             *w = h->wr_idx;
             return K_OK;
         }
-        if ((tries & 63u) == 63u)
-            k_sleep(0);
+        if (!kwait_more(&wt))
+            return K_ETIMEDOUT;
     }
-    return K_ETIMEDOUT;
 }
 
 /* The receiving side of a channel whose sender moves: its credit path to the sender's new handle
  * (RELOC through this tile's adapter: a task's credit slot may read it any moment), and the
- * library's own view. CREDITs sent before have reached the old handle when this answers. */
-/* The report goes to the migrating task's tile (reply_tile, reply): credits this tile sent to the
- * old handle before the switch travel the same path ahead of it, so once it is there they have
- * all arrived and the handle's credit count is final. */
-static int move_credit_path(uint32_t ep_addr, uint32_t tile, uint32_t handle, uint32_t reply_tile,
-                            uint32_t reply)
+ * library's own view. Only the endpoint of identity `id` whose channel's sender is the moving one
+ * (from, old_handle). The report goes to the migrating task's tile (reply_tile, reply): credits
+ * this tile sent to the old handle before the switch travel the same path ahead of it, so once it
+ * is there they have all arrived and the handle's credit count is final. */
+static int move_credit_path(const uint32_t *w, uint32_t reply_tile)
 {
+    const uint32_t ep_addr = w[0], tile = w[1], handle = w[2], reply = w[3], id = w[4], old_handle = w[5];
     kmp_lock();
     mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
     kmp_unlock();
     mcapix_endpoint_info_t info;
-    if (!e || inspect(e, &info) != 0 || !info.channel_recv)
+    if (!e || inspect(e, &info) != 0 || !info.channel_recv || !kmig_same_id(id, info.id) ||
+        info.peer_node != reply_tile || info.peer_handle != old_handle)
         return K_EINVAL;
     if (!reply || (reply & 3u))
         return K_EINVAL;
-    int r = ps_request(NAMP_PS_OP_RELOC, me(), info.credit_path, tile, handle, 0, reply_tile,
+    /* the credit path keeps the receiver's own identity: the sender's new handle holds it */
+    int r = ps_request(NAMP_PS_OP_RELOC, me(), info.credit_path, tile, handle, 0, info.id, reply_tile,
                        (volatile uint32_t *)(uintptr_t)reply);
     if (r == K_OK)
         KMP((void)mcapix_chan_credit_path_moved(e, tile, handle));
     return r;
+}
+
+/* A root here lists a member that moves: its key (tile, endpoint identity) becomes the new one. */
+static int rekey(const uint32_t *w)
+{
+    int r;
+    KMP(r = mcapix_cc_rekey(w[0], w[1], w[2], w[3], w[4], w[5]));
+    return r < 0 ? K_EINVAL : K_OK;
 }
 
 /* ---- the service ---- */
@@ -679,20 +992,22 @@ static void serve(struct km_msg *m)
         break;
     }
     case KM_SUSPEND:
-        svc_out.result = kmig_suspend_sender(m->u.w[0], &svc_out.u.w[0], &svc_out.u.w[1]);
+        svc_out.result = kmig_suspend_sender(m->u.w[0], m->u.w[1], &svc_out.u.w[0], &svc_out.u.w[1]);
         break;
     case KM_CREDIT_MOVE:
-        svc_out.result = move_credit_path(m->u.w[0], m->u.w[1], m->u.w[2], m->from, m->u.w[3]);
+        svc_out.result = move_credit_path(m->u.w, m->from);
+        break;
+    case KM_REKEY:
+        svc_out.result = rekey(m->u.w);
         break;
     case KM_SW_REDIRECT:
-        svc_out.result = kswps_redirect(m->u.w[0], m->u.w[1], m->u.w[2], m->u.w[3], &svc_out.u.w[0],
-                                        &svc_out.u.w[1]);
+        svc_out.result = kswps_redirect(m->u.w, &svc_out.u.w[0], &svc_out.u.w[1]);
         break;
-    case KM_SW_RESUME:
-        svc_out.result = kswps_resume(m->u.w[0], m->u.w[1]);
+    case KM_SW_CREDITS:
+        svc_out.result = kswps_give_credits(m->u.w);
         break;
     case KM_SW_CREDIT_PATH:
-        svc_out.result = kswps_move_credit_path(m->u.w[0], m->u.w[1], m->u.w[2]);
+        svc_out.result = kswps_move_credit_path(m->u.w, m->from);
         break;
     default:
         return;
@@ -734,42 +1049,78 @@ void k_migrate_service_stop(void)
     kswps_stop();
 }
 
-/* ---- the source ---- */
+/* ---- the source: the phases of k_task_migrate ---- */
 
 static uint64_t cycles_now(void) { return cpu_cycles(); }
 
-/* Describes task t for the destination. */
-static int describe(k_thread_t *t, struct km_prepare *p, struct kmp_task_ep *eps, int *n_eps,
-                    mcapix_endpoint_info_t *infos)
+/* A handle's words as the task's vID names them (kernel memory: the kernel's own records). */
+static void describe_handle(struct km_et *e, const namp_handle_t *h, const struct mp_ephandle *lib)
 {
+    memcpy(e->h, h, sizeof e->h);
+    if (lib) {
+        e->node = lib->node;
+        e->port = lib->port;
+        e->geometry = lib->geometry;
+    } else {
+        e->node = h->tile;
+    }
+}
+
+/* The index (in c->eps) of kernel endpoint kid, or MP_TASK_EPS. */
+static uint32_t ep_slot(const struct mig *c, uint32_t kid)
+{
+    for (int k = 0; k < c->n_eps; ++k)
+        if (c->eps[k].kid == kid)
+            return (uint32_t)k;
+    return MP_TASK_EPS;
+}
+
+/* Describes task t for the destination from the kernel's records: every endpoint it holds and
+ * every entry of its endpoint table by what the kernel made it. A request under way or an
+ * endpoint it deleted that is not reaped yet is waited for (it is stopped from making new ones:
+ * task->migrating), then refused with K_EBUSY. */
+static int mig_describe(struct mig *c)
+{
+    k_thread_t *t = c->t;
     struct k_task *task = task_of(t);
+    int deleting = 0;
+    for (uint32_t k = 0; k < KMIG_SETTLE_TICKS; ++k) {
+        c->n_eps = kmp_task_list(t, c->eps, MP_TASK_EPS, &deleting);
+        if (c->n_eps >= 0 && !deleting && kmp_task_requests_idle(t))
+            break;
+        k_sleep(1);
+    }
+    if (c->n_eps < 0 || deleting || !kmp_task_requests_idle(t) || !t->task)
+        return K_EBUSY;
+    struct km_prepare *p = &c->pk;
+    memset(p, 0, sizeof *p);
     p->data_size = task->data_pages * K_PAGE_SIZE;
     p->stack_pages = task->stack_pages;
     p->prio = task->prio;
     p->slot = (uint32_t)task->vif_slot;
-    *n_eps = kmp_task_list(t, eps, MP_TASK_EPS);
-    p->n_ep = (uint32_t)*n_eps;
-    for (int i = 0; i < *n_eps; ++i) {
-        if (inspect(eps[i].h, &infos[i]) != 0)
+    p->method = (uint32_t)c->method;
+    if (kmp_task_quota(t, &p->quota) != K_OK)
+        return K_EINVAL;
+    p->n_ep = (uint32_t)c->n_eps;
+    for (int i = 0; i < c->n_eps; ++i) {
+        if (inspect(c->eps[i].h, &c->infos[i]) != 0)
             return K_EINVAL;
-        p->ep[i] = (struct km_ep){eps[i].idx, infos[i].port, infos[i].channel_recv, infos[i].peer_node,
-                                  infos[i].peer_handle};
+        const mcapix_endpoint_info_t *f = &c->infos[i];
+        c->rx[i] = (struct rxbuf){(const uint8_t *)(uintptr_t)f->rx, f->capacity_log2, f->max_msg_log2};
+        p->ep[i] = (struct km_ep){c->eps[i].idx, f->port, f->channel_recv, f->peer_node, f->peer_handle};
     }
     p->n_et = task->et_count;
-    for (uint32_t i = 0; i < task->et_count; ++i) {
+    for (uint32_t i = 0; i < task->et_count && i < K_VIF_ET_MAX; ++i) {
         struct km_et *e = &p->et[i];
-        memset(e, 0, sizeof *e);
-        e->kind = task->et[i][NAMP_ET_KIND / 4];
+        const struct k_et_rec *rec = &task->et_rec[i];
         const uint32_t a = task->et[i][NAMP_ET_ADDR / 4];
-        if (e->kind == NAMP_ET_HANDLE) {
-            const namp_handle_t *h = (const namp_handle_t *)(uintptr_t)a;
-            e->tile = h->tile;
-            e->endpoint = h->endpoint;
-            if ((task->et_gather >> i) & 1u)
-                e->gather_flags = h->flags;
-            else
-                e->channel = (h->flags & NAMP_H_F_CONNECTED) != 0;
-        } else if (e->kind == NAMP_ET_CCAREA) {
+        e->obj = task->et[i][NAMP_ET_KIND / 4] == NAMP_ET_EMPTY ? K_ETO_NONE : rec->obj;
+        e->ep = rec->kid != 0xFFu ? ep_slot(c, rec->kid) : MP_TASK_EPS;
+        switch (e->obj) {
+        case K_ETO_NONE:
+        case K_ETO_SENDBUF:
+            break;
+        case K_ETO_CCAREA:
             /* the area's task address: the data page that holds it (the pages move, the
              * addresses stay) */
             e->bytes = task->et[i][NAMP_ET_LIMIT / 4];
@@ -778,261 +1129,257 @@ static int describe(k_thread_t *t, struct km_prepare *p, struct kmp_task_ep *eps
                     e->va = K_USER_DATA + pg * K_PAGE_SIZE + (a & (K_PAGE_SIZE - 1u));
             if (!e->va)
                 return K_EINVAL;   /* not in its data region: nothing to move it with */
-        } else if (e->kind == NAMP_ET_CREDIT) {
-            e->ep = MP_TASK_EPS;
-            for (int k = 0; k < *n_eps; ++k)
-                if (infos[k].credit_path == a)
-                    e->ep = (uint32_t)k;
+            break;
+        case K_ETO_CREDIT:
             if (e->ep == MP_TASK_EPS)
                 return K_EINVAL;
+            break;
+        case K_ETO_LOOKUP:
+        case K_ETO_MEMBER:
+            describe_handle(e, (const namp_handle_t *)(uintptr_t)a, (const struct mp_ephandle *)(uintptr_t)a);
+            if (e->obj == K_ETO_MEMBER && e->ep == MP_TASK_EPS)
+                return K_EINVAL;
+            break;
+        case K_ETO_CHAN:
+            describe_handle(e, (const namp_handle_t *)(uintptr_t)a, NULL);
+            if (e->ep == MP_TASK_EPS)
+                return K_EINVAL;
+            break;
+        default:
+            return K_EINVAL;   /* nothing the kernel made: refused, not guessed */
         }
     }
     return K_OK;
 }
 
-/* Software PS, phase III: the sender's kernel switches it; the source forwards up to the stream's
- * end there; then the sender gets its credits back. */
-static void kmig_sw_switch_sender(uint32_t node, uint32_t handle, uint32_t tile, uint32_t ep, uint32_t rdata, int f)
+static int mig_prepare_destination(struct mig *c)
 {
-    out_msg.type = KM_SW_REDIRECT;
-    out_msg.u.w[0] = handle;
-    out_msg.u.w[1] = tile;
-    out_msg.u.w[2] = ep;
-    out_msg.u.w[3] = rdata;
-    if (call(node, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg) != K_OK) {
-        kswps_cancel(f);
-        return;
-    }
-    const uint32_t end = in_msg.u.w[0], taken = in_msg.u.w[1];
-    (void)kswps_finish(f, end);
-    out_msg.type = KM_SW_RESUME;
-    out_msg.u.w[0] = handle;
-    out_msg.u.w[1] = taken;
-    (void)call(node, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg);
+    out_msg.type = KM_PREPARE;
+    out_msg.u.p = c->pk;
+    const int r = call(c->tile, &out_msg, sizeof out_msg, &in_msg);
+    c->prep_seq = out_msg.seq;
+    c->pd = in_msg.u.pd;
+    return r;
 }
 
-static void cancel(uint32_t tile, uint32_t prep_seq)
+static int mig_phase1(struct mig *c)
 {
-    out_msg.type = KM_CANCEL;
-    out_msg.result = (int32_t)prep_seq;
-    (void)call(tile, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg);
+    int r = K_OK;
+    for (int i = 0; r == K_OK && i < c->n_eps; ++i) {
+        c->in[i] = (struct km_in){0, 0, 0, 0};
+        if (c->pk.ep[i].channel_recv)
+            r = c->m->chan_prepare(c, i);
+        else
+            c->m->msg_prepare(c, i);
+    }
+    for (int i = 0; r == K_OK && c->method == K_MIGRATE_PAUSE && i < c->n_eps; ++i)   /* allocations */
+        for (struct kwait w = kwait_for(KMIG_COMMIT_TICKS);   /* granted before the hold finish */
+             !c->pk.ep[i].channel_recv && inflight(c->eps[i].h) && kwait_more(&w);)
+            ;
+    return r;
+}
+
+/* The task stops at an instruction boundary (retried each tick while it is in a kernel wait); its
+ * vif settles. */
+static int mig_stop(struct mig *c)
+{
+    int r = K_EBUSY;
+    for (uint32_t k = 0; k < KMIG_STOP_TRIES && r == K_EBUSY; ++k)
+        if ((r = k_task_stop(c->t, &c->sw.wake_at)) == K_EBUSY)
+            k_sleep(1);
+    c->res.t_stop = timer_now();
+    if (r == K_OK && (r = k_vif_save(c->t->task, &c->sw.vif)) != K_OK)
+        k_task_unstop(c->t, c->sw.wake_at);
+    return r;
+}
+
+/* Nothing changed for the task yet: phase I undone, the destination's half-built task gone. */
+static void mig_undo(struct mig *c)
+{
+    for (int i = 0; i < c->n_eps; ++i)
+        if (!c->pk.ep[i].channel_recv)
+            hold(c->eps[i].h, 0);
+        else
+            c->m->chan_undo(c, i);
+    if (c->prep_seq) {
+        out_msg.type = KM_CANCEL;
+        out_msg.result = (int32_t)c->prep_seq;
+        (void)call(c->tile, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg);
+    }
+}
+
+/* Outgoing channels: the receiver's credit path to the new handle, then this handle's words;
+ * collective roots that list the task's endpoints as members: the new keys. */
+static void mig_move_outgoing(struct mig *c)
+{
+    struct k_task *task = c->t->task;
+    for (uint32_t i = 0; i < c->pk.n_et; ++i) {
+        const struct km_et *e = &c->pk.et[i];
+        const namp_handle_t *h = (const namp_handle_t *)(uintptr_t)task->et[i][NAMP_ET_ADDR / 4];
+        if (e->obj == K_ETO_CHAN) {
+            c->reply[NAMP_PS_A_STATE / 4] = 0;
+            const uint32_t args[6] = {e->h[NAMP_H_ENDPOINT / 4], c->tile, c->pd.et_handle[i],
+                                      (uint32_t)(uintptr_t)c->reply, e->h[NAMP_H_ID / 4], (uint32_t)(uintptr_t)h};
+            /* the receiver's credits sent before the move are here once the PS report is (software:
+             * once its kernel's answer is, which follows them from that tile on the same channel) */
+            if (call_words(e->h[NAMP_H_TILE / 4], c->m->needs_ps ? KM_CREDIT_MOVE : KM_SW_CREDIT_PATH, args, 6) ==
+                    K_OK &&
+                c->m->needs_ps)
+                (void)k_ps_wait(c->reply);
+            c->sw.out[i] = (struct km_out){h->tile, h->endpoint, atomic_swap_u32((uint32_t *)&h->credits, 0),
+                                           h->flags, h->sent, h->rdata, h->wr_idx};
+        } else if (e->obj == K_ETO_MEMBER) {
+            const uint32_t args[6] = {h->endpoint, h->id, h->key_tile, h->key_id, c->tile, c->pd.ep_id[e->ep]};
+            (void)call_words(h->tile, KM_REKEY, args, 6);
+        }
+    }
+}
+
+/* Incoming channels switched per method; what the destination lacks, copied; connection-less
+ * endpoints become tombstones. */
+static void mig_switch_incoming(struct mig *c)
+{
+    for (int i = 0; i < c->n_eps; ++i) {
+        const struct rxbuf *b = &c->rx[i];
+        if (!c->pk.ep[i].channel_recv) {
+            (void)redirect(c->eps[i].h, c->tile, c->pd.ep_hw[i], c->pd.ep_id[i]);
+            continue;
+        }
+        c->m->chan_switch(c, i);
+        c->in[i].rd = bounded_rd(b, c->in[i].w);
+        c->in[i].voids = ((const volatile mp_cbuffer_t *)b->base)->voids;
+        if (c->m->copy_at_switch)
+            c->bytes += copy_elements(b, held_from(b, c->in[i].w), c->in[i].w, c->tile, c->pd.ep_rx[i]);
+        c->sw.in[i] = c->in[i];
+        if (c->m->dest_stream_end == dest_end_reported)
+            c->sw.in[i].w = 0;   /* the destination takes it from the report */
+    }
+}
+
+/* The pages (without the channels' receive pages: their elements went above) and the stack. */
+static void mig_copy_pages(struct mig *c)
+{
+    struct k_task *task = c->t->task;
+    for (uint32_t i = 0; i < c->pd.n_data && i < task->data_pages; ++i) {
+        const uint32_t va = K_USER_DATA + i * K_PAGE_SIZE;
+        int chan_page = 0;
+        for (int k = 0; k < c->n_eps; ++k)
+            chan_page |= c->pk.ep[k].channel_recv &&
+                         va == K_USER_DATA + offsetof(mp_task_state_t, rx) + c->pk.ep[k].idx * MP_TASK_PAGE;
+        if (!chan_page)
+            c->bytes += copy_to(c->tile, c->pd.data_pa[i], (const void *)vm_user_range(task, va, 1, PTE_R), K_PAGE_SIZE);
+    }
+    for (uint32_t i = 0; i < c->pd.n_stack && i < task->stack_pages; ++i)
+        c->bytes += copy_to(c->tile, c->pd.stack_pa[i],
+                            (const void *)vm_user_range(task, K_USER_STACK_TOP - (c->pd.n_stack - i) * K_PAGE_SIZE,
+                                                        1, PTE_R),
+                            K_PAGE_SIZE);
+}
+
+static int mig_phase2(struct mig *c)
+{
+    memset(&c->sw, 0, sizeof c->sw);
+    int r = mig_stop(c);
+    if (r != K_OK)
+        return r;
+    mig_move_outgoing(c);
+    mig_switch_incoming(c);
+    mig_copy_pages(c);
+    c->sw.frame = *c->t->frame;
+    c->switch_sent = 1;
+    out_msg.type = KM_SWITCH;
+    out_msg.result = (int32_t)c->prep_seq;
+    out_msg.u.sw = c->sw;
+    r = call(c->tile, &out_msg, sizeof out_msg, &in_msg);
+    for (int i = 0; r == K_OK && i < c->n_eps; ++i)
+        if (c->pk.ep[i].channel_recv)
+            c->m->chan_live(c, i);
+    return r;
+}
+
+/* The task's copy here ends; its channel endpoints are retired, its connection-less ones stay
+ * tombstones for a while, its handles and records go. */
+static void mig_phase3(struct mig *c)
+{
+    mcapi_endpoint_t retired[MP_TASK_EPS];
+    int n = 0;
+    for (int i = 0; i < c->n_eps; ++i)
+        if (c->pk.ep[i].channel_recv) {   /* its one sender is switched: no tombstone needed */
+            c->m->chan_release(c, i);
+            KMP((void)mcapix_endpoint_retire(c->eps[i].h));
+            retired[n++] = c->eps[i].h;
+        }
+    kmp_task_left(c->t, retired, n);
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    c->t->suspended = 0;
+    k_thread_end(c->t, K_MIGRATED);
+    k_lock_give();
+    irq_global_restore(saved);
+}
+
+static int mig_args_ok(k_thread_t *t, unsigned tile, int method)
+{
+    return t && t->task && t->task->vif_slot >= 0 && tile != me() &&
+           tile < tile_mesh_width() * tile_mesh_height() && method >= K_MIGRATE_PAUSE &&
+           method <= K_MIGRATE_SOFTWARE;
 }
 
 int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t *res)
 {
-    static struct kmp_task_ep eps[MP_TASK_EPS];
-    static mcapix_endpoint_info_t infos[MP_TASK_EPS];
-    static uint32_t reply[NAMP_PS_A_SIZE / 4] __attribute__((aligned(8)));
-    static struct km_prepared pd;
-    static struct km_in in[MP_TASK_EPS];
-    if (!t || !t->task || t->task->vif_slot < 0 || tile == me() ||
-        tile >= tile_mesh_width() * tile_mesh_height() || method < K_MIGRATE_PAUSE ||
-        method > K_MIGRATE_SOFTWARE)
+    static struct mig c;   /* one migration from this tile at a time (mig_lock): kernel memory */
+    if (!mig_args_ok(t, tile, method) || !svc)
         return K_EINVAL;
-    if (!svc)
-        return K_EINVAL;
-    if (method != K_MIGRATE_SOFTWARE && !mcapix_ps_available())
+    if (methods[method].needs_ps && !mcapix_ps_available())
         return K_ENOTSUP;
     if (t->task->migrating)
         return K_EBUSY;
-    t->task->migrating = 1;
+    t->task->migrating = 1;   /* no request of the task from now on: its records stay as listed */
     k_mutex_lock(&mig_lock);
-    k_migrate_result_t r0 = {0};
-    r0.t_start = timer_now();
-    uint64_t c0 = cycles_now();
-    int n_eps = 0, r = describe(t, &out_msg.u.p, eps, &n_eps, infos);
-    const struct km_prepare *p = &out_msg.u.p;
-    out_msg.u.p.method = (uint32_t)method;
-    for (int i = 0; r == K_OK && method == K_MIGRATE_SOFTWARE && i < n_eps; ++i)
-        if (!infos[i].channel_recv && !infos[i].channel_send)
-            r = K_ENOTSUP;   /* software PS forwards channels only */
-    static int fwd[MP_TASK_EPS];   /* software PS: the forwarding entries */
-    uint32_t prep_seq = 0, bytes = 0;
-    if (r == K_OK) {
-        out_msg.type = KM_PREPARE;
-        r = call(tile, &out_msg, sizeof out_msg, &in_msg);
-        prep_seq = out_msg.seq;
-        pd = in_msg.u.pd;
-    }
-    static struct km_prepare pk;
-    pk = *p;
-    /* phase I */
-    int suspended = 0;
-    for (int i = 0; r == K_OK && i < n_eps; ++i) {
-        in[i] = (struct km_in){0, 0, 0, 0};
-        fwd[i] = -1;
-        if (!pk.ep[i].channel_recv) {
-            if (method == K_MIGRATE_PAUSE)
-                hold(eps[i].h, 1);
-            continue;
-        }
-        if (method == K_MIGRATE_PAUSE) {
-            out_msg.type = KM_SUSPEND;
-            out_msg.u.w[0] = pk.ep[i].peer_handle;
-            r = call(pk.ep[i].peer_node, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg);
-            in[i].w = in_msg.u.w[0];
-            in[i].credits = in_msg.u.w[1];
-            suspended = i + 1;
-            if (r == K_OK)
-                r = wait_committed((const mp_cbuffer_t *)(uintptr_t)infos[i].rx, in[i].w);
-        } else if (method == K_MIGRATE_DUALCAST) {
-            r = ps_request(NAMP_PS_OP_MIGRATE, pk.ep[i].peer_node, pk.ep[i].peer_handle, tile,
-                           pd.ep_hw[i], data0(pd.ep_rx[i]), me(), reply);
-            if (r == K_OK) {   /* the elements before the dualcast, copied ahead */
-                const mp_cbuffer_t *b = (const mp_cbuffer_t *)(uintptr_t)infos[i].rx;
-                const uint32_t wm = reply[NAMP_PS_A_WR_IDX / 4];
-                in[i].w = wm;
-                r = wait_committed(b, wm);
-                if (r == K_OK)
-                    bytes += copy_elements(b, held_from(b, wm), wm, tile, pd.ep_rx[i]);
-            }
-        } else if (method == K_MIGRATE_SOFTWARE) {   /* the source forwards from now on */
-            const mp_cbuffer_t *b = (const mp_cbuffer_t *)(uintptr_t)infos[i].rx;
-            if ((fwd[i] = kswps_forward(infos[i].rx, b->wr_idx, tile, pd.ep_rx[i])) < 0)
-                r = K_ENOMEM;
-        }
-    }
-    for (int i = 0; r == K_OK && method == K_MIGRATE_PAUSE && i < n_eps; ++i)
-        for (int k = 0; k < 1000 && !pk.ep[i].channel_recv && inflight(eps[i].h); ++k)
-            k_sleep(0);   /* allocations granted before the hold finish */
-    r0.phase1_cycles = (uint32_t)(cycles_now() - c0);
-    /* phase II */
-    uint64_t c1 = cycles_now();
-    static struct km_switch sw;
-    memset(&sw, 0, sizeof sw);
-    if (r == K_OK) {
-        r = K_EBUSY;
-        for (uint32_t k = 0; k < KMIG_STOP_TRIES && r == K_EBUSY; ++k)
-            if ((r = k_task_stop(t, &sw.wake_at)) == K_EBUSY)
-                k_sleep(1);
-        r0.t_stop = timer_now();
-        if (r == K_OK && (r = k_vif_save(t->task, &sw.vif)) != K_OK)
-            k_task_unstop(t, sw.wake_at);
-    }
-    if (r != K_OK) {   /* nothing changed for the task yet: undo phase I */
-        for (int i = 0; i < suspended; ++i)
-            if (pk.ep[i].channel_recv && in[i].credits)
-                kmig_give_credits(infos[i].credit_path, in[i].credits);
-        for (int i = 0; i < n_eps; ++i)
-            if (!pk.ep[i].channel_recv)
-                hold(eps[i].h, 0);
-            else if (method == K_MIGRATE_SOFTWARE)
-                kswps_cancel(fwd[i]);
-            else if (method == K_MIGRATE_DUALCAST && prep_seq)   /* dualcast ends */
-                (void)ps_request(NAMP_PS_OP_RELOC, pk.ep[i].peer_node, pk.ep[i].peer_handle, me(),
-                                 infos[i].endpoint, data0(infos[i].rx), me(), reply);
-        if (prep_seq)
-            cancel(tile, prep_seq);
-        t->task->migrating = 0;
+    memset(&c, 0, sizeof c);
+    c.t = t;
+    c.tile = tile;
+    c.method = method;
+    c.m = &methods[method];
+    for (uint32_t i = 0; i < MP_TASK_EPS; ++i)
+        c.fwd[i] = -1;
+    c.res.t_start = timer_now();
+    c.c = cycles_now();
+    int r = mig_describe(&c);
+    for (int i = 0; r == K_OK && !c.m->needs_ps && i < c.n_eps; ++i)
+        if (!c.infos[i].channel_recv && !c.infos[i].channel_send)
+            r = K_ENOTSUP;   /* software PS forwards channels only: a connection-less endpoint's
+                                senders are unknown */
+    if (r == K_OK)
+        r = mig_prepare_destination(&c);
+    if (r == K_OK)
+        r = mig_phase1(&c);
+    c.res.phase1_cycles = (uint32_t)(cycles_now() - c.c);
+    const uint64_t c1 = cycles_now();
+    if (r == K_OK)
+        r = mig_phase2(&c);
+    else
+        c.res.t_stop = timer_now();
+    if (r != K_OK && !c.switch_sent) {   /* nothing changed for the task: undone */
+        if (!t->task || t->state == KS_DEAD)
+            r = K_EINVAL;   /* it ended meanwhile */
+        mig_undo(&c);
+        if (t->task)
+            t->task->migrating = 0;
         k_mutex_unlock(&mig_lock);
         return r;
     }
-    struct k_task *task = t->task;
-    /* outgoing channels: the receiver's credit path to the new handle, then this handle's words */
-    for (uint32_t i = 0; i < pk.n_et; ++i) {
-        if (pk.et[i].kind != NAMP_ET_HANDLE || !pk.et[i].channel)
-            continue;
-        out_msg.type = method == K_MIGRATE_SOFTWARE ? KM_SW_CREDIT_PATH : KM_CREDIT_MOVE;
-        out_msg.u.w[0] = pk.et[i].endpoint;
-        out_msg.u.w[1] = tile;
-        out_msg.u.w[2] = pd.et_handle[i];
-        out_msg.u.w[3] = (uint32_t)(uintptr_t)reply;
-        reply[NAMP_PS_A_STATE / 4] = 0;
-        /* the receiver's credits sent before the move are here once the PS report is (software:
-         * once its kernel's answer is, which follows them from that tile on the same channel) */
-        if (call(pk.et[i].tile, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg) == K_OK &&
-            method != K_MIGRATE_SOFTWARE)
-            (void)k_ps_wait(reply);
-        const namp_handle_t *h = (const namp_handle_t *)(uintptr_t)task->et[i][NAMP_ET_ADDR / 4];
-        sw.out[i] = (struct km_out){h->tile, h->endpoint, atomic_swap_u32((uint32_t *)&h->credits, 0),
-                                    h->flags, h->sent, h->rdata, h->wr_idx};
-    }
-    /* incoming channels: switched (RELOC); what the destination lacks, copied */
-    for (int i = 0; i < n_eps; ++i) {
-        const mp_cbuffer_t *b = (const mp_cbuffer_t *)(uintptr_t)infos[i].rx;
-        if (!pk.ep[i].channel_recv) {
-            if (method != K_MIGRATE_SOFTWARE)
-                (void)redirect(eps[i].h, tile, pd.ep_hw[i]);
-            continue;
-        }
-        if (method == K_MIGRATE_RELOCATE) {
-            (void)ps_request(NAMP_PS_OP_RELOC, pk.ep[i].peer_node, pk.ep[i].peer_handle, tile, pd.ep_hw[i],
-                             data0(pd.ep_rx[i]), me(), reply);
-            in[i].w = reply[NAMP_PS_A_WR_IDX / 4];
-            (void)wait_committed(b, in[i].w);   /* FINALs precede the report on their channel */
-        } else if (method == K_MIGRATE_PAUSE) {
-            /* the task returned credits until it stopped: the sender may have used them; taken
-             * again, now for good, and the stream's end is where the handle stands now */
-            out_msg.type = KM_SUSPEND;
-            out_msg.u.w[0] = pk.ep[i].peer_handle;
-            if (call(pk.ep[i].peer_node, &out_msg, offsetof(struct km_msg, u) + sizeof out_msg.u.w, &in_msg) == K_OK) {
-                in[i].w = in_msg.u.w[0];
-                in[i].credits += in_msg.u.w[1];
-            }
-            (void)wait_committed(b, in[i].w);
-        } else if (method == K_MIGRATE_DUALCAST) {   /* its report goes to the destination */
-            (void)ps_request(NAMP_PS_OP_RELOC, pk.ep[i].peer_node, pk.ep[i].peer_handle, tile, pd.ep_hw[i],
-                             data0(pd.ep_rx[i]), tile, (volatile uint32_t *)(uintptr_t)pd.reply);
-        } else if (method == K_MIGRATE_SOFTWARE) {   /* synchronised; forwarded and copied */
-            in[i].w = kswps_sync(fwd[i]);
-        }
-        in[i].rd = b->rd_idx;
-        in[i].voids = b->voids;
-        if (method != K_MIGRATE_DUALCAST && method != K_MIGRATE_SOFTWARE)
-            bytes += copy_elements(b, held_from(b, in[i].w), in[i].w, tile, pd.ep_rx[i]);
-        sw.in[i] = in[i];
-        if (method == K_MIGRATE_DUALCAST)
-            sw.in[i].w = 0;   /* the destination takes it from the report */
-    }
-    /* the pages, without the channels' receive pages (their elements went above) */
-    for (uint32_t i = 0; i < pd.n_data; ++i) {
-        const uint32_t va = K_USER_DATA + i * K_PAGE_SIZE;
-        int chan_page = 0;
-        for (int k = 0; k < n_eps; ++k)
-            chan_page |= pk.ep[k].channel_recv &&
-                         va == K_USER_DATA + offsetof(mp_task_state_t, rx) + pk.ep[k].idx * MP_TASK_PAGE;
-        if (!chan_page)
-            bytes += copy_to(tile, pd.data_pa[i], (const void *)vm_user_range(task, va, 1, PTE_R), K_PAGE_SIZE);
-    }
-    for (uint32_t i = 0; i < pd.n_stack; ++i)
-        bytes += copy_to(tile, pd.stack_pa[i],
-                         (const void *)vm_user_range(task, K_USER_STACK_TOP - (pd.n_stack - i) * K_PAGE_SIZE, 1, PTE_R),
-                         K_PAGE_SIZE);
-    sw.frame = *t->frame;
-    out_msg.type = KM_SWITCH;
-    out_msg.result = (int32_t)prep_seq;
-    out_msg.u.sw = sw;
-    r = call(tile, &out_msg, sizeof out_msg, &in_msg);
-    r0.t_resume = timer_now();
-    for (int i = 0; method == K_MIGRATE_SOFTWARE && i < n_eps; ++i)
-        if (pk.ep[i].channel_recv)
-            kswps_live(fwd[i]);   /* the forwarder moves the destination's write index now */
-    r0.phase2_cycles = (uint32_t)(cycles_now() - c1);
-    uint64_t c2 = cycles_now();
-    /* phase III: the task's copy here ends; its endpoints stay as tombstones */
-    for (int i = 0; i < n_eps; ++i)
-        if (pk.ep[i].channel_recv) {   /* its one sender is switched: no tombstone needed */
-            if (method == K_MIGRATE_SOFTWARE)
-                kmig_sw_switch_sender(pk.ep[i].peer_node, pk.ep[i].peer_handle, tile, pd.ep_hw[i],
-                                      data0(pd.ep_rx[i]), fwd[i]);
-            else
-                (void)redirect(eps[i].h, tile, pd.ep_hw[i]);
-            KMP((void)mcapix_endpoint_retire(eps[i].h));
-        }
-    kmp_task_forget(t);
-    uint32_t saved = irq_global_disable();
-    k_lock_take();
-    t->suspended = 0;
-    k_thread_end(t, K_MIGRATED);
-    k_lock_give();
-    irq_global_restore(saved);
-    r0.phase3_cycles = (uint32_t)(cycles_now() - c2);
-    r0.t_end = timer_now();
-    r0.tid = pd.tid;
-    r0.bytes_moved = bytes;
-    r0.vif_action = sw.vif.action;
+    c.res.t_resume = timer_now();
+    c.res.phase2_cycles = (uint32_t)(cycles_now() - c1);
+    const uint64_t c2 = cycles_now();
+    mig_phase3(&c);
+    c.res.phase3_cycles = (uint32_t)(cycles_now() - c2);
+    c.res.t_end = timer_now();
+    c.res.tid = c.pd.tid;
+    c.res.bytes_moved = c.bytes;
+    c.res.vif_action = c.sw.vif.action;
     if (res)
-        *res = r0;
+        *res = c.res;
     k_mutex_unlock(&mig_lock);
     return r;
 }

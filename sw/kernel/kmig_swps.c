@@ -36,7 +36,8 @@
 #include "tile_memory_map.h"
 
 #define KSWPS_ENTRIES 8u
-#define KSWPS_POLLS 200000u   /* a stream's last FINALs, a sender's transfers */
+#define KSWPS_TICKS 200u      /* a stream's last FINALs, a sender's transfers */
+
 
 enum { F_FREE, F_RUNNING, F_STOPPED, F_LIVE };
 
@@ -57,6 +58,11 @@ static volatile uint32_t fwd_stop;  /* the migration service stops: the forwarde
 
 #define N MP_TASK_RX_N
 #define MASK ((1u << N) - 1u)
+/* Every index, size word and read index of the task's page is the task's to write
+ * (docs/security.md "Migration"): each loop over them runs at most a buffer's worth of elements,
+ * a size word larger than an element copies one element, addresses are masked into the page. */
+#define RING (1u << N)
+#define ELEM_BYTES (1u << MP_TASK_RX_M)
 static volatile uint32_t *sizes_of(uint32_t rx) { return (volatile uint32_t *)(uintptr_t)(rx + MP_CB_HEADER_SIZE); }
 static uint32_t size_at(uint32_t rx, uint32_t i) { return rx + MP_CB_HEADER_SIZE + 4u * (i & MASK); }
 static uint32_t data_at(uint32_t rx, uint32_t i)
@@ -83,7 +89,8 @@ static int rma_drain(void)
 static void copy_element(const struct fwd *f, uint32_t i, uint32_t sw)
 {
     if ((sw & MP_CB_COMMITTED) && !(sw & MP_CB_VOID)) {
-        const uint32_t words = ((sw & MP_CB_SIZE_MASK) + 3u) / 4u;
+        const uint32_t bytes = sw & MP_CB_SIZE_MASK;
+        const uint32_t words = ((bytes < ELEM_BYTES ? bytes : ELEM_BYTES) + 3u) / 4u;
         const volatile uint32_t *src = (const volatile uint32_t *)(uintptr_t)data_at(f->rx, i);
         for (uint32_t k = 0; k < words; ++k)
             rma_store(f->tile, data_at(f->dst_rx, i) + 4u * k, src[k]);
@@ -97,7 +104,8 @@ static void forward_some(struct fwd *f)
 {
     const mp_cbuffer_t *b = (const mp_cbuffer_t *)(uintptr_t)f->rx;
     volatile uint32_t *sizes = sizes_of(f->rx);
-    while (f->next != b->wr_idx) {
+    const uint32_t wr = ((const volatile mp_cbuffer_t *)b)->wr_idx;
+    for (uint32_t k = 0; k < RING && f->next != wr; ++k) {
         const uint32_t i = f->next, sw = sizes[i & MASK];
         if (sw & MP_CB_COMMITTED) {
             copy_element(f, i, sw);
@@ -189,15 +197,15 @@ uint32_t kswps_sync(int h)
     while (wr - (held - 1u) <= (1u << N) && (sizes[(held - 1u) & MASK] & MP_CB_COMMITTED))
         --held;
     /* held or unread from before the forwarding: copied now */
-    for (uint32_t i = held; (int32_t)(f->from - i) > 0; ++i)
+    for (uint32_t i = held, k = 0; (int32_t)(f->from - i) > 0 && k < RING; ++i, ++k)
         copy_element(f, i, sizes[i & MASK]);
     /* forwarded and taken by the task since: not at the destination any more */
-    for (uint32_t i = f->from; (int32_t)(rd - i) > 0 && i != f->next; ++i)
+    for (uint32_t i = f->from, k = 0; (int32_t)(rd - i) > 0 && i != f->next && k < RING; ++i, ++k)
         if (!(sizes[i & MASK] & MP_CB_COMMITTED))
             rma_store(f->tile, size_at(f->dst_rx, i), 0);
     forward_some(f);
     /* what was forwarded and not taken: the destination has it, the source lets it go */
-    for (uint32_t i = rd; i != f->next; ++i)
+    for (uint32_t i = rd, k = 0; i != f->next && k < RING; ++i, ++k)
         sizes[i & MASK] = 0;
     f->dst_wr = f->next;
     const uint32_t w = f->next;
@@ -217,7 +225,7 @@ int kswps_finish(int h, uint32_t end)
 {
     struct fwd *f = &fwd[h];
     int r = K_ETIMEDOUT;
-    for (uint32_t tries = 0; tries < KSWPS_POLLS; ++tries) {
+    for (struct kwait w = kwait_for(KSWPS_TICKS);;) {
         k_mutex_lock(&fwd_lock);
         forward_some(f);
         const int done = (int32_t)(f->next - end) >= 0;
@@ -228,8 +236,10 @@ int kswps_finish(int h, uint32_t end)
             r = K_OK;
             break;
         }
-        if ((tries & 63u) == 63u)
-            k_sleep(0);
+        if (!kwait_more(&w)) {   /* the task's own size words keep it from its end: its loss */
+            kswps_cancel(h);
+            break;
+        }
     }
     return r;
 }
@@ -245,10 +255,10 @@ void kswps_cancel(int h)
 
 /* ---- the services at the other tiles ---- */
 
-int kswps_redirect(uint32_t handle, uint32_t tile, uint32_t endpoint, uint32_t rdata, uint32_t *end,
-                   uint32_t *taken)
+int kswps_redirect(const uint32_t *w, uint32_t *end, uint32_t *taken)
 {
-    const int r = kmig_suspend_sender(handle, end, taken);
+    const uint32_t handle = w[0], tile = w[1], endpoint = w[2], rdata = w[3], id = w[4], new_id = w[5];
+    const int r = kmig_suspend_sender(handle, id, end, taken);
     if (r != K_OK)
         return r;
     /* no transfer of the handle runs and none can start without a credit: a slot waiting for one
@@ -257,36 +267,130 @@ int kswps_redirect(uint32_t handle, uint32_t tile, uint32_t endpoint, uint32_t r
     hd->tile = tile;
     hd->endpoint = endpoint;
     hd->rdata = rdata;
+    hd->id = new_id;   /* the new endpoint's identity (namp.identity: the target checks it) */
     return K_OK;
 }
 
-int kswps_resume(uint32_t handle, uint32_t credits)
+/* Phase II at the destination: the moved task returns credits (through its vif, on the credit
+ * path of its adopted endpoint) before its sender's handle names this tile, and under
+ * namp.identity the sender's adapter refuses a CREDIT from a tile its handle does not name. So
+ * until the sender is switched the path names a sink here: a connected handle of this tile and
+ * the endpoint's identity, which the adapter's target credits like any channel handle. Once the
+ * sender is switched the path names it again and the sink's credits go there with those the
+ * switch took. An entry whose endpoint is gone or no longer points at it (a migration that did not
+ * happen) is taken again by the next. */
+struct sink {
+    namp_handle_t h __attribute__((aligned(64)));   /* what the path names meanwhile */
+    uint32_t ep, node, handle;                       /* the endpoint; its sender's tile and handle */
+};
+static struct sink sinks[KSWPS_ENTRIES];
+
+static int sink_live(const struct sink *s)
 {
-    /* a credit transfer to this tile's own handle: the adapter applies it and wakes the slots
-     * that wait for a credit (a plain add would not) */
-    static namp_handle_t path __attribute__((aligned(64)));
-    if ((handle & 3u) || !handle)
-        return K_EINVAL;
-    path.tile = tile_id();
-    path.endpoint = handle;
-    if (credits)
-        kmig_give_credits((uint32_t)(uintptr_t)&path, credits);
-    return K_OK;
+    mcapix_endpoint_info_t info;
+    mcapi_endpoint_t e = s->ep ? mcapix_endpoint_by_addr(s->ep) : NULL;
+    return e && mcapix_endpoint_inspect(e, &info) == 0 && info.peer_node == tile_id() &&
+           info.peer_handle == (uint32_t)(uintptr_t)&s->h;
 }
 
-int kswps_move_credit_path(uint32_t ep_addr, uint32_t tile, uint32_t handle)
+int kswps_sink(mcapi_endpoint_t e)
 {
     mcapix_endpoint_info_t info;
     kmp_lock();
+    int r = K_ENOMEM;
+    if (mcapix_endpoint_inspect(e, &info) != 0 || !info.channel_recv) {
+        r = K_EINVAL;
+    } else {
+        for (unsigned k = 0; k < KSWPS_ENTRIES; ++k) {
+            struct sink *s = &sinks[k];
+            if (sink_live(s))
+                continue;
+            s->ep = info.endpoint;
+            s->node = info.peer_node;
+            s->handle = info.peer_handle;
+            s->h = (namp_handle_t){0};
+            s->h.tile = tile_id();
+            s->h.id = info.id;   /* the path carries its endpoint's identity */
+            s->h.flags = NAMP_H_F_CONNECTED;
+            /* nothing sent on the new path yet: both words, then the library's view of them */
+            volatile namp_handle_t *p = (volatile namp_handle_t *)(uintptr_t)info.credit_path;
+            p->tile = tile_id();
+            p->endpoint = (uint32_t)(uintptr_t)&s->h;
+            (void)mcapix_chan_credit_path_moved(e, tile_id(), (uint32_t)(uintptr_t)&s->h);
+            r = K_OK;
+            break;
+        }
+    }
+    kmp_unlock();
+    return r;
+}
+
+/* no credit slot of this tile on the path (the task's vif slot included) */
+static int path_quiet(uint32_t path)
+{
+    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
+    for (uint32_t s = 0; s < n; ++s) {
+        const uintptr_t slot = TILE_NA_BASE + NA_NAMP_SLOT_BASE(s);
+        const uint32_t st = NAMP_STATUS_STATE(mmio_read32(slot + NAMP_SLOT_STATUS));
+        if (mmio_read32(slot + NAMP_SLOT_PARAM1) == path && st != NAMP_STATE_IDLE && st != NAMP_STATE_DONE &&
+            st != NAMP_STATE_ERROR)
+            return 0;
+    }
+    return 1;
+}
+
+int kswps_give_credits(const uint32_t *w)
+{
+    const uint32_t ep_addr = w[0], id = w[1], taken = w[2];
+    mcapix_endpoint_info_t info;
+    struct sink *s = NULL;
+    kmp_lock();
     mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
-    const int known = e && mcapix_endpoint_inspect(e, &info) == 0 && info.channel_recv;
+    if (e && mcapix_endpoint_inspect(e, &info) == 0 && info.channel_recv && info.id == id)
+        for (unsigned k = 0; k < KSWPS_ENTRIES && !s; ++k)
+            if (sinks[k].ep == ep_addr && sink_live(&sinks[k]))
+                s = &sinks[k];
+    kmp_unlock();
+    if (!s)
+        return K_EINVAL;
+    /* the path back to the sender once no credit slot runs on it; a CREDIT still on its way to
+     * the sink (this tile to itself) lands within the tick waited after */
+    for (struct kwait wt = kwait_for(KSWPS_TICKS);;) {
+        if (path_quiet(info.credit_path))
+            break;
+        if (!kwait_more(&wt))
+            return K_ETIMEDOUT;
+    }
+    const uint32_t saved = irq_global_disable();
+    volatile namp_handle_t *p = (volatile namp_handle_t *)(uintptr_t)info.credit_path;
+    p->tile = s->node;
+    p->endpoint = s->handle;
+    irq_global_restore(saved);
+    KMP((void)mcapix_chan_credit_path_moved(e, s->node, s->handle));
+    k_sleep(1);
+    const uint32_t n = taken + atomic_swap_u32(&s->h.credits, 0);
+    s->ep = 0;
+    if (n)
+        kmig_give_credits(info.credit_path, n);
+    return K_OK;
+}
+
+int kswps_move_credit_path(const uint32_t *w, uint32_t from)
+{
+    const uint32_t ep_addr = w[0], tile = w[1], handle = w[2], id = w[4], old_handle = w[5];
+    mcapix_endpoint_info_t info;
+    kmp_lock();
+    mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
+    /* only the endpoint of that identity whose channel's sender is the moving one */
+    const int known = e && mcapix_endpoint_inspect(e, &info) == 0 && info.channel_recv &&
+                      kmig_same_id(id, info.id) && info.peer_node == from && info.peer_handle == old_handle;
     kmp_unlock();
     if (!known)
         return K_EINVAL;
     /* no credit transfer of the path under way, then both words in one go (no device access in
      * between: the adapter reads the handle in one burst, before or after) */
     const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
-    for (uint32_t tries = 0;; ++tries) {
+    for (struct kwait wt = kwait_for(KSWPS_TICKS);;) {
         int busy = 0;
         for (uint32_t s = 0; s < n && !busy; ++s) {
             const uintptr_t slot = TILE_NA_BASE + NA_NAMP_SLOT_BASE(s);
@@ -296,10 +400,8 @@ int kswps_move_credit_path(uint32_t ep_addr, uint32_t tile, uint32_t handle)
         }
         if (!busy)
             break;
-        if (tries >= KSWPS_POLLS)
+        if (!kwait_more(&wt))
             return K_ETIMEDOUT;
-        if ((tries & 63u) == 63u)
-            k_sleep(0);
     }
     volatile namp_handle_t *p = (volatile namp_handle_t *)(uintptr_t)info.credit_path;
     const uint32_t saved = irq_global_disable();

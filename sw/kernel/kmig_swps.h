@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "mcapi.h"
+
 /* ---- the source: the forwarder (a kernel thread, started with the migration service) ---- */
 
 /* Starts forwarding the incoming channel whose receive buffer (the task's page, geometry
@@ -29,15 +31,23 @@ void kswps_cancel(int f);
 
 /* ---- a sender's tile, the receiver's tile (the migration service's requests) ---- */
 
-/* Switches the sending handle at `handle` (this tile) to (tile, endpoint, rdata): its credits
+/* w = {handle, tile, endpoint, rdata, id, new_id}: switches the sending handle at `handle` (this
+ * tile), connected to the endpoint of identity id, to (tile, endpoint, rdata, new_id): its credits
  * taken, its transfers finished, its words rewritten. *end: the stream's end at the old location
- * (the handle's wr_idx), *taken: the credits taken (kswps_resume gives them back). */
-int kswps_redirect(uint32_t handle, uint32_t tile, uint32_t endpoint, uint32_t rdata, uint32_t *end,
-                   uint32_t *taken);
-int kswps_resume(uint32_t handle, uint32_t credits);
-/* The receiving side (endpoint at ep_addr, this tile) of a channel whose sender moves: its credit
- * path to the sender's new handle (tile, handle), rewritten once no credit transfer of it runs. */
-int kswps_move_credit_path(uint32_t ep_addr, uint32_t tile, uint32_t handle);
+ * (the handle's wr_idx), *taken: the credits taken (the destination gives them back). */
+int kswps_redirect(const uint32_t *w, uint32_t *end, uint32_t *taken);
+/* The destination (phase II): the adopted receiving side e's credit path names a sink of this
+ * tile until its sender is switched (K_ENOMEM: no entry free). */
+int kswps_sink(mcapi_endpoint_t e);
+/* w = {ep_addr, id, taken}: the destination's receiving endpoint (this tile, of identity id) whose
+ * sender was switched to it: its credit path names the sender again, which gets what the sink
+ * took plus taken. */
+int kswps_give_credits(const uint32_t *w);
+/* w = {ep_addr, tile, handle, -, id, old_handle}: the receiving side (endpoint at ep_addr, this
+ * tile, of identity id, whose sender is old_handle on tile `from`) of a channel whose sender
+ * moves: its credit path to the sender's new handle (tile, handle), rewritten once no credit
+ * transfer of it runs. */
+int kswps_move_credit_path(const uint32_t *w, uint32_t from);
 
 /* The forwarder's priority (k_migrate_service_start; the thread starts with the first entry), and
  * its end once idle (k_migrate_service_stop). */
@@ -45,8 +55,19 @@ int kswps_start(uint32_t prio);
 void kswps_stop(void);
 
 /* kmig.c's, used here too: a sender's handle suspended (credits taken, its transfers done; *w its
- * wr_idx), and credits sent through a credit path. */
-int kmig_suspend_sender(uint32_t handle, uint32_t *w, uint32_t *taken);
+ * wr_idx). */
+int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *taken);
 void kmig_give_credits(uint32_t credit_path, uint32_t n);
+/* A handle's ID word names the endpoint of identity ep_id (always true without namp.identity,
+ * whose adapters do not keep that word across a relocation). */
+int kmig_same_id(uint32_t handle_id, uint32_t ep_id);
+/* The migration's waits: a short spin, then a tick of sleep per look, over after `ticks` (no
+ * kernel work for a migration holds lower-priority threads off the core, docs/security.md). */
+struct kwait {
+    uint64_t until;
+    uint32_t looks;
+};
+struct kwait kwait_for(uint32_t ticks);
+int kwait_more(struct kwait *w);
 
 #endif

@@ -1,9 +1,16 @@
-/* The kernel side of the MCAPI library in tasks (docs/kernel.md "MCAPI in tasks", mp/task.h).
- * A task's endpoint creation, deletion and lookups are requests: K_SYS_MP_REQ posts one (under the
- * kernel lock, in the trap handler) and gives the service semaphore; the service thread runs it
- * with the kernel's MCAPI library (KMP, may block) and stores the result; the task collects it
- * with K_SYS_MP_RES, sleeping a tick between tries. Sends never come here: they go through the
- * task's vif. */
+/* The kernel side of the MCAPI library in tasks (docs/kernel.md "MCAPI in tasks", mp/task.h;
+ * docs/security.md). A task's endpoint creation, deletion, lookups and channel set-up are
+ * requests: K_SYS_MP_REQ posts one (under the kernel lock, in the trap handler) and gives the
+ * service semaphore; the service thread runs it with the kernel's MCAPI library (KMP, may block,
+ * every wait bounded) at no higher priority than the task's, and stores the result; the task
+ * collects it with K_SYS_MP_RES, sleeping a tick between tries. Sends never come here: they go
+ * through the task's vif.
+ *
+ * Every kernel object a task holds is in a record of its own (struct kmpt_task): its reserved
+ * quota, its request, its endpoints (eps[]), its handles (handles[]: lookups, contributor
+ * handles, the handles a migration rebuilt) and, in its k_task, what each vID of its endpoint
+ * table is (et_rec). A request is checked against these records, never against words the task
+ * can write; a record is freed only when every shared entry it held is back. */
 #include <string.h>
 
 #include "kernel/kmp.h"
@@ -13,82 +20,219 @@
 #include "mp/cbuffer.h"
 #include "mp/task.h"
 #include "mp_internal.h"   /* the connected handle of a channel (struct mp_endpoint) */
+#include "namp_cc.h"
 #include "namp_structs.h"
 #include "namp/namp.h"   /* the NAMP driver: slots the library must not use */
 
 mcapi_endpoint_t mcapix_endpoint_create_in(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
                                            void *rx_mem, mcapi_status_t *status);
 
-#define KMPT_REQS 8u
+#define KMPT_TASKS K_MAX_THREADS
 #define KMPT_EPS 16u
+#define KMPT_ZOMBIE_TICKS 1000u      /* an ended task's pages then stay out of the pool (warned) */
+#define KMPT_CONNECT_US 20000u       /* a connect request: the receiver's tile answers by then */
+#define NONE 0xFFu
 
 enum { RQ_FREE = 0, RQ_PENDING, RQ_BUSY, RQ_DONE };
 struct kmpt_req {
-    k_thread_t *t;
-    uint32_t tid;
     uint32_t op, a1, a2;
     volatile int32_t result;
     volatile uint32_t state;
 };
-static struct kmpt_req reqs[KMPT_REQS];
-/* Endpoints the service created for tasks: owner (thread, id) and the kernel's handle. */
-static struct {
+/* A task's record: from kmp_task_attach (or a migration's arrival) until everything it held is
+ * back, also after the task ended (its address space waits here while its endpoints are reaped)
+ * or left (its tombstones redirect its senders for K_TOMBSTONE_TICKS). */
+enum { REC_FREE = 0, REC_LIVE, REC_ENDED, REC_LEFT };
+static struct kmpt_task {
     k_thread_t *t;
-    uint32_t tid;
+    uint32_t tid, state;
+    kmp_task_quota_t q;            /* reserved when the record was made */
+    uint32_t n_eps, n_handles;     /* in use */
+    uint32_t n_chans;              /* vIDs of its channels' handles inside its endpoints: counted
+                                      as handles (a migration makes them handles of the table) */
+    struct kmpt_req req;
+    struct k_task *space;          /* ENDED: the address space, freed once every endpoint is reaped */
+    uint32_t ticks;                /* ENDED: ticks waited for that */
+} recs[KMPT_TASKS];
+/* Kernel endpoints of tasks: the record, the library's handle, the task's endpoint index. */
+static struct {
+    int16_t rec;                   /* -1: free */
+    uint8_t idx;                   /* the task's receive page (mp_task_state_t rx[idx]) */
+    uint8_t deleting;              /* deleted: waits for the library to reap it */
     mcapi_endpoint_t h;
-    uint32_t deleting;   /* deleted for a task that ended: waits to be reaped */
-    uint32_t idx;        /* the task's endpoint index (its receive page) */
-    int32_t credit_vid;  /* a channel's receiving side: the task's vID of its credit path, or -1 */
-    uint32_t told_gone;  /* its sender closed the channel: the task was told, the path taken back */
+    int32_t credit_vid;            /* a channel's receiving side: the task's vID of its credit path */
+    uint32_t told_gone;            /* its sender closed the channel: the task was told */
+    uint64_t tomb_until;           /* a tombstone (the task moved on): buried then (mtime) */
 } eps[KMPT_EPS];
-/* Tasks that ended with endpoints: their address space waits here until the endpoints are
- * deleted and their receive pages quiet (no allocation in flight), then the service frees it. */
-#define KMPT_ZOMBIES 8u
-#define KMPT_ZOMBIE_TICKS 1000u   /* then the pages stay out of the pool for good (warned) */
-static struct {
-    struct k_task *task;
-    k_thread_t *t;
-    uint32_t tid, ticks;
-} zombies[KMPT_ZOMBIES];
+/* Kernel handles of tasks (lookups, contributor handles, handles a migration rebuilt). */
+static struct mp_ephandle handles[K_TASK_HANDLES] __attribute__((aligned(64)));
+static int16_t handle_rec[K_TASK_HANDLES];   /* -1: free */
+static uint32_t reserved_eps, reserved_handles;
 static k_sem_t service_sem;
 static volatile uint32_t service_stop;
 static k_thread_t *service;
+static uint32_t service_prio, next_req;
 
-/* The requesting task still exists (its slot not reused, not ended). */
-static int owner_alive(const struct kmpt_req *r)
+/* ---- records ---- */
+
+static int rec_index(const k_thread_t *t)
 {
-    return r->t->id == r->tid && r->t->task && r->t->state != KS_DEAD && r->t->state != KS_FREE;
+    for (uint32_t i = 0; t && i < KMPT_TASKS; ++i)
+        if (recs[i].state == REC_LIVE && recs[i].t == t && recs[i].tid == t->id)
+            return (int)i;
+    return -1;
 }
 
-static struct kmpt_req *req_of(k_thread_t *cur)
+static int rec_alive(const struct kmpt_task *r)
 {
-    for (uint32_t i = 0; i < KMPT_REQS; ++i)
-        if (reqs[i].state != RQ_FREE && reqs[i].t == cur && reqs[i].tid == cur->id)
-            return &reqs[i];
-    return NULL;
+    /* read once: the service thread asks without the kernel lock, and a task's end may free the
+     * record (t = NULL) between two reads */
+    k_thread_t *const t = *(k_thread_t *volatile const *)&r->t;
+    return r->state == REC_LIVE && t && t->id == r->tid && t->task && t->state != KS_DEAD && t->state != KS_FREE;
 }
+
+static const kmp_task_quota_t default_quota = {K_TASK_Q_EPS, K_TASK_Q_HANDLES};
+
+/* A record with quota q reserved, for task t: its index, or K_ENOMEM (the tile's share of the
+ * library's endpoints or of the handle table is reserved by other tasks), K_EINVAL. */
+static int rec_admit(k_thread_t *t, const kmp_task_quota_t *q)
+{
+    if (!q)
+        q = &default_quota;
+    if (q->endpoints > MP_TASK_EPS || q->handles > K_TASK_HANDLES)
+        return K_EINVAL;
+    int free_rec = -1, r = K_ENOMEM;
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    for (uint32_t i = 0; i < KMPT_TASKS && free_rec < 0; ++i)
+        if (recs[i].state == REC_FREE)
+            free_rec = (int)i;
+    if (rec_index(t) >= 0)
+        r = K_EINVAL;
+    else if (free_rec >= 0 && reserved_eps + q->endpoints <= K_TASK_EP_SHARE &&
+             reserved_handles + q->handles <= K_TASK_HANDLES) {
+        struct kmpt_task *x = &recs[free_rec];
+        memset(x, 0, sizeof *x);
+        x->t = t;
+        x->tid = t->id;
+        x->q = *q;
+        x->state = REC_LIVE;
+        reserved_eps += q->endpoints;
+        reserved_handles += q->handles;
+        r = free_rec;
+    }
+    k_lock_give();
+    irq_global_restore(saved);
+    return r;
+}
+
+/* Kernel lock held. A record that holds nothing any more is free, its reservation back. */
+static void rec_maybe_free(struct kmpt_task *x)
+{
+    if (x->state == REC_FREE || x->state == REC_LIVE || x->n_eps || x->n_handles || x->space ||
+        x->req.state == RQ_BUSY)
+        return;
+    reserved_eps -= x->q.endpoints;
+    reserved_handles -= x->q.handles;
+    x->state = REC_FREE;
+    x->t = NULL;
+}
+
+static void locked(void (*fn)(void *), void *arg)
+{
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    fn(arg);
+    k_lock_give();
+    irq_global_restore(saved);
+}
+
+/* ---- handles ---- */
+
+/* A handle charged to record ri (kernel lock taken here); NULL when its quota or the table is
+ * used up. */
+static struct mp_ephandle *handle_alloc(int ri)
+{
+    struct mp_ephandle *h = NULL;
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    if (ri >= 0 && recs[ri].n_handles + recs[ri].n_chans < recs[ri].q.handles)
+        for (uint32_t i = 0; i < K_TASK_HANDLES && !h; ++i)
+            if (handle_rec[i] < 0) {
+                handle_rec[i] = (int16_t)ri;
+                recs[ri].n_handles++;
+                h = &handles[i];
+                memset(h, 0, sizeof *h);
+            }
+    k_lock_give();
+    irq_global_restore(saved);
+    return h;
+}
+
+static int handle_index(const void *hw)
+{
+    const uintptr_t a = (uintptr_t)hw, base = (uintptr_t)handles;
+    if (a < base || a >= base + sizeof handles || (a - base) % sizeof handles[0])
+        return -1;
+    return (int)((a - base) / sizeof handles[0]);
+}
+
+/* Kernel lock held. */
+static void handle_free(int i)
+{
+    if (i < 0 || i >= (int)K_TASK_HANDLES || handle_rec[i] < 0)
+        return;
+    struct kmpt_task *x = &recs[handle_rec[i]];
+    handle_rec[i] = -1;
+    x->n_handles--;
+    rec_maybe_free(x);
+}
+
+/* ---- the endpoint table's records (kernel lock held) ---- */
+
+/* An entry of record ri's task and its record, in one step under the kernel lock: a task that
+ * ended meanwhile (its thread slot perhaps another task's by now) gets nothing. */
+static int table_add(int ri, uint32_t kind, const void *hw, uint32_t obj, uint32_t kid, int handle)
+{
+    const struct k_et_rec rec = {(uint8_t)obj, (uint8_t)kid, (uint8_t)(handle < 0 ? NONE : (uint32_t)handle), 0};
+    return k_vif_add_owned(recs[ri].t, recs[ri].tid, kind, (uint32_t)(uintptr_t)hw, NAMP_H_SIZE, &rec);
+}
+
+/* The vIDs that belong to endpoint kid (its channel's handle, its credit path, contributor
+ * handles carrying its key) are taken back, their handles freed: the endpoint is gone, and the
+ * library entry that held them may be another endpoint's soon. Kernel lock held. */
+static void forget_endpoint_vids(struct k_task *task, uint32_t kid)
+{
+    for (uint32_t v = 0; task && v < task->et_count && v < K_VIF_ET_MAX; ++v) {
+        struct k_et_rec *e = &task->et_rec[v];
+        if (e->obj == K_ETO_NONE || e->kid != kid)
+            continue;
+        task->et[v][NAMP_ET_KIND / 4] = NAMP_ET_EMPTY;
+        task->et[v][NAMP_ET_ADDR / 4] = 0;
+        if (e->handle != NONE)
+            handle_free(e->handle);
+        else if (e->obj == K_ETO_CHAN && eps[kid].rec >= 0 && recs[eps[kid].rec].n_chans)
+            recs[eps[kid].rec].n_chans--;
+        *e = (struct k_et_rec){K_ETO_NONE, NONE, NONE, 0};
+    }
+}
+
+/* ---- requests ---- */
 
 /* Trap handler, kernel lock held. */
 int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
 {
     if (!service || !cur->task)
         return K_ENOSYS;
+    const int ri = rec_index(cur);
+    if (ri < 0)
+        return K_ENOSYS;   /* not set up with kmp_task_attach */
     if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_LAST)
         return K_EINVAL;
-    struct kmpt_req *r = req_of(cur);
-    if (r && r->state != RQ_DONE)
-        return K_EAGAIN;   /* one request at a time */
-    for (uint32_t i = 0; !r && i < KMPT_REQS; ++i) {
-        /* a finished request of a task that ended (killed) without collecting it is free again */
-        if (reqs[i].state == RQ_DONE && !owner_alive(&reqs[i]))
-            reqs[i].state = RQ_FREE;
-        if (reqs[i].state == RQ_FREE)
-            r = &reqs[i];
-    }
-    if (!r)
-        return K_ENOMEM;
-    r->t = cur;
-    r->tid = cur->id;
+    struct kmpt_req *r = &recs[ri].req;
+    /* one request at a time; none while the task is being moved (its records are copied) */
+    if ((r->state != RQ_FREE && r->state != RQ_DONE) || cur->task->migrating)
+        return K_EAGAIN;
     r->op = op;
     r->a1 = a1;
     r->a2 = a2;
@@ -101,222 +245,339 @@ int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
 
 int32_t k_sys_mp_res(k_thread_t *cur)
 {
-    struct kmpt_req *r = req_of(cur);
-    if (!r)
+    const int ri = rec_index(cur);
+    if (ri < 0 || recs[ri].req.state == RQ_FREE)
         return K_EINVAL;
-    if (r->state != RQ_DONE)
+    if (recs[ri].req.state != RQ_DONE)
         return K_EAGAIN;
-    int32_t res = r->result;
-    r->state = RQ_FREE;
-    return res;
+    recs[ri].req.state = RQ_FREE;
+    return recs[ri].req.result;
 }
 
-static int owner_ok(uint32_t kid, const struct kmpt_req *r)
+static int owner_ok(uint32_t kid, int ri)
 {
-    return kid < KMPT_EPS && eps[kid].h && eps[kid].t == r->t && eps[kid].tid == r->tid;
+    return kid < KMPT_EPS && eps[kid].h && eps[kid].rec == ri && !eps[kid].deleting && !eps[kid].tomb_until;
 }
 
-/* Service thread side (no kernel lock; MCAPI under KMP). */
-static int32_t run(struct kmpt_req *r)
+/* The record of vID v of the task: its kind, else K_ETO_NONE. */
+static const struct k_et_rec *vid_rec(const struct k_task *task, uint32_t v)
 {
-    if (!owner_alive(r))   /* ended while its request waited: nothing to do for it */
-        return MP_TASK_ERR(MCAPI_ERR_NODE_NOTINIT);
-    struct k_task *task = r->t->task;
-    mcapi_status_t st = MCAPI_ERR_GENERAL;
-    switch (r->op) {
-    case MP_TASK_OP_CREATE: {
-        if (r->a2 >= MP_TASK_EPS)
-            return MP_TASK_ERR(MCAPI_ERR_PARAMETER);
-        uint32_t va = K_USER_DATA + offsetof(mp_task_state_t, rx) + r->a2 * MP_TASK_PAGE;
-        uint32_t pa = vm_user_range(task, va, MP_TASK_PAGE, PTE_R | PTE_W);
-        uint32_t kid = KMPT_EPS;
-        for (uint32_t i = 0; i < KMPT_EPS && kid == KMPT_EPS; ++i)
+    static const struct k_et_rec none = {K_ETO_NONE, NONE, NONE, 0};
+    return v < task->et_count && v < K_VIF_ET_MAX ? &task->et_rec[v] : &none;
+}
+
+/* The lookup handle behind vID v (a K_ETO_LOOKUP), or NULL. */
+static struct mp_ephandle *lookup_of(const struct k_task *task, uint32_t v)
+{
+    const struct k_et_rec *e = vid_rec(task, v);
+    return e->obj == K_ETO_LOOKUP && e->handle != NONE ? &handles[e->handle] : NULL;
+}
+
+static int kernel_port(uint32_t port) { return port >= K_PORT_KERNEL_FIRST && port <= K_PORT_KERNEL_LAST; }
+
+static void ep_entry_free_locked(void *arg);
+
+/* The tombstone that would expire first is buried now: its entry is wanted for a new endpoint
+ * (a task that moves often leaves tombstones faster than they expire). A sender that still
+ * holds it is answered NO_ENDPOINT and looks the port up again. 1 if there was one. */
+static int bury_oldest_tombstone(void)
+{
+    int oldest = -1;
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].tomb_until && (oldest < 0 || eps[i].tomb_until < eps[oldest].tomb_until))
+            oldest = (int)i;
+    if (oldest < 0)
+        return 0;
+    KMP((void)mcapix_endpoint_bury(eps[oldest].h));
+    locked(ep_entry_free_locked, (void *)(uintptr_t)oldest);
+    return 1;
+}
+
+/* A record for a task, tombstones buried (oldest first) while its reservation does not fit: a
+ * tombstone only spares a sender a lookup, a task is worth more. */
+static int admit(k_thread_t *t, const kmp_task_quota_t *q)
+{
+    int ri;
+    while ((ri = rec_admit(t, q)) == K_ENOMEM && bury_oldest_tombstone())
+        ;
+    return ri;
+}
+
+/* A kernel endpoint on a task's receive page (caller memory), a tombstone buried for it if the
+ * tables are full. */
+static mcapi_endpoint_t create_in(uint32_t port, uint32_t pa, mcapi_status_t *st)
+{
+    static const mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
+    mcapi_endpoint_t h;
+    for (int again = 1;; again = 0) {
+        KMP(h = mcapix_endpoint_create_in(port, &a, (void *)pa, st));
+        if (*st != MCAPI_ERR_ENDP_LIMIT || !again || !bury_oldest_tombstone())
+            return h;
+    }
+}
+
+/* A free entry of eps[], a tombstone buried for it if none is; KMPT_EPS when none. */
+static uint32_t free_kid(void)
+{
+    for (int again = 1;; again = 0) {
+        for (uint32_t i = 0; i < KMPT_EPS; ++i)
             if (!eps[i].h)
-                kid = i;
-        if (!pa)
-            return MP_TASK_ERR(MCAPI_ERR_MEM_LIMIT);
-        if (kid == KMPT_EPS)
-            return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
-        mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
-        mcapi_endpoint_t h;
-        KMP(h = mcapix_endpoint_create_in(r->a1, &a, (void *)pa, &st));
-        if (st != MCAPI_SUCCESS)
-            return MP_TASK_ERR(st);
-        eps[kid].t = r->t;
-        eps[kid].tid = r->tid;
-        eps[kid].h = h;
-        eps[kid].idx = r->a2;
-        eps[kid].deleting = 0;
-        eps[kid].credit_vid = -1;
-        eps[kid].told_gone = 0;
-        return (int32_t)kid;
+                return i;
+        if (!again || !bury_oldest_tombstone())
+            return KMPT_EPS;
     }
-    case MP_TASK_OP_DELETE:
-        if (!owner_ok(r->a1, r) || eps[r->a1].deleting)
-            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
-        KMP(mcapi_endpoint_delete(eps[r->a1].h, &st));
-        /* the page stays the task's: it may reuse it for a new endpoint once nothing is in
-         * flight, so the entry is kept until the library has reaped the old one */
-        eps[r->a1].deleting = 1;
-        return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
-    case MP_TASK_OP_CONNECT: {
-        /* the remote endpoint by the vID the task holds: only a handle of its own table */
-        if (!owner_ok(r->a1, r) || r->a2 >= task->et_count || task->et[r->a2][1] != NAMP_ET_HANDLE)
-            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
-        mcapi_endpoint_t remote = (mcapi_endpoint_t)task->et[r->a2][0];
-        mcapi_request_t req;
-        size_t sz;
-        KMP(mcapi_pktchan_connect_i(eps[r->a1].h, remote, &req, &st));
-        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
-            KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
-        return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
+}
+
+static int32_t op_create(int ri, const struct kmpt_req *r, struct k_task *task)
+{
+    if (r->a2 >= MP_TASK_EPS)
+        return MP_TASK_ERR(MCAPI_ERR_PARAMETER);
+    if (kernel_port(r->a1))
+        return MP_TASK_ERR(MCAPI_ERR_PORT_INVALID);
+    /* one kernel endpoint per receive page, live or still being reaped: two endpoints on one page
+     * would share its buffer, and a migration moves one page per endpoint */
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].rec == ri && eps[i].idx == r->a2)
+            return MP_TASK_ERR(eps[i].deleting ? MCAPI_ERR_ENDP_LIMIT : MCAPI_ERR_ENDP_EXISTS);
+    if (recs[ri].n_eps >= recs[ri].q.endpoints)
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    const uint32_t va = K_USER_DATA + offsetof(mp_task_state_t, rx) + r->a2 * MP_TASK_PAGE;
+    const uint32_t pa = vm_user_range(task, va, MP_TASK_PAGE, PTE_R | PTE_W);
+    const uint32_t kid = free_kid();
+    if (!pa)
+        return MP_TASK_ERR(MCAPI_ERR_MEM_LIMIT);
+    if (kid == KMPT_EPS)
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    mcapi_status_t st;
+    mcapi_endpoint_t h = create_in(r->a1, pa, &st);
+    if (st != MCAPI_SUCCESS)
+        return MP_TASK_ERR(st);
+    eps[kid].rec = (int16_t)ri;
+    eps[kid].idx = (uint8_t)r->a2;
+    eps[kid].deleting = 0;
+    eps[kid].credit_vid = -1;
+    eps[kid].told_gone = 0;
+    eps[kid].tomb_until = 0;
+    eps[kid].h = h;
+    recs[ri].n_eps++;
+    return (int32_t)kid;
+}
+
+static void forget_vids_locked(void *arg)
+{
+    const uint32_t kid = (uint32_t)(uintptr_t)arg;
+    const int ri = eps[kid].rec;
+    if (ri >= 0 && recs[ri].t && recs[ri].t->id == recs[ri].tid)
+        forget_endpoint_vids(recs[ri].t->task, kid);
+}
+
+static int32_t op_delete(int ri, const struct kmpt_req *r)
+{
+    if (!owner_ok(r->a1, ri))
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+    locked(forget_vids_locked, (void *)(uintptr_t)r->a1);
+    mcapi_status_t st;
+    KMP(mcapi_endpoint_delete(eps[r->a1].h, &st));
+    /* the page stays the task's: it may reuse it for a new endpoint once nothing is in flight,
+     * so the entry is kept until the library has reaped the old one */
+    eps[r->a1].deleting = 1;
+    return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
+}
+
+static int32_t op_connect(int ri, const struct kmpt_req *r, struct k_task *task)
+{
+    /* the remote endpoint by the vID the task holds: only a lookup of its own */
+    struct mp_ephandle *remote = lookup_of(task, r->a2);
+    if (!owner_ok(r->a1, ri) || !remote)
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+    mcapi_status_t st;
+    KMP(mcapix_pktchan_connect_for_task(eps[r->a1].h, remote, KMPT_CONNECT_US, &st));
+    return st == MCAPI_SUCCESS ? 0 : MP_TASK_ERR(st);
+}
+
+static int32_t op_send_open(int ri, const struct kmpt_req *r)
+{
+    if (!owner_ok(r->a1, ri))
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+    mcapi_pktchan_send_hndl_t sh = NULL;
+    mcapi_request_t req;
+    size_t sz;
+    mcapi_status_t st;
+    KMP(mcapi_pktchan_send_open_i(&sh, eps[r->a1].h, &req, &st));
+    if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
+        KMP(mcapi_wait(&req, &sz, MP_TASK_GET_TRY_US, &st));
+    if (st != MCAPI_SUCCESS || !sh)
+        return MP_TASK_ERR(st == MCAPI_SUCCESS ? MCAPI_ERR_CHAN_INVALID : st);
+    /* the task sends with CON through the channel's connected handle (credits, direct element
+     * addressing), as the kernel's library does; the vID goes when the endpoint goes */
+    if (recs[ri].n_handles + recs[ri].n_chans >= recs[ri].q.handles)
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    int vid = table_add(ri, NAMP_ET_HANDLE, &sh->peer_h, K_ETO_CHAN, r->a1, -1);
+    if (vid >= 0)
+        recs[ri].n_chans++;
+    return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+}
+
+static int32_t op_recv_open(int ri, const struct kmpt_req *r)
+{
+    if (!owner_ok(r->a1, ri))
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+    mcapi_pktchan_recv_hndl_t rh = NULL;
+    mcapi_request_t req;
+    size_t sz;
+    mcapi_status_t st;
+    KMP(mcapi_pktchan_recv_open_i(&rh, eps[r->a1].h, &req, &st));
+    if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
+        KMP(mcapi_wait(&req, &sz, MP_TASK_GET_TRY_US, &st));
+    if (st == MCAPI_TIMEOUT) {   /* not connected yet: the task asks again */
+        mcapi_status_t cs;
+        KMP(mcapi_cancel(&req, &cs));
+        return MP_TASK_ERR(MCAPI_TIMEOUT);
     }
-    case MP_TASK_OP_SEND_OPEN: {
-        if (!owner_ok(r->a1, r))
-            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
-        mcapi_pktchan_send_hndl_t sh = NULL;
-        mcapi_request_t req;
-        size_t sz;
-        KMP(mcapi_pktchan_send_open_i(&sh, eps[r->a1].h, &req, &st));
-        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
-            KMP(mcapi_wait(&req, &sz, MCAPI_TIMEOUT_INFINITE, &st));
-        if (st != MCAPI_SUCCESS || !sh)
-            return MP_TASK_ERR(st == MCAPI_SUCCESS ? MCAPI_ERR_CHAN_INVALID : st);
-        /* the task sends with CON through the channel's connected handle (credits, direct
-         * element addressing), as the kernel's library does */
-        int vid = k_vif_add_handle(r->t, &sh->peer_h);
-        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    if (st != MCAPI_SUCCESS)
+        return MP_TASK_ERR(st);
+    /* the task returns the credits itself, through its vif (credit mode on this handle) */
+    mcapix_endpoint_info_t info;
+    int ok;
+    KMP(ok = mcapix_endpoint_inspect(eps[r->a1].h, &info));
+    int vid = ok == 0 ? table_add(ri, NAMP_ET_CREDIT, (const void *)info.credit_path, K_ETO_CREDIT, r->a1, -1)
+                      : K_EINVAL;
+    if (vid >= 0)
+        eps[r->a1].credit_vid = vid;
+    return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+}
+
+static void free_handle_locked(void *h) { handle_free(handle_index(h)); }
+
+static int32_t op_get(int ri, const struct kmpt_req *r)
+{
+    if (kernel_port(r->a2))
+        return MP_TASK_ERR(MCAPI_ERR_PORT_INVALID);
+    /* into a handle of the task's own (its quota): the library's shared table is never touched,
+     * and a lookup that fails gives its entry back at once */
+    struct mp_ephandle *h = handle_alloc(ri);
+    if (!h)
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    mcapi_status_t st;
+    KMP(st = mcapix_endpoint_lookup(r->a1, r->a2, MP_TASK_GET_TRY_US, h));
+    if (st == MCAPI_ERR_ENDP_INVALID)
+        st = MCAPI_TIMEOUT;   /* not there (yet): the task's library tries again until its timeout */
+    int vid = st == MCAPI_SUCCESS ? table_add(ri, NAMP_ET_HANDLE, h->hw, K_ETO_LOOKUP, NONE, handle_index(h))
+                                  : K_EINVAL;
+    if (vid < 0) {
+        locked(free_handle_locked, h);
+        return MP_TASK_ERR(st == MCAPI_SUCCESS ? MCAPI_ERR_ENDP_LIMIT : st);
     }
-    case MP_TASK_OP_RECV_OPEN: {
-        if (!owner_ok(r->a1, r))
-            return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
-        mcapi_pktchan_recv_hndl_t rh = NULL;
-        mcapi_request_t req;
-        size_t sz;
-        KMP(mcapi_pktchan_recv_open_i(&rh, eps[r->a1].h, &req, &st));
-        if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
-            KMP(mcapi_wait(&req, &sz, MP_TASK_GET_TRY_US, &st));
-        if (st == MCAPI_TIMEOUT) {   /* not connected yet: the task asks again */
-            mcapi_status_t cs;
-            KMP(mcapi_cancel(&req, &cs));
-            return MP_TASK_ERR(MCAPI_TIMEOUT);
-        }
-        if (st != MCAPI_SUCCESS)
-            return MP_TASK_ERR(st);
-        /* the task returns the credits itself, through its vif (credit mode on this handle) */
-        mcapix_endpoint_info_t info;
-        int ok;
-        KMP(ok = mcapix_endpoint_inspect(eps[r->a1].h, &info));
-        int vid = ok == 0 ? k_vif_add_credit(r->t, (const void *)info.credit_path) : K_EINVAL;
-        if (vid >= 0)
-            eps[r->a1].credit_vid = vid;
-        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    return vid;
+}
+
+/* A contributor's handle of a reduction or gather root (as the library builds it for bare metal):
+ * the root's location and identity from the task's lookup (a1 = its vID), the key of the task's
+ * own sending endpoint (a2 [7:0] = its kernel index), for a gather the root's geometry from the
+ * lookup (a2 [15:8] = the element log2 the task claims: it must be the root's) with unlimited
+ * credits (the root's allocation protects its buffer). Kernel memory; the vif takes it as the
+ * member of a reduction or gather only (NAMP_ET_MEMBER). */
+static int32_t op_member_handle(int ri, const struct kmpt_req *r, struct k_task *task)
+{
+    const uint32_t kid = r->a2 & 0xFFu, claim = (r->a2 >> 8) & 0xFFu, kind = (r->a2 >> 16) & 0xFFu;
+    const struct mp_ephandle *root = lookup_of(task, r->a1);
+    if (!root || !owner_ok(kid, ri) || (kind != NAMP_CC_K_REDUCE && kind != NAMP_CC_K_GATHER))
+        return MP_TASK_ERR(MCAPI_ERR_PARAMETER);
+    const uint32_t m = (root->geometry >> 8) & 0xFFu;
+    if (kind == NAMP_CC_K_GATHER && claim != m)
+        return MP_TASK_ERR(MCAPI_ERR_PARAMETER);   /* the root's elements are not that size */
+    mcapix_endpoint_info_t own;
+    int ok;
+    KMP(ok = mcapix_endpoint_inspect(eps[kid].h, &own));
+    struct mp_ephandle *h = ok == 0 ? handle_alloc(ri) : NULL;
+    if (!h)
+        return MP_TASK_ERR(ok == 0 ? MCAPI_ERR_ENDP_LIMIT : MCAPI_ERR_ENDP_INVALID);
+    *h = *root;
+    namp_handle_t *x = (namp_handle_t *)h->hw;
+    x->key_tile = tile_id();
+    x->key_id = own.id;
+    if (kind == NAMP_CC_K_GATHER) {
+        x->flags = NAMP_H_F_CONNECTED | NAMP_H_GEOMETRY(0, m);
+        x->credits = 0xFFFFFFFFu;
     }
-    case MP_TASK_OP_GET: {
-        mcapi_endpoint_t h;
-        KMP(h = mcapi_endpoint_get(MCAPI_DOMAIN, r->a1, r->a2, MP_TASK_GET_TRY_US, &st));
-        if (st != MCAPI_SUCCESS)
-            return MP_TASK_ERR(st);
-        int vid = k_vif_add_handle(r->t, h);
-        return vid >= 0 ? vid : MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
+    int vid = table_add(ri, NAMP_ET_MEMBER, h->hw, K_ETO_MEMBER, kid, handle_index(h));
+    if (vid < 0) {
+        locked(free_handle_locked, h);
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
     }
-    case MP_TASK_OP_GATHER_HANDLE: {
-        /* a gather part's own handle of the root (as the library builds it for bare metal):
-         * connected, the root's element geometry, unlimited credits (the root's allocation
-         * protects its buffer); kernel memory, so the task names it only by vID */
-        if (r->a1 >= task->et_count || task->et[r->a1][NAMP_ET_KIND / 4] != NAMP_ET_HANDLE ||
-            r->a2 < MP_CB_MIN_MSG_LOG2 || r->a2 > MP_CB_MAX_MSG_LOG2)
-            return MP_TASK_ERR(MCAPI_ERR_PARAMETER);
-        const namp_handle_t *root = (const namp_handle_t *)(uintptr_t)task->et[r->a1][NAMP_ET_ADDR / 4];
-        namp_handle_t *h = kmig_handle_alloc(r->t);
-        if (!h)
-            return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
-        h->tile = root->tile;
-        h->endpoint = root->endpoint;
-        h->flags = NAMP_H_F_CONNECTED | NAMP_H_GEOMETRY(0, r->a2);
-        h->credits = 0xFFFFFFFFu;
-        int vid = k_vif_add_handle(r->t, h);
-        if (vid < 0)
-            return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
-        task->et_gather |= 1u << vid;   /* a migration rebuilds it as such (kmig.c) */
-        return vid;
-    }
-    case MP_TASK_OP_CC_AREA: {
-        int vid = k_vif_add_ccarea(r->t, r->a1, r->a2);
-        return vid >= 0 ? vid : MP_TASK_ERR(vid == K_ENOMEM ? MCAPI_ERR_MEM_LIMIT : MCAPI_ERR_BUF_INVALID);
-    }
+    return vid;
+}
+
+static int32_t op_cc_area(int ri, const struct kmpt_req *r, const struct k_task *task)
+{
+    const uint32_t pa = k_vif_ccarea_pa(task, r->a1, r->a2);
+    const struct k_et_rec rec = {K_ETO_CCAREA, NONE, NONE, 0};
+    int vid = pa ? k_vif_add_owned(recs[ri].t, recs[ri].tid, NAMP_ET_CCAREA, pa, r->a2, &rec) : K_EINVAL;
+    return vid >= 0 ? vid : MP_TASK_ERR(vid == K_ENOMEM ? MCAPI_ERR_MEM_LIMIT : MCAPI_ERR_BUF_INVALID);
+}
+
+/* Service thread side (no kernel lock; MCAPI under KMP; every wait bounded). */
+static int32_t run(int ri)
+{
+    const struct kmpt_req *r = &recs[ri].req;
+    if (!rec_alive(&recs[ri]))   /* ended while its request waited: nothing to do for it */
+        return MP_TASK_ERR(MCAPI_ERR_NODE_NOTINIT);
+    struct k_task *task = recs[ri].t->task;
+    switch (r->op) {
+    case MP_TASK_OP_CREATE: return op_create(ri, r, task);
+    case MP_TASK_OP_DELETE: return op_delete(ri, r);
+    case MP_TASK_OP_CONNECT: return op_connect(ri, r, task);
+    case MP_TASK_OP_SEND_OPEN: return op_send_open(ri, r);
+    case MP_TASK_OP_RECV_OPEN: return op_recv_open(ri, r);
+    case MP_TASK_OP_GET: return op_get(ri, r);
+    case MP_TASK_OP_MEMBER_HANDLE: return op_member_handle(ri, r, task);
+    case MP_TASK_OP_CC_AREA: return op_cc_area(ri, r, task);
     }
     return MP_TASK_ERR(MCAPI_ERR_NOT_SUPPORTED);
 }
 
+/* ---- a task's end ---- */
+
 /* Trap context (k_task_release, kernel lock held): takes the address space of a task that ended
- * with endpoints. 1 taken (the service frees it), 0 the caller frees it now. */
+ * with endpoints; its handles and its record go when nothing of it is in flight any more. 1
+ * taken (the service frees it), 0 the caller frees it now. */
 int kmp_task_release(k_thread_t *t, struct k_task *task)
 {
-    int owns = 0;
-    for (uint32_t i = 0; i < KMPT_EPS; ++i)
-        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id)
-            owns = 1;
-    if (!owns)
+    const int ri = rec_index(t);
+    if (ri < 0)
         return 0;
-    for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
-        if (!zombies[z].task) {
-            zombies[z].t = t;
-            zombies[z].tid = t->id;
-            zombies[z].ticks = 0;
-            zombies[z].task = task;
-            if (service)
-                k_sys_sem_give(&service_sem);
-            return 1;
-        }
-    console_puts("k: too many ended tasks with endpoints: pages stay out of the pool\n");
-    return 1;   /* never freed while an adapter may write into them */
+    struct kmpt_task *x = &recs[ri];
+    x->state = REC_ENDED;
+    if (x->req.state != RQ_BUSY)
+        x->req.state = RQ_FREE;   /* an abandoned request: its entry is back */
+    x->ticks = 0;
+    if (x->n_handles && k_vif_quiet(task))   /* nothing of it in flight: its handles back now */
+        for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
+            if (handle_rec[i] == ri)
+                handle_free((int)i);
+    /* the service may be working for it (its pages named in a request under way): they wait */
+    if (x->n_eps || x->n_handles || x->req.state == RQ_BUSY) {
+        x->space = task;
+        if (service)
+            k_sys_sem_give(&service_sem);
+        return 1;
+    }
+    rec_maybe_free(x);
+    return 0;
 }
 
-/* Service thread: frees a dead task's space when every one of its endpoints is reaped (they
- * were deleted by watch_peers once its slot was quiet). 1 when the zombie is gone. */
-static int bury(uint32_t z)
-{
-    int quiet = 1;
-    for (uint32_t i = 0; i < KMPT_EPS; ++i)
-        if (eps[i].h && eps[i].t == zombies[z].t && eps[i].tid == zombies[z].tid)
-            quiet = 0;   /* reap_deleted() frees the entry once the library released it */
-    if (!quiet && ++zombies[z].ticks < KMPT_ZOMBIE_TICKS)
-        return 0;
-    uint32_t saved = irq_global_disable();
-    k_lock_take();
-    extern int k_task_space_free(struct k_task * task);
-    int freed = quiet && k_task_space_free(zombies[z].task);
-    k_lock_give();
-    irq_global_restore(saved);
-    if (!freed && zombies[z].ticks < KMPT_ZOMBIE_TICKS)
-        return 0;
-    if (!freed)
-        console_puts("k: ended task's endpoints never quiet: pages stay out of the pool\n");
-    zombies[z].task = NULL;
-    return 1;
-}
-
-/* ---- peers of killed tasks (docs/kernel.md "MCAPI in tasks", "A peer killed"). A task that
- * ends (killed or not) has its endpoints deleted as soon as its vif is quiet, not at its join:
- * senders to it get NO_ENDPOINT (MCAPI_ERR_ENDP_INVALID), a channel it received on is revoked
- * (the sender's NAMP fails CLOSED, MCAPI_ERR_CHAN_INVALID) and one it sent on is closed ("stopped"
- * to the receiver, whose receives end with MCAPI_ERR_CHAN_INVALID once empty). A live task whose
- * channel peer went away is told here too: the library cannot reach into its pages. */
-
-/* The owner of eps[i]: 1 alive (*task its space), 0 ended (*task its space while the kernel
- * still holds it: not joined yet, or a zombie; NULL if already freed). Kernel lock held. */
+/* The owner of eps[i]: 1 alive (*task its space), 0 ended or gone (*task its space while the
+ * kernel still holds it, else NULL). Kernel lock held. */
 static int ep_owner(uint32_t i, struct k_task **task)
 {
-    k_thread_t *t = eps[i].t;
+    const struct kmpt_task *x = &recs[eps[i].rec];
     *task = NULL;
-    if (t->id == eps[i].tid && t->task) {
-        *task = t->task;
-        return t->state != KS_DEAD && t->state != KS_FREE;
+    if (x->state == REC_LIVE && x->t->id == x->tid && x->t->task) {
+        *task = x->t->task;
+        return rec_alive(x);
     }
-    for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
-        if (zombies[z].task && zombies[z].t == t && zombies[z].tid == eps[i].tid)
-            *task = zombies[z].task;
+    if (x->state == REC_ENDED)
+        *task = x->space;
     return 0;
 }
 
@@ -331,18 +592,50 @@ static int vif_idle(const struct k_task *task)
     return !(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE);
 }
 
+/* Service thread: an ended task's handles once its slot is quiet (a transfer still under way may
+ * write a handle's `sent` word) — also before its join —, then its address space once every
+ * endpoint is reaped. */
+static void bury(struct kmpt_task *x)
+{
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    if (x->state == REC_LIVE && x->n_handles && !rec_alive(x) && x->t && x->t->task && k_vif_quiet(x->t->task))
+        for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
+            if (handle_rec[i] == x - recs)
+                handle_free((int)i);
+    if (x->state == REC_ENDED && x->space && x->req.state != RQ_BUSY && k_vif_quiet(x->space)) {
+        for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
+            if (handle_rec[i] == x - recs)
+                handle_free((int)i);
+        extern int k_task_space_free(struct k_task * task);
+        if (!x->n_eps && k_task_space_free(x->space))
+            x->space = NULL;
+    }
+    if (x->state == REC_ENDED && x->space && ++x->ticks == KMPT_ZOMBIE_TICKS)
+        console_puts("k: ended task's endpoints not quiet yet: its pages wait\n");
+    rec_maybe_free(x);
+    k_lock_give();
+    irq_global_restore(saved);
+}
+
+/* ---- peers of killed tasks (docs/kernel.md "MCAPI in tasks", "A peer killed"). A task that
+ * ends (killed or not) has its endpoints deleted as soon as its vif is quiet, not at its join:
+ * senders to it get NO_ENDPOINT (MCAPI_ERR_ENDP_INVALID), a channel it received on is revoked
+ * (the sender's NAMP fails CLOSED, MCAPI_ERR_CHAN_INVALID) and one it sent on is closed ("stopped"
+ * to the receiver, whose receives end with MCAPI_ERR_CHAN_INVALID once empty). A live task whose
+ * channel peer went away is told here too: the library cannot reach into its pages. */
 static void watch_peers(void)
 {
     for (uint32_t i = 0; i < KMPT_EPS; ++i) {
         /* the migration thread may forget an entry meanwhile (its endpoint became a tombstone):
          * a copy of the handle, checked again under the lock */
         const mcapi_endpoint_t h = eps[i].h;
-        if (!h || eps[i].deleting)
+        if (!h || eps[i].deleting || eps[i].tomb_until)
             continue;
         /* a look without locks first: this runs every tick beside the tasks' traffic */
-        const k_thread_t *o = eps[i].t;
+        const struct kmpt_task *o = &recs[eps[i].rec];
         const uint32_t hint = h->local ? h->local->flags : 0;
-        const int ended = o->id != eps[i].tid || !o->task || o->state == KS_DEAD || o->state == KS_FREE;
+        const int ended = !rec_alive(o);
         const int gone = (hint & MP_EPF_SENDER_GONE) && !eps[i].told_gone;
         const int stop = (hint & (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE | MP_EPF_STOP_SENT)) ==
                          (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE);
@@ -351,7 +644,7 @@ static void watch_peers(void)
         struct k_task *task;
         uint32_t saved = irq_global_disable();
         k_lock_take();
-        if (eps[i].h != h) {
+        if (eps[i].h != h || eps[i].tomb_until) {
             k_lock_give();
             irq_global_restore(saved);
             continue;
@@ -385,28 +678,70 @@ static void watch_peers(void)
         if ((fl & MP_EPF_SENDER_GONE) && !eps[i].told_gone) {
             /* receiving side, its sender closed: the task's receives end once empty; its credit
              * path names a handle that is not the channel's any more */
-            struct mp_task_ctrl *c = kmp_task_ptr(eps[i].t, K_USER_DATA, sizeof *c);
+            k_thread_t *t = recs[eps[i].rec].t;
+            struct mp_task_ctrl *c = kmp_task_ptr(t, K_USER_DATA, sizeof *c);
             if (c && eps[i].idx < MP_TASK_EPS)
                 c->ep[eps[i].idx].gone = 1;
             if (eps[i].credit_vid >= 0)
-                (void)k_vif_clear_entry(eps[i].t, (uint32_t)eps[i].credit_vid);
+                (void)k_vif_clear_entry(t, (uint32_t)eps[i].credit_vid);
             eps[i].told_gone = 1;
         }
     }
 }
 
-/* Entries of deleted endpoints are free again once the library has released their buffers. */
+static void ep_entry_free_locked(void *arg)
+{
+    const uint32_t i = (uint32_t)(uintptr_t)arg;
+    struct kmpt_task *x = &recs[eps[i].rec];
+    eps[i].h = NULL;
+    eps[i].deleting = 0;
+    eps[i].tomb_until = 0;
+    eps[i].rec = -1;
+    x->n_eps--;
+    rec_maybe_free(x);
+}
+
+/* Entries of deleted endpoints are free again once the library has released their buffers;
+ * tombstones of tasks that moved on once no sender needs them (K_TOMBSTONE_TICKS). */
 static void reap_deleted(void)
 {
+    const uint64_t now = timer_now();
     for (uint32_t i = 0; i < KMPT_EPS; ++i) {
-        if (!eps[i].h || !eps[i].deleting)
+        if (!eps[i].h)
             continue;
-        int reaped;
-        KMP(reaped = mcapix_endpoint_reaped(eps[i].h));
-        if (reaped) {
-            eps[i].h = NULL;
-            eps[i].deleting = 0;
+        int free_it = 0;
+        if (eps[i].tomb_until && now >= eps[i].tomb_until) {
+            KMP((void)mcapix_endpoint_bury(eps[i].h));
+            free_it = 1;
+        } else if (eps[i].deleting) {
+            KMP(free_it = mcapix_endpoint_reaped(eps[i].h));
         }
+        if (free_it)
+            locked(ep_entry_free_locked, (void *)(uintptr_t)i);
+    }
+}
+
+/* The service at the requesting task's priority at most while it works for it; the library lock
+ * is taken at the service's own priority (a kernel thread waiting for the lock must not wait for
+ * a task-priority holder). */
+static void serve_requests(void)
+{
+    for (uint32_t n = 0; n < KMPT_TASKS; ++n) {
+        const uint32_t i = (next_req + n) % KMPT_TASKS;
+        if (recs[i].state != REC_LIVE || recs[i].req.state != RQ_PENDING)
+            continue;
+        recs[i].req.state = RQ_BUSY;
+        const uint32_t p = recs[i].t->prio < service_prio ? recs[i].t->prio : service_prio;
+        if (p != service_prio)
+            k_set_priority(service, p);
+        const int32_t res = run((int)i);
+        if (p != service_prio)
+            k_set_priority(service, service_prio);
+        recs[i].req.result = res;
+        smp_fence();
+        recs[i].req.state = RQ_DONE;
+        next_req = i + 1;   /* round robin: the next pass starts after this task */
+        return;             /* one request per pass: the housekeeping runs between them */
     }
 }
 
@@ -416,20 +751,15 @@ static void service_main(void *arg)
     while (!service_stop) {
         watch_peers();
         reap_deleted();
-        for (uint32_t z = 0; z < KMPT_ZOMBIES; ++z)
-            if (zombies[z].task)
-                (void)bury(z);
-        if (k_sem_take(&service_sem, 1) != K_OK)
+        for (uint32_t z = 0; z < KMPT_TASKS; ++z)
+            if (recs[z].state == REC_ENDED || (recs[z].state == REC_LIVE && recs[z].n_handles))
+                bury(&recs[z]);
+        int more = 0;
+        for (uint32_t i = 0; i < KMPT_TASKS && !more; ++i)
+            more = recs[i].state == REC_LIVE && recs[i].req.state == RQ_PENDING;
+        if (!more && k_sem_take(&service_sem, 1) != K_OK)
             continue;
-        for (uint32_t i = 0; i < KMPT_REQS; ++i) {
-            if (reqs[i].state != RQ_PENDING)
-                continue;
-            reqs[i].state = RQ_BUSY;
-            int32_t res = run(&reqs[i]);
-            reqs[i].result = res;
-            smp_fence();
-            reqs[i].state = RQ_DONE;
-        }
+        serve_requests();
     }
     service = NULL;
 }
@@ -438,7 +768,16 @@ int kmp_task_service_start(uint32_t prio)
 {
     if (service)
         return K_EINVAL;
+    static int once;
+    if (!once) {
+        for (uint32_t i = 0; i < KMPT_EPS; ++i)
+            eps[i].rec = -1;
+        for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
+            handle_rec[i] = -1;
+        once = 1;
+    }
     service_stop = 0;
+    service_prio = prio;
     k_sem_init(&service_sem, 0);
     service = k_thread_create("kmp_task", service_main, NULL, prio, 0);
     return service ? K_OK : K_ENOMEM;
@@ -475,30 +814,45 @@ int kmp_task_diagnose(k_thread_t *t, kmp_task_diag_t *d)
     return K_OK;
 }
 
-int kmp_task_attach(k_thread_t *t, unsigned slot)
+static void sendbuf_rec_locked(void *arg)
 {
-    if (!t || !t->task)
+    k_thread_t *t = arg;
+    if (t->task && t->task->et_count)
+        t->task->et_rec[t->task->et_count - 1] = (struct k_et_rec){K_ETO_SENDBUF, NONE, NONE, 0};
+}
+
+int kmp_task_attach_quota(k_thread_t *t, unsigned slot, const kmp_task_quota_t *q)
+{
+    if (!t || !t->task || t->task->et_count)
         return K_EINVAL;
     struct mp_task_ctrl *c = kmp_task_ptr(t, K_USER_DATA, sizeof *c);
     mp_cbuffer_t *tx = kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_TASK_PAGE);
     if (!c || !tx)
         return K_EINVAL;   /* the data region does not hold an mp_task_state_t */
+    const int ri = admit(t, q);
+    if (ri < 0)
+        return ri;
     mp_cbuffer_init(tx, MP_TASK_TX_N, MP_TASK_TX_M, 0);
     int vid = k_vif_add_sendbuf(t, K_USER_DATA + offsetof(mp_task_state_t, tx),
                                 (uint32_t)mp_cbuffer_footprint(MP_TASK_TX_N, MP_TASK_TX_M));
-    if (vid < 0)
-        return vid;
+    int r = vid < 0 ? vid : K_OK;
+    if (r == K_OK)
+        locked(sendbuf_rec_locked, t);
     /* the library must not use the task's slot: one it holds now is refused */
-    int ok = k_vif_slot_known(slot);
-    if (!ok)
+    int ok = r == K_OK && k_vif_slot_known(slot);
+    if (r == K_OK && !ok)
         KMP(ok = namp_slot_claim(slot));
-    if (!ok)
-        return K_EBUSY;
-    uint32_t vif = k_vif_attach(t, slot);
-    if (!vif) {
+    if (r == K_OK && !ok)
+        r = K_EBUSY;
+    uint32_t vif = r == K_OK ? k_vif_attach(t, slot) : 0;
+    if (r == K_OK && !vif) {
         if (!k_vif_slot_known(slot))
             KMP(namp_slot_free(slot));
-        return K_EINVAL;
+        r = K_EINVAL;
+    }
+    if (r != K_OK) {
+        kmp_task_unadmit(t);
+        return r;
     }
     memset(c, 0, sizeof *c);
     c->vif = vif;
@@ -510,70 +864,184 @@ int kmp_task_attach(k_thread_t *t, unsigned slot)
     return K_OK;
 }
 
-/* ---- task migration (kmig.c): a task's endpoints, listed at the source, rebuilt at the
- * destination, forgotten at the source (they became tombstones, not deleted) ---- */
+int kmp_task_attach(k_thread_t *t, unsigned slot) { return kmp_task_attach_quota(t, slot, NULL); }
 
-int kmp_task_list(k_thread_t *t, struct kmp_task_ep *out, int max)
+static void unadmit_locked(void *arg)
 {
+    const int ri = rec_index(arg);
+    if (ri < 0)
+        return;
+    recs[ri].state = REC_ENDED;   /* nothing made yet, or dropped by the caller */
+    recs[ri].space = NULL;
+    rec_maybe_free(&recs[ri]);
+}
+
+void kmp_task_unadmit(k_thread_t *t) { locked(unadmit_locked, t); }
+
+/* ---- task migration (kmig.c): a task's records, listed at the source, rebuilt at the
+ * destination; the source's endpoints become tombstones (connection-less) or are retired ---- */
+
+int kmp_task_admit(k_thread_t *t, const kmp_task_quota_t *q)
+{
+    const int ri = admit(t, q);
+    return ri < 0 ? ri : K_OK;
+}
+
+int kmp_task_quota(k_thread_t *t, kmp_task_quota_t *q)
+{
+    const int ri = rec_index(t);
+    if (ri < 0)
+        return K_EINVAL;
+    *q = recs[ri].q;
+    return K_OK;
+}
+
+int kmp_task_list(k_thread_t *t, struct kmp_task_ep *out, int max, int *deleting)
+{
+    const int ri = rec_index(t);
     int n = 0;
-    for (uint32_t i = 0; i < KMPT_EPS && n < max; ++i)
-        if (eps[i].h && !eps[i].deleting && eps[i].t == t && eps[i].tid == t->id) {
+    *deleting = 0;
+    for (uint32_t i = 0; ri >= 0 && i < KMPT_EPS; ++i) {
+        if (!eps[i].h || eps[i].rec != ri || eps[i].tomb_until)
+            continue;
+        if (eps[i].deleting) {
+            ++*deleting;
+        } else if (n < max) {
             out[n].kid = i;
             out[n].idx = eps[i].idx;
             out[n].h = eps[i].h;
             ++n;
+        } else {
+            return K_ENOMEM;   /* more than a migration carries: cannot happen (quota), refused */
         }
+    }
     return n;
+}
+
+int kmp_task_requests_idle(k_thread_t *t)
+{
+    const int ri = rec_index(t);
+    return ri >= 0 && recs[ri].req.state == RQ_FREE;
 }
 
 int kmp_task_adopt(k_thread_t *t, const struct kmp_task_ep_spec *spec, mcapi_endpoint_t *h_out)
 {
-    if (!t || !t->task || spec->idx >= MP_TASK_EPS)
+    const int ri = rec_index(t);
+    if (ri < 0 || !t->task || spec->idx >= MP_TASK_EPS)
         return K_EINVAL;
+    if (recs[ri].n_eps >= recs[ri].q.endpoints)
+        return K_ENOMEM;
     uint32_t va = K_USER_DATA + offsetof(mp_task_state_t, rx) + spec->idx * MP_TASK_PAGE;
     uint32_t pa = vm_user_range(t->task, va, MP_TASK_PAGE, PTE_R | PTE_W);
-    uint32_t kid = KMPT_EPS;
-    for (uint32_t i = 0; i < KMPT_EPS && kid == KMPT_EPS; ++i)
-        if (!eps[i].h)
-            kid = i;
+    const uint32_t kid = free_kid();
     if (!pa || kid == KMPT_EPS)
         return K_ENOMEM;
-    mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
     mcapi_status_t st;
-    mcapi_endpoint_t h;
-    KMP(h = mcapix_endpoint_create_in(spec->port, &a, (void *)pa, &st));
+    mcapi_endpoint_t h = create_in(spec->port, pa, &st);
     if (st != MCAPI_SUCCESS)
         return st == MCAPI_ERR_ENDP_EXISTS ? K_EBUSY : K_ENOMEM;
     if (spec->hold)   /* "full" until the task's pages are there */
         KMP((void)mcapix_endpoint_hold(h, 1));
     if (spec->channel_recv)
         KMP(st = mcapix_endpoint_adopt_recv(h, spec->peer_node, spec->peer_handle));
-    eps[kid].t = t;
-    eps[kid].tid = t->id;
-    eps[kid].h = h;
-    eps[kid].idx = spec->idx;
+    eps[kid].rec = (int16_t)ri;
+    eps[kid].idx = (uint8_t)spec->idx;
     eps[kid].deleting = 0;
     eps[kid].credit_vid = -1;   /* the task keeps its vIDs; a closed channel is not told here */
     eps[kid].told_gone = 0;
+    eps[kid].tomb_until = 0;
+    eps[kid].h = h;
+    recs[ri].n_eps++;
     *h_out = h;
     return st == MCAPI_SUCCESS ? (int)kid : K_EINVAL;
 }
 
-void kmp_task_forget(k_thread_t *t)
+struct mp_ephandle *kmp_task_handle(k_thread_t *t) { return handle_alloc(rec_index(t)); }
+
+int kmp_task_set_vid(k_thread_t *t, uint32_t vid, uint32_t obj, uint32_t kid, const void *handle)
 {
+    const int hi = handle ? handle_index(handle) : -1;
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    const int r = t->task && vid < t->task->et_count && vid < K_VIF_ET_MAX ? K_OK : K_EINVAL;
+    if (r == K_OK)
+        t->task->et_rec[vid] = (struct k_et_rec){(uint8_t)obj, (uint8_t)(kid < KMPT_EPS ? kid : NONE),
+                                                 (uint8_t)(hi < 0 ? NONE : (uint32_t)hi), 0};
+    k_lock_give();
+    irq_global_restore(saved);
+    return r;
+}
+
+static void left_locked(void *arg)
+{
+    k_thread_t *t = arg;
+    const int ri = rec_index(t);
+    if (ri < 0)
+        return;
+    const uint64_t until = timer_now() + (uint64_t)K_TOMBSTONE_TICKS * k_cfg.tick_ticks;
     for (uint32_t i = 0; i < KMPT_EPS; ++i)
-        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id) {
-            eps[i].h = NULL;
-            eps[i].deleting = 0;
-        }
+        if (eps[i].h && eps[i].rec == ri && !eps[i].deleting && !eps[i].tomb_until)
+            eps[i].tomb_until = until;
+    /* its handles: the task runs elsewhere now; the ones its transfers used are quiet (its vif
+     * settled before the switch) */
+    for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
+        if (handle_rec[i] == ri)
+            handle_free((int)i);
+    recs[ri].state = REC_LEFT;
+    recs[ri].req.state = RQ_FREE;
+    /* what it keeps reserved here: its tombstones' entries, nothing more (its quota went with it) */
+    reserved_eps -= recs[ri].q.endpoints - recs[ri].n_eps;
+    recs[ri].q.endpoints = recs[ri].n_eps;
+    reserved_handles -= recs[ri].q.handles;
+    recs[ri].q.handles = 0;
+    rec_maybe_free(&recs[ri]);
+}
+
+void kmp_task_left(k_thread_t *t, const mcapi_endpoint_t *retired, int n)
+{
+    /* the retired (channel) endpoints' entries are free at once: nothing redirects there */
+    const int ri = rec_index(t);
+    for (int k = 0; ri >= 0 && k < n; ++k)
+        for (uint32_t i = 0; i < KMPT_EPS; ++i)
+            if (eps[i].h == retired[k] && eps[i].rec == ri)
+                locked(ep_entry_free_locked, (void *)(uintptr_t)i);
+    locked(left_locked, t);
 }
 
 void kmp_task_drop(k_thread_t *t)
 {
-    for (uint32_t i = 0; i < KMPT_EPS; ++i)
-        if (eps[i].h && eps[i].t == t && eps[i].tid == t->id && !eps[i].deleting) {
+    const int ri = rec_index(t);
+    for (uint32_t i = 0; ri >= 0 && i < KMPT_EPS; ++i)
+        if (eps[i].h && eps[i].rec == ri && !eps[i].deleting) {
             mcapi_status_t st;
             KMP(mcapix_endpoint_discard(eps[i].h, &st));
             eps[i].deleting = 1;
         }
+}
+
+void kmp_task_tables(kmp_task_tables_t *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    for (uint32_t i = 0; i < KMPT_TASKS; ++i)
+        out->records += recs[i].state != REC_FREE;
+    for (uint32_t i = 0; i < KMPT_EPS; ++i)
+        out->endpoints += eps[i].h != NULL;
+    for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
+        out->handles += handle_rec[i] >= 0;
+    out->reserved_endpoints = reserved_eps;
+    out->reserved_handles = reserved_handles;
+    out->vif_slots = k_vif_slots_taken();
+    out->pages_free = k_pages_free();
+    k_lock_give();
+    irq_global_restore(saved);
+    for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i) {
+        const struct mp_endpoint *ep = &mp_endpoints[i];
+        if (ep->state == MP_EP_FREE || ep->state == MP_EP_DELETED)
+            continue;
+        out->library_endpoints++;
+        const uint32_t rxb = ep->hw[NAMP_EP_RX_BUFFER / 4];
+        out->dangling += (rxb && k_page_free_at(rxb)) || (ep->rx && k_page_free_at((uint32_t)(uintptr_t)ep->rx));
+    }
 }

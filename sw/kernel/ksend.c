@@ -15,8 +15,21 @@
 #define SB_M 9u          /* of 512 bytes */
 #define SLOT(reg) (*(volatile uint32_t *)(TILE_NA_BASE + NA_NAMP_SLOT_BASE(K_SEND_SLOT) + (reg)))
 
+/* A send still under way after this long is aborted at the next call: a receiver that never
+ * drains must not keep the kernel's slot from every other task (docs/security.md "CPU time"). */
+#define K_SEND_ABORT_TICKS 20u
+
 static uint8_t send_buffer[MP_CB_HEADER_SIZE + (4u << SB_N) + (1u << (SB_N + SB_M))] __attribute__((aligned(8)));
 static int ready;
+static uint64_t started;   /* mtime of the send under way */
+
+/* The NAMP driver (when the firmware has it): the slot is taken from the MCAPI library's hands
+ * for the transfer and given back by the driver once the NAMP is done with it (an implicitly
+ * completing slot), so a task's send never runs over a kernel thread's transfer in the same slot
+ * (docs/security.md). */
+extern int namp_slot_claim(unsigned slot) __attribute__((weak));
+extern void namp_slot_implicit_for(unsigned slot, uintptr_t owner) __attribute__((weak));
+extern void namp_slot_free(unsigned slot) __attribute__((weak));
 
 int32_t k_sys_namp_send(k_thread_t *cur, uint32_t vid, uint32_t va, uint32_t size)
 {
@@ -33,20 +46,32 @@ int32_t k_sys_namp_send(k_thread_t *cur, uint32_t vid, uint32_t va, uint32_t siz
         mp_cbuffer_init(b, SB_N, SB_M, 0);
         ready = 1;
     }
-    /* the previous send must have finished: the slot is the kernel's only one */
-    for (uint32_t i = 0; (SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID) && i < 1000000u; ++i)
-        ;
-    if (SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID)
+    /* the slot must be free (the previous send finished, the library not using it): no waiting
+     * here, with the kernel lock held, on a task's behalf; the caller tries again */
+    const uint32_t f = SLOT(NAMP_SLOT_FLAGS);
+    const int claimed = namp_slot_claim ? namp_slot_claim(K_SEND_SLOT)
+                                        : !(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE);
+    if (!claimed) {   /* a send of ours under way too long (its PARAM2 is our buffer): aborted */
+        if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE) && SLOT(NAMP_SLOT_PARAM2) == (uint32_t)b &&
+            timer_now() - started > (uint64_t)K_SEND_ABORT_TICKS * k_cfg.tick_ticks)
+            SLOT(NAMP_SLOT_CTRL) = NAMP_SLOT_CTRL_ABORT;
         return K_EAGAIN;
-    SLOT(NAMP_SLOT_FLAGS) = 0;   /* acknowledge a DONE left by the last one */
+    }
     uint32_t idx;
-    if (mp_cbuffer_reserve(b, &idx) != 0)
+    if (mp_cbuffer_reserve(b, &idx) != 0) {
+        if (namp_slot_free)
+            namp_slot_free(K_SEND_SLOT);
         return K_EAGAIN;
+    }
+    SLOT(NAMP_SLOT_FLAGS) = 0;   /* acknowledge a DONE (or a failure) left by the last one */
+    started = timer_now();
     memcpy(mp_cbuffer_data(b, idx), (const void *)pa, size);
     mp_cbuffer_commit(b, idx, size);
     SLOT(NAMP_SLOT_PARAM1) = task->et[vid][0];
     SLOT(NAMP_SLOT_PARAM2) = (uint32_t)b;
     SLOT(NAMP_SLOT_PARAM3) = idx;
     SLOT(NAMP_SLOT_FLAGS) = NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+    if (namp_slot_implicit_for)
+        namp_slot_implicit_for(K_SEND_SLOT, (uintptr_t)send_buffer);
     return (SLOT(NAMP_SLOT_STATUS) & NAMP_STATUS_ERROR) ? K_EINVAL : K_OK;
 }

@@ -88,7 +88,7 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
     task->vif_slot = -1;
     task->vif_busy = -1;
     task->et_count = 0;
-    task->et_gather = 0;
+    memset(task->et_rec, 0, sizeof task->et_rec);
     task->stack_pages = stack_pages;
     task->prio = image->prio;
     task->migrating = 0;
@@ -193,9 +193,6 @@ void k_task_release(k_thread_t *t)
         return;
     t->task = NULL;
     k_vif_release(task);
-    extern void kmig_task_release(k_thread_t * t) __attribute__((weak));
-    if (kmig_task_release)
-        kmig_task_release(t);
     extern int kmp_task_release(k_thread_t * t, struct k_task * task) __attribute__((weak));
     if (kmp_task_release && kmp_task_release(t, task))
         return;

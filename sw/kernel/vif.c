@@ -42,6 +42,14 @@ static int free_for_vif(unsigned s, uint32_t lib_busy)
     return (vif_ever[s / 32] & bit) || s >= 32 || !(lib_busy & bit);
 }
 
+uint32_t k_vif_slots_taken(void)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < NA_NAMP_MAX_SLOTS / 32; ++i)
+        n += (uint32_t)__builtin_popcount(vif_taken[i]);
+    return n;
+}
+
 int k_vif_slot_known(unsigned slot) { return slot < NA_NAMP_MAX_SLOTS && (vif_ever[slot / 32] >> (slot % 32)) & 1u; }
 
 int k_vif_free_slot(unsigned preferred, uint32_t lib_busy)
@@ -85,6 +93,26 @@ static int locked_add(k_thread_t *t, uint32_t kind, uint32_t pa, uint32_t limit)
     return r;
 }
 
+/* An entry for task thread t while it is still the thread of id `tid` (checked under the lock:
+ * the caller may have waited meanwhile), with the kernel's record of what it is (kmp_task.c). */
+int k_vif_add_owned(k_thread_t *t, uint32_t tid, uint32_t kind, uint32_t pa, uint32_t limit,
+                    const struct k_et_rec *rec)
+{
+    if (!t || !pa || (pa & 3))
+        return K_EINVAL;
+    uint32_t saved = irq_global_disable();
+    k_lock_take();
+    int r = K_EINVAL;
+    if (t->id == tid && t->task && t->state != KS_DEAD && t->state != KS_FREE) {
+        r = add(t, kind, pa, limit);
+        if (r >= 0 && r < K_VIF_ET_MAX)
+            t->task->et_rec[r] = *rec;
+    }
+    k_lock_give();
+    irq_global_restore(saved);
+    return r;
+}
+
 int k_vif_add_handle(k_thread_t *t, const void *handle)
 {
     if (!t || !t->task || !handle || ((uint32_t)handle & 3))
@@ -99,6 +127,15 @@ int k_vif_add_credit(k_thread_t *t, const void *handle)
     return locked_add(t, NAMP_ET_CREDIT, (uint32_t)handle, NAMP_H_SIZE);
 }
 
+/* A contributor's handle of a reduction or gather root (kmp_task.c): the only member a task's
+ * reduction or gather may name, and usable for nothing else (docs/security.md). */
+int k_vif_add_member(k_thread_t *t, const void *handle)
+{
+    if (!t || !t->task || !handle || ((uint32_t)handle & 3))
+        return K_EINVAL;
+    return locked_add(t, NAMP_ET_MEMBER, (uint32_t)handle, NAMP_H_SIZE);
+}
+
 /* Takes an entry back (its object is gone, e.g. a closed channel's credit path): the vif refuses
  * it from then on (VIF_ENTRY); the vIDs after it stay. */
 int k_vif_clear_entry(k_thread_t *t, uint32_t vid)
@@ -109,6 +146,8 @@ int k_vif_clear_entry(k_thread_t *t, uint32_t vid)
     if (r == K_OK) {
         t->task->et[vid][NAMP_ET_KIND / 4] = NAMP_ET_EMPTY;
         t->task->et[vid][NAMP_ET_ADDR / 4] = 0;
+        if (vid < K_VIF_ET_MAX)
+            t->task->et_rec[vid] = (struct k_et_rec){K_ETO_NONE, 0xFFu, 0xFFu, 0};
     }
     k_lock_give();
     irq_global_restore(saved);
@@ -118,14 +157,22 @@ int k_vif_clear_entry(k_thread_t *t, uint32_t vid)
 /* An entry for a range of the task's memory: the NAMP reads it physically, so it must be the
  * task's own, writable, contiguous memory; the range is the window the adapter keeps every access
  * derived from what the task wrote there in. */
+static uint32_t range_pa(const struct k_task *task, uint32_t va, uint32_t bytes, uint32_t min)
+{
+    return task && !(va & 3) && bytes >= min ? vm_user_range(task, va, bytes, PTE_R | PTE_W) : 0u;
+}
+
 static int add_range(k_thread_t *t, uint32_t kind, uint32_t va, uint32_t bytes, uint32_t min)
 {
-    if (!t || !t->task || (va & 3) || bytes < min)
-        return K_EINVAL;
-    uint32_t pa = vm_user_range(t->task, va, bytes, PTE_R | PTE_W);
+    uint32_t pa = t ? range_pa(t->task, va, bytes, min) : 0u;
     if (!pa)
         return K_EINVAL;
     return locked_add(t, kind, pa, bytes);
+}
+
+uint32_t k_vif_ccarea_pa(const struct k_task *task, uint32_t va, uint32_t bytes)
+{
+    return range_pa(task, va, bytes, NAMP_CC_HEADER);
 }
 
 int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes)
@@ -202,7 +249,8 @@ void k_vif_release(struct k_task *task)
         mark(slot, 0);
     task->vif_slot = -1;
     task->et_count = 0;
-    task->et_gather = 0;
+    for (uint32_t v = 0; v < K_VIF_ET_MAX; ++v)
+        task->et_rec[v] = (struct k_et_rec){K_ETO_NONE, 0xFFu, 0xFFu, 0};
 }
 
 int k_vif_quiet(struct k_task *task)

@@ -7,12 +7,55 @@
 
 static uint8_t pool[K_PAGE_POOL][K_PAGE_SIZE] __attribute__((aligned(K_PAGE_SIZE)));
 static uint8_t pool_used[K_PAGE_POOL];
+/* Tests (docs/security.md): free pages hold a pattern, checked when they are taken again, so that
+ * a write into a page after it went back to the pool is seen. */
+static uint32_t poison, poison_damage;
+
+static uint32_t poison_check(uint32_t i)
+{
+    uint32_t bad = 0;
+    for (uint32_t w = 0; w < K_PAGE_SIZE / 4; ++w)
+        bad += ((const uint32_t *)pool[i])[w] != poison;
+    return bad;
+}
+
+static void poison_fill(uint32_t i)
+{
+    for (uint32_t w = 0; w < K_PAGE_SIZE / 4; ++w)
+        ((uint32_t *)pool[i])[w] = poison;
+}
+
+void k_pages_poison(uint32_t pattern)
+{
+    poison = pattern;
+    poison_damage = 0;
+    for (uint32_t i = 0; pattern && i < K_PAGE_POOL; ++i)
+        if (!pool_used[i])
+            poison_fill(i);
+}
+
+uint32_t k_pages_damage(void)
+{
+    uint32_t bad = poison_damage;
+    for (uint32_t i = 0; poison && i < K_PAGE_POOL; ++i)
+        if (!pool_used[i])
+            bad += poison_check(i);
+    return bad;
+}
+
+int k_page_free_at(uint32_t addr)
+{
+    const uint32_t off = addr - (uint32_t)(uintptr_t)pool;
+    return off < sizeof pool && !pool_used[off / K_PAGE_SIZE];
+}
 
 void *vm_page_alloc(void)
 {
     for (uint32_t i = 0; i < K_PAGE_POOL; ++i)
         if (!pool_used[i]) {
             pool_used[i] = 1;
+            if (poison)
+                poison_damage += poison_check(i);
             memset(pool[i], 0, K_PAGE_SIZE);
             return pool[i];
         }
@@ -30,8 +73,11 @@ uint32_t k_pages_free(void)
 void vm_page_free(void *p)
 {
     uint32_t i = (uint32_t)((uint8_t *)p - &pool[0][0]) / K_PAGE_SIZE;
-    if ((uint8_t *)p >= &pool[0][0] && i < K_PAGE_POOL)
+    if ((uint8_t *)p >= &pool[0][0] && i < K_PAGE_POOL) {
         pool_used[i] = 0;
+        if (poison)
+            poison_fill(i);
+    }
 }
 
 static int in_pool(uint32_t pa) { return pa - (uint32_t)pool < sizeof pool; }

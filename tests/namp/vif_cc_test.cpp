@@ -34,8 +34,9 @@ constexpr uint32_t ET = TILE_SRAM_BASE + 0x30000;        // tile 0: the task's e
 constexpr uint32_t SECRET_WORD = 0x5EC12E70u;
 constexpr uint32_t DESC_OFF = 0x40, DATA_OFF = 0x400;   // in the area
 // vIDs: 0..2 message handles to tiles 1..3, 3..5 channel handles, 6 the area, 7 a credit path,
-// 8 a send buffer (the area again, as the wrong kind)
-constexpr uint32_t V_AREA = 6, V_CREDIT = 7, V_SENDBUF = 8, BOUND = 9;
+// 8 a send buffer (the area again, as the wrong kind), 9 and 10 contributor handles (NAMP_ET_MEMBER)
+// of tile 1's endpoint and channel endpoint: the only members a reduction or gather may name
+constexpr uint32_t V_AREA = 6, V_CREDIT = 7, V_SENDBUF = 8, V_MEMBER = 9, V_MEMBER_CHAN = 10, BOUND = 11;
 
 uint32_t vifc(uint32_t reg) { return vif_cfg_reg(VSLOT, reg); }
 uint32_t vifr(uint32_t reg) { return vif_reg(VSLOT, reg); }
@@ -63,6 +64,8 @@ struct mem : namp_mem {
         entry(V_AREA, AREA, NAMP_ET_CCAREA, AREA_SIZE);
         entry(V_CREDIT, HC + 0x40, NAMP_ET_CREDIT, NAMP_H_SIZE);
         entry(V_SENDBUF, AREA, NAMP_ET_SENDBUF, AREA_SIZE);
+        entry(V_MEMBER, H + 0x40, NAMP_ET_MEMBER, NAMP_H_SIZE);
+        entry(V_MEMBER_CHAN, HC + 0x40, NAMP_ET_MEMBER, NAMP_H_SIZE);
     }
     uint32_t desc(uint32_t off) { return AREA + DESC_OFF + off; }
     void descriptor(uint32_t kind, const std::vector<uint32_t> &vids) {
@@ -182,7 +185,7 @@ TEST(SvCc, ReductionContributionThroughAVif) {
     m.zero(1, RXD, NAMP_CC_RX_SIZE(2));
     m.put(1, RXD + NAMP_CC_RX_KIND, NAMP_CC_K_REDUCE);
     m.put(1, RXD + NAMP_CC_RX_CONTRIB, 2);
-    m.descriptor(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), {0});
+    m.descriptor(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), {V_MEMBER});
     m.put(0, m.desc(NAMP_CC_ID), 7);
     m.data(128, 1000);
     // tile 2, bare metal: its own handle and descriptor (physical addresses)
@@ -220,7 +223,7 @@ TEST(SvCc, GatherPartThroughAVif) {
     m.put(1, RXD + NAMP_CC_RX_CONTRIB, 2);
     m.put(1, RXD + NAMP_CC_RX_MSGSIZE, 30);
     m.put(0, HC + 0x40 + NAMP_H_FLAGS, NAMP_H_F_CONNECTED | NAMP_H_GEOMETRY(2, 8));  // no fast path
-    m.descriptor(NAMP_CC_GATHER_WORD(5, 0), {3});
+    m.descriptor(NAMP_CC_GATHER_WORD(5, 0), {V_MEMBER_CHAN});
     m.put(0, m.desc(NAMP_CC_ID), 9);
     m.put(0, m.desc(NAMP_CC_MEMBER(0) + NAMP_CC_M_BASE), 0);
     m.put(0, m.desc(NAMP_CC_MEMBER(0) + NAMP_CC_M_SIZE), 3);

@@ -36,7 +36,7 @@ area_structure steps(double n) {
 }
 
 struct features {
-    bool msg, chan, buf, ccm, mc, sg, red, cc, osqm, osqm_static, ps, sv;
+    bool msg, chan, buf, ccm, mc, sg, red, cc, osqm, osqm_static, ps, sv, id;
     unsigned slots, virt, tile_bits, timer_bits, slot_bits;
 };
 features features_of(const platform_config &c) {
@@ -53,6 +53,7 @@ features features_of(const platform_config &c) {
     f.osqm = m.osqm;
     f.osqm_static = m.osqm_static;
     f.ps = m.ps;
+    f.id = m.identity;
     f.slots = m.slots;
     f.virt = m.slots_virt;
     f.sv = f.virt > 0;
@@ -223,6 +224,13 @@ void namp_initiator(const platform_config &c, std::vector<area_part> &v) {
         a.add("NAMP-PS: relocation data", ff(f.tile_bits + A));
     }
     if (f.osqm) a.add("HW-OSQM trigger", steps(1));
+    if (f.id) {
+        // docs/security.md "Endpoint identity": the handle's ID word rides in ALLOC_REQ, FINAL
+        // and CREDIT, a member handle's key (tile, id) in a contribution's ALLOC_REQ
+        area_structure id = steps(1);
+        id += ff(W + f.tile_bits + W);
+        a.add("identity: the handle's ID word, a member handle's key (namp.identity)", id, true);
+    }
     if (f.sv) {
         area_structure g = steps(1);
         g.cmp_bits = 2 * W;
@@ -300,6 +308,24 @@ void namp_target(const platform_config &c, std::vector<area_part> &v) {
         a.add("NAMP-PS: relocation check, NAK_RELOC, RELOC / MIGRATE handle update", r);
     }
     if (f.osqm) a.add("HW-OSQM trigger: endpoint words", steps(1));
+    if (f.id) {
+        // docs/security.md "Endpoint identity": the endpoint's ID word read with its state and
+        // compared with the one the request carries (allocation, FINAL, CREDIT)
+        area_structure g = steps(1);
+        g += ff(W);
+        g.eq_bits = W;
+        a.add("identity: endpoint ID word and its compare (namp.identity)", g, true);
+        if (f.red || f.sg) {
+            // "Collective membership": the root's member table read entry by entry (at most 15),
+            // each compared with the contribution's key; the index is the gather part
+            area_structure m = steps(2);
+            m += ff(4 + f.tile_bits + W);
+            m.eq_bits = f.tile_bits + W;
+            m.inc_bits = 4;
+            m.cmp_bits = 4;
+            a.add("collective membership: member-table walk and key compare (namp.identity)", m, true);
+        }
+    }
     if (f.sv) {
         area_structure g = steps(2);
         g.cmp_bits = 2 * W;

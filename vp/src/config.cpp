@@ -304,6 +304,8 @@ platform_config config_builder::build() const {
     m.window_cycles = u("namp.window_cycles");
     m.osqm = get("namp.osqm").get<bool>();
     m.ps = get("namp.ps").get<bool>();
+    m.identity = get("namp.identity").get<bool>();
+    m.identity_cycles = u("namp.identity_cycles");
     m.osqm_cycles = u("namp.osqm_cycles");
     m.osqm_retry_cycles = u("namp.osqm_retry_cycles");
     // HW-OSQM design-time parameters (docs/configuration.md, docs/namp.md "HW-OSQM")

@@ -113,6 +113,12 @@ const std::vector<config_key> &config_schema() {
          "SV isolation: bounds compare of a guarded send set-up or a guarded endpoint's target access"},
         {"namp.ps", vk::boolean, 0, 1, false, "",
          "feature ENABLE_PS: protection switching for task migration (docs/namp.md, NAMP-PS)"},
+        {"namp.identity", vk::boolean, 0, 1, false, "",
+         "endpoint identity and collective membership: allocations, FINALs and CREDITs carry the "
+         "identity their handle expects, a root admits only the contributors its member table lists "
+         "(docs/security.md; not in the thesis)"},
+        {"namp.identity_cycles", vk::integer, 0, 1000, 1, "cycles",
+         "identity: the target's ID compare (allocation, FINAL, CREDIT) or member-table compare"},
         {"namp.osqm", vk::boolean, 0, 1, false, "",
          "feature ENABLE_OSQM: hardware OS queue manipulation (docs/namp.md, HW-OSQM)"},
         {"namp.osqm_cycles", vk::integer, 0, 1000000, 2, "cycles",
@@ -336,13 +342,13 @@ const std::vector<preset> &config_presets() {
                    "buffered sends, CCM, CC multicast (Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
-                    {"enable_cc_multicast", true}}}}},
+                    {"enable_cc_multicast", true}, {"identity", true}}}}},
         {"svfull", "svbase with CC scatter/gather and reduction, HW-OSQM and protection switching "
                    "(Table 4.2)",
          {{"namp", {{"enabled", true}, {"slots", 5}, {"slots_virt", 4}, {"enable_messages", true},
                     {"enable_channels", true}, {"enable_buffered", true}, {"enable_ccm", true},
                     {"enable_cc_multicast", true}, {"enable_cc_scattergather", true},
-                    {"enable_cc_reduction", true}, {"osqm", true}, {"ps", true}}}}},
+                    {"enable_cc_reduction", true}, {"osqm", true}, {"ps", true}, {"identity", true}}}}},
     };
     return presets;
 }

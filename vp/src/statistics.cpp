@@ -112,6 +112,8 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
                      {"window_refusals", s.namp_window_refusals},
                      {"credits_refused", s.namp_credit_refused},
                      {"credit_nacks", s.namp_credit_nacks},
+                     {"identity_refusals", s.namp_identity_refusals},
+                     {"member_refusals", s.namp_member_refusals},
                      {"relocations", s.namp_relocations}, {"ps_applied", s.namp_ps_applied},
                      {"ps_refused", s.namp_ps_refused},
                      {"shadow_transfers", s.namp_shadow_transfers},

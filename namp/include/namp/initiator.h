@@ -19,6 +19,7 @@
 #include "namp/na_stats.h"
 #include "namp/packet_out.h"
 #include "namp/slot.h"
+#include "namp_structs.h"
 
 namespace namp {
 
@@ -79,6 +80,9 @@ private:
     void serve_ps(const noc::packet &pkt);
     void apply_nak_reloc(slot &s, const std::vector<uint32_t> &w);
     void dualcast_target(slot &s, uint32_t block, uint32_t n, uint32_t m);
+    // NAK_RELOC [w0][tile][endpoint] (identity: [id]) into handle h: one burst (slots and software
+    // that read the handle see the old or the new location, never a mix)
+    bool write_location(uint32_t h, const std::vector<uint32_t> &w);
     bool handle_in_flight(uint32_t h) const;
     void flush_ps_replies();
 
@@ -88,7 +92,7 @@ private:
     // collective communication (cc_initiator.cpp): the descriptor set-up, one member step per
     // egress turn, the member inputs, and the end of a member and of the slot
     void cc_setup(slot &s);
-    uint32_t translate_member(const slot &s, uint32_t &handle);
+    uint32_t translate_member(const slot &s, uint32_t &handle, bool contribution);
     void step_members(slot &s);
     void cc_apply(slot &s, const input &in);
     void cc_credit_update(uint32_t handle);
@@ -108,6 +112,14 @@ private:
     void give_back(slot &s, bool credit, bool element);  // before the state says it holds them
     void send(unsigned tile, unsigned sub, unsigned flags, const slot &s,
               std::initializer_list<uint32_t> args);
+    // the words of an ALLOC_REQ, FINAL or CREDIT: base, the identity word (namp.identity), tail,
+    // and for a contribution the member key (namp.identity)
+    std::vector<uint32_t> words(std::initializer_list<uint32_t> base, uint32_t ident,
+                                std::initializer_list<uint32_t> tail = {},
+                                const slot_destination *key = nullptr) const;
+    void send(unsigned tile, unsigned sub, unsigned flags, const slot &s, const std::vector<uint32_t> &args);
+    // the first word of a handle's set-up burst: its ID with namp.identity, else its tile
+    unsigned handle_first() const { return cfg_.namp.identity ? NAMP_H_ID / 4 : NAMP_H_TILE / 4; }
     sc_core::sc_time backoff(const slot &s) { return backoff_after(s.retries); }
     sc_core::sc_time backoff_after(unsigned retries);
     sc_core::sc_time cycles(uint64_t n) const { return period_ * double(n); }

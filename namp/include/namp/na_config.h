@@ -45,8 +45,10 @@ struct na_config {
         unsigned slots_virt = 0;         // NAMP-SV: the highest slots_virt slots have a vif (vif.h)
         unsigned vif_cycles = 2;         // NAMP-SV: VALID written to a vif -> table reads start
         unsigned window_cycles = 1;      // SV guard: bounds compare of a guarded set-up / target access
+        unsigned identity_cycles = 1;    // namp.identity: the ID or member-key compare in the target
         bool osqm = false;               // HW-OSQM (osqm.h)
         bool ps = false;                 // NAMP-PS: protection switching (namp_ps.h)
+        bool identity = false;           // endpoint identity and collective membership (namp_structs.h)
         unsigned osqm_cycles = 2;        // HW-OSQM: one insertion step (plus its bus accesses)
         unsigned osqm_retry_cycles = 16; // HW-OSQM: back-off while the OS lock is held
         // HW-OSQM design-time parameters (thesis 4.2.3.4): reset values of the OS-specific items

@@ -37,6 +37,9 @@ struct na_stats {
     uint64_t namp_window_refusals = 0;  // target: guarded-endpoint accesses outside the window
     uint64_t namp_credit_refused = 0;   // target: CREDITs for no connected channel handle
     uint64_t namp_credit_nacks = 0;     // initiator: CREDIT_NACKs received
+    // identity and membership (namp.identity, docs/security.md)
+    uint64_t namp_identity_refusals = 0;  // target: messages whose endpoint/handle ID did not match
+    uint64_t namp_member_refusals = 0;    // target: contributions the root's member table refused
     // NAMP-PS (docs/namp.md "NAMP-PS")
     uint64_t namp_relocations = 0;      // initiator: NAK_RELOCs applied to a handle
     uint64_t namp_ps_applied = 0;       // initiator: RELOC / MIGRATE applied to a local handle

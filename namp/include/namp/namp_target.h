@@ -50,23 +50,35 @@ private:
     uint32_t reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data, bool &ack);
     // NAMP-CC reduction (cc_target.cpp): the element combining reduction `id`, and the count of
     // its contributions
+    // a contributor's key (namp.identity; absent: every contributor is admitted)
+    struct member_key {
+        bool present = false;
+        uint32_t tile = 0, id = 0;
+    };
+    member_key key_of(const noc::packet &pkt, unsigned i) const;
+    // the member of the endpoint's reduction or gather the key names: its index, -1 not a member,
+    // -2 the root names no members (open)
+    int member_index(uint32_t cc, const member_key &key, uint32_t limit);
     uint32_t reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t size, uint32_t id,
-                          uint32_t optype, uint32_t &elem, uint32_t &data, bool &ack);
+                          uint32_t optype, const member_key &key, uint32_t &elem, uint32_t &data,
+                          bool &ack);
     void reduce_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d, uint32_t k,
                       uint32_t size, bool void_elem);
     // NAMP-CC gather (cc_target.cpp): the element collecting gather `id`, the parts' bit fields
     uint32_t gather_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t id, uint32_t part,
-                          uint32_t &elem, uint32_t &data, bool &ack);
+                          const member_key &key, uint32_t &elem, uint32_t &data, bool &ack);
     void gather_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d, uint32_t k,
                       uint32_t part, bool void_elem);
     // reads the endpoint and its receive-buffer descriptor, sets the window (SV guard);
     // NAMP_ERR_NONE, or why it cannot receive
-    uint32_t receiving_endpoint(uint32_t ep, uint32_t *e, uint32_t *b);
+    uint32_t receiving_endpoint(uint32_t ep, uint32_t ident, uint32_t *e, uint32_t *b);
+    bool moved_record(uint32_t ep, uint32_t *reloc);
     bool element_in_window(uint32_t b, const uint32_t *d, uint32_t k) const;
     bool in_window(uint64_t addr, uint64_t len) const { return addr >= win_lo_ && addr + len <= win_hi_; }
     uint32_t window_refused();
     uint32_t enter_counted(uint32_t ep, uint32_t *reloc);
-    static constexpr uint32_t paused_code = 0xFF, relocating_code = 0xFE;  // enter_counted only
+    // enter_counted, receiving_endpoint only
+    static constexpr uint32_t paused_code = 0xFF, relocating_code = 0xFE, moved_code = 0xFD;
     // NAMP-PS (ps_target.cpp)
     void nak_reloc(const noc::packet &pkt, const uint32_t *reloc);
     void serve_ps_request(const noc::packet &pkt);

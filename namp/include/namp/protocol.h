@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <vector>
 
 #include "namp/na_config.h"
 #include "namp_ps.h"
@@ -15,6 +16,10 @@ namespace namp {
 // then `args`. ALLOC_RESP travels on the control-response channel, the others on control-request.
 noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, unsigned flags,
                          unsigned tag, std::initializer_list<uint32_t> args);
+// The same with the words in a vector (messages whose length depends on the configuration:
+// namp.identity adds the identity word and a contributor's key).
+noc::packet make_message(const na_geometry &geo, unsigned tile, unsigned sub, unsigned flags,
+                         unsigned tag, const std::vector<uint32_t> &args);
 
 // Responses (to the initiator that sent the request) travel on the control-response channel.
 inline bool is_response(unsigned sub) {

@@ -60,6 +60,8 @@ enum class slot_event : uint8_t {
 // The part of a transfer that is per destination (a collective has one per member).
 struct slot_destination {
     uint32_t tile = 0, endpoint = 0;  // from the handle
+    uint32_t ident = 0;               // namp.identity: the handle's NAMP_H_ID (what endpoint is)
+    uint32_t key_tile = 0, key_id = 0;  // CC member handle: the contributor's key
     uint32_t element = 0;             // remote element index (allocation or fast path)
     uint32_t data = 0;                // its data address in the remote tile
     // CC member progress (the slot's own state is `members`); the member state follows

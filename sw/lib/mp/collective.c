@@ -7,6 +7,7 @@
 #include "collective_internal.h"
 #include "mp_internal.h"
 #include "namp_cc.h"
+#include "namp_structs.h"
 
 #define GROUP_MAGIC 0x4D434153u   /* "MCAS" */
 
@@ -24,6 +25,56 @@ void mcapix_cc_area(void *area, size_t bytes, mcapi_status_t *status)
     *status = MCAPI_SUCCESS;
 }
 uint32_t mp_cc_path(void) { return cc_path; }
+
+/* ---- membership (docs/security.md "Collective membership") ---- */
+
+void mp_cc_member_handle(uint32_t *h, mcapi_endpoint_t root, mcapi_endpoint_t send_endpoint)
+{
+    memset(h, 0, 16 * sizeof *h);
+    h[NAMP_H_ID / 4] = root->hw[NAMP_H_ID / 4];
+    h[NAMP_H_TILE / 4] = root->hw[NAMP_H_TILE / 4];
+    h[NAMP_H_ENDPOINT / 4] = root->hw[NAMP_H_ENDPOINT / 4];
+    h[NAMP_H_KEY_TILE / 4] = send_endpoint->node;
+    h[NAMP_H_KEY_ID / 4] = send_endpoint->id;
+}
+
+mcapi_status_t mp_cc_rx_members(uint32_t *table, uint32_t *desc, uint32_t n, const mcapi_endpoint_t *members)
+{
+    if (n == 0 || n > MCAPIX_CC_RX_MEMBERS)
+        return MCAPI_ERR_PARAMETER;
+    for (uint32_t i = 0; i < n; ++i)
+        if (!members[i] || (!members[i]->local && !members[i]->id))
+            return MCAPI_ERR_ENDP_INVALID;
+    desc[NAMP_CC_RX_MEMBERS / 4] = 0;   /* no half-written table is ever in force */
+    for (uint32_t i = 0; i < n; ++i) {
+        table[1 + 2 * i] = members[i]->node;
+        table[2 + 2 * i] = members[i]->id;
+    }
+    table[0] = n;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    desc[NAMP_CC_RX_MEMBERS / 4] = (uint32_t)(uintptr_t)table;
+    return MCAPI_SUCCESS;
+}
+
+int mcapix_cc_rekey(uint32_t ep_addr, uint32_t ep_id, uint32_t old_tile, uint32_t old_id, uint32_t new_tile,
+                    uint32_t new_id)
+{
+    const struct mp_endpoint *ep = mp_ep_from_addr(ep_addr);
+    if (!ep || ep->state != MP_EP_READY || ep->id != ep_id)
+        return -1;
+    uint32_t *desc = (uint32_t *)(uintptr_t)ep->hw[NAMP_EP_CC / 4];
+    uint32_t *table = desc ? (uint32_t *)(uintptr_t)desc[NAMP_CC_RX_MEMBERS / 4] : NULL;
+    for (uint32_t i = 0; table && i < table[0] && i < MCAPIX_CC_RX_MEMBERS; ++i)
+        if (table[1 + 2 * i] == old_tile && table[2 + 2 * i] == old_id) {
+            table[2 + 2 * i] = 0;   /* never a mix of the old and the new key */
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            table[1 + 2 * i] = new_tile;
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            table[2 + 2 * i] = new_id;
+            return 0;
+        }
+    return 1;
+}
 const mcapix_cc_stats_t *mcapix_cc_stats(void) { return &cc_stats; }
 
 /* The adapter's descriptor: a multicast to the handles of the members. For a channel the handle

@@ -28,10 +28,9 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
         *status = MCAPI_ERR_ENDP_INVALID;
         return;
     }
-    memset(r->handle, 0, sizeof r->handle);
-    /* the part's own handle of the root endpoint: tile, endpoint, geometry for the bounds check */
-    r->handle[NAMP_H_TILE / 4] = root->hw[NAMP_H_TILE / 4];
-    r->handle[NAMP_H_ENDPOINT / 4] = root->hw[NAMP_H_ENDPOINT / 4];
+    /* the part's own handle of the root endpoint: tile, endpoint, identity, geometry for the
+     * bounds check, the key of its sending endpoint */
+    mp_cc_member_handle(r->handle, root, send_endpoint);
     r->handle[NAMP_H_FLAGS / 4] = NAMP_H_F_CONNECTED | NAMP_H_GEOMETRY(0, root_max_msg_log2);
     mp_gather_tx_fill(r, (uint32_t)(uintptr_t)r->handle, part, count, base, chunk, stride);
     r->send_endpoint = send_endpoint;
@@ -87,6 +86,15 @@ void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, u
     r->hw = mp_cc_path() == MCAPIX_CC_AUTO && mp_cc_hw_gather_rx(r);
     r->magic = RX_MAGIC;
     *status = MCAPI_SUCCESS;
+}
+
+void mcapix_gather_rx_members(mcapix_gather_rx_t *r, const mcapi_endpoint_t *parts, mcapi_status_t *status)
+{
+    if (!r || r->magic != RX_MAGIC || !parts) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    *status = mp_cc_rx_members(r->members, r->desc, r->parts, parts);
 }
 
 void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,

@@ -64,8 +64,11 @@ void mcapix_reduce_tx_create(mcapix_reduce_tx_t *r, mcapi_endpoint_t send_endpoi
     }
     for (uint32_t i = 0; i < sizeof r->desc / 4; ++i)
         r->desc[i] = 0;
+    /* the contributor's own handle of the root: the root's words and the key of its sending
+     * endpoint (a root with a member table admits only listed keys) */
+    mp_cc_member_handle(r->handle, root, send_endpoint);
     r->desc[NAMP_CC_NUM / 4] = 1;
-    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE) / 4] = (uint32_t)(uintptr_t)root->hw;
+    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE) / 4] = (uint32_t)(uintptr_t)r->handle;
     r->next_id = 1;
     r->send_endpoint = send_endpoint;
     r->root = root;
@@ -121,6 +124,16 @@ void mcapix_reduce_rx_create(mcapix_reduce_rx_t *r, mcapi_endpoint_t endpoint,
     r->hw = mp_cc_path() == MCAPIX_CC_AUTO && mp_cc_hw_reduce_rx(r);
     r->magic = RX_MAGIC;
     *status = MCAPI_SUCCESS;
+}
+
+void mcapix_reduce_rx_members(mcapix_reduce_rx_t *r, uint32_t n, const mcapi_endpoint_t *members,
+                              mcapi_status_t *status)
+{
+    if (!r || r->magic != RX_MAGIC || !members || n != r->contributions || n > NAMP_CC_RX_MAX_MEMBERS) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
+    *status = mp_cc_rx_members(r->members, r->desc, n, members);
 }
 
 void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void *buffer,

@@ -27,6 +27,8 @@ struct mp_ephandle {
     uint32_t hw[MP_HW_HANDLE_WORDS];
     uint32_t domain, node, port;
     uint32_t addr;                 /* tile-local address of the struct mp_endpoint in `node` */
+    uint32_t id;                   /* the identity of that endpoint (struct mp_endpoint id) */
+    uint32_t geometry;             /* a looked-up endpoint's receive buffer: n | m << 8 */
     struct mp_endpoint *local;     /* NULL for a remote endpoint */
 };
 
@@ -41,6 +43,8 @@ enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2, MP_EP_CLO
 #define MP_EPF_STOP_SENT  (1u << 4)   /* sending side: "stopped writing" sent to the receiver */
 #define MP_EPF_PEER_STOPPED (1u << 5) /* receiving side (closing): the sender stopped writing */
 #define MP_EPF_SENDER_GONE (1u << 6)  /* receiving side: the send endpoint was deleted (closed) */
+#define MP_EPF_OPEN_WANTED (1u << 7)  /* its owner asked to open the receiving side: a connect made
+                                         for a task is taken (transport_sw.c) */
 
 /* Endpoint (Fig. 3.3a): own address, state, receive buffer, optional send buffer; channel state. */
 struct mp_endpoint {
@@ -48,6 +52,10 @@ struct mp_endpoint {
      * the endpoint address in handles and protocol messages is the address of the struct. */
     uint32_t hw[MP_HW_ENDPOINT_WORDS];
     struct mp_ephandle h;
+    /* identity: non-zero, unique on the tile, new at every creation (a lookup answers it, a
+     * connect and with namp.identity every transfer names it: a handle of a deleted endpoint
+     * never reaches the one that reuses its memory; docs/security.md) */
+    uint32_t id;
     volatile uint32_t state;
     volatile uint32_t flags;
     mp_cbuffer_t *rx;              /* receive buffer */
@@ -91,6 +99,9 @@ struct mp_endpoint *mp_find_port_any(uint32_t port);
  * mp_cbuffer_init laid them out (a task's buffer header is not trusted: SV isolation). */
 uint32_t mp_ep_rx_data0(const struct mp_endpoint *ep);
 struct mp_endpoint *mp_ep_from_addr(uint32_t addr);
+/* A deleted (or buried) endpoint's buffers freed (not a buffer in caller memory), the entry
+ * DELETED: free for the next creation (mcapi.c). */
+void mp_ep_release(struct mp_endpoint *ep);
 
 extern volatile mp_stats_t mp_stats;
 extern uint32_t mp_data_path;

@@ -7,6 +7,8 @@
 
 static struct mp_ephandle remotes[MP_MAX_REMOTE];
 static uint32_t n_remotes;
+static uint32_t last_ep_id;   /* identities of this tile's endpoints (endpoints.h): never 0, never
+                                 reused (not reset by mcapi_initialize) */
 static int initialized;
 static uint32_t my_node;
 
@@ -161,7 +163,7 @@ uint32_t mcapix_refused(void) { return mp_tr_refused(); }
 /* ---------------------------------------------------------------- endpoints */
 
 /* Frees a deleted endpoint's buffers; the table entry may be reused afterwards. */
-static void release_endpoint(struct mp_endpoint *ep)
+void mp_ep_release(struct mp_endpoint *ep)
 {
     uint32_t saved = irq_global_disable();   /* the progress engine looks at rx */
     mp_cbuffer_t *rx = ep->rx, *tx = ep->tx;
@@ -179,7 +181,7 @@ static void reap_closing(void)
 {
     for (uint32_t i = 0; i < MP_MAX_ENDPOINTS; ++i)
         if (mp_endpoints[i].state == MP_EP_CLOSING && mp_tr_endpoint_reapable(&mp_endpoints[i]))
-            release_endpoint(&mp_endpoints[i]);
+            mp_ep_release(&mp_endpoints[i]);
 }
 
 static struct mp_endpoint *local_ep(mcapi_endpoint_t e)
@@ -250,6 +252,9 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
         return NULL;
     }
     memset(ep, 0, sizeof *ep);
+    if (++last_ep_id == 0)
+        ++last_ep_id;
+    ep->id = last_ep_id;
     mp_cbuffer_init(mem, n, m, 0);
     if (smem)
         mp_cbuffer_init(smem, a->send_capacity_log2, m, 0);
@@ -262,6 +267,8 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     ep->h.node = my_node;
     ep->h.port = port;
     ep->h.addr = (uint32_t)(uintptr_t)ep;
+    ep->h.id = ep->id;
+    ep->h.geometry = n | m << 8;
     ep->h.local = ep;
     ep->ccm_slot = -1;
     ep->send_mode = (a && smem) ? a->send_mode : MP_SEND_UNBUFFERED;
@@ -298,26 +305,30 @@ void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
     /* the transport stops the endpoint's own transfers and tells a channel's sender; buffers a
      * peer may still write into stay allocated until they are quiet (reap_closing) */
     if (mp_tr_endpoint_closing(ep))
-        release_endpoint(ep);
+        mp_ep_release(ep);
     reap_closing();
     SET(status, MCAPI_SUCCESS);
 }
 
-static mcapi_endpoint_t remote_handle(uint32_t node, uint32_t port, uint32_t addr)
+/* The node's handle of (node, port) as a lookup found it. A later lookup that finds another
+ * endpoint there (its identity differs) updates the handle in place: the node's threads share
+ * their handles (a task never gets one of these: mcapix_endpoint_lookup). */
+static mcapi_endpoint_t remote_handle(uint32_t node, uint32_t port, const struct mp_ephandle *found)
 {
-    for (uint32_t i = 0; i < n_remotes; ++i)
-        if (remotes[i].node == node && remotes[i].port == port) {
-            remotes[i].addr = addr;
-            mp_tr_handle_init(&remotes[i]);
-            return &remotes[i];
-        }
-    if (n_remotes == MP_MAX_REMOTE)
+    struct mp_ephandle *h = NULL;
+    for (uint32_t i = 0; i < n_remotes && !h; ++i)
+        if (remotes[i].node == node && remotes[i].port == port)
+            h = &remotes[i];
+    if (!h && n_remotes == MP_MAX_REMOTE)
         return NULL;
-    struct mp_ephandle *h = &remotes[n_remotes++];
+    if (!h)
+        h = &remotes[n_remotes++];
     h->domain = MCAPI_DOMAIN;
     h->node = node;
     h->port = port;
-    h->addr = addr;
+    h->addr = found->addr;
+    h->id = found->id;
+    h->geometry = found->geometry;
     h->local = NULL;
     mp_tr_handle_init(h);
     return h;
@@ -333,12 +344,41 @@ static mcapi_status_t try_get(uint32_t node, uint32_t port, mcapi_endpoint_t *ou
         *out = &ep->h;
         return MCAPI_SUCCESS;
     }
-    uint32_t addr;
-    mcapi_status_t st = mp_tr_lookup(node, port, &addr);
+    struct mp_ephandle found;
+    mcapi_status_t st = mp_tr_lookup(node, port, 0, &found);
     if (st != MCAPI_SUCCESS)
         return st;
-    *out = remote_handle(node, port, addr);
+    *out = remote_handle(node, port, &found);
     return *out ? MCAPI_SUCCESS : MCAPI_ERR_ENDP_LIMIT;
+}
+
+mcapi_status_t mcapix_endpoint_lookup(mcapi_node_t node, mcapi_port_t port, uint32_t timeout_us,
+                                      mcapi_endpoint_t out)
+{
+    if (!initialized)
+        return MCAPI_ERR_NODE_NOTINIT;
+    if (!out || node >= tile_mesh_width() * tile_mesh_height())
+        return MCAPI_ERR_PARAMETER;
+    struct mp_ephandle found = {0};
+    mcapi_status_t st = MCAPI_SUCCESS;
+    if (node == my_node) {   /* a copy of the local endpoint's handle: the same identity */
+        const struct mp_endpoint *ep = mp_find_port(port);
+        if (!ep)
+            return MCAPI_ERR_ENDP_INVALID;
+        found = ep->h;
+    } else if ((st = mp_tr_lookup(node, port, timeout_us ? timeout_us : 1u, &found)) != MCAPI_SUCCESS) {
+        return st;
+    }
+    memset(out, 0, sizeof *out);
+    out->domain = MCAPI_DOMAIN;
+    out->node = node;
+    out->port = port;
+    out->addr = found.addr;
+    out->id = found.id;
+    out->geometry = found.geometry;
+    out->local = NULL;
+    mp_tr_handle_init(out);
+    return MCAPI_SUCCESS;
 }
 
 static int node_ok(uint32_t node) { return node < tile_mesh_width() * tile_mesh_height(); }
@@ -672,6 +712,9 @@ mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *statu
 
 /* ---------------------------------------------------------------- packet channels */
 
+/* mcapix_pktchan_connect_for_task: for this call only */
+static uint32_t connect_timeout_us, connect_for_task;
+
 void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
                              mcapi_request_t *r, mcapi_status_t *status)
 {
@@ -685,13 +728,23 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
         st = ep ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_ENDP_NOTOWNER;  /* sender must be local */
     else if (ep->flags & (MP_EPF_CHAN_SEND | MP_EPF_CHAN_RECV))
         st = MCAPI_ERR_CHAN_CONNECTED;
-    else if (recv_ep->local)
+    else if (recv_ep->local || recv_ep->node == my_node)
         st = MCAPI_ERR_NOT_SUPPORTED;   /* channels between endpoints of one node */
     else
-        st = mp_tr_connect(ep, recv_ep);
+        st = mp_tr_connect(ep, recv_ep, connect_timeout_us, connect_for_task);
     r->kind = K_NONE;
     complete(r, st, 0);
     SET(status, st);
+}
+
+void mcapix_pktchan_connect_for_task(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, uint32_t timeout_us,
+                                     mcapi_status_t *status)
+{
+    mcapi_request_t r;
+    connect_timeout_us = timeout_us;
+    connect_for_task = 1;
+    mcapi_pktchan_connect_i(send_ep, recv_ep, &r, status);
+    connect_timeout_us = connect_for_task = 0;
 }
 
 void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t send_ep,
@@ -730,7 +783,9 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
         SET(status, MCAPI_ERR_ENDP_INVALID);
         return;
     }
-    /* completes when the sender's connect request has arrived */
+    /* completes when the sender's connect request has arrived; from now on a task's connect is
+     * taken too (docs/security.md: a task cannot turn someone's endpoint into its channel) */
+    __atomic_fetch_or(&ep->flags, MP_EPF_OPEN_WANTED, __ATOMIC_RELAXED);
     pending(r, K_RECV_OPEN);
     r->ep = ep;
     r->pbuffer = (void **)h;

@@ -503,7 +503,14 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
         SET(status, MCAPI_ERR_CHAN_CONNECTED);
         return;
     }
-    mcapi_status_t st = status_of(request(MP_TASK_OP_CONNECT, (uint32_t)ep->kid, dst->vid));
+    /* a task's connect is taken only by a receive endpoint whose owner has asked to open it
+     * (docs/security.md): until then the kernel answers CHAN_NOTOPEN and the task asks again */
+    mcapi_status_t st = MCAPI_ERR_CHAN_NOTOPEN;
+    for (uint32_t tries = 0; st == MCAPI_ERR_CHAN_NOTOPEN && tries < MP_TASK_CONNECT_TRIES; ++tries) {
+        if (tries)
+            u_sleep(1);
+        st = status_of(request(MP_TASK_OP_CONNECT, (uint32_t)ep->kid, dst->vid));
+    }
     if (st == MCAPI_SUCCESS) {
         ep->chan = 1;
         ep->chan_vid = dst->vid;

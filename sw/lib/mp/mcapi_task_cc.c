@@ -302,9 +302,18 @@ void mcapix_reduce_tx_create(mcapix_reduce_tx_t *r, mcapi_endpoint_t send_endpoi
     const struct mp_task_remote *rem = contributor(send_endpoint, root, status);
     if (!rem)
         return;
+    /* the contributor's own handle of the root, with the key of its sending endpoint, is the
+     * kernel's (a root with a member table admits only that key): the task gets its vID */
+    const struct mp_task_ep *own = mptask_local(send_endpoint);
+    int32_t vid = mptask_request(MP_TASK_OP_MEMBER_HANDLE, rem->vid,
+                                 MP_TASK_MEMBER((uint32_t)own->kid, 0, NAMP_CC_K_REDUCE));
+    if (vid < 0) {
+        SET(status, MP_TASK_STATUS(vid));
+        return;
+    }
     memset(r->desc, 0, sizeof r->desc);
     r->desc[NAMP_CC_NUM / 4] = 1;
-    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE) / 4] = rem->vid;
+    r->desc[(NAMP_CC_MEMBER(0) + NAMP_CC_M_HANDLE) / 4] = (uint32_t)vid;
     r->next_id = 1;
     r->send_endpoint = send_endpoint;
     r->root = root;
@@ -344,9 +353,11 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
     const struct mp_task_remote *rem = contributor(send_endpoint, root, status);
     if (!rem)
         return;
-    /* the part's own handle of the root (connected, the root's geometry, unlimited credits) is
-     * the kernel's: the task gets its vID */
-    int32_t vid = mptask_request(MP_TASK_OP_GATHER_HANDLE, rem->vid, root_max_msg_log2);
+    /* the part's own handle of the root (connected, the root's geometry, unlimited credits, the
+     * key of its sending endpoint) is the kernel's: the task gets its vID */
+    const struct mp_task_ep *own = mptask_local(send_endpoint);
+    int32_t vid = mptask_request(MP_TASK_OP_MEMBER_HANDLE, rem->vid,
+                                 MP_TASK_MEMBER((uint32_t)own->kid, root_max_msg_log2, NAMP_CC_K_GATHER));
     if (vid < 0) {
         SET(status, MP_TASK_STATUS(vid));
         return;

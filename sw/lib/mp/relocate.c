@@ -42,6 +42,7 @@ int mcapix_endpoint_inspect(mcapi_endpoint_t e, mcapix_endpoint_info_t *info)
     if (!ep || !info)
         return -1;
     info->endpoint = (uint32_t)(uintptr_t)ep->hw;
+    info->id = ep->id;
     info->rx = (uint32_t)(uintptr_t)ep->rx;
     info->capacity_log2 = ep->rx_n;
     info->max_msg_log2 = ep->rx_m;
@@ -109,7 +110,7 @@ mcapi_status_t mcapix_chan_credit_path_moved(mcapi_endpoint_t e, uint32_t node, 
     return MCAPI_SUCCESS;
 }
 
-mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint32_t addr)
+mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint32_t addr, uint32_t id)
 {
     struct mp_endpoint *ep = e ? e->local : NULL;
     if (!ep || (ep->state != MP_EP_READY && ep->state != MP_EP_MOVED))
@@ -119,6 +120,7 @@ mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint3
     volatile uint32_t *rec = (volatile uint32_t *)(uintptr_t)RECORD(ep);
     rec[NAMP_PS_R_TILE / 4] = node;
     rec[NAMP_PS_R_ENDPOINT / 4] = addr;
+    rec[NAMP_PS_R_ID / 4] = id;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     hw_ep(ep)->reloc = RECORD(ep);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -130,11 +132,33 @@ mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint3
         (void)mmio_read32(TILE_INFO_BASE + TILEINFO_TILE_ID);   /* a device access: time passes */
     if (hw_ep(ep)->inflight != 0)
         return MCAPI_TIMEOUT;
+    /* nothing writes into the buffer any more: the tombstone forgets it (its memory may be given
+     * to someone else; a tombstone answers NAK_RELOC from its record alone) */
+    hw_ep(ep)->state = NAMP_EP_STATE_MOVED;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    hw_ep(ep)->rx_buffer = 0;
+    hw_ep(ep)->rx_window = 0;
+    if (ep->rx_given)
+        ep->rx = NULL;   /* a task's page: it goes with the task (bare metal copies from its own) */
     ep->state = MP_EP_MOVED;
     ep->h.local = NULL;
     ep->h.node = node;
     ep->h.addr = addr;
+    ep->h.id = id;
     mp_tr_handle_init(&ep->h);
+    return MCAPI_SUCCESS;
+}
+
+mcapi_status_t mcapix_endpoint_bury(mcapi_endpoint_t e)
+{
+    struct mp_endpoint *ep =
+        e ? mp_ep_from_addr((uint32_t)(uintptr_t)e - (uint32_t)offsetof(struct mp_endpoint, h)) : NULL;
+    if (!ep || ep->state != MP_EP_MOVED)
+        return MCAPI_ERR_ENDP_INVALID;
+    hw_ep(ep)->reloc = 0;
+    if (ep->rx_given)
+        ep->rx = NULL;   /* a task's page: never the library's to free */
+    mp_ep_release(ep);   /* DELETED: the entry (and a bare-metal endpoint's buffers) back */
     return MCAPI_SUCCESS;
 }
 
@@ -234,7 +258,7 @@ mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t e, mcapi_node_t node, m
     if (rma_load(node, nep + NAMP_EP_STATE) != NAMP_EP_STATE_PAUSED || !nrx ||
         rma_load(node, nrx + MP_CB_OFF_CAPACITY) != ep->rx_n || rma_load(node, nrx + MP_CB_OFF_MAXMSG) != ep->rx_m)
         return MCAPI_ERR_PARAMETER;
-    st = mcapix_endpoint_redirect(e, node, nep);
+    st = mcapix_endpoint_redirect(e, node, nep, to->id);
     if (st != MCAPI_SUCCESS)
         return st;
     /* the messages accepted here, in order, at the same indices of the new buffer */

@@ -15,9 +15,10 @@ mcapi_status_t mp_tr_init(void);
 /* Called once at the start of every progress pass over the pending requests: the transport may
  * sample its hardware once for all of them (the NAMP transport reads the DONE summary). */
 void mp_tr_poll(void);
-/* One lookup try: MCAPI_SUCCESS and *addr, MCAPI_ERR_ENDP_INVALID when the tile has no such
- * port (yet). */
-mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr);
+/* One lookup try: MCAPI_SUCCESS and out->addr, out->id, out->geometry; MCAPI_ERR_ENDP_INVALID
+ * when the tile has no such port (yet); MCAPI_TIMEOUT when the tile did not answer within
+ * timeout_us (0: wait for the answer). */
+mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t timeout_us, struct mp_ephandle *out);
 /* Blocking sends (the blocking API calls): connection-less message to the endpoint at `addr` in
  * tile `node` (allocation with NACK back-off, data, completion), and a packet on a connected
  * channel (waits for its turn and a credit). Return when the completion has been sent. */
@@ -39,8 +40,12 @@ uint32_t mp_tr_refused(void);
 /* Fill in the hardware part of a new local endpoint / remote handle (NAMP; no-ops otherwise). */
 void mp_tr_endpoint_init(struct mp_endpoint *ep);
 void mp_tr_handle_init(struct mp_ephandle *h);
-/* Connects local send endpoint ep to the remote receive endpoint dst (blocking). */
-mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst);
+/* Connects local send endpoint ep to the remote receive endpoint dst (blocking; MCAPI_TIMEOUT if
+ * dst's tile does not answer within timeout_us, 0: wait). The receiver refuses a dst->id that is
+ * not its endpoint's (MCAPI_ERR_ENDP_INVALID) and, for_task, an endpoint whose owner has not asked
+ * to open it (MCAPI_ERR_CHAN_NOTOPEN). */
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
+                             uint32_t for_task);
 /* Receiver released one slot of channel endpoint ep (credit return after half the window). */
 void mp_tr_chan_released(struct mp_endpoint *ep);
 /* Endpoint deletion (thread context, ep->state no longer READY). closing: stops the endpoint's

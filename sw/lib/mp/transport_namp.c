@@ -44,7 +44,7 @@ void mp_tr_handle_init(struct mp_ephandle *h)
 {
     namp_handle_t *x = hw_h(h);
     memset(x, 0, sizeof *x);
-    x->addr = NAMP_TUPLE(h->domain, h->node, h->port);
+    x->id = h->id;
     x->tile = h->node;
     x->endpoint = h->addr;
 }
@@ -54,7 +54,7 @@ void mp_tr_endpoint_init(struct mp_endpoint *ep)
     namp_endpoint_t *x = hw_ep(ep);
     x->state = NAMP_EP_STATE_FREE;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    x->addr = NAMP_TUPLE(ep->h.domain, ep->h.node, ep->h.port);
+    x->id = ep->id;
     x->flags = NAMP_EP_F_NOTIFY;
     x->rx_buffer = (uint32_t)(uintptr_t)ep->rx;
     x->tx_buffer = (uint32_t)(uintptr_t)ep->tx;
@@ -407,13 +407,14 @@ mcapi_status_t mp_tr_msg_send(struct mp_endpoint *src, const struct mp_ephandle 
     return run_slot(0, dst, (uint32_t)(uintptr_t)buf, size);
 }
 
-mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst)
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
+                             uint32_t for_task)
 {
     /* the handle must exist before the request names its address */
     ep->peer_h = *dst;
     ep->peer_h.local = NULL;
     mp_tr_handle_init(&ep->peer_h);
-    mcapi_status_t st = mp_sw_connect(ep, dst);
+    mcapi_status_t st = mp_sw_connect(ep, dst, timeout_us, for_task);
     if (st != MCAPI_SUCCESS)
         return st;
     /* the handle of the receive endpoint carries the channel's credits (the NAMP consumes them,
@@ -603,6 +604,8 @@ void mp_tr_credit_path_init(struct mp_endpoint *ep)
     if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep || !(x->flags & NAMP_H_F_CONNECTED)) {
         ep->peer_h.node = ep->peer_node;
         ep->peer_h.addr = ep->peer_ep;
+        /* the sender's handle holds this endpoint's identity: a CREDIT carries it */
+        ep->peer_h.id = ep->id;
         mp_tr_handle_init(&ep->peer_h);
         x->flags = NAMP_H_F_CONNECTED;
     }

@@ -36,6 +36,8 @@ struct pending {
     volatile uint32_t done;
     uint32_t type;
     uint32_t w[6];
+    uint32_t tag;   /* the request id it waits for: slot | sequence << 8 (a late answer to a request
+                       that timed out names an older tag and is dropped) */
 };
 
 static struct pending pend[MP_PENDING_SLOTS];
@@ -56,6 +58,7 @@ static int pend_alloc(void)
         if (!(pend_used & (1u << i))) {
             pend_used |= 1u << i;
             pend[i].done = 0;
+            pend[i].tag = i | ((((pend[i].tag >> 8) + 1u) & 0xFFFFu) << 8);
             got = (int)i;
             break;
         }
@@ -167,8 +170,9 @@ static void handle_request(void)
     case MP_MSG_LOOKUP_REQ: {
         uint32_t req = rx_word(MP_NOCBUF_REQ), port = rx_word(MP_NOCBUF_REQ);
         struct mp_endpoint *ep = mp_find_port_any(port);
-        uint32_t r[3] = {req, ep ? 0u : 1u, ep ? (uint32_t)(uintptr_t)ep : 0u};
-        send_resp(src, MP_MSG_LOOKUP_RESP, r, 3);
+        uint32_t r[5] = {req, ep ? 0u : 1u, ep ? (uint32_t)(uintptr_t)ep : 0u, ep ? ep->id : 0u,
+                         ep ? ep->rx_n | ep->rx_m << 8 : 0u};
+        send_resp(src, MP_MSG_LOOKUP_RESP, r, 5);
         return;
     }
     case MP_MSG_ALLOC_REQ: {
@@ -225,11 +229,14 @@ static void handle_request(void)
     }
     case MP_MSG_CONNECT_REQ: {
         uint32_t req = rx_word(MP_NOCBUF_REQ), addr = rx_word(MP_NOCBUF_REQ);
-        uint32_t sender = rx_word(MP_NOCBUF_REQ);
+        uint32_t sender = rx_word(MP_NOCBUF_REQ), id = rx_word(MP_NOCBUF_REQ);
+        uint32_t for_task = rx_word(MP_NOCBUF_REQ);
         struct mp_endpoint *ep = mp_ep_from_addr(addr);
         uint32_t r[6] = {req, MCAPI_SUCCESS, 0, 0, 0, 0};
-        if (!ep_valid(ep))
+        if (!ep_valid(ep) || ep->id != id)   /* another endpoint in that memory by now */
             r[1] = MCAPI_ERR_ENDP_INVALID;
+        else if (for_task && !(ep->flags & MP_EPF_OPEN_WANTED) && !(ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)))
+            r[1] = MCAPI_ERR_CHAN_NOTOPEN;   /* its owner has not asked for a channel here */
         else if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND))
             r[1] = MCAPI_ERR_CHAN_CONNECTED;
         else if (mp_cbuffer_used(ep->rx) != 0)
@@ -281,7 +288,11 @@ static void handle_response(void)
         return;
     }
     uint32_t req = rx_word(MP_NOCBUF_RESP);
-    struct pending *p = &pend[req % MP_PENDING_SLOTS];
+    struct pending *p = &pend[(req & 0xFFu) % MP_PENDING_SLOTS];
+    if (!(pend_used & (1u << ((req & 0xFFu) % MP_PENDING_SLOTS))) || p->tag != req) {
+        mmio_write32(NOCBUF(MP_NOCBUF_RESP, NOCBUF_RX_DISCARD), 1u);   /* its request gave up */
+        return;
+    }
     for (uint32_t i = 1; i < words; ++i)
         p->w[i - 1] = rx_word(MP_NOCBUF_RESP);
     p->type = type;
@@ -411,27 +422,53 @@ mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep)
 
 /* ---------------------------------------------------------------- requests */
 
-/* Blocking request/response (lookup, connect): one pending slot while it waits. */
-static void request(uint32_t tile, uint32_t type, uint32_t *w, unsigned n, struct pending *out)
+/* Blocking request/response (lookup, connect): one pending slot while it waits. timeout_us 0:
+ * until the answer; else MCAPI_TIMEOUT when none came by then (a tile that does not run the
+ * protocol must not hold its caller for ever: the kernel serves tasks' lookups with it). */
+static mcapi_status_t request_timed(uint32_t tile, uint32_t type, uint32_t *w, unsigned n,
+                                    struct pending *out, uint32_t timeout_us)
 {
     int i;
     MP_WAIT_UNTIL((i = pend_alloc()) >= 0 || 0);
     struct pending *p = &pend[i];
-    w[0] = (uint32_t)i;
+    w[0] = p->tag;
     tx_packet(MP_NOCBUF_REQ, tile, type, w, n, NULL, 0);
-    MP_WAIT_UNTIL(p->done);
+    if (!timeout_us) {
+        MP_WAIT_UNTIL(p->done);
+    } else {
+        const uint64_t until = timer_now() + (uint64_t)timeout_us * timer_hz() / 1000000u;
+        for (;;) {
+            uint32_t saved = irq_global_disable();
+            if (p->done || timer_now() >= until) {
+                irq_global_restore(saved);
+                break;
+            }
+            mp_idle(until);
+            irq_global_restore(saved);
+        }
+    }
+    const int done = p->done != 0;
     *out = *p;
     pend_free(i);
+    return done ? MCAPI_SUCCESS : MCAPI_TIMEOUT;
 }
 
-mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t *addr)
+static void request(uint32_t tile, uint32_t type, uint32_t *w, unsigned n, struct pending *out)
+{
+    (void)request_timed(tile, type, w, n, out, 0);
+}
+
+mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t timeout_us, struct mp_ephandle *out)
 {
     uint32_t w[2] = {0, port};
     struct pending res, *p = &res;
-    request(node, MP_MSG_LOOKUP_REQ, w, 2, p);
+    if (request_timed(node, MP_MSG_LOOKUP_REQ, w, 2, p, timeout_us) != MCAPI_SUCCESS)
+        return MCAPI_TIMEOUT;
     if (p->w[0] != 0)
         return MCAPI_ERR_ENDP_INVALID;
-    *addr = p->w[1];
+    out->addr = p->w[1];
+    out->id = p->w[2];
+    out->geometry = p->w[3];
     return MCAPI_SUCCESS;
 }
 
@@ -481,18 +518,21 @@ static mcapi_status_t put_data(uint32_t path, uint32_t tile, uint32_t dst, const
     }
 }
 
-mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst)
+mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
+                              uint32_t for_task)
 {
 #ifdef MP_SW_BASE
-    uint32_t w[3] = {0, dst->addr, mp_sw_ext_connect_sender_addr(ep)};
+    uint32_t w[5] = {0, dst->addr, mp_sw_ext_connect_sender_addr(ep), dst->id, for_task};
 #else
-    uint32_t w[3] = {0, dst->addr, (uint32_t)(uintptr_t)ep};
+    uint32_t w[5] = {0, dst->addr, (uint32_t)(uintptr_t)ep, dst->id, for_task};
 #endif
     struct pending res, *p = &res;
     /* the peer is known before the request: a revoke may follow the ACK before we run again */
     ep->peer_node = dst->node;
     ep->peer_ep = dst->addr;
-    request(dst->node, MP_MSG_CONNECT_REQ, w, 3, p);
+    if (request_timed(dst->node, MP_MSG_CONNECT_REQ, w, 5, p, timeout_us) != MCAPI_SUCCESS)
+        p->w[0] = MCAPI_TIMEOUT;   /* a late ACK finds no request: the receiver stays unconnected
+                                      until its endpoint goes (as for any peer that goes away) */
     if (p->w[0] != MCAPI_SUCCESS) {
         ep->peer_node = ep->peer_ep = 0;
         return (mcapi_status_t)p->w[0];
@@ -685,7 +725,7 @@ int MP_SW(send_progress)(mcapi_request_t *r)
             if (i < 0)
                 return 0;
             r->op_pend = (uint32_t)i;
-            uint32_t w[3] = {(uint32_t)i, r->dst_addr, r->op_size};
+            uint32_t w[3] = {pend[i].tag, r->dst_addr, r->op_size};
             tx_packet(MP_NOCBUF_REQ, r->dst_node, MP_MSG_ALLOC_REQ, w, 3, NULL, 0);
             r->op = OP_ALLOC_WAIT;
             break;
@@ -811,9 +851,16 @@ void MP_SW(chan_released)(struct mp_endpoint *ep)
  * writes into slots it addresses itself. The sender is told (revoke CREDIT), fails its sends from
  * then on with MCAPI_ERR_CHAN_INVALID and answers "stopped" once none is under way. */
 
-/* 1 if no element of b is reserved and still waiting for its completion. */
-static int rx_quiet(mp_cbuffer_t *b)
+/* 1 if no element of ep's receive buffer is reserved and still waiting for its completion. A
+ * buffer in caller memory (a task's page) is not read: its indices and size words are the task's
+ * to write (a loop over them would run as long as the task wants, a size word where it wants).
+ * Such a buffer is only made for the NAMP transport, whose target counts the allocations it
+ * granted into it (mp_tr_endpoint_reapable: the in-flight count, checked before this). */
+static int rx_quiet(const struct mp_endpoint *ep)
 {
+    if (ep->rx_given)
+        return 1;
+    mp_cbuffer_t *b = ep->rx;
     for (uint32_t i = b->rd_idx; i != b->wr_idx; ++i)
         if (mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, i)] == 0)
             return 0;
@@ -840,7 +887,7 @@ int MP_SW(endpoint_reapable)(struct mp_endpoint *ep)
         return 0;
     if ((ep->flags & MP_EPF_CHAN_RECV) && !(ep->flags & MP_EPF_PEER_STOPPED))
         return 0;
-    return rx_quiet(ep->rx);
+    return rx_quiet(ep);
 }
 
 void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)

@@ -243,7 +243,7 @@ static void adversary(void)
     struct sva_task *t = T;
     mcapi_status_t st;
     mcapi_initialize(MCAPI_DOMAIN, S->u.c.node, NULL, NULL, NULL, &st);
-    (void)mcapi_endpoint_create(SVA_ATTACKER_PORT, &st);
+    const mcapi_endpoint_t own = mcapi_endpoint_create(SVA_ATTACKER_PORT, &st);
     uint32_t vids[4];
     vids[0] = vid_of(mcapi_endpoint_get(MCAPI_DOMAIN, S->u.c.node, SVA_ATTACKER_PORT, 100000, &st));
     vids[1] = vid_of(mcapi_endpoint_get(MCAPI_DOMAIN, 1, SVA_PEER_PORT, 100000, &st));
@@ -252,7 +252,8 @@ static void adversary(void)
     /* its send buffer's page is also its collective area; a gather part's handle to tile 1 */
     t->area_vid = (uint32_t)request(MP_TASK_OP_CC_AREA, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_TASK_PAGE);
     const uint32_t all[6] = {vids[0], vids[1], vids[2], vids[3], t->area_vid,
-                             (uint32_t)request(MP_TASK_OP_GATHER_HANDLE, vids[1], 9)};
+                             (uint32_t)request(MP_TASK_OP_MEMBER_HANDLE, vids[1],
+                                               MP_TASK_MEMBER(((const struct mp_task_ep *)own)->kid, 9, NAMP_CC_K_GATHER))};
     static const uint32_t modes[] = {NAMP_FLAG_BUF, NAMP_FLAG_BUF, NAMP_FLAG_BUF | NAMP_FLAG_CON,
                                      NAMP_FLAG_BUF | NAMP_FLAG_CCM, NAMP_FLAG_BUF | NAMP_FLAG_CON | NAMP_FLAG_CCM,
                                      NAMP_FLAG_COM, 0, NAMP_FLAG_CC | NAMP_FLAG_BUF, NAMP_FLAG_BUF | (1u << 10)};

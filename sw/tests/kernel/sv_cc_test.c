@@ -178,6 +178,17 @@ static void check_scatter(mcapi_pktchan_recv_hndl_t rh, uint32_t pattern, uint32
 
 static const mcapix_endpoint_attributes_t root_attrs = {.capacity_log2 = 2, .max_msg_log2 = 9};
 
+/* The contributors a root admits (docs/security.md "Collective membership"): the task's endpoint
+ * and tile 3's, by lookup; the task's key follows it when it moves to tile 3. */
+static void contributors(mcapi_endpoint_t out[2])
+{
+    mcapi_status_t st;
+    KMP(out[0] = mcapi_endpoint_get(0, 0, SVC_TASK_PORT, MCAPI_TIMEOUT_INFINITE, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    KMP(out[1] = mcapi_endpoint_get(0, 3, SVC_T3_PORT, MCAPI_TIMEOUT_INFINITE, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+}
+
 static void tile1(void)
 {
     if (!features_ok())
@@ -189,6 +200,10 @@ static void tile1(void)
     KMP(root = mcapix_endpoint_create(SVC_RED_PORT, &root_attrs, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     KMP(mcapix_reduce_rx_create(&rr, root, 2, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    mcapi_endpoint_t members[2];
+    contributors(members);
+    KMP(mcapix_reduce_rx_members(&rr, 2, members, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     static const mcapix_endpoint_attributes_t one = {.capacity_log2 = 0, .max_msg_log2 = 9};
     mcapi_endpoint_t hold, drain;
@@ -241,6 +256,10 @@ static void tile2(void)
     KMP(root = mcapix_endpoint_create(SVC_GATHER_PORT, &root_attrs, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     KMP(mcapix_gather_rx_create(&gr, root, 2, SVC_GATHER_ROWS * SVC_GATHER_WIDTH, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    mcapi_endpoint_t parts[2];   /* part 0 the task's, part 1 tile 3's */
+    contributors(parts);
+    KMP(mcapix_gather_rx_members(&gr, parts, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     mcapi_endpoint_t ep = receive_multicasts();
     mcapi_pktchan_recv_hndl_t rh = ktest_pktchan_recv_open(SVC_CH_PORT);

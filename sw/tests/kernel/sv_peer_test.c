@@ -81,8 +81,8 @@ static void tile0(void)
         CHECK(wait_for(&d[i]->step, 99));
         const uint64_t t0 = k_ticks();
         struct kmp_task_ep list[4];
-        int n = 1;
-        for (uint32_t k = 0; k < BOUND && (n = kmp_task_list(v[i], list, 4)) != 0; ++k)
+        int n = 1, deleting = 0;
+        for (uint32_t k = 0; k < BOUND && (n = kmp_task_list(v[i], list, 4, &deleting)) != 0; ++k)
             k_sleep(1);
         gone_ticks[i] = (uint32_t)(k_ticks() - t0);
         CHECK_EQ(n, 0);

@@ -130,6 +130,12 @@ void *k_task_data(const k_thread_t *t);
 /* Pages of the task page pool not in use (a task's pages come back once nothing can touch them:
  * docs/kernel.md "SV isolation"). */
 uint32_t k_pages_free(void);
+/* Tests (docs/security.md): from now on free pages hold `pattern` (0: off); k_pages_damage counts
+ * the words of free pages that changed (written after the page went back to the pool);
+ * k_page_free_at: addr lies in a free page of the pool. */
+void k_pages_poison(uint32_t pattern);
+uint32_t k_pages_damage(void);
+int k_page_free_at(uint32_t addr);
 /* Maps count physical pages at va into a task (before it runs): R, W per `writable`, U. For
  * endpoint buffers and virtual-interface pages. */
 int k_task_map(k_thread_t *t, uint32_t va, uint32_t pa, uint32_t count, int writable);
@@ -149,6 +155,8 @@ int k_vif_add_credit(k_thread_t *t, const void *handle);
 int k_vif_add_sendbuf(k_thread_t *t, uint32_t va, uint32_t bytes);
 /* A collective area of the task (its own memory, contiguous): the vID of a NAMP_ET_CCAREA entry. */
 int k_vif_add_ccarea(k_thread_t *t, uint32_t va, uint32_t bytes);
+/* A contributor's member handle (NAMP_ET_MEMBER): the only member of a task's reduction or gather. */
+int k_vif_add_member(k_thread_t *t, const void *handle);
 /* Gives t the virtual interface of NAMP slot `slot` (a vif slot): the configuration page gets
  * t's table, the interface page is mapped into t at K_USER_VIF (returned), READY. */
 uint32_t k_vif_attach(k_thread_t *t, unsigned slot);

@@ -142,6 +142,19 @@ void mcapi_endpoint_get_i(mcapi_domain_t domain_id, mcapi_node_t node_id, mcapi_
                           mcapi_endpoint_t *endpoint, mcapi_request_t *request,
                           mcapi_status_t *mcapi_status);
 void mcapi_endpoint_delete(mcapi_endpoint_t endpoint, mcapi_status_t *mcapi_status);
+/* One lookup of (node, port) into caller memory `out` (a struct mp_ephandle the caller owns: the
+ * kernel keeps a task's handles in its own table, never in the library's shared one). The handle
+ * names the endpoint found, with its identity: it never reaches another endpoint that reuses that
+ * memory. MCAPI_SUCCESS; ENDP_INVALID (no such port yet); TIMEOUT (the tile did not answer within
+ * timeout_us); PARAMETER; NODE_NOTINIT. */
+mcapi_status_t mcapix_endpoint_lookup(mcapi_node_t node, mcapi_port_t port, uint32_t timeout_us,
+                                      mcapi_endpoint_t out);
+/* mcapi_pktchan_connect_i on behalf of a U-mode task (the kernel's): it gives up (MCAPI_TIMEOUT)
+ * when the receiver's tile does not answer within timeout_us, and the receiver takes it only if
+ * its owner has asked to open that endpoint's receiving side (else MCAPI_ERR_CHAN_NOTOPEN: ask
+ * again), so a task cannot turn another party's endpoint into its channel. */
+void mcapix_pktchan_connect_for_task(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t receive_endpoint,
+                                     uint32_t timeout_us, mcapi_status_t *mcapi_status);
 
 void mcapi_msg_send(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t receive_endpoint,
                     const void *buffer, size_t buffer_size, mcapi_priority_t priority,

@@ -107,11 +107,14 @@ enum { MCAPIX_T_INT8 = 0, MCAPIX_T_INT16, MCAPIX_T_INT32, MCAPIX_T_UINT8, MCAPIX
 
 typedef struct mcapix_reduce_tx {     /* a contributor (opaque) */
     uint32_t desc[8];                 /* the adapter's descriptor: one member, the root */
+    uint32_t handle[16];              /* the contributor's handle of the root: its key */
     uint32_t magic, next_id;
     mcapi_endpoint_t send_endpoint, root;
 } __attribute__((aligned(8))) mcapix_reduce_tx_t;
+#define MCAPIX_CC_RX_MEMBERS 15u      /* members a root can name (a reduction: 14) */
 typedef struct mcapix_reduce_rx {     /* the root (opaque) */
     uint32_t desc[4 + 2 * 64];        /* the adapter's receive-side descriptor (NAMP_EP_CC) */
+    uint32_t members[1 + 2 * MCAPIX_CC_RX_MEMBERS];   /* the member table (NAMP_CC_RX_MEMBERS) */
     uint32_t magic, contributions, next_id, hw;
     mcapi_endpoint_t endpoint;
 } __attribute__((aligned(8))) mcapix_reduce_rx_t;
@@ -135,6 +138,15 @@ void mcapix_reduce_send(mcapix_reduce_tx_t *r, uint32_t op, uint32_t type, const
  * reads it in place). */
 void mcapix_reduce_rx_create(mcapix_reduce_rx_t *r, mcapi_endpoint_t endpoint,
                              uint32_t contributions, mcapi_status_t *mcapi_status);
+/* Root: only these contributors may contribute (docs/security.md "Collective membership"): the
+ * sending endpoints of the members, as the root looked them up (a local one: its own handle),
+ * n = the root's contributions, at most NAMP_CC_RX_MAX_MEMBERS (14); each contributes once per
+ * reduction. With namp.identity the adapter refuses any other contribution (NOT_MEMBER), and a
+ * task's contribution carries the key its kernel gave it. A member that migrates keeps its place
+ * (its kernel tells the root's). Before any contributor sends. Status: MCAPI_SUCCESS,
+ * MCAPI_ERR_PARAMETER (not created, n not the contributions, NULL), MCAPI_ERR_ENDP_INVALID. */
+void mcapix_reduce_rx_members(mcapix_reduce_rx_t *r, uint32_t n, const mcapi_endpoint_t *members,
+                              mcapi_status_t *mcapi_status);
 /* Receives the next reduction's result into buffer (blocking); op and type must be those of the
  * contributions (the software path combines with them; the adapter uses the contributions' own).
  * Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER, MCAPI_ERR_BUF_INVALID, MCAPI_ERR_MSG_TRUNCATED,
@@ -165,6 +177,7 @@ typedef struct mcapix_gather_tx {     /* one part (opaque) */
 } __attribute__((aligned(8))) mcapix_gather_tx_t;
 typedef struct mcapix_gather_rx {     /* the root (opaque) */
     uint32_t desc[4 + 2 * 64];        /* the adapter's receive-side descriptor (NAMP_EP_CC) */
+    uint32_t members[1 + 2 * MCAPIX_CC_RX_MEMBERS];   /* the member table (NAMP_CC_RX_MEMBERS) */
     uint32_t magic, parts, msg_size, next_id, hw;
     mcapi_endpoint_t endpoint;
 } __attribute__((aligned(8))) mcapix_gather_rx_t;
@@ -186,6 +199,14 @@ void mcapix_gather_send(mcapix_gather_tx_t *r, const void *buffer, mcapi_status_
  * MCAPI_ERR_ENDP_INVALID. Do not move r while it is in use. */
 void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, uint32_t parts,
                              uint32_t msg_size, mcapi_status_t *mcapi_status);
+/* Root: part p comes only from the sending endpoint parts[p] (p < the root's parts), once per
+ * gather; as mcapix_reduce_rx_members. */
+void mcapix_gather_rx_members(mcapix_gather_rx_t *r, const mcapi_endpoint_t *parts, mcapi_status_t *mcapi_status);
+/* The kernel's migration (root side): the member key (old_tile, old_id) of the root endpoint at
+ * ep_addr (identity ep_id) becomes (new_tile, new_id). 0 replaced, 1 not a member there, -1 no
+ * such root. */
+int mcapix_cc_rekey(uint32_t ep_addr, uint32_t ep_id, uint32_t old_tile, uint32_t old_id, uint32_t new_tile,
+                    uint32_t new_id);
 /* Receives the next gathered message (blocking). Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER,
  * MCAPI_ERR_BUF_INVALID, MCAPI_ERR_MSG_TRUNCATED, MCAPI_ERR_GENERAL (software: a part of another
  * gather or outside the message), the receive's error. */

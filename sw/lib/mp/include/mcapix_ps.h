@@ -31,6 +31,7 @@ mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t endpoint, mcapi_node_t 
 /* ---- the steps (the kernel's migration runtime) ---- */
 typedef struct mcapix_endpoint_info {
     uint32_t endpoint;                 /* the hardware endpoint's address */
+    uint32_t id;                       /* its identity (NAMP_EP_ID) */
     uint32_t rx;                       /* its receive buffer */
     uint32_t capacity_log2, max_msg_log2, port;
     uint32_t channel_recv, channel_send;
@@ -47,9 +48,13 @@ mcapi_endpoint_t mcapix_endpoint_by_addr(uint32_t addr);
 mcapi_status_t mcapix_endpoint_hold(mcapi_endpoint_t endpoint, int held);
 /* Allocations granted and not yet finalized (counted with PS, or for a task's endpoint). */
 uint32_t mcapix_endpoint_inflight(mcapi_endpoint_t endpoint);
-/* The endpoint moved to (node, endpoint address there): the tombstone, after the transfers
- * granted before have finished (TIMEOUT if they do not). */
-mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t endpoint, uint32_t node, uint32_t addr);
+/* The endpoint moved to (node, endpoint address there, its identity): the tombstone, after the
+ * transfers granted before have finished (TIMEOUT if they do not). The tombstone keeps no buffer
+ * (NAMP_EP_STATE_MOVED): the memory it had may be given to someone else. */
+mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t endpoint, uint32_t node, uint32_t addr, uint32_t id);
+/* A tombstone (MOVED) no sender needs any more: the library takes the entry back (its identity
+ * goes with it: a sender that still holds it is answered NO_ENDPOINT). */
+mcapi_status_t mcapix_endpoint_bury(mcapi_endpoint_t endpoint);
 /* A relocated channel endpoint's tombstone is not needed (its one sender was switched, by RELOC or
  * by its kernel): the library takes the entry back. Needs no PS. */
 mcapi_status_t mcapix_endpoint_retire(mcapi_endpoint_t endpoint);

@@ -8,14 +8,19 @@
  *
  *  type                 buffer  payload words
  *  1  LOOKUP_REQ          0     req_id, port                       endpoint lookup (Fig. 3.4a)
- *  2  LOOKUP_RESP         1     req_id, status (0 found, 1 none), endpoint address
+ *     (req_id: pending slot | sequence << 8; an answer to a request that gave up is dropped)
+ *  2  LOOKUP_RESP         1     req_id, status (0 found, 1 none), endpoint address, its identity,
+ *                               receive geometry capacity_log2 | max_msg_log2 << 8
  *  3  ALLOC_REQ           0     req_id, endpoint address, size     remote buffer allocation
  *  4  ALLOC_ACK           1     req_id, index (32-bit counter), slot data address
  *  5  ALLOC_NACK          1     req_id, reason (1 buffer full: retry; 2 no such endpoint;
  *                               3 larger than a slot; 4 endpoint belongs to a channel)
  *  6  DATA                0     destination address, payload words (buffer-based data path only)
  *  7  COMPLETE            0     endpoint address, index, size in bytes (commits the slot)
- *  8  CONNECT_REQ         0     req_id, receive endpoint address, send endpoint address
+ *  8  CONNECT_REQ         0     req_id, receive endpoint address, send endpoint address, the
+ *                               receive endpoint's identity (another one there: ENDP_INVALID),
+ *                               1 if made for a task (taken only where the owner asked to open the
+ *                               receiving side, else CHAN_NOTOPEN)
  *  9  CONNECT_ACK         1     req_id, status (0 ok, else MCAPI error), credits,
  *                               data block address, (max_msg_log2 << 8) | capacity_log2, wr_idx
  * 10  CREDIT              1     send endpoint address, credits returned

@@ -23,6 +23,8 @@
 #define MP_TASK_SENDQ 2u                  /* non-blocking sends under way: one per send-buffer element */
 #define MP_TASK_MAX_SEND (1u << MP_TASK_TX_M)
 #define MP_TASK_GET_TRY_US 1000u   /* one lookup request: its MCAPI timeout in the kernel */
+#define MP_TASK_CONNECT_TRIES 20000u   /* a connect asked again, a tick apart, while the receiver
+                                          has not asked to open its side (CHAN_NOTOPEN) */
 
 struct mp_task_ep {
     uint32_t used, port;
@@ -78,10 +80,15 @@ enum mp_task_op {
     MP_TASK_OP_RECV_OPEN = 6,   /* a1 = kernel index: vID of the channel's credit path (one try
                                    of about 1 ms for the connect: MCAPI_TIMEOUT, try again) */
     MP_TASK_OP_CC_AREA = 7,     /* a1 = address, a2 = bytes of the task's collective area: its vID */
-    MP_TASK_OP_GATHER_HANDLE = 8,   /* a1 = vID of a looked-up root, a2 = its element log2: vID of
-                                       a gather part's handle (connected, unlimited credits) */
-    MP_TASK_OP_LAST = MP_TASK_OP_GATHER_HANDLE
+    MP_TASK_OP_MEMBER_HANDLE = 8,   /* a1 = vID of a looked-up root, a2 = MP_TASK_MEMBER(kernel
+                                       index of the task's sending endpoint, the root's element log2
+                                       (gather; the kernel checks it against the lookup), kind
+                                       NAMP_CC_K_REDUCE or _GATHER): vID of the contributor's handle
+                                       (NAMP_ET_MEMBER; a gather's connected, unlimited credits) */
+    MP_TASK_OP_LAST = MP_TASK_OP_MEMBER_HANDLE
 };
+#define MP_TASK_MEMBER(kid, msg_log2, kind) \
+    (((uint32_t)(kid) & 0xFFu) | (((uint32_t)(msg_log2) & 0xFFu) << 8) | (((uint32_t)(kind) & 0xFFu) << 16))
 #define MP_TASK_ERR(st) (-1000 - (int32_t)(st))
 #define MP_TASK_STATUS(r) ((int32_t)(-1000 - (r)))
 
