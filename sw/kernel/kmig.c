@@ -386,10 +386,8 @@ static uint32_t copy_elements(const struct rxbuf *b, uint32_t from, uint32_t to,
         const uint32_t k = i & mask;
         const uint32_t sw = rx_sizes(b)[k];
         uint32_t len = (sw & MP_CB_COMMITTED) && !(sw & MP_CB_VOID) ? sw & MP_CB_SIZE_MASK : 0u;
-#ifndef K_MUTANT_NO_CLAMP   /* the mutation check removes this bound (docs/security.md) */
         if (len > (1u << m))
             len = 1u << m;   /* the task's own element, as far as it goes */
-#endif
         if (len)
             bytes += copy_to(tile, data0(dst_rx, n) + (k << m), b->base + MP_CB_HEADER_SIZE + (4u << n) + (k << m), len);
         bytes += copy_to(tile, dst_rx + MP_CB_HEADER_SIZE + 4u * k, (const void *)&rx_sizes(b)[k], 4);

@@ -98,7 +98,7 @@ static void sender_main(void)
     d->vid_dst = (uint32_t)k_vif_add_handle(t, dst);
     d->vid_buf = (uint32_t)k_vif_add_sendbuf(t, K_USER_DATA + offsetof(struct task_data, cb),
                                              (uint32_t)mp_cbuffer_footprint(2, 9));
-    KMP(namp_slot_reserve(0));   /* the kernel's own slot (ksend.c) */
+    /* slot 0: the kernel's system-call send claims it from the library for each send (ksend.c) */
     KMP(namp_slot_reserve(1));
     d->vif = k_vif_attach(t, 1);
     CHECK(d->vif != 0);
