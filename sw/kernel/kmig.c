@@ -535,14 +535,7 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
     /* the task's quota comes with it: reserved here, or the move is refused */
     if (kmp_task_admit(t, &p->quota) != K_OK) {
         unclaim_vif_slot((unsigned)slot);
-        uint32_t saved = irq_global_disable();
-        k_lock_take();
-        t->suspended = 0;
-        k_thread_end(t, K_MIGRATED);
-        k_lock_give();
-        irq_global_restore(saved);
-        int status;
-        (void)k_join(t, K_FOREVER, &status);
+        end_unstarted(t);   /* its drop finds no record: nothing was admitted */
         return K_ENOMEM;
     }
     pending[z].t = t;

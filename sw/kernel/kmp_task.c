@@ -399,6 +399,10 @@ static int32_t op_send_open(int ri, const struct kmpt_req *r)
 {
     if (!owner_ok(r->a1, ri))
         return MP_TASK_ERR(MCAPI_ERR_ENDP_INVALID);
+    /* the quota first: a channel opened and then refused its vID would stay open, unusable,
+     * until the endpoint goes (the subset has no close) */
+    if (recs[ri].n_handles + recs[ri].n_chans >= recs[ri].q.handles)
+        return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
     mcapi_pktchan_send_hndl_t sh = NULL;
     mcapi_request_t req;
     size_t sz;
@@ -410,8 +414,6 @@ static int32_t op_send_open(int ri, const struct kmpt_req *r)
         return MP_TASK_ERR(st == MCAPI_SUCCESS ? MCAPI_ERR_CHAN_INVALID : st);
     /* the task sends with CON through the channel's connected handle (credits, direct element
      * addressing), as the kernel's library does; the vID goes when the endpoint goes */
-    if (recs[ri].n_handles + recs[ri].n_chans >= recs[ri].q.handles)
-        return MP_TASK_ERR(MCAPI_ERR_ENDP_LIMIT);
     int vid = table_add(ri, NAMP_ET_HANDLE, &sh->peer_h, K_ETO_CHAN, r->a1, -1);
     if (vid >= 0)
         recs[ri].n_chans++;

@@ -530,7 +530,7 @@ static void attack_collective(uint32_t *s)
 
 /* Class SEC_QUOTA: every shared table, as fast as it goes: endpoints, lookups (of ports that exist
  * and of ports that never will: each a millisecond of the kernel's service), member handles,
- * areas, requests abandoned by ending with one under way. */
+ * areas, channel opens on any endpoint index, requests abandoned by ending with one under way. */
 static void attack_quota(uint32_t *s)
 {
     struct sec_task *t = T;
@@ -538,7 +538,7 @@ static void attack_quota(uint32_t *s)
     while (!t->go)
         u_sleep(1);
     for (uint32_t it = 0; it < t->iterations && !t->stop; ++it) {
-        const uint32_t what = rnd(s) % 5;
+        const uint32_t what = rnd(s) % 6;
         long r;
         if (what == 0)
             r = request(MP_TASK_OP_CREATE, SEC_PORT_ATT + rnd(s) % 256, rnd(s) % MP_TASK_EPS);
@@ -548,8 +548,10 @@ static void attack_quota(uint32_t *s)
             r = request(MP_TASK_OP_MEMBER_HANDLE, rnd(s) % 16, MP_TASK_MEMBER(rnd(s) % 16, 0, NAMP_CC_K_REDUCE));
         else if (what == 3)
             r = request(MP_TASK_OP_CC_AREA, K_USER_DATA + SEC_CTL_OFFSET + 2048u, 2048u);
-        else
+        else if (what == 4)
             r = u_syscall3(K_SYS_MP_REQ, MP_TASK_OP_GET, 3, (long)(0x400u + rnd(s) % 64u));   /* never collected */
+        else   /* channel opens with the handle quota full: refused before anything opens */
+            r = request(rnd(s) % 2 ? MP_TASK_OP_SEND_OPEN : MP_TASK_OP_RECV_OPEN, rnd(s) % 32, 0);
         if (r >= 0)
             t->accepted++;
         else
