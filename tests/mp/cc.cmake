@@ -42,7 +42,7 @@ if(TARGET namp-vp)
   add_test(NAME e2e.mp.namp.cc_claims
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/cc_claims.py
                    $<TARGET_FILE:namp-vp> ${FIRMWARE_DIR})
-  set_tests_properties(e2e.mp.namp.cc_claims PROPERTIES LABELS "e2e;mp;namp;cc" TIMEOUT 300)
+  set_tests_properties(e2e.mp.namp.cc_claims PROPERTIES LABELS "e2e;mp;namp;cc;claims" TIMEOUT 300)
 endif()
 if(TARGET namp-vp)
   # Reduction: every op x type (8 x 6) of 4 contributions, compared with host-computed results;

@@ -226,7 +226,7 @@ if(TARGET namp-vp)
   # the thesis claims reproduced, on simulated cycles (docs/namp-benchmarks.md)
   add_test(NAME e2e.mp.namp.claims
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/namp_claims.py ${MP_VP} ${MP_FW})
-  set_tests_properties(e2e.mp.namp.claims PROPERTIES LABELS "e2e;mp;namp" TIMEOUT 300)
+  set_tests_properties(e2e.mp.namp.claims PROPERTIES LABELS "e2e;mp;namp;claims" TIMEOUT 300)
 endif()
 if(TARGET namp-vp)
   # refused configurations: channel mode on a NAMP without channels (baremsg), reserved flag,
