@@ -275,10 +275,19 @@ partial)
   grep -q "run 6 (namp_tput, namp.slots=1): never finished" "$dir/part.out" || fail "missing run not named"
   [ "$(($(wc -l < "$dir/part/partial.csv") - 1))" -eq 12 ] || fail "partial CSV: want 6 good + 6 missing rows"
   head -1 "$dir/part/partial.csv" | grep -q "bytes_per_kgate" || fail "the derived column is missing"
-  # Ctrl-C: one run at a time, interrupted after the first runs; collect, then resume
+  # Ctrl-C: one run at a time, interrupted once the first run has finished (not after a fixed
+  # time: on a busy machine that came before Python had started); collect, then resume
   set +e
-  timeout --preserve-status -s INT 3 "${explore[@]}" run "$sweep" --out "$dir/int" --vp "$vp" --firmware-dir "$fw" \
-    --jobs 1 > "$dir/int.out" 2>&1
+  # (a background job starts with SIGINT ignored: env gives it back its default)
+  env --default-signal=INT "${explore[@]}" run "$sweep" --out "$dir/int" --vp "$vp" --firmware-dir "$fw" --jobs 1 \
+    > "$dir/int.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 600); do
+    [ ! -e "$dir/int/runs/0.exit" ] && kill -0 "$pid" 2> /dev/null || break
+    sleep 0.5
+  done
+  kill -INT "$pid"
+  wait "$pid"
   rc=$?
   set -e
   cat "$dir/int.out"
