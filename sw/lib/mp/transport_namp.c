@@ -85,6 +85,20 @@ uint32_t mp_sw_ext_connect_sender_addr(struct mp_endpoint *ep)
     return (uint32_t)(uintptr_t)ep->peer_h.hw;
 }
 
+/* The handle's pair as one RELOC left it: the adapter writes both words in one burst, the core
+ * reads them one by one, so they are read again until a read sees the same pair twice. */
+void mp_sw_ext_chan_peer(const struct mp_endpoint *ep, uint32_t *node, uint32_t *addr)
+{
+    const volatile namp_handle_t *x = (const volatile namp_handle_t *)ep->peer_h.hw;
+    uint32_t t, a;
+    do {
+        t = x->tile;
+        a = x->endpoint;
+    } while (t != x->tile || a != x->endpoint);
+    *node = t;
+    *addr = a;
+}
+
 void mp_sw_ext_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
 uint32_t mp_sw_ext_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT; }
 

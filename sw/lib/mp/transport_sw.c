@@ -145,12 +145,30 @@ static int ep_valid(struct mp_endpoint *ep)
     return ep && ep->state == MP_EP_READY;
 }
 
+/* The receiving side a channel's sender sends to now (tile, endpoint address). Under the NAMP
+ * that is its handle: NAMP-PS moves the receiver by rewriting the sender's handle (RELOC,
+ * MIGRATE, software PS's redirect), never the library's view from the connect. */
+static void chan_peer(const struct mp_endpoint *ep, uint32_t *node, uint32_t *addr)
+{
+#ifdef MP_SW_BASE
+    mp_sw_ext_chan_peer(ep, node, addr);
+#else
+    *node = ep->peer_node;
+    *addr = ep->peer_ep;
+#endif
+}
+
 /* Receive endpoint addr of tile src revoked the channel whose sender is at `sender` (the sender
- * may still be waking up from the CONNECT_ACK: the peer fields are set before the request). */
+ * may still be waking up from the CONNECT_ACK: the peer is set before the request). A revoke
+ * from where the receiver was before it moved is not this channel's any more. */
 static void chan_revoked(uint32_t sender, uint32_t addr, uint32_t src)
 {
     struct mp_endpoint *ep = chan_sender(sender);
-    if (ep && addr && ep->peer_node == src && ep->peer_ep == addr)
+    uint32_t node, at;
+    if (!ep || !addr)
+        return;
+    chan_peer(ep, &node, &at);
+    if (node == src && at == addr)
         ep->flags |= MP_EPF_PEER_GONE;
 }
 
@@ -898,7 +916,12 @@ void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)
         ep->flags |= MP_EPF_STOP_SENT;
     irq_global_restore(saved);
     if (tell) {
-        uint32_t c[2] = {ep->peer_ep, MP_CREDIT_REVOKE};
-        tx_packet(MP_NOCBUF_REQ, ep->peer_node, MP_MSG_CREDIT, c, 2, NULL, 0);
+        /* to where the receiver is now: its endpoint there waits for this before its buffer is
+         * freed (a "stopped" to where it was is lost, or worse, reaches another channel's
+         * receiver that took that memory) */
+        uint32_t node, at;
+        chan_peer(ep, &node, &at);
+        uint32_t c[2] = {at, MP_CREDIT_REVOKE};
+        tx_packet(MP_NOCBUF_REQ, node, MP_MSG_CREDIT, c, 2, NULL, 0);
     }
 }

@@ -30,6 +30,9 @@ void mp_sw_ext_irq(uint32_t active);
  * channel by that address (the receiver's side of the connect). */
 uint32_t mp_sw_ext_connect_sender_addr(struct mp_endpoint *ep);
 struct mp_endpoint *mp_sw_ext_chan_sender(uint32_t addr);
+/* The receiving side channel sender ep sends to now: tile and endpoint address (NAMP-PS rewrites
+ * the sender's handle when the receiver moves; the library's peer fields keep the connect's). */
+void mp_sw_ext_chan_peer(const struct mp_endpoint *ep, uint32_t *node, uint32_t *addr);
 /* ep became the receiving side of a channel. */
 void mp_sw_ext_chan_accepted(struct mp_endpoint *ep);
 

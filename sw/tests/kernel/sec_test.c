@@ -203,23 +203,10 @@ static void tile_verdict(void)
     for (uint32_t i = 0; i < SEC_SECRET_WORDS; ++i)
         secret_bad += kernel_secret[i] != (SEC_TAG | (tile_id() << 12) | i);
     const uint32_t damage = k_pages_damage();
-    /* Open defect (docs/security.md "Open"): the headers attacker, ended where it was moved last,
-     * may leave its channel endpoint not quiet there, so its record, endpoint and pages stay held
-     * (never reused: nothing dangles). Reported, not counted as a breach; every other table and
-     * every other tile must be back. */
-    const int open_leak = SEC_IS_HEADERS && !tables_back(&now) && now.dangling == 0 &&
-                          now.records == tables0.records + 1 && now.endpoints <= tables0.endpoints + MP_TASK_EPS &&
-                          now.handles == tables0.handles && now.vif_slots == tables0.vif_slots;
-    if (open_leak)
-        k_printf("sec %s tile %lu OPEN: the ended attacker's endpoint is not quiet: 1 record, %lu endpoints, %lu "
-                 "pages held (none reused, 0 dangling)\n", class_name[SEC_CLASS], (unsigned long)tile_id(),
-                 (unsigned long)(now.endpoints - tables0.endpoints),
-                 (unsigned long)(tables0.pages_free - now.pages_free));
-    else
-        CHECK(tables_back(&now));
+    CHECK(tables_back(&now));
     CHECK_EQ(secret_bad, 0);
     CHECK_EQ(damage, 0);
-    if (!tables_back(&now) && !open_leak)
+    if (!tables_back(&now))
         k_printf("sec tables tile %lu: records %lu/%lu endpoints %lu/%lu handles %lu/%lu reserved %lu/%lu %lu/%lu "
                  "library %lu/%lu vifs %lu/%lu pages %lu/%lu dangling %lu\n",
                  (unsigned long)tile_id(), (unsigned long)now.records, (unsigned long)tables0.records,
@@ -230,10 +217,7 @@ static void tile_verdict(void)
                  (unsigned long)tables0.library_endpoints, (unsigned long)now.vif_slots,
                  (unsigned long)tables0.vif_slots, (unsigned long)now.pages_free, (unsigned long)tables0.pages_free,
                  (unsigned long)now.dangling);
-    if (ktest_failures == 0 && open_leak)
-        k_printf("sec %s tile %lu ok but OPEN (see above), 0 words changed in free pages, kernel secret intact\n",
-                 class_name[SEC_CLASS], (unsigned long)tile_id());
-    else if (ktest_failures == 0)
+    if (ktest_failures == 0)
         k_printf("sec %s tile %lu ok: every table back (%lu endpoints, %lu handles, %lu pages free), 0 words "
                  "changed in free pages, kernel secret intact\n",
                  class_name[SEC_CLASS], (unsigned long)tile_id(), (unsigned long)now.library_endpoints,
