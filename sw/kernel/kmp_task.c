@@ -583,15 +583,34 @@ static int ep_owner(uint32_t i, struct k_task **task)
     return 0;
 }
 
-/* The task's vif runs no transfer now (a channel's "stopped" may go: a transfer started later
- * fails at its set-up on the revoked handle). */
-static int vif_idle(const struct k_task *task)
+/* Whether a transfer on channel handle `hw` may still write into the channel's receiver; called
+ * once the handle is REVOKED, so every set-up that reads the handle from now on fails CLOSED
+ * (initiator step_ready, cc_member_ready). What may still write is a transfer that read the handle
+ * before: a slot of this tile whose PARAM1 is the handle (the task's vif, slot 0 for its system
+ * calls) between its set-up and its end (READY included: its set-up may have read the handle just
+ * before the revoke). CREDIT_WAIT and SEND_WAIT are not: they read the handle again before they
+ * go on. Only this channel's transfers count, never the task's others: a task that kept its vif
+ * busy (a credit its colluding receiver never gives, a flood elsewhere) would otherwise hold the
+ * receiver's endpoint, record and pages for ever (kernel.security.revoke_hold_svbase). A
+ * collective of the task's vif names its members in its area, which the kernel cannot trust:
+ * while one runs it counts. Only adapter registers are read, nothing the task writes. */
+static int chan_in_flight(uint32_t hw, int32_t vif_slot)
 {
-    if (task->vif_slot < 0)
-        return 1;
-    const uint32_t f = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOT_BASE((unsigned)task->vif_slot) +
-                                   NAMP_SLOT_FLAGS);
-    return !(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE);
+    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
+    for (uint32_t s = 0; s < n && s < NA_NAMP_MAX_SLOTS; ++s) {
+        const uint32_t base = TILE_NA_BASE + NA_NAMP_SLOT_BASE(s);
+        const uint32_t st = NAMP_STATUS_STATE(mmio_read32(base + NAMP_SLOT_STATUS));
+        if (st == NAMP_STATE_MEMBERS) {
+            if ((int32_t)s == vif_slot)
+                return 1;
+            continue;
+        }
+        if ((st == NAMP_STATE_READY || st == NAMP_STATE_REQUEST || st == NAMP_STATE_RETRY ||
+             st == NAMP_STATE_DATA || st == NAMP_STATE_DMA || st == NAMP_STATE_FINALIZE) &&
+            mmio_read32(base + NAMP_SLOT_PARAM1) == hw)
+            return 1;
+    }
+    return 0;
 }
 
 /* Service thread: an ended task's handles once its slot is quiet (a transfer still under way may
@@ -653,7 +672,7 @@ static void watch_peers(void)
         }
         const int alive = ep_owner(i, &task);
         const int quiet = task ? k_vif_quiet(task) : 1;
-        const int idle = task ? vif_idle(task) : 1;
+        const int32_t vif_slot = task ? task->vif_slot : -1;
         k_lock_give();
         irq_global_restore(saved);
         if (!alive) {
@@ -670,11 +689,12 @@ static void watch_peers(void)
         const struct mp_endpoint *ep = h->local;
         const uint32_t fl = ep && ep->state == MP_EP_READY ? ep->flags : 0;
         /* sending side of a revoked channel: "stopped" once the revoke is in the handle (later
-         * starts fail CLOSED) and no transfer of the task is under way */
-        const uint32_t hf = fl ? ((const namp_handle_t *)ep->peer_h.hw)->flags : 0;
+         * set-ups fail CLOSED) and no transfer on this channel is under way; the flags are read
+         * before the slots, so a set-up the scan misses reads REVOKED */
+        const uint32_t hf = fl ? ((const volatile namp_handle_t *)ep->peer_h.hw)->flags : 0;
         if ((fl & (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE | MP_EPF_STOP_SENT)) ==
                 (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE) &&
-            (hf & NAMP_H_F_REVOKED) && idle)
+            (hf & NAMP_H_F_REVOKED) && !chan_in_flight((uint32_t)(uintptr_t)ep->peer_h.hw, vif_slot))
             mp_tr_chan_peer_gone((struct mp_endpoint *)ep);
         kmp_unlock();
         if ((fl & MP_EPF_SENDER_GONE) && !eps[i].told_gone) {
