@@ -8,7 +8,8 @@ them (contract/README.md). The register names are read from the contract itself
 a register added there is covered without touching this test. A line writes the adapter when
  - it calls mmio_write32 with a register name or an adapter base (TILE_NA_BASE, tile_na_base(),
    NA_..._BASE) in it, or assigns (=, |=, &=, ^=, +=, -=) to an expression that names one:
-   `*(volatile uint32_t *)(base + DMA_SIZE) = n`, `SLOT(NAMP_SLOT_FLAGS) = f`, `v[NAMP_VIF_PARAM1 / 4] = p`;
+   `*(volatile uint32_t *)(base + DMA_SIZE) = n`, `SLOT(NAMP_SLOT_FLAGS) = f`,
+   `v[NAMP_VIF_PARAM1 / 4] = p`;
  - or it defines a macro that dereferences an adapter address (`#define NA(o) (*(volatile
    uint32_t *)(TILE_NA_BASE + (o)))`): a register accessor of its own.
 Reads (mmio_read32(...), `x = VREG(NAMP_VIF_STATUS)`) are not writes. A heuristic over source
@@ -23,7 +24,7 @@ import sys
 
 # Firmware that pokes the adapter's registers on purpose, to test the hardware itself.
 ALLOWED = {
-    "sw/tests/na": "the adapter's own firmware tests: packets, DMA, RMA and bus errors register by register",
+    "sw/tests/na": "the adapter's own tests: packets, DMA, RMA, bus errors register by register",
     "sw/tests/kernel/sv_attack_task.c": "attack task: hostile values into its vif's registers",
     "sw/tests/kernel/sec_task.c": "attack task: hostile vif writes beside a checksummed victim",
     "sw/tests/kernel/sv_test.c": "checks that a task's store to a slot's physical page faults",
@@ -55,7 +56,8 @@ MUST_NOT = [
 def registers(root):
     names = set()
     text = (root / "contract" / "na_registers.h").read_text()
-    for m in re.finditer(r"^#define\s+([A-Z0-9_]+)(?:\([^)]*\))?\s+[^/\n]*/\*\s*(R/W|R|W):", text, re.M):
+    reg = r"^#define\s+([A-Z0-9_]+)(?:\([^)]*\))?\s+[^/\n]*/\*\s*(R/W|R|W):"
+    for m in re.finditer(reg, text, re.M):
         names.add(m.group(1))
     return names
 
@@ -99,7 +101,8 @@ def self_check(regs):
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2])
+    default = pathlib.Path(__file__).resolve().parents[2]
+    root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else default
     regs = registers(root)
     if len(regs) < 40:
         print(f"only {len(regs)} register names found in contract/na_registers.h: parser broken")

@@ -37,8 +37,9 @@ def main():
             for compiler, lang, std in ((cc, "c", "-std=c11"), (cxx, "c++", "-std=c++17")):
                 src = pathlib.Path(tmp) / ("t." + ("c" if lang == "c" else "cpp"))
                 src.write_text(f'#include "{h.name}"\n#include "{h.name}"\nint contract_unit;\n')
-                r = subprocess.run([compiler, "-x", lang, std, "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
-                                    "-I", str(folder), str(src)], capture_output=True, text=True)
+                cmd = [compiler, "-x", lang, std, "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                       "-I", str(folder), str(src)]
+                r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode != 0:
                     print(f"contract/{h.name} does not compile alone as {lang}:\n{r.stderr}")
                     bad += 1
