@@ -6,7 +6,7 @@
 // stays in MEMBERS until every member is DONE or ERROR. docs/namp.md, "Collective communication".
 #include <array>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "namp/cc.h"
 #include "namp/cc_reduce.h"
 #include "namp/data_packet.h"

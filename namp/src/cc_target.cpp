@@ -6,7 +6,7 @@
 // docs/namp.md, "Reduction".
 #include <vector>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "namp/cc_reduce.h"
 #include "namp/namp_target.h"
 #include "namp_cc.h"

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "namp/data_packet.h"
 #include "namp/protocol.h"
 #include "namp_structs.h"

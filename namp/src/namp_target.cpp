@@ -1,7 +1,7 @@
 // NAMP target: allocation, credits, finalization.
 #include "namp/namp_target.h"
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "namp/protocol.h"
 #include "namp_ps.h"
 #include "namp_structs.h"

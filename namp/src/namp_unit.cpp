@@ -1,7 +1,7 @@
 // NAMP registers, slot starts, message routing and interrupt sources.
 #include "namp/namp_unit.h"
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "namp/cc.h"
 #include "namp/protocol.h"
 #include "namp_cc.h"

@@ -2,7 +2,7 @@
 // RELOC or MIGRATE, applying a RELOC or MIGRATE to a local channel handle between two egress steps
 // and reporting it (RELOC_CREDIT), the handle update and restart on a NAK_RELOC, and the dualcast
 // copy's target. docs/namp.md, "NAMP-PS".
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "namp/initiator.h"
 #include "namp/protocol.h"
 #include "namp_ps.h"

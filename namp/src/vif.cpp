@@ -1,7 +1,7 @@
 // NAMP-SV virtual interfaces: register pages, endpoint-table translation, slot start.
 #include "namp/vif.h"
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "namp_cc.h"
 #include "namp_ps.h"
 

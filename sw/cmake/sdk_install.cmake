@@ -1,9 +1,10 @@
 # Install rules of the firmware SDK (docs/firmware-sdk.md):
 #   cmake --install <build>/sw-build --prefix DIR     (or: bash scripts/install-sdk DIR)
-# gives DIR/include (HAL, threads, MCAPI, MPI, sockets, kernel, NAMP driver, tile memory map, NA
-# registers), DIR/lib (static libraries, start-up code, linker scripts), DIR/bin/namp-mpicc and
-# DIR/lib/cmake/NampFirmware (find_package and the
-# toolchain file). Included from sw/CMakeLists.txt after every library target exists.
+# gives DIR/include (HAL, threads, MCAPI, MPI, sockets, kernel, the adapter's and the NAMP's
+# drivers, the hardware/firmware contract: tile memory map, adapter registers, structures in tile
+# memory), DIR/lib (static libraries, start-up code, linker scripts), DIR/bin/namp-mpicc and
+# DIR/lib/cmake/NampFirmware (find_package and the toolchain file). Included from
+# sw/CMakeLists.txt after every library target exists.
 
 # The start-up code is an object library in-tree; installed it is an archive that the SDK links
 # whole (nothing references _start or the trap entry by symbol).
@@ -14,16 +15,14 @@ install(TARGETS namp_runtime_archive namp_hal mp mp_namp namp_drv mpi mpi_namp s
                 kernel_freertos kernel_sel4 kernel_bitmap ARCHIVE DESTINATION lib)
 set(_sw ${CMAKE_CURRENT_LIST_DIR}/..)
 install(DIRECTORY ${_sw}/hal/include/ ${_sw}/runtime/include/ ${_sw}/lib/mp/include/
-                  ${_sw}/lib/namp/include/ ${_sw}/lib/mpi/include/ ${_sw}/lib/sock/include/
-                  ${_sw}/kernel/include/
+                  ${_sw}/lib/na/include/ ${_sw}/lib/namp/include/ ${_sw}/lib/mpi/include/
+                  ${_sw}/lib/sock/include/ ${_sw}/kernel/include/
         DESTINATION include)
 install(PROGRAMS ${_sw}/cmake/sdk/namp-mpicc DESTINATION bin)
 # the kernel's copy of tile.ld with .data on a page boundary (sw/kernel/CMakeLists.txt)
 install(FILES ${KERNEL_LINKER_SCRIPT} DESTINATION lib/namp)
-install(FILES ${NAMP_TILE_INCLUDE_DIR}/tile_memory_map.h
-              ${_sw}/../namp/include/na_registers.h
-              ${_sw}/../namp/include/namp_structs.h
-        DESTINATION include)
+# the hardware/firmware contract, every header of it (contract/README.md)
+install(DIRECTORY ${NAMP_CONTRACT_DIR}/ DESTINATION include FILES_MATCHING PATTERN "*.h")
 install(FILES ${_sw}/runtime/tile.ld DESTINATION lib/namp)
 install(FILES ${_sw}/../cmake/riscv32-toolchain.cmake
               ${_sw}/cmake/sdk/namp-toolchain.cmake

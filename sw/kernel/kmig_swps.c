@@ -30,7 +30,7 @@
 #include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
-#include "na_registers.h"
+#include "na/na.h"
 #include "namp/namp.h"
 #include "namp_structs.h"
 #include "tile_memory_map.h"
@@ -77,11 +77,9 @@ static void rma_store(uint32_t tile, uint32_t addr, uint32_t v)
 /* every store acknowledged: what was stored before is there */
 static int rma_drain(void)
 {
-    while (mmio_read32(TILE_NA_BASE + NA_RMA_OUTSTANDING) != 0)
-        ;
-    if (mmio_read32(TILE_NA_BASE + NA_RMA_ERRORS) == 0)
+    if (na_rma_drain() == 0)
         return K_OK;
-    mmio_write32(TILE_NA_BASE + NA_RMA_ERRORS, 1);
+    na_rma_errors_clear();
     k_printf("kmig: a forwarded store was refused\n");
     return K_EINVAL;
 }

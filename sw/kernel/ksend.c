@@ -6,14 +6,12 @@
 
 #include "kinternal.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "namp/namp_regs.h"
 #include "namp_structs.h"
-#include "tile_memory_map.h"
 
 #define K_SEND_SLOT 0u
 #define SB_N 2u          /* 4 elements */
 #define SB_M 9u          /* of 512 bytes */
-#define SLOT(reg) (*(volatile uint32_t *)(TILE_NA_BASE + NA_NAMP_SLOT_BASE(K_SEND_SLOT) + (reg)))
 
 /* A send still under way after this long is aborted at the next call: a receiver that never
  * drains must not keep the kernel's slot from every other task (docs/security.md "CPU time"). */
@@ -48,13 +46,14 @@ int32_t k_sys_namp_send(k_thread_t *cur, uint32_t vid, uint32_t va, uint32_t siz
     }
     /* the slot must be free (the previous send finished, the library not using it): no waiting
      * here, with the kernel lock held, on a task's behalf; the caller tries again */
-    const uint32_t f = SLOT(NAMP_SLOT_FLAGS);
+    const uint32_t f = namp_reg_slot_flags(K_SEND_SLOT);
     const int claimed = namp_slot_claim ? namp_slot_claim(K_SEND_SLOT)
                                         : !(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE);
     if (!claimed) {   /* a send of ours under way too long (its PARAM2 is our buffer): aborted */
-        if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE) && SLOT(NAMP_SLOT_PARAM2) == (uint32_t)b &&
+        if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE) &&
+            namp_reg_slot_param2(K_SEND_SLOT) == (uint32_t)b &&
             timer_now() - started > (uint64_t)K_SEND_ABORT_TICKS * k_cfg.tick_ticks)
-            SLOT(NAMP_SLOT_CTRL) = NAMP_SLOT_CTRL_ABORT;
+            namp_reg_slot_abort(K_SEND_SLOT, 0);
         return K_EAGAIN;
     }
     uint32_t idx;
@@ -63,15 +62,12 @@ int32_t k_sys_namp_send(k_thread_t *cur, uint32_t vid, uint32_t va, uint32_t siz
             namp_slot_free(K_SEND_SLOT);
         return K_EAGAIN;
     }
-    SLOT(NAMP_SLOT_FLAGS) = 0;   /* acknowledge a DONE (or a failure) left by the last one */
+    namp_reg_slot_set_flags(K_SEND_SLOT, 0);   /* acknowledge a DONE (or failure) left before */
     started = timer_now();
     memcpy(mp_cbuffer_data(b, idx), (const void *)pa, size);
     mp_cbuffer_commit(b, idx, size);
-    SLOT(NAMP_SLOT_PARAM1) = task->et[vid][0];
-    SLOT(NAMP_SLOT_PARAM2) = (uint32_t)b;
-    SLOT(NAMP_SLOT_PARAM3) = idx;
-    SLOT(NAMP_SLOT_FLAGS) = NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+    namp_reg_slot_start(K_SEND_SLOT, NAMP_FLAG_BUF, task->et[vid][0], (uint32_t)b, idx);
     if (namp_slot_implicit_for)
         namp_slot_implicit_for(K_SEND_SLOT, (uintptr_t)send_buffer);
-    return (SLOT(NAMP_SLOT_STATUS) & NAMP_STATUS_ERROR) ? K_EINVAL : K_OK;
+    return (namp_reg_slot_status(K_SEND_SLOT) & NAMP_STATUS_ERROR) ? K_EINVAL : K_OK;
 }

@@ -12,12 +12,8 @@
  *     ("critical events & demand interrupting"). */
 #include "kinternal.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
-#include "tile_memory_map.h"
-
-#define OSQM(reg) (*(volatile uint32_t *)(TILE_NA_BASE + NA_OSQM_BASE + (reg)))
-#define SLOTF(s) (*(volatile uint32_t *)(TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + NAMP_SLOT_FLAGS))
-#define NAREG(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
+#include "na/na.h"
+#include "namp/namp_regs.h"
 
 #if K_RQ_LAYOUT == K_RQ_FLAGS
 #define K_FLAG_WORDS ((K_MAX_THREADS + 31) / 32)
@@ -35,36 +31,36 @@ int k_osqm_enable(void) { return k_osqm_enable_mode(K_OSQM_DIRECT); }
 
 int k_osqm_enable_mode(unsigned mode)
 {
-    if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_OSQM) || mode > K_OSQM_WAKEUP)
+    if (!(na_features() & NA_FEATURE_NAMP_OSQM) || mode > K_OSQM_WAKEUP)
         return K_EINVAL;
     uint32_t m = mode == K_OSQM_WAKEUP ? OSQM_MODE_WAKEUP : 0u;
 #if K_RQ_LAYOUT == K_RQ_FLAGS
     m |= OSQM_MODE_READY_FLAG;   /* no list: QUEUE = the bit field, THREAD = the bit */
-    OSQM(OSQM_WAKEUP_QUEUE) = (uint32_t)wakeup_bits;
+    namp_reg_osqm_set(OSQM_WAKEUP_QUEUE, (uint32_t)wakeup_bits);
 #else
-    OSQM(OSQM_TYPE) = 1;                                   /* all list layouts: doubly linked */
-    OSQM(OSQM_DIR) = K_RQ_LAYOUT == K_RQ_SEL4 ? 1u : 0u;   /* seL4 wakes at the front */
-    OSQM(OSQM_Q_LAYOUT) = (4u << 16) | 0u;                 /* k_queue_t: head +0, tail +4 */
-    OSQM(OSQM_E_LAYOUT) = (4u << 16) | 0u;                 /* k_thread_t: next +0, prev +4 */
+    namp_reg_osqm_set(OSQM_TYPE, 1);  /* all list layouts: doubly linked */
+    namp_reg_osqm_set(OSQM_DIR, K_RQ_LAYOUT == K_RQ_SEL4 ? 1u : 0u);   /* seL4 wakes at the front */
+    namp_reg_osqm_set(OSQM_Q_LAYOUT, (4u << 16) | 0u);  /* k_queue_t: head +0, tail +4 */
+    namp_reg_osqm_set(OSQM_E_LAYOUT, (4u << 16) | 0u);  /* k_thread_t: next +0, prev +4 */
     /* the wake-up queue is a plain FIFO whatever the layout: the kernel's own insertion puts
      * each thread where the layout wants it when it empties the queue */
-    OSQM(OSQM_WAKEUP_QUEUE) = (uint32_t)&wakeup_queue;
+    namp_reg_osqm_set(OSQM_WAKEUP_QUEUE, (uint32_t)&wakeup_queue);
 #if K_RQ_LAYOUT == K_RQ_BITMAP
     extern volatile uint32_t k_ready_bitmap;
-    OSQM(OSQM_BITMAP_ADDR) = (uint32_t)&k_ready_bitmap;
-    OSQM(OSQM_BITMAP_QBASE) = (uint32_t)&k_ready[0];
-    OSQM(OSQM_BITMAP_QSTRIDE) = sizeof(k_queue_t);
+    namp_reg_osqm_set(OSQM_BITMAP_ADDR, (uint32_t)&k_ready_bitmap);
+    namp_reg_osqm_set(OSQM_BITMAP_QBASE, (uint32_t)&k_ready[0]);
+    namp_reg_osqm_set(OSQM_BITMAP_QSTRIDE, sizeof(k_queue_t));
     if (mode == K_OSQM_DIRECT)
         m |= OSQM_MODE_BITMAP;   /* a priority's bit with its list (not for the wake-up queue) */
 #endif
     if (mode == K_OSQM_WAKEUP)
-        OSQM(OSQM_DIR) = 0;      /* FIFO: the order of the events */
+        namp_reg_osqm_set(OSQM_DIR, 0);      /* FIFO: the order of the events */
 #endif
-    OSQM(OSQM_MODE) = m;
-    OSQM(OSQM_LOCK_KIND) = OSQM_LOCK_TICKET;               /* the kernel lock (k_ticket_lock_t) */
-    OSQM(OSQM_LOCK_ADDR) = (uint32_t)&k_lock;
+    namp_reg_osqm_set(OSQM_MODE, m);
+    namp_reg_osqm_set(OSQM_LOCK_KIND, OSQM_LOCK_TICKET);  /* the kernel lock (k_ticket_lock_t) */
+    namp_reg_osqm_set(OSQM_LOCK_ADDR, (uint32_t)&k_lock);
     /* the demand interrupt of critical events (NA_IRQ_TARGET: na.irq_core) */
-    NAREG(NA_IRQ_BASE + NA_IRQ_MASK) |= NA_IRQ_SRC_OSQM;
+    na_irq_enable(NA_IRQ_SRC_OSQM);
     osqm_mode = mode;
     enabled = 1;
     return K_OK;
@@ -111,16 +107,16 @@ int32_t k_sys_osqm_wait(k_thread_t *cur, uint32_t slot)
         return K_EINVAL;
     if (cur->task && cur->task->vif_slot != (int32_t)slot)
         return K_EINVAL;   /* a task waits only for its own vif's slot */
-    uint32_t f = SLOTF(slot);
+    uint32_t f = namp_reg_slot_flags(slot);
     if (!(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE))
         return K_OK;       /* nothing under way */
-    OSQM(OSQM_SLOT_THREAD(slot)) = event_thread(cur);
-    OSQM(OSQM_SLOT_QUEUE(slot)) = event_queue(cur);   /* arms the event: last */
-    f = SLOTF(slot);
+    namp_reg_osqm_set(OSQM_SLOT_THREAD(slot), event_thread(cur));
+    namp_reg_osqm_set(OSQM_SLOT_QUEUE(slot), event_queue(cur));   /* arms the event: last */
+    f = namp_reg_slot_flags(slot);
     if (!(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE)) {
-        if (OSQM(OSQM_SLOT_QUEUE(slot))) {   /* finished before: not taken */
-            OSQM(OSQM_SLOT_QUEUE(slot)) = 0;
-            OSQM(OSQM_SLOT_THREAD(slot)) = 0;
+        if (namp_reg_osqm(OSQM_SLOT_QUEUE(slot))) {   /* finished before: not taken */
+            namp_reg_osqm_set(OSQM_SLOT_QUEUE(slot), 0);
+            namp_reg_osqm_set(OSQM_SLOT_THREAD(slot), 0);
             return K_OK;
         }
     }
@@ -193,15 +189,15 @@ void k_osqm_irq(void)
     if (!enabled)
         return;
     uint32_t v;
-    while ((v = OSQM(OSQM_IRQ_THREAD)) != OSQM_IRQ_NONE) {
+    while ((v = namp_reg_osqm(OSQM_IRQ_THREAD)) != OSQM_IRQ_NONE) {
         k_stat.osqm_demand_irqs++;
         k_thread_t *t = thread_of(v);
         if (t && osqm_mode == K_OSQM_DIRECT)
             k_kick(t);
     }
-    uint32_t left = OSQM(OSQM_IRQ);
+    uint32_t left = namp_reg_osqm(OSQM_IRQ);
     if (left) {
-        OSQM(OSQM_IRQ) = left & ~OSQM_IRQ_OVERFLOW;   /* acknowledged, overflow cleared */
+        namp_reg_osqm_set(OSQM_IRQ, left & ~OSQM_IRQ_OVERFLOW);   /* acknowledged, overflow off */
         for (uint32_t c = 0; c < K_MAX_CPUS; ++c)
             if (c != k_cpu_id() && k_cpus[c].online)
                 ipi_send(c);

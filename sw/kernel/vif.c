@@ -8,13 +8,11 @@
  * (docs/namp.md "SV isolation"). */
 #include "kinternal.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "na/na.h"
+#include "namp/namp_regs.h"
 #include "namp_cc.h"
 #include "namp_structs.h"
-#include "tile_memory_map.h"
 
-#define VIFC(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_CONFIG_PAGE + (reg))
-#define SLOTR(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + (reg))
 /* Polls of an aborted slot before the kernel gives up waiting (each a device access of about ten
  * cycles: far more than a response round trip or a task's largest DMA on an idle mesh). */
 #define K_VIF_ABORT_POLLS 20000u
@@ -54,9 +52,9 @@ int k_vif_slot_known(unsigned slot) { return slot < NA_NAMP_MAX_SLOTS && (vif_ev
 
 int k_vif_free_slot(unsigned preferred, uint32_t lib_busy)
 {
-    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
-    const uint32_t virt = (mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_SV)
-                              ? mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS_VIRT) : 0u;
+    const uint32_t n = na_namp_slots();
+    const uint32_t virt = (na_features() & NA_FEATURE_NAMP_SV)
+                              ? namp_reg_slots_virt() : 0u;
     const uint32_t first = n - virt;
     if (preferred >= first && preferred < n && free_for_vif(preferred, lib_busy))
         return (int)preferred;
@@ -79,7 +77,7 @@ static int add(k_thread_t *t, uint32_t kind, uint32_t pa, uint32_t limit)
     smp_fence();   /* the entry is complete before the vif may read it */
     task->et_count = vid + 1;
     if (task->vif_slot >= 0)
-        mmio_write32(VIFC(task->vif_slot, NAMP_VIFC_ET_BOUND), task->et_count);
+        namp_reg_vif_set_bound((unsigned)task->vif_slot, task->et_count);
     return (int)vid;
 }
 
@@ -192,20 +190,19 @@ int k_vif_add_ccarea(k_thread_t *t, uint32_t va, uint32_t bytes)
  * window cleared). 1 when the slot is idle, 0 while a transfer still waits for the network. */
 static int slot_quiesce(unsigned slot)
 {
-    uint32_t f = mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS));
+    uint32_t f = namp_reg_slot_flags(slot);
     if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE)) {
-        mmio_write32(SLOTR(slot, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+        namp_reg_slot_abort(slot, 0);
         for (uint32_t i = 0; i < K_VIF_ABORT_POLLS; ++i) {
-            f = mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS));
+            f = namp_reg_slot_flags(slot);
             if (!(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE))
                 break;
         }
         if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE))
             return 0;
     }
-    mmio_write32(SLOTR(slot, NAMP_SLOT_FLAGS), 0);   /* DONE acknowledged, the slot idle */
-    mmio_write32(SLOTR(slot, NAMP_SLOT_WIN_SIZE), 0);
-    mmio_write32(SLOTR(slot, NAMP_SLOT_WIN_BASE), 0);
+    namp_reg_slot_set_flags(slot, 0);   /* DONE acknowledged, the slot idle */
+    namp_reg_slot_set_window(slot, 0, 0);
     return 1;
 }
 
@@ -213,20 +210,19 @@ uint32_t k_vif_attach(k_thread_t *t, unsigned slot)
 {
     if (!t || !t->task || t->task->vif_slot >= 0 || slot >= NA_NAMP_MAX_SLOTS)
         return 0;
-    if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_SV))
+    if (!(na_features() & NA_FEATURE_NAMP_SV))
         return 0;
     /* the previous owner's transfer may still be finishing: the next owner starts clean */
     if (!slot_quiesce(slot))
         return 0;
-    uint32_t page = TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_PAGE;
+    uint32_t page = namp_reg_vif_page(slot);
     if (k_task_map(t, K_USER_VIF, page, 1, 1) != K_OK)
         return 0;
     struct k_task *task = t->task;
-    mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), 0);
-    mmio_write32(VIFC(slot, NAMP_VIFC_ET_BOUND), 0);
-    mmio_write32(VIFC(slot, NAMP_VIFC_ET_BASE), (uint32_t)task->et);
-    mmio_write32(VIFC(slot, NAMP_VIFC_ET_BOUND), task->et_count);
-    mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), NAMP_VIFC_READY);
+    namp_reg_vif_set_ctrl(slot, 0);
+    namp_reg_vif_set_bound(slot, 0);
+    namp_reg_vif_set_table(slot, (uint32_t)task->et, task->et_count);
+    namp_reg_vif_set_ctrl(slot, NAMP_VIFC_READY);
     task->vif_slot = (int32_t)slot;
     task->vif_busy = -1;
     mark(slot, 1);
@@ -242,8 +238,8 @@ void k_vif_release(struct k_task *task)
     if (task->vif_slot < 0)
         return;
     unsigned slot = (unsigned)task->vif_slot;
-    mmio_write32(VIFC(slot, NAMP_VIFC_CTRL), 0);
-    mmio_write32(VIFC(slot, NAMP_VIFC_ET_BOUND), 0);
+    namp_reg_vif_set_ctrl(slot, 0);
+    namp_reg_vif_set_bound(slot, 0);
     task->vif_busy = slot_quiesce(slot) ? -1 : (int32_t)slot;
     if (task->vif_busy < 0)
         mark(slot, 0);
@@ -264,8 +260,6 @@ int k_vif_quiet(struct k_task *task)
 
 /* ---- the task's view of its vif, moved with the task (task migration, kmig.c) ---- */
 
-#define VIFR(slot, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot) + NAMP_VIF_PAGE + (reg))
-
 /* The task is stopped. A finished transfer it has not acknowledged is parked at the destination
  * with its STATUS (a collective under way is waited for and then parked). One under way is aborted at its next safe point (initiator::abort): ending
  * ABORTED, nothing of it reached the receiver (an element it was given is committed VOID), so the
@@ -276,17 +270,18 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v)
     if (task->vif_slot < 0)
         return K_EINVAL;
     const unsigned slot = (unsigned)task->vif_slot;
+    const uintptr_t page = namp_reg_vif_page(slot);
     v->action = K_VIF_IDLE;
     v->status = 0;
     int aborting = 0;
     for (uint32_t i = 0; i < K_VIF_ABORT_POLLS; ++i) {
-        const uint32_t f = mmio_read32(VIFR(slot, NAMP_VIF_FLAGS));
-        const uint32_t st = mmio_read32(VIFR(slot, NAMP_VIF_STATUS));
+        const uint32_t f = namp_vif_flags(page);
+        const uint32_t st = namp_vif_status(page);
         if (!aborting) {   /* the task's view: vIDs, as it started the transfer */
             v->flags = f & ~(NAMP_FLAG_VALID | NAMP_FLAG_DONE);
-            v->p1 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM1));
-            v->p2 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM2));
-            v->p3 = mmio_read32(VIFR(slot, NAMP_VIF_PARAM3));
+            v->p1 = namp_vif_param(page, 1);
+            v->p2 = namp_vif_param(page, 2);
+            v->p3 = namp_vif_param(page, 3);
         }
         const uint32_t state = NAMP_STATUS_STATE(st);
         /* finished and not acknowledged by the task (its acknowledgement clears DONE). A buffered
@@ -295,19 +290,19 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v)
         if (f & NAMP_FLAG_DONE) {
             const int aborted = (st & NAMP_STATUS_ERROR) && NAMP_STATUS_CODE(st) == NAMP_ERR_ABORTED;
             if (aborting)   /* the slot is acknowledged here: the destination's vif holds it */
-                mmio_write32(SLOTR(slot, NAMP_SLOT_FLAGS), 0);
+                namp_reg_slot_set_flags(slot, 0);
             v->action = aborting && aborted ? K_VIF_RESTART : K_VIF_PARK;
             v->status = state == NAMP_STATE_DONE || state == NAMP_STATE_ERROR ? st : NAMP_STATE_DONE << 8;
             return K_OK;
         }
         if (!(f & NAMP_FLAG_VALID))
             return K_OK;   /* idle */
-        const uint32_t sf = mmio_read32(SLOTR(slot, NAMP_SLOT_FLAGS));
+        const uint32_t sf = namp_reg_slot_flags(slot);
         /* A collective runs to its end instead: members that finished cannot be taken back, so
          * a restart would deliver to them twice. One that does not end in time: K_EBUSY. */
         if (!aborting && (sf & NAMP_FLAG_VALID) && !(sf & NAMP_FLAG_DONE) && !(v->flags & NAMP_FLAG_CC)) {
             /* KEEP: a buffered send's element stays committed for the restart */
-            mmio_write32(SLOTR(slot, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP);
+            namp_reg_slot_abort(slot, 1);
             aborting = 1;
         }
     }
@@ -317,11 +312,10 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v)
 void k_vif_restore(struct k_task *task, const struct k_vif_view *v)
 {
     const unsigned slot = (unsigned)task->vif_slot;
-    mmio_write32(VIFR(slot, NAMP_VIF_PARAM1), v->p1);
-    mmio_write32(VIFR(slot, NAMP_VIF_PARAM2), v->p2);
-    mmio_write32(VIFR(slot, NAMP_VIF_PARAM3), v->p3);
+    const uintptr_t page = namp_reg_vif_page(slot);
+    namp_vif_set_params(page, v->p1, v->p2, v->p3);
     if (v->action == K_VIF_PARK) {
-        mmio_write32(VIFC(slot, NAMP_VIFC_PARK), v->status);
+        namp_reg_vif_park(slot, v->status);
     } else if (v->action == K_VIF_RESTART)   /* as the task started it, translated here */
-        mmio_write32(VIFR(slot, NAMP_VIF_FLAGS), v->flags | NAMP_FLAG_VALID);
+        namp_vif_set_flags(page, v->flags | NAMP_FLAG_VALID);
 }

@@ -3,7 +3,7 @@
 // (connection-less and channels) with per-member progress and failures.
 #include <cstring>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "na_test_support.h"
 #include "namp/cc_reduce.h"
 #include "namp/slot.h"

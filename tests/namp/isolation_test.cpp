@@ -7,7 +7,7 @@
 #include <map>
 #include <random>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "na_test_support.h"
 #include "namp_mem.h"
 #include "namp_structs.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "na_test_support.h"
 #include "namp_structs.h"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <functional>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "na_test_support.h"
 #include "namp_structs.h"
 #include "vp/config.h"

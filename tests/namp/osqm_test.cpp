@@ -4,7 +4,7 @@
 // insertion waits while it is held), bitmap, wake-up queue and demand-interrupt modes.
 #include <cstring>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "na_test_support.h"
 #include "namp_structs.h"
 

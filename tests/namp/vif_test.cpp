@@ -4,7 +4,7 @@
 // foreign table, not READY) without a table access outside the table, two vifs at once, cost.
 #include <cstring>
 
-#include "mp/cbuffer.h"
+#include "cbuffer_layout.h"
 #include "na_test_support.h"
 #include "namp_mem.h"
 #include "namp_structs.h"

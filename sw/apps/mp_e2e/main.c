@@ -7,7 +7,7 @@
 
 #include "hal/hal.h"
 #include "mcapi.h"
-#include "na_registers.h"
+#include "na/na.h"
 #include "payload.h"
 
 #ifndef MP_E2E_CHANNEL
@@ -178,7 +178,7 @@ int main(void)
     if (tile_core_id() != 0 || (me != 0 && me != rx) || tiles < 2)
         return 0;
 #ifdef MP_TRANSPORT_NAMP
-    if (mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS) == 0) {
+    if (na_namp_slots() == 0) {
         printf("FAIL: no NAMP in this configuration\n");
         return 1;
     }

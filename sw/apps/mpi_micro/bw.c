@@ -15,7 +15,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "na/na.h"
 
 #define BIG (4u << 20)
 #define WINDOW 4
@@ -79,18 +79,9 @@ int main(int argc, char **argv)
         mp_cbuffer_copy(dst, buf, BIG);
         report("copy", BIG, cpu_cycles() - t0, -1);
         /* one RDMA put to rank 1's buffer (its address is ours: the same ELF, the same heap) */
-        uintptr_t d = tile_na_base() + NA_DMA_BASE(0);
         t0 = cpu_cycles();
-        mmio_write32(d + DMA_LOCAL_ADDR, (uint32_t)(uintptr_t)buf);
-        mmio_write32(d + DMA_REMOTE_TILE, 1);
-        mmio_write32(d + DMA_REMOTE_ADDR, (uint32_t)(uintptr_t)dst);
-        mmio_write32(d + DMA_SIZE, BIG);
-        mmio_write32(d + DMA_CONTROL, DMA_CTRL_START);
-        uint32_t st;
-        while (!((st = mmio_read32(d + DMA_STATUS)) & (DMA_STAT_DONE | DMA_STAT_ERROR)))
-            ;
-        mmio_write32(d + DMA_STATUS, st);
-        report(st & DMA_STAT_ERROR ? "rdma_FAIL" : "rdma", BIG, cpu_cycles() - t0, -1);
+        const int err = na_dma_copy(0, buf, 1, (uint32_t)(uintptr_t)dst, BIG);
+        report(err ? "rdma_FAIL" : "rdma", BIG, cpu_cycles() - t0, -1);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     const uint32_t sizes[2] = {BIG, 256u << 10};

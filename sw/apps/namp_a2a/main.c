@@ -14,6 +14,7 @@
 
 #include "hal/hal.h"
 #include "mp/cbuffer.h"
+#include "na/na.h"
 #include "namp/namp.h"
 
 #ifndef A2A_PEERS
@@ -56,7 +57,7 @@ int main(void)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     ep.state = NAMP_EP_STATE_READY;
     /* NAMP_DONE and the receive counter wake the core from wfi (interrupts stay globally off) */
-    mmio_write32(TILE_NA_BASE + NA_IRQ_BASE + NA_IRQ_MASK, NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT);
+    na_irq_set_mask(NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT);
     irq_enable(IRQ_M_EXT);
 
     const uint32_t peers = n - 1 < A2A_PEERS ? n - 1 : A2A_PEERS;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "hal/hal.h"
-#include "na_registers.h"
+#include "na/na.h"
 #include "namp/namp.h"
 
 volatile uint64_t drv_idle;
@@ -42,7 +42,7 @@ uint32_t drv_finish(uint32_t mask, uint32_t keep)
             mask &= ~done;
             continue;
         }
-        if (mmio_read32(TILE_NA_BASE + NA_IRQ_BASE + NA_IRQ_ACTIVE) & ~NA_IRQ_SRC_NAMP_DONE) {
+        if (na_irq_active() & ~NA_IRQ_SRC_NAMP_DONE) {
             irq_global_restore(saved);   /* not ours: its handler runs */
             saved = irq_global_disable();
             continue;

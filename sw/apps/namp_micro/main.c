@@ -10,6 +10,7 @@
 
 #include "hal/hal.h"
 #include "mcapi.h"
+#include "na/na.h"
 #include "namp/namp.h"
 
 #define RUNS 16
@@ -67,8 +68,8 @@ int main(void)
     if (tile_core_id() != 0 || me > 1)
         return 0;
     /* both tiles decide alike from the features, so no receiver waits for a part never sent */
-    const uint32_t f = mmio_read32(TILE_NA_BASE + NA_FEATURES);
-    if (mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS) == 0 ||
+    const uint32_t f = na_features();
+    if (na_namp_slots() == 0 ||
         !(f & (NA_FEATURE_NAMP_MSG | NA_FEATURE_NAMP_CHAN))) {
         printf("namp_micro FAIL: this adapter has no NAMP messages or channels\n");
         return 1;

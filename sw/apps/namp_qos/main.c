@@ -15,7 +15,8 @@
 
 #include "hal/hal.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "na/na.h"
+#include "namp/namp_regs.h"
 #include "namp_structs.h"
 
 #define BULK_SLOTS 15u
@@ -25,8 +26,6 @@
 #define SEND_N 7u   /* 128 elements per bulk send buffer: enough for the measurement */
 #define NR 5u
 static const uint32_t rx_tile[NR] = {1, 4, 5, 2, 3};   /* the last one receives the urgent ones */
-#define NA(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
-#define SLOT(s, r) NA(NA_NAMP_SLOT_BASE(s) + (r))
 
 static uint32_t ep[NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
 static uint8_t rx[MP_CB_HEADER_SIZE + (4u << 6) + (BULK_SIZE << 6)] __attribute__((aligned(64)));
@@ -37,16 +36,13 @@ static uint8_t sendbuf[BULK_SLOTS][MP_CB_HEADER_SIZE + (4u << SEND_N) + (BULK_SI
 
 static void start(uint32_t s, uint32_t r, uint32_t size)
 {
-    SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)handle[r];
-    SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)data;
-    SLOT(s, NAMP_SLOT_PARAM3) = size;
-    SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
+    namp_reg_slot_start(s, 0, (uint32_t)handle[r], (uint32_t)data, size);
 }
 
 static int finish(uint32_t s)
 {
-    uint32_t st = SLOT(s, NAMP_SLOT_STATUS);
-    SLOT(s, NAMP_SLOT_FLAGS) = 0;
+    uint32_t st = namp_reg_slot_status(s);
+    namp_reg_slot_set_flags(s, 0);
     if (st & NAMP_STATUS_ERROR) {
         printf("namp_qos FAIL: slot %u status 0x%x\n", (unsigned)s, (unsigned)st);
         return 1;
@@ -86,13 +82,13 @@ int main(void)
     }
     if (me != 0)
         return 0;
-    if (NA(NA_NAMP_SLOTS) < BULK_SLOTS + 1) {
+    if (na_namp_slots() < BULK_SLOTS + 1) {
         printf("namp_qos FAIL: needs namp.slots >= %u\n", (unsigned)(BULK_SLOTS + 1));
         return 1;
     }
-    const uint32_t urgent = BULK_SLOTS, arb = NA(NA_NAMP_ARBITRATION);
+    const uint32_t urgent = BULK_SLOTS, arb = mmio_read32(TILE_NA_BASE + NA_NAMP_ARBITRATION);
     for (uint32_t s = 0; s <= BULK_SLOTS; ++s)
-        SLOT(s, NAMP_SLOT_PRIORITY) = s == urgent ? 255u : 0u;
+        namp_reg_slot_set_priority(s, s == urgent ? 255u : 0u);
     memset(data, 0x11, sizeof data);
     /* the receivers start their loops after their own (short) set-up */
     for (uint64_t t = cpu_cycles() + 20000; cpu_cycles() < t;)
@@ -105,10 +101,8 @@ int main(void)
     }
     const uint64_t t0 = cpu_cycles();
     for (uint32_t s = 0; s < BULK_SLOTS; ++s) {
-        SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)handle[s % 4u];
-        SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)sendbuf[s];
-        SLOT(s, NAMP_SLOT_PARAM3) = 0;
-        SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_VALID;
+        namp_reg_slot_start(s, NAMP_FLAG_BUF | NAMP_FLAG_CCM, (uint32_t)handle[s % 4u],
+                            (uint32_t)sendbuf[s], 0);
     }
     uint64_t lat_sum = 0, lat_max = 0;
     for (uint32_t n = 0; n < URGENT_N; ++n) {
@@ -117,7 +111,7 @@ int main(void)
             ;
         uint64_t ts = cpu_cycles();
         start(urgent, 4, 4);
-        while (!(SLOT(urgent, NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE))
+        while (!(namp_reg_slot_flags(urgent) & NAMP_FLAG_DONE))
             ;
         uint64_t l = cpu_cycles() - ts;
         if (finish(urgent))
@@ -135,20 +129,17 @@ int main(void)
     }
     const uint32_t bulk_done = queued - left;
     for (uint32_t s = 0; s < BULK_SLOTS; ++s)   /* leave CCM: the slots end after their element */
-        SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+        namp_reg_slot_set_flags(s, NAMP_FLAG_BUF | NAMP_FLAG_VALID);
     for (uint32_t s = 0; s < BULK_SLOTS; ++s) {
-        while (!(SLOT(s, NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE))
+        while (!(namp_reg_slot_flags(s) & NAMP_FLAG_DONE))
             ;
         if (finish(s))
             return 1;
     }
     static uint32_t stop = 0xDEADu;
     for (uint32_t r = 0; r < NR; ++r) {   /* tell the receivers, behind everything else */
-        SLOT(0, NAMP_SLOT_PARAM1) = (uint32_t)handle[r];
-        SLOT(0, NAMP_SLOT_PARAM2) = (uint32_t)&stop;
-        SLOT(0, NAMP_SLOT_PARAM3) = 4;
-        SLOT(0, NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
-        while (!(SLOT(0, NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE))
+        namp_reg_slot_start(0, 0, (uint32_t)handle[r], (uint32_t)&stop, 4);
+        while (!(namp_reg_slot_flags(0) & NAMP_FLAG_DONE))
             ;
         if (finish(0))
             return 1;

@@ -8,6 +8,7 @@
 
 #include "hal/hal.h"
 #include "mcapi.h"
+#include "na/na.h"
 #include "namp/namp.h"
 
 static int fails;
@@ -36,7 +37,7 @@ int main(void)
     uint32_t me = tile_id();
     if (tile_core_id() != 0 || me > 1)
         return 0;
-    if (mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS) == 0) {
+    if (na_namp_slots() == 0) {
         if (me == 0)
             printf("FAIL: no NAMP in this configuration\n");
         return 1;
@@ -53,9 +54,9 @@ int main(void)
         (void)a;
         return 0;
     }
-    uint32_t feat = mmio_read32(TILE_NA_BASE + NA_FEATURES);
+    uint32_t feat = na_features();
     printf("namp_refused: features 0x%08x, %u slots\n", (unsigned)feat,
-           (unsigned)mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS));
+           (unsigned)na_namp_slots());
     static namp_handle_t h __attribute__((aligned(8)));
     static uint32_t data[4];
     h.tile = 1;

@@ -10,7 +10,7 @@
 
 #include "hal/hal.h"
 #include "mcapi.h"
-#include "na_registers.h"
+#include "na/na.h"
 #include "../mp_e2e/payload.h"
 
 #ifndef NAMP_STRESS_COUNT
@@ -230,7 +230,7 @@ int main(void)
     if (me != 0 && idx == NPEER)
         return 0;
 #ifdef MP_TRANSPORT_NAMP
-    if (mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS) == 0) {
+    if (na_namp_slots() == 0) {
         if (me == 0)
             printf("FAIL: no NAMP in this configuration\n");
         return 1;

@@ -15,11 +15,11 @@
 #include "mp/cbuffer.h"
 #include "mp/task.h"
 #include "mcapi_task_internal.h"
-#include "na_registers.h"
+#include "namp/namp_regs.h"
 
 #define S ((mp_task_state_t *)K_USER_DATA)
 #define C (&S->u.c)
-#define VREG(r) (*(volatile uint32_t *)(C->vif + (r)))
+#define VIF ((uintptr_t)C->vif)   /* the vif interface page mapped into the task */
 #define SPIN_POLLS 2000u   /* a transfer takes microseconds: polled; longer waits sleep */
 enum { MP_TASK_RK_SEND = 1, MP_TASK_RK_RECV_MSG, MP_TASK_RK_RECV_PKT, MP_TASK_RK_GET };
 
@@ -261,7 +261,7 @@ mcapi_endpoint_t mcapi_endpoint_get(mcapi_domain_t domain, mcapi_node_t node, mc
  * slot; the adapter itself finishes every transfer (an endpoint that goes away answers ERROR). */
 static void vif_wait_done(void)
 {
-    for (uint32_t i = 0; !(VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE); ++i)
+    for (uint32_t i = 0; !(namp_vif_flags(VIF) & NAMP_FLAG_DONE); ++i)
         if (i >= SPIN_POLLS)
             u_sleep(1);
 }
@@ -270,10 +270,7 @@ static void vif_wait_done(void)
 
 static void vif_start(uint32_t flags, uint32_t dst, uint32_t idx)
 {
-    VREG(NAMP_VIF_PARAM1) = dst;
-    VREG(NAMP_VIF_PARAM2) = C->tx_vid;
-    VREG(NAMP_VIF_PARAM3) = idx;
-    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+    namp_vif_start(VIF, flags | NAMP_FLAG_BUF, dst, C->tx_vid, idx);
 }
 
 /* A failed transfer's STATUS code as the library maps it (transport_namp.c): a peer that went
@@ -300,8 +297,8 @@ static mcapi_status_t vif_error(uint32_t code, uint32_t flags)
  * next start would find it (SEND_EMPTY): it is dropped here. */
 static mcapi_status_t vif_finish(uint32_t flags, uint32_t idx)
 {
-    uint32_t st = VREG(NAMP_VIF_STATUS);
-    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_BUF;
+    uint32_t st = namp_vif_status(VIF);
+    namp_vif_set_flags(VIF, flags | NAMP_FLAG_BUF);
     if (st & NAMP_STATUS_ERROR) {
         mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
         uint32_t j;
@@ -325,7 +322,7 @@ static void sendq_pump(void)
             vif_start(r->op, r->dst_addr, r->op_idx);
             C->sq_started = 1;
         }
-        if (!(VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE))
+        if (!(namp_vif_flags(VIF) & NAMP_FLAG_DONE))
             return;
         r->status = vif_finish(r->op, r->op_idx);
         r->size = r->status == MCAPI_SUCCESS ? r->op_size : 0;
@@ -660,13 +657,10 @@ mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t h, mcapi_status_t
 static mcapi_status_t return_credits(struct mp_task_ep *ep, uint32_t n)
 {
     sendq_drain();
-    VREG(NAMP_VIF_PARAM1) = ep->chan_vid;
-    VREG(NAMP_VIF_PARAM2) = n;
-    VREG(NAMP_VIF_PARAM3) = 0;
-    VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_COM | NAMP_FLAG_VALID;
+    namp_vif_start(VIF, NAMP_FLAG_COM, ep->chan_vid, n, 0);
     vif_wait_done();
-    uint32_t st = VREG(NAMP_VIF_STATUS);
-    VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_COM;   /* acknowledge */
+    uint32_t st = namp_vif_status(VIF);
+    namp_vif_set_flags(VIF, NAMP_FLAG_COM);   /* acknowledge */
     if (st & NAMP_STATUS_ERROR) {
         C->send_errors++;
         C->last_vif_status = st;

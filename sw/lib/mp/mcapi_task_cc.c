@@ -13,6 +13,7 @@
 #include "collective_internal.h"
 #include "mcapi_task_internal.h"
 #include "mcapix_cc.h"
+#include "namp/namp_regs.h"
 #include "namp_cc.h"
 
 #define GROUP_MAGIC 0x54434153u    /* "TCAS" */
@@ -76,14 +77,11 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
     memcpy(area, desc, desc_bytes);
     if (size)
         memcpy(area + DATA_OFF, data, size);
-    volatile uint32_t *v = mptask_vif();
-    v[NAMP_VIF_PARAM1 / 4] = NAMP_VIF_CC_PARAM1(c->cc_vid, 0);
-    v[NAMP_VIF_PARAM2 / 4] = DATA_OFF;
-    v[NAMP_VIF_PARAM3 / 4] = size;
-    v[NAMP_VIF_FLAGS / 4] = flags | NAMP_FLAG_CC | NAMP_FLAG_VALID;
+    const uintptr_t v = (uintptr_t)mptask_vif();
+    namp_vif_start(v, flags | NAMP_FLAG_CC, NAMP_VIF_CC_PARAM1(c->cc_vid, 0), DATA_OFF, size);
     mptask_vif_wait_done();
-    const uint32_t status = v[NAMP_VIF_STATUS / 4];
-    v[NAMP_VIF_FLAGS / 4] = flags | NAMP_FLAG_CC;   /* acknowledged */
+    const uint32_t status = namp_vif_status(v);
+    namp_vif_set_flags(v, flags | NAMP_FLAG_CC);   /* acknowledged */
     memcpy(desc, area, desc_bytes);
     *code = status & NAMP_STATUS_ERROR ? NAMP_STATUS_CODE(status) : 0u;
     return 1;

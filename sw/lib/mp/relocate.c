@@ -12,6 +12,7 @@
 
 #include "mcapix_ps.h"
 #include "mp_internal.h"
+#include "na/na.h"
 #include "namp/namp.h"
 #include "namp_ps.h"
 #include "namp_structs.h"
@@ -34,7 +35,7 @@ static struct mp_endpoint *ready_ep(mcapi_endpoint_t e)
     return ep && ep->state == MP_EP_READY ? ep : NULL;
 }
 
-int mcapix_ps_available(void) { return (mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_PS) != 0; }
+int mcapix_ps_available(void) { return (na_features() & NA_FEATURE_NAMP_PS) != 0; }
 
 int mcapix_endpoint_inspect(mcapi_endpoint_t e, mcapix_endpoint_info_t *info)
 {
@@ -206,20 +207,10 @@ mcapi_endpoint_t mcapix_endpoint_create_relocated(mcapi_port_t port, const mcapi
  * uses none), polled. */
 int mp_rdma_put(uint32_t tile, uint32_t dst, const void *src, uint32_t size)
 {
-    const uint32_t slots = mmio_read32(TILE_NA_BASE + NA_DMA_SLOTS);
+    const uint32_t slots = na_dma_slots();
     if (slots == 0)
         return -1;
-    const uintptr_t d = TILE_NA_BASE + NA_DMA_BASE(slots - 1u);
-    mmio_write32(d + DMA_STATUS, DMA_STAT_DONE | DMA_STAT_ERROR);
-    mmio_write32(d + DMA_LOCAL_ADDR, (uint32_t)(uintptr_t)src);
-    mmio_write32(d + DMA_REMOTE_TILE, tile);
-    mmio_write32(d + DMA_REMOTE_ADDR, dst);
-    mmio_write32(d + DMA_SIZE, size);
-    mmio_write32(d + DMA_CONTROL, DMA_CTRL_START);
-    uint32_t st;
-    while (((st = mmio_read32(d + DMA_STATUS)) & (DMA_STAT_DONE | DMA_STAT_ERROR)) == 0)
-        ;
-    return (st & DMA_STAT_ERROR) ? -1 : 0;
+    return na_dma_copy(slots - 1u, src, tile, dst, size);
 }
 
 static uint32_t rma_load(uint32_t tile, uint32_t addr)
@@ -230,12 +221,6 @@ static void rma_store(uint32_t tile, uint32_t addr, uint32_t v)
 {
     *(volatile uint32_t *)(uintptr_t)RMA_ADDRESS(tile, addr - TILE_SRAM_BASE) = v;
 }
-static void rma_drain(void)
-{
-    while (mmio_read32(TILE_NA_BASE + NA_RMA_OUTSTANDING) != 0)
-        ;
-}
-
 mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t e, mcapi_node_t node, mcapi_port_t port,
                                         mcapi_timeout_t timeout)
 {
@@ -275,8 +260,8 @@ mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t e, mcapi_node_t node, m
     }
     rma_store(node, nrx + MP_CB_OFF_RD_IDX, rd);
     rma_store(node, nrx + MP_CB_OFF_WR_IDX, wr);
-    rma_drain();
+    (void)na_rma_drain();
     rma_store(node, nep + NAMP_EP_STATE, NAMP_EP_STATE_READY);   /* the new location takes over */
-    rma_drain();
+    (void)na_rma_drain();
     return MCAPI_SUCCESS;
 }

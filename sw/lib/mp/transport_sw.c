@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mp/proto.h"
-#include "na_registers.h"
+#include "na/na.h"
 #include "transport.h"   /* mp_tr_chan_peer_gone: the NAMP's own under MP_SW_BASE */
 
 /* Built alone (library mp_buffer/mp_rma/mp_rdma) these are the transport entry points; built
@@ -25,9 +25,6 @@ uint32_t mp_tr_refused(void) { return mp_stats.refused; }
 /* The sending endpoint of a channel by the address its CONNECT_REQ carried (the endpoint). */
 static struct mp_endpoint *chan_sender(uint32_t addr) { return mp_ep_from_addr(addr); }
 #endif
-
-#define NA(off) (TILE_NA_BASE + (off))
-#define NOCBUF(n, reg) (TILE_NA_BASE + NA_NOCBUF_BASE(n) + (reg))
 
 #define MP_PENDING_SLOTS 8u   /* outstanding requests waiting for a response */
 #define MP_MAX_DMA 8u
@@ -88,8 +85,8 @@ static void handle_response(void);
  * two tiles that both wait for their transmit buffer from deadlocking. */
 static void tx_wait_ready(unsigned b)
 {
-    while ((mmio_read32(NOCBUF(b, NOCBUF_TX_STATUS)) & 1u) == 0) {
-        if (mmio_read32(NOCBUF(MP_NOCBUF_RESP, NOCBUF_RX_STATUS)) & 1u)
+    while (!na_nocbuf_tx_ready(b)) {
+        if (na_nocbuf_rx_waiting(MP_NOCBUF_RESP))
             handle_response();
     }
 }
@@ -104,34 +101,33 @@ static void tx_packet(unsigned b, uint32_t tile, uint32_t type, const uint32_t *
     uint32_t hdr = NOC_HEADER(tile % mesh_w, tile / mesh_w, type, 1u + n + np);
     uint32_t saved = irq_global_disable();
     tx_wait_ready(b);
-    uintptr_t tx = NOCBUF(b, NOCBUF_TX_FLIT);
-    mmio_write32(tx, hdr);
+    na_nocbuf_tx(b, hdr);
     for (unsigned i = 0; i < n; ++i)
-        mmio_write32(tx, w[i]);
+        na_nocbuf_tx(b, w[i]);
     if (nbytes) {
         uint32_t full = nbytes / 4u;
         if (((uintptr_t)payload & 3u) == 0) {
             const uint32_t *p = (const uint32_t *)payload;
             for (uint32_t i = 0; i < full; ++i)
-                mmio_write32(tx, p[i]);
+                na_nocbuf_tx(b, p[i]);
         } else {
             for (uint32_t i = 0; i < full; ++i) {
                 uint32_t v;
                 memcpy(&v, payload + 4u * i, 4);
-                mmio_write32(tx, v);
+                na_nocbuf_tx(b, v);
             }
         }
         if (nbytes & 3u) {
             uint32_t v = 0;
             memcpy(&v, payload + 4u * full, nbytes & 3u);
-            mmio_write32(tx, v);
+            na_nocbuf_tx(b, v);
         }
     }
     mp_stats.packets_tx++;
     irq_global_restore(saved);
 }
 
-static inline uint32_t rx_word(unsigned b) { return mmio_read32(NOCBUF(b, NOCBUF_RX_FLIT)); }
+static inline uint32_t rx_word(unsigned b) { return na_nocbuf_rx(b); }
 
 /* ---------------------------------------------------------------- progress engine */
 
@@ -278,7 +274,7 @@ static void handle_request(void)
         return;
     }
     default:
-        mmio_write32(NOCBUF(MP_NOCBUF_REQ, NOCBUF_RX_DISCARD), 1u);
+        na_nocbuf_rx_discard(MP_NOCBUF_REQ);
         return;
     }
 }
@@ -302,13 +298,13 @@ static void handle_response(void)
         return;
     }
     if (words == 0 || words > 7) {
-        mmio_write32(NOCBUF(MP_NOCBUF_RESP, NOCBUF_RX_DISCARD), 1u);
+        na_nocbuf_rx_discard(MP_NOCBUF_RESP);
         return;
     }
     uint32_t req = rx_word(MP_NOCBUF_RESP);
     struct pending *p = &pend[(req & 0xFFu) % MP_PENDING_SLOTS];
     if (!(pend_used & (1u << ((req & 0xFFu) % MP_PENDING_SLOTS))) || p->tag != req) {
-        mmio_write32(NOCBUF(MP_NOCBUF_RESP, NOCBUF_RX_DISCARD), 1u);   /* its request gave up */
+        na_nocbuf_rx_discard(MP_NOCBUF_RESP);   /* its request gave up */
         return;
     }
     for (uint32_t i = 1; i < words; ++i)
@@ -322,10 +318,8 @@ static void handle_dma(void)
     for (uint32_t i = 0; i < dma_slots; ++i) {
         if (!(dma_busy & (1u << i)) || (dma_done & (1u << i)))
             continue;
-        uintptr_t status = TILE_NA_BASE + NA_DMA_BASE(i) + DMA_STATUS;
-        uint32_t st = mmio_read32(status);
-        if (st & (DMA_STAT_DONE | DMA_STAT_ERROR)) {
-            mmio_write32(status, st & (DMA_STAT_DONE | DMA_STAT_ERROR));
+        uint32_t st = na_dma_take(i);
+        if (st) {
             dma_result[i] = st;
             dma_done |= 1u << i;
         }
@@ -339,7 +333,7 @@ static void na_service(void)
     mp_stats.isr_count++;
     for (;;) {
         /* the OSQM's demand interrupt is the kernel's (sw/kernel/osqm.c), served before this */
-        uint32_t active = mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE)) & ~NA_IRQ_SRC_OSQM;
+        uint32_t active = na_irq_active() & ~NA_IRQ_SRC_OSQM;
         if (active == 0)
             break;
         if (active & NA_IRQ_SRC_RX1)
@@ -354,7 +348,7 @@ static void na_service(void)
 #endif
         if (active & NA_IRQ_SRC_RMA_ERROR) {
             console_puts("mp: RMA store refused\n");
-            mmio_write32(NA(NA_RMA_ERRORS), 0);
+            na_rma_errors_clear();
         }
     }
     mp_stats.isr_cycles += cpu_cycles() - t0;
@@ -403,24 +397,23 @@ static __attribute__((noinline, cold)) mcapi_status_t packets_too_short(uint32_t
 mcapi_status_t MP_SW(init)(void)
 {
     mesh_w = tile_mesh_width();
-    features = mmio_read32(NA(NA_FEATURES));
-    uint32_t flits = mmio_read32(NA(NA_MAX_PACKET_FLITS));
+    features = na_features();
+    uint32_t flits = na_max_packet_flits();
     if (flits < MP_MAX_CONTROL_FLITS)  /* a clear refusal, not a bus error on the 7th flit */
         return packets_too_short(flits);
     max_payload_words = flits > 2 ? flits - 2u : 1u;
-    dma_slots = (features & NA_FEATURE_DMA) ? mmio_read32(NA(NA_DMA_SLOTS)) : 0u;
+    dma_slots = (features & NA_FEATURE_DMA) ? na_dma_slots() : 0u;
     if (dma_slots > MP_MAX_DMA)
         dma_slots = MP_MAX_DMA;
     irq_set_handler(IRQ_M_EXT, na_isr);
     irq_set_handler(IRQ_M_TIMER, timer_isr);
     /* keeps the OSQM's source: a kernel may have enabled it before the library starts */
-    mmio_write32(NA(NA_IRQ_BASE + NA_IRQ_MASK),
-                 (mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_MASK)) & NA_IRQ_SRC_OSQM) |
-                 NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 | NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR
+    na_irq_set_mask((na_irq_mask() & NA_IRQ_SRC_OSQM) |
+                    NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 | NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR
 #ifdef MP_SW_BASE
-                     | mp_sw_ext_irq_mask()
+                        | mp_sw_ext_irq_mask()
 #endif
-                 );
+                    );
     irq_enable(IRQ_M_EXT);
     irq_enable(IRQ_M_TIMER);
     irq_global_enable();
@@ -520,9 +513,7 @@ static mcapi_status_t put_data(uint32_t path, uint32_t tile, uint32_t dst, const
             d[full] = v;
         }
         /* completion may only follow once every store is acknowledged (no interrupt for this) */
-        while (mmio_read32(NA(NA_RMA_OUTSTANDING)) != 0)
-            ;
-        return mmio_read32(NA(NA_RMA_ERRORS)) ? MCAPI_ERR_TRANSMISSION : MCAPI_SUCCESS;
+        return na_rma_drain() ? MCAPI_ERR_TRANSMISSION : MCAPI_SUCCESS;
     }
     default: {
         uint32_t chunk = max_payload_words * 4u;
@@ -584,16 +575,6 @@ static int dma_alloc(void)
     return slot;
 }
 
-static void dma_start(uint32_t slot, const void *src, uint32_t tile, uint32_t dst, uint32_t size)
-{
-    uintptr_t d = TILE_NA_BASE + NA_DMA_BASE(slot);
-    mmio_write32(d + DMA_LOCAL_ADDR, (uint32_t)(uintptr_t)src);
-    mmio_write32(d + DMA_REMOTE_TILE, tile);
-    mmio_write32(d + DMA_REMOTE_ADDR, dst);
-    mmio_write32(d + DMA_SIZE, size);
-    mmio_write32(d + DMA_CONTROL, DMA_CTRL_START | DMA_CTRL_IEN);
-}
-
 /* 1 if the DMA of `slot` is over; then the slot is free again and *st holds the result. */
 static int dma_finish(uint32_t slot, mcapi_status_t *st)
 {
@@ -618,7 +599,7 @@ static mcapi_status_t move_data(uint32_t path, uint32_t tile, uint32_t dst, cons
     int slot;
     mcapi_status_t st;
     MP_WAIT_UNTIL((slot = dma_alloc()) >= 0);
-    dma_start((uint32_t)slot, buf, tile, dst, size);
+    na_dma_start((uint32_t)slot, buf, tile, dst, size, 1);
     MP_WAIT_UNTIL(dma_finish((uint32_t)slot, &st));
     return st;
 }
@@ -799,7 +780,7 @@ int MP_SW(send_progress)(mcapi_request_t *r)
                 int slot = dma_alloc();
                 if (slot < 0)
                     return 0;
-                dma_start((uint32_t)slot, r->op_buf, r->dst_node, r->op_slot, r->op_size);
+                na_dma_start((uint32_t)slot, r->op_buf, r->dst_node, r->op_slot, r->op_size, 1);
                 r->op_dma = (uint32_t)slot;
                 r->op = OP_DMA_WAIT;
                 return 0;

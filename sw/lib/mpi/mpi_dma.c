@@ -14,7 +14,7 @@
 
 #include "hal/hal.h"
 #include "mpi_internal.h"
-#include "na_registers.h"
+#include "na/na.h"
 
 #define MPI_DMA_MAX_SLOTS 8u
 #define MPI_DMA_SPLIT_MIN (64u * 1024u)   /* smaller puts: one slot (the setup is not worth it) */
@@ -39,13 +39,10 @@ static MPI_RANK_LOCAL struct xfer *running[MPI_DMA_MAX_SLOTS];
 static MPI_RANK_LOCAL struct xfer *q_head, *q_tail;
 static MPI_RANK_LOCAL uint32_t split_slots = MPI_DMA_MAX_SLOTS;
 
-static uintptr_t reg(uint32_t slot, uint32_t r) { return tile_na_base() + NA_DMA_BASE(slot) + r; }
-
 int mpi_dma_slots(void)
 {
     if (state < 0) {
-        uint32_t feat = mmio_read32(tile_na_base() + NA_FEATURES);
-        uint32_t n = (feat & NA_FEATURE_DMA) ? mmio_read32(tile_na_base() + NA_DMA_SLOTS) : 0u;
+        uint32_t n = (na_features() & NA_FEATURE_DMA) ? na_dma_slots() : 0u;
         if (mpi_ranks_per_tile != 1)
             n = 0;
 #ifndef MP_TRANSPORT_NAMP
@@ -54,7 +51,7 @@ int mpi_dma_slots(void)
 #endif
         if (n > MPI_DMA_MAX_SLOTS)
             n = MPI_DMA_MAX_SLOTS;
-        first_slot = n ? mmio_read32(tile_na_base() + NA_DMA_SLOTS) - n : 0u;
+        first_slot = n ? na_dma_slots() - n : 0u;
         state = (int)n;
     }
 #ifndef MP_TRANSPORT_NAMP
@@ -102,10 +99,9 @@ int mpi_dma_progress(void)
         if (!x)
             continue;
         uint32_t slot = first_slot + (uint32_t)i;
-        uint32_t st = mmio_read32(reg(slot, DMA_STATUS));
-        if (!(st & (DMA_STAT_DONE | DMA_STAT_ERROR)))
+        uint32_t st = na_dma_take(slot);
+        if (!st)
             continue;
-        mmio_write32(reg(slot, DMA_STATUS), st & (DMA_STAT_DONE | DMA_STAT_ERROR));
         running[i] = NULL;
         finish(x, (st & DMA_STAT_ERROR) ? MPI_ERR_OTHER : MPI_SUCCESS);
         did = 1;
@@ -119,11 +115,7 @@ int mpi_dma_progress(void)
             q_tail = NULL;
         uint32_t slot = first_slot + (uint32_t)i;
         running[i] = x;
-        mmio_write32(reg(slot, DMA_LOCAL_ADDR), (uint32_t)(uintptr_t)x->src);
-        mmio_write32(reg(slot, DMA_REMOTE_TILE), x->tile);
-        mmio_write32(reg(slot, DMA_REMOTE_ADDR), x->dst);
-        mmio_write32(reg(slot, DMA_SIZE), x->bytes);
-        mmio_write32(reg(slot, DMA_CONTROL), DMA_CTRL_START);
+        na_dma_start(slot, x->src, x->tile, x->dst, x->bytes, 0);
         did = 1;
     }
     return did;

@@ -21,7 +21,7 @@
 #include "hal/smp.h"
 #include "mp/hooks.h"
 #include "mpi_internal.h"
-#include "na_registers.h"
+#include "na/na.h"
 #include "tile_memory_map.h"
 
 #define MPI_NODE_POLL_TICKS 256u   /* mtime ticks (25.6 us at 10 MHz) */
@@ -39,8 +39,6 @@ static uint32_t seen_isr;                /* mp_isr_count() when the sleepers wer
 static volatile uint32_t touched;        /* a holder changed what another core may wait for */
 static volatile uint32_t node_state;     /* 0 starting, 1 up, 2 MCAPI failed (set by core 0) */
 
-#define IRQ_TARGET (TILE_NA_BASE + NA_IRQ_BASE + NA_IRQ_TARGET)
-
 /* Take and give the lock (interrupts off: a nested handler must see a consistent owner and
  * depth), and with it the adapter's line: the holder's core while held, core 0 otherwise. */
 static void take(uint32_t me)
@@ -53,13 +51,13 @@ static void take(uint32_t me)
     }
     owner = me;
     if (me != 1u)
-        mmio_write32(IRQ_TARGET, me - 1u);
+        na_irq_set_target(me - 1u);
 }
 
 static void give(void)
 {
     if (owner != 1u)
-        mmio_write32(IRQ_TARGET, 0);
+        na_irq_set_target(0);
     owner = 0;
     atomic_store_u32(&serving, serving + 1u);
 }

@@ -22,7 +22,7 @@
 #include "sv_main.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "namp/namp_regs.h"
 #include "namp/namp.h"
 
 volatile unsigned ktest_failures;
@@ -37,7 +37,6 @@ struct task_data {
     uint8_t cb[MP_CB_HEADER_SIZE + 16 + 4 * MAX_SIZE] __attribute__((aligned(8)));
 };
 
-#define VREG(d, r) (*(volatile uint32_t *)((d)->vif + (r)))
 
 static void task_energy(void *arg)
 {
@@ -54,16 +53,13 @@ static void task_energy(void *arg)
                 u_exit(3);
             memcpy(mp_cbuffer_data(b, idx), d->msg, d->size);
             mp_cbuffer_commit(b, idx, d->size);
-            VREG(d, NAMP_VIF_PARAM1) = d->vid_dst;
-            VREG(d, NAMP_VIF_PARAM2) = d->vid_buf;
-            VREG(d, NAMP_VIF_PARAM3) = idx;
-            VREG(d, NAMP_VIF_FLAGS) = NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+            namp_vif_start(d->vif, NAMP_FLAG_BUF, d->vid_dst, d->vid_buf, idx);
         }
         u_sleep(2);
         if (d->path == 2) {
-            if (!(VREG(d, NAMP_VIF_FLAGS) & NAMP_FLAG_DONE) || (VREG(d, NAMP_VIF_STATUS) & NAMP_STATUS_ERROR))
+            if (!(namp_vif_flags(d->vif) & NAMP_FLAG_DONE) || (namp_vif_status(d->vif) & NAMP_STATUS_ERROR))
                 u_exit(4);
-            VREG(d, NAMP_VIF_FLAGS) = NAMP_FLAG_BUF;   /* acknowledge */
+            namp_vif_set_flags(d->vif, NAMP_FLAG_BUF);   /* acknowledge */
         }
     }
     d->done = 1;

@@ -17,11 +17,9 @@
 #include "hal/hal.h"
 #include "ktest.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "namp/namp_regs.h"
 #include "namp_structs.h"
 
-#define NA(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
-#define SLOT(r) NA(NA_NAMP_SLOT_BASE(0) + (r))
 
 #ifndef ES_ACTIVE
 #define ES_ACTIVE PHASE
@@ -54,13 +52,10 @@ static void send_one(uint32_t i, uint32_t word)
 {
     static uint32_t msg[4];
     msg[0] = word;
-    SLOT(NAMP_SLOT_PARAM1) = (uint32_t)handle[i];
-    SLOT(NAMP_SLOT_PARAM2) = (uint32_t)msg;
-    SLOT(NAMP_SLOT_PARAM3) = 4;
-    SLOT(NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
-    for (uint32_t n = 0; !(SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE) && n < 100000u; ++n)
+    namp_reg_slot_start(0, 0, (uint32_t)handle[i], (uint32_t)msg, 4);
+    for (uint32_t n = 0; !(namp_reg_slot_flags(0) & NAMP_FLAG_DONE) && n < 100000u; ++n)
         ;
-    SLOT(NAMP_SLOT_FLAGS) = 0;
+    namp_reg_slot_set_flags(0, 0);
 }
 
 static void source(void *arg)

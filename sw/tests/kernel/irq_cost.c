@@ -34,7 +34,8 @@
 #include "hal/hal.h"
 #include "ktest.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "na/na.h"
+#include "namp/namp_regs.h"
 #include "namp_structs.h"
 
 volatile unsigned ktest_failures;
@@ -70,8 +71,8 @@ static void isr(trap_frame_t *f)
 {
     (void)f;
     uint64_t t0 = cpu_cycles();
-    uint32_t n = NA(NA_NAMP_RX_COUNT);
-    NA(NA_NAMP_RX_COUNT) = n;   /* acknowledge */
+    uint32_t n = namp_reg_rx_count();
+    namp_reg_rx_ack(n);   /* acknowledge */
     acked += n;
     ack_cycles += cpu_cycles() - t0;
     const uint32_t m = mode;
@@ -145,7 +146,7 @@ static void main_thread(void *arg)
              (unsigned long)alone, (unsigned long)pair);
     irq_set_handler(IRQ_M_EXT, isr);
     mode = ACK;
-    NA(NA_IRQ_BASE + NA_IRQ_MASK) = NA_IRQ_SRC_RX_COUNT;
+    na_irq_set_mask(NA_IRQ_SRC_RX_COUNT);
     k_thread_t *w = k_thread_create("worker", worker, NULL, 2, 0);
     wait_until(phase_start(0));
     uint32_t w0 = work;
@@ -197,7 +198,7 @@ static void main_thread(void *arg)
         drain();
         k_sleep(1);
     }
-    NA(NA_IRQ_BASE + NA_IRQ_MASK) = 0;
+    na_irq_set_mask(0);
     for (uint32_t i = 0; i < NWAIT && wt[0]; ++i) {
         k_sem_give(&sem[i]);
         CHECK_EQ(k_join(wt[i], 200, NULL), K_OK);

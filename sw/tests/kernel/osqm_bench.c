@@ -23,7 +23,8 @@
 #include "hal/hal.h"
 #include "ktest.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "na/na.h"
+#include "namp/namp_regs.h"
 #include "namp_structs.h"
 
 volatile unsigned ktest_failures;
@@ -90,8 +91,8 @@ static void waiter(void *arg)
 static void isr(trap_frame_t *f)
 {
     (void)f;
-    uint32_t n = NA(NA_NAMP_RX_COUNT);
-    NA(NA_NAMP_RX_COUNT) = n;   /* acknowledge */
+    uint32_t n = namp_reg_rx_count();
+    namp_reg_rx_ack(n);   /* acknowledge */
     for (uint32_t i = 0; i < NWAIT; ++i) {
         const uint32_t c = ((volatile uint32_t *)ep[i])[NAMP_EP_RX_MESSAGES / 4];
         if (c != seen[i]) {   /* new messages: wake the thread waiting for them */
@@ -141,7 +142,7 @@ static void main_thread(void *arg)
                 seen[i] = ((volatile uint32_t *)ep[i])[NAMP_EP_RX_MESSAGES / 4];
             mode = m;
             /* the OSQM's demand interrupt stays the kernel's */
-            NA(NA_IRQ_BASE + NA_IRQ_MASK) = (m == IRQ ? NA_IRQ_SRC_RX_COUNT : 0u) | NA_IRQ_SRC_OSQM;
+            na_irq_set_mask((m == IRQ ? NA_IRQ_SRC_RX_COUNT : 0u) | NA_IRQ_SRC_OSQM);
             if (was == IRQ)
                 for (uint32_t i = 0; i < NWAIT; ++i)
                     k_sem_give(&sem[i]);   /* out of the interrupt-mode wait */
@@ -154,7 +155,7 @@ static void main_thread(void *arg)
         k_printf("osqm_bench %s rate %lu/s: lost %lu permille, %lu events\n", mode_names[m],
                  (unsigned long)rates[r], (unsigned long)lost[m][r], (unsigned long)(events - e0));
     }
-    NA(NA_IRQ_BASE + NA_IRQ_MASK) = NA_IRQ_SRC_OSQM;
+    na_irq_set_mask(NA_IRQ_SRC_OSQM);
     if (mode == IRQ) {   /* the last phase waited on interrupts: poll for the stop words */
         mode = POLL;
         for (uint32_t i = 0; i < NWAIT; ++i)

@@ -20,14 +20,12 @@
 #include "hal/hal.h"
 #include "ktest.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "namp/namp_regs.h"
 #include "namp_structs.h"
 
 volatile unsigned ktest_failures;
 extern const char *const k_rq_layout_name;
 
-#define NA(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
-#define SLOT(r) NA(NA_NAMP_SLOT_BASE(0) + (r))
 #define K_TICK 1000u
 #define NMSG 20
 #define GAP 3370u           /* mtime ticks between messages: 3.37 kernel ticks */
@@ -51,14 +49,11 @@ static void source(void *arg)
             ;
         msg[0] = (uint32_t)timer_now();
         msg[1] = k;
-        SLOT(NAMP_SLOT_PARAM1) = (uint32_t)handle;
-        SLOT(NAMP_SLOT_PARAM2) = (uint32_t)msg;
-        SLOT(NAMP_SLOT_PARAM3) = 8;
-        SLOT(NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
-        for (uint32_t n = 0; !(SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE) && n < 100000u; ++n)
+        namp_reg_slot_start(0, 0, (uint32_t)handle, (uint32_t)msg, 8);
+        for (uint32_t n = 0; !(namp_reg_slot_flags(0) & NAMP_FLAG_DONE) && n < 100000u; ++n)
             ;
-        CHECK(!(SLOT(NAMP_SLOT_STATUS) & NAMP_STATUS_ERROR));
-        SLOT(NAMP_SLOT_FLAGS) = 0;
+        CHECK(!(namp_reg_slot_status(0) & NAMP_STATUS_ERROR));
+        namp_reg_slot_set_flags(0, 0);
     }
 }
 

@@ -17,7 +17,7 @@
 #include "hal/hal.h"
 #include "ktest.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "namp/namp_regs.h"
 #include "namp_structs.h"
 
 volatile unsigned ktest_failures;
@@ -33,8 +33,6 @@ static const char *const mode_name = OSQM_KMODE == K_OSQM_WAKEUP ? "wakeup" : "d
 #define SENDERS 6
 #define MSGS 25
 #define CHURN 6
-#define NA(off) (*(volatile uint32_t *)(TILE_NA_BASE + (off)))
-#define SLOT(s, r) NA(NA_NAMP_SLOT_BASE(s) + (r))
 
 static uint32_t ep[NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
 static uint8_t rxbuf[MP_CB_HEADER_SIZE + (4u << 5) + (1024u << 5)] __attribute__((aligned(8)));
@@ -52,18 +50,15 @@ static void sender(void *arg)
         data[s][0] = tile_id();
         data[s][1] = s;
         data[s][2] = i;
-        SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)handle;
-        SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)data[s];
-        SLOT(s, NAMP_SLOT_PARAM3) = sizeof data[s];
-        SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
+        namp_reg_slot_start(s, 0, (uint32_t)handle, (uint32_t)data[s], sizeof data[s]);
         CHECK_EQ(k_osqm_wait(s), K_OK);
         wakeups[s]++;
         /* woken: the transfer is done (the hardware inserted us only then) */
-        uint32_t f = SLOT(s, NAMP_SLOT_FLAGS), st = SLOT(s, NAMP_SLOT_STATUS);
+        uint32_t f = namp_reg_slot_flags(s), st = namp_reg_slot_status(s);
         CHECK(f & NAMP_FLAG_DONE);
         if (st & NAMP_STATUS_ERROR)
             __atomic_fetch_add(&errors, 1, __ATOMIC_RELAXED);
-        SLOT(s, NAMP_SLOT_FLAGS) = 0;
+        namp_reg_slot_set_flags(s, 0);
     }
     __atomic_fetch_sub(&senders_left, 1, __ATOMIC_RELAXED);
 }
@@ -116,25 +111,22 @@ static void blocked_sender(void *arg)
     (void)arg;
     static uint32_t adata[256];
     adata[1] = 0xFF;   /* not a sender's: the receiver does not count it */
-    SLOT(7, NAMP_SLOT_PARAM1) = (uint32_t)handle;
-    SLOT(7, NAMP_SLOT_PARAM2) = (uint32_t)adata;
-    SLOT(7, NAMP_SLOT_PARAM3) = sizeof adata;
-    SLOT(7, NAMP_SLOT_FLAGS) = NAMP_FLAG_VALID;
+    namp_reg_slot_start(7, 0, (uint32_t)handle, (uint32_t)adata, sizeof adata);
     CHECK_EQ(k_osqm_wait(7), K_OK);
     order_slot_done = 1;
-    SLOT(7, NAMP_SLOT_FLAGS) = 0;
+    namp_reg_slot_set_flags(7, 0);
 }
 static void nothing(void *arg) { (void)arg; }
 
 static void test_insertion_end(void)
 {
     k_thread_t *a = k_thread_create("A", blocked_sender, NULL, 4, 1u << 1);
-    while (!(SLOT(7, NAMP_SLOT_FLAGS) & NAMP_FLAG_VALID) && !order_slot_done)
+    while (!(namp_reg_slot_flags(7) & NAMP_FLAG_VALID) && !order_slot_done)
         k_sleep(1);   /* A started its send (and blocks in k_osqm_wait) */
-    uint32_t before = NA(NA_OSQM_BASE + OSQM_INSERTIONS);
+    uint32_t before = namp_reg_osqm(OSQM_INSERTIONS);
     k_thread_t *b = k_thread_create("B", nothing, NULL, 4, 1u << 1);
     k_thread_t *c = k_thread_create("C", nothing, NULL, 4, 1u << 1);
-    for (uint32_t n = 0; NA(NA_OSQM_BASE + OSQM_INSERTIONS) == before && n < 1000000u; ++n)
+    for (uint32_t n = 0; namp_reg_osqm(OSQM_INSERTIONS) == before && n < 1000000u; ++n)
         ;   /* no system call: B and C stay queued behind us */
     /* wake-up mode: the insertion went into the wake-up queue; the next scheduler entry (ours:
      * main is alone at its priority and keeps running) moves A to the ready queue */
@@ -170,17 +162,14 @@ static void order_waiter(void *arg)
     uint32_t i = (uint32_t)(uintptr_t)arg, s = 2 + i;   /* slots 2..5 */
     static uint32_t msg[NW][4];
     msg[i][1] = 0xFF;   /* never delivered */
-    SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)chandle;
-    SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)msg[i];
-    SLOT(s, NAMP_SLOT_PARAM3) = sizeof msg[i];
-    SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_CON | NAMP_FLAG_VALID;
+    namp_reg_slot_start(s, NAMP_FLAG_CON, (uint32_t)chandle, (uint32_t)msg[i], sizeof msg[i]);
     started++;
     CHECK_EQ(k_osqm_wait(s), K_OK);
     ++wake_seq;
-    uint32_t st = SLOT(s, NAMP_SLOT_STATUS);
+    uint32_t st = namp_reg_slot_status(s);
     if ((st & NAMP_STATUS_ERROR) && (st & 0xFFu) == NAMP_ERR_ABORTED)
         aborted_ok++;
-    SLOT(s, NAMP_SLOT_FLAGS) = 0;
+    namp_reg_slot_set_flags(s, 0);
 }
 
 static void test_wake_order(void)
@@ -200,14 +189,14 @@ static void test_wake_order(void)
      * behind it (allocation order per handle); the abort ends a queued one too */
     uint32_t persistent = 0;
     for (uint32_t i = 0; i < NW; ++i) {
-        persistent += (SLOT(2 + i, NAMP_SLOT_STATUS) & NAMP_STATUS_PERSISTENT) != 0;
-        CHECK(!(SLOT(2 + i, NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE));
+        persistent += (namp_reg_slot_status(2 + i) & NAMP_STATUS_PERSISTENT) != 0;
+        CHECK(!(namp_reg_slot_flags(2 + i) & NAMP_FLAG_DONE));
     }
     CHECK_EQ(persistent, 1);
     for (uint32_t i = 0; i < NW; ++i) {
-        uint32_t before = NA(NA_OSQM_BASE + OSQM_INSERTIONS);
-        SLOT(2 + i, NAMP_SLOT_CTRL) = NAMP_SLOT_CTRL_ABORT;
-        for (uint32_t n = 0; NA(NA_OSQM_BASE + OSQM_INSERTIONS) == before && n < 2000000u; ++n)
+        uint32_t before = namp_reg_osqm(OSQM_INSERTIONS);
+        namp_reg_slot_abort(2 + i, 0);
+        for (uint32_t n = 0; namp_reg_osqm(OSQM_INSERTIONS) == before && n < 2000000u; ++n)
             ;   /* no system call: nothing runs on this core but us */
     }
     k_yield();   /* wake-up mode: the queue emptied */
@@ -265,7 +254,7 @@ static void main_thread(void *arg)
     int bad = k_check_queues();
     k_stats_t st;
     k_get_stats(&st);
-    uint32_t inserted = NA(NA_OSQM_BASE + OSQM_INSERTIONS);
+    uint32_t inserted = namp_reg_osqm(OSQM_INSERTIONS);
     CHECK_EQ(senders_left, 0);
     CHECK_EQ(received, SENDERS * MSGS);
     CHECK_EQ(errors, 0);

@@ -20,7 +20,7 @@
 #include "sv_main.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "namp/namp_regs.h"
 #include "namp/namp.h"
 
 volatile unsigned ktest_failures;
@@ -39,7 +39,6 @@ struct bench_data {
     uint8_t cb[MP_CB_HEADER_SIZE + 16 + 2048] __attribute__((aligned(8)));   /* 4 x 512 B */
 };
 
-#define VREG(d, r) (*(volatile uint32_t *)((d)->vif + (r)))
 
 static void settle(void)
 {
@@ -70,20 +69,17 @@ static void task_bench(void *arg)
                 u_exit(3);
             memcpy(mp_cbuffer_data(b, idx), d->msg, size);
             mp_cbuffer_commit(b, idx, size);
-            VREG(d, NAMP_VIF_PARAM1) = d->vid_dst;
-            VREG(d, NAMP_VIF_PARAM2) = d->vid_buf;
-            VREG(d, NAMP_VIF_PARAM3) = idx;
-            VREG(d, NAMP_VIF_FLAGS) = NAMP_FLAG_BUF | NAMP_FLAG_VALID;
+            namp_vif_start(d->vif, NAMP_FLAG_BUF, d->vid_dst, d->vid_buf, idx);
             const uint32_t t1 = u_cycles();
             vif += t1 - t0;
             /* the adapter's part: translation, checks, allocation, data, completion */
-            for (uint32_t i = 0; i < 100000u && !(VREG(d, NAMP_VIF_FLAGS) & NAMP_FLAG_DONE); ++i)
+            for (uint32_t i = 0; i < 100000u && !(namp_vif_flags(d->vif) & NAMP_FLAG_DONE); ++i)
                 ;
             done += u_cycles() - t1;
             settle();
-            if (!(VREG(d, NAMP_VIF_FLAGS) & NAMP_FLAG_DONE) || (VREG(d, NAMP_VIF_STATUS) & NAMP_STATUS_ERROR))
+            if (!(namp_vif_flags(d->vif) & NAMP_FLAG_DONE) || (namp_vif_status(d->vif) & NAMP_STATUS_ERROR))
                 u_exit(4);
-            VREG(d, NAMP_VIF_FLAGS) = NAMP_FLAG_BUF;   /* acknowledge */
+            namp_vif_set_flags(d->vif, NAMP_FLAG_BUF);   /* acknowledge */
         }
         d->sys_cycles[k] = sys / REPS;
         d->vif_cycles[k] = vif / REPS;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "mcapi.h"
 #include "mcapix_cc.h"
+#include "namp/namp_regs.h"
 #include "sv_cc.h"
 #include "task_expect.h"
 
@@ -72,11 +73,7 @@ static void start_held(struct sv_cc_task *d, mcapi_endpoint_t me, mcapi_endpoint
     memcpy(area, hg.desc, NAMP_CC_SIZE(1));
     for (uint32_t i = 0; i < sizeof b; ++i)
         area[0x140 + i] = svc_byte(21, i);
-    volatile uint32_t *v = (volatile uint32_t *)(uintptr_t)c->vif;
-    v[NAMP_VIF_PARAM1 / 4] = NAMP_VIF_CC_PARAM1(c->cc_vid, 0);
-    v[NAMP_VIF_PARAM2 / 4] = 0x140;
-    v[NAMP_VIF_PARAM3 / 4] = sizeof b;
-    v[NAMP_VIF_FLAGS / 4] = NAMP_FLAG_CC | NAMP_FLAG_VALID;
+    namp_vif_start(c->vif, NAMP_FLAG_CC, NAMP_VIF_CC_PARAM1(c->cc_vid, 0), 0x140, sizeof b);
     d->held_started = 1;
 }
 
@@ -84,11 +81,10 @@ static void start_held(struct sv_cc_task *d, mcapi_endpoint_t me, mcapi_endpoint
 static void finish_held(struct sv_cc_task *d)
 {
     const struct mp_task_ctrl *c = &((mp_task_state_t *)K_USER_DATA)->u.c;
-    volatile uint32_t *v = (volatile uint32_t *)(uintptr_t)c->vif;
-    for (uint32_t i = 0; i < 100000 && !(v[NAMP_VIF_FLAGS / 4] & NAMP_FLAG_DONE); ++i)
+    for (uint32_t i = 0; i < 100000 && !(namp_vif_flags(c->vif) & NAMP_FLAG_DONE); ++i)
         u_sleep(1);
-    d->held_status = v[NAMP_VIF_STATUS / 4];
-    v[NAMP_VIF_FLAGS / 4] = NAMP_FLAG_CC;   /* acknowledged */
+    d->held_status = namp_vif_status(c->vif);
+    namp_vif_set_flags(c->vif, NAMP_FLAG_CC);   /* acknowledged */
     d->held_result = ((const uint32_t *)(uintptr_t)c->cc_va)[NAMP_CC_RESULT / 4];
 }
 

@@ -15,7 +15,7 @@
 #include "sv_main.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
-#include "na_registers.h"
+#include "namp/namp_regs.h"
 #include "namp/namp.h"
 
 volatile unsigned ktest_failures;
@@ -34,19 +34,15 @@ struct sv_data {
     uint8_t cb[512] __attribute__((aligned(8)));   /* the send buffer (mp_cbuffer) */
 };
 
-#define VREG(d, r) (*(volatile uint32_t *)((d)->vif + (r)))
 
 static uint32_t vif_send(struct sv_data *d, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3)
 {
-    VREG(d, NAMP_VIF_PARAM1) = p1;
-    VREG(d, NAMP_VIF_PARAM2) = p2;
-    VREG(d, NAMP_VIF_PARAM3) = p3;
-    VREG(d, NAMP_VIF_FLAGS) = flags | NAMP_FLAG_VALID;
+    namp_vif_start(d->vif, flags, p1, p2, p3);
     for (uint32_t i = 0; i < 1000000u; ++i)   /* bounded: a lost completion fails the test */
-        if (VREG(d, NAMP_VIF_FLAGS) & NAMP_FLAG_DONE)
+        if (namp_vif_flags(d->vif) & NAMP_FLAG_DONE)
             break;
-    uint32_t st = VREG(d, NAMP_VIF_STATUS);
-    VREG(d, NAMP_VIF_FLAGS) = flags & ~NAMP_FLAG_VALID;   /* acknowledge */
+    uint32_t st = namp_vif_status(d->vif);
+    namp_vif_set_flags(d->vif, flags & ~NAMP_FLAG_VALID);   /* acknowledge */
     return st;
 }
 

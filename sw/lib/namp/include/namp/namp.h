@@ -4,7 +4,7 @@
  * connection-less or connection-oriented), completion by polling DONE or by interrupt, the STATUS
  * error codes, and the receive counter.
  *
- * The register names come from the hardware contract header (namp/include); namp_hw.h maps them. */
+ * The register names come from the hardware contract header (contract/); namp_hw.h maps them. */
 #ifndef NAMP_DRIVER_H
 #define NAMP_DRIVER_H
 

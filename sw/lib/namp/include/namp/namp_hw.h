@@ -1,4 +1,4 @@
-/* Register and structure names of the NAMP contract (namp/include/na_registers.h: slot registers
+/* Register and structure names of the NAMP contract (contract/na_registers.h: slot registers
  * of Table 3.2 at the Table 4.1 addresses, STATUS, RX_COUNT, IRQ sources; namp_structs.h:
  * endpoint and remote-endpoint handle layouts) with the driver's short flag names. */
 #ifndef NAMP_HW_H

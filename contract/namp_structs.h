@@ -1,6 +1,6 @@
 /* NAMP data structures in tile memory (thesis Fig. 3.3), fixed byte layout shared by the VP (C++)
  * and the firmware (C). All fields are little-endian 32-bit words, structures 4-byte aligned,
- * addresses are tile-local SRAM addresses. Buffers are mp_cbuffer (sw/lib/mp/include/mp/cbuffer.h:
+ * addresses are tile-local SRAM addresses. Buffers are mp_cbuffer (cbuffer_layout.h:
  * tagged 32-bit indices, size word = MP_CB_COMMITTED | bytes). docs/namp.md is the manual.
  * The slot registers are in na_registers.h. */
 #ifndef NAMP_STRUCTS_H
