@@ -43,7 +43,7 @@
 #include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
-#include "mp_internal.h"   /* struct mp_ephandle: the kernel's handles of tasks */
+#include "mp/kernel.h"   /* struct mp_ephandle: the kernel's handles of tasks */
 #include "na_registers.h"
 #include "namp/namp.h"
 #include "namp_ps.h"
