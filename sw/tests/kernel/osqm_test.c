@@ -164,6 +164,8 @@ static void test_insertion_end(void)
  * with its transfer ABORTED. */
 #define NW 4
 static uint32_t chandle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
+/* The waiters share a core and its time slices: a tick may preempt one between the load and the
+ * store of a counter, so the counters are incremented atomically (a plain ++ lost updates). */
 static volatile uint32_t wake_seq, started, aborted_ok;
 static void order_waiter(void *arg)
 {
@@ -174,12 +176,12 @@ static void order_waiter(void *arg)
     SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)msg[i];
     SLOT(s, NAMP_SLOT_PARAM3) = sizeof msg[i];
     SLOT(s, NAMP_SLOT_FLAGS) = NAMP_FLAG_CON | NAMP_FLAG_VALID;
-    started++;
+    atomic_fetch_add_u32(&started, 1);
     CHECK_EQ(k_osqm_wait(s), K_OK);
-    ++wake_seq;
+    atomic_fetch_add_u32(&wake_seq, 1);
     uint32_t st = SLOT(s, NAMP_SLOT_STATUS);
     if ((st & NAMP_STATUS_ERROR) && (st & 0xFFu) == NAMP_ERR_ABORTED)
-        aborted_ok++;
+        atomic_fetch_add_u32(&aborted_ok, 1);
     SLOT(s, NAMP_SLOT_FLAGS) = 0;
 }
 
