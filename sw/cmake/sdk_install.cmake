@@ -11,7 +11,7 @@
 add_library(namp_runtime_archive STATIC $<TARGET_OBJECTS:namp_runtime>)
 set_target_properties(namp_runtime_archive PROPERTIES OUTPUT_NAME namp_runtime)
 
-install(TARGETS namp_runtime_archive namp_hal mp mp_namp namp_drv mpi mpi_namp sock sock_namp
+install(TARGETS namp_runtime_archive namp_hal mp mp_namp mp_cbuffer namp_drv mpi mpi_namp sock sock_namp
                 kernel_freertos kernel_sel4 kernel_bitmap ARCHIVE DESTINATION lib)
 set(_sw ${CMAKE_CURRENT_LIST_DIR}/..)
 install(DIRECTORY ${_sw}/hal/include/ ${_sw}/runtime/include/ ${_sw}/lib/mp/include/

@@ -4,8 +4,6 @@
 #include "hal/mmio.h"
 #include "tile_memory_map.h"
 
-extern trap_handler_t namp_irq_handlers[TRAP_NUM_CAUSES];   /* trap.c dispatches from it */
-
 void irq_set_handler(unsigned irq, trap_handler_t handler)
 {
     if (irq < TRAP_NUM_CAUSES)

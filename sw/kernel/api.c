@@ -4,17 +4,6 @@
 
 #include "kinternal.h"
 
-struct k_thread_args {
-    const char *name;
-    void (*entry)(void *);
-    void *arg;
-    uint32_t prio, cpu_mask;
-};
-
-k_thread_t *k_sys_thread_create(const char *name, void (*entry)(void *), void *arg, uint32_t prio,
-                                uint32_t cpu_mask);
-int k_started_here(void);
-
 static inline uint32_t kcall3(uint32_t n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t *out1)
 {
     register uint32_t r0 __asm__("a0") = a0;

@@ -43,7 +43,7 @@
 #include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
-#include "mp_internal.h"   /* struct mp_ephandle: the kernel's handles of tasks */
+#include "mp/kernel.h"   /* struct mp_ephandle: the kernel's handles of tasks */
 #include "na_registers.h"
 #include "namp/namp.h"
 #include "namp_ps.h"
@@ -674,7 +674,7 @@ struct mig {
     uint32_t prep_seq, bytes;
     uint32_t reply[NAMP_PS_A_SIZE / 4] __attribute__((aligned(8)));
     k_migrate_result_t res;
-    uint64_t c;
+    uint64_t c;                /* cycles at the start of the phase under way (phase I, II) */
     int switch_sent;           /* phase II changed the task's world: no undo from here on */
     int fwd[MP_TASK_EPS];      /* software PS: incoming channel i's forwarding entry (-1 none) */
 };
@@ -1316,9 +1316,10 @@ static int mig_args_ok(k_thread_t *t, unsigned tile, int method)
            method <= K_MIGRATE_SOFTWARE;
 }
 
-int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t *res)
+/* The context of a migration that may start: the task's, for its method; K_OK, or why not (the
+ * task is then left as it was). mig_lock is taken on K_OK. */
+static int mig_begin(struct mig *c, k_thread_t *t, unsigned tile, int method)
 {
-    static struct mig c;   /* one migration from this tile at a time (mig_lock): kernel memory */
     if (!mig_args_ok(t, tile, method) || !svc)
         return K_EINVAL;
     if (methods[method].needs_ps && !mcapix_ps_available())
@@ -1327,50 +1328,81 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
         return K_EBUSY;
     t->task->migrating = 1;   /* no request of the task from now on: its records stay as listed */
     k_mutex_lock(&mig_lock);
-    memset(&c, 0, sizeof c);
-    c.t = t;
-    c.tile = tile;
-    c.method = method;
-    c.m = &methods[method];
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    c->tile = tile;
+    c->method = method;
+    c->m = &methods[method];
     for (uint32_t i = 0; i < MP_TASK_EPS; ++i)
-        c.fwd[i] = -1;
-    c.res.t_start = timer_now();
-    c.c = cycles_now();
-    int r = mig_describe(&c);
-    for (int i = 0; r == K_OK && !c.m->needs_ps && i < c.n_eps; ++i)
-        if (!c.infos[i].channel_recv && !c.infos[i].channel_send)
-            r = K_ENOTSUP;   /* software PS forwards channels only: a connection-less endpoint's
-                                senders are unknown */
+        c->fwd[i] = -1;
+    c->res.t_start = timer_now();
+    c->c = cycles_now();
+    return K_OK;
+}
+
+/* Software PS forwards channels only: a connection-less endpoint's senders are unknown. */
+static int mig_method_fits(const struct mig *c)
+{
+    for (int i = 0; !c->m->needs_ps && i < c->n_eps; ++i)
+        if (!c->infos[i].channel_recv && !c->infos[i].channel_send)
+            return K_ENOTSUP;
+    return K_OK;
+}
+
+/* Nothing changed for the task (phase II never reached the switch): undone, r returned (K_EINVAL
+ * when the task ended meanwhile). */
+static int mig_abort(struct mig *c, int r)
+{
+    k_thread_t *t = c->t;
+    if (!t->task || t->state == KS_DEAD)
+        r = K_EINVAL;   /* it ended meanwhile */
+    mig_undo(c);
+    if (t->task)
+        t->task->migrating = 0;
+    k_mutex_unlock(&mig_lock);
+    return r;
+}
+
+/* The task runs at the destination: phase III, the result. */
+static int mig_finish(struct mig *c, int r, k_migrate_result_t *res)
+{
+    c->res.t_resume = timer_now();
+    c->res.phase2_cycles = (uint32_t)(cycles_now() - c->c);
+    const uint64_t c2 = cycles_now();
+    mig_phase3(c);
+    c->res.phase3_cycles = (uint32_t)(cycles_now() - c2);
+    c->res.t_end = timer_now();
+    c->res.tid = c->pd.tid;
+    c->res.bytes_moved = c->bytes;
+    c->res.vif_action = c->sw.vif.action;
+    if (res)
+        *res = c->res;
+    k_mutex_unlock(&mig_lock);
+    return r;
+}
+
+/* describe, prepare the destination, phase I, phase II (the switch), then phase III; a failure
+ * before the switch undoes everything. */
+int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t *res)
+{
+    static struct mig c;   /* one migration from this tile at a time (mig_lock): kernel memory */
+    int r = mig_begin(&c, t, tile, method);
+    if (r != K_OK)
+        return r;
+    r = mig_describe(&c);
+    if (r == K_OK)
+        r = mig_method_fits(&c);
     if (r == K_OK)
         r = mig_prepare_destination(&c);
     if (r == K_OK)
         r = mig_phase1(&c);
     c.res.phase1_cycles = (uint32_t)(cycles_now() - c.c);
-    const uint64_t c1 = cycles_now();
+    c.c = cycles_now();   /* phase II from here */
     if (r == K_OK)
         r = mig_phase2(&c);
     else
         c.res.t_stop = timer_now();
-    if (r != K_OK && !c.switch_sent) {   /* nothing changed for the task: undone */
-        if (!t->task || t->state == KS_DEAD)
-            r = K_EINVAL;   /* it ended meanwhile */
-        mig_undo(&c);
-        if (t->task)
-            t->task->migrating = 0;
-        k_mutex_unlock(&mig_lock);
-        return r;
-    }
-    c.res.t_resume = timer_now();
-    c.res.phase2_cycles = (uint32_t)(cycles_now() - c1);
-    const uint64_t c2 = cycles_now();
-    mig_phase3(&c);
-    c.res.phase3_cycles = (uint32_t)(cycles_now() - c2);
-    c.res.t_end = timer_now();
-    c.res.tid = c.pd.tid;
-    c.res.bytes_moved = c.bytes;
-    c.res.vif_action = c.sw.vif.action;
-    if (res)
-        *res = c.res;
-    k_mutex_unlock(&mig_lock);
-    return r;
+    if (r != K_OK && !c.switch_sent)
+        return mig_abort(&c, r);
+    return mig_finish(&c, r, res);
 }

@@ -19,13 +19,10 @@
 #include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
-#include "mp_internal.h"   /* the connected handle of a channel (struct mp_endpoint) */
+#include "mp/kernel.h"   /* the endpoint layout: the connected handle of a channel */
 #include "namp_cc.h"
 #include "namp_structs.h"
 #include "namp/namp.h"   /* the NAMP driver: slots the library must not use */
-
-mcapi_endpoint_t mcapix_endpoint_create_in(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
-                                           void *rx_mem, mcapi_status_t *status);
 
 #define KMPT_TASKS K_MAX_THREADS
 #define KMPT_EPS 16u
@@ -220,8 +217,9 @@ static void forget_endpoint_vids(struct k_task *task, uint32_t kid)
 /* ---- requests ---- */
 
 /* Trap handler, kernel lock held. */
-int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
+int32_t k_sys_mp_req(k_thread_t *cur, trap_frame_t *f)
 {
+    const uint32_t op = f->regs[REG_A0], a1 = f->regs[REG_A1], a2 = f->regs[REG_A2];
     if (!service || !cur->task)
         return K_ENOSYS;
     const int ri = rec_index(cur);
@@ -243,8 +241,9 @@ int32_t k_sys_mp_req(k_thread_t *cur, uint32_t op, uint32_t a1, uint32_t a2)
     return K_OK;
 }
 
-int32_t k_sys_mp_res(k_thread_t *cur)
+int32_t k_sys_mp_res(k_thread_t *cur, trap_frame_t *f)
 {
+    (void)f;
     const int ri = rec_index(cur);
     if (ri < 0 || recs[ri].req.state == RQ_FREE)
         return K_EINVAL;
@@ -295,8 +294,19 @@ static int bury_oldest_tombstone(void)
 
 /* A record for a task, tombstones buried (oldest first) while its reservation does not fit: a
  * tombstone only spares a sender a lookup, a task is worth more. */
+/* The module in use (its first record or the service's start): the core's hook for a task's end
+ * and the tasks' request calls (K_ENOSYS until then). */
+static const struct k_mp_task_hooks hooks = {.task_release = kmp_task_release};
+static void use_module(void)
+{
+    k_hooks.mp_task = &hooks;
+    k_syscall_set(K_SYS_MP_REQ, k_sys_mp_req);
+    k_syscall_set(K_SYS_MP_RES, k_sys_mp_res);
+}
+
 static int admit(k_thread_t *t, const kmp_task_quota_t *q)
 {
+    use_module();
     int ri;
     while ((ri = rec_admit(t, q)) == K_ENOMEM && bury_oldest_tombstone())
         ;
@@ -628,7 +638,6 @@ static void bury(struct kmpt_task *x)
         for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
             if (handle_rec[i] == x - recs)
                 handle_free((int)i);
-        extern int k_task_space_free(struct k_task * task);
         if (!x->n_eps && k_task_space_free(x->space))
             x->space = NULL;
     }
@@ -790,6 +799,7 @@ int kmp_task_service_start(uint32_t prio)
 {
     if (service)
         return K_EINVAL;
+    use_module();
     static int once;
     if (!once) {
         for (uint32_t i = 0; i < KMPT_EPS; ++i)

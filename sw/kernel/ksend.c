@@ -6,6 +6,7 @@
 
 #include "kinternal.h"
 #include "mp/cbuffer.h"
+#include "namp/namp.h"
 #include "namp/namp_regs.h"
 #include "namp_structs.h"
 
@@ -25,12 +26,13 @@ static uint64_t started;   /* mtime of the send under way */
  * for the transfer and given back by the driver once the NAMP is done with it (an implicitly
  * completing slot), so a task's send never runs over a kernel thread's transfer in the same slot
  * (docs/security.md). */
-extern int namp_slot_claim(unsigned slot) __attribute__((weak));
-extern void namp_slot_implicit_for(unsigned slot, uintptr_t owner) __attribute__((weak));
-extern void namp_slot_free(unsigned slot) __attribute__((weak));
+#pragma weak namp_slot_claim
+#pragma weak namp_slot_implicit_for
+#pragma weak namp_slot_free
 
-int32_t k_sys_namp_send(k_thread_t *cur, uint32_t vid, uint32_t va, uint32_t size)
+int32_t k_sys_namp_send(k_thread_t *cur, trap_frame_t *fr)
 {
+    const uint32_t vid = fr->regs[REG_A0], va = fr->regs[REG_A1], size = fr->regs[REG_A2];
     struct k_task *task = cur->task;
     if (!task || vid >= task->et_count || task->et[vid][1] != NAMP_ET_HANDLE)
         return K_EINVAL;

@@ -16,16 +16,13 @@
 #include "namp/namp_regs.h"
 
 #if K_RQ_LAYOUT == K_RQ_FLAGS
-#define K_FLAG_WORDS ((K_MAX_THREADS + 31) / 32)
-extern volatile uint32_t k_ready_bits[K_FLAG_WORDS];   /* rq_flags.c */
-int rq_flags_order(uint32_t prio, k_thread_t **out, int max);
 static volatile uint32_t wakeup_bits[K_FLAG_WORDS];
 #else
-extern k_queue_t k_ready[K_PRIOS];
 static k_queue_t wakeup_queue;   /* K_OSQM_WAKEUP: the OSQM's, emptied by k_osqm_drain */
 #endif
 static int enabled;
 static unsigned osqm_mode;
+static const struct k_osqm_hooks hooks = {.sched_entry = k_osqm_drain, .ext_irq = k_osqm_irq};
 
 int k_osqm_enable(void) { return k_osqm_enable_mode(K_OSQM_DIRECT); }
 
@@ -46,7 +43,6 @@ int k_osqm_enable_mode(unsigned mode)
      * each thread where the layout wants it when it empties the queue */
     namp_reg_osqm_set(OSQM_WAKEUP_QUEUE, (uint32_t)&wakeup_queue);
 #if K_RQ_LAYOUT == K_RQ_BITMAP
-    extern volatile uint32_t k_ready_bitmap;
     namp_reg_osqm_set(OSQM_BITMAP_ADDR, (uint32_t)&k_ready_bitmap);
     namp_reg_osqm_set(OSQM_BITMAP_QBASE, (uint32_t)&k_ready[0]);
     namp_reg_osqm_set(OSQM_BITMAP_QSTRIDE, sizeof(k_queue_t));
@@ -63,6 +59,10 @@ int k_osqm_enable_mode(unsigned mode)
     na_irq_enable(NA_IRQ_SRC_OSQM);
     osqm_mode = mode;
     enabled = 1;
+    /* the core's hooks and system calls: in use from now on */
+    k_hooks.osqm = &hooks;
+    k_syscall_set(K_SYS_OSQM_WAIT, k_sys_osqm_wait);
+    k_syscall_set(K_SYS_OSQM_WAIT_EP, k_sys_osqm_wait_ep);
     return K_OK;
 }
 
@@ -101,8 +101,9 @@ static k_thread_t *thread_of(uint32_t v)
  * registers are set first and DONE checked after: a transfer that finished before takes no
  * insertion (the registers are still set: cleared here, no block); one that finishes after has
  * latched them and will insert the thread once the lock is free. */
-int32_t k_sys_osqm_wait(k_thread_t *cur, uint32_t slot)
+int32_t k_sys_osqm_wait(k_thread_t *cur, trap_frame_t *fr)
 {
+    const uint32_t slot = fr->regs[REG_A0];
     if (!enabled || slot >= 32)
         return K_EINVAL;
     if (cur->task && cur->task->vif_slot != (int32_t)slot)
@@ -131,8 +132,9 @@ int32_t k_sys_osqm_wait(k_thread_t *cur, uint32_t slot)
  * the endpoint's OSQM words get the caller's queue and itself; the target side of the OSQM claims
  * them (CAS) at the next delivery. If a message is already there, or arrives before the words are
  * set, the kernel claims them back itself (CAS) and does not block. */
-int32_t k_sys_osqm_wait_ep(k_thread_t *cur, uint32_t ep, uint32_t rx)
+int32_t k_sys_osqm_wait_ep(k_thread_t *cur, trap_frame_t *fr)
 {
+    const uint32_t ep = fr->regs[REG_A0], rx = fr->regs[REG_A1];
     if (!enabled || (ep & 63) || !rx || cur->task)
         return K_EINVAL;
     volatile uint32_t *q = (volatile uint32_t *)(ep + 0x18), *t = (volatile uint32_t *)(ep + 0x1C);
@@ -254,7 +256,6 @@ int k_check_queues(void)
         if (q->tail != prev)
             bad++;
 #if K_RQ_LAYOUT == K_RQ_BITMAP
-        extern volatile uint32_t k_ready_bitmap;
         if (!!(k_ready_bitmap & (1u << p)) != (q->head != NULL))
             bad++;
 #endif

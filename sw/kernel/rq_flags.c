@@ -12,7 +12,6 @@
  * priority and core mask (docs/kernel.md "Ready-queue layouts"). */
 #include "kinternal.h"
 
-#define K_FLAG_WORDS ((K_MAX_THREADS + 31) / 32)
 volatile uint32_t k_ready_bits[K_FLAG_WORDS];
 const char *const k_rq_layout_name = "flags";
 static uint32_t rr_next[K_PRIOS];   /* per priority: the table index its round-robin starts at */

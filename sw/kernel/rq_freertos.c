@@ -4,7 +4,6 @@
 /* init, removal and the scan: rq_list.c */
 #include "kinternal.h"
 
-extern k_queue_t k_ready[K_PRIOS];   /* rq_list.c */
 const char *const k_rq_layout_name = "freertos";
 
 void rq_insert(k_thread_t *t, int front)

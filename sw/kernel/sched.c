@@ -21,17 +21,12 @@ static volatile uint32_t exit_status;
 static volatile uint64_t tick_count;
 static uint64_t next_tick[K_MAX_CPUS];
 
-extern char __global_pointer$[];
-extern void k_trap_entry(void);
-extern trap_handler_t namp_irq_handlers[TRAP_NUM_CAUSES];
+struct k_hooks k_hooks;   /* the optional modules register here (kinternal.h) */
 
 uint32_t k_cpu_id(void) { return hart_id(); }
 k_thread_t *k_current(void) { return k_cpus[hart_id()].current; }
 
 /* ---------------------------------------------------------------- timeouts */
-
-void k_timer_insert(k_thread_t *t);
-static void timer_insert(k_thread_t *t) { k_timer_insert(t); }
 
 void k_timer_insert(k_thread_t *t)
 {
@@ -95,7 +90,7 @@ void k_block(k_queue_t *q, uint64_t wake_at, int by_prio)
     }
     cur->wake_at = wake_at;
     if (wake_at != UINT64_MAX)
-        timer_insert(cur);
+        k_timer_insert(cur);
 }
 
 void k_wake(k_thread_t *t, int32_t result)
@@ -119,10 +114,8 @@ void k_thread_end(k_thread_t *t, int code)
         k_timer_remove(t);
     t->state = KS_DEAD;
     t->exit_code = code;
-    if (t->task) {
-        extern void k_vif_release(struct k_task * task);
-        k_vif_release(t->task);   /* a dead task's vif takes no more starts */
-    }
+    if (t->task && k_hooks.vif)
+        k_hooks.vif->task_ended(t->task);   /* a dead task's vif takes no more starts */
     if (!t->task && code != 0)
         exit_status |= (uint32_t)code;
     while (t->joiners.head)
@@ -222,7 +215,8 @@ uint64_t k_ticks(void) { return tick_count; }
 
 static trap_frame_t *schedule(uint32_t cpu)
 {
-    k_osqm_drain();   /* wake-up queue mode: the OSQM's wake-ups become ordinary ones first */
+    if (k_hooks.osqm)   /* wake-up queue mode: the OSQM's wake-ups become ordinary ones first */
+        k_hooks.osqm->sched_entry();
     struct k_cpu *c = &k_cpus[cpu];
     k_thread_t *cur = c->current;
     if (cur && cur->state == KS_RUNNING) {
@@ -277,7 +271,8 @@ static void interrupt(uint32_t cpu, uint32_t code, trap_frame_t *f)
         break;
     case IRQ_M_EXT: {
         /* the OSQM's demand interrupt first: the library's ISR does not know the source */
-        k_osqm_irq();
+        if (k_hooks.osqm)
+            k_hooks.osqm->ext_irq();
         trap_handler_t h = namp_irq_handlers[IRQ_M_EXT];   /* the MCAPI library's adapter ISR */
         if (h)
             h(f);
@@ -399,7 +394,6 @@ void k_get_stats(k_stats_t *out)
 /* Used by syscall.c for joins: the slot of an ended thread is freed by its joiner. */
 void k_thread_release(k_thread_t *t)
 {
-    extern void k_task_release(k_thread_t * t);
     k_task_release(t);
     t->state = KS_FREE;
 }

@@ -1,20 +1,11 @@
-/* System call dispatch (a7 = number, a0.. = arguments, result in a0). A task may use only the
- * calls up to K_SYS_USER_LAST; any other number kills it. Blocking calls leave a0 to the waker. */
+/* System call dispatch (a7 = number, a0.. = arguments, result in a0) from a table indexed by the
+ * number: the core's calls are set here, an optional module sets its own when it is first used
+ * (k_syscall_set), an unset entry is K_ENOSYS. A task may use only the calls up to
+ * K_SYS_USER_LAST; any other number kills it. A caller a call leaves waiting (blocked, sleeping)
+ * has a0 = K_OK until its waker sets it (k_wake). */
 #include <string.h>
 
 #include "kinternal.h"
-
-struct k_thread_args {
-    const char *name;
-    void (*entry)(void *);
-    void *arg;
-    uint32_t prio, cpu_mask;
-};
-
-k_thread_t *k_sys_thread_create(const char *name, void (*entry)(void *), void *arg, uint32_t prio,
-                                uint32_t cpu_mask);
-void k_thread_release(k_thread_t *t);
-int k_thread_valid(const k_thread_t *t);
 
 static k_queue_t mp_waiters;
 
@@ -26,8 +17,10 @@ void k_mp_event(void)
 
 #define K_WRITE_MAX 256u
 
-static int32_t sys_write(k_thread_t *cur, uint32_t buf, uint32_t len)
+static int32_t sys_write(k_thread_t *cur, trap_frame_t *f)
 {
+    const uint32_t buf = f->regs[REG_A0];
+    uint32_t len = f->regs[REG_A1];
     if (len > K_WRITE_MAX)
         len = K_WRITE_MAX;
     const char *p = (const char *)buf;
@@ -58,13 +51,14 @@ static int32_t sys_join(k_thread_t *cur, trap_frame_t *f)
         return K_EAGAIN;
     uint64_t wake = timeout == K_FOREVER ? UINT64_MAX
                                          : timer_now() + (uint64_t)timeout * k_cfg.tick_ticks;
-    f->regs[REG_A0] = K_OK;   /* until the waker's result */
-    k_block(&t->joiners, wake, 0);
+    k_block(&t->joiners, wake, 0);   /* a0 = K_OK until the waker's result */
     return K_OK;
 }
 
-static int32_t sys_set_prio(k_thread_t *t, uint32_t prio)
+static int32_t sys_set_prio(k_thread_t *cur, trap_frame_t *f)
 {
+    k_thread_t *t = f->regs[REG_A0] ? (k_thread_t *)f->regs[REG_A0] : cur;
+    const uint32_t prio = f->regs[REG_A1];
     if (!k_thread_valid(t) || t->is_idle || prio >= K_PRIOS)
         return K_EINVAL;
     if (t->state == KS_READY) {
@@ -77,12 +71,153 @@ static int32_t sys_set_prio(k_thread_t *t, uint32_t prio)
     return K_OK;
 }
 
+/* Releases the library lock and waits for an adapter event or the wake-up time, at most one tick
+ * (an event taken by another core's handler is then seen at the next tick). */
+static int32_t sys_mp_wait(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    if (f->regs[REG_A0])
+        k_sys_mutex_unlock((k_mutex_t *)f->regs[REG_A0]);
+    uint64_t wake = ((uint64_t)f->regs[REG_A2] << 32) | f->regs[REG_A1];
+    uint64_t now = timer_now(), limit = now + k_cfg.tick_ticks;
+    if (wake > now)
+        k_block(&mp_waiters, wake < limit ? wake : limit, 0);
+    return K_OK;
+}
+
+/* Yield, and sleep 0: behind the ready threads of the caller's priority. */
+static int32_t sys_yield(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)f;
+    cur->state = KS_READY;
+    rq_insert(cur, 0);
+    return K_OK;
+}
+
+static int32_t sys_sleep(k_thread_t *cur, trap_frame_t *f)
+{
+    const uint32_t ticks = f->regs[REG_A0];
+    if (ticks == 0)
+        return sys_yield(cur, f);
+    k_block(NULL, timer_now() + (uint64_t)ticks * k_cfg.tick_ticks, 0);
+    return K_OK;
+}
+
+static int32_t sys_exit(k_thread_t *cur, trap_frame_t *f)
+{
+    k_thread_end(cur, (int)f->regs[REG_A0]);
+    return K_OK;
+}
+
+static int32_t sys_gettid(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)f;
+    return (int32_t)cur->id;
+}
+
+static int32_t sys_thread_create(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    const struct k_thread_args *x = (const struct k_thread_args *)f->regs[REG_A0];
+    return x ? (int32_t)k_sys_thread_create(x->name, x->entry, x->arg, x->prio, x->cpu_mask) : 0;
+}
+
+static int32_t sys_mutex_lock(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    return k_sys_mutex_lock((k_mutex_t *)f->regs[REG_A0]);
+}
+
+static int32_t sys_mutex_unlock(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    return k_sys_mutex_unlock((k_mutex_t *)f->regs[REG_A0]);
+}
+
+static int32_t sys_sem_take(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    return k_sys_sem_take((k_sem_t *)f->regs[REG_A0], f->regs[REG_A1]);
+}
+
+static int32_t sys_sem_give(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    return k_sys_sem_give((k_sem_t *)f->regs[REG_A0]);
+}
+
+/* A thread whose OSQM events raise the demand interrupt (kernel threads: a task cannot make
+ * itself critical, its calls end at K_SYS_USER_LAST). */
+static int32_t sys_set_critical(k_thread_t *cur, trap_frame_t *f)
+{
+    k_thread_t *t = f->regs[REG_A0] ? (k_thread_t *)f->regs[REG_A0] : cur;
+    const uint32_t on = f->regs[REG_A1];
+    if (!k_thread_valid(t) || t->is_idle || on > 1)
+        return K_EINVAL;
+    t->critical = on;
+    return K_OK;
+}
+
+static int32_t sys_resume(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    k_thread_t *t = (k_thread_t *)f->regs[REG_A0];
+    if (!k_thread_valid(t) || !t->suspended)
+        return K_EINVAL;
+    t->suspended = 0;
+    k_make_ready(t, 0);
+    return K_OK;
+}
+
+static int32_t sys_task_create(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    return (int32_t)k_sys_task_create((const k_task_image_t *)f->regs[REG_A0]);
+}
+
+/* Calls of a module that is not in use answer as its state would without it: no endpoint table
+ * (K_SYS_NAMP_SEND) and no OSQM (its waits) mean a bad argument, as they did before the module
+ * was used. */
+static int32_t sys_einval(k_thread_t *cur, trap_frame_t *f)
+{
+    (void)cur;
+    (void)f;
+    return K_EINVAL;
+}
+
+static k_syscall_fn syscalls[K_SYS_LAST] = {
+    [K_SYS_YIELD] = sys_yield,
+    [K_SYS_SLEEP] = sys_sleep,
+    [K_SYS_EXIT] = sys_exit,
+    [K_SYS_WRITE] = sys_write,
+    [K_SYS_GETTID] = sys_gettid,
+    [K_SYS_NAMP_SEND] = sys_einval,        /* NAMP-SV (ksend.c) */
+    [K_SYS_OSQM_WAIT] = sys_einval,        /* HW-OSQM (osqm.c) */
+    /* K_SYS_MP_REQ, K_SYS_MP_RES: MCAPI in tasks (kmp_task.c) */
+    [K_SYS_THREAD_CREATE] = sys_thread_create,
+    [K_SYS_JOIN] = sys_join,
+    [K_SYS_MUTEX_LOCK] = sys_mutex_lock,
+    [K_SYS_MUTEX_UNLOCK] = sys_mutex_unlock,
+    [K_SYS_SEM_TAKE] = sys_sem_take,
+    [K_SYS_SEM_GIVE] = sys_sem_give,
+    [K_SYS_SET_PRIO] = sys_set_prio,
+    [K_SYS_TASK_CREATE] = sys_task_create,
+    [K_SYS_MP_WAIT] = sys_mp_wait,
+    [K_SYS_RESUME] = sys_resume,
+    [K_SYS_OSQM_WAIT_EP] = sys_einval,     /* HW-OSQM (osqm.c) */
+    [K_SYS_SET_CRITICAL] = sys_set_critical,
+};
+
+void k_syscall_set(uint32_t n, k_syscall_fn fn)
+{
+    if (n < K_SYS_LAST)
+        syscalls[n] = fn;
+}
+
 void k_syscall(trap_frame_t *f)
 {
     k_thread_t *cur = k_current();
-    uint32_t n = f->regs[REG_A7];
-    uint32_t a0 = f->regs[REG_A0], a1 = f->regs[REG_A1], a2 = f->regs[REG_A2];
-    int32_t r = K_OK;
+    const uint32_t n = f->regs[REG_A7];
     k_stat.syscalls++;
     if (cur)
         cur->syscalls++;
@@ -98,131 +233,15 @@ void k_syscall(trap_frame_t *f)
         k_task_kill(cur, 16, f);
         return;
     }
-    switch (n) {
-    case K_SYS_YIELD:
-        cur->state = KS_READY;
-        rq_insert(cur, 0);
-        break;
-    case K_SYS_SLEEP:
-        if (a0 == 0) {
-            cur->state = KS_READY;
-            rq_insert(cur, 0);
-        } else {
-            f->regs[REG_A0] = K_OK;
-            k_block(NULL, timer_now() + (uint64_t)a0 * k_cfg.tick_ticks, 0);
-            return;
-        }
-        break;
-    case K_SYS_EXIT:
-        k_thread_end(cur, (int)a0);
-        return;
-    case K_SYS_WRITE:
-        r = sys_write(cur, a0, a1);
-        break;
-    case K_SYS_NAMP_SEND: {
-        extern int32_t k_sys_namp_send(k_thread_t * cur, uint32_t vid, uint32_t va, uint32_t size);
-        r = k_sys_namp_send(cur, a0, a1, a2);
-        break;
-    }
-    case K_SYS_OSQM_WAIT: {
-        extern int32_t k_sys_osqm_wait(k_thread_t * cur, uint32_t slot);
-        f->regs[REG_A0] = K_OK;
-        r = k_sys_osqm_wait(cur, a0);
-        if (cur->state == KS_BLOCKED)
-            return;
-        break;
-    }
-    case K_SYS_GETTID:
-        r = (int32_t)cur->id;
-        break;
-    case K_SYS_THREAD_CREATE: {
-        const struct k_thread_args *x = (const struct k_thread_args *)a0;
-        r = x ? (int32_t)k_sys_thread_create(x->name, x->entry, x->arg, x->prio, x->cpu_mask) : 0;
-        break;
-    }
-    case K_SYS_JOIN:
-        r = sys_join(cur, f);
-        if (cur->state == KS_BLOCKED)
-            return;
-        break;
-    case K_SYS_MUTEX_LOCK:
-        f->regs[REG_A0] = K_OK;
-        r = k_sys_mutex_lock((k_mutex_t *)a0);
-        if (cur->state == KS_BLOCKED)
-            return;
-        break;
-    case K_SYS_MUTEX_UNLOCK:
-        r = k_sys_mutex_unlock((k_mutex_t *)a0);
-        break;
-    case K_SYS_SEM_TAKE:
-        f->regs[REG_A0] = K_OK;
-        r = k_sys_sem_take((k_sem_t *)a0, a1);
-        if (cur->state == KS_BLOCKED)
-            return;
-        break;
-    case K_SYS_SEM_GIVE:
-        r = k_sys_sem_give((k_sem_t *)a0);
-        break;
-    case K_SYS_SET_PRIO:
-        r = sys_set_prio(a0 ? (k_thread_t *)a0 : cur, a1);
-        break;
-    case K_SYS_OSQM_WAIT_EP: {
-        extern int32_t k_sys_osqm_wait_ep(k_thread_t * cur, uint32_t ep, uint32_t rx);
-        f->regs[REG_A0] = K_OK;
-        r = k_sys_osqm_wait_ep(cur, a0, a1);
-        if (cur->state == KS_BLOCKED)
-            return;
-        break;
-    }
-    case K_SYS_SET_CRITICAL: {
-        k_thread_t *t = a0 ? (k_thread_t *)a0 : cur;
-        r = K_EINVAL;
-        if (k_thread_valid(t) && !t->is_idle && a1 <= 1) {
-            t->critical = a1;
-            r = K_OK;
-        }
-        break;
-    }
-    case K_SYS_RESUME: {
-        k_thread_t *t = (k_thread_t *)a0;
-        r = K_EINVAL;
-        if (k_thread_valid(t) && t->suspended) {
-            t->suspended = 0;
-            k_make_ready(t, 0);
-            r = K_OK;
-        }
-        break;
-    }
-    case K_SYS_MP_REQ: {
-        /* weak: kmp_task.c (and the MCAPI library it needs) is linked only by firmware using it */
-        extern int32_t k_sys_mp_req(k_thread_t * cur, uint32_t op, uint32_t a1, uint32_t a2)
-            __attribute__((weak));
-        r = k_sys_mp_req ? k_sys_mp_req(cur, a0, a1, a2) : K_ENOSYS;
-        break;
-    }
-    case K_SYS_MP_RES: {
-        extern int32_t k_sys_mp_res(k_thread_t * cur) __attribute__((weak));
-        r = k_sys_mp_res ? k_sys_mp_res(cur) : K_ENOSYS;
-        break;
-    }
-    case K_SYS_TASK_CREATE:
-        r = (int32_t)k_sys_task_create((const k_task_image_t *)a0);
-        break;
-    case K_SYS_MP_WAIT: {
-        /* Releases the library lock and waits for an adapter event or the wake-up time, at most
-         * one tick (an event taken by another core's handler is then seen at the next tick). */
-        if (a0)
-            k_sys_mutex_unlock((k_mutex_t *)a0);
-        uint64_t wake = ((uint64_t)a2 << 32) | a1;
-        uint64_t now = timer_now(), limit = now + k_cfg.tick_ticks;
-        f->regs[REG_A0] = K_OK;
-        if (wake <= now)
-            return;
-        k_block(&mp_waiters, wake < limit ? wake : limit, 0);
+    const k_syscall_fn fn = n < K_SYS_LAST ? syscalls[n] : NULL;
+    if (!fn) {
+        f->regs[REG_A0] = (uint32_t)K_ENOSYS;
         return;
     }
-    default:
-        r = K_ENOSYS;
-    }
-    f->regs[REG_A0] = (uint32_t)r;
+    const int32_t r = fn(cur, f);
+    if (cur->state == KS_DEAD)
+        return;
+    /* a caller left waiting has K_OK until its waker's result */
+    const int waiting = cur->state == KS_BLOCKED || cur->state == KS_SLEEPING;
+    f->regs[REG_A0] = waiting ? (uint32_t)K_OK : (uint32_t)r;
 }

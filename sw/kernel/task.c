@@ -8,9 +8,6 @@
 
 #include "kinternal.h"
 
-extern char __text_start_for_tasks[] __asm__("_start");
-extern char __data_start[];
-
 static struct k_task tasks[K_MAX_THREADS];
 
 static struct k_task *task_alloc(void)
@@ -50,7 +47,7 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
     }
     /* The shared text: whole pages below .data (tile.ld is used with .data page-aligned for
      * kernels, see sw/kernel/CMakeLists.txt, so no kernel data shares a page with it). */
-    uint32_t text = (uint32_t)__text_start_for_tasks & ~(K_PAGE_SIZE - 1);
+    uint32_t text = (uint32_t)k_text_start & ~(K_PAGE_SIZE - 1);
     uint32_t text_end = (uint32_t)__data_start & ~(K_PAGE_SIZE - 1);
     int ok = K_OK;
     for (uint32_t va = text; ok == K_OK && va < text_end; va += K_PAGE_SIZE)
@@ -83,7 +80,6 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
     t->prio = image->prio;
     t->slice_left = k_cfg.slice_ticks;
     k_thread_setup_frame(t, (uint32_t)image->entry, K_USER_STACK_TOP, K_USER_DATA, 1);
-    extern void k_live_add(void);
     k_live_add();
     task->vif_slot = -1;
     task->vif_busy = -1;
@@ -139,7 +135,6 @@ void k_task_unstop(k_thread_t *t, uint64_t wake_at)
     if (wake_at != UINT64_MAX && wake_at > timer_now()) {
         t->state = KS_SLEEPING;
         t->wake_at = wake_at;
-        extern void k_timer_insert(k_thread_t * t);
         k_timer_insert(t);
     } else {
         k_make_ready(t, 0);
@@ -192,11 +187,11 @@ void k_task_release(k_thread_t *t)
     if (!task)
         return;
     t->task = NULL;
-    k_vif_release(task);
-    extern int kmp_task_release(k_thread_t * t, struct k_task * task) __attribute__((weak));
-    if (kmp_task_release && kmp_task_release(t, task))
+    if (k_hooks.vif)
+        k_hooks.vif->task_ended(task);
+    if (k_hooks.mp_task && k_hooks.mp_task->task_release(t, task))
         return;
-    if (!k_vif_quiet(task)) {
+    if (k_hooks.vif && !k_hooks.vif->task_quiet(task)) {
         console_puts("k: task slot still busy: its pages stay out of the pool\n");
         return;
     }
@@ -207,7 +202,7 @@ void k_task_release(k_thread_t *t)
  * held). 1 done, 0 not yet. */
 int k_task_space_free(struct k_task *task)
 {
-    if (!k_vif_quiet(task))
+    if (k_hooks.vif && !k_hooks.vif->task_quiet(task))
         return 0;
     vm_space_free(task);
     return 1;

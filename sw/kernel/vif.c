@@ -64,8 +64,18 @@ int k_vif_free_slot(unsigned preferred, uint32_t lib_busy)
     return -1;
 }
 
+/* The module in use (a task's first entry or vif): the core's hooks for a task's end, and the
+ * software baseline's call, which looks vIDs up in the same table (ksend.c). */
+static const struct k_vif_hooks hooks = {.task_ended = k_vif_release, .task_quiet = k_vif_quiet};
+static void use_module(void)
+{
+    k_hooks.vif = &hooks;
+    k_syscall_set(K_SYS_NAMP_SEND, k_sys_namp_send);
+}
+
 static int add(k_thread_t *t, uint32_t kind, uint32_t pa, uint32_t limit)
 {
+    use_module();
     struct k_task *task = t->task;
     if (task->et_count >= K_VIF_ET_MAX)
         return K_ENOMEM;
@@ -212,6 +222,7 @@ uint32_t k_vif_attach(k_thread_t *t, unsigned slot)
         return 0;
     if (!(na_features() & NA_FEATURE_NAMP_SV))
         return 0;
+    use_module();
     /* the previous owner's transfer may still be finishing: the next owner starts clean */
     if (!slot_quiesce(slot))
         return 0;

@@ -72,7 +72,8 @@ if(NOT TARGET namp::hal)
     add_library(namp::kernel_${_layout} INTERFACE IMPORTED)
     set_target_properties(namp::kernel_${_layout} PROPERTIES
       INTERFACE_COMPILE_DEFINITIONS "K_RQ_LAYOUT=K_RQ_${_LAYOUT}"
-      INTERFACE_LINK_LIBRARIES "${_namp_prefix}/lib/libkernel_${_layout}.a;namp::hal_base"
+      INTERFACE_LINK_LIBRARIES
+        "${_namp_prefix}/lib/libkernel_${_layout}.a;${_namp_prefix}/lib/libmp_cbuffer.a;namp::hal_base"
       INTERFACE_LINK_OPTIONS "-T${_namp_prefix}/lib/namp/kernel.ld"
       INTERFACE_NAMP_KERNEL ON
       COMPATIBLE_INTERFACE_BOOL NAMP_KERNEL)

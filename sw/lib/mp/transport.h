@@ -58,7 +58,5 @@ int mp_tr_endpoint_reapable(struct mp_endpoint *ep);
  * finish first, so that a send in the new mode cannot overtake them. Returns the error of a
  * failed one (buffered and CCM sends return before their transfer), else MCAPI_SUCCESS. */
 mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep);
-/* Sending side of a channel whose receive endpoint was deleted (MP_EPF_PEER_GONE): tells the
- * receiver that no more data comes once no send of the channel is under way. */
-void mp_tr_chan_peer_gone(struct mp_endpoint *ep);
+/* mp_tr_chan_peer_gone: mp/kernel.h (the kernel calls it too). */
 #endif

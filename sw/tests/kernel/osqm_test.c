@@ -156,6 +156,8 @@ static void test_insertion_end(void)
  * with its transfer ABORTED. */
 #define NW 4
 static uint32_t chandle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
+/* The waiters share a core and its time slices: a tick may preempt one between the load and the
+ * store of a counter, so the counters are incremented atomically (a plain ++ lost updates). */
 static volatile uint32_t wake_seq, started, aborted_ok;
 static void order_waiter(void *arg)
 {
@@ -163,12 +165,12 @@ static void order_waiter(void *arg)
     static uint32_t msg[NW][4];
     msg[i][1] = 0xFF;   /* never delivered */
     namp_reg_slot_start(s, NAMP_FLAG_CON, (uint32_t)chandle, (uint32_t)msg[i], sizeof msg[i]);
-    started++;
+    atomic_fetch_add_u32(&started, 1);
     CHECK_EQ(k_osqm_wait(s), K_OK);
-    ++wake_seq;
+    atomic_fetch_add_u32(&wake_seq, 1);
     uint32_t st = namp_reg_slot_status(s);
     if ((st & NAMP_STATUS_ERROR) && (st & 0xFFu) == NAMP_ERR_ABORTED)
-        aborted_ok++;
+        atomic_fetch_add_u32(&aborted_ok, 1);
     namp_reg_slot_set_flags(s, 0);
 }
 

@@ -31,6 +31,10 @@ void trap_set_handler(unsigned cause, trap_handler_t handler);
 uint32_t trap_instruction_length(const trap_frame_t *frame);
 void trap_skip_instruction(trap_frame_t *frame);
 
+/* The interrupt handlers irq_set_handler installs (irq.c), by interrupt number; trap.c dispatches
+ * from it, and so does a kernel with a trap entry of its own (sw/kernel/sched.c). */
+extern trap_handler_t namp_irq_handlers[TRAP_NUM_CAUSES];
+
 /* Short name of an exception cause, e.g. "load access fault". */
 const char *trap_cause_name(uint32_t cause);
 
