@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hal/mmio.h"   /* the doorbell: ordered after the payload */
 #include "mcapi.h"
 #include "collective_internal.h"
 #include "mcapi_task_internal.h"
@@ -80,7 +81,7 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
     v[NAMP_VIF_PARAM1 / 4] = NAMP_VIF_CC_PARAM1(c->cc_vid, 0);
     v[NAMP_VIF_PARAM2 / 4] = DATA_OFF;
     v[NAMP_VIF_PARAM3 / 4] = size;
-    v[NAMP_VIF_FLAGS / 4] = flags | NAMP_FLAG_CC | NAMP_FLAG_VALID;
+    mmio_write32((uintptr_t)&v[NAMP_VIF_FLAGS / 4], flags | NAMP_FLAG_CC | NAMP_FLAG_VALID);
     mptask_vif_wait_done();
     const uint32_t status = v[NAMP_VIF_STATUS / 4];
     v[NAMP_VIF_FLAGS / 4] = flags | NAMP_FLAG_CC;   /* acknowledged */
