@@ -70,7 +70,7 @@ int32_t k_sys_namp_send(k_thread_t *cur, uint32_t vid, uint32_t va, uint32_t siz
     SLOT(NAMP_SLOT_PARAM1) = task->et[vid][0];
     SLOT(NAMP_SLOT_PARAM2) = (uint32_t)b;
     SLOT(NAMP_SLOT_PARAM3) = idx;
-    mmio_write32((uintptr_t)&SLOT(NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&SLOT(NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
     if (namp_slot_implicit_for)
         namp_slot_implicit_for(K_SEND_SLOT, (uintptr_t)send_buffer);
     return (SLOT(NAMP_SLOT_STATUS) & NAMP_STATUS_ERROR) ? K_EINVAL : K_OK;

@@ -323,5 +323,5 @@ void k_vif_restore(struct k_task *task, const struct k_vif_view *v)
     if (v->action == K_VIF_PARK) {
         mmio_write32(VIFC(slot, NAMP_VIFC_PARK), v->status);
     } else if (v->action == K_VIF_RESTART)   /* as the task started it, translated here */
-        mmio_write32(VIFR(slot, NAMP_VIF_FLAGS), v->flags | NAMP_FLAG_VALID);
+        mmio_write32_release(VIFR(slot, NAMP_VIF_FLAGS), v->flags | NAMP_FLAG_VALID);
 }

@@ -40,7 +40,7 @@ static void start(uint32_t s, uint32_t r, uint32_t size)
     SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)handle[r];
     SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)data;
     SLOT(s, NAMP_SLOT_PARAM3) = size;
-    mmio_write32((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
 }
 
 static int finish(uint32_t s)
@@ -108,7 +108,7 @@ int main(void)
         SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)handle[s % 4u];
         SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)sendbuf[s];
         SLOT(s, NAMP_SLOT_PARAM3) = 0;
-        mmio_write32((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_VALID);
+        mmio_write32_release((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_VALID);
     }
     uint64_t lat_sum = 0, lat_max = 0;
     for (uint32_t n = 0; n < URGENT_N; ++n) {
@@ -135,7 +135,7 @@ int main(void)
     }
     const uint32_t bulk_done = queued - left;
     for (uint32_t s = 0; s < BULK_SLOTS; ++s)   /* leave CCM: the slots end after their element */
-        mmio_write32((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
+        mmio_write32_release((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
     for (uint32_t s = 0; s < BULK_SLOTS; ++s) {
         while (!(SLOT(s, NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE))
             ;
@@ -147,7 +147,7 @@ int main(void)
         SLOT(0, NAMP_SLOT_PARAM1) = (uint32_t)handle[r];
         SLOT(0, NAMP_SLOT_PARAM2) = (uint32_t)&stop;
         SLOT(0, NAMP_SLOT_PARAM3) = 4;
-        mmio_write32((uintptr_t)&SLOT(0, NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
+        mmio_write32_release((uintptr_t)&SLOT(0, NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
         while (!(SLOT(0, NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE))
             ;
         if (finish(0))

@@ -274,7 +274,7 @@ static void vif_start(uint32_t flags, uint32_t dst, uint32_t idx)
     VREG(NAMP_VIF_PARAM1) = dst;
     VREG(NAMP_VIF_PARAM2) = C->tx_vid;
     VREG(NAMP_VIF_PARAM3) = idx;
-    mmio_write32((uintptr_t)&VREG(NAMP_VIF_FLAGS), flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS), flags | NAMP_FLAG_BUF | NAMP_FLAG_VALID);
 }
 
 /* A failed transfer's STATUS code as the library maps it (transport_namp.c): a peer that went
@@ -664,7 +664,7 @@ static mcapi_status_t return_credits(struct mp_task_ep *ep, uint32_t n)
     VREG(NAMP_VIF_PARAM1) = ep->chan_vid;
     VREG(NAMP_VIF_PARAM2) = n;
     VREG(NAMP_VIF_PARAM3) = 0;
-    mmio_write32((uintptr_t)&VREG(NAMP_VIF_FLAGS), NAMP_FLAG_COM | NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS), NAMP_FLAG_COM | NAMP_FLAG_VALID);
     vif_wait_done();
     uint32_t st = VREG(NAMP_VIF_STATUS);
     VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_COM;   /* acknowledge */

@@ -81,7 +81,7 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
     v[NAMP_VIF_PARAM1 / 4] = NAMP_VIF_CC_PARAM1(c->cc_vid, 0);
     v[NAMP_VIF_PARAM2 / 4] = DATA_OFF;
     v[NAMP_VIF_PARAM3 / 4] = size;
-    mmio_write32((uintptr_t)&v[NAMP_VIF_FLAGS / 4], flags | NAMP_FLAG_CC | NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&v[NAMP_VIF_FLAGS / 4], flags | NAMP_FLAG_CC | NAMP_FLAG_VALID);
     mptask_vif_wait_done();
     const uint32_t status = v[NAMP_VIF_STATUS / 4];
     v[NAMP_VIF_FLAGS / 4] = flags | NAMP_FLAG_CC;   /* acknowledged */

@@ -59,7 +59,7 @@ static void source(void *arg)
         SLOT(NAMP_SLOT_PARAM1) = (uint32_t)handle;
         SLOT(NAMP_SLOT_PARAM2) = (uint32_t)msg;
         SLOT(NAMP_SLOT_PARAM3) = sizeof msg;
-        mmio_write32((uintptr_t)&SLOT(NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);   /* the doorbell */
+        mmio_write32_release((uintptr_t)&SLOT(NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);   /* the doorbell */
         uint32_t f = SLOT(NAMP_SLOT_FLAGS);
         first_look_done += (f & NAMP_FLAG_DONE) != 0;   /* a delay right after the doorbell */
         for (uint32_t n = 0; !(f & NAMP_FLAG_DONE) && n < 100000u; ++n)

@@ -57,7 +57,7 @@ static void task_energy(void *arg)
             VREG(d, NAMP_VIF_PARAM1) = d->vid_dst;
             VREG(d, NAMP_VIF_PARAM2) = d->vid_buf;
             VREG(d, NAMP_VIF_PARAM3) = idx;
-            mmio_write32((uintptr_t)&VREG(d, NAMP_VIF_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
+            mmio_write32_release((uintptr_t)&VREG(d, NAMP_VIF_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
         }
         u_sleep(2);
         if (d->path == 2) {

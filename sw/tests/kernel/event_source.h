@@ -57,7 +57,7 @@ static void send_one(uint32_t i, uint32_t word)
     SLOT(NAMP_SLOT_PARAM1) = (uint32_t)handle[i];
     SLOT(NAMP_SLOT_PARAM2) = (uint32_t)msg;
     SLOT(NAMP_SLOT_PARAM3) = 4;
-    mmio_write32((uintptr_t)&SLOT(NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&SLOT(NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
     for (uint32_t n = 0; !(SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE) && n < 100000u; ++n)
         ;
     SLOT(NAMP_SLOT_FLAGS) = 0;

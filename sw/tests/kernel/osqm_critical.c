@@ -56,7 +56,7 @@ static void source(void *arg)
         SLOT(NAMP_SLOT_PARAM3) = 8;
         /* the doorbell through the HAL: msg[] is stored before it (docs/kernel.md "A payload
          * stored after its doorbell"; a raw volatile store let the compiler move msg[1] after it) */
-        mmio_write32((uintptr_t)&SLOT(NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
+        mmio_write32_release((uintptr_t)&SLOT(NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
         for (uint32_t n = 0; !(SLOT(NAMP_SLOT_FLAGS) & NAMP_FLAG_DONE) && n < 100000u; ++n)
             ;
         CHECK(!(SLOT(NAMP_SLOT_STATUS) & NAMP_STATUS_ERROR));

@@ -55,7 +55,7 @@ static void sender(void *arg)
         SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)handle;
         SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)data[s];
         SLOT(s, NAMP_SLOT_PARAM3) = sizeof data[s];
-        mmio_write32((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
+        mmio_write32_release((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
         CHECK_EQ(k_osqm_wait(s), K_OK);
         wakeups[s]++;
         /* woken: the transfer is done (the hardware inserted us only then) */
@@ -119,7 +119,7 @@ static void blocked_sender(void *arg)
     SLOT(7, NAMP_SLOT_PARAM1) = (uint32_t)handle;
     SLOT(7, NAMP_SLOT_PARAM2) = (uint32_t)adata;
     SLOT(7, NAMP_SLOT_PARAM3) = sizeof adata;
-    mmio_write32((uintptr_t)&SLOT(7, NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&SLOT(7, NAMP_SLOT_FLAGS), NAMP_FLAG_VALID);
     CHECK_EQ(k_osqm_wait(7), K_OK);
     order_slot_done = 1;
     SLOT(7, NAMP_SLOT_FLAGS) = 0;
@@ -173,7 +173,7 @@ static void order_waiter(void *arg)
     SLOT(s, NAMP_SLOT_PARAM1) = (uint32_t)chandle;
     SLOT(s, NAMP_SLOT_PARAM2) = (uint32_t)msg[i];
     SLOT(s, NAMP_SLOT_PARAM3) = sizeof msg[i];
-    mmio_write32((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&SLOT(s, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_VALID);
     started++;
     CHECK_EQ(k_osqm_wait(s), K_OK);
     ++wake_seq;

@@ -73,7 +73,7 @@ static void task_bench(void *arg)
             VREG(d, NAMP_VIF_PARAM1) = d->vid_dst;
             VREG(d, NAMP_VIF_PARAM2) = d->vid_buf;
             VREG(d, NAMP_VIF_PARAM3) = idx;
-            mmio_write32((uintptr_t)&VREG(d, NAMP_VIF_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
+            mmio_write32_release((uintptr_t)&VREG(d, NAMP_VIF_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_VALID);
             const uint32_t t1 = u_cycles();
             vif += t1 - t0;
             /* the adapter's part: translation, checks, allocation, data, completion */

@@ -77,7 +77,7 @@ static void start_held(struct sv_cc_task *d, mcapi_endpoint_t me, mcapi_endpoint
     v[NAMP_VIF_PARAM1 / 4] = NAMP_VIF_CC_PARAM1(c->cc_vid, 0);
     v[NAMP_VIF_PARAM2 / 4] = 0x140;
     v[NAMP_VIF_PARAM3 / 4] = sizeof b;
-    mmio_write32((uintptr_t)&v[NAMP_VIF_FLAGS / 4], NAMP_FLAG_CC | NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&v[NAMP_VIF_FLAGS / 4], NAMP_FLAG_CC | NAMP_FLAG_VALID);
     d->held_started = 1;
 }
 

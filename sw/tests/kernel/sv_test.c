@@ -41,12 +41,12 @@ static uint32_t vif_send(struct sv_data *d, uint32_t flags, uint32_t p1, uint32_
     VREG(d, NAMP_VIF_PARAM1) = p1;
     VREG(d, NAMP_VIF_PARAM2) = p2;
     VREG(d, NAMP_VIF_PARAM3) = p3;
-    mmio_write32((uintptr_t)&VREG(d, NAMP_VIF_FLAGS), flags | NAMP_FLAG_VALID);
+    mmio_write32_release((uintptr_t)&VREG(d, NAMP_VIF_FLAGS), flags | NAMP_FLAG_VALID);
     for (uint32_t i = 0; i < 1000000u; ++i)   /* bounded: a lost completion fails the test */
         if (VREG(d, NAMP_VIF_FLAGS) & NAMP_FLAG_DONE)
             break;
     uint32_t st = VREG(d, NAMP_VIF_STATUS);
-    mmio_write32((uintptr_t)&VREG(d, NAMP_VIF_FLAGS), flags & ~NAMP_FLAG_VALID);   /* acknowledge */
+    VREG(d, NAMP_VIF_FLAGS) = flags & ~NAMP_FLAG_VALID;   /* acknowledge */
     return st;
 }
 
