@@ -31,6 +31,10 @@ static int32_t sys_write(k_thread_t *cur, trap_frame_t *f)
         p = (const char *)pa;
     }
     k_kputs(p, len);
+    /* One write is one line (docs/kernel.md): the console prints a line at its newline, so a
+     * write without one would be held back and continued by the next writer's text. */
+    if (len && p[len - 1] != '\n')
+        k_kputs("\n", 1);
     return (int32_t)len;
 }
 

@@ -182,7 +182,7 @@ void namp_slot_start(unsigned slot, uint32_t flags, uint32_t p1, uint32_t p2, ui
     mmio_write32(SLOT(slot, NAMP_SLOT_PARAM1), p1);
     mmio_write32(SLOT(slot, NAMP_SLOT_PARAM2), p2);
     mmio_write32(SLOT(slot, NAMP_SLOT_PARAM3), p3);
-    mmio_write32(SLOT(slot, NAMP_SLOT_FLAGS), (flags & ~NAMP_F_DONE) | NAMP_F_VALID);
+    mmio_write32_release(SLOT(slot, NAMP_SLOT_FLAGS), (flags & ~NAMP_F_DONE) | NAMP_F_VALID);
     irq_global_restore(saved);
     namp_stats.started++;
 }
@@ -337,7 +337,7 @@ int32_t namp_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, volatile
     mmio_write32(base + NAMP_SLOT_PARAM1, p1);
     mmio_write32(base + NAMP_SLOT_PARAM2, p2);
     mmio_write32(base + NAMP_SLOT_PARAM3, p3);
-    mmio_write32(base + NAMP_SLOT_FLAGS, (flags & ~NAMP_F_DONE) | NAMP_F_IEN | NAMP_F_VALID);
+    mmio_write32_release(base + NAMP_SLOT_FLAGS, (flags & ~NAMP_F_DONE) | NAMP_F_IEN | NAMP_F_VALID);
     /* Sleep first: a transfer is never done this soon, and wfi returns at once if the DONE line
      * (level) is already up, so no register read is spent before the first sleep. */
     for (;;) {

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hal/mmio.h"   /* the doorbell: ordered after the payload */
 #include "kernel/kconfig.h"
 #include "kernel/kernel.h"   /* error codes */
 #include "kernel/user.h"
@@ -48,7 +49,7 @@ static uint32_t vif_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, u
     VREG(NAMP_VIF_PARAM1) = p1;
     VREG(NAMP_VIF_PARAM2) = p2;
     VREG(NAMP_VIF_PARAM3) = p3;
-    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_VALID;
+    mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS), flags | NAMP_FLAG_VALID);
     for (int round = 0; round < 3; ++round) {
         for (uint32_t i = 0; i < polls; ++i)
             if (VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE) {
@@ -57,7 +58,7 @@ static uint32_t vif_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, u
                 return st;
             }
         if (round == 0)
-            VREG(NAMP_VIF_FLAGS) = (flags & ~NAMP_FLAG_CCM) | NAMP_FLAG_VALID;   /* leave CCM */
+            mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS), (flags & ~NAMP_FLAG_CCM) | NAMP_FLAG_VALID);   /* leave CCM */
         else
             VREG(NAMP_VIF_CTRL) = NAMP_SLOT_CTRL_ABORT;
     }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hal/mmio.h"   /* the doorbell: ordered after the payload */
 #include "kernel/kernel.h"   /* error codes */
 #include "kernel/user.h"
 #include "mcapi.h"
@@ -30,7 +31,7 @@ static uint32_t vif_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, u
     VREG(NAMP_VIF_PARAM1) = p1;
     VREG(NAMP_VIF_PARAM2) = p2;
     VREG(NAMP_VIF_PARAM3) = p3;
-    VREG(NAMP_VIF_FLAGS) = flags | NAMP_FLAG_VALID;
+    mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS), flags | NAMP_FLAG_VALID);
     for (int round = 0; round < 3; ++round) {
         for (uint32_t i = 0; i < polls; ++i)
             if (VREG(NAMP_VIF_FLAGS) & NAMP_FLAG_DONE) {
@@ -39,7 +40,7 @@ static uint32_t vif_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, u
                 return st;
             }
         if (round == 0)
-            VREG(NAMP_VIF_FLAGS) = (flags & ~NAMP_FLAG_CCM) | NAMP_FLAG_VALID;   /* leave CCM */
+            mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS), (flags & ~NAMP_FLAG_CCM) | NAMP_FLAG_VALID);   /* leave CCM */
         else
             VREG(NAMP_VIF_CTRL) = NAMP_SLOT_CTRL_ABORT;
     }
@@ -394,7 +395,7 @@ void sva_task_main(void *arg)
         VREG(NAMP_VIF_PARAM1) = peer;
         VREG(NAMP_VIF_PARAM2) = S->u.c.tx_vid;
         VREG(NAMP_VIF_PARAM3) = 0;
-        VREG(NAMP_VIF_FLAGS) = NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_VALID;
+        mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS), NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_VALID);
         t->mark = 1;
         u_exit(0);   /* with its slot polling an empty buffer */
     }

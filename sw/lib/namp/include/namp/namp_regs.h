@@ -64,13 +64,15 @@ static inline void namp_reg_slot_start(unsigned s, uint32_t flags, uint32_t p1, 
     mmio_write32(b + NAMP_SLOT_PARAM1, p1);
     mmio_write32(b + NAMP_SLOT_PARAM2, p2);
     mmio_write32(b + NAMP_SLOT_PARAM3, p3);
-    mmio_write32(b + NAMP_SLOT_FLAGS, flags | NAMP_FLAG_VALID);
+    /* the doorbell: what the transfer reads is stored before it (docs/kernel.md "A payload
+     * stored after its doorbell") */
+    mmio_write32_release(b + NAMP_SLOT_FLAGS, flags | NAMP_FLAG_VALID);
 }
 /* Writes FLAGS: 0 acknowledges a finished transfer (VALID 1 -> 0: the slot is idle again); a
  * running CCM slot written without CCM leaves continuous mode. */
 static inline void namp_reg_slot_set_flags(unsigned s, uint32_t flags)
 {
-    mmio_write32(namp_reg_slot(s) + NAMP_SLOT_FLAGS, flags);
+    mmio_write32_release(namp_reg_slot(s) + NAMP_SLOT_FLAGS, flags);   /* VALID is a doorbell */
 }
 /* Ends the transfer at its next safe point (ERROR ABORTED); keep != 0: a buffered send's element
  * stays committed in the send buffer (NAMP_SLOT_CTRL_KEEP). */
@@ -143,7 +145,7 @@ static inline void namp_vif_set_params(uintptr_t page, uint32_t p1, uint32_t p2,
 /* Writes FLAGS: with VALID it starts what PARAM1..3 describe; without, it acknowledges. */
 static inline void namp_vif_set_flags(uintptr_t page, uint32_t flags)
 {
-    mmio_write32(page + NAMP_VIF_FLAGS, flags);
+    mmio_write32_release(page + NAMP_VIF_FLAGS, flags);   /* VALID is a doorbell */
 }
 /* PARAM1..3, then FLAGS = flags | VALID. */
 static inline void namp_vif_start(uintptr_t page, uint32_t flags, uint32_t p1, uint32_t p2,
