@@ -64,6 +64,12 @@ static struct {
 /* Kernel handles of tasks (lookups, contributor handles, handles a migration rebuilt). */
 static struct mp_ephandle handles[K_TASK_HANDLES] __attribute__((aligned(64)));
 static int16_t handle_rec[K_TASK_HANDLES];   /* -1: free */
+/* A handle that is the sending side of a migrated task's channel (kmig.c rebuild_entry) owes its
+ * receiver the set-up protocol's "stopped": the library holds no endpoint for it that would send
+ * it (stop_migrated_chans). CHAN: the task's; CLOSED: the task deleted the channel's endpoint, the
+ * handle waits only for the "stopped"; STOPPED: sent. */
+enum { HC_NONE = 0, HC_CHAN, HC_CLOSED, HC_STOPPED };
+static uint8_t handle_chan[K_TASK_HANDLES];
 static uint32_t reserved_eps, reserved_handles;
 static k_sem_t service_sem;
 static volatile uint32_t service_stop;
@@ -181,8 +187,18 @@ static void handle_free(int i)
         return;
     struct kmpt_task *x = &recs[handle_rec[i]];
     handle_rec[i] = -1;
+    handle_chan[i] = HC_NONE;
     x->n_handles--;
     rec_maybe_free(x);
+}
+
+/* Kernel lock held. Record ri's handles back, but for a migrated channel's that still owes its
+ * receiver the "stopped" (stop_migrated_chans frees or releases it). */
+static void handles_free_of(int ri)
+{
+    for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
+        if (handle_rec[i] == ri && handle_chan[i] != HC_CHAN && handle_chan[i] != HC_CLOSED)
+            handle_free((int)i);
 }
 
 /* ---- the endpoint table's records (kernel lock held) ---- */
@@ -206,7 +222,9 @@ static void forget_endpoint_vids(struct k_task *task, uint32_t kid)
             continue;
         task->et[v][NAMP_ET_KIND / 4] = NAMP_ET_EMPTY;
         task->et[v][NAMP_ET_ADDR / 4] = 0;
-        if (e->handle != NONE)
+        if (e->handle != NONE && handle_chan[e->handle] == HC_CHAN)
+            handle_chan[e->handle] = HC_CLOSED;   /* freed once its "stopped" went */
+        else if (e->handle != NONE)
             handle_free(e->handle);
         else if (e->obj == K_ETO_CHAN && eps[kid].rec >= 0 && recs[eps[kid].rec].n_chans)
             recs[eps[kid].rec].n_chans--;
@@ -564,9 +582,7 @@ int kmp_task_release(k_thread_t *t, struct k_task *task)
         x->req.state = RQ_FREE;   /* an abandoned request: its entry is back */
     x->ticks = 0;
     if (x->n_handles && k_vif_quiet(task))   /* nothing of it in flight: its handles back now */
-        for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
-            if (handle_rec[i] == ri)
-                handle_free((int)i);
+        handles_free_of(ri);
     /* the service may be working for it (its pages named in a request under way): they wait */
     if (x->n_eps || x->n_handles || x->req.state == RQ_BUSY) {
         x->space = task;
@@ -631,14 +647,11 @@ static void bury(struct kmpt_task *x)
     uint32_t saved = irq_global_disable();
     k_lock_take();
     if (x->state == REC_LIVE && x->n_handles && !rec_alive(x) && x->t && x->t->task && k_vif_quiet(x->t->task))
-        for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
-            if (handle_rec[i] == x - recs)
-                handle_free((int)i);
+        handles_free_of((int)(x - recs));
     if (x->state == REC_ENDED && x->space && x->req.state != RQ_BUSY && k_vif_quiet(x->space)) {
-        for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
-            if (handle_rec[i] == x - recs)
-                handle_free((int)i);
-        if (!x->n_eps && k_task_space_free(x->space))
+        handles_free_of((int)(x - recs));
+        /* a migrated channel's handle waiting for its "stopped" keeps the space a tick longer */
+        if (!x->n_eps && !x->n_handles && k_task_space_free(x->space))
             x->space = NULL;
     }
     if (x->state == REC_ENDED && x->space && ++x->ticks == KMPT_ZOMBIE_TICKS)
@@ -646,6 +659,66 @@ static void bury(struct kmpt_task *x)
     rec_maybe_free(x);
     k_lock_give();
     irq_global_restore(saved);
+}
+
+/* The address space of record x's ended task while the kernel holds it, else NULL (as bury
+ * reads it). Kernel lock held. */
+static struct k_task *ended_space(const struct kmpt_task *x)
+{
+    if (x->state == REC_LIVE && !rec_alive(x) && x->t && x->t->task)
+        return x->t->task;
+    return x->state == REC_ENDED ? x->space : NULL;
+}
+
+/* Service thread: the "stopped" of the channels migrated tasks send on. At the destination the
+ * sending side of a task's channel is a kernel handle (kmig.c rebuild_entry) beside a plain
+ * adopted endpoint, so no library endpoint sends it, and the receiver's endpoint, record and pages
+ * would wait for it for ever once the receiver ends (mp_tr_endpoint_reapable); a live receiver
+ * would never learn that its sender ended (SENDER_GONE). It goes once nothing of the channel can
+ * still write into the receiver: the task ended and its vif is quiet; or the handle is revoked
+ * (the receiver went; later set-ups fail CLOSED) or the task deleted the channel's endpoint, and
+ * no slot runs on the handle (chan_in_flight). Where it goes is the handle's tile and endpoint now
+ * (NAMP-PS rewrites them when the receiver moves): kernel memory and adapter registers only,
+ * nothing the task writes. A task being moved again is left to its next tile (the handle's words
+ * go with it). */
+static void stop_migrated_chans(void)
+{
+    for (uint32_t i = 0; i < K_TASK_HANDLES; ++i) {
+        if (handle_chan[i] != HC_CHAN && handle_chan[i] != HC_CLOSED)   /* a look without the lock */
+            continue;
+        const volatile namp_handle_t *x = (const volatile namp_handle_t *)handles[i].hw;
+        uint32_t node = 0, at = 0;
+        int send = 0;
+        uint32_t saved = irq_global_disable();
+        k_lock_take();
+        const int ri = handle_rec[i];
+        if (ri >= 0 && (handle_chan[i] == HC_CHAN || handle_chan[i] == HC_CLOSED)) {
+            const struct kmpt_task *r = &recs[ri];
+            if (rec_alive(r)) {
+                /* the flags before the slots: a set-up the scan misses reads REVOKED */
+                const int let_go = handle_chan[i] == HC_CLOSED || (x->flags & NAMP_H_F_REVOKED);
+                send = let_go && !r->t->task->migrating &&
+                       !chan_in_flight((uint32_t)(uintptr_t)x, r->t->task->vif_slot);
+            } else {
+                struct k_task *space = ended_space(r);
+                send = space && k_vif_quiet(space);
+            }
+        }
+        if (send) {
+            do {   /* a RELOC writes the pair in one burst; read until a read sees it twice */
+                node = x->tile;
+                at = x->endpoint;
+            } while (node != x->tile || at != x->endpoint);
+            if (handle_chan[i] == HC_CLOSED)
+                handle_free((int)i);   /* nothing names it any more */
+            else
+                handle_chan[i] = HC_STOPPED;   /* the task's vID keeps it: later sends fail CLOSED */
+        }
+        k_lock_give();
+        irq_global_restore(saved);
+        if (send)
+            KMP(mcapix_chan_stopped(node, at));
+    }
 }
 
 /* ---- peers of killed tasks (docs/kernel.md "MCAPI in tasks", "A peer killed"). A task that
@@ -781,6 +854,7 @@ static void service_main(void *arg)
     (void)arg;
     while (!service_stop) {
         watch_peers();
+        stop_migrated_chans();
         reap_deleted();
         for (uint32_t z = 0; z < KMPT_TASKS; ++z)
             if (recs[z].state == REC_ENDED || (recs[z].state == REC_LIVE && recs[z].n_handles))
@@ -999,6 +1073,8 @@ int kmp_task_set_vid(k_thread_t *t, uint32_t vid, uint32_t obj, uint32_t kid, co
     if (r == K_OK)
         t->task->et_rec[vid] = (struct k_et_rec){(uint8_t)obj, (uint8_t)(kid < KMPT_EPS ? kid : NONE),
                                                  (uint8_t)(hi < 0 ? NONE : (uint32_t)hi), 0};
+    if (r == K_OK && hi >= 0 && obj == K_ETO_CHAN)
+        handle_chan[hi] = HC_CHAN;   /* the task's channel now sends from here */
     k_lock_give();
     irq_global_restore(saved);
     return r;
@@ -1040,9 +1116,20 @@ void kmp_task_left(k_thread_t *t, const mcapi_endpoint_t *retired, int n)
     locked(left_locked, t);
 }
 
+static void drop_locked(void *arg)
+{
+    /* the task never ran here: its channels' sender is still the source's, no "stopped" from here */
+    const int ri = (int)(intptr_t)arg;
+    for (uint32_t i = 0; i < K_TASK_HANDLES; ++i)
+        if (handle_rec[i] == ri)
+            handle_chan[i] = HC_NONE;
+}
+
 void kmp_task_drop(k_thread_t *t)
 {
     const int ri = rec_index(t);
+    if (ri >= 0)
+        locked(drop_locked, (void *)(intptr_t)ri);
     for (uint32_t i = 0; ri >= 0 && i < KMPT_EPS; ++i)
         if (eps[i].h && eps[i].rec == ri && !eps[i].deleting) {
             mcapi_status_t st;

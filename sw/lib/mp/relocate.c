@@ -111,6 +111,8 @@ mcapi_status_t mcapix_chan_credit_path_moved(mcapi_endpoint_t e, uint32_t node, 
     return MCAPI_SUCCESS;
 }
 
+void mcapix_chan_stopped(uint32_t node, uint32_t addr) { mp_sw_chan_stopped_to(node, addr); }
+
 mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint32_t addr, uint32_t id)
 {
     struct mp_endpoint *ep = e ? e->local : NULL;

@@ -889,6 +889,13 @@ int MP_SW(endpoint_reapable)(struct mp_endpoint *ep)
     return rx_quiet(ep);
 }
 
+/* The set-up protocol's "stopped" to receive endpoint addr on tile node. */
+static void send_stopped(uint32_t node, uint32_t addr)
+{
+    const uint32_t c[2] = {addr, MP_CREDIT_REVOKE};
+    tx_packet(MP_NOCBUF_REQ, node, MP_MSG_CREDIT, c, 2, NULL, 0);
+}
+
 void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)
 {
     uint32_t saved = irq_global_disable();   /* flags are also set by the interrupt handler */
@@ -902,7 +909,10 @@ void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)
          * receiver that took that memory) */
         uint32_t node, at;
         chan_peer(ep, &node, &at);
-        uint32_t c[2] = {at, MP_CREDIT_REVOKE};
-        tx_packet(MP_NOCBUF_REQ, node, MP_MSG_CREDIT, c, 2, NULL, 0);
+        send_stopped(node, at);
     }
 }
+
+#ifdef MP_SW_BASE
+void mp_sw_chan_stopped_to(uint32_t node, uint32_t addr) { send_stopped(node, addr); }
+#endif

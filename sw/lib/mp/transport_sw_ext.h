@@ -20,6 +20,10 @@ void mp_sw_chan_released(struct mp_endpoint *ep);
 int mp_sw_endpoint_closing(struct mp_endpoint *ep);
 int mp_sw_endpoint_reapable(struct mp_endpoint *ep);
 void mp_sw_chan_peer_gone(struct mp_endpoint *ep);
+/* The set-up protocol's "stopped" to receive endpoint addr on tile node, sent now: for a sending
+ * side the library does not hold as an endpoint (a migrated task's channel handle, kmp_task.c).
+ * The receiver takes it only from the tile its channel names as the sender's. */
+void mp_sw_chan_stopped_to(uint32_t node, uint32_t addr);
 
 /* ---- extension points: defined by the transport built on the base */
 /* The adapter interrupt sources the extension needs besides the base's, and its part of the

@@ -29,9 +29,42 @@
 #define REFUSED (MIG_METHOD == K_MIGRATE_SOFTWARE && !MIG_CHANNELS)
 #define MIG_AT 100u
 #define PERIOD 2u          /* ticks between the source's items */
+#define TABLES_TICKS 1000u /* the message chains need 2 */
 
 volatile unsigned ktest_failures;
 static const char *const method_name[] = {"?", "pause", "relocate", "dualcast", "software"};
+
+static int tables_same(const kmp_task_tables_t *a, const kmp_task_tables_t *b)
+{
+    return a->records == b->records && a->endpoints == b->endpoints && a->handles == b->handles &&
+           a->reserved_endpoints == b->reserved_endpoints && a->reserved_handles == b->reserved_handles &&
+           a->library_endpoints == b->library_endpoints && a->vif_slots == b->vif_slots &&
+           a->pages_free == b->pages_free && a->dangling == 0;
+}
+
+/* This tile's task tables and pages as before its task came, within TABLES_TICKS. */
+static void check_tables_back(const kmp_task_tables_t *before)
+{
+    kmp_task_tables_t now;
+    uint32_t k = 0;
+    for (kmp_task_tables(&now); !tables_same(&now, before) && k < TABLES_TICKS; kmp_task_tables(&now)) {
+        k_sleep(1);
+        ++k;
+    }
+    if (!tables_same(&now, before))
+        k_printf("FAIL: tile %lu after %lu ticks: records %lu/%lu endpoints %lu/%lu handles %lu/%lu library "
+                 "%lu/%lu vifs %lu/%lu pages %lu/%lu dangling %lu\n",
+                 (unsigned long)tile_id(), (unsigned long)k, (unsigned long)now.records,
+                 (unsigned long)before->records, (unsigned long)now.endpoints, (unsigned long)before->endpoints,
+                 (unsigned long)now.handles, (unsigned long)before->handles, (unsigned long)now.library_endpoints,
+                 (unsigned long)before->library_endpoints, (unsigned long)now.vif_slots,
+                 (unsigned long)before->vif_slots, (unsigned long)now.pages_free,
+                 (unsigned long)before->pages_free, (unsigned long)now.dangling);
+    else
+        k_printf("mig chain: tile %lu tables and pages back %lu ticks after its task ended\n",
+                 (unsigned long)tile_id(), (unsigned long)k);
+    CHECK(tables_same(&now, before));
+}
 
 
 static k_thread_t *stage(uint32_t role, uint32_t n_in, uint32_t out_node)
@@ -60,6 +93,8 @@ static void tile_main(void *arg)
     (void)arg;
     const uint32_t me = tile_id();
     mig_services_start();
+    kmp_task_tables_t before;   /* no task here yet */
+    kmp_task_tables(&before);
     if (MIG_METHOD != K_MIGRATE_SOFTWARE && !(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_PS)) {
         /* PS firmware without PS: the migration says so at once, and the run fails (software PS
          * needs no PS hardware) */
@@ -77,6 +112,7 @@ static void tile_main(void *arg)
         CHECK_EQ(d->sent, ITEMS);
         CHECK_EQ(d->errors, 0);
         mig_end(a);
+        check_tables_back(&before);   /* also: A's "stopped" went before this kernel's service stops */
     } else if (me == 1) {
         k_thread_t *b = stage(MIG_STAGE, 1, 3);
         struct mig_task *d = mig_ctl(b);
@@ -113,6 +149,7 @@ static void tile_main(void *arg)
             CHECK_EQ(d->errors, 0);
             mig_end(b);
         }
+        check_tables_back(&before);
     } else {
         k_thread_t *c = stage(MIG_SINK, 1, ~0u);
         struct mig_task *d = mig_finish(c, 100000);
@@ -135,6 +172,7 @@ static void tile_main(void *arg)
                      (unsigned long)d->received, (unsigned long)steady, (unsigned long)peak,
                      (unsigned long)extra);
         mig_end(c);
+        check_tables_back(&before);
     }
     mig_services_stop_and_exit();
 }

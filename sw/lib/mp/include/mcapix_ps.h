@@ -67,6 +67,10 @@ mcapi_status_t mcapix_endpoint_adopt_recv(mcapi_endpoint_t endpoint, uint32_t pe
 /* The receiving side's view after its credit path was relocated (RELOC) to the sender's new
  * handle. */
 mcapi_status_t mcapix_chan_credit_path_moved(mcapi_endpoint_t endpoint, uint32_t node, uint32_t handle);
+/* The sending side of a channel that the library does not hold as an endpoint (a migrated task's
+ * channel handle, kept by the kernel) stopped writing: the set-up protocol's "stopped" to the
+ * receive endpoint at addr on tile node, whose deletion waits for it. Needs no PS. */
+void mcapix_chan_stopped(uint32_t node, uint32_t addr);
 
 /* An RDMA copy to another tile (the adapter's last user DMA slot, polled): 0 or -1. */
 int mp_rdma_put(uint32_t tile, uint32_t dst, const void *src, uint32_t size);
