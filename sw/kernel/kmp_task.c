@@ -705,10 +705,7 @@ static void stop_migrated_chans(void)
             }
         }
         if (send) {
-            do {   /* a RELOC writes the pair in one burst; read until a read sees it twice */
-                node = x->tile;
-                at = x->endpoint;
-            } while (node != x->tile || at != x->endpoint);
+            namp_handle_peer(x, &node, &at);
             if (handle_chan[i] == HC_CLOSED)
                 handle_free((int)i);   /* nothing names it any more */
             else

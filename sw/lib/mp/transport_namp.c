@@ -85,18 +85,10 @@ uint32_t mp_sw_ext_connect_sender_addr(struct mp_endpoint *ep)
     return (uint32_t)(uintptr_t)ep->peer_h.hw;
 }
 
-/* The handle's pair as one RELOC left it: the adapter writes both words in one burst, the core
- * reads them one by one, so they are read again until a read sees the same pair twice. */
+/* The handle's pair as one RELOC left it (namp_handle_peer). */
 void mp_sw_ext_chan_peer(const struct mp_endpoint *ep, uint32_t *node, uint32_t *addr)
 {
-    const volatile namp_handle_t *x = (const volatile namp_handle_t *)ep->peer_h.hw;
-    uint32_t t, a;
-    do {
-        t = x->tile;
-        a = x->endpoint;
-    } while (t != x->tile || a != x->endpoint);
-    *node = t;
-    *addr = a;
+    namp_handle_peer((const volatile namp_handle_t *)ep->peer_h.hw, node, addr);
 }
 
 void mp_sw_ext_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }

@@ -80,6 +80,20 @@ static inline void namp_send_credit(unsigned s, uint32_t ien, uint32_t handle, u
 /* Leaves CCM: the NAMP completes the current transfer, then DONE. */
 void namp_ccm_stop(unsigned slot);
 
+/* Where a connected handle sends now (its tile and endpoint address): NAMP-PS moves a receiver by
+ * rewriting the pair in one burst (RELOC, MIGRATE, software PS's redirect) while the core reads it
+ * a word at a time, so it is read until a read sees the same pair twice. */
+static inline void namp_handle_peer(const volatile namp_handle_t *h, uint32_t *tile, uint32_t *ep)
+{
+    uint32_t t, a;
+    do {
+        t = h->tile;
+        a = h->endpoint;
+    } while (t != h->tile || a != h->endpoint);
+    *tile = t;
+    *ep = a;
+}
+
 /* Completion. done: 1 when DONE (or a refused configuration: STATUS has ERROR). */
 int namp_slot_done(unsigned slot);
 uint32_t namp_slot_status(unsigned slot);    /* raw STATUS register */
