@@ -125,7 +125,14 @@ void wormhole_engine::inject(network_port &from, packet &&pkt) {
         model_error("packet of " + std::to_string(pkt.flits()) + " flits exceeds max_packet_flits " +
                     std::to_string(cfg_.max_packet_flits) + " (header included)");
 
-    auto f = std::make_unique<flight>();
+    flight *f;
+    if (idle_.empty()) {
+        flights_.push_back(std::make_unique<flight>());
+        f = flights_.back().get();
+    } else {
+        f = idle_.back();
+        idle_.pop_back();
+    }
     pkt.header.src_x = from.x();
     pkt.header.src_y = from.y();
     pkt.header.length = pkt.flits();
@@ -138,15 +145,15 @@ void wormhole_engine::inject(network_port &from, packet &&pkt) {
     f->src = from.y() * cfg_.width + from.x();
     f->dst = h.dst_y * cfg_.width + h.dst_x;
     f->inject_cycle = cycle;
+    f->next_tail = 0;
     f->pkt = std::move(pkt);
     build_route(*f);
 
     ++stats_.injected_packets;
     stats_.injected_flits += f->length;
-    flight *raw = f.get();
-    flights_.emplace(raw->pkt.id, std::move(f));
+    ++in_flight_;
     // The tile's channel slot stands for the output VC of the injection: it is already ours.
-    schedule(cycle, action::try_cross, raw, 0);
+    schedule(cycle, action::try_cross, f, 0);
 }
 
 void wormhole_engine::sink_ready(network_port &at, channel ch) {
@@ -175,7 +182,8 @@ void wormhole_engine::on_deliver(flight *f) {
     }
     network_port *port = ports_[f->dst];
     packet pkt = std::move(f->pkt);
-    flights_.erase(pkt.id);  // f is gone from here on
+    idle_.push_back(f);  // f may be reused from here on
+    --in_flight_;
     port->sink_->deliver(std::move(pkt));
 }
 

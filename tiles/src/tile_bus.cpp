@@ -42,7 +42,9 @@ void tile_bus::arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time
     const uint64_t occupied = std::max<uint64_t>(1, words * word_cycles_);
     const sc_core::sc_time length = period_ * double(occupied);
     // intervals that ended cannot matter: no master's time is before now
-    while (!granted_.empty() && granted_.front().second <= now) granted_.pop_front();
+    auto live = granted_.begin();
+    while (live != granted_.end() && live->second <= now) ++live;
+    granted_.erase(granted_.begin(), live);
     sc_core::sc_time start = arrival;
     auto it = granted_.begin();
     for (; it != granted_.end(); ++it) {

@@ -12,7 +12,6 @@
 // port (DMI) and are not arbitrated there; their device accesses are.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <utility>
 #include <string>
 #include <vector>
@@ -53,7 +52,9 @@ private:
     std::vector<range> map_;
     unsigned word_cycles_;
     sc_core::sc_time period_;
-    std::deque<std::pair<sc_core::sc_time, sc_core::sc_time>> granted_;  // [start, end), sorted
+    // [start, end), sorted; a vector, not a deque: a deque freed and allocated a block whenever
+    // it emptied and refilled at the front (every isolated access)
+    std::vector<std::pair<sc_core::sc_time, sc_core::sc_time>> granted_;
     uint64_t transactions_ = 0;
     uint64_t decode_errors_ = 0;
     uint64_t busy_cycles_ = 0, wait_cycles_ = 0, words_ = 0;
