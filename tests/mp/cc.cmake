@@ -71,7 +71,11 @@ if(TARGET namp-vp)
     list(GET v 1 counts)
     list(GET v 2 fw)
     list(GET v 3 name)
-    namp_vp_check(${name} EXIT 0 LABELS e2e mp cc TIMEOUT 600
+    set(labels e2e mp cc)
+    if(NOT preset STREQUAL "barecc")
+      list(APPEND labels stress)  # the sanitizer job runs the full-CC variant only
+    endif()
+    namp_vp_check(${name} EXIT 0 LABELS ${labels} TIMEOUT 600
       EXPECT "cc_stress ok: 30 rounds, ${counts}"
       COUNT "cc_stress member [0-9]+ ok: [0-9]+ multicasts, 30 point-to-point=15"
       REJECT "FAIL" "FATAL"

@@ -7,8 +7,14 @@ if(TARGET namp-vp)
 
   include(${CMAKE_SOURCE_DIR}/tests/e2e/vp_check.cmake)
   # mp_e2e(NAME EXIT code [EXPECT regex...] [COUNT regex=n...] [REJECT regex...] ARGS vp-args...)
+  # STRESS: label stress (docs/robustness.md, "The sanitizer job")
   function(mp_e2e name)
-    namp_vp_check(e2e.mp.${name} LABELS e2e mp TIMEOUT 600 ${ARGN})
+    cmake_parse_arguments(M "STRESS" "" "" ${ARGN})
+    set(labels e2e mp)
+    if(M_STRESS)
+      list(APPEND labels stress)
+    endif()
+    namp_vp_check(e2e.mp.${name} LABELS ${labels} TIMEOUT 600 ${M_UNPARSED_ARGUMENTS})
   endfunction()
 
   # {connection-less, channel} x {buffer, RMA, RDMA}: tile 0 -> tile 15 (6 hops), 40 messages of
@@ -34,7 +40,7 @@ if(TARGET namp-vp)
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/mp_stress.elf)
   # The LogP benchmark runs to the end: 2 pairs x 2 modes x 3 paths x 11 sizes.
-  mp_e2e(logp EXIT 0
+  mp_e2e(logp STRESS EXIT 0
     EXPECT "mp_logp done"
     COUNT "logp +0->[0-9]+ +(msg|chan) +(buffer|rma|rdma) +[0-9]+ B +o_s=132"
     REJECT "FAIL" "FATAL"
@@ -109,11 +115,16 @@ if(TARGET namp-vp)
 endif()
 
 # ---- NAMP transport (docs/message-passing.md, "NAMP transport") ----
-# namp_e2e(NAME PRESET preset EXIT code [EXPECT..] [COUNT..] [REJECT..] ARGS vp-args...): skipped
-# while the VP has no such preset or the firmware finds no NAMP slots.
+# namp_e2e(NAME PRESET preset EXIT code [STRESS] [EXPECT..] [COUNT..] [REJECT..] ARGS vp-args...):
+# skipped while the VP has no such preset or the firmware finds no NAMP slots. STRESS: label stress
+# (docs/robustness.md, "The sanitizer job").
 if(TARGET namp-vp)
   function(namp_e2e name)
-    cmake_parse_arguments(T "" "EXIT;PRESET" "EXPECT;COUNT;REJECT;ARGS" ${ARGN})
+    cmake_parse_arguments(T "STRESS" "EXIT;PRESET" "EXPECT;COUNT;REJECT;ARGS" ${ARGN})
+    set(labels e2e mp namp)
+    if(T_STRESS)
+      list(APPEND labels stress)
+    endif()
     set(checks --exit ${T_EXIT} --timeout 280)  # a hang guard only (a sanitizer build on a busy host)
     foreach(x ${T_EXPECT})
       list(APPEND checks --expect ${x})
@@ -128,11 +139,11 @@ if(TARGET namp-vp)
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/namp_e2e.py
                      ${CMAKE_SOURCE_DIR}/tests/e2e/check_run.py ${MP_VP} ${T_PRESET}
                      -- ${checks} -- ${T_ARGS})
-    set_tests_properties(e2e.mp.namp.${name} PROPERTIES LABELS "e2e;mp;namp" TIMEOUT 300)
+    set_tests_properties(e2e.mp.namp.${name} PROPERTIES LABELS "${labels}" TIMEOUT 300)
     if(T_PRESET STREQUAL "-")
-      namp_record_run(e2e.mp.namp.${name} "e2e;mp;namp" ${T_ARGS})
+      namp_record_run(e2e.mp.namp.${name} "${labels}" ${T_ARGS})
     else()
-      namp_record_run(e2e.mp.namp.${name} "e2e;mp;namp" --preset ${T_PRESET} ${T_ARGS})
+      namp_record_run(e2e.mp.namp.${name} "${labels}" --preset ${T_PRESET} ${T_ARGS})
     endif()
   endfunction()
 
@@ -182,12 +193,12 @@ if(TARGET namp-vp)
   # 15 -> 1 and 1 -> 15 over the NAMP, messages and packet channels, 10 005 random-size payloads
   # per run into 2-element buffers: every payload exactly once, intact, in order
   foreach(m msg chan)
-    namp_e2e(stress_15to1_${m} PRESET bare EXIT 0
+    namp_e2e(stress_15to1_${m} PRESET bare STRESS EXIT 0
       EXPECT "namp_stress ok: 10005 [a-z]+ from 15 senders, each exactly once, intact, in order"
       COUNT "namp_stress sender [0-9]+ done mode=[0-9]=15"
       REJECT "FAIL" "FATAL"
       ARGS --max-cycles 400000000 --firmware ${MP_FW}/namp_stress_15to1_${m}.elf)
-    namp_e2e(stress_1to15_${m} PRESET bare EXIT 0
+    namp_e2e(stress_1to15_${m} PRESET bare STRESS EXIT 0
       COUNT "namp_stress ok: 667 [a-z]+ from 1 senders, each exactly once=15"
       REJECT "FAIL" "FATAL"
       ARGS --max-cycles 400000000 --firmware ${MP_FW}/namp_stress_1to15_${m}.elf)
@@ -197,14 +208,18 @@ if(TARGET namp-vp)
   # four send modes: each arrives exactly once, intact, in order, or its sender gets an error; no
   # hang
   foreach(m msg chan)
-    namp_e2e(fault_${m} PRESET bare EXIT 0
+    namp_e2e(fault_${m} PRESET bare STRESS EXIT 0
       EXPECT "namp_fault ok: 10005 payloads to 15 receivers, faults reported to the sender: [1-9]"
              "namp_fault tile 7 deleted its endpoint after 333: sender saw [1-9][0-9]* errors"
       COUNT "namp_fault tile [0-9]+ mode [0-3]: [0-9]+ delivered exactly once in order=14"
       REJECT "FAIL" "FATAL"
       ARGS --set na.fault_dma_every=97 --max-cycles 400000000
            --firmware ${MP_FW}/namp_fault_${m}.elf)
-    namp_e2e(fault_15to1_${m} PRESET bare EXIT 0
+    set(stress "")
+    if(m STREQUAL msg)
+      set(stress STRESS)  # the channel variant stays in the sanitizer job
+    endif()
+    namp_e2e(fault_15to1_${m} PRESET bare ${stress} EXIT 0
       EXPECT "namp_fault receiver ok: 15 streams checked"
              "namp_fault tile 7 deleted its endpoint after 333: sender saw [1-9][0-9]* errors"
              "mode [0-3]: [0-9]+ delivered exactly once in order, [1-9][0-9]* errors"
@@ -222,7 +237,7 @@ if(TARGET namp-vp)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/stats_check.py ${MP_VP}
                    --le na.namp.nacks_sent 45000 --le na.channels 110000
                    -- --preset bare --firmware ${MP_FW}/namp_stress_15to1_nack.elf)
-  set_tests_properties(e2e.mp.namp.all_to_one_backoff PROPERTIES LABELS "e2e;mp;namp" TIMEOUT 300)
+  set_tests_properties(e2e.mp.namp.all_to_one_backoff PROPERTIES LABELS "e2e;mp;namp;stress" TIMEOUT 300)
   # the thesis claims reproduced, on simulated cycles (docs/namp-benchmarks.md)
   add_test(NAME e2e.mp.namp.claims
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mp/namp_claims.py ${MP_VP} ${MP_FW})
@@ -263,12 +278,12 @@ if(TARGET namp-vp)
            "blocking mcapi_pktchan_send awake [0-9]+ cycles"
     REJECT "FAIL" "FATAL"
     ARGS --firmware ${MP_FW}/namp_micro.elf)
-  namp_e2e(tput_barechan PRESET barechan EXIT 0
+  namp_e2e(tput_barechan PRESET barechan STRESS EXIT 0
     EXPECT "namp_tput skipped: 1to4 msg" "namp_tput skipped: 4to1 msg" "tput 1to4 chan +4096 B"
            "tput 4to1 chan +4096 B" "namp_tput done"
     REJECT "FAIL" "FATAL" "tput [14]to[14] msg"
     ARGS --firmware ${MP_FW}/namp_tput.elf)
-  namp_e2e(tput_baremsg PRESET baremsg EXIT 0
+  namp_e2e(tput_baremsg PRESET baremsg STRESS EXIT 0
     EXPECT "namp_tput skipped: 1to4 chan" "namp_tput skipped: 4to1 chan" "tput 1to4 msg +4096 B"
            "tput 4to1 msg +4096 B" "namp_tput done"
     REJECT "FAIL" "FATAL" "tput [14]to[14] chan"
