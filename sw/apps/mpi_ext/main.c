@@ -725,7 +725,8 @@ static void t_fetch_and_op(void)
     free(ctr);
 }
 
-/* Compare-and-swap as a lock word: each rank spins until it swaps its id in, then releases. */
+/* Compare-and-swap as a lock word: each rank spins until it swaps its id in, then releases. No
+ * back-off: the holder must leave its progress loop while the others flood it (docs/mpi.md). */
 static void t_compare_and_swap(void)
 {
     int *word = calloc(2, sizeof *word);
@@ -738,12 +739,6 @@ static void t_compare_and_swap(void)
         RC(MPI_Compare_and_swap(&mine, &free_, &old, MPI_INT, 0, 0, w), MPI_SUCCESS);
         RC(MPI_Win_flush(0, w), MPI_SUCCESS);
         ++tries;
-        /* taken: back off (1, 2 .. 256 us) before the next try, as a spin lock on one word must;
-         * without it three ranks flooding rank 0 ran 100000 tries each without ever seeing the
-         * word free, a timing-dependent livelock not yet explained (docs/mpi.md "Open") */
-        for (double until = MPI_Wtime() + 1e-6 * (double)(1u << (tries < 8 ? tries : 8));
-             old != 0 && MPI_Wtime() < until;)
-            ;
     } while (old != 0 && tries < 100000);
     CHECK(old == 0, "never got the lock word");
     /* inside: count, then give the word back */
@@ -762,6 +757,45 @@ static void t_compare_and_swap(void)
     RC(MPI_Compare_and_swap(&f, &f, &f, MPI_FLOAT, 0, 0, w), MPI_ERR_TYPE);
     RC(MPI_Compare_and_swap(&mine, NULL, &old, MPI_INT, 0, 0, w), MPI_ERR_BUFFER);
     RC(MPI_Win_unlock(0, w), MPI_SUCCESS);
+    RC(MPI_Win_free(&w), MPI_SUCCESS);
+    free(word);
+}
+
+/* A flood does not hold a waiting call: the other ranks put FLOOD accumulates each into rank 0's
+ * window without waiting, while rank 0 lets a backlog build up and then waits for one local
+ * operation. Its flush must come back while the flood still runs (its progress takes a bounded
+ * number of passes, docs/mpi.md "Progress"), not after the last accumulate was served. */
+#define FLOOD 400
+static void t_flood_progress(void)
+{
+    int *word = calloc(2, sizeof *word);
+    MPI_Win w;
+    RC(MPI_Win_create(word, 2 * sizeof *word, sizeof *word, MPI_INFO_NULL, MPI_COMM_WORLD, &w),
+       MPI_SUCCESS);
+    RC(MPI_Win_lock_all(0, w), MPI_SUCCESS);
+    RC(MPI_Barrier(MPI_COMM_WORLD), MPI_SUCCESS);   /* every lock granted: the flood starts now */
+    int one = 1, seen = -1;
+    if (me == 0) {
+        /* no MPI call for 100 us: the first accumulates queue up here */
+        for (double until = MPI_Wtime() + 1000e-6; MPI_Wtime() < until;)
+            ;
+        RC(MPI_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w), MPI_SUCCESS);
+        RC(MPI_Win_flush(0, w), MPI_SUCCESS);
+        seen = ((volatile int *)word)[1];
+    } else {
+        for (int i = 0; i < FLOOD; ++i)
+            RC(MPI_Accumulate(&one, 1, MPI_INT, 0, 1, 1, MPI_INT, MPI_SUM, w), MPI_SUCCESS);
+        RC(MPI_Win_flush(0, w), MPI_SUCCESS);
+    }
+    RC(MPI_Win_unlock_all(w), MPI_SUCCESS);
+    RC(MPI_Barrier(MPI_COMM_WORLD), MPI_SUCCESS);
+    if (me == 0) {
+        int total = FLOOD * (np - 1);
+        CHECK(word[0] == 1 && word[1] == total, "words %d %d, want 1 %d", word[0], word[1], total);
+        CHECK(seen >= 0 && seen < total / 2, "the flush came back after %d of %d accumulates",
+              seen, total);
+        printf("flood_progress: flush back after %d of %d accumulates\n", seen, total);
+    }
     RC(MPI_Win_free(&w), MPI_SUCCESS);
     free(word);
 }
@@ -919,7 +953,7 @@ static const struct test tests[] = {
     {"win_pscw", t_win_pscw},       {"accumulate", t_accumulate},
     {"get_accumulate", t_get_accumulate}, {"fetch_and_op", t_fetch_and_op},
     {"compare_and_swap", t_compare_and_swap}, {"misc", t_misc},
-    {"threads", t_threads},
+    {"threads", t_threads},         {"flood_progress", t_flood_progress},
 };
 
 /* "all", one name, or names separated by commas */

@@ -578,6 +578,8 @@ void mpi_progress(int block)
         sched_yield();
 }
 
+enum { PROGRESS_PASSES = 4 };
+
 static void progress(int block)
 {
     int did = 0;
@@ -599,7 +601,10 @@ static void progress(int block)
         }
     }
 #endif
-    for (;;) {
+    /* A bounded number of passes: with peers that keep sending (three ranks spinning on one
+     * lock word) every pass finds work, and an unbounded loop kept the caller from ever looking
+     * at the condition it waits for (e2e.mpi.ext.compare_and_swap, docs/mpi.md "Progress") */
+    for (int pass = 0; pass < PROGRESS_PASSES; ++pass) {
         int any = 0;
         if (rx_main_armed && mcapi_test(&rx_main, &size, &st)) {
             on_complete(&rx_main, size, st);
