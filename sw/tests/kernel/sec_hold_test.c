@@ -7,12 +7,17 @@
  * receivers end; every table of tile 0 (records, endpoints, handles, reservations, library
  * endpoints, vif slots, free pages) must be back within REAP_TICKS, while the attackers still
  * hold their vifs. Afterwards the attackers are released: their send on the closed channel ends
- * MCAPI_ERR_CHAN_INVALID and tile 1's tables come back too. */
+ * MCAPI_ERR_CHAN_INVALID and tile 1's tables come back too.
+ * SH_MIGRATE (kernel.security.revoke_migrated_svfull, row 17): preset svfull, 3x1; once both
+ * attackers hold, tile 1 moves them to tile 2 (relocation) while they hold, and they hold again
+ * there. Their channels' send sides are then kernel handles on tile 2, and the "stopped" of the
+ * ended receivers comes from tile 2's kernel while the tasks live and keep their vifs busy. */
 #include <stdint.h>
 #include <string.h>
 
 #include "hal/hal.h"
 #include "kernel/kmp.h"
+#include "kernel/migrate.h"
 #include "ktest.h"
 #include "mcapi.h"
 #include "na_registers.h"
@@ -24,6 +29,11 @@ volatile unsigned ktest_failures;
 #define BOUND 20000u       /* ticks (100 us) any other wait of the test may take */
 #define REAP_TICKS 2000u   /* the receivers' tables back after their end (an ordinary reap: a few) */
 #define SEED 0x5EC0107Du
+#ifdef SH_MIGRATE
+#define ATTACKER_TILE 2u   /* where the attackers hold when the receivers end */
+#else
+#define ATTACKER_TILE 1u
+#endif
 
 static kmp_task_tables_t tables0;
 
@@ -125,6 +135,9 @@ static void tile0(void)
     KMP(mcapi_initialize(0, 0, NULL, NULL, &info, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     CHECK_EQ(kmp_task_service_start(8), K_OK);
+#ifdef SH_MIGRATE
+    CHECK_EQ(k_migrate_service_start(9), K_OK);
+#endif
     KMP(ctl = mcapi_endpoint_create(SH_CTL0_PORT, &st));
     kmp_task_tables_t start;
     kmp_task_tables(&start);
@@ -163,7 +176,7 @@ static void tile0(void)
     const uint32_t ticks = wait_tables(REAP_TICKS, &now);
     CHECK(tables_back(&now));
     dc->end = 1;   /* the colluder gives credits again */
-    ctl_send(ctl, 1, SH_CTL1_PORT, "DONE");   /* the attackers may stop */
+    ctl_send(ctl, ATTACKER_TILE, SH_CTL1_PORT, "DONE");   /* the attackers may stop */
     ctl_recv(ctl, "END");
     dc->stop = 1;
     CHECK(wait_for(&dc->done, 1));
@@ -175,6 +188,9 @@ static void tile0(void)
     CHECK(tables_back(&now));
     KMP(mcapi_endpoint_delete(ctl, &st));
     kmp_task_service_stop();
+#ifdef SH_MIGRATE
+    k_migrate_service_stop();
+#endif
     if (ktest_failures == 0) {
         k_printf("sec hold receivers ok: %lu and %lu packets intact, every table back %lu ticks after their end "
                  "while the senders held their vifs\n", (unsigned long)pkts0, (unsigned long)pkts1,
@@ -192,32 +208,25 @@ static uint32_t slot_state(k_thread_t *t)
     return kmp_task_diagnose(t, &dg) == K_OK ? NAMP_STATUS_STATE(dg.slot_status) : 0xFFu;
 }
 
-static void tile1(void)
+/* the honest packets are out; then each attacker's vif is busy: attacker 0 in CREDIT_WAIT on the
+ * colluder's channel, attacker 1 between two of its messages to the sink (at least `sends` of
+ * them from now) */
+static void wait_held(k_thread_t *const a[2], struct sec_hold_task *const d[2])
 {
-    mcapi_status_t st;
-    mcapi_info_t info;
-    mcapi_endpoint_t ctl;
-    KMP(mcapi_initialize(0, 1, NULL, NULL, &info, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
-    CHECK_EQ(kmp_task_service_start(8), K_OK);
-    KMP(ctl = mcapi_endpoint_create(SH_CTL1_PORT, &st));
-    kmp_task_tables(&tables0);
-    k_thread_t *a[2];
-    struct sec_hold_task *d[2];
-    for (uint32_t i = 0; i < 2; ++i) {
-        a[i] = start_task(i ? "flood" : "credit_hold", sec_hold_attacker, 1 + i, i);
-        d[i] = a[i] ? data_of(a[i]) : NULL;
-        if (!d[i])
-            return;
-    }
-    /* the honest packets are out; then each attacker's vif is busy: attacker 0 in CREDIT_WAIT on
-     * the colluder's channel, attacker 1 between two of its messages to the sink */
+    const uint32_t sends = d[1]->held_sends + 4u;
     uint32_t k = 0;
-    while (k++ < BOUND && !(d[0]->step >= 1 && slot_state(a[0]) == NAMP_STATE_CREDIT_WAIT && d[1]->held_sends >= 4))
+    while (k++ < BOUND && !(d[0]->step >= 1 && slot_state(a[0]) == NAMP_STATE_CREDIT_WAIT && d[1]->held_sends >= sends))
         k_sleep(1);
     CHECK_EQ(d[0]->st_setup, 0);
     CHECK_EQ(d[1]->st_setup, 0);
     CHECK_EQ(slot_state(a[0]), NAMP_STATE_CREDIT_WAIT);
+    CHECK(d[1]->held_sends >= sends);
+}
+
+/* The attackers hold on this tile until tile 0 gave its verdict; then they stop, and this tile's
+ * tables come back. */
+static void hold_to_the_end(mcapi_endpoint_t ctl, k_thread_t *const a[2], struct sec_hold_task *const d[2])
+{
     ctl_send(ctl, 0, SH_CTL0_PORT, "HELD");
     ctl_recv(ctl, "DONE");   /* tile 0 gave its verdict */
     const uint32_t held0 = slot_state(a[0]) == NAMP_STATE_CREDIT_WAIT, flooded = d[1]->held_sends;
@@ -235,11 +244,92 @@ static void tile1(void)
     (void)wait_tables(BOUND, &now);
     CHECK(tables_back(&now));
     ctl_send(ctl, 0, SH_CTL0_PORT, "END");
-    KMP(mcapi_endpoint_delete(ctl, &st));
-    kmp_task_service_stop();
     if (ktest_failures == 0)
         k_printf("sec hold attackers ok: credit wait held %s, %lu messages flooded; then the closed channel "
                  "CHAN_INVALID, every table back\n", held0 ? "to the end" : "NOT to the end", (unsigned long)flooded);
 }
 
+static void tile1(void)
+{
+    mcapi_status_t st;
+    mcapi_info_t info;
+    KMP(mcapi_initialize(0, 1, NULL, NULL, &info, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    CHECK_EQ(kmp_task_service_start(8), K_OK);
+#ifdef SH_MIGRATE
+    CHECK_EQ(k_migrate_service_start(9), K_OK);
+#else
+    mcapi_endpoint_t ctl;
+    KMP(ctl = mcapi_endpoint_create(SH_CTL1_PORT, &st));
+#endif
+    kmp_task_tables(&tables0);
+    k_thread_t *a[2];
+    struct sec_hold_task *d[2];
+    for (uint32_t i = 0; i < 2; ++i) {
+        a[i] = start_task(i ? "flood" : "credit_hold", sec_hold_attacker, 1 + i, i);
+        d[i] = a[i] ? data_of(a[i]) : NULL;
+        if (!d[i])
+            return;
+    }
+    wait_held(a, d);
+#ifdef SH_MIGRATE
+    /* moved while they hold: attacker 0's transfer waits for a credit, attacker 1 floods */
+    for (uint32_t i = 0; i < 2; ++i) {
+        k_migrate_result_t r;
+        CHECK_EQ(k_task_migrate(a[i], 2, K_MIGRATE_RELOCATE, &r), K_OK);
+        int status = -1;
+        CHECK_EQ(k_join(a[i], BOUND, &status), K_OK);
+        CHECK_EQ(status, K_MIGRATED);
+    }
+    kmp_task_tables_t now;
+    (void)wait_tables(BOUND, &now);
+    CHECK(tables_back(&now));   /* nothing of theirs left here */
+    if (ktest_failures == 0)
+        k_printf("sec hold tile 1: both attackers moved to tile 2 while holding; every table back\n");
+    kmp_task_service_stop();
+    k_migrate_service_stop();
+#else
+    hold_to_the_end(ctl, a, d);
+    KMP(mcapi_endpoint_delete(ctl, &st));
+    kmp_task_service_stop();
+#endif
+}
+
+#ifdef SH_MIGRATE
+static void tile2(void)
+{
+    mcapi_status_t st;
+    mcapi_info_t info;
+    KMP(mcapi_initialize(0, 2, NULL, NULL, &info, &st));
+    CHECK_EQ(st, MCAPI_SUCCESS);
+    CHECK_EQ(kmp_task_service_start(8), K_OK);
+    CHECK_EQ(k_migrate_service_start(9), K_OK);
+    mcapi_endpoint_t ctl;
+    KMP(ctl = mcapi_endpoint_create(SH_CTL1_PORT, &st));
+    kmp_task_tables(&tables0);
+    k_thread_t *a[2] = {NULL, NULL};
+    struct sec_hold_task *d[2];
+    for (uint32_t i = 0; i < 2; ++i) {   /* they arrive in the order tile 1 moves them */
+        for (uint32_t k = 0; k < BOUND && !(a[i] = k_migrate_take_arrival()); ++k)
+            k_sleep(1);
+        CHECK(a[i] != NULL);
+        d[i] = a[i] ? data_of(a[i]) : NULL;
+        if (!d[i])
+            return;
+        CHECK_EQ(d[i]->who, i);
+    }
+    wait_held(a, d);   /* holding again, here */
+    hold_to_the_end(ctl, a, d);
+    KMP(mcapi_endpoint_delete(ctl, &st));
+    kmp_task_service_stop();
+    k_migrate_service_stop();
+}
+
+int main(void)
+{
+    void (*const roles[3])(void) = {tile0, tile1, tile2};
+    return sv_main_tiles(roles, 3);
+}
+#else
 int main(void) { return sv_main(tile0, tile1); }
+#endif
