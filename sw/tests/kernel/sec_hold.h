@@ -29,6 +29,11 @@ struct sec_hold_task {
     volatile uint32_t end, stop;         /* receiver: end now; attacker: stop holding */
     volatile uint32_t step, done;
     uint32_t st_setup, received, byte_fail, sent, held_sends, st_after;
+    /* SH_MIGRATE: the flooding attacker deletes its channel's endpoint while it floods on
+     * (del_tx, set by its kernel; st_del), and its receiver waits for the channel to close
+     * (expect_close, set by its kernel; st_closed) */
+    volatile uint32_t del_tx, deleted;
+    uint32_t expect_close, st_del, st_closed;
 };
 
 void sec_hold_receiver(void *arg);

@@ -51,6 +51,14 @@ void sec_hold_receiver(void *arg)
             mcapi_pktchan_release(pb, &st);
     }
     d->step = 1;
+    if (d->expect_close && !d->st_setup) {   /* the sender deletes its endpoint: the channel closes */
+        void *pb = 0;
+        mcapi_pktchan_recv(rh, &pb, &got, &st);
+        d->st_closed = st;
+        if (pb)
+            mcapi_pktchan_release(pb, &st);
+        d->step = 3;
+    }
     while (!d->end)   /* the kernel says when: the attacker holds its vif by then */
         u_sleep(1);
     u_exit(0);   /* an ordinary end: its kernel revokes the channel */
@@ -145,6 +153,11 @@ void sec_hold_attacker(void *arg)
             mcapi_msg_send(hold, far, b, n, 0, &st);
         d->held_sends += st == MCAPI_SUCCESS;
         d->step = 2;
+        if (d->del_tx && !d->deleted) {   /* its channel's endpoint goes, the flood goes on */
+            mcapi_endpoint_delete(tx, &st);
+            d->st_del = st;
+            d->deleted = 1;
+        }
     }
     mcapi_pktchan_send(sh, b, 8, &st);   /* the receiver ended: its channel is closed */
     d->st_after = st;

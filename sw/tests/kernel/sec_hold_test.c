@@ -154,6 +154,9 @@ static void tile0(void)
         d[i] = r[i] ? data_of(r[i]) : NULL;
         if (!d[i])
             return;
+#ifdef SH_MIGRATE
+        d[i]->expect_close = i == SH_FLOOD;   /* set before its first packet can arrive */
+#endif
     }
     for (uint32_t i = 0; i < 2; ++i)
         CHECK(wait_for(&d[i]->step, 1));
@@ -164,6 +167,12 @@ static void tile0(void)
         CHECK_EQ(d[i]->st_after, 0);
     }
     ctl_recv(ctl, "HELD");   /* both attackers keep their vifs busy now */
+#ifdef SH_MIGRATE
+    /* the flooding sender deleted its channel's endpoint on tile 2: the receiver's channel
+     * closed (its "stopped" from tile 2's kernel) while that sender floods on */
+    CHECK(wait_for(&d[SH_FLOOD]->step, 3));
+    CHECK_EQ(d[SH_FLOOD]->st_closed, MCAPI_ERR_CHAN_INVALID);
+#endif
     const uint32_t pkts0 = d[0]->n_pkts, pkts1 = d[1]->n_pkts;
     for (uint32_t i = 0; i < 2; ++i)
         d[i]->end = 1;
@@ -319,6 +328,10 @@ static void tile2(void)
         CHECK_EQ(d[i]->who, i);
     }
     wait_held(a, d);   /* holding again, here */
+    d[SH_FLOOD]->del_tx = 1;
+    CHECK(wait_for(&d[SH_FLOOD]->deleted, 1));
+    CHECK_EQ(d[SH_FLOOD]->st_del, MCAPI_SUCCESS);
+    wait_held(a, d);   /* and still holding */
     hold_to_the_end(ctl, a, d);
     KMP(mcapi_endpoint_delete(ctl, &st));
     kmp_task_service_stop();
