@@ -127,6 +127,12 @@
 #define NAMP_SLOT_ET_BASE     0x24u  /* R/W: a guarded collective's member table (the vif writes it):
                                         each member's HANDLE word is a vID of this endpoint table */
 #define NAMP_SLOT_ET_BOUND    0x28u  /* R/W: its entries (vIDs 0..bound-1) */
+#define NAMP_SLOT_MEMBERS     16u    /* CC: member registers of a slot (NAMP_CC_MAX_MEMBERS) */
+#define NAMP_SLOT_MEMBER(i)   (0x40u + 4u * (i))  /* R: CC: the handle address member i of the
+                                         collective runs on while it can still write to its receiver
+                                         (READY..FINALIZE; the vif's translation, not the task's
+                                         descriptor), else 0; 0 outside MEMBERS. The kernel learns
+                                         from them which channels a running collective holds. */
 #define NAMP_SLOT_CTRL_ABORT  (1u << 0)  /* end the transfer (ERROR ABORTED) at its next safe point:
                                             persistent waits at once, CCM left, nothing left half-done */
 #define NAMP_SLOT_CTRL_KEEP   (1u << 1)  /* with ABORT: a buffered send's element stays committed in

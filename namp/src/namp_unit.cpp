@@ -106,6 +106,10 @@ bool namp_unit::read_slot(uint32_t off, uint32_t &v) const {
     const uint32_t r = off - NA_NAMP_SLOT_BASE(i);
     if (r >= slot_page) return vif_ && vif_->vif_read(i, r, v);
     const slot &s = *slots_[i];
+    if (r >= NAMP_SLOT_MEMBER(0) && r < NAMP_SLOT_MEMBER(NAMP_SLOT_MEMBERS)) {
+        v = s.member_handle((r - NAMP_SLOT_MEMBER(0)) / 4);
+        return true;
+    }
     switch (r) {
     case NAMP_SLOT_FLAGS: v = s.flags; return true;
     case NAMP_SLOT_PARAM1: v = s.p1; return true;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "namp_cc.h"
+
 namespace namp {
 
 const char *slot_state_name(slot_state s) {
@@ -113,6 +115,18 @@ bool slot::waits_for_timer() const {
 }
 
 // An aborted persistent credit wait is served at once (it has no timer of its own).
+static_assert(NAMP_SLOT_MEMBERS == NAMP_CC_MAX_MEMBERS, "a member register per collective member");
+
+// A member holds its receiver from its set-up (READY) to its finalization; waiting for a credit it
+// holds nothing (a revoke wakes it to fail CLOSED), done or failed neither.
+uint32_t slot::member_handle(unsigned i) const {
+    if (state_ != slot_state::members || i >= dst_.size()) return 0;
+    const slot_state st = dst_[i].state;
+    const bool writes = st == slot_state::ready || st == slot_state::request || st == slot_state::retry ||
+                        st == slot_state::data || st == slot_state::dma || st == slot_state::finalize;
+    return writes ? dst_[i].handle : 0;
+}
+
 bool slot::step_due(sc_core::sc_time now) const {
     return (waits_for_timer() || (abort_requested && state_ == slot_state::credit_wait)) && due_ <= now;
 }

@@ -46,6 +46,7 @@
 #include "mp/kernel.h"   /* struct mp_ephandle: the kernel's handles of tasks */
 #include "na_registers.h"
 #include "namp/namp.h"
+#include "namp/namp_regs.h"
 #include "namp_ps.h"
 #include "namp_structs.h"
 #include "tile_memory_map.h"
@@ -903,16 +904,8 @@ int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *tak
     if (!(h->flags & NAMP_H_F_CONNECTED) || !kmig_same_id(h->id, id))
         return K_EINVAL;
     *taken = atomic_swap_u32(&h->credits, 0);
-    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
     for (struct kwait wt = kwait_for(KMIG_PS_TICKS);;) {
-        int busy = 0;
-        for (uint32_t s = 0; s < n && !busy; ++s) {
-            const uint32_t st = NAMP_STATUS_STATE(mmio_read32(TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + NAMP_SLOT_STATUS));
-            busy = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + NAMP_SLOT_PARAM1) == handle &&
-                   (st == NAMP_STATE_READY || st == NAMP_STATE_REQUEST || st == NAMP_STATE_RETRY || st == NAMP_STATE_DATA ||
-                    st == NAMP_STATE_DMA || st == NAMP_STATE_FINALIZE);
-        }
-        if (!busy) {
+        if (!namp_reg_writing_on(handle)) {
             *w = h->wr_idx;
             return K_OK;
         }

@@ -32,6 +32,7 @@
 #include "mp/task.h"
 #include "na/na.h"
 #include "namp/namp.h"
+#include "namp/namp_regs.h"
 #include "namp_structs.h"
 #include "tile_memory_map.h"
 
@@ -324,18 +325,7 @@ int kswps_sink(mcapi_endpoint_t e)
 }
 
 /* no credit slot of this tile on the path (the task's vif slot included) */
-static int path_quiet(uint32_t path)
-{
-    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
-    for (uint32_t s = 0; s < n; ++s) {
-        const uintptr_t slot = TILE_NA_BASE + NA_NAMP_SLOT_BASE(s);
-        const uint32_t st = NAMP_STATUS_STATE(mmio_read32(slot + NAMP_SLOT_STATUS));
-        if (mmio_read32(slot + NAMP_SLOT_PARAM1) == path && st != NAMP_STATE_IDLE && st != NAMP_STATE_DONE &&
-            st != NAMP_STATE_ERROR)
-            return 0;
-    }
-    return 1;
-}
+static int path_quiet(uint32_t path) { return !namp_reg_slot_using(path); }
 
 int kswps_give_credits(const uint32_t *w)
 {
@@ -387,16 +377,8 @@ int kswps_move_credit_path(const uint32_t *w, uint32_t from)
         return K_EINVAL;
     /* no credit transfer of the path under way, then both words in one go (no device access in
      * between: the adapter reads the handle in one burst, before or after) */
-    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
     for (struct kwait wt = kwait_for(KSWPS_TICKS);;) {
-        int busy = 0;
-        for (uint32_t s = 0; s < n && !busy; ++s) {
-            const uintptr_t slot = TILE_NA_BASE + NA_NAMP_SLOT_BASE(s);
-            const uint32_t st = NAMP_STATUS_STATE(mmio_read32(slot + NAMP_SLOT_STATUS));
-            busy = mmio_read32(slot + NAMP_SLOT_PARAM1) == info.credit_path && st != NAMP_STATE_IDLE &&
-                   st != NAMP_STATE_DONE && st != NAMP_STATE_ERROR;
-        }
-        if (!busy)
+        if (path_quiet(info.credit_path))
             break;
         if (!kwait_more(&wt))
             return K_ETIMEDOUT;

@@ -23,6 +23,7 @@
 #include "namp_cc.h"
 #include "namp_structs.h"
 #include "namp/namp.h"   /* the NAMP driver: slots the library must not use */
+#include "namp/namp_regs.h"
 
 #define KMPT_TASKS K_MAX_THREADS
 #define KMPT_EPS 16u
@@ -609,35 +610,6 @@ static int ep_owner(uint32_t i, struct k_task **task)
     return 0;
 }
 
-/* Whether a transfer on channel handle `hw` may still write into the channel's receiver; called
- * once the handle is REVOKED, so every set-up that reads the handle from now on fails CLOSED
- * (initiator step_ready, cc_member_ready). What may still write is a transfer that read the handle
- * before: a slot of this tile whose PARAM1 is the handle (the task's vif, slot 0 for its system
- * calls) between its set-up and its end (READY included: its set-up may have read the handle just
- * before the revoke). CREDIT_WAIT and SEND_WAIT are not: they read the handle again before they
- * go on. Only this channel's transfers count, never the task's others: a task that kept its vif
- * busy (a credit its colluding receiver never gives, a flood elsewhere) would otherwise hold the
- * receiver's endpoint, record and pages for ever (kernel.security.revoke_hold_svbase). A
- * collective of the task's vif names its members in its area, which the kernel cannot trust:
- * while one runs it counts. Only adapter registers are read, nothing the task writes. */
-static int chan_in_flight(uint32_t hw, int32_t vif_slot)
-{
-    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
-    for (uint32_t s = 0; s < n && s < NA_NAMP_MAX_SLOTS; ++s) {
-        const uint32_t base = TILE_NA_BASE + NA_NAMP_SLOT_BASE(s);
-        const uint32_t st = NAMP_STATUS_STATE(mmio_read32(base + NAMP_SLOT_STATUS));
-        if (st == NAMP_STATE_MEMBERS) {
-            if ((int32_t)s == vif_slot)
-                return 1;
-            continue;
-        }
-        if ((st == NAMP_STATE_READY || st == NAMP_STATE_REQUEST || st == NAMP_STATE_RETRY ||
-             st == NAMP_STATE_DATA || st == NAMP_STATE_DMA || st == NAMP_STATE_FINALIZE) &&
-            mmio_read32(base + NAMP_SLOT_PARAM1) == hw)
-            return 1;
-    }
-    return 0;
-}
 
 /* Service thread: an ended task's handles once its slot is quiet (a transfer still under way may
  * write a handle's `sent` word) — also before its join —, then its address space once every
@@ -677,7 +649,7 @@ static struct k_task *ended_space(const struct kmpt_task *x)
  * would never learn that its sender ended (SENDER_GONE). It goes once nothing of the channel can
  * still write into the receiver: the task ended and its vif is quiet; or the handle is revoked
  * (the receiver went; later set-ups fail CLOSED) or the task deleted the channel's endpoint, and
- * no slot runs on the handle (chan_in_flight). Where it goes is the handle's tile and endpoint now
+ * no slot runs on the handle (namp_reg_writing_on). Where it goes is the handle's tile and endpoint now
  * (NAMP-PS rewrites them when the receiver moves): kernel memory and adapter registers only,
  * nothing the task writes. A task being moved again is left to its next tile (the handle's words
  * go with it). */
@@ -698,7 +670,7 @@ static void stop_migrated_chans(void)
                 /* the flags before the slots: a set-up the scan misses reads REVOKED */
                 const int let_go = handle_chan[i] == HC_CLOSED || (x->flags & NAMP_H_F_REVOKED);
                 send = let_go && !r->t->task->migrating &&
-                       !chan_in_flight((uint32_t)(uintptr_t)x, r->t->task->vif_slot);
+                       !namp_reg_writing_on((uint32_t)(uintptr_t)x);
             } else {
                 struct k_task *space = ended_space(r);
                 send = space && k_vif_quiet(space);
@@ -751,7 +723,6 @@ static void watch_peers(void)
         }
         const int alive = ep_owner(i, &task);
         const int quiet = task ? k_vif_quiet(task) : 1;
-        const int32_t vif_slot = task ? task->vif_slot : -1;
         k_lock_give();
         irq_global_restore(saved);
         if (!alive) {
@@ -769,11 +740,18 @@ static void watch_peers(void)
         const uint32_t fl = ep && ep->state == MP_EP_READY ? ep->flags : 0;
         /* sending side of a revoked channel: "stopped" once the revoke is in the handle (later
          * set-ups fail CLOSED) and no transfer on this channel is under way; the flags are read
-         * before the slots, so a set-up the scan misses reads REVOKED */
+         * before the slots, so a set-up the scan misses reads REVOKED. What may still write is a
+         * transfer that read the handle before: a slot whose PARAM1 is the handle, or a collective's
+         * member on it (the adapter shows the handle each member runs on, translated by the vif:
+         * nothing the task writes), from its set-up to its end; a credit wait reads the handle again
+         * before it goes on. Only this channel's transfers count, never the task's others (a credit
+         * its colluding receiver never gives, a flood elsewhere, a collective on other channels):
+         * those would hold this receiver's endpoint, record and pages for ever
+         * (kernel.security.revoke_hold_*). */
         const uint32_t hf = fl ? ((const volatile namp_handle_t *)ep->peer_h.hw)->flags : 0;
         if ((fl & (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE | MP_EPF_STOP_SENT)) ==
                 (MP_EPF_CHAN_SEND | MP_EPF_PEER_GONE) &&
-            (hf & NAMP_H_F_REVOKED) && !chan_in_flight((uint32_t)(uintptr_t)ep->peer_h.hw, vif_slot))
+            (hf & NAMP_H_F_REVOKED) && !namp_reg_writing_on((uint32_t)(uintptr_t)ep->peer_h.hw))
             mp_tr_chan_peer_gone((struct mp_endpoint *)ep);
         kmp_unlock();
         if ((fl & MP_EPF_SENDER_GONE) && !eps[i].told_gone) {

@@ -284,6 +284,13 @@ TEST(NampCc, MemberThatNacksDoesNotStallTheOthers) {
         EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE, 0u) << "waits for member 1";
         EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot(0, NAMP_SLOT_STATUS))), NAMP_STATE_MEMBERS);
         EXPECT_EQ(m.member_status(1), 0u) << "running";
+        // NAMP_SLOT_MEMBER: the retrying member shows its handle, the finished ones and the
+        // registers past the members 0 (the kernel's "which channels does it hold")
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_MEMBER(1))), H + 0x40 * 2);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_MEMBER(0))), 0u);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_MEMBER(2))), 0u);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_MEMBER(NAMP_SLOT_MEMBERS - 1))), 0u);
+        EXPECT_EQ(d.rd(slot(1, NAMP_SLOT_MEMBER(1))), 0u) << "a slot not in MEMBERS";
         EXPECT_EQ(m.get(1, m.elem_data(1, 0)), 0xC0FFEEu);
         EXPECT_EQ(m.get(3, m.elem_data(3, 0)), 0xC0FFEEu);
         // the receiver of member 1 consumes its old message: the retry succeeds
@@ -296,6 +303,7 @@ TEST(NampCc, MemberThatNacksDoesNotStallTheOthers) {
         EXPECT_GE(NAMP_CC_MSTAT_RETRIES(m.member_status(1)), 4u);
         EXPECT_EQ(m.get(2, m.elem_data(2, 0)), 0xC0FFEEu);
         EXPECT_EQ(m.get(2, RXB + MP_CB_OFF_WR_IDX), 2u);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_MEMBER(1))), 0u) << "the collective ended";
     }});
     EXPECT_GE(b.slot_stats(0, 0).nacks, 4u);
 }
@@ -361,6 +369,8 @@ TEST(NampCc, MulticastOnChannelsWaitsPerMemberForCredit) {
         b.cycles(2000);
         EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot(0, NAMP_SLOT_STATUS))), NAMP_STATE_MEMBERS);
         EXPECT_EQ(m.member_status(1), 0u);
+        // waiting for a credit a member writes nothing (a revoke wakes it to fail CLOSED)
+        for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_MEMBER(i))), 0u) << i;
         start(b.d(2), 0, NAMP_FLAG_COM, HC, 1, 0);  // the receiver of member 1 returns a credit
         EXPECT_EQ(wait_done(b, 2, 0) & NAMP_STATUS_ERROR, 0u);
         const uint32_t st = wait_done(b, 0, 0);

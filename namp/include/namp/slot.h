@@ -136,6 +136,8 @@ public:
 
     // the transfer
     std::vector<slot_destination> &destinations() { return dst_; }
+    // NAMP_SLOT_MEMBER(i): member i's handle while it can still write to its receiver
+    uint32_t member_handle(unsigned i) const;
     slot_destination &dst() { return dst_[0]; }
     uint32_t src = 0, size = 0;            // data source and bytes
     uint32_t elem_index = 0, elem_size_addr = 0;  // send-buffer element (BUF)

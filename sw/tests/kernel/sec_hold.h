@@ -16,7 +16,12 @@
 #define SH_CTL0_PORT 58
 #define SH_CTL1_PORT 59
 #define SH_MAX_PKTS 6
+#ifdef SH_MCAST_HOLD
+#define SH_AREA_OFFSET (sizeof(mp_task_state_t) + 4096u)   /* the collective area: one page */
+#define SH_DATA_BYTES (SH_AREA_OFFSET + 4096u)
+#else
 #define SH_DATA_BYTES (sizeof(mp_task_state_t) + 4096u)
+#endif
 
 enum sh_mode { SH_CREDIT_HOLD = 0, SH_FLOOD = 1 };   /* how attacker a keeps its vif busy */
 

@@ -5,6 +5,7 @@
 
 #include "kernel/user.h"
 #include "mcapi.h"
+#include "mcapix_cc.h"
 #include "sec_hold.h"
 
 #define DATA(arg) ((struct sec_hold_task *)((uint8_t *)(arg) + sizeof(mp_task_state_t)))
@@ -119,11 +120,20 @@ void sec_hold_attacker(void *arg)
     mcapi_endpoint_t hold = mcapi_endpoint_create(SH_HOLD_PORT + d->who, &st);
     mcapi_endpoint_t far = 0;
     mcapi_pktchan_send_hndl_t sh = 0, ch = 0;
+#ifdef SH_MCAST_HOLD
+    mcapix_mcast_group_t g;   /* the credit wait as a collective's member: the slot in MEMBERS */
+#endif
     if (d->who == SH_CREDIT_HOLD) {   /* a channel to the colluder, who never gives a credit back */
         far = mcapi_endpoint_get(0, 0, SH_COLLUDER_PORT, MCAPI_TIMEOUT_INFINITE, &st);
         mcapi_pktchan_connect_i(hold, far, &req, &st);
         if (st == MCAPI_SUCCESS)
             mcapi_pktchan_send_open_i(&ch, hold, &req, &st);
+#ifdef SH_MCAST_HOLD
+        if (st == MCAPI_SUCCESS)
+            mcapix_cc_area((uint8_t *)arg + SH_AREA_OFFSET, 4096, &st);
+        if (st == MCAPI_SUCCESS)
+            mcapix_mcast_create_chan(&g, &ch, 1, &st);
+#endif
     } else {
         far = mcapi_endpoint_get(0, 0, SH_SINK_PORT, MCAPI_TIMEOUT_INFINITE, &st);
     }
@@ -148,7 +158,11 @@ void sec_hold_attacker(void *arg)
         x ^= x << 13, x ^= x >> 17, x ^= x << 5;
         const uint32_t n = 4u + x % 500u;
         if (d->who == SH_CREDIT_HOLD)
+#ifdef SH_MCAST_HOLD
+            mcapix_mcast_send(&g, b, 8, &st);   /* blocks in MEMBERS once the credits are gone */
+#else
             mcapi_pktchan_send(ch, b, 8, &st);   /* blocks in CREDIT_WAIT once the credits are gone */
+#endif
         else
             mcapi_msg_send(hold, far, b, n, 0, &st);
         d->held_sends += st == MCAPI_SUCCESS;

@@ -50,6 +50,45 @@ static inline uint32_t namp_reg_slot_param2(unsigned s)
 {
     return mmio_read32(namp_reg_slot(s) + NAMP_SLOT_PARAM2);
 }
+/* Member i of the collective slot s runs on: its handle while it can still write to its
+ * receiver, else 0 (NAMP_SLOT_MEMBER). */
+static inline uint32_t namp_reg_slot_member(unsigned s, unsigned i)
+{
+    return mmio_read32(namp_reg_slot(s) + NAMP_SLOT_MEMBER(i));
+}
+/* 1 while a transfer of this tile can still write over `handle`: a slot in READY..FINALIZE whose
+ * PARAM1 is the handle, or a collective's member on it. Adapter registers only, no task memory:
+ * the kernel's test before it tells a channel's receiver that nothing more comes. */
+static inline int namp_reg_writing_on(uint32_t handle)
+{
+    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
+    for (unsigned s = 0; s < n && s < NA_NAMP_MAX_SLOTS; ++s) {
+        const uint32_t st = NAMP_STATUS_STATE(namp_reg_slot_status(s));
+        if (st == NAMP_STATE_MEMBERS) {
+            for (unsigned i = 0; i < NAMP_SLOT_MEMBERS; ++i)
+                if (namp_reg_slot_member(s, i) == handle)
+                    return 1;
+        } else if ((st == NAMP_STATE_READY || st == NAMP_STATE_REQUEST || st == NAMP_STATE_RETRY ||
+                    st == NAMP_STATE_DATA || st == NAMP_STATE_DMA || st == NAMP_STATE_FINALIZE) &&
+                   namp_reg_slot_param1(s) == handle) {
+            return 1;
+        }
+    }
+    return 0;
+}
+/* 1 while a slot of this tile has a transfer with PARAM1 = p1 in any state but IDLE, DONE and
+ * ERROR (a credit path's transfers: a credit wait too). */
+static inline int namp_reg_slot_using(uint32_t p1)
+{
+    const uint32_t n = mmio_read32(TILE_NA_BASE + NA_NAMP_SLOTS);
+    for (unsigned s = 0; s < n && s < NA_NAMP_MAX_SLOTS; ++s) {
+        const uint32_t st = NAMP_STATUS_STATE(namp_reg_slot_status(s));
+        if (namp_reg_slot_param1(s) == p1 && st != NAMP_STATE_IDLE && st != NAMP_STATE_DONE &&
+            st != NAMP_STATE_ERROR)
+            return 1;
+    }
+    return 0;
+}
 /* 1 while the slot has a transfer under way (VALID without DONE). */
 static inline int namp_reg_slot_busy(unsigned s)
 {
