@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "na_registers.h"
+
 namespace vp {
 
 namespace {
@@ -154,6 +156,13 @@ void namp_slot(const platform_config &c, std::vector<area_part> &v) {
         area_structure cc = ff(2 + 8 + 8 + 6 + 8);  // kind, id, member index, failed, ended
         cc.inc_bits = 8 + 6 + 8;
         a.add("NAMP-CC: descriptor kind, member index, failed and ended counts", cc);
+        // NAMP_SLOT_MEMBER(i) for the kernel (docs/security.md row 16): a read multiplexer over
+        // the members' handles and a test of each member's state (the member contexts are the
+        // slot's already)
+        area_structure mr;
+        mr.mux_bits = (NAMP_SLOT_MEMBERS - 1) * A;
+        mr.eq_bits = NAMP_SLOT_MEMBERS * 4;
+        a.add("NAMP-CC: MEMBER(i) read of a member's handle while it writes", mr, true);
     }
     if (f.sg) a.add("NAMP-CC scatter/gather: chunk count, stride, part", ff(16 + 16 + 8));
     if (f.red) a.add("NAMP-CC reduction: op and type", ff(6));
