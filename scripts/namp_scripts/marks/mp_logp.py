@@ -1,0 +1,46 @@
+"""Marks of sw/apps/mp_logp (the software baseline; namp_logp is its NAMP build): id = event << 28
+| cfg << 20 | value, cfg = ((pair * 2 + mode) * 3 + path) * 16 + log2(size). Events 5..8 carry
+o_s, o_r, g and L in cycles; 1..4 stamp the ping-pong and streaming phases (their cycles); 9
+carries the parameters (round trips << 10 | streamed messages)."""
+from . import power_of_two
+
+PP_BEGIN, PP_END, ST_BEGIN, ST_END, O_S, O_R, G, L, PARAM = range(1, 10)
+METRICS = {O_S: "o_s", O_R: "o_r", G: "g", L: "L"}
+PAIRS, MODES = ("neighbour", "6hop"), ("msg", "chan")
+NAMP_PATHS = ("namp", "nampbuf", "nampccm")   # namp_logp: the NAMP's send modes
+BASELINE_PATHS = ("buffer", "rma", "rdma")    # mp_logp: the baseline's data paths
+
+
+def split(mark_id):
+    """(event, cfg, value) of a mark id."""
+    return mark_id >> 28, (mark_id >> 20) & 0xFF, mark_id & 0xFFFFF
+
+
+def config(cfg):
+    """(pair, mode, path, log2 size) of a cfg."""
+    rest, lg = divmod(cfg, 16)
+    rest, path = divmod(rest, 3)
+    pair, mode = divmod(rest, 2)
+    return pair, mode, path, lg
+
+
+def rows(marks, paths=NAMP_PATHS):
+    """One row per pair, mode, path and size: its metrics in the order their marks come."""
+    out = {}
+    for m in marks:
+        ev, cfg, value = split(m["id"])
+        if ev not in METRICS:
+            continue
+        pair, mode, path, lg = key = config(cfg)
+        out.setdefault(key, {"pair": PAIRS[pair], "mode": MODES[mode], "path": paths[path],
+                             "size": 1 << lg})[METRICS[ev]] = value
+    return [out[k] for k in sorted(out)]
+
+
+def rows_baseline(marks):
+    return rows(marks, BASELINE_PATHS)
+
+
+COLUMNS = {"pair": set(PAIRS), "mode": set(MODES), "path": set(NAMP_PATHS), "size": power_of_two,
+           "o_s": None, "o_r": None, "g": None, "L": None}
+COLUMNS_BASELINE = dict(COLUMNS, path=set(BASELINE_PATHS))
