@@ -4,8 +4,9 @@ o_s, o_r, g and L in cycles; 1..4 stamp the ping-pong and streaming phases (thei
 carries the parameters (round trips << 10 | streamed messages)."""
 from . import power_of_two
 
-PP_BEGIN, PP_END, ST_BEGIN, ST_END, O_S, O_R, G, L, PARAM = range(1, 10)
-METRICS = {O_S: "o_s", O_R: "o_r", G: "g", L: "L"}
+# the firmware's enum (main.c)
+EV_PP_BEGIN, EV_PP_END, EV_ST_BEGIN, EV_ST_END, EV_O_S, EV_O_R, EV_G, EV_L, EV_PARAM = range(1, 10)
+METRICS = {EV_O_S: "o_s", EV_O_R: "o_r", EV_G: "g", EV_L: "L"}
 PAIRS, MODES = ("neighbour", "6hop"), ("msg", "chan")
 NAMP_PATHS = ("namp", "nampbuf", "nampccm")   # namp_logp: the NAMP's send modes
 BASELINE_PATHS = ("buffer", "rma", "rdma")    # mp_logp: the baseline's data paths
