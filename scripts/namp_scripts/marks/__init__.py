@@ -9,12 +9,26 @@ def power_of_two(v):
     return isinstance(v, int) and not isinstance(v, bool) and v > 0 and v & (v - 1) == 0
 
 
+def split(mark_id):
+    """(event, cfg, value) of a mark id: the benchmark firmware's common layout
+    event << 28 | cfg << 20 | value."""
+    return mark_id >> 28, (mark_id >> 20) & 0xFF, mark_id & 0xFFFFF
+
+
+def fields(marks, event):
+    """(cfg, value) of every mark of the event, in order."""
+    for m in marks:
+        ev, cfg, value = split(m["id"])
+        if ev == event:
+            yield cfg, value
+
+
 def by_id(marks):
     """Any firmware: one column per mark id (hex), its cycle."""
     return [{f"mark_{m['id']:#010x}": m["cycle"] for m in marks}]
 
 
-# the firmware modules use power_of_two for their COLUMNS: imported after it
+# the firmware modules use the helpers above: imported after them
 from . import mp_lambda, mp_logp, namp_contention, namp_qos, namp_tput  # noqa: E402
 
 # scripts/explore's results.marks names (docs/exploration.md) -> (decoder, its columns)

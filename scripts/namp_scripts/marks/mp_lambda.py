@@ -1,15 +1,11 @@
 """Marks of sw/apps/mp_lambda: id = 12 << 28 | (log2(size) * 2 + metric) << 20 | value, metric 0
 o_s, 1 t (mean duration of the send). One row per size."""
-from . import power_of_two
+from . import fields, power_of_two
 
 
 def rows(marks):
     out = {}
-    for m in marks:
-        i = m["id"]
-        if i >> 28 != 12:
-            continue
-        k, value = (i >> 20) & 0xFF, i & 0xFFFFF
+    for k, value in fields(marks, 12):
         out.setdefault(k // 2, {"size": 1 << (k // 2)})[["o_s", "t_send"][k % 2]] = value
     return [out[k] for k in sorted(out)]
 

@@ -2,7 +2,7 @@
 | cfg << 20 | value, cfg = ((pair * 2 + mode) * 3 + path) * 16 + log2(size). Events 5..8 carry
 o_s, o_r, g and L in cycles; 1..4 stamp the ping-pong and streaming phases (their cycles); 9
 carries the parameters (round trips << 10 | streamed messages)."""
-from . import power_of_two
+from . import power_of_two, split
 
 # the firmware's enum (main.c)
 EV_PP_BEGIN, EV_PP_END, EV_ST_BEGIN, EV_ST_END, EV_O_S, EV_O_R, EV_G, EV_L, EV_PARAM = range(1, 10)
@@ -10,11 +10,6 @@ METRICS = {EV_O_S: "o_s", EV_O_R: "o_r", EV_G: "g", EV_L: "L"}
 PAIRS, MODES = ("neighbour", "6hop"), ("msg", "chan")
 NAMP_PATHS = ("namp", "nampbuf", "nampccm")   # namp_logp: the NAMP's send modes
 BASELINE_PATHS = ("buffer", "rma", "rdma")    # mp_logp: the baseline's data paths
-
-
-def split(mark_id):
-    """(event, cfg, value) of a mark id."""
-    return mark_id >> 28, (mark_id >> 20) & 0xFF, mark_id & 0xFFFFF
 
 
 def config(cfg):

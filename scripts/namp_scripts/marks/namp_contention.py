@@ -1,15 +1,13 @@
 """Marks of sw/apps/namp_contention: id = 14 << 28 | k << 20 | value, k = ((mode * 3 + size index)
 * 8 + stream) * 4 + metric, metric 0 g, 1 L. One row per mode, size and stream."""
+from . import fields
+
 SIZES = (16, 256, 1024)
 
 
 def rows(marks):
     out = {}
-    for m in marks:
-        i = m["id"]
-        if i >> 28 != 14:
-            continue
-        k, value = (i >> 20) & 0xFF, i & 0xFFFFF
+    for k, value in fields(marks, 14):
         rest, metric = divmod(k, 4)
         rest, stream = divmod(rest, 8)
         mode, si = divmod(rest, 3)

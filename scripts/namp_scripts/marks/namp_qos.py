@@ -1,13 +1,12 @@
 """Marks of sw/apps/namp_qos: id = 15 << 28 | metric << 20 | value: metric 0 the urgent messages'
 mean latency, 1 their worst (cycles), 2 the bulk throughput in milli-bytes per cycle. One row."""
+from . import fields
 
 
 def rows(marks):
     row = {}
-    for m in marks:
-        i = m["id"]
-        metric, value = (i >> 20) & 0xFF, i & 0xFFFFF
-        if i >> 28 == 15 and metric < 3:
+    for metric, value in fields(marks, 15):
+        if metric < 3:
             row[["urgent_L", "urgent_L_max", "bulk_bytes_per_cycle"][metric]] = \
                 value / 1000.0 if metric == 2 else value
     return [row] if row else []
