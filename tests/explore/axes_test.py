@@ -6,19 +6,16 @@ of such values says so in its axis labels and legend. Fails if any of these is u
 
 axes_test.py ROOT
 """
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import tempfile
 
 
 def load_explore(root):
-    loader = importlib.machinery.SourceFileLoader("explore", os.path.join(root, "scripts", "explore"))
-    spec = importlib.util.spec_from_loader("explore", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    """scripts/explore's plots and report (scripts/namp_scripts/explore/report.py)."""
+    sys.path.insert(0, os.path.join(root, "scripts"))
+    from namp_scripts.explore import report
+    return report
 
 
 def main():
