@@ -3,11 +3,45 @@
 
 check_run.py --exit N [--expect REGEX]... [--count REGEX=N]... [--reject REGEX]... -- CMD ARGS...
 Output is stdout and stderr together. A run longer than --timeout seconds fails (never hangs ctest).
+--record FILE (a namp-vp run of the suite, tests/engines): the run also writes its statistics
+(--stats) and keeps its exit code, stdout, stderr and statistics in FILE, with the size and time of
+the simulator and the firmware, so that engines.all_runs_* compares its interpreter run with this
+run (the default engine) instead of running it again.
 """
 import argparse
+import json
+import os
 import re
 import subprocess
 import sys
+import tempfile
+
+
+def stamp(path):
+    st = os.stat(path)
+    return [st.st_size, st.st_mtime_ns]
+
+
+def firmware_of(cmd):
+    return cmd[cmd.index("--firmware") + 1] if "--firmware" in cmd[:-1] else None
+
+
+def run_recorded(cmd, timeout, record):
+    """Runs cmd with --stats into a temporary file; writes the record; returns (code, stdout, stderr)."""
+    fw = firmware_of(cmd)
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "stats.json")
+        p = subprocess.run(cmd + ["--stats", stats], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout)
+        data = open(stats, "rb").read() if os.path.exists(stats) else b""
+    rec = {"args": cmd[1:], "vp": stamp(cmd[0]), "firmware": stamp(fw) if fw and os.path.exists(fw) else None,
+           "exit": p.returncode, "stdout": p.stdout.decode("latin-1"), "stderr": p.stderr.decode("latin-1"),
+           "stats": data.decode("latin-1")}
+    os.makedirs(os.path.dirname(record) or ".", exist_ok=True)
+    with open(record + ".tmp", "w") as f:
+        json.dump(rec, f)
+    os.replace(record + ".tmp", record)
+    return p.returncode, p.stdout, p.stderr
 
 
 def main():
@@ -18,11 +52,15 @@ def main():
     ap.add_argument("--reject", action="append", default=[], help="regex that must not appear")
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--stdout", help="send the command's standard output here (only stderr is checked)")
+    ap.add_argument("--record", help="keep the run for tests/engines (see above)")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
     try:
-        if a.stdout:
+        if a.record and not a.stdout:
+            code, out_b, err_b = run_recorded(cmd, a.timeout, a.record)
+            p = subprocess.CompletedProcess(cmd, code, out_b + err_b)
+        elif a.stdout:
             with open(a.stdout, "wb") as sink:
                 p = subprocess.run(cmd, stdout=sink, stderr=subprocess.PIPE, timeout=a.timeout)
             p.stdout = p.stderr

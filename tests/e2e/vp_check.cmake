@@ -6,6 +6,8 @@ find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 # namp_record_run(TEST_NAME LABELS vp-args...): remembers a namp-vp run of the suite; tests/engines
 # runs each of them with every ISS engine and compares the results. Arguments are kept tab-joined.
+# The runs' results, kept by check_run.py --record for engines.all_runs_* (the default engine's run)
+set(NAMP_ENGINE_RECORDS ${CMAKE_BINARY_DIR}/engine-records)
 function(namp_record_run test_name labels)
   list(JOIN labels "," label_text)
   list(JOIN ARGN "\t" arg_text)
@@ -30,6 +32,9 @@ function(namp_vp_check test_name)
   endforeach()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
+  endif()
+  if(NOT T_NORECORD AND NOT T_STDOUT)
+    list(APPEND checks --record ${NAMP_ENGINE_RECORDS}/${test_name}.json)
   endif()
   add_test(NAME ${test_name}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e/check_run.py ${checks}

@@ -13,9 +13,13 @@ engine it adds `--stats FILE --set core.engine=ENGINE` and compares, against the
   - the statistics JSON byte for byte, except the one line that echoes core.engine.
 With --ref-vp the reference is another namp-vp binary run without core.engine (an older build,
 to show that a change of the platform leaves every simulation as it was).
+With --records DIR, the engine named by --recorded (the default engine, jit) is not run again where
+the suite's own test of the run kept it (tests/e2e/check_run.py --record): same arguments, no
+core.engine among them, the same simulator and firmware files (size and time); else it is run.
 """
 import argparse
 import difflib
+import json
 import os
 import re
 import subprocess
@@ -54,6 +58,33 @@ def run_once(vp, args, engine, stats):
     }
 
 
+def recorded(records, name, vp, args):
+    """The suite's own run of `name` with the default engine, if it is this build's run of args."""
+    path = os.path.join(records, name + ".json")
+    if not records or not os.path.exists(path) or any("core.engine" in a for a in args):
+        return None
+    try:
+        with open(path) as f:
+            rec = json.load(f)
+    except (OSError, ValueError):
+        return None
+    fw = args[args.index("--firmware") + 1] if "--firmware" in args[:-1] else None
+
+    def stamp(p):
+        st = os.stat(p)
+        return [st.st_size, st.st_mtime_ns]
+    if rec.get("args") != args or rec.get("vp") != stamp(vp):
+        return None
+    if rec.get("firmware") != (stamp(fw) if fw and os.path.exists(fw) else None):
+        return None
+    return {
+        "exit": rec["exit"],
+        "stdout": rec["stdout"].encode("latin-1"),
+        "stderr": HOST_TIME.sub(b"host <t> s, <m> MIPS", rec["stderr"].encode("latin-1")),
+        "stats": ENGINE_LINE.sub(b"", rec["stats"].encode("latin-1")),
+    }
+
+
 def first_difference(a, b, what):
     la = a.decode(errors="replace").splitlines()
     lb = b.decode(errors="replace").splitlines()
@@ -71,6 +102,8 @@ def main():
     ap.add_argument("--exclude-label", action="append", default=[])
     ap.add_argument("--list", action="store_true", help="print the selected runs and stop")
     ap.add_argument("--ref-vp", help="reference binary (run without core.engine)")
+    ap.add_argument("--records", help="the suite's kept runs (check_run.py --record)")
+    ap.add_argument("--recorded", default="jit", help="the engine those runs used (the default)")
     a = ap.parse_args()
     engines = a.engines.split(",")
     binaries = [a.vp] * len(engines)
@@ -89,12 +122,15 @@ def main():
         for name, _, args in runs:
             print(name, " ".join(args))
         return 0
-    failures = 0
+    failures = reused = 0
     with tempfile.TemporaryDirectory() as tmp:
         stats = os.path.join(tmp, "stats.json")
         for name, _, args in runs:
-            results = [run_once(vp, args, None if e == "reference" else e, stats)
-                       for vp, e in zip(binaries, engines)]
+            results = []
+            for vp, e in zip(binaries, engines):
+                r = recorded(a.records, name, vp, args) if e == a.recorded and not a.ref_vp else None
+                reused += r is not None
+                results.append(r or run_once(vp, args, None if e == "reference" else e, stats))
             ref = results[0]
             bad = []
             for engine, r in zip(engines[1:], results[1:]):
@@ -108,7 +144,8 @@ def main():
             for b in bad:
                 print("     " + b.replace("\n", "\n     "))
             failures += bool(bad)
-    print(f"{len(runs) - failures} of {len(runs)} runs identical with engines {', '.join(engines)}")
+    print(f"{len(runs) - failures} of {len(runs)} runs identical with engines {', '.join(engines)}"
+          f" ({reused} {a.recorded} runs taken from the suite's own tests)")
     return 1 if failures else 0
 
 

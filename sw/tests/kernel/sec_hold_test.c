@@ -130,19 +130,34 @@ static void ctl_send(mcapi_endpoint_t ctl, mcapi_node_t node, mcapi_port_t port,
     CHECK_EQ(st, MCAPI_SUCCESS);
 }
 
-/* ---- tile 0: the honest receivers ---- */
-
-static void tile0(void)
+/* MCAPI as node `node`, the task service and, with SH_MIGRATE, the migration service. */
+static void services_start(mcapi_node_t node)
 {
     mcapi_status_t st;
     mcapi_info_t info;
-    mcapi_endpoint_t ctl;
-    KMP(mcapi_initialize(0, 0, NULL, NULL, &info, &st));
+    KMP(mcapi_initialize(0, node, NULL, NULL, &info, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     CHECK_EQ(kmp_task_service_start(8), K_OK);
 #ifdef SH_MIGRATE
     CHECK_EQ(k_migrate_service_start(9), K_OK);
 #endif
+}
+
+static void services_stop(void)
+{
+    kmp_task_service_stop();
+#ifdef SH_MIGRATE
+    k_migrate_service_stop();
+#endif
+}
+
+/* ---- tile 0: the honest receivers ---- */
+
+static void tile0(void)
+{
+    mcapi_status_t st;
+    mcapi_endpoint_t ctl;
+    services_start(0);
     KMP(ctl = mcapi_endpoint_create(SH_CTL0_PORT, &st));
     kmp_task_tables_t start;
     kmp_task_tables(&start);
@@ -201,10 +216,7 @@ static void tile0(void)
     (void)wait_tables(BOUND, &now);
     CHECK(tables_back(&now));
     KMP(mcapi_endpoint_delete(ctl, &st));
-    kmp_task_service_stop();
-#ifdef SH_MIGRATE
-    k_migrate_service_stop();
-#endif
+    services_stop();
     if (ktest_failures == 0) {
         k_printf("sec hold receivers ok: %lu and %lu packets intact, every table back %lu ticks after their end "
                  "while the senders held their vifs\n", (unsigned long)pkts0, (unsigned long)pkts1,
@@ -265,14 +277,9 @@ static void hold_to_the_end(mcapi_endpoint_t ctl, k_thread_t *const a[2], struct
 
 static void tile1(void)
 {
+    services_start(1);
+#ifndef SH_MIGRATE
     mcapi_status_t st;
-    mcapi_info_t info;
-    KMP(mcapi_initialize(0, 1, NULL, NULL, &info, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
-    CHECK_EQ(kmp_task_service_start(8), K_OK);
-#ifdef SH_MIGRATE
-    CHECK_EQ(k_migrate_service_start(9), K_OK);
-#else
     mcapi_endpoint_t ctl;
     KMP(ctl = mcapi_endpoint_create(SH_CTL1_PORT, &st));
 #endif
@@ -300,24 +307,18 @@ static void tile1(void)
     CHECK(tables_back(&now));   /* nothing of theirs left here */
     if (ktest_failures == 0)
         k_printf("sec hold tile 1: both attackers moved to tile 2 while holding; every table back\n");
-    kmp_task_service_stop();
-    k_migrate_service_stop();
 #else
     hold_to_the_end(ctl, a, d);
     KMP(mcapi_endpoint_delete(ctl, &st));
-    kmp_task_service_stop();
 #endif
+    services_stop();
 }
 
 #ifdef SH_MIGRATE
 static void tile2(void)
 {
     mcapi_status_t st;
-    mcapi_info_t info;
-    KMP(mcapi_initialize(0, 2, NULL, NULL, &info, &st));
-    CHECK_EQ(st, MCAPI_SUCCESS);
-    CHECK_EQ(kmp_task_service_start(8), K_OK);
-    CHECK_EQ(k_migrate_service_start(9), K_OK);
+    services_start(2);
     mcapi_endpoint_t ctl;
     KMP(ctl = mcapi_endpoint_create(SH_CTL1_PORT, &st));
     kmp_task_tables(&tables0);
@@ -339,8 +340,7 @@ static void tile2(void)
     wait_held(a, d);   /* and still holding */
     hold_to_the_end(ctl, a, d);
     KMP(mcapi_endpoint_delete(ctl, &st));
-    kmp_task_service_stop();
-    k_migrate_service_stop();
+    services_stop();
 }
 
 int main(void)
