@@ -57,7 +57,8 @@ def main():
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
     try:
-        if a.record and not a.stdout:
+        # a run that writes its own statistics is not kept (compare_engines runs it itself)
+        if a.record and not a.stdout and not any(x.startswith("--stats") for x in cmd):
             code, out_b, err_b = run_recorded(cmd, a.timeout, a.record)
             p = subprocess.CompletedProcess(cmd, code, out_b + err_b)
         elif a.stdout:
