@@ -114,7 +114,6 @@ bool slot::waits_for_timer() const {
     }
 }
 
-// An aborted persistent credit wait is served at once (it has no timer of its own).
 static_assert(NAMP_SLOT_MEMBERS == NAMP_CC_MAX_MEMBERS, "a member register per collective member");
 
 // A member holds its receiver from its set-up (READY) to its finalization; waiting for a credit it
@@ -122,11 +121,10 @@ static_assert(NAMP_SLOT_MEMBERS == NAMP_CC_MAX_MEMBERS, "a member register per c
 uint32_t slot::member_handle(unsigned i) const {
     if (state_ != slot_state::members || i >= dst_.size()) return 0;
     const slot_state st = dst_[i].state;
-    const bool writes = st == slot_state::ready || st == slot_state::request || st == slot_state::retry ||
-                        st == slot_state::data || st == slot_state::dma || st == slot_state::finalize;
-    return writes ? dst_[i].handle : 0;
+    return st == slot_state::ready || transfer_state(st) ? dst_[i].handle : 0;
 }
 
+// An aborted persistent credit wait is served at once (it has no timer of its own).
 bool slot::step_due(sc_core::sc_time now) const {
     return (waits_for_timer() || (abort_requested && state_ == slot_state::credit_wait)) && due_ <= now;
 }

@@ -610,7 +610,6 @@ static int ep_owner(uint32_t i, struct k_task **task)
     return 0;
 }
 
-
 /* Service thread: an ended task's handles once its slot is quiet (a transfer still under way may
  * write a handle's `sent` word) — also before its join —, then its address space once every
  * endpoint is reaped. */

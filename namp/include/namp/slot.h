@@ -138,6 +138,11 @@ public:
     std::vector<slot_destination> &destinations() { return dst_; }
     // NAMP_SLOT_MEMBER(i): member i's handle while it can still write to its receiver
     uint32_t member_handle(unsigned i) const;
+    // from the allocation request to the finalization (a slot's or a collective member's state)
+    static bool transfer_state(slot_state st) {
+        return st == slot_state::request || st == slot_state::retry || st == slot_state::data ||
+               st == slot_state::dma || st == slot_state::finalize;
+    }
     slot_destination &dst() { return dst_[0]; }
     uint32_t src = 0, size = 0;            // data source and bytes
     uint32_t elem_index = 0, elem_size_addr = 0;  // send-buffer element (BUF)
@@ -167,9 +172,7 @@ public:
     counters &stats() { return stats_; }
 
 private:
-    bool in_transfer() const {
-        return state_ == slot_state::request || state_ == slot_state::retry || holds_remote();
-    }
+    bool in_transfer() const { return transfer_state(state_); }
 
     unsigned index_;
     sc_core::sc_time period_;
