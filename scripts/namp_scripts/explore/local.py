@@ -106,8 +106,12 @@ def run_local(sweep, runs, args):
               "command line (resumed; --rerun runs them again)", flush=True)
     if not todo:
         return
+    # --termseq: parallel's default gives a killed job's process group 375 ms to be gone; on a
+    # busy machine a run outlived that (CI: a run still there after Ctrl-C). KILL's 5 s is the
+    # time parallel waits for the group to be empty after the last signal.
     par = ["parallel", "--will-cite", "--jobs", str(args.jobs),
-           "--halt", "never" if args.keep_going else "soon,fail=1"]
+           "--halt", "never" if args.keep_going else "soon,fail=1",
+           "--termseq", "TERM,2000,TERM,1000,KILL,5000"]
     if args.sshlogin:
         # other hosts must see the same paths (a shared file system) and have namp-vp built
         par += ["--sshlogin", args.sshlogin, "--workdir", os.getcwd()]
@@ -137,7 +141,7 @@ class Interrupted(Exception):
 
 def stop_parallel(proc):
     import signal
-    for sig, wait in ((signal.SIGINT, 10), (signal.SIGTERM, 5), (signal.SIGKILL, 5)):
+    for sig, wait in ((signal.SIGINT, 15), (signal.SIGTERM, 10), (signal.SIGKILL, 5)):
         if proc.poll() is not None:
             return
         try:
