@@ -5,7 +5,8 @@ using namespace enc;
 
 namespace {
 
-constexpr uint32_t V = 1, R = 2, W = 4, X = 8, U = 16, G = 32, A = 64, D = 128;
+constexpr uint32_t V = 1, R = 2, W = 4, X = 8, U = 16, A = 64, D = 128;
+[[maybe_unused]] constexpr uint32_t G = 32;  // global: the walk ignores it (no ASIDs)
 
 class IssVmTest : public IssTest {
 protected:

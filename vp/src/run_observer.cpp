@@ -21,7 +21,7 @@ void run_observer::run() {
     if (!track_ && !p_.progress) return;
     start_ = last_ = std::chrono::steady_clock::now();  // host time of the simulation, not set-up
     const sc_core::sc_time step = p_.clock_period * (track_ ? sample_cycles : progress_cycles);
-    if (p_.progress) print();  // at once: a run shorter than the interval shows it too
+    if (p_.progress) print_status();  // at once: a run shorter than the interval shows it too
     for (;;) {
         if (track_)
             p_.tracer->counter(track_, "packets in flight", double(p_.mesh->packets_in_flight()),
@@ -29,7 +29,7 @@ void run_observer::run() {
         const auto now = std::chrono::steady_clock::now();
         if (p_.progress && now - last_ >= std::chrono::seconds(1)) {
             last_ = now;
-            print();
+            print_status();
         }
         // Nothing else pending: stop waking, or the kernel would never starve.
         if (!sc_core::sc_pending_activity()) return;
@@ -37,7 +37,7 @@ void run_observer::run() {
     }
 }
 
-void run_observer::print() {
+void run_observer::print_status() {
     const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const sc_core::sc_time t = sc_core::sc_time_stamp();
     const uint64_t insns = p_.instructions ? p_.instructions() : 0;
@@ -50,7 +50,7 @@ void run_observer::print() {
 
 void run_observer::done() {
     if (!p_.progress) return;
-    print();  // the final state
+    print_status();  // the final state
     p_.progress->done();
 }
 

@@ -31,7 +31,7 @@ public:
 
 private:
     void run();
-    void print();
+    void print_status();
 
     params p_;
     trace::track_id track_ = 0;
