@@ -35,6 +35,8 @@ function(namp_vp_check test_name)
   endif()
   if(NOT T_NORECORD AND NOT T_STDOUT)
     list(APPEND checks --record ${NAMP_ENGINE_RECORDS}/${test_name}.json)
+    # label recorded: scripts/test runs it in the normal build too, for the record
+    list(APPEND T_LABELS recorded)
   endif()
   add_test(NAME ${test_name}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e/check_run.py ${checks}
