@@ -41,11 +41,12 @@
 extern "C" {
 #endif
 
-#define MP_CB_COMMITTED   0x80000000u   /* set in a size word when the message is complete */
-#define MP_CB_VOID        0x40000000u   /* with COMMITTED: the element holds no message (a
-                                           failed hardware transfer); consumers skip it */
-#define MP_CB_SIZE_MASK   0x3FFFFFFFu
-#define MP_CB_HEADER_SIZE 32u
+#define MP_CB_COMMITTED    0x80000000u /* set in a size word when the message is complete */
+/* with COMMITTED: the element holds no message (a
+ * failed hardware transfer); consumers skip it */
+#define MP_CB_VOID         0x40000000u
+#define MP_CB_SIZE_MASK    0x3FFFFFFFu
+#define MP_CB_HEADER_SIZE  32u
 #define MP_CB_MAX_CAP_LOG2 16u
 #define MP_CB_MIN_MSG_LOG2 2u
 #define MP_CB_MAX_MSG_LOG2 20u
@@ -78,7 +79,10 @@ static inline size_t mp_cbuffer_footprint(uint32_t n, uint32_t m)
 
 /* Where the parts of a buffer lie: the address arithmetic both sides use. */
 static inline uint32_t mp_cbuffer_capacity(const mp_cbuffer_t *b) { return 1u << b->capacity_log2; }
-static inline uint32_t mp_cbuffer_slot_bytes(const mp_cbuffer_t *b) { return 1u << b->max_msg_log2; }
+static inline uint32_t mp_cbuffer_slot_bytes(const mp_cbuffer_t *b)
+{
+    return 1u << b->max_msg_log2;
+}
 static inline uint32_t mp_cbuffer_slot_of(const mp_cbuffer_t *b, uint32_t idx)
 {
     return idx & ((1u << b->capacity_log2) - 1u);

@@ -56,8 +56,7 @@ uint32_t validate_header(const na_config::namp_config &m, const na_geometry &geo
             return NAMP_ERR_BAD_PARAM;
         break;
     }
-    default:
-        return NAMP_ERR_BAD_PARAM;
+    default: return NAMP_ERR_BAD_PARAM;
     }
     if (num == 0 || num > NAMP_CC_MAX_MEMBERS) return NAMP_ERR_BAD_PARAM;
     if (!geo.in_sram(desc, NAMP_CC_SIZE(num))) return NAMP_ERR_BAD_PARAM;

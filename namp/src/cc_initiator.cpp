@@ -51,7 +51,8 @@ void initiator::cc_setup(slot &s) {
     const uint32_t code = cc::validate_header(cfg_.namp, geo_, s.p1, kw, num, s.mode, s.p3);
     if (code != NAMP_ERR_NONE) return fail(s, code);
     // SV guard: the whole descriptor (a gather's stride word too) lies in the collective area
-    const uint32_t desc_bytes = (kw & 0xFFu) == NAMP_CC_K_GATHER ? NAMP_CC_GATHER_DESC_SIZE : NAMP_CC_SIZE(num);
+    const uint32_t desc_bytes =
+        (kw & 0xFFu) == NAMP_CC_K_GATHER ? NAMP_CC_GATHER_DESC_SIZE : NAMP_CC_SIZE(num);
     if (s.guarded() && !s.in_window(s.p1, desc_bytes)) return fail(s, NAMP_ERR_WINDOW);
     s.cc_kind = kw & 0xFFu;
     s.cc_optype = cc::reduce_word((kw >> 8) & 0xFFu, (kw >> 16) & 0xFFu);
@@ -97,8 +98,10 @@ uint32_t initiator::translate_member(const slot &s, uint32_t &handle, bool contr
     handle = 0;
     if (vid >= s.et_bound) return NAMP_ERR_VIF_BOUND;
     uint32_t entry[NAMP_ET_ENTRY_SIZE / 4] = {};
-    if (!port.read(s.et_base + vid * NAMP_ET_ENTRY_SIZE, entry, sizeof entry)) return NAMP_ERR_VIF_BUS;
-    if (entry[NAMP_ET_KIND / 4] != (contribution ? NAMP_ET_MEMBER : NAMP_ET_HANDLE)) return NAMP_ERR_VIF_ENTRY;
+    if (!port.read(s.et_base + vid * NAMP_ET_ENTRY_SIZE, entry, sizeof entry))
+        return NAMP_ERR_VIF_BUS;
+    if (entry[NAMP_ET_KIND / 4] != (contribution ? NAMP_ET_MEMBER : NAMP_ET_HANDLE))
+        return NAMP_ERR_VIF_ENTRY;
     handle = entry[NAMP_ET_ADDR / 4];
     return NAMP_ERR_NONE;
 }
@@ -201,7 +204,8 @@ void initiator::cc_member_ready(slot &s, unsigned i) {
         const uint64_t updates = credit_updates_;
         uint32_t c = 0, old = 0;
         bool ok = false;
-        if (!port.read_word(m.handle + NAMP_H_CREDITS, c)) return cc_member_fail(s, i, NAMP_ERR_LOCAL_BUS);
+        if (!port.read_word(m.handle + NAMP_H_CREDITS, c))
+            return cc_member_fail(s, i, NAMP_ERR_LOCAL_BUS);
         if (c == 0) {
             if (updates != credit_updates_) continue;
             return cc_member_event(s, i, slot_event::no_credit);
@@ -219,7 +223,8 @@ void initiator::cc_member_ready(slot &s, unsigned i) {
         code = NAMP_ERR_BAD_PARAM;
     else if (member_bytes(s, m) > (1u << mm))
         code = NAMP_ERR_TOO_LARGE;
-    else if (!port.read_word(m.handle + NAMP_H_WR_IDX, wr) || !port.write_word(m.handle + NAMP_H_WR_IDX, wr + 1))
+    else if (!port.read_word(m.handle + NAMP_H_WR_IDX, wr) ||
+             !port.write_word(m.handle + NAMP_H_WR_IDX, wr + 1))
         code = NAMP_ERR_LOCAL_BUS;
     if (code != NAMP_ERR_NONE) {
         port.fetch_add(m.handle + NAMP_H_CREDITS, 1, cfg_.namp.atomics);  // the credit taken above
@@ -239,17 +244,18 @@ void initiator::cc_member_request(slot &s, unsigned i) {
     const slot_destination &m = s.destinations()[i];
     ++stats_.namp_msgs_sent[NAMP_MSG_ALLOC_REQ];
     if (s.cc_kind == NAMP_CC_K_REDUCE)  // the element of reduction `id`, initialised for op/type
-        out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ, NAMP_ALLOC_F_REDUCE,
-                                      NAMP_TAG(s.index(), i),
-                                      words({m.endpoint, s.size}, m.ident, {s.cc_id, s.cc_optype}, &m)));
+        out_.send_packet(make_message(
+            geo_, m.tile, NAMP_MSG_ALLOC_REQ, NAMP_ALLOC_F_REDUCE, NAMP_TAG(s.index(), i),
+            words({m.endpoint, s.size}, m.ident, {s.cc_id, s.cc_optype}, &m)));
     else if (s.cc_kind == NAMP_CC_K_GATHER)  // the element collecting gather `id`, this part
-        out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
-                                      NAMP_ALLOC_F_CHANNEL | NAMP_ALLOC_F_GATHER, NAMP_TAG(s.index(), i),
-                                      words({m.endpoint, s.size}, m.ident, {s.cc_id, s.cc_part}, &m)));
+        out_.send_packet(
+            make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
+                         NAMP_ALLOC_F_CHANNEL | NAMP_ALLOC_F_GATHER, NAMP_TAG(s.index(), i),
+                         words({m.endpoint, s.size}, m.ident, {s.cc_id, s.cc_part}, &m)));
     else
-        out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_ALLOC_REQ,
-                                      s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u,
-                                      NAMP_TAG(s.index(), i), words({m.endpoint, member_bytes(s, m)}, m.ident)));
+        out_.send_packet(make_message(
+            geo_, m.tile, NAMP_MSG_ALLOC_REQ, s.has(NAMP_FLAG_CON) ? NAMP_ALLOC_F_CHANNEL : 0u,
+            NAMP_TAG(s.index(), i), words({m.endpoint, member_bytes(s, m)}, m.ident)));
     cc_member_event(s, i, slot_event::request_sent);
 }
 
@@ -269,8 +275,9 @@ void initiator::cc_member_data(slot &s, unsigned i) {
         j.stride = s.cc_stride;
     }
     j.tag = dma_tag_namp | NAMP_TAG(s.index(), i);
-    if (s.cc_kind == NAMP_CC_K_REDUCE) j.reduce = (1u << 16) | s.cc_optype;  // op/type in every packet
-    if (s.cc_kind == NAMP_CC_K_GATHER) {  // the destination address generation
+    if (s.cc_kind == NAMP_CC_K_REDUCE)
+        j.reduce = (1u << 16) | s.cc_optype;  // op/type in every packet
+    if (s.cc_kind == NAMP_CC_K_GATHER) {      // the destination address generation
         j.dst = m.data + m.base;
         j.dst_chunk = m.chunk;
         j.dst_stride = s.cc_stride;
@@ -284,15 +291,18 @@ void initiator::cc_member_finalize(slot &s, unsigned i) {
     sc_core::wait(cycles(cfg_.namp.message_cycles));
     const slot_destination &m = s.destinations()[i];
     ++stats_.namp_msgs_sent[NAMP_MSG_FINAL];
-    const uint32_t red = s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE
-                         : s.cc_kind == NAMP_CC_K_GATHER ? NAMP_FINAL_F_GATHER : 0u;
+    const uint32_t red = s.cc_kind == NAMP_CC_K_REDUCE   ? NAMP_FINAL_F_REDUCE
+                         : s.cc_kind == NAMP_CC_K_GATHER ? NAMP_FINAL_F_GATHER
+                                                         : 0u;
     const uint32_t part = s.cc_kind == NAMP_CC_K_GATHER ? s.cc_part << 24 : 0u;
-    out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL,
-                                  (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) | red, NAMP_TAG(s.index(), i),
-                                  words({m.endpoint, m.element, member_bytes(s, m) | part}, m.ident)));
+    out_.send_packet(
+        make_message(geo_, m.tile, NAMP_MSG_FINAL, (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) | red,
+                     NAMP_TAG(s.index(), i),
+                     words({m.endpoint, m.element, member_bytes(s, m) | part}, m.ident)));
     sc_core::wait(cycles(cfg_.namp.finalize_cycles));
     uint32_t sent = 0;
-    if (port.read_word(m.handle + NAMP_H_SENT, sent)) port.write_word(m.handle + NAMP_H_SENT, sent + 1);
+    if (port.read_word(m.handle + NAMP_H_SENT, sent))
+        port.write_word(m.handle + NAMP_H_SENT, sent + 1);
     ++s.stats().transfers;
     s.stats().bytes += member_bytes(s, m);
     cc_member_event(s, i, slot_event::finished);
@@ -310,13 +320,16 @@ void initiator::cc_apply(slot &s, const input &in) {
         if (in.kind == input_kind::dma_done)
             cc_member_event(s, i, slot_event::dma_done);
         else
-            cc_member_fail(s, i, in.kind == input_kind::dma_error ? NAMP_ERR_REMOTE : NAMP_ERR_LOCAL_BUS);
+            cc_member_fail(s, i,
+                           in.kind == input_kind::dma_error ? NAMP_ERR_REMOTE : NAMP_ERR_LOCAL_BUS);
         return cc_reschedule(s);
     }
     const auto &w = in.words;
-    if (w.size() >= 3 && NAMP_MSG_SUB(w[0]) == NAMP_MSG_NAK_RELOC && m.state == slot_state::request) {
+    if (w.size() >= 3 && NAMP_MSG_SUB(w[0]) == NAMP_MSG_NAK_RELOC &&
+        m.state == slot_state::request) {
         // PS: the member's handle takes the new location, the member asks there at once
-        if (w[1] >= geo_.mesh_width * geo_.mesh_height || (w[2] & 3) || (cfg_.namp.identity && w.size() < 4))
+        if (w[1] >= geo_.mesh_width * geo_.mesh_height || (w[2] & 3) ||
+            (cfg_.namp.identity && w.size() < 4))
             cc_member_fail(s, i, NAMP_ERR_BAD_PARAM);
         else if (!write_location(m.handle, w))
             cc_member_fail(s, i, NAMP_ERR_LOCAL_BUS);
@@ -365,14 +378,14 @@ void initiator::cc_member_fail(slot &s, unsigned i, uint32_t code) {
     const bool con = s.has(NAMP_FLAG_CON);
     if (member_holds_remote(m.state)) {
         ++stats_.namp_msgs_sent[NAMP_MSG_FINAL];
-        out_.send_packet(make_message(geo_, m.tile, NAMP_MSG_FINAL,
-                                      NAMP_FINAL_F_VOID | (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) |
-                                          (s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u) |
-                                          (s.cc_kind == NAMP_CC_K_GATHER ? NAMP_FINAL_F_GATHER : 0u),
-                                      NAMP_TAG(s.index(), i),
-                                      words({m.endpoint, m.element,
-                                             s.cc_kind == NAMP_CC_K_GATHER ? s.cc_part << 24 : 0u},
-                                            m.ident)));
+        out_.send_packet(make_message(
+            geo_, m.tile, NAMP_MSG_FINAL,
+            NAMP_FINAL_F_VOID | (m.direct ? NAMP_FINAL_F_ADVANCE : 0u) |
+                (s.cc_kind == NAMP_CC_K_REDUCE ? NAMP_FINAL_F_REDUCE : 0u) |
+                (s.cc_kind == NAMP_CC_K_GATHER ? NAMP_FINAL_F_GATHER : 0u),
+            NAMP_TAG(s.index(), i),
+            words({m.endpoint, m.element, s.cc_kind == NAMP_CC_K_GATHER ? s.cc_part << 24 : 0u},
+                  m.ident)));
     } else if (con && (m.state == slot_state::request || m.state == slot_state::retry)) {
         port.fetch_add(m.handle + NAMP_H_CREDITS, 1, cfg_.namp.atomics);
     }

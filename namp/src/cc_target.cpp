@@ -17,12 +17,12 @@ namespace namp {
 namespace {
 // the endpoint's reduction descriptor: its address and contributions per reduction, or 0
 uint32_t rx_descriptor(bus_port &port, uint32_t ep, uint32_t cap_log2, uint32_t &contrib,
-                       const na_geometry &geo, uint32_t kind = NAMP_CC_K_REDUCE, uint32_t *msg_size = nullptr,
-                       uint32_t *members = nullptr) {
+                       const na_geometry &geo, uint32_t kind = NAMP_CC_K_REDUCE,
+                       uint32_t *msg_size = nullptr, uint32_t *members = nullptr) {
     uint32_t cc = 0, hdr[4] = {};
     const uint32_t limit = kind == NAMP_CC_K_GATHER ? NAMP_CC_MAX_PARTS : 0xFFFFu;
-    if (!port.read_word(ep + NAMP_EP_CC, cc) || !cc || (cc & 3) || cap_log2 > NAMP_CC_RX_MAX_CAP_LOG2 ||
-        !geo.in_sram(cc, NAMP_CC_RX_SIZE(cap_log2)) ||
+    if (!port.read_word(ep + NAMP_EP_CC, cc) || !cc || (cc & 3) ||
+        cap_log2 > NAMP_CC_RX_MAX_CAP_LOG2 || !geo.in_sram(cc, NAMP_CC_RX_SIZE(cap_log2)) ||
         !port.read(cc, hdr, sizeof hdr) || hdr[0] != kind || hdr[1] == 0 || hdr[1] > limit)
         return 0;
     contrib = hdr[1];
@@ -39,8 +39,9 @@ int namp_target::member_index(uint32_t table, const member_key &key, uint32_t li
     if (!key.present || !table) return -2;
     uint32_t w[1 + 2 * 15] = {};
     sc_core::wait(cycles(cfg_.namp.identity_cycles));
-    if ((table & 3) || !geo_.in_sram(table, 4) || !port.read_word(table, w[0]) || w[0] == 0 || w[0] > limit ||
-        !geo_.in_sram(table, 4 + 8ull * w[0]) || !port.read(table + 4, w + 1, 8 * w[0]))
+    if ((table & 3) || !geo_.in_sram(table, 4) || !port.read_word(table, w[0]) || w[0] == 0 ||
+        w[0] > limit || !geo_.in_sram(table, 4 + 8ull * w[0]) ||
+        !port.read(table + 4, w + 1, 8 * w[0]))
         return -1;
     for (uint32_t i = 0; i < w[0]; ++i)
         if (w[1 + 2 * i] == key.tile && w[2 + 2 * i] == key.id) return int(i);
@@ -54,13 +55,15 @@ uint32_t not_member(na_stats &stats) {
 }
 }  // namespace
 
-uint32_t namp_target::reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t size, uint32_t id,
-                                   uint32_t optype, const member_key &key, uint32_t &elem, uint32_t &data,
-                                   bool &ack) {
+uint32_t namp_target::reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t size,
+                                   uint32_t id, uint32_t optype, const member_key &key,
+                                   uint32_t &elem, uint32_t &data, bool &ack) {
     const uint32_t n = d[0], m = d[1], op = cc::reduce_op(optype), type = cc::reduce_type(optype);
     uint32_t contrib = 0, members = 0;
-    const uint32_t cc = rx_descriptor(port, ep, n, contrib, geo_, NAMP_CC_K_REDUCE, nullptr, &members);
-    if (!cc || !cc::reduce_valid(op, type) || size % NAMP_CC_TYPE_BYTES(type)) return NAMP_ERR_BAD_PARAM;
+    const uint32_t cc =
+        rx_descriptor(port, ep, n, contrib, geo_, NAMP_CC_K_REDUCE, nullptr, &members);
+    if (!cc || !cc::reduce_valid(op, type) || size % NAMP_CC_TYPE_BYTES(type))
+        return NAMP_ERR_BAD_PARAM;
     // a root with a member table admits its members only, each once per reduction
     const int mi = member_index(members, key, NAMP_CC_RX_MAX_MEMBERS);
     if (mi == -1) return not_member(stats_);
@@ -84,7 +87,8 @@ uint32_t namp_target::reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, u
     std::vector<uint8_t> init(size);
     cc::reduce_identity(op, type, init.data(), size);
     const uint32_t entry[2] = {id, NAMP_CC_RX_VALID | bit};
-    if ((size && !port.write(data, init.data(), size)) || !port.write(cc + NAMP_CC_RX_ENTRY(k), entry, 8)) {
+    if ((size && !port.write(data, init.data(), size)) ||
+        !port.write(cc + NAMP_CC_RX_ENTRY(k), entry, 8)) {
         // the element is reserved: commit it VOID so that nothing waits for it
         port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, MP_CB_COMMITTED | MP_CB_VOID);
         return NAMP_ERR_LOCAL_BUS;
@@ -93,8 +97,8 @@ uint32_t namp_target::reduce_alloc(uint32_t ep, uint32_t b, const uint32_t *d, u
     return NAMP_ERR_NONE;
 }
 
-void namp_target::reduce_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d, uint32_t k,
-                               uint32_t size, bool void_elem) {
+void namp_target::reduce_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d,
+                               uint32_t k, uint32_t size, bool void_elem) {
     uint32_t contrib = 0;
     const uint32_t cc = rx_descriptor(port, ep, d[0], contrib, geo_);
     uint32_t st = 0;
@@ -103,7 +107,8 @@ void namp_target::reduce_final(uint32_t ep, const uint32_t *e, uint32_t b, const
         return;
     }
     // the member bits stay (a late second contribution of a member is refused until the end)
-    st = (st & ~0xFFFFu) | ((NAMP_CC_RX_ARRIVED(st) + 1) & 0xFFFFu) | (void_elem ? NAMP_CC_RX_POISONED : 0u);
+    st = (st & ~0xFFFFu) | ((NAMP_CC_RX_ARRIVED(st) + 1) & 0xFFFFu) |
+         (void_elem ? NAMP_CC_RX_POISONED : 0u);
     if (NAMP_CC_RX_ARRIVED(st) < contrib) {
         port.write_word(cc + NAMP_CC_RX_ENTRY(k) + 4, st);
         return;
@@ -123,8 +128,9 @@ void namp_target::reduce_final(uint32_t ep, const uint32_t *e, uint32_t b, const
 }
 
 // Gather: the element collecting gather `id` (its part's allocated bit set), or a new one.
-uint32_t namp_target::gather_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t id, uint32_t part,
-                                   const member_key &key, uint32_t &elem, uint32_t &data, bool &ack) {
+uint32_t namp_target::gather_alloc(uint32_t ep, uint32_t b, const uint32_t *d, uint32_t id,
+                                   uint32_t part, const member_key &key, uint32_t &elem,
+                                   uint32_t &data, bool &ack) {
     const uint32_t n = d[0], m = d[1];
     uint32_t parts = 0, msg = 0, members = 0;
     const uint32_t cc = rx_descriptor(port, ep, n, parts, geo_, NAMP_CC_K_GATHER, &msg, &members);
@@ -138,7 +144,8 @@ uint32_t namp_target::gather_alloc(uint32_t ep, uint32_t b, const uint32_t *d, u
         if (NAMP_CC_RX_G_ALLOCATED(tab[2 * k + 1]) && tab[2 * k] == id) {
             if (!element_in_window(b, d, k)) return window_refused();
             if (mi >= 0 && (tab[2 * k + 1] & (1u << (16 + part)))) return not_member(stats_);
-            if (!port.write_word(cc + NAMP_CC_RX_ENTRY(k) + 4, tab[2 * k + 1] | (1u << (16 + part))))
+            if (!port.write_word(cc + NAMP_CC_RX_ENTRY(k) + 4,
+                                 tab[2 * k + 1] | (1u << (16 + part))))
                 return NAMP_ERR_LOCAL_BUS;
             elem = k;
             data = b + d[MP_CB_OFF_DATA_OFS / 4] + (k << m);
@@ -159,8 +166,8 @@ uint32_t namp_target::gather_alloc(uint32_t ep, uint32_t b, const uint32_t *d, u
 
 // Gather: the part's finalized bit; when every part is in, the element is one message of the
 // descriptor's size (VOID if a part failed).
-void namp_target::gather_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d, uint32_t k,
-                               uint32_t part, bool void_elem) {
+void namp_target::gather_final(uint32_t ep, const uint32_t *e, uint32_t b, const uint32_t *d,
+                               uint32_t k, uint32_t part, bool void_elem) {
     uint32_t parts = 0, msg = 0, st = 0;
     const uint32_t cc = rx_descriptor(port, ep, d[0], parts, geo_, NAMP_CC_K_GATHER, &msg);
     if (!cc || part >= parts || !port.read_word(cc + NAMP_CC_RX_ENTRY(k) + 4, st) ||

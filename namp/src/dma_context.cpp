@@ -28,7 +28,9 @@ void dma_context::transition(event e) {
     if (tr_ && track_) {
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         if (state_ == state::idle && to != state::idle)
-            tr_->begin(track_, "tx " + std::to_string(job_.size) + " B -> tile " + std::to_string(job_.tile), now);
+            tr_->begin(
+                track_,
+                "tx " + std::to_string(job_.size) + " B -> tile " + std::to_string(job_.tile), now);
         else if (state_ != state::idle && to == state::idle)
             tr_->end(track_, now);
     }

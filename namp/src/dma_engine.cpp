@@ -9,7 +9,12 @@ namespace namp {
 
 dma_engine::dma_engine(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
                        packet_out &out, na_stats &stats, sc_core::sc_time clock_period)
-    : sc_module(name), port("port"), cfg_(cfg), geo_(geo), out_(out), stats_(stats),
+    : sc_module(name),
+      port("port"),
+      cfg_(cfg),
+      geo_(geo),
+      out_(out),
+      stats_(stats),
       period_(clock_period) {
     if (cfg.dma_contexts < 1 || cfg.dma_contexts > 64)
         SC_REPORT_ERROR(this->name(), "na.dma_contexts must be 1..64");
@@ -25,7 +30,8 @@ dma_engine::dma_engine(sc_core::sc_module_name name, const na_config &cfg, const
 
 void dma_engine::attach_trace(trace::tracer &tr, const std::string &process) {
     for (unsigned i = 0; i < ctx_.size(); ++i)
-        ctx_[i].ctx->attach_trace(tr, tr.track(process, "dma ctx " + std::to_string(i), trace::dma));
+        ctx_[i].ctx->attach_trace(tr,
+                                  tr.track(process, "dma ctx " + std::to_string(i), trace::dma));
 }
 
 unsigned dma_engine::busy() const {
@@ -53,7 +59,8 @@ void dma_engine::assign() {
 }
 
 // Round-robin from rr: the first context for which ready() holds; rr moves past it. -1: none.
-template <class Ready> int dma_engine::next_context(unsigned &rr, Ready ready) const {
+template <class Ready>
+int dma_engine::next_context(unsigned &rr, Ready ready) const {
     for (unsigned k = 0; k < ctx_.size(); ++k) {
         const unsigned i = (rr + k) % ctx_.size();
         if (ready(*ctx_[i].ctx)) {
@@ -67,7 +74,8 @@ template <class Ready> int dma_engine::next_context(unsigned &rr, Ready ready) c
 void dma_engine::reader_thread() {
     const uint32_t max_bytes = (geo_.max_packet_flits - dma_overhead_flits) * 4;
     for (;;) {
-        const int pick = next_context(read_rr_, [](const dma_context &c) { return c.wants_read(); });
+        const int pick =
+            next_context(read_rr_, [](const dma_context &c) { return c.wants_read(); });
         if (pick < 0) {
             sc_core::wait(read_event_);
             continue;
@@ -149,7 +157,8 @@ bool dma_engine::read_source(const dma_job &j, uint32_t off, uint32_t n) {
 
 void dma_engine::injector_thread() {
     for (;;) {
-        const int pick = next_context(inject_rr_, [](const dma_context &c) { return c.has_packet(); });
+        const int pick =
+            next_context(inject_rr_, [](const dma_context &c) { return c.has_packet(); });
         if (pick < 0) {
             sc_core::wait(inject_event_);
             continue;

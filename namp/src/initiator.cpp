@@ -22,8 +22,16 @@ initiator::initiator(sc_core::sc_module_name name, const na_config &cfg, const n
                      std::vector<std::unique_ptr<slot>> &slots, dma_engine &dma, packet_out &out,
                      na_stats &stats, sc_core::sc_time clock_period,
                      std::function<void(const slot &)> finished)
-    : sc_module(name), port("port"), cfg_(cfg), geo_(geo), slots_(slots), dma_(dma), out_(out),
-      stats_(stats), period_(clock_period), finished_(std::move(finished)),
+    : sc_module(name),
+      port("port"),
+      cfg_(cfg),
+      geo_(geo),
+      slots_(slots),
+      dma_(dma),
+      out_(out),
+      stats_(stats),
+      period_(clock_period),
+      finished_(std::move(finished)),
       rng_(0x9E3779B9u ^ (geo.tile_id * 0x85EBCA6Bu)) {
     arbitration = cfg.namp.arbitration;
     SC_THREAD(egress_thread);
@@ -56,7 +64,8 @@ void initiator::abort(slot &s, bool keep) {
     s.abort_requested = true;
     s.abort_keep = keep;
     s.flags &= ~NAMP_FLAG_CCM;  // no further element of a CCM stream
-    if (s.waits_for_timer() || s.state() == slot_state::credit_wait) s.set_due(sc_core::sc_time_stamp());
+    if (s.waits_for_timer() || s.state() == slot_state::credit_wait)
+        s.set_due(sc_core::sc_time_stamp());
     kick();
 }
 
@@ -101,10 +110,8 @@ bool initiator::ordered_after(const slot &s) const {
         case slot_state::retry:
         case slot_state::request:
         case slot_state::credit_wait:
-        case slot_state::send_wait:
-            return true;
-        default:
-            break;
+        case slot_state::send_wait: return true;
+        default: break;
         }
     }
     return false;
@@ -204,7 +211,8 @@ void initiator::step_ready(slot &s) {
     const unsigned h_first = handle_first();
     const unsigned n_words =
         (s.has(NAMP_FLAG_CON) ? (cfg_.namp.ps ? h_words_ps : h_words_direct) : h_words) - h_first;
-    if (!port.read(s.p1 + 4 * h_first, h + h_first, 4 * n_words)) return fail(s, NAMP_ERR_LOCAL_BUS);
+    if (!port.read(s.p1 + 4 * h_first, h + h_first, 4 * n_words))
+        return fail(s, NAMP_ERR_LOCAL_BUS);
     slot_destination &d = s.dst();
     d.tile = h[NAMP_H_TILE / 4];
     d.endpoint = h[NAMP_H_ENDPOINT / 4];
@@ -226,7 +234,8 @@ void initiator::step_ready(slot &s) {
         return complete(s);
     }
     // a channel its receiving side revoked takes no more transfers
-    if (s.has(NAMP_FLAG_CON) && (h[NAMP_H_FLAGS / 4] & NAMP_H_F_REVOKED)) return fail(s, NAMP_ERR_CLOSED);
+    if (s.has(NAMP_FLAG_CON) && (h[NAMP_H_FLAGS / 4] & NAMP_H_F_REVOKED))
+        return fail(s, NAMP_ERR_CLOSED);
     const bool ccm = s.has(NAMP_FLAG_CCM);
     // send buffer: is there a committed element to take?
     uint32_t b[MP_CB_HEADER_SIZE / 4] = {};
@@ -326,7 +335,8 @@ void initiator::step_ready(slot &s) {
         }
         d.element = wr;
         d.data = h[NAMP_H_RDATA / 4] + ((wr & ((1u << n) - 1u)) << m);
-        if (cfg_.namp.ps && h[NAMP_H_DUALCAST / 4]) dualcast_target(s, h[NAMP_H_DUALCAST / 4], n, m);
+        if (cfg_.namp.ps && h[NAMP_H_DUALCAST / 4])
+            dualcast_target(s, h[NAMP_H_DUALCAST / 4], n, m);
         s.transition(slot_event::direct);
         return;
     }
@@ -379,7 +389,8 @@ void initiator::step_finalize(slot &s) {
         send(d.tile, NAMP_MSG_FINAL, s.direct ? NAMP_FINAL_F_ADVANCE : 0u, s,
              words({d.endpoint, d.element, s.size}, d.ident));
     else if (!s.shadow_failed)
-        send(d.tile, NAMP_MSG_FINAL, NAMP_FINAL_F_SHADOW, s, words({d.endpoint, d.element, s.size}, d.ident));
+        send(d.tile, NAMP_MSG_FINAL, NAMP_FINAL_F_SHADOW, s,
+             words({d.endpoint, d.element, s.size}, d.ident));
     if (!s.shadow_phase && s.shadow_pending) {  // PS dualcast: now the copy, same element index
         s.shadow_phase = true;
         s.dst() = s.shadow;
@@ -460,7 +471,8 @@ void initiator::apply(const input &in) {
     }
     if (NAMP_MSG_SUB(in.words[0]) == NAMP_MSG_NAK_RELOC) return apply_nak_reloc(s, in.words);
     const auto &w = in.words;
-    if (NAMP_MSG_SUB(w[0]) != NAMP_MSG_ALLOC_RESP || w.size() < 4 || s.state() != slot_state::request)
+    if (NAMP_MSG_SUB(w[0]) != NAMP_MSG_ALLOC_RESP || w.size() < 4 ||
+        s.state() != slot_state::request)
         return;
     if (NAMP_MSG_FLAGS(w[0]) & NAMP_RESP_F_ACK) {
         s.dst().element = w[2];
@@ -511,7 +523,8 @@ void initiator::fail(slot &s, uint32_t code) {
         uint32_t old = 0;
         bool ok = false;
         drop = !(port.rmw(s.p2 + MP_CB_OFF_RD_IDX, true, s.elem_index, s.elem_index + 1,
-                          cfg_.namp.atomics, old, ok) && ok);
+                          cfg_.namp.atomics, old, ok) &&
+                 ok);
     }
     if (s.holds_remote()) {
         const slot_destination &d = s.dst();

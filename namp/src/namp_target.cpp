@@ -19,8 +19,14 @@ constexpr unsigned cb_words = MP_CB_OFF_DATA_OFS / 4 + 1;
 namp_target::namp_target(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
                          packet_out &out, na_stats &stats, target_events &events,
                          sc_core::sc_time clock_period)
-    : sc_module(name), port("port"), cfg_(cfg), geo_(geo), out_(out), stats_(stats),
-      events_(events), period_(clock_period) {
+    : sc_module(name),
+      port("port"),
+      cfg_(cfg),
+      geo_(geo),
+      out_(out),
+      stats_(stats),
+      events_(events),
+      period_(clock_period) {
     SC_THREAD(thread);
 }
 
@@ -60,7 +66,8 @@ uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t ident, uint32_t *
     win_lo_ = geo_.sram_base;
     win_hi_ = uint64_t(geo_.sram_base) + geo_.sram_size;
     const unsigned first = cfg_.namp.identity ? NAMP_EP_ID / 4 : NAMP_EP_STATE / 4;
-    if ((ep & 3) || !geo_.in_sram(ep, NAMP_EP_SIZE) || !port.read(ep + 4 * first, e + first, 4 * (ep_words - first)))
+    if ((ep & 3) || !geo_.in_sram(ep, NAMP_EP_SIZE) ||
+        !port.read(ep + 4 * first, e + first, 4 * (ep_words - first)))
         return NAMP_ERR_NO_ENDPOINT;
     if (cfg_.namp.identity) {
         sc_core::wait(cycles(cfg_.namp.identity_cycles));
@@ -82,7 +89,8 @@ uint32_t namp_target::receiving_endpoint(uint32_t ep, uint32_t ident, uint32_t *
             // software makes a tombstone (MOVED, then buffer and window 0) between the two reads:
             // the state read again tells that from a bad window (the sender is sent on, not failed)
             uint32_t st = 0;
-            if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_STATE, st) && st == NAMP_EP_STATE_MOVED) return moved_code;
+            if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_STATE, st) && st == NAMP_EP_STATE_MOVED)
+                return moved_code;
             return window_refused();
         }
         win_lo_ = buf;
@@ -117,7 +125,7 @@ uint32_t namp_target::enter_counted(uint32_t ep, uint32_t *reloc) {
     uint32_t code = NAMP_ERR_NONE;
     if (!port.read_word(ep + NAMP_EP_STATE, st))
         code = NAMP_ERR_NO_ENDPOINT;
-    else if (st == NAMP_EP_STATE_MOVED && cfg_.namp.ps)   // a tombstone since it was read: sent on
+    else if (st == NAMP_EP_STATE_MOVED && cfg_.namp.ps)  // a tombstone since it was read: sent on
         code = moved_record(ep, reloc) ? relocating_code : NAMP_ERR_NO_ENDPOINT;
     else if (st != NAMP_EP_STATE_READY && st != NAMP_EP_STATE_PAUSED)
         code = NAMP_ERR_NO_ENDPOINT;
@@ -126,8 +134,10 @@ uint32_t namp_target::enter_counted(uint32_t ep, uint32_t *reloc) {
     else if (cfg_.namp.ps && port.read_word(ep + NAMP_EP_RELOC, r) && r)
         code = (r & 3) || !geo_.in_sram(r, NAMP_PS_R_SIZE) ||
                        !port.read(r, reloc, cfg_.namp.identity ? NAMP_PS_R_SIZE : NAMP_PS_R_ID)
-                   ? NAMP_ERR_NO_ENDPOINT : relocating_code;
-    if (code != NAMP_ERR_NONE) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
+                   ? NAMP_ERR_NO_ENDPOINT
+                   : relocating_code;
+    if (code != NAMP_ERR_NONE)
+        port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
     return code;
 }
 
@@ -153,7 +163,8 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
     else if (code == NAMP_ERR_NONE && e[NAMP_EP_STATE / 4] == NAMP_EP_STATE_PAUSED)
         code = paused_code;
     if (code == relocating_code) return nak_reloc(pkt, reloc);
-    if (code == paused_code) code = 0;  // "full": the sender backs off and asks again
+    if (code == paused_code)
+        code = 0;  // "full": the sender backs off and asks again
     else if (code == NAMP_ERR_NONE) {
         const uint32_t b = e[NAMP_EP_RX_BUFFER / 4], m = d[1];
         const bool chan_ep = e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_CHANNEL;
@@ -168,7 +179,8 @@ void namp_target::serve_alloc(const noc::packet &pkt) {
         } else if (flags & NAMP_ALLOC_F_GATHER) {
             code = gather_alloc(ep, b, d, pl[x], pl[x + 1], key_of(pkt, x + 2), elem, data, ack);
         } else if (flags & NAMP_ALLOC_F_REDUCE) {
-            code = reduce_alloc(ep, b, d, size, pl[x], pl[x + 1], key_of(pkt, x + 2), elem, data, ack);
+            code =
+                reduce_alloc(ep, b, d, size, pl[x], pl[x + 1], key_of(pkt, x + 2), elem, data, ack);
         } else {
             code = reserve(b, d, elem, data, ack);  // 0 without ACK: "buffer full"
         }
@@ -194,14 +206,15 @@ namp_target::member_key namp_target::key_of(const noc::packet &pkt, unsigned i) 
 bool namp_target::moved_record(uint32_t ep, uint32_t *reloc) {
     uint32_t r = 0;
     const unsigned words = (cfg_.namp.identity ? NAMP_PS_R_ID / 4 + 1 : NAMP_PS_R_ENDPOINT / 4 + 1);
-    return port.read_word(ep + NAMP_EP_RELOC, r) && r && !(r & 3) && geo_.in_sram(r, NAMP_PS_R_SIZE) &&
-           port.read(r, reloc, 4 * words);
+    return port.read_word(ep + NAMP_EP_RELOC, r) && r && !(r & 3) &&
+           geo_.in_sram(r, NAMP_PS_R_SIZE) && port.read(r, reloc, 4 * words);
 }
 
 // Reserves the element at wr_idx (Listing 4.2): no ACK if the buffer is full or the element is
 // still held by a consumer (code 0), WINDOW if the header names an element outside the window;
 // a lost compare-and-swap is retried up to 4 times.
-uint32_t namp_target::reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data, bool &ack) {
+uint32_t namp_target::reserve(uint32_t b, const uint32_t *d, uint32_t &elem, uint32_t &data,
+                              bool &ack) {
     const uint32_t n = d[0], m = d[1];
     ack = false;
     for (unsigned attempt = 0; attempt < 4; ++attempt) {
@@ -266,7 +279,8 @@ void namp_target::serve_credit(const noc::packet &pkt) {
             bool done = false;
             if (attempt > 0 && !port.read_word(h + NAMP_H_FLAGS, f)) return;
             if (f & NAMP_H_F_REVOKED) break;
-            if (!port.rmw(h + NAMP_H_FLAGS, true, f | NAMP_H_F_REVOKED, f, cfg_.namp.atomics, old, done))
+            if (!port.rmw(h + NAMP_H_FLAGS, true, f | NAMP_H_F_REVOKED, f, cfg_.namp.atomics, old,
+                          done))
                 return;
             if (done) break;
         }
@@ -286,7 +300,8 @@ void namp_target::serve_final(const noc::packet &pkt) {
     uint32_t e[ep_words] = {}, d[cb_words];
     const uint32_t code = receiving_endpoint(ep, cfg_.namp.identity ? pl[4] : 0u, e, d);
     // another endpoint (identity) or a tombstone: its counts are not this transfer's
-    if (code == moved_code || (code == NAMP_ERR_NO_ENDPOINT && cfg_.namp.identity && e[NAMP_EP_ID / 4] != pl[4])) {
+    if (code == moved_code ||
+        (code == NAMP_ERR_NO_ENDPOINT && cfg_.namp.identity && e[NAMP_EP_ID / 4] != pl[4])) {
         ++stats_.namp_dropped;
         return;
     }
@@ -294,8 +309,10 @@ void namp_target::serve_final(const noc::packet &pkt) {
     // for the count before it frees the buffer); the fast path and dualcast copies allocated nothing
     const bool counted = (cfg_.namp.ps || (e[NAMP_EP_FLAGS / 4] & NAMP_EP_F_GUARDED)) &&
                          !(flags & (NAMP_FINAL_F_ADVANCE | NAMP_FINAL_F_SHADOW));
-    if (code == NAMP_ERR_NONE) commit(ep, e, d, elem, size, flags);
-    else ++stats_.namp_dropped;
+    if (code == NAMP_ERR_NONE)
+        commit(ep, e, d, elem, size, flags);
+    else
+        ++stats_.namp_dropped;
     if (counted) port.fetch_add(ep + NAMP_EP_INFLIGHT, uint32_t(-1), cfg_.namp.atomics);
 }
 
@@ -312,7 +329,9 @@ void namp_target::commit(uint32_t ep, const uint32_t *e, const uint32_t *d, uint
     if (flags & NAMP_FINAL_F_REDUCE) return reduce_final(ep, e, b, d, k, size, void_elem);
     if (flags & NAMP_FINAL_F_GATHER) return gather_final(ep, e, b, d, k, size >> 24, void_elem);
     if (flags & NAMP_FINAL_F_SHADOW) {  // PS dualcast copy: committed in place, nothing counted
-        if (!void_elem) port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k, MP_CB_COMMITTED | (size & MP_CB_SIZE_MASK));
+        if (!void_elem)
+            port.write_word(b + d[MP_CB_OFF_SIZE_OFS / 4] + 4 * k,
+                            MP_CB_COMMITTED | (size & MP_CB_SIZE_MASK));
         return;
     }
     const uint32_t word = MP_CB_COMMITTED | (void_elem ? MP_CB_VOID : (size & MP_CB_SIZE_MASK));

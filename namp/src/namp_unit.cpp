@@ -19,9 +19,13 @@ namp_unit::namp_unit(sc_core::sc_module_name name, const na_config &cfg, const n
                      dma_engine &dma, packet_out &out, na_stats &stats,
                      sc_core::sc_time clock_period, std::function<void()> irq_changed)
     : sc_module(name),
-      init("initiator", cfg, geo, slots_, dma, out, stats, clock_period, [this](const slot &s) { slot_finished(s); }),
-      target("target", cfg, geo, out, stats, *this, clock_period), cfg_(cfg), geo_(geo),
-      stats_(stats), irq_changed_(std::move(irq_changed)) {
+      init("initiator", cfg, geo, slots_, dma, out, stats, clock_period,
+           [this](const slot &s) { slot_finished(s); }),
+      target("target", cfg, geo, out, stats, *this, clock_period),
+      cfg_(cfg),
+      geo_(geo),
+      stats_(stats),
+      irq_changed_(std::move(irq_changed)) {
     if (cfg.namp.slots < 1 || cfg.namp.slots > NA_NAMP_MAX_SLOTS)
         SC_REPORT_ERROR(this->name(), "namp.slots must be 1..128");
     if (cfg.namp.arbitration > NAMP_ARB_MAP)
@@ -29,7 +33,8 @@ namp_unit::namp_unit(sc_core::sc_module_name name, const na_config &cfg, const n
     if (cfg.namp.retry_cycles < 1 || cfg.namp.retry_max_cycles < cfg.namp.retry_cycles)
         SC_REPORT_ERROR(this->name(), "namp.retry_max_cycles must be >= namp.retry_cycles >= 1");
     for (unsigned i = 0; i < cfg.namp.slots; ++i)
-        slots_.push_back(std::make_unique<slot>(("slot_" + std::to_string(i)).c_str(), i, clock_period));
+        slots_.push_back(
+            std::make_unique<slot>(("slot_" + std::to_string(i)).c_str(), i, clock_period));
 }
 
 uint32_t namp_unit::features() const {
@@ -135,16 +140,41 @@ bool namp_unit::write_slot(uint32_t off, uint32_t v) {
     const bool active = (s.flags & NAMP_FLAG_VALID) && s.active();
     switch (r) {
     case NAMP_SLOT_FLAGS: write_flags(s, v); return true;
-    case NAMP_SLOT_PARAM1: if (active) return false; s.p1 = v; return true;
-    case NAMP_SLOT_PARAM2: if (active) return false; s.p2 = v; return true;
-    case NAMP_SLOT_PARAM3: if (active) return false; s.p3 = v; return true;
-    case NAMP_SLOT_PRIORITY: if (v > 255) return false; s.priority = v; return true;
-    case NAMP_SLOT_WIN_BASE: if (active) return false; s.win_base = v; return true;
-    case NAMP_SLOT_WIN_SIZE: if (active) return false; s.win_size = v; return true;
-    case NAMP_SLOT_ET_BASE: if (active) return false; s.et_base = v; return true;
-    case NAMP_SLOT_ET_BOUND: if (active || v > NAMP_VIF_ET_MAX) return false; s.et_bound = v; return true;
+    case NAMP_SLOT_PARAM1:
+        if (active) return false;
+        s.p1 = v;
+        return true;
+    case NAMP_SLOT_PARAM2:
+        if (active) return false;
+        s.p2 = v;
+        return true;
+    case NAMP_SLOT_PARAM3:
+        if (active) return false;
+        s.p3 = v;
+        return true;
+    case NAMP_SLOT_PRIORITY:
+        if (v > 255) return false;
+        s.priority = v;
+        return true;
+    case NAMP_SLOT_WIN_BASE:
+        if (active) return false;
+        s.win_base = v;
+        return true;
+    case NAMP_SLOT_WIN_SIZE:
+        if (active) return false;
+        s.win_size = v;
+        return true;
+    case NAMP_SLOT_ET_BASE:
+        if (active) return false;
+        s.et_base = v;
+        return true;
+    case NAMP_SLOT_ET_BOUND:
+        if (active || v > NAMP_VIF_ET_MAX) return false;
+        s.et_bound = v;
+        return true;
     case NAMP_SLOT_CTRL:
-        if ((v & ~(NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP)) || v == NAMP_SLOT_CTRL_KEEP) return false;
+        if ((v & ~(NAMP_SLOT_CTRL_ABORT | NAMP_SLOT_CTRL_KEEP)) || v == NAMP_SLOT_CTRL_KEEP)
+            return false;
         if (v & NAMP_SLOT_CTRL_ABORT) init.abort(s, (v & NAMP_SLOT_CTRL_KEEP) != 0);
         return true;
     default: return false;  // STATUS is read-only
@@ -160,14 +190,16 @@ uint32_t namp_unit::validate(const slot &s) const {
         if (!cfg_.namp.ps) return NAMP_ERR_MODE_UNSUPPORTED;
         if (f & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC))
             return NAMP_ERR_INVALID_FLAGS;
-        return (s.p1 & 3) || !geo_.in_sram(s.p1, NAMP_PS_Q_SIZE) ? NAMP_ERR_BAD_PARAM : NAMP_ERR_NONE;
+        return (s.p1 & 3) || !geo_.in_sram(s.p1, NAMP_PS_Q_SIZE) ? NAMP_ERR_BAD_PARAM
+                                                                 : NAMP_ERR_NONE;
     }
     if (f & NAMP_FLAG_CC) {
         const uint32_t code = cc::validate_start(cfg_.namp, geo_, f, s.p1, s.p2, s.p3);
         if (code != NAMP_ERR_NONE || !s.guarded()) return code;
         // SV guard: the descriptor's header and the data lie in the collective area
         if (!geo_.in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
-        return s.in_window(s.p1, NAMP_CC_HEADER) && s.in_window(s.p2, s.p3) ? NAMP_ERR_NONE : NAMP_ERR_WINDOW;
+        return s.in_window(s.p1, NAMP_CC_HEADER) && s.in_window(s.p2, s.p3) ? NAMP_ERR_NONE
+                                                                            : NAMP_ERR_WINDOW;
     }
     const bool com = f & NAMP_FLAG_COM, con = f & NAMP_FLAG_CON, buf = f & NAMP_FLAG_BUF,
                ccm = f & NAMP_FLAG_CCM;
@@ -190,7 +222,8 @@ uint32_t namp_unit::validate(const slot &s) const {
     // SV guard: the window lies in SRAM and holds the send buffer's header (or the data range)
     if (s.guarded()) {
         if (!geo_.in_sram(s.win_base, s.win_size)) return NAMP_ERR_BAD_PARAM;
-        if (buf ? !s.in_window(s.p2, MP_CB_HEADER_SIZE) : !s.in_window(s.p2, s.p3)) return NAMP_ERR_WINDOW;
+        if (buf ? !s.in_window(s.p2, MP_CB_HEADER_SIZE) : !s.in_window(s.p2, s.p3))
+            return NAMP_ERR_WINDOW;
     }
     return NAMP_ERR_NONE;
 }
@@ -229,7 +262,8 @@ void namp_unit::write_flags(slot &s, uint32_t v) {
     s.direct = false;
     s.abort_requested = false;
     s.abort_keep = false;
-    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC | NAMP_FLAG_PS);
+    s.mode = v & (NAMP_FLAG_COM | NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM | NAMP_FLAG_CC |
+                  NAMP_FLAG_PS);
     const uint32_t code = validate(s);
     if (code != NAMP_ERR_NONE) {
         s.code = code;

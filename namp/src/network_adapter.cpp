@@ -17,8 +17,15 @@ constexpr unsigned namp_min_packet_flits = 5;  // header + FINAL's four words
 network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &cfg,
                                  const na_geometry &geo, noc::network_port &port,
                                  sc_core::sc_time clock_period, trace::tracer *tracer)
-    : sc_module(name), regs("regs"), rma("rma"), master("master"), irq("irq", geo.cores ? geo.cores : 1), cfg_(cfg), geo_(geo),
-      port_(port), period_(clock_period),
+    : sc_module(name),
+      regs("regs"),
+      rma("rma"),
+      master("master"),
+      irq("irq", geo.cores ? geo.cores : 1),
+      cfg_(cfg),
+      geo_(geo),
+      port_(port),
+      period_(clock_period),
       buffers_{noc_buffer(channel::control_request, cfg.rx_buffer_flits),
                noc_buffer(channel::control_response, cfg.rx_buffer_flits)},
       slots_(cfg.dma_slots) {
@@ -116,7 +123,8 @@ void network_adapter::deliver(noc::packet pkt) {
         if (pkt.header.type == pkt_dma_done && !pkt.payload.empty()) {
             const unsigned tag = resp_ctrl_tag(pkt.payload[0]);
             if (tag & dma_tag_namp) {  // a NAMP transfer
-                if (namp_on()) namp_->dma_completion(tag & ~dma_tag_namp, resp_ctrl_error(pkt.payload[0]));
+                if (namp_on())
+                    namp_->dma_completion(tag & ~dma_tag_namp, resp_ctrl_error(pkt.payload[0]));
                 break;
             }
             if (tag < slots_.size() && (slots_[tag].status & DMA_STAT_BUSY))

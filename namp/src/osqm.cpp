@@ -8,8 +8,13 @@ namespace namp {
 
 osqm_unit::osqm_unit(sc_core::sc_module_name name, const na_config &cfg, unsigned slots,
                      sc_core::sc_time clock_period, std::function<void()> irq_changed)
-    : sc_module(name), port("port"), cfg_(cfg), period_(clock_period),
-      irq_changed_(std::move(irq_changed)), slot_queue_(slots, 0), slot_thread_(slots, 0) {
+    : sc_module(name),
+      port("port"),
+      cfg_(cfg),
+      period_(clock_period),
+      irq_changed_(std::move(irq_changed)),
+      slot_queue_(slots, 0),
+      slot_thread_(slots, 0) {
     SC_HAS_PROCESS(osqm_unit);
     SC_THREAD(thread);
     // reset values: the design-time parameters (thesis 4.2.3.4; namp.osqm_* keys)
@@ -95,23 +100,51 @@ bool osqm_unit::write_reg(uint32_t off, uint32_t v) {
     auto offsets_ok = [](uint32_t l) { return !(l & 0xF0003003u); };
     if (fixed_refuses(off, v)) return false;
     switch (off) {
-    case OSQM_TYPE: if (v > 1) return false; type_ = v; return true;
-    case OSQM_DIR: if (v > 1) return false; dir_ = v; return true;
-    case OSQM_Q_LAYOUT: if (!offsets_ok(v)) return false; q_layout_ = v; return true;
-    case OSQM_E_LAYOUT: if (!offsets_ok(v)) return false; e_layout_ = v; return true;
+    case OSQM_TYPE:
+        if (v > 1) return false;
+        type_ = v;
+        return true;
+    case OSQM_DIR:
+        if (v > 1) return false;
+        dir_ = v;
+        return true;
+    case OSQM_Q_LAYOUT:
+        if (!offsets_ok(v)) return false;
+        q_layout_ = v;
+        return true;
+    case OSQM_E_LAYOUT:
+        if (!offsets_ok(v)) return false;
+        e_layout_ = v;
+        return true;
     case OSQM_MODE:
-        if (v & ~(OSQM_MODE_BITMAP | OSQM_MODE_WAKEUP | OSQM_MODE_DEMAND_IRQ | OSQM_MODE_READY_FLAG))
+        if (v &
+            ~(OSQM_MODE_BITMAP | OSQM_MODE_WAKEUP | OSQM_MODE_DEMAND_IRQ | OSQM_MODE_READY_FLAG))
             return false;
         // a list insertion with a bit on top, or only a bit: not both
         if ((v & OSQM_MODE_BITMAP) && (v & OSQM_MODE_READY_FLAG)) return false;
         mode_ = v;
         return true;
-    case OSQM_BITMAP_ADDR: if (v & 3) return false; bitmap_addr_ = v; return true;
+    case OSQM_BITMAP_ADDR:
+        if (v & 3) return false;
+        bitmap_addr_ = v;
+        return true;
     case OSQM_BITMAP_QBASE: bitmap_qbase_ = v; return true;
-    case OSQM_BITMAP_QSTRIDE: if (v == 0) return false; bitmap_qstride_ = v; return true;
-    case OSQM_WAKEUP_QUEUE: if (v & 3) return false; wakeup_ = v; return true;
-    case OSQM_LOCK_ADDR: if (v & 3) return false; lock_addr_ = v; return true;
-    case OSQM_LOCK_KIND: if (v > OSQM_LOCK_TICKET) return false; lock_kind_ = v; return true;
+    case OSQM_BITMAP_QSTRIDE:
+        if (v == 0) return false;
+        bitmap_qstride_ = v;
+        return true;
+    case OSQM_WAKEUP_QUEUE:
+        if (v & 3) return false;
+        wakeup_ = v;
+        return true;
+    case OSQM_LOCK_ADDR:
+        if (v & 3) return false;
+        lock_addr_ = v;
+        return true;
+    case OSQM_LOCK_KIND:
+        if (v > OSQM_LOCK_TICKET) return false;
+        lock_kind_ = v;
+        return true;
     case OSQM_IRQ:
         irq_ = v >= irq_ ? 0 : irq_ - v;
         irq_overflow_ = false;
@@ -127,8 +160,8 @@ void osqm_unit::transfer_finished(const slot &s) {
     const unsigned n = s.index();
     // armed by QUEUE alone: with READY_FLAG, THREAD 0 is bit 0
     if (n >= slot_queue_.size() || !(slot_queue_[n] & ~3u)) return;
-    pending_.push_back({slot_queue_[n] & ~3u, slot_thread_[n], 0,
-                        (slot_queue_[n] & OSQM_Q_CRITICAL) != 0});
+    pending_.push_back(
+        {slot_queue_[n] & ~3u, slot_thread_[n], 0, (slot_queue_[n] & OSQM_Q_CRITICAL) != 0});
     slot_queue_[n] = slot_thread_[n] = 0;
     kick_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -148,7 +181,8 @@ bool osqm_unit::take_lock() {
             uint32_t serving = 0;
             if (!rd(lock_addr_ + 4, serving)) return false;
             cmp = serving;  // free when next == serving: take ticket `serving`
-            if (!port.rmw(lock_addr_, true, serving + 1, cmp, cfg_.namp.atomics, old, ok)) return false;
+            if (!port.rmw(lock_addr_, true, serving + 1, cmp, cfg_.namp.atomics, old, ok))
+                return false;
         } else {
             if (!port.rmw(lock_addr_, true, 1, 0, cfg_.namp.atomics, old, ok)) return false;
         }
@@ -242,7 +276,8 @@ void osqm_unit::thread() {
         if (ok && (mode_ & OSQM_MODE_BITMAP) && bitmap_addr_ && r.queue >= bitmap_qbase_) {
             const uint32_t bit = (r.queue - bitmap_qbase_) / bitmap_qstride_;
             uint32_t w = 0;
-            if (bit < 32 && rd(bitmap_addr_, w)) wr(bitmap_addr_, w | (1u << bit));  // under the lock
+            if (bit < 32 && rd(bitmap_addr_, w))
+                wr(bitmap_addr_, w | (1u << bit));  // under the lock
         }
         give_lock();
         if (!ok) continue;

@@ -19,18 +19,22 @@ constexpr unsigned h_words = NAMP_H_DUALCAST / 4 + 1;  // a handle up to its DUA
 void initiator::step_ps_slot(slot &s) {
     sc_core::wait(cycles(cfg_.namp.setup_cycles));
     uint32_t q[NAMP_PS_Q_SIZE / 4] = {};
-    if (!port.read(s.p1, q, cfg_.namp.identity ? NAMP_PS_Q_SIZE : NAMP_PS_Q_NEW_ID)) return fail(s, NAMP_ERR_LOCAL_BUS);
+    if (!port.read(s.p1, q, cfg_.namp.identity ? NAMP_PS_Q_SIZE : NAMP_PS_Q_NEW_ID))
+        return fail(s, NAMP_ERR_LOCAL_BUS);
     const unsigned tiles = geo_.mesh_width * geo_.mesh_height;
     const uint32_t op = q[NAMP_PS_Q_OP / 4], reply = q[NAMP_PS_Q_REPLY / 4];
     if ((op != NAMP_PS_OP_RELOC && op != NAMP_PS_OP_MIGRATE) || q[NAMP_PS_Q_TILE / 4] >= tiles ||
         q[NAMP_PS_Q_NEW_TILE / 4] >= tiles || (q[NAMP_PS_Q_HANDLE / 4] & 3) ||
-        (q[NAMP_PS_Q_NEW_EP / 4] & 3) || (reply && (q[NAMP_PS_Q_REPLY_TILE / 4] >= tiles || (reply & 3))))
+        (q[NAMP_PS_Q_NEW_EP / 4] & 3) ||
+        (reply && (q[NAMP_PS_Q_REPLY_TILE / 4] >= tiles || (reply & 3))))
         return fail(s, NAMP_ERR_BAD_PARAM);
     sc_core::wait(cycles(cfg_.namp.message_cycles));
-    std::vector<uint32_t> w = {q[NAMP_PS_Q_HANDLE / 4], q[NAMP_PS_Q_NEW_TILE / 4], q[NAMP_PS_Q_NEW_EP / 4],
-                               q[NAMP_PS_Q_NEW_RDATA / 4], q[NAMP_PS_Q_REPLY_TILE / 4], reply};
+    std::vector<uint32_t> w = {q[NAMP_PS_Q_HANDLE / 4],     q[NAMP_PS_Q_NEW_TILE / 4],
+                               q[NAMP_PS_Q_NEW_EP / 4],     q[NAMP_PS_Q_NEW_RDATA / 4],
+                               q[NAMP_PS_Q_REPLY_TILE / 4], reply};
     if (cfg_.namp.identity) w.push_back(q[NAMP_PS_Q_NEW_ID / 4]);
-    send(q[NAMP_PS_Q_TILE / 4], op == NAMP_PS_OP_RELOC ? NAMP_MSG_RELOC : NAMP_MSG_MIGRATE, 0u, s, w);
+    send(q[NAMP_PS_Q_TILE / 4], op == NAMP_PS_OP_RELOC ? NAMP_MSG_RELOC : NAMP_MSG_MIGRATE, 0u, s,
+         w);
     ++s.stats().transfers;
     s.transition(slot_event::ps_sent);
     complete(s);
@@ -73,7 +77,8 @@ void initiator::serve_ps(const noc::packet &pkt) {
         const uint32_t loc[3] = {new_id, w[2], w[3]};
         const unsigned first = cfg_.namp.identity ? 0 : 1;
         if (!port.write(h + 4 * first, loc + first, 4 * (3 - first)) ||
-            (w[4] && !port.write_word(h + NAMP_H_RDATA, w[4])) || (dc_ok && !port.write_word(dc, 0)))
+            (w[4] && !port.write_word(h + NAMP_H_RDATA, w[4])) ||
+            (dc_ok && !port.write_word(dc, 0)))
             code = NAMP_ERR_LOCAL_BUS;
     }
     if (code == NAMP_ERR_NONE)
@@ -83,9 +88,10 @@ void initiator::serve_ps(const noc::packet &pkt) {
     if (!w[6]) return;
     // The report waits until every transfer that had read the handle before the change has
     // finished (its FINALs sent: they reach their tile before a report to the same tile).
-    ps_replies_.push_back({h, make_message(geo_, w[5], NAMP_MSG_RELOC_CREDIT, 0u, NAMP_MSG_TAG(w[0]),
-                                           {w[6], code, hw[NAMP_H_WR_IDX / 4], hw[NAMP_H_CREDITS / 4],
-                                            hw[NAMP_H_SENT / 4], h})});
+    ps_replies_.push_back(
+        {h, make_message(geo_, w[5], NAMP_MSG_RELOC_CREDIT, 0u, NAMP_MSG_TAG(w[0]),
+                         {w[6], code, hw[NAMP_H_WR_IDX / 4], hw[NAMP_H_CREDITS / 4],
+                          hw[NAMP_H_SENT / 4], h})});
     flush_ps_replies();
 }
 
@@ -103,12 +109,12 @@ bool initiator::handle_in_flight(uint32_t h) const {
             break;
         case slot_state::members:
             for (const auto &m : const_cast<slot &>(s).destinations())
-                if (m.handle == h && m.state != slot_state::ready && m.state != slot_state::credit_wait &&
-                    m.state != slot_state::done && m.state != slot_state::error)
+                if (m.handle == h && m.state != slot_state::ready &&
+                    m.state != slot_state::credit_wait && m.state != slot_state::done &&
+                    m.state != slot_state::error)
                     return true;
             break;
-        default:
-            break;
+        default: break;
         }
     }
     return false;
@@ -140,7 +146,8 @@ bool initiator::write_location(uint32_t h, const std::vector<uint32_t> &w) {
 // that read it), the transfer asks there at once, keeping its credit and send-buffer element.
 void initiator::apply_nak_reloc(slot &s, const std::vector<uint32_t> &w) {
     if (w.size() < 3 || s.state() != slot_state::request) return;
-    if (w[1] >= geo_.mesh_width * geo_.mesh_height || (w[2] & 3) || (cfg_.namp.identity && w.size() < 4))
+    if (w[1] >= geo_.mesh_width * geo_.mesh_height || (w[2] & 3) ||
+        (cfg_.namp.identity && w.size() < 4))
         return fail(s, NAMP_ERR_BAD_PARAM);
     if (!write_location(s.p1, w)) return fail(s, NAMP_ERR_LOCAL_BUS);
     s.dst().tile = w[1];

@@ -69,7 +69,8 @@ bool network_adapter::read_reg(uint32_t off, uint32_t &v, bool side_effects) {
         const unsigned s = (off - NA_DMA_BASE(0)) / 0x2000;
         return read_dma(slots_[s], off - NA_DMA_BASE(s), v);
     }
-    if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000) return osqm_ && osqm_->read_reg(off - NA_OSQM_BASE, v, side_effects);
+    if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000)
+        return osqm_ && osqm_->read_reg(off - NA_OSQM_BASE, v, side_effects);
     if (off >= NA_NAMP_SLOT_BASE(0)) return namp_on() && namp_->read_reg(off, v);
     return false;  // includes absent DMA slots
 }
@@ -80,10 +81,11 @@ bool network_adapter::write_reg(uint32_t off, uint32_t v) {
         update_irq();
         return true;
     }
-    if (namp_on() && (off == NA_NAMP_RX_COUNT || off == NA_NAMP_ARBITRATION || off == NA_NAMP_REFUSED ||
-                      off >= NA_NAMP_SLOT_BASE(0)))
+    if (namp_on() && (off == NA_NAMP_RX_COUNT || off == NA_NAMP_ARBITRATION ||
+                      off == NA_NAMP_REFUSED || off >= NA_NAMP_SLOT_BASE(0)))
         return namp_->write_reg(off, v);
-    if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000) return osqm_ && osqm_->write_reg(off - NA_OSQM_BASE, v);
+    if (off >= NA_OSQM_BASE && off < NA_OSQM_BASE + 0x2000)
+        return osqm_ && osqm_->write_reg(off - NA_OSQM_BASE, v);
     if (off == NA_IRQ_BASE + NA_IRQ_TARGET) {
         if (v >= irq.size()) return false;  // no such core: refused, target unchanged
         irq_target_ = v;
@@ -113,7 +115,8 @@ bool network_adapter::read_status(uint32_t off, uint32_t &v) const {
     switch (off) {
     case NA_VERSION: v = version; return true;
     case NA_FEATURES:
-        v = NA_FEATURE_NOC_BUFFERS | NA_FEATURE_DMA | NA_FEATURE_RMA | (namp_on() ? namp_->features() : 0u);
+        v = NA_FEATURE_NOC_BUFFERS | NA_FEATURE_DMA | NA_FEATURE_RMA |
+            (namp_on() ? namp_->features() : 0u);
         return true;
     case NA_DMA_SLOTS: v = uint32_t(slots_.size()); return true;
     case NA_NAMP_SLOTS: v = namp_on() ? uint32_t(namp_->slots().size()) : 0u; return true;
@@ -210,10 +213,22 @@ bool network_adapter::write_dma(unsigned index, uint32_t off, uint32_t v) {
     dma_slot &s = slots_[index];
     const bool busy = s.status & DMA_STAT_BUSY;
     switch (off) {
-    case DMA_LOCAL_ADDR: if (busy) return false; s.local = v; return true;
-    case DMA_REMOTE_TILE: if (busy) return false; s.remote_tile = v; return true;
-    case DMA_REMOTE_ADDR: if (busy) return false; s.remote = v; return true;
-    case DMA_SIZE: if (busy) return false; s.size = v; return true;
+    case DMA_LOCAL_ADDR:
+        if (busy) return false;
+        s.local = v;
+        return true;
+    case DMA_REMOTE_TILE:
+        if (busy) return false;
+        s.remote_tile = v;
+        return true;
+    case DMA_REMOTE_ADDR:
+        if (busy) return false;
+        s.remote = v;
+        return true;
+    case DMA_SIZE:
+        if (busy) return false;
+        s.size = v;
+        return true;
     case DMA_CONTROL:
         if (v & ~(DMA_CTRL_START | DMA_CTRL_IEN)) return false;
         s.control = v;

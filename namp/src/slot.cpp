@@ -9,8 +9,8 @@ namespace namp {
 
 const char *slot_state_name(slot_state s) {
     static const char *const names[slot_state_count] = {
-        "idle", "ready", "request", "retry", "credit_wait", "data",
-        "finalize", "done", "error", "send_wait", "dma", "members"};
+        "idle",     "ready", "request", "retry",     "credit_wait", "data",
+        "finalize", "done",  "error",   "send_wait", "dma",         "members"};
     const unsigned i = unsigned(s);
     return i < slot_state_count ? names[i] : "?";
 }
@@ -33,7 +33,7 @@ slot_state slot::next(slot_state s, slot_event e) {
         case E::send_empty: return S::send_wait;
         case E::request_sent: return S::request;
         case E::direct: return S::data;
-        case E::finished: return S::done;  // CCM left between transfers
+        case E::finished: return S::done;    // CCM left between transfers
         case E::members: return S::members;  // CC: descriptor read
         case E::ps_sent: return S::done;     // PS control message (posted)
         default: break;
@@ -75,7 +75,8 @@ slot_state slot::next(slot_state s, slot_event e) {
         if (e == E::release) return S::idle;
         break;
     }
-    SC_REPORT_ERROR("namp/slot", (std::string("invalid transition from ") + slot_state_name(s)).c_str());
+    SC_REPORT_ERROR("namp/slot",
+                    (std::string("invalid transition from ") + slot_state_name(s)).c_str());
     return s;
 }
 
@@ -90,9 +91,12 @@ void slot::transition(slot_event e, sc_core::sc_time delay) {
         // a slice per state the slot holds (IDLE is none), instants for the events that matter
         if (state_ != slot_state::idle) tr_->end(track_, now);
         if (to != slot_state::idle) tr_->begin(track_, slot_state_name(to), now);
-        if (e == slot_event::nack) tr_->instant(track_, "nack", now);
-        else if (e == slot_event::credit_update) tr_->instant(track_, "credit", now);
-        else if (to == slot_state::done) tr_->instant(track_, "done", now);
+        if (e == slot_event::nack)
+            tr_->instant(track_, "nack", now);
+        else if (e == slot_event::credit_update)
+            tr_->instant(track_, "credit", now);
+        else if (to == slot_state::done)
+            tr_->instant(track_, "done", now);
     }
     if (obs_) obs_->slot_changed(tile_, index_, slot_state_name(state_), slot_state_name(to));
     state_ = to;
@@ -107,10 +111,8 @@ bool slot::waits_for_timer() const {
     case slot_state::send_wait:
     case slot_state::data:
     case slot_state::finalize:
-    case slot_state::members:
-        return true;
-    default:
-        return false;
+    case slot_state::members: return true;
+    default: return false;
     }
 }
 
@@ -126,14 +128,16 @@ uint32_t slot::member_handle(unsigned i) const {
 
 // An aborted persistent credit wait is served at once (it has no timer of its own).
 bool slot::step_due(sc_core::sc_time now) const {
-    return (waits_for_timer() || (abort_requested && state_ == slot_state::credit_wait)) && due_ <= now;
+    return (waits_for_timer() || (abort_requested && state_ == slot_state::credit_wait)) &&
+           due_ <= now;
 }
 
 uint32_t slot::status() const {
     uint32_t v = (code & 0xFFu) | (uint32_t(state_) << 8) | (std::min(retries, 255u) << 16);
     v |= std::min(cc_failed, 63u) << 24;
     if (state_ == slot_state::error) v |= NAMP_STATUS_ERROR;
-    if (state_ == slot_state::credit_wait || state_ == slot_state::send_wait) v |= NAMP_STATUS_PERSISTENT;
+    if (state_ == slot_state::credit_wait || state_ == slot_state::send_wait)
+        v |= NAMP_STATUS_PERSISTENT;
     return v;
 }
 

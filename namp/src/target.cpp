@@ -46,7 +46,8 @@ void network_adapter::serve(const noc::packet &pkt) {
         bool &err = dma_remote_error_[{src, slot}];
         if (dma_ctrl_first(ctrl)) err = false;
         // fault injection (na.fault_dma_every): as if the bus write had failed
-        const bool fault = cfg_.fault_dma_every && ++dma_packets_served_ % cfg_.fault_dma_every == 0;
+        const bool fault =
+            cfg_.fault_dma_every && ++dma_packets_served_ % cfg_.fault_dma_every == 0;
         if (fault) ++stats_.dma_faults_injected;
         const bool reduce = ctrl & dma_ctrl_reduce, gather = ctrl & dma_ctrl_gather;
         const size_t first_data = reduce ? 3 : gather ? 4 : 2;
@@ -80,24 +81,22 @@ void network_adapter::serve(const noc::packet &pkt) {
         bool ok = (size == 1 || size == 2 || size == 4) && in_local_sram(addr, size) &&
                   (!store || pl.size() >= 3);
         uint32_t data = store ? pl[2] : 0;
-        if (ok)
-            ok = store ? master.write(addr, &data, size) : master.read(addr, &data, size);
+        if (ok) ok = store ? master.write(addr, &data, size) : master.read(addr, &data, size);
         ++stats_.rma_served;
         reply.header.type = store ? pkt_rma_store_ack : pkt_rma_load_reply;
         reply.payload.push_back(resp_ctrl(tag, !ok));
         if (!store) reply.payload.push_back(ok ? data : 0);
         break;
     }
-    default:
-        return;  // unknown request type: dropped (counted as received only)
+    default: return;  // unknown request type: dropped (counted as received only)
     }
     count_sent(reply);
     port_.send(std::move(reply));
 }
 
 // NAMP-CC packed gather (docs/namp.md, "Gather"): chunk j of the packet goes to addr + j * stride.
-bool network_adapter::gather_into(uint32_t addr, uint32_t chunk, uint32_t stride, const uint32_t *data,
-                                  uint32_t n) {
+bool network_adapter::gather_into(uint32_t addr, uint32_t chunk, uint32_t stride,
+                                  const uint32_t *data, uint32_t n) {
     if (chunk == 0 || n % chunk) return false;
     const uint8_t *src = reinterpret_cast<const uint8_t *>(data);  // little-endian host
     for (uint32_t j = 0; j < n / chunk; ++j) {
@@ -110,7 +109,8 @@ bool network_adapter::gather_into(uint32_t addr, uint32_t chunk, uint32_t stride
 
 // NAMP-CC reduction (docs/namp.md, "Reduction"): read the element's bytes, combine, write back;
 // namp.cc_reduce_word_cycles per 32-bit word for the arithmetic besides the bus accesses.
-bool network_adapter::reduce_into(uint32_t addr, uint32_t optype, const uint32_t *data, uint32_t n) {
+bool network_adapter::reduce_into(uint32_t addr, uint32_t optype, const uint32_t *data,
+                                  uint32_t n) {
     const uint32_t op = cc::reduce_op(optype), type = cc::reduce_type(optype);
     if (!cc::reduce_valid(op, type) || n % NAMP_CC_TYPE_BYTES(type)) return false;
     std::vector<uint8_t> cur(n), in(n);

@@ -67,9 +67,7 @@ bool vif_unit::vif_read(unsigned slot, uint32_t offset, uint32_t &v) {
     case NAMP_VIF_PARAM1: v = x->p1; return true;
     case NAMP_VIF_PARAM2: v = x->p2; return true;
     case NAMP_VIF_PARAM3: v = x->p3; return true;
-    case NAMP_VIF_STATUS:
-        v = x->held ? x->held : slot_reg(slot, NAMP_SLOT_STATUS);
-        return true;
+    case NAMP_VIF_STATUS: v = x->held ? x->held : slot_reg(slot, NAMP_SLOT_STATUS); return true;
     case NAMP_VIF_CTRL: v = 0; return true;
     default: return false;
     }
@@ -81,14 +79,16 @@ bool vif_unit::vif_write(unsigned slot, uint32_t offset, uint32_t v) {
         case NAMP_VIFC_ET_BASE:
             // The table must lie in this tile's SRAM: the vif reads it with physical addresses.
             if ((v & 7) || v < geo_.sram_base || v - geo_.sram_base >= geo_.sram_size) return false;
-            if (uint64_t(v - geo_.sram_base) + uint64_t(x->et_bound) * NAMP_ET_ENTRY_SIZE > geo_.sram_size)
+            if (uint64_t(v - geo_.sram_base) + uint64_t(x->et_bound) * NAMP_ET_ENTRY_SIZE >
+                geo_.sram_size)
                 return false;
             x->et_base = v;
             return true;
         case NAMP_VIFC_ET_BOUND:
             if (v > NAMP_VIF_ET_MAX) return false;
-            if (x->et_base && uint64_t(x->et_base - geo_.sram_base) + uint64_t(v) * NAMP_ET_ENTRY_SIZE >
-                                  geo_.sram_size)
+            if (x->et_base &&
+                uint64_t(x->et_base - geo_.sram_base) + uint64_t(v) * NAMP_ET_ENTRY_SIZE >
+                    geo_.sram_size)
                 return false;
             x->et_bound = v;
             return true;
@@ -117,9 +117,15 @@ bool vif_unit::vif_write(unsigned slot, uint32_t offset, uint32_t v) {
     case NAMP_VIF_FLAGS: return write_flags(slot, *x, v);
     // Parameters change only while nothing is under way (like the slot's PARAMs); otherwise the
     // write is ignored rather than a bus error, which would kill the task for a race.
-    case NAMP_VIF_PARAM1: if (idle) x->p1 = v; return true;
-    case NAMP_VIF_PARAM2: if (idle) x->p2 = v; return true;
-    case NAMP_VIF_PARAM3: if (idle) x->p3 = v; return true;
+    case NAMP_VIF_PARAM1:
+        if (idle) x->p1 = v;
+        return true;
+    case NAMP_VIF_PARAM2:
+        if (idle) x->p2 = v;
+        return true;
+    case NAMP_VIF_PARAM3:
+        if (idle) x->p3 = v;
+        return true;
     case NAMP_VIF_CTRL:
         // the task ends its own transfer (the slot is its vif's: nothing of anyone else)
         if (v & ~NAMP_SLOT_CTRL_ABORT) return false;
@@ -179,10 +185,12 @@ void vif_unit::refuse(vif &x, uint32_t code) {
 
 // Reads entry vid of the table (one 16-byte burst); returns 0 with its address and limit, or a
 // NAMP_ERR_VIF_* code. The bound is checked first: no access outside the table.
-uint32_t vif_unit::lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr, uint32_t &limit) {
+uint32_t vif_unit::lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr,
+                          uint32_t &limit) {
     if (vid >= x.et_bound) return NAMP_ERR_VIF_BOUND;
     uint32_t entry[NAMP_ET_ENTRY_SIZE / 4] = {};
-    if (!port.read(x.et_base + vid * NAMP_ET_ENTRY_SIZE, entry, sizeof entry)) return NAMP_ERR_VIF_BUS;
+    if (!port.read(x.et_base + vid * NAMP_ET_ENTRY_SIZE, entry, sizeof entry))
+        return NAMP_ERR_VIF_BUS;
     if (entry[NAMP_ET_KIND / 4] != kind) return NAMP_ERR_VIF_ENTRY;
     addr = entry[NAMP_ET_ADDR / 4];
     limit = entry[NAMP_ET_LIMIT / 4];
@@ -193,11 +201,14 @@ uint32_t vif_unit::lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &a
 // offset in it, PARAM2 the data's offset, PARAM3 its size. Both must lie in the area, which must
 // lie in SRAM; the area becomes the slot's window, so the set-up also checks the member table
 // against it. docs/namp.md "Collectives through a vif".
-uint32_t vif_unit::translate_cc(const vif &x, uint32_t &p1, uint32_t &p2, uint32_t &win, uint32_t &win_size) {
+uint32_t vif_unit::translate_cc(const vif &x, uint32_t &p1, uint32_t &p2, uint32_t &win,
+                                uint32_t &win_size) {
     uint32_t area = 0, limit = 0;
-    if (const uint32_t code = lookup(x, NAMP_VIF_CC_VID(x.p1), NAMP_ET_CCAREA, area, limit)) return code;
+    if (const uint32_t code = lookup(x, NAMP_VIF_CC_VID(x.p1), NAMP_ET_CCAREA, area, limit))
+        return code;
     const uint64_t desc = NAMP_VIF_CC_OFFSET(x.p1), data = x.p2;
-    if (!geo_.in_sram(area, limit) || (desc & 3) || desc + NAMP_CC_HEADER > limit || data + x.p3 > limit)
+    if (!geo_.in_sram(area, limit) || (desc & 3) || desc + NAMP_CC_HEADER > limit ||
+        data + x.p3 > limit)
         return NAMP_ERR_VIF_WINDOW;
     p1 = area + uint32_t(desc);
     p2 = area + uint32_t(data);
@@ -249,7 +260,8 @@ void vif_unit::translate_thread() {
         slot_write(slot, NAMP_SLOT_ET_BASE, x.et_base);  // a collective's members are vIDs
         slot_write(slot, NAMP_SLOT_ET_BOUND, x.et_bound);
         // Reserved bits go through: the slot refuses them (MODE_UNSUPPORTED) like its own.
-        slot_write(slot, NAMP_SLOT_FLAGS, (x.flags & ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE)) | NAMP_FLAG_VALID | ien);
+        slot_write(slot, NAMP_SLOT_FLAGS,
+                   (x.flags & ~(NAMP_FLAG_IEN | NAMP_FLAG_DONE)) | NAMP_FLAG_VALID | ien);
     }
 }
 

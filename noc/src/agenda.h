@@ -26,8 +26,8 @@ struct agenda_entry {
     uint64_t seq = 0;
     action what = action::request;
     flight *packet = nullptr;
-    unsigned port = 0;                // port crossing index, or channel for injection_done
-    output_vc_state *vc = nullptr;    // release
+    unsigned port = 0;                  // port crossing index, or channel for injection_done
+    output_vc_state *vc = nullptr;      // release
     network_port *tile_port = nullptr;  // injection_done
 };
 

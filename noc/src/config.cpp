@@ -25,8 +25,8 @@ void config::validate() const {
         reject("mesh size " + std::to_string(width) + "x" + std::to_string(height) +
                ": width and height must be at least 1");
     if (width > max_mesh_side || height > max_mesh_side)
-        reject("mesh size " + std::to_string(width) + "x" + std::to_string(height) +
-               ": at most " + std::to_string(max_mesh_side) + " tiles per side");
+        reject("mesh size " + std::to_string(width) + "x" + std::to_string(height) + ": at most " +
+               std::to_string(max_mesh_side) + " tiles per side");
     if (buffer_depth == 0) reject("buffer_depth 0: an input buffer needs at least one flit slot");
     if (router_latency == 0) reject("router_latency 0: a router needs at least one cycle");
     if (max_packet_flits == 0 || max_packet_flits > max_encodable_packet_flits)
@@ -37,9 +37,10 @@ void config::validate() const {
 
 std::string config::describe() const {
     std::ostringstream s;
-    s << width << "x" << height << " mesh, " << (physical_channels ? "4 physical networks" : "4 VCs")
-      << ", depth " << buffer_depth << ", router " << router_latency << " cy, link " << link_latency
-      << " cy, max packet " << max_packet_flits << " flits, clock " << clock_period;
+    s << width << "x" << height << " mesh, "
+      << (physical_channels ? "4 physical networks" : "4 VCs") << ", depth " << buffer_depth
+      << ", router " << router_latency << " cy, link " << link_latency << " cy, max packet "
+      << max_packet_flits << " flits, clock " << clock_period;
     return s.str();
 }
 

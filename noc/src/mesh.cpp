@@ -32,7 +32,9 @@ private:
 };
 
 mesh::mesh(sc_core::sc_module_name name, const config &cfg, trace::tracer *tracer)
-    : sc_module(name), cfg_(validated(cfg)), clock_(std::make_unique<clock_adapter>(*this)),
+    : sc_module(name),
+      cfg_(validated(cfg)),
+      clock_(std::make_unique<clock_adapter>(*this)),
       engine_(std::make_unique<detail::wormhole_engine>(cfg_, *clock_, tracer)) {
     const unsigned planes = cfg_.physical_channels ? channel_count : 1;
     const unsigned vcs = cfg_.physical_channels ? 1 : channel_count;
@@ -57,19 +59,22 @@ mesh::~mesh() = default;
 
 network_port &mesh::port(unsigned x, unsigned y) {
     if (x >= cfg_.width || y >= cfg_.height)
-        SC_REPORT_ERROR("noc/mesh", ("no tile (" + std::to_string(x) + "," + std::to_string(y) +
-                                     ") in the mesh").c_str());
+        SC_REPORT_ERROR(
+            "noc/mesh",
+            ("no tile (" + std::to_string(x) + "," + std::to_string(y) + ") in the mesh").c_str());
     return *ports_[y * cfg_.width + x];
 }
 
 network_port &mesh::port(unsigned tile_id) {
     if (tile_id >= ports_.size())
-        SC_REPORT_ERROR("noc/mesh", ("no tile " + std::to_string(tile_id) + " in the mesh").c_str());
+        SC_REPORT_ERROR("noc/mesh",
+                        ("no tile " + std::to_string(tile_id) + " in the mesh").c_str());
     return *ports_[tile_id];
 }
 
 router &mesh::router_at(unsigned x, unsigned y) {
-    if (x >= cfg_.width || y >= cfg_.height) SC_REPORT_ERROR("noc/mesh", "router_at: outside the mesh");
+    if (x >= cfg_.width || y >= cfg_.height)
+        SC_REPORT_ERROR("noc/mesh", "router_at: outside the mesh");
     return *routers_[y * cfg_.width + x];
 }
 
@@ -91,7 +96,8 @@ void mesh::run_agenda() {
 // Wake-ups requested while the agenda runs are covered by the single one set up at its end.
 void mesh::wake_at(int64_t cycle) {
     if (running_) return;
-    const sc_core::sc_time when = sc_core::sc_time::from_value(cfg_.clock_period.value() * uint64_t(cycle));
+    const sc_core::sc_time when =
+        sc_core::sc_time::from_value(cfg_.clock_period.value() * uint64_t(cycle));
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     wake_.notify(when > now ? when - now : sc_core::SC_ZERO_TIME);
 }
@@ -110,9 +116,10 @@ noc::activity mesh::activity() const {
         a.route_computations += r->packets_forwarded;
         for (unsigned p = 0; p < r->plane_count(); ++p) {
             const router_plane &pl = r->plane(p);
-            a.local_link_traversals += pl.injection_link.flits +
-                                       pl.output_links[index_of(direction::local)].flits;
-            for (unsigned d = 1; d < direction_count; ++d) a.link_traversals += pl.output_links[d].flits;
+            a.local_link_traversals +=
+                pl.injection_link.flits + pl.output_links[index_of(direction::local)].flits;
+            for (unsigned d = 1; d < direction_count; ++d)
+                a.link_traversals += pl.output_links[d].flits;
         }
     }
     a.buffer_reads = a.crossbar_traversals = a.buffer_writes;
@@ -152,8 +159,11 @@ nlohmann::json mesh::stats_json() const {
             auto add_link = [&](const char *dir, const link_state &l) {
                 const double u = utilization(l.flits);
                 max_util = std::max(max_util, u);
-                links.push_back({{"tile", {r->x(), r->y()}}, {"plane", p}, {"port", dir},
-                                 {"flits", l.flits}, {"utilization", u}});
+                links.push_back({{"tile", {r->x(), r->y()}},
+                                 {"plane", p},
+                                 {"port", dir},
+                                 {"flits", l.flits},
+                                 {"utilization", u}});
             };
             add_link("inject", pl.injection_link);
             for (unsigned d = 0; d < direction_count; ++d) {

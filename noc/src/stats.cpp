@@ -34,7 +34,8 @@ nlohmann::json network_stats::to_json() const {
         const char *name = channel_name(channel_from_index(c));
         j["latency_cycles"]["by_channel"][name] = latency_by_channel[c].to_json();
         for (const auto &[hops, summary] : latency_by_channel_and_hops[c])
-            j["latency_cycles"]["by_channel_and_hops"][name][std::to_string(hops)] = summary.to_json();
+            j["latency_cycles"]["by_channel_and_hops"][name][std::to_string(hops)] =
+                summary.to_json();
     }
     for (const auto &[hops, summary] : latency_by_hops)
         j["latency_cycles"]["by_hops"][std::to_string(hops)] = summary.to_json();

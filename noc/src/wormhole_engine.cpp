@@ -114,16 +114,17 @@ void wormhole_engine::execute(const agenda_entry &e) {
 void wormhole_engine::inject(network_port &from, packet &&pkt) {
     const packet_header &h = pkt.header;
     if (h.dst_x >= cfg_.width || h.dst_y >= cfg_.height)
-        model_error("packet from tile (" + std::to_string(from.x()) + "," + std::to_string(from.y()) +
-                    ") to (" + std::to_string(h.dst_x) + "," + std::to_string(h.dst_y) +
-                    "): destination outside the " + std::to_string(cfg_.width) + "x" +
-                    std::to_string(cfg_.height) + " mesh");
+        model_error("packet from tile (" + std::to_string(from.x()) + "," +
+                    std::to_string(from.y()) + ") to (" + std::to_string(h.dst_x) + "," +
+                    std::to_string(h.dst_y) + "): destination outside the " +
+                    std::to_string(cfg_.width) + "x" + std::to_string(cfg_.height) + " mesh");
     if (index_of(h.ch) >= channel_count) model_error("packet with invalid channel");
     if (h.type > header_max_type)
         model_error("packet type " + std::to_string(h.type) + " does not fit the 4-bit type field");
     if (pkt.flits() > cfg_.max_packet_flits)
-        model_error("packet of " + std::to_string(pkt.flits()) + " flits exceeds max_packet_flits " +
-                    std::to_string(cfg_.max_packet_flits) + " (header included)");
+        model_error("packet of " + std::to_string(pkt.flits()) +
+                    " flits exceeds max_packet_flits " + std::to_string(cfg_.max_packet_flits) +
+                    " (header included)");
 
     flight *f;
     if (idle_.empty()) {
@@ -327,12 +328,13 @@ void wormhole_engine::advance_tails(flight *f) {
     for (size_t p = f->next_tail; p <= last; ++p) {
         port_crossing &c = f->ports[p];
         if (c.head < 0) return;
-        int64_t tail = c.start + len - 1;                                        // (a)
+        int64_t tail = c.start + len - 1;  // (a)
         if (p > 0)
-            tail = std::max(tail, f->ports[p - 1].tail + f->ports[p - 1].wire + cfg_.router_latency);  // (b)
+            tail = std::max(
+                tail, f->ports[p - 1].tail + f->ports[p - 1].wire + cfg_.router_latency);  // (b)
         uint64_t room = 0;
         int64_t wires = 0;
-        for (size_t m = 1; p + m <= last; ++m) {                                  // (c)
+        for (size_t m = 1; p + m <= last; ++m) {  // (c)
             room += f->ports[p + m - 1].fit;
             wires += f->ports[p + m - 1].wire;
             if (uint64_t(len) <= room) break;

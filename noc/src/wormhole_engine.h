@@ -20,26 +20,26 @@
 namespace noc::detail {
 
 struct port_crossing {
-    unsigned from_tile = 0;         // router the head leaves (the source tile for the injection)
+    unsigned from_tile = 0;  // router the head leaves (the source tile for the injection)
     direction out_dir = direction::local;
-    unsigned to_tile = 0;           // router whose input buffer receives it (the sink's tile at the end)
+    unsigned to_tile = 0;  // router whose input buffer receives it (the sink's tile at the end)
     direction in_dir = direction::local;
-    unsigned wire = 0;              // wire latency of this crossing (0 inside a tile)
-    int64_t ready = -1;             // earliest head cycle if nothing blocked it
-    int64_t head = -1;              // cycle the head crossed; -1: not yet
-    int64_t start = -1;             // first cycle of the link work booked for the packet
-    int64_t tail = -1;              // cycle the tail crosses; -1: not resolved yet
-    unsigned fit = 0;               // free slots of the receiving buffer when the head entered
+    unsigned wire = 0;   // wire latency of this crossing (0 inside a tile)
+    int64_t ready = -1;  // earliest head cycle if nothing blocked it
+    int64_t head = -1;   // cycle the head crossed; -1: not yet
+    int64_t start = -1;  // first cycle of the link work booked for the packet
+    int64_t tail = -1;   // cycle the tail crosses; -1: not resolved yet
+    unsigned fit = 0;    // free slots of the receiving buffer when the head entered
 };
 
 struct flight {
     packet pkt;
-    unsigned length = 0;            // flits
+    unsigned length = 0;  // flits
     unsigned plane = 0, vc = 0;
-    unsigned src = 0, dst = 0;      // tile ids
+    unsigned src = 0, dst = 0;  // tile ids
     int64_t inject_cycle = 0;
     std::vector<port_crossing> ports;  // hops + 2 entries
-    size_t next_tail = 0;           // first crossing whose tail is unresolved
+    size_t next_tail = 0;              // first crossing whose tail is unresolved
     unsigned hops() const { return static_cast<unsigned>(ports.size()) - 2; }
     size_t last() const { return ports.size() - 1; }
 };

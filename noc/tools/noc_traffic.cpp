@@ -52,9 +52,18 @@ options parse(int argc, char **argv) {
             std::cout << usage;
             std::exit(0);
         }
-        if (a == "--physical") { o.net.physical_channels = true; continue; }
-        if (a == "--no-host") { o.host = false; continue; }
-        if (a == "--no-network-stats") { o.network = false; continue; }
+        if (a == "--physical") {
+            o.net.physical_channels = true;
+            continue;
+        }
+        if (a == "--no-host") {
+            o.host = false;
+            continue;
+        }
+        if (a == "--no-network-stats") {
+            o.network = false;
+            continue;
+        }
         if (a.rfind("--", 0) != 0) bad("unexpected argument '" + a + "'");
         std::string key = a.substr(2), value;
         if (auto eq = key.find('='); eq != std::string::npos) {
@@ -134,10 +143,11 @@ int sc_main(int argc, char **argv) {
         if (o.network) out["network"] = window_stats;
         if (o.host) {
             const double delivered = double(gen.results().delivered);
-            out["host"] = {{"seconds", host_seconds},
-                           {"simulated_cycles", net.current_cycle()},
-                           {"delivered_packets", gen.results().delivered},
-                           {"packets_per_host_second", host_seconds > 0 ? delivered / host_seconds : 0.0}};
+            out["host"] = {
+                {"seconds", host_seconds},
+                {"simulated_cycles", net.current_cycle()},
+                {"delivered_packets", gen.results().delivered},
+                {"packets_per_host_second", host_seconds > 0 ? delivered / host_seconds : 0.0}};
         }
         std::cout << out.dump(1) << "\n";
         const auto &r = gen.results();

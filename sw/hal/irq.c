@@ -10,10 +10,7 @@ void irq_set_handler(unsigned irq, trap_handler_t handler)
         __atomic_store_n(&namp_irq_handlers[irq], handler, __ATOMIC_RELEASE);
 }
 
-void ipi_send(uint32_t hart)
-{
-    mmio_write32(TILE_CLINT_BASE + CLINT_MSIP(hart), 1);
-}
+void ipi_send(uint32_t hart) { mmio_write32(TILE_CLINT_BASE + CLINT_MSIP(hart), 1); }
 
 void ipi_clear(uint32_t hart)
 {

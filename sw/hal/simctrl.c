@@ -9,7 +9,7 @@
 void sim_exit(uint32_t code)
 {
     mmio_write32(TILE_SIMCTRL_BASE + SIMCTRL_EXIT, code);
-    for (;;)  /* the platform halts the core on the write */
+    for (;;) /* the platform halts the core on the write */
         __asm__ volatile("wfi");
 }
 
@@ -20,10 +20,7 @@ void sim_shutdown(uint32_t code)
         __asm__ volatile("wfi");
 }
 
-void sim_mark(uint32_t id)
-{
-    mmio_write32(TILE_SIMCTRL_BASE + SIMCTRL_MARK, id);
-}
+void sim_mark(uint32_t id) { mmio_write32(TILE_SIMCTRL_BASE + SIMCTRL_MARK, id); }
 
 uint64_t sim_cycles(void)
 {
@@ -36,15 +33,15 @@ uint64_t sim_cycles(void)
 }
 
 /* 64-bit counter on RV32: re-read the high half until it did not change across the low read. */
-#define READ_COUNTER64(lo_csr, hi_csr)                 \
-    do {                                               \
-        uint32_t hi, lo, hi2;                          \
-        do {                                           \
-            hi = csr_read(hi_csr);                     \
-            lo = csr_read(lo_csr);                     \
-            hi2 = csr_read(hi_csr);                    \
-        } while (hi != hi2);                           \
-        return ((uint64_t)hi << 32) | lo;              \
+#define READ_COUNTER64(lo_csr, hi_csr)    \
+    do {                                  \
+        uint32_t hi, lo, hi2;             \
+        do {                              \
+            hi = csr_read(hi_csr);        \
+            lo = csr_read(lo_csr);        \
+            hi2 = csr_read(hi_csr);       \
+        } while (hi != hi2);              \
+        return ((uint64_t)hi << 32) | lo; \
     } while (0)
 
 uint64_t cpu_cycles(void) { READ_COUNTER64(mcycle, mcycleh); }

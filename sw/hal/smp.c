@@ -6,15 +6,14 @@
 int spin_trylock(spinlock_t *lock)
 {
     uint32_t old, fail;
-    __asm__ volatile(
-        "1: lr.w.aq  %0, (%2)\n"
-        "   bnez     %0, 2f\n"          /* held: give up */
-        "   sc.w     %1, %3, (%2)\n"
-        "   bnez     %1, 1b\n"          /* reservation lost: retry the whole sequence */
-        "2:\n"
-        : "=&r"(old), "=&r"(fail)
-        : "r"(&lock->locked), "r"(1u)
-        : "memory");
+    __asm__ volatile("1: lr.w.aq  %0, (%2)\n"
+                     "   bnez     %0, 2f\n" /* held: give up */
+                     "   sc.w     %1, %3, (%2)\n"
+                     "   bnez     %1, 1b\n" /* reservation lost: retry the whole sequence */
+                     "2:\n"
+                     : "=&r"(old), "=&r"(fail)
+                     : "r"(&lock->locked), "r"(1u)
+                     : "memory");
     return old == 0;
 }
 
@@ -23,15 +22,12 @@ void spin_lock(spinlock_t *lock)
     for (;;) {
         if (spin_trylock(lock))
             return;
-        while (lock->locked)   /* wait with plain loads: no reservation traffic while held */
+        while (lock->locked) /* wait with plain loads: no reservation traffic while held */
             ;
     }
 }
 
-void spin_unlock(spinlock_t *lock)
-{
-    atomic_store_u32(&lock->locked, 0);
-}
+void spin_unlock(spinlock_t *lock) { atomic_store_u32(&lock->locked, 0); }
 
 void smp_barrier_wait(smp_barrier_t *barrier, uint32_t participants)
 {

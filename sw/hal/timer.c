@@ -12,7 +12,7 @@
 uint64_t timer_now(void)
 {
     uint32_t hi, lo, hi2;
-    do {  /* a carry from lo into hi between the reads would give a value off by 2^32 */
+    do { /* a carry from lo into hi between the reads would give a value off by 2^32 */
         hi = mmio_read32(MTIME_HI);
         lo = mmio_read32(MTIME_LO);
         hi2 = mmio_read32(MTIME_HI);

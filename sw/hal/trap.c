@@ -9,7 +9,7 @@
 
 /* Tables are shared by the cores of a tile (one SRAM). Written rarely, read in the dispatcher. */
 static trap_handler_t exception_handlers[TRAP_NUM_CAUSES];
-trap_handler_t namp_irq_handlers[TRAP_NUM_CAUSES];   /* set by irq_set_handler (irq.c) */
+trap_handler_t namp_irq_handlers[TRAP_NUM_CAUSES]; /* set by irq_set_handler (irq.c) */
 
 void trap_set_handler(unsigned cause, trap_handler_t handler)
 {
@@ -82,8 +82,8 @@ void namp_trap_dispatch(trap_frame_t *frame)
     uint32_t code = MCAUSE_CODE(frame->mcause);
     trap_handler_t handler = NULL;
     if (code < TRAP_NUM_CAUSES) {
-        trap_handler_t *table = (frame->mcause & MCAUSE_INTERRUPT) ? namp_irq_handlers
-                                                                   : exception_handlers;
+        trap_handler_t *table =
+            (frame->mcause & MCAUSE_INTERRUPT) ? namp_irq_handlers : exception_handlers;
         handler = __atomic_load_n(&table[code], __ATOMIC_ACQUIRE);
     }
     if (!handler)

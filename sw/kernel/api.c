@@ -20,7 +20,7 @@ static inline uint32_t kcall3(uint32_t n, uint32_t a0, uint32_t a1, uint32_t a2,
 k_thread_t *k_thread_create(const char *name, void (*entry)(void *), void *arg, uint32_t prio,
                             uint32_t cpu_mask)
 {
-    if (!k_started_here()) {   /* set-up code before k_start: no kernel entry on this core yet */
+    if (!k_started_here()) { /* set-up code before k_start: no kernel entry on this core yet */
         uint32_t saved = irq_global_disable();
         k_lock_take();
         k_thread_t *t = k_sys_thread_create(name, entry, arg, prio, cpu_mask);

@@ -24,31 +24,39 @@ struct k_thread {
     k_thread_t *prev;
     uint32_t prio;
     uint32_t state;
-    k_queue_t *queue;           /* the list it is in, or NULL */
-    trap_frame_t *frame;        /* saved context while not running */
-    uint64_t wake_at;           /* sleep or wait timeout (mtime), UINT64_MAX: none */
-    k_thread_t *timer_next;     /* sorted list of timeouts */
+    k_queue_t *queue;       /* the list it is in, or NULL */
+    trap_frame_t *frame;    /* saved context while not running */
+    uint64_t wake_at;       /* sleep or wait timeout (mtime), UINT64_MAX: none */
+    k_thread_t *timer_next; /* sorted list of timeouts */
     int32_t wait_result;
     uint32_t slice_left;
     uint32_t cpu_mask;
-    int32_t cpu;                /* core it runs on, -1 */
+    int32_t cpu; /* core it runs on, -1 */
     uint32_t id;
     int32_t exit_code;
     k_queue_t joiners;
-    struct k_task *task;        /* NULL: kernel thread */
-    uint8_t *stack;             /* K_STACK_SIZE bytes; kernel stack of a task */
+    struct k_task *task; /* NULL: kernel thread */
+    uint8_t *stack;      /* K_STACK_SIZE bytes; kernel stack of a task */
     const char *name;
     uint32_t is_idle;
     uint32_t syscalls;
     uint32_t suspended;
-    uint32_t critical;          /* HW-OSQM: its events raise the demand interrupt (osqm.c) */
+    uint32_t critical; /* HW-OSQM: its events raise the demand interrupt (osqm.c) */
 };
 
 /* What a vID of a task's endpoint table is, as the kernel made it (kmp_task.c, kmig.c): the
  * record requests are checked against and a migration moves, never the table's words alone.
  * kid: the kernel endpoint it belongs to (its vIDs go when it goes), handle: its entry in the
  * kernel's handle table; 0xFF none. */
-enum k_eto { K_ETO_NONE = 0, K_ETO_SENDBUF, K_ETO_LOOKUP, K_ETO_CHAN, K_ETO_CREDIT, K_ETO_CCAREA, K_ETO_MEMBER };
+enum k_eto {
+    K_ETO_NONE = 0,
+    K_ETO_SENDBUF,
+    K_ETO_LOOKUP,
+    K_ETO_CHAN,
+    K_ETO_CREDIT,
+    K_ETO_CCAREA,
+    K_ETO_MEMBER
+};
 struct k_et_rec {
     uint8_t obj, kid, handle, spare;
 };
@@ -56,8 +64,8 @@ struct k_et_rec {
 /* A task's address space. */
 struct k_task {
     uint32_t satp;
-    uint32_t *root;             /* level-1 page table (physical = virtual for the kernel) */
-    uint8_t *data;              /* physical address of the data region */
+    uint32_t *root; /* level-1 page table (physical = virtual for the kernel) */
+    uint8_t *data;  /* physical address of the data region */
     uint32_t data_pages;
     /* NAMP-SV endpoint table: [addr][kind][limit][0] per vID (namp_structs.h NAMP_ET_*) */
     uint32_t et[K_VIF_ET_MAX][4] __attribute__((aligned(16)));
@@ -72,9 +80,9 @@ struct k_task {
 struct k_cpu {
     k_thread_t *current;
     k_thread_t *idle;
-    uint32_t tls;               /* the hart's tp (set for kernel threads running here) */
+    uint32_t tls; /* the hart's tp (set for kernel threads running here) */
     uint32_t online;
-    uint32_t resched;           /* time slice ended */
+    uint32_t resched; /* time slice ended */
 };
 
 extern struct k_cpu k_cpus[K_MAX_CPUS];
@@ -113,14 +121,14 @@ static inline void k_lock_give(void) { atomic_store_u32(&k_lock.serving, k_lock.
 
 extern char __global_pointer$[];
 extern char __data_start[];
-extern char k_text_start[] __asm__("_start");   /* the shared text a task maps starts here */
-void k_trap_entry(void);                        /* kentry.S: mtvec of every core */
+extern char k_text_start[] __asm__("_start"); /* the shared text a task maps starts here */
+void k_trap_entry(void);                      /* kentry.S: mtvec of every core */
 
 /* ---- core: generic doubly linked queues (queue.c; wait queues, the list ready queues) ---- */
 
 void q_append(k_queue_t *q, k_thread_t *t);
 void q_prepend(k_queue_t *q, k_thread_t *t);
-void q_insert_prio(k_queue_t *q, k_thread_t *t);   /* before the first of lower priority */
+void q_insert_prio(k_queue_t *q, k_thread_t *t); /* before the first of lower priority */
 void q_remove(k_queue_t *q, k_thread_t *t);
 k_thread_t *q_pop(k_queue_t *q);
 
@@ -130,20 +138,20 @@ k_thread_t *q_pop(k_queue_t *q);
 void rq_init(void);
 void rq_insert(k_thread_t *t, int front);
 void rq_remove(k_thread_t *t);
-k_thread_t *rq_pick(uint32_t cpu);     /* highest-priority thread allowed on cpu, removed */
-int rq_top(uint32_t cpu);              /* its priority, -1 when none */
+k_thread_t *rq_pick(uint32_t cpu); /* highest-priority thread allowed on cpu, removed */
+int rq_top(uint32_t cpu);          /* its priority, -1 when none */
 extern const char *const k_rq_layout_name;
 /* The layouts' own state, which the HW-OSQM is told (osqm.c). */
 #if K_RQ_LAYOUT == K_RQ_FLAGS
 #define K_FLAG_WORDS ((K_MAX_THREADS + 31) / 32)
-extern volatile uint32_t k_ready_bits[K_FLAG_WORDS];   /* bit i: thread i is ready */
+extern volatile uint32_t k_ready_bits[K_FLAG_WORDS]; /* bit i: thread i is ready */
 /* The ready threads of priority prio in the order the round-robin takes them (tests). */
 int rq_flags_order(uint32_t prio, k_thread_t **out, int max);
 #else
-extern k_queue_t k_ready[K_PRIOS];                     /* rq_list.c, rq_bitmap.c */
+extern k_queue_t k_ready[K_PRIOS]; /* rq_list.c, rq_bitmap.c */
 #endif
 #if K_RQ_LAYOUT == K_RQ_BITMAP
-extern volatile uint32_t k_ready_bitmap;               /* bit p: priority p not empty */
+extern volatile uint32_t k_ready_bitmap; /* bit p: priority p not empty */
 #endif
 
 /* ---- core: scheduler and threads (sched.c) ---- */
@@ -177,7 +185,7 @@ void k_live_add(void);
 /* 1 once this core entered the scheduler (before: set-up code calls the kernel directly). */
 int k_started_here(void);
 void k_kputs(const char *s, uint32_t len);
-trap_frame_t *k_trap(trap_frame_t *f);   /* kentry.S */
+trap_frame_t *k_trap(trap_frame_t *f); /* kentry.S */
 
 /* ---- core: mutexes and semaphores (sync.c), their system-call halves ---- */
 
@@ -191,7 +199,7 @@ int k_sys_sem_give(k_sem_t *s);
  * frame and returns the result for a0; a caller it left waiting (blocked, sleeping) has a0 = K_OK
  * until its waker sets it. An
  * unset entry is K_ENOSYS; a module sets its calls when it is first used (k_syscall_set). */
-struct k_thread_args {   /* K_SYS_THREAD_CREATE's argument (api.c) */
+struct k_thread_args { /* K_SYS_THREAD_CREATE's argument (api.c) */
     const char *name;
     void (*entry)(void *);
     void *arg;
@@ -228,15 +236,15 @@ void k_mp_event(void);
 /* ---- the optional modules' hooks ----
  * A module registers its hooks the first time it is used; NULL: the module is absent (or not used
  * yet), and the core goes on as without it. Migration needs none: the core never calls it. */
-struct k_vif_hooks {            /* NAMP-SV (vif.c) */
-    void (*task_ended)(struct k_task *task);   /* trap context: the vif back, READY withdrawn */
-    int (*task_quiet)(struct k_task *task);    /* 1 once its slot is idle (pages may go) */
+struct k_vif_hooks {                         /* NAMP-SV (vif.c) */
+    void (*task_ended)(struct k_task *task); /* trap context: the vif back, READY withdrawn */
+    int (*task_quiet)(struct k_task *task);  /* 1 once its slot is idle (pages may go) */
 };
-struct k_osqm_hooks {           /* HW-OSQM (osqm.c), kernel lock held */
-    void (*sched_entry)(void);   /* first at every scheduling decision (the wake-up queue) */
-    void (*ext_irq)(void);       /* first in the external interrupt (the demand interrupt) */
+struct k_osqm_hooks {          /* HW-OSQM (osqm.c), kernel lock held */
+    void (*sched_entry)(void); /* first at every scheduling decision (the wake-up queue) */
+    void (*ext_irq)(void);     /* first in the external interrupt (the demand interrupt) */
 };
-struct k_mp_task_hooks {        /* MCAPI in tasks (kmp_task.c) */
+struct k_mp_task_hooks { /* MCAPI in tasks (kmp_task.c) */
     /* the join of a task: 1 when the service thread took its address space (frees it later) */
     int (*task_release)(k_thread_t *t, struct k_task *task);
 };
@@ -245,7 +253,7 @@ struct k_hooks {
     const struct k_osqm_hooks *osqm;
     const struct k_mp_task_hooks *mp_task;
 };
-extern struct k_hooks k_hooks;   /* sched.c */
+extern struct k_hooks k_hooks; /* sched.c */
 
 /* ---- module NAMP-SV (vif.c, ksend.c): calls the core ---- */
 
@@ -254,7 +262,7 @@ extern struct k_hooks k_hooks;   /* sched.c */
  * destination (migration). */
 struct k_vif_view {
     uint32_t flags, p1, p2, p3, status;
-    uint32_t action;            /* K_VIF_IDLE, K_VIF_PARK (finished: STATUS), K_VIF_RESTART */
+    uint32_t action; /* K_VIF_IDLE, K_VIF_PARK (finished: STATUS), K_VIF_RESTART */
 };
 enum { K_VIF_IDLE = 0, K_VIF_PARK = 1, K_VIF_RESTART = 2 };
 int k_vif_save(struct k_task *task, struct k_vif_view *v);
@@ -309,7 +317,6 @@ int kmp_task_release(k_thread_t *t, struct k_task *task);
 #define PTE_D (1u << 7)
 
 #define K_MUTEX_MAGIC 0x4d555458u
-#define K_SEM_MAGIC 0x53454d41u
-
+#define K_SEM_MAGIC   0x53454d41u
 
 #endif

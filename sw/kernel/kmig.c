@@ -43,7 +43,7 @@
 #include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
-#include "mp/kernel.h"   /* struct mp_ephandle: the kernel's handles of tasks */
+#include "mp/kernel.h" /* struct mp_ephandle: the kernel's handles of tasks */
 #include "na_registers.h"
 #include "namp/namp.h"
 #include "namp/namp_regs.h"
@@ -51,37 +51,57 @@
 #include "namp_structs.h"
 #include "tile_memory_map.h"
 
-#define KMIG_PORT 0x4B4Du         /* each tile's service (K_PORT_KERNEL_FIRST..LAST) */
-#define KMIG_REPLY_PORT 0x4B4Eu   /* answers to this tile's migrations */
-#define KMIG_MAX_PAGES 16u        /* data pages of a task */
-#define KMIG_MAX_STACK 4u
-#define KMIG_PENDING 4u           /* tasks being built here */
-#define KMIG_ARRIVALS 8u
-#define KMIG_WAIT_US 20000u       /* a service's answer */
-#define KMIG_PS_TICKS 200u        /* a RELOC / MIGRATE report, a sender's settling */
-#define KMIG_SPIN 2048u           /* looks before a wait sleeps a tick per look */
-#define KMIG_STOP_TRIES 200u      /* ticks to catch the task outside a kernel wait */
-#define KMIG_SETTLE_TICKS 200u    /* ticks for a request under way or a deleted endpoint to settle */
-#define KMIG_COMMIT_TICKS 20u     /* ticks for the FINALs of a stream's taken elements (microseconds
-                                     when the task leaves its size words alone) */
+#define KMIG_PORT         0x4B4Du /* each tile's service (K_PORT_KERNEL_FIRST..LAST) */
+#define KMIG_REPLY_PORT   0x4B4Eu /* answers to this tile's migrations */
+#define KMIG_MAX_PAGES    16u     /* data pages of a task */
+#define KMIG_MAX_STACK    4u
+#define KMIG_PENDING      4u /* tasks being built here */
+#define KMIG_ARRIVALS     8u
+#define KMIG_WAIT_US      20000u /* a service's answer */
+#define KMIG_PS_TICKS     200u   /* a RELOC / MIGRATE report, a sender's settling */
+#define KMIG_SPIN         2048u  /* looks before a wait sleeps a tick per look */
+#define KMIG_STOP_TRIES   200u   /* ticks to catch the task outside a kernel wait */
+#define KMIG_SETTLE_TICKS 200u   /* ticks for a request under way or a deleted endpoint to settle */
+/* ticks for the FINALs of a stream's taken elements (microseconds
+ * when the task leaves its size words alone) */
+#define KMIG_COMMIT_TICKS 20u
 
 enum km_type {
-    KM_PREPARE = 1, KM_PREPARED, KM_SWITCH, KM_SWITCHED, KM_CANCEL, KM_CANCELLED,
-    KM_SUSPEND, KM_SUSPENDED, KM_CREDIT_MOVE, KM_CREDIT_MOVED, KM_REKEY, KM_REKEYED,
+    KM_PREPARE = 1,
+    KM_PREPARED,
+    KM_SWITCH,
+    KM_SWITCHED,
+    KM_CANCEL,
+    KM_CANCELLED,
+    KM_SUSPEND,
+    KM_SUSPENDED,
+    KM_CREDIT_MOVE,
+    KM_CREDIT_MOVED,
+    KM_REKEY,
+    KM_REKEYED,
     /* software PS (kmig_swps.c) */
-    KM_SW_REDIRECT, KM_SW_REDIRECTED, KM_SW_CREDITS, KM_SW_CREDITS_GIVEN, KM_SW_CREDIT_PATH, KM_SW_CREDIT_PATH_MOVED,
+    KM_SW_REDIRECT,
+    KM_SW_REDIRECTED,
+    KM_SW_CREDITS,
+    KM_SW_CREDITS_GIVEN,
+    KM_SW_CREDIT_PATH,
+    KM_SW_CREDIT_PATH_MOVED,
 };
 
-struct km_et {                 /* one entry of the task's endpoint table, by the kernel's record */
-    uint32_t obj;              /* K_ETO_* */
-    uint32_t ep;               /* CHAN, CREDIT, MEMBER: the index (in km_prepare.ep) of its endpoint */
+struct km_et {    /* one entry of the task's endpoint table, by the kernel's record */
+    uint32_t obj; /* K_ETO_* */
+    uint32_t ep;  /* CHAN, CREDIT, MEMBER: the index (in km_prepare.ep) of its endpoint */
     union {
-        struct { uint32_t va, bytes; };        /* CCAREA: the task's collective area (its pages
-                                                  move with it) */
-        uint32_t h[NAMP_H_KEY_ID / 4 + 1];     /* a handle's words up to its key (LOOKUP, CHAN,
-                                                  MEMBER): where it sends, its identity, flags */
+        /* CCAREA: the task's collective area (its pages
+         * move with it) */
+        struct {
+            uint32_t va, bytes;
+        };
+        /* a handle's words up to its key (LOOKUP, CHAN,
+         * MEMBER): where it sends, its identity, flags */
+        uint32_t h[NAMP_H_KEY_ID / 4 + 1];
     };
-    uint32_t node, port, geometry;   /* LOOKUP, MEMBER: the library's view of the handle */
+    uint32_t node, port, geometry; /* LOOKUP, MEMBER: the library's view of the handle */
 };
 struct km_ep {
     uint32_t idx, port, channel_recv, peer_node, peer_handle;
@@ -97,12 +117,12 @@ struct km_prepared {
     uint32_t data_pa[KMIG_MAX_PAGES], stack_pa[KMIG_MAX_STACK];
     uint32_t ep_hw[MP_TASK_EPS], ep_rx[MP_TASK_EPS], ep_id[MP_TASK_EPS];
     uint32_t et_handle[K_VIF_ET_MAX];
-    uint32_t reply;            /* the destination's PS reply block (dualcast's switch report) */
+    uint32_t reply; /* the destination's PS reply block (dualcast's switch report) */
 };
-struct km_in {                 /* an incoming channel at the switch */
-    uint32_t rd, w, voids, credits;   /* w: first element the destination receives directly */
+struct km_in {                      /* an incoming channel at the switch */
+    uint32_t rd, w, voids, credits; /* w: first element the destination receives directly */
 };
-struct km_out {                /* an outgoing channel's handle words */
+struct km_out { /* an outgoing channel's handle words */
     uint32_t tile, endpoint, credits, flags, sent, rdata, wr_idx;
 };
 struct km_switch {
@@ -128,9 +148,9 @@ struct km_msg {
 static mcapi_endpoint_t svc_ep, reply_ep;
 static volatile uint32_t svc_stop;
 static k_thread_t *svc;
-static k_mutex_t mig_lock;             /* one migration from this tile at a time */
+static k_mutex_t mig_lock; /* one migration from this tile at a time */
 static uint32_t seq_next = 1;
-static struct km_msg out_msg, in_msg, svc_msg, svc_out;   /* kernel memory (not stacks) */
+static struct km_msg out_msg, in_msg, svc_msg, svc_out; /* kernel memory (not stacks) */
 
 /* a task being built here: until its switch, and what it needs */
 static struct {
@@ -226,7 +246,8 @@ void kmig_give_credits(uint32_t credit_path, uint32_t n)
 static uint32_t data0(uint32_t rx, uint32_t n) { return rx + MP_CB_HEADER_SIZE + (4u << n); }
 
 /* A message to a tile's service (or a reply endpoint) and its answer. */
-static int send_msg(mcapi_endpoint_t from, uint32_t tile, uint32_t port, struct km_msg *m, uint32_t bytes)
+static int send_msg(mcapi_endpoint_t from, uint32_t tile, uint32_t port, struct km_msg *m,
+                    uint32_t bytes)
 {
     mcapi_status_t st;
     mcapi_endpoint_t to;
@@ -283,8 +304,9 @@ static void answer(uint32_t tile, struct km_msg *m, uint32_t bytes)
 /* A NAMP-PS control message through a slot of the kernel's library; the report lands in `reply`
  * on reply_tile (a local block is then waited for). new_id: the new location's endpoint identity
  * (namp.identity). */
-static int ps_request(uint32_t op, uint32_t tile, uint32_t handle, uint32_t new_tile, uint32_t new_ep,
-                      uint32_t new_rdata, uint32_t new_id, uint32_t reply_tile, volatile uint32_t *reply)
+static int ps_request(uint32_t op, uint32_t tile, uint32_t handle, uint32_t new_tile,
+                      uint32_t new_ep, uint32_t new_rdata, uint32_t new_id, uint32_t reply_tile,
+                      volatile uint32_t *reply)
 {
     static uint32_t q[NAMP_PS_Q_SIZE / 4] __attribute__((aligned(8)));
     if (reply_tile == me())
@@ -314,7 +336,7 @@ static int k_ps_wait(volatile uint32_t *reply)
         const uint32_t st = reply[NAMP_PS_A_STATE / 4];
         if (st & NAMP_PS_DONE)
             return NAMP_STATUS_CODE(st) ? K_EINVAL : K_OK;
-        if (!kwait_more(&w))   /* the report arrives through this tile's adapter */
+        if (!kwait_more(&w)) /* the report arrives through this tile's adapter */
             return K_ETIMEDOUT;
     }
 }
@@ -329,14 +351,17 @@ static uint32_t copy_to(uint32_t tile, uint32_t dst, const void *src, uint32_t b
  * header the task can write; every index is bounded by the capacity, every size by 2^m. */
 
 struct rxbuf {
-    const uint8_t *base;       /* the buffer (the task's page, physical) */
-    uint32_t n, m;             /* the geometry the kernel created it with */
+    const uint8_t *base; /* the buffer (the task's page, physical) */
+    uint32_t n, m;       /* the geometry the kernel created it with */
 };
 static const volatile uint32_t *rx_sizes(const struct rxbuf *b)
 {
     return (const volatile uint32_t *)(b->base + MP_CB_HEADER_SIZE);
 }
-static uint32_t rx_rd(const struct rxbuf *b) { return ((const volatile mp_cbuffer_t *)b->base)->rd_idx; }
+static uint32_t rx_rd(const struct rxbuf *b)
+{
+    return ((const volatile mp_cbuffer_t *)b->base)->rd_idx;
+}
 
 /* The task's read index as far as the kernel trusts it: at most a buffer's worth below `to` and
  * not beyond it; else (a poisoned header) `to`: the task's unread elements are its own loss. */
@@ -379,7 +404,8 @@ static uint32_t held_from(const struct rxbuf *b, uint32_t to)
 
 /* Elements [from, to) (at most a buffer's worth: held_from) into the destination's buffer of the
  * same geometry at dst_rx, at the same indices; a size word's length is cut to the element. */
-static uint32_t copy_elements(const struct rxbuf *b, uint32_t from, uint32_t to, uint32_t tile, uint32_t dst_rx)
+static uint32_t copy_elements(const struct rxbuf *b, uint32_t from, uint32_t to, uint32_t tile,
+                              uint32_t dst_rx)
 {
     const uint32_t n = b->n, m = b->m, mask = (1u << n) - 1u;
     uint32_t bytes = 0;
@@ -388,10 +414,12 @@ static uint32_t copy_elements(const struct rxbuf *b, uint32_t from, uint32_t to,
         const uint32_t sw = rx_sizes(b)[k];
         uint32_t len = (sw & MP_CB_COMMITTED) && !(sw & MP_CB_VOID) ? sw & MP_CB_SIZE_MASK : 0u;
         if (len > (1u << m))
-            len = 1u << m;   /* the task's own element, as far as it goes */
+            len = 1u << m; /* the task's own element, as far as it goes */
         if (len)
-            bytes += copy_to(tile, data0(dst_rx, n) + (k << m), b->base + MP_CB_HEADER_SIZE + (4u << n) + (k << m), len);
-        bytes += copy_to(tile, dst_rx + MP_CB_HEADER_SIZE + 4u * k, (const void *)&rx_sizes(b)[k], 4);
+            bytes += copy_to(tile, data0(dst_rx, n) + (k << m),
+                             b->base + MP_CB_HEADER_SIZE + (4u << n) + (k << m), len);
+        bytes +=
+            copy_to(tile, dst_rx + MP_CB_HEADER_SIZE + 4u * k, (const void *)&rx_sizes(b)[k], 4);
     }
     return bytes;
 }
@@ -458,9 +486,7 @@ static int rebuild_entry(uint32_t z, uint32_t i, struct km_prepared *pd)
         vid = k_vif_add_sendbuf(t, K_USER_DATA + offsetof(mp_task_state_t, tx),
                                 (uint32_t)mp_cbuffer_footprint(MP_TASK_TX_N, MP_TASK_TX_M));
         break;
-    case K_ETO_CCAREA:
-        vid = k_vif_add_ccarea(t, e->va, e->bytes);
-        break;
+    case K_ETO_CCAREA: vid = k_vif_add_ccarea(t, e->va, e->bytes); break;
     case K_ETO_CREDIT: {
         mcapix_endpoint_info_t info;
         if (e->ep < p->n_ep && inspect(pending[z].ep_h[e->ep], &info) == 0)
@@ -471,7 +497,7 @@ static int rebuild_entry(uint32_t z, uint32_t i, struct km_prepared *pd)
     case K_ETO_CHAN:
     case K_ETO_MEMBER: {
         if (e->obj != K_ETO_LOOKUP && e->ep >= p->n_ep)
-            break;   /* an endpoint-bound handle without its endpoint: refused */
+            break; /* an endpoint-bound handle without its endpoint: refused */
         struct mp_ephandle *h = kmp_task_handle(t);
         if (!h) {
             vid = K_ENOMEM;
@@ -487,12 +513,12 @@ static int rebuild_entry(uint32_t z, uint32_t i, struct km_prepared *pd)
         x->id = h->id;
         x->tile = e->h[NAMP_H_TILE / 4];
         x->endpoint = h->addr;
-        if (e->obj == K_ETO_CHAN) {   /* the rest at the switch; dualcast block in its own words */
+        if (e->obj == K_ETO_CHAN) { /* the rest at the switch; dualcast block in its own words */
             x->dualcast = (uint32_t)(uintptr_t)x + NAMP_H_RESERVED;
             /* a channel's handle from the start: its receiver's credit path moves here before the
              * switch, and the target takes credits only for a connected handle */
             x->flags = NAMP_H_F_CONNECTED;
-        } else if (e->obj == K_ETO_MEMBER) {   /* the key of the endpoint made here */
+        } else if (e->obj == K_ETO_MEMBER) { /* the key of the endpoint made here */
             x->flags = e->h[NAMP_H_FLAGS / 4];
             x->credits = e->h[NAMP_H_CREDITS / 4];
             x->key_tile = me();
@@ -504,7 +530,7 @@ static int rebuild_entry(uint32_t z, uint32_t i, struct km_prepared *pd)
             (void)kmp_task_set_vid(t, (uint32_t)vid, e->obj, kid, h);
         return vid == (int)i ? K_OK : vid < 0 ? K_ENOMEM : K_EINVAL;
     }
-    default:   /* an entry the kernel took back stays empty: a placeholder keeps the vIDs */
+    default: /* an entry the kernel took back stays empty: a placeholder keeps the vIDs */
         vid = k_vif_add_handle(t, (const void *)(uintptr_t)4u);
         if (vid >= 0)
             (void)k_vif_clear_entry(t, (uint32_t)vid);
@@ -527,7 +553,8 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
     const int slot = claim_vif_slot(p->slot);
     if (slot < 0)
         return K_ENOMEM;
-    k_task_image_t img = {"migrated", never_started, NULL, p->data_size, p->stack_pages, p->prio, 1};
+    k_task_image_t img = {"migrated",     never_started, NULL, p->data_size,
+                          p->stack_pages, p->prio,       1};
     k_thread_t *t = k_task_create(&img);
     if (!t) {
         unclaim_vif_slot((unsigned)slot);
@@ -536,7 +563,7 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
     /* the task's quota comes with it: reserved here, or the move is refused */
     if (kmp_task_admit(t, &p->quota) != K_OK) {
         unclaim_vif_slot((unsigned)slot);
-        end_unstarted(t);   /* its drop finds no record: nothing was admitted */
+        end_unstarted(t); /* its drop finds no record: nothing was admitted */
         return K_ENOMEM;
     }
     pending[z].t = t;
@@ -546,8 +573,9 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
     pending[z].p = *p;
     int r = K_OK;
     for (uint32_t i = 0; i < p->n_ep && r == K_OK; ++i) {
-        struct kmp_task_ep_spec spec = {p->ep[i].idx, p->ep[i].port, !p->ep[i].channel_recv,
-                                        p->ep[i].channel_recv, p->ep[i].peer_node, p->ep[i].peer_handle};
+        struct kmp_task_ep_spec spec = {p->ep[i].idx,           p->ep[i].port,
+                                        !p->ep[i].channel_recv, p->ep[i].channel_recv,
+                                        p->ep[i].peer_node,     p->ep[i].peer_handle};
         int kid = kmp_task_adopt(t, &spec, &pending[z].ep_h[i]);
         mcapix_endpoint_info_t info;
         if (kid < 0)
@@ -559,7 +587,8 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
             pd->ep_hw[i] = info.endpoint;
             pd->ep_rx[i] = info.rx;
             pd->ep_id[i] = info.id;
-            if (p->method == K_MIGRATE_SOFTWARE && info.channel_recv && kswps_sink(pending[z].ep_h[i]) != K_OK)
+            if (p->method == K_MIGRATE_SOFTWARE && info.channel_recv &&
+                kswps_sink(pending[z].ep_h[i]) != K_OK)
                 r = K_ENOMEM;
         }
     }
@@ -581,7 +610,8 @@ static int prepare(const struct km_msg *m, struct km_prepared *pd)
     for (uint32_t i = 0; i < pd->n_data; ++i)
         pd->data_pa[i] = vm_user_range(task, K_USER_DATA + i * K_PAGE_SIZE, 1, PTE_R);
     for (uint32_t i = 0; i < pd->n_stack; ++i)
-        pd->stack_pa[i] = vm_user_range(task, K_USER_STACK_TOP - (pd->n_stack - i) * K_PAGE_SIZE, 1, PTE_R);
+        pd->stack_pa[i] =
+            vm_user_range(task, K_USER_STACK_TOP - (pd->n_stack - i) * K_PAGE_SIZE, 1, PTE_R);
     pd->reply = (uint32_t)(uintptr_t)pending[z].reply;
     pending[z].reply[0] = 0;
     return K_OK;
@@ -621,12 +651,12 @@ struct mig_method {
 
 static int dest_end_given(uint32_t z, uint32_t i, uint32_t *w)
 {
-    (void)z, (void)i, (void)w;   /* the source sent it */
+    (void)z, (void)i, (void)w; /* the source sent it */
     return K_OK;
 }
 static int dest_end_reported(uint32_t z, uint32_t i, uint32_t *w)
 {
-    (void)i;   /* dualcast: the switch report came here */
+    (void)i; /* dualcast: the switch report came here */
     if (k_ps_wait(pending[z].reply) != K_OK)
         return K_ETIMEDOUT;
     *w = pending[z].reply[NAMP_PS_A_WR_IDX / 4];
@@ -648,8 +678,9 @@ static int dest_unpause(uint32_t z, const struct km_switch *sw)
         mcapix_endpoint_info_t info;
         if (inspect(pending[z].ep_h[i], &info) != 0)
             return K_EINVAL;
-        if (ps_request(NAMP_PS_OP_RELOC, p->ep[i].peer_node, p->ep[i].peer_handle, me(), info.endpoint,
-                       data0(info.rx, info.capacity_log2), info.id, me(), pending[z].reply) != K_OK)
+        if (ps_request(NAMP_PS_OP_RELOC, p->ep[i].peer_node, p->ep[i].peer_handle, me(),
+                       info.endpoint, data0(info.rx, info.capacity_log2), info.id, me(),
+                       pending[z].reply) != K_OK)
             return K_ETIMEDOUT;
         if (sw->in[i].credits)
             kmig_give_credits(info.credit_path, sw->in[i].credits);
@@ -668,16 +699,16 @@ struct mig {
     mcapix_endpoint_info_t infos[MP_TASK_EPS];
     struct rxbuf rx[MP_TASK_EPS];
     int n_eps, suspended;
-    struct km_prepare pk;      /* what the destination was told */
-    struct km_prepared pd;     /* what it answered */
+    struct km_prepare pk;  /* what the destination was told */
+    struct km_prepared pd; /* what it answered */
     struct km_in in[MP_TASK_EPS];
     struct km_switch sw;
     uint32_t prep_seq, bytes;
     uint32_t reply[NAMP_PS_A_SIZE / 4] __attribute__((aligned(8)));
     k_migrate_result_t res;
-    uint64_t c;                /* cycles at the start of the phase under way (phase I, II) */
-    int switch_sent;           /* phase II changed the task's world: no undo from here on */
-    int fwd[MP_TASK_EPS];      /* software PS: incoming channel i's forwarding entry (-1 none) */
+    uint64_t c;           /* cycles at the start of the phase under way (phase I, II) */
+    int switch_sent;      /* phase II changed the task's world: no undo from here on */
+    int fwd[MP_TASK_EPS]; /* software PS: incoming channel i's forwarding entry (-1 none) */
 };
 
 /* the sender of incoming channel i suspends (pausing): its credits taken, its stream's end */
@@ -727,10 +758,11 @@ static void no_msg_prepare(struct mig *c, int i) { (void)c, (void)i; }
 static void no_chan_undo(struct mig *c, int i) { (void)c, (void)i; }
 static void relocate_chan_switch(struct mig *c, int i)
 {
-    (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile, c->pd.ep_hw[i],
-                     data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], me(), c->reply);
+    (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile,
+                     c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], me(),
+                     c->reply);
     c->in[i].w = c->reply[NAMP_PS_A_WR_IDX / 4];
-    wait_committed(&c->rx[i], c->in[i].w);   /* FINALs precede the report on their channel */
+    wait_committed(&c->rx[i], c->in[i].w); /* FINALs precede the report on their channel */
 }
 
 /* dualcast: the sender writes every element to both tiles from now on; the elements before that
@@ -738,7 +770,8 @@ static void relocate_chan_switch(struct mig *c, int i)
 static int dualcast_chan_prepare(struct mig *c, int i)
 {
     int r = ps_request(NAMP_PS_OP_MIGRATE, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile,
-                       c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], me(), c->reply);
+                       c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], me(),
+                       c->reply);
     if (r != K_OK)
         return r;
     const uint32_t wm = c->reply[NAMP_PS_A_WR_IDX / 4];
@@ -747,16 +780,17 @@ static int dualcast_chan_prepare(struct mig *c, int i)
     c->bytes += copy_elements(&c->rx[i], held_from(&c->rx[i], wm), wm, c->tile, c->pd.ep_rx[i]);
     return K_OK;
 }
-static void dualcast_chan_undo(struct mig *c, int i)   /* dualcast ends */
+static void dualcast_chan_undo(struct mig *c, int i) /* dualcast ends */
 {
     if (c->prep_seq)
         (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, me(),
-                         c->infos[i].endpoint, data0(c->infos[i].rx, c->rx[i].n), c->infos[i].id, me(), c->reply);
+                         c->infos[i].endpoint, data0(c->infos[i].rx, c->rx[i].n), c->infos[i].id,
+                         me(), c->reply);
 }
-static void dualcast_chan_switch(struct mig *c, int i)   /* its report goes to the destination */
+static void dualcast_chan_switch(struct mig *c, int i) /* its report goes to the destination */
 {
-    (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile, c->pd.ep_hw[i],
-                     data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], c->tile,
+    (void)ps_request(NAMP_PS_OP_RELOC, c->pk.ep[i].peer_node, c->pk.ep[i].peer_handle, c->tile,
+                     c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n), c->pd.ep_id[i], c->tile,
                      (volatile uint32_t *)(uintptr_t)c->pd.reply);
 }
 
@@ -771,9 +805,10 @@ static void ps_chan_release(struct mig *c, int i)
 static int sw_chan_prepare(struct mig *c, int i)
 {
     if (c->rx[i].n != MP_TASK_RX_N || c->rx[i].m != MP_TASK_RX_M)
-        return K_ENOTSUP;   /* the forwarder knows one geometry: a task's receive page */
+        return K_ENOTSUP; /* the forwarder knows one geometry: a task's receive page */
     const uint32_t rx = (uint32_t)(uintptr_t)c->rx[i].base;
-    c->fwd[i] = kswps_forward(rx, ((const volatile mp_cbuffer_t *)c->rx[i].base)->wr_idx, c->tile, c->pd.ep_rx[i]);
+    c->fwd[i] = kswps_forward(rx, ((const volatile mp_cbuffer_t *)c->rx[i].base)->wr_idx, c->tile,
+                              c->pd.ep_rx[i]);
     return c->fwd[i] < 0 ? K_ENOMEM : K_OK;
 }
 static void sw_chan_undo(struct mig *c, int i) { kswps_cancel(c->fwd[i]); }
@@ -787,7 +822,8 @@ static void sw_chan_live(struct mig *c, int i) { kswps_live(c->fwd[i]); }
 static void sw_chan_release(struct mig *c, int i)
 {
     const uint32_t node = c->pk.ep[i].peer_node, handle = c->pk.ep[i].peer_handle;
-    const uint32_t args[6] = {handle, c->tile, c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n),
+    const uint32_t args[6] = {handle,         c->tile,
+                              c->pd.ep_hw[i], data0(c->pd.ep_rx[i], c->rx[i].n),
                               c->infos[i].id, c->pd.ep_id[i]};
     if (call_words(node, KM_SW_REDIRECT, args, 6) != K_OK) {
         kswps_cancel(c->fwd[i]);
@@ -800,15 +836,18 @@ static void sw_chan_release(struct mig *c, int i)
 }
 
 static const struct mig_method methods[] = {
-    [K_MIGRATE_PAUSE] = {"pause", pause_chan_prepare, pause_msg_prepare, pause_chan_undo, pause_chan_switch, 1,
-                         dest_end_given, dest_unpause, 1, no_chan_live, ps_chan_release},
-    [K_MIGRATE_RELOCATE] = {"relocate", relocate_chan_prepare, no_msg_prepare, no_chan_undo, relocate_chan_switch, 1,
-                            dest_end_given, dest_nothing, 1, no_chan_live, ps_chan_release},
-    [K_MIGRATE_DUALCAST] = {"dualcast", dualcast_chan_prepare, no_msg_prepare, dualcast_chan_undo,
-                            dualcast_chan_switch, 0, dest_end_reported, dest_nothing, 1, no_chan_live,
+    [K_MIGRATE_PAUSE] = {"pause", pause_chan_prepare, pause_msg_prepare, pause_chan_undo,
+                         pause_chan_switch, 1, dest_end_given, dest_unpause, 1, no_chan_live,
+                         ps_chan_release},
+    [K_MIGRATE_RELOCATE] = {"relocate", relocate_chan_prepare, no_msg_prepare, no_chan_undo,
+                            relocate_chan_switch, 1, dest_end_given, dest_nothing, 1, no_chan_live,
                             ps_chan_release},
-    [K_MIGRATE_SOFTWARE] = {"software", sw_chan_prepare, no_msg_prepare, sw_chan_undo, sw_chan_switch, 0,
-                            dest_end_given, dest_nothing, 0, sw_chan_live, sw_chan_release},
+    [K_MIGRATE_DUALCAST] = {"dualcast", dualcast_chan_prepare, no_msg_prepare, dualcast_chan_undo,
+                            dualcast_chan_switch, 0, dest_end_reported, dest_nothing, 1,
+                            no_chan_live, ps_chan_release},
+    [K_MIGRATE_SOFTWARE] = {"software", sw_chan_prepare, no_msg_prepare, sw_chan_undo,
+                            sw_chan_switch, 0, dest_end_given, dest_nothing, 0, sw_chan_live,
+                            sw_chan_release},
 };
 
 /* ---- the destination's switch ---- */
@@ -898,7 +937,8 @@ k_thread_t *k_migrate_take_arrival(void)
  * Only a connected handle still connected to the endpoint of identity `id`. */
 int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *taken)
 {
-    if ((handle & 3) || handle < tile_sram_base() || handle - tile_sram_base() > tile_sram_size() - NAMP_H_SIZE)
+    if ((handle & 3) || handle < tile_sram_base() ||
+        handle - tile_sram_base() > tile_sram_size() - NAMP_H_SIZE)
         return K_EINVAL;
     volatile namp_handle_t *h = (volatile namp_handle_t *)(uintptr_t)handle;
     if (!(h->flags & NAMP_H_F_CONNECTED) || !kmig_same_id(h->id, id))
@@ -922,7 +962,8 @@ int kmig_suspend_sender(uint32_t handle, uint32_t id, uint32_t *w, uint32_t *tak
  * is there they have all arrived and the handle's credit count is final. */
 static int move_credit_path(const uint32_t *w, uint32_t reply_tile)
 {
-    const uint32_t ep_addr = w[0], tile = w[1], handle = w[2], reply = w[3], id = w[4], old_handle = w[5];
+    const uint32_t ep_addr = w[0], tile = w[1], handle = w[2], reply = w[3], id = w[4],
+                   old_handle = w[5];
     kmp_lock();
     mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
     kmp_unlock();
@@ -933,8 +974,8 @@ static int move_credit_path(const uint32_t *w, uint32_t reply_tile)
     if (!reply || (reply & 3u))
         return K_EINVAL;
     /* the credit path keeps the receiver's own identity: the sender's new handle holds it */
-    int r = ps_request(NAMP_PS_OP_RELOC, me(), info.credit_path, tile, handle, 0, info.id, reply_tile,
-                       (volatile uint32_t *)(uintptr_t)reply);
+    int r = ps_request(NAMP_PS_OP_RELOC, me(), info.credit_path, tile, handle, 0, info.id,
+                       reply_tile, (volatile uint32_t *)(uintptr_t)reply);
     if (r == K_OK)
         KMP((void)mcapix_chan_credit_path_moved(e, tile, handle));
     return r;
@@ -976,25 +1017,17 @@ static void serve(struct km_msg *m)
         break;
     }
     case KM_SUSPEND:
-        svc_out.result = kmig_suspend_sender(m->u.w[0], m->u.w[1], &svc_out.u.w[0], &svc_out.u.w[1]);
+        svc_out.result =
+            kmig_suspend_sender(m->u.w[0], m->u.w[1], &svc_out.u.w[0], &svc_out.u.w[1]);
         break;
-    case KM_CREDIT_MOVE:
-        svc_out.result = move_credit_path(m->u.w, m->from);
-        break;
-    case KM_REKEY:
-        svc_out.result = rekey(m->u.w);
-        break;
+    case KM_CREDIT_MOVE: svc_out.result = move_credit_path(m->u.w, m->from); break;
+    case KM_REKEY: svc_out.result = rekey(m->u.w); break;
     case KM_SW_REDIRECT:
         svc_out.result = kswps_redirect(m->u.w, &svc_out.u.w[0], &svc_out.u.w[1]);
         break;
-    case KM_SW_CREDITS:
-        svc_out.result = kswps_give_credits(m->u.w);
-        break;
-    case KM_SW_CREDIT_PATH:
-        svc_out.result = kswps_move_credit_path(m->u.w, m->from);
-        break;
-    default:
-        return;
+    case KM_SW_CREDITS: svc_out.result = kswps_give_credits(m->u.w); break;
+    case KM_SW_CREDIT_PATH: svc_out.result = kswps_move_credit_path(m->u.w, m->from); break;
+    default: return;
     }
     answer(m->from, &svc_out, bytes);
 }
@@ -1024,7 +1057,7 @@ int k_migrate_service_start(uint32_t prio)
     svc = k_thread_create("kmig", service_main, NULL, prio, 0);
     if (!svc)
         return K_ENOMEM;
-    return kswps_start(prio);   /* software PS's forwarder */
+    return kswps_start(prio); /* software PS's forwarder */
 }
 
 void k_migrate_service_stop(void)
@@ -1090,8 +1123,10 @@ static int mig_describe(struct mig *c)
         if (inspect(c->eps[i].h, &c->infos[i]) != 0)
             return K_EINVAL;
         const mcapix_endpoint_info_t *f = &c->infos[i];
-        c->rx[i] = (struct rxbuf){(const uint8_t *)(uintptr_t)f->rx, f->capacity_log2, f->max_msg_log2};
-        p->ep[i] = (struct km_ep){c->eps[i].idx, f->port, f->channel_recv, f->peer_node, f->peer_handle};
+        c->rx[i] =
+            (struct rxbuf){(const uint8_t *)(uintptr_t)f->rx, f->capacity_log2, f->max_msg_log2};
+        p->ep[i] =
+            (struct km_ep){c->eps[i].idx, f->port, f->channel_recv, f->peer_node, f->peer_handle};
     }
     p->n_et = task->et_count;
     for (uint32_t i = 0; i < task->et_count && i < K_VIF_ET_MAX; ++i) {
@@ -1102,17 +1137,17 @@ static int mig_describe(struct mig *c)
         e->ep = rec->kid != 0xFFu ? ep_slot(c, rec->kid) : MP_TASK_EPS;
         switch (e->obj) {
         case K_ETO_NONE:
-        case K_ETO_SENDBUF:
-            break;
+        case K_ETO_SENDBUF: break;
         case K_ETO_CCAREA:
             /* the area's task address: the data page that holds it (the pages move, the
              * addresses stay) */
             e->bytes = task->et[i][NAMP_ET_LIMIT / 4];
             for (uint32_t pg = 0; pg < task->data_pages && !e->va; ++pg)
-                if (vm_user_range(task, K_USER_DATA + pg * K_PAGE_SIZE, 1, PTE_R) == (a & ~(K_PAGE_SIZE - 1u)))
+                if (vm_user_range(task, K_USER_DATA + pg * K_PAGE_SIZE, 1, PTE_R) ==
+                    (a & ~(K_PAGE_SIZE - 1u)))
                     e->va = K_USER_DATA + pg * K_PAGE_SIZE + (a & (K_PAGE_SIZE - 1u));
             if (!e->va)
-                return K_EINVAL;   /* not in its data region: nothing to move it with */
+                return K_EINVAL; /* not in its data region: nothing to move it with */
             break;
         case K_ETO_CREDIT:
             if (e->ep == MP_TASK_EPS)
@@ -1120,7 +1155,8 @@ static int mig_describe(struct mig *c)
             break;
         case K_ETO_LOOKUP:
         case K_ETO_MEMBER:
-            describe_handle(e, (const namp_handle_t *)(uintptr_t)a, (const struct mp_ephandle *)(uintptr_t)a);
+            describe_handle(e, (const namp_handle_t *)(uintptr_t)a,
+                            (const struct mp_ephandle *)(uintptr_t)a);
             if (e->obj == K_ETO_MEMBER && e->ep == MP_TASK_EPS)
                 return K_EINVAL;
             break;
@@ -1129,8 +1165,7 @@ static int mig_describe(struct mig *c)
             if (e->ep == MP_TASK_EPS)
                 return K_EINVAL;
             break;
-        default:
-            return K_EINVAL;   /* nothing the kernel made: refused, not guessed */
+        default: return K_EINVAL; /* nothing the kernel made: refused, not guessed */
         }
     }
     return K_OK;
@@ -1156,8 +1191,9 @@ static int mig_phase1(struct mig *c)
         else
             c->m->msg_prepare(c, i);
     }
-    for (int i = 0; r == K_OK && c->method == K_MIGRATE_PAUSE && i < c->n_eps; ++i)   /* allocations */
-        for (struct kwait w = kwait_for(KMIG_COMMIT_TICKS);   /* granted before the hold finish */
+    for (int i = 0; r == K_OK && c->method == K_MIGRATE_PAUSE && i < c->n_eps;
+         ++i)                                               /* allocations */
+        for (struct kwait w = kwait_for(KMIG_COMMIT_TICKS); /* granted before the hold finish */
              !c->pk.ep[i].channel_recv && inflight(c->eps[i].h) && kwait_more(&w);)
             ;
     return r;
@@ -1202,18 +1238,22 @@ static void mig_move_outgoing(struct mig *c)
         const namp_handle_t *h = (const namp_handle_t *)(uintptr_t)task->et[i][NAMP_ET_ADDR / 4];
         if (e->obj == K_ETO_CHAN) {
             c->reply[NAMP_PS_A_STATE / 4] = 0;
-            const uint32_t args[6] = {e->h[NAMP_H_ENDPOINT / 4], c->tile, c->pd.et_handle[i],
-                                      (uint32_t)(uintptr_t)c->reply, e->h[NAMP_H_ID / 4], (uint32_t)(uintptr_t)h};
+            const uint32_t args[6] = {e->h[NAMP_H_ENDPOINT / 4], c->tile,
+                                      c->pd.et_handle[i],        (uint32_t)(uintptr_t)c->reply,
+                                      e->h[NAMP_H_ID / 4],       (uint32_t)(uintptr_t)h};
             /* the receiver's credits sent before the move are here once the PS report is (software:
              * once its kernel's answer is, which follows them from that tile on the same channel) */
-            if (call_words(e->h[NAMP_H_TILE / 4], c->m->needs_ps ? KM_CREDIT_MOVE : KM_SW_CREDIT_PATH, args, 6) ==
-                    K_OK &&
+            if (call_words(e->h[NAMP_H_TILE / 4],
+                           c->m->needs_ps ? KM_CREDIT_MOVE : KM_SW_CREDIT_PATH, args, 6) == K_OK &&
                 c->m->needs_ps)
                 (void)k_ps_wait(c->reply);
-            c->sw.out[i] = (struct km_out){h->tile, h->endpoint, atomic_swap_u32((uint32_t *)&h->credits, 0),
-                                           h->flags, h->sent, h->rdata, h->wr_idx};
+            c->sw.out[i] =
+                (struct km_out){h->tile,  h->endpoint, atomic_swap_u32((uint32_t *)&h->credits, 0),
+                                h->flags, h->sent,     h->rdata,
+                                h->wr_idx};
         } else if (e->obj == K_ETO_MEMBER) {
-            const uint32_t args[6] = {h->endpoint, h->id, h->key_tile, h->key_id, c->tile, c->pd.ep_id[e->ep]};
+            const uint32_t args[6] = {h->endpoint, h->id,   h->key_tile,
+                                      h->key_id,   c->tile, c->pd.ep_id[e->ep]};
             (void)call_words(h->tile, KM_REKEY, args, 6);
         }
     }
@@ -1233,10 +1273,11 @@ static void mig_switch_incoming(struct mig *c)
         c->in[i].rd = bounded_rd(b, c->in[i].w);
         c->in[i].voids = ((const volatile mp_cbuffer_t *)b->base)->voids;
         if (c->m->copy_at_switch)
-            c->bytes += copy_elements(b, held_from(b, c->in[i].w), c->in[i].w, c->tile, c->pd.ep_rx[i]);
+            c->bytes +=
+                copy_elements(b, held_from(b, c->in[i].w), c->in[i].w, c->tile, c->pd.ep_rx[i]);
         c->sw.in[i] = c->in[i];
         if (c->m->dest_stream_end == dest_end_reported)
-            c->sw.in[i].w = 0;   /* the destination takes it from the report */
+            c->sw.in[i].w = 0; /* the destination takes it from the report */
     }
 }
 
@@ -1248,16 +1289,19 @@ static void mig_copy_pages(struct mig *c)
         const uint32_t va = K_USER_DATA + i * K_PAGE_SIZE;
         int chan_page = 0;
         for (int k = 0; k < c->n_eps; ++k)
-            chan_page |= c->pk.ep[k].channel_recv &&
-                         va == K_USER_DATA + offsetof(mp_task_state_t, rx) + c->pk.ep[k].idx * MP_TASK_PAGE;
+            chan_page |=
+                c->pk.ep[k].channel_recv &&
+                va == K_USER_DATA + offsetof(mp_task_state_t, rx) + c->pk.ep[k].idx * MP_TASK_PAGE;
         if (!chan_page)
-            c->bytes += copy_to(c->tile, c->pd.data_pa[i], (const void *)vm_user_range(task, va, 1, PTE_R), K_PAGE_SIZE);
+            c->bytes += copy_to(c->tile, c->pd.data_pa[i],
+                                (const void *)vm_user_range(task, va, 1, PTE_R), K_PAGE_SIZE);
     }
     for (uint32_t i = 0; i < c->pd.n_stack && i < task->stack_pages; ++i)
-        c->bytes += copy_to(c->tile, c->pd.stack_pa[i],
-                            (const void *)vm_user_range(task, K_USER_STACK_TOP - (c->pd.n_stack - i) * K_PAGE_SIZE,
-                                                        1, PTE_R),
-                            K_PAGE_SIZE);
+        c->bytes +=
+            copy_to(c->tile, c->pd.stack_pa[i],
+                    (const void *)vm_user_range(
+                        task, K_USER_STACK_TOP - (c->pd.n_stack - i) * K_PAGE_SIZE, 1, PTE_R),
+                    K_PAGE_SIZE);
 }
 
 static int mig_phase2(struct mig *c)
@@ -1288,7 +1332,7 @@ static void mig_phase3(struct mig *c)
     mcapi_endpoint_t retired[MP_TASK_EPS];
     int n = 0;
     for (int i = 0; i < c->n_eps; ++i)
-        if (c->pk.ep[i].channel_recv) {   /* its one sender is switched: no tombstone needed */
+        if (c->pk.ep[i].channel_recv) { /* its one sender is switched: no tombstone needed */
             c->m->chan_release(c, i);
             KMP((void)mcapix_endpoint_retire(c->eps[i].h));
             retired[n++] = c->eps[i].h;
@@ -1319,7 +1363,7 @@ static int mig_begin(struct mig *c, k_thread_t *t, unsigned tile, int method)
         return K_ENOTSUP;
     if (t->task->migrating)
         return K_EBUSY;
-    t->task->migrating = 1;   /* no request of the task from now on: its records stay as listed */
+    t->task->migrating = 1; /* no request of the task from now on: its records stay as listed */
     k_mutex_lock(&mig_lock);
     memset(c, 0, sizeof *c);
     c->t = t;
@@ -1348,7 +1392,7 @@ static int mig_abort(struct mig *c, int r)
 {
     k_thread_t *t = c->t;
     if (!t->task || t->state == KS_DEAD)
-        r = K_EINVAL;   /* it ended meanwhile */
+        r = K_EINVAL; /* it ended meanwhile */
     mig_undo(c);
     if (t->task)
         t->task->migrating = 0;
@@ -1378,7 +1422,7 @@ static int mig_finish(struct mig *c, int r, k_migrate_result_t *res)
  * before the switch undoes everything. */
 int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t *res)
 {
-    static struct mig c;   /* one migration from this tile at a time (mig_lock): kernel memory */
+    static struct mig c; /* one migration from this tile at a time (mig_lock): kernel memory */
     int r = mig_begin(&c, t, tile, method);
     if (r != K_OK)
         return r;
@@ -1390,7 +1434,7 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
     if (r == K_OK)
         r = mig_phase1(&c);
     c.res.phase1_cycles = (uint32_t)(cycles_now() - c.c);
-    c.c = cycles_now();   /* phase II from here */
+    c.c = cycles_now(); /* phase II from here */
     if (r == K_OK)
         r = mig_phase2(&c);
     else

@@ -37,35 +37,40 @@
 #include "tile_memory_map.h"
 
 #define KSWPS_ENTRIES 8u
-#define KSWPS_TICKS 200u      /* a stream's last FINALs, a sender's transfers */
-
+#define KSWPS_TICKS   200u /* a stream's last FINALs, a sender's transfers */
 
 enum { F_FREE, F_RUNNING, F_STOPPED, F_LIVE };
 
 static struct fwd {
     volatile uint32_t state;
     uint32_t rx, tile, dst_rx;
-    uint32_t from;       /* the first index forwarded */
-    uint32_t next;       /* the first index not forwarded yet */
-    uint32_t dst_wr;     /* the destination's write index as last set */
+    uint32_t from;   /* the first index forwarded */
+    uint32_t next;   /* the first index not forwarded yet */
+    uint32_t dst_wr; /* the destination's write index as last set */
 } fwd[KSWPS_ENTRIES];
 static k_mutex_t fwd_lock;
-static k_sem_t fwd_wake;           /* given when an entry starts: the forwarder polls while any is */
-static k_thread_t *forwarder;      /* created with the first entry: no cost without software PS */
+static k_sem_t fwd_wake;      /* given when an entry starts: the forwarder polls while any is */
+static k_thread_t *forwarder; /* created with the first entry: no cost without software PS */
 static uint32_t fwd_prio, fwd_ready;
-static volatile uint32_t fwd_stop;  /* the migration service stops: the forwarder ends when idle */
+static volatile uint32_t fwd_stop; /* the migration service stops: the forwarder ends when idle */
 
 /* ---- the copies: word by word through the RMA window ---- */
 
-#define N MP_TASK_RX_N
-#define MASK ((1u << N) - 1u)
+#define N          MP_TASK_RX_N
+#define MASK       ((1u << N) - 1u)
 /* Every index, size word and read index of the task's page is the task's to write
  * (docs/security.md "Migration"): each loop over them runs at most a buffer's worth of elements,
  * a size word larger than an element copies one element, addresses are masked into the page. */
-#define RING (1u << N)
+#define RING       (1u << N)
 #define ELEM_BYTES (1u << MP_TASK_RX_M)
-static volatile uint32_t *sizes_of(uint32_t rx) { return (volatile uint32_t *)(uintptr_t)(rx + MP_CB_HEADER_SIZE); }
-static uint32_t size_at(uint32_t rx, uint32_t i) { return rx + MP_CB_HEADER_SIZE + 4u * (i & MASK); }
+static volatile uint32_t *sizes_of(uint32_t rx)
+{
+    return (volatile uint32_t *)(uintptr_t)(rx + MP_CB_HEADER_SIZE);
+}
+static uint32_t size_at(uint32_t rx, uint32_t i)
+{
+    return rx + MP_CB_HEADER_SIZE + 4u * (i & MASK);
+}
 static uint32_t data_at(uint32_t rx, uint32_t i)
 {
     return rx + MP_CB_HEADER_SIZE + (4u << N) + ((i & MASK) << MP_TASK_RX_M);
@@ -94,7 +99,7 @@ static void copy_element(const struct fwd *f, uint32_t i, uint32_t sw)
         for (uint32_t k = 0; k < words; ++k)
             rma_store(f->tile, data_at(f->dst_rx, i) + 4u * k, src[k]);
     }
-    (void)rma_drain();   /* the data before its size word */
+    (void)rma_drain(); /* the data before its size word */
     rma_store(f->tile, size_at(f->dst_rx, i), sw);
 }
 
@@ -109,14 +114,14 @@ static void forward_some(struct fwd *f)
         if (sw & MP_CB_COMMITTED) {
             copy_element(f, i, sw);
             if (f->state != F_RUNNING)
-                sizes[i & MASK] = 0;   /* the task does not run here any more */
+                sizes[i & MASK] = 0; /* the task does not run here any more */
         } else if ((int32_t)(b->rd_idx - i) <= 0) {
-            break;                     /* its FINAL is still on the way */
-        }                              /* else: the task took it here already */
+            break; /* its FINAL is still on the way */
+        }          /* else: the task took it here already */
         f->next = i + 1u;
     }
     if (f->state == F_LIVE && f->dst_wr != f->next) {
-        (void)rma_drain();             /* the elements before the index that shows them */
+        (void)rma_drain(); /* the elements before the index that shows them */
         rma_store(f->tile, f->dst_rx + MP_CB_OFF_WR_IDX, f->next);
         f->dst_wr = f->next;
     }
@@ -136,7 +141,7 @@ static void forwarder_main(void *arg)
             }
         k_mutex_unlock(&fwd_lock);
         if (any)
-            k_sleep(1);   /* a kernel tick: the task runs in between */
+            k_sleep(1); /* a kernel tick: the task runs in between */
         else if (fwd_stop)
             break;
         else
@@ -178,7 +183,7 @@ int kswps_forward(uint32_t rx, uint32_t from, uint32_t tile, uint32_t dst_rx)
             h = (int)e;
         }
     k_mutex_unlock(&fwd_lock);
-    k_sem_give(&fwd_wake);   /* after the entry: a forwarder that found none waits for this */
+    k_sem_give(&fwd_wake); /* after the entry: a forwarder that found none waits for this */
     return h;
 }
 
@@ -235,7 +240,7 @@ int kswps_finish(int h, uint32_t end)
             r = K_OK;
             break;
         }
-        if (!kwait_more(&w)) {   /* the task's own size words keep it from its end: its loss */
+        if (!kwait_more(&w)) { /* the task's own size words keep it from its end: its loss */
             kswps_cancel(h);
             break;
         }
@@ -256,7 +261,8 @@ void kswps_cancel(int h)
 
 int kswps_redirect(const uint32_t *w, uint32_t *end, uint32_t *taken)
 {
-    const uint32_t handle = w[0], tile = w[1], endpoint = w[2], rdata = w[3], id = w[4], new_id = w[5];
+    const uint32_t handle = w[0], tile = w[1], endpoint = w[2], rdata = w[3], id = w[4],
+                   new_id = w[5];
     const int r = kmig_suspend_sender(handle, id, end, taken);
     if (r != K_OK)
         return r;
@@ -266,7 +272,7 @@ int kswps_redirect(const uint32_t *w, uint32_t *end, uint32_t *taken)
     hd->tile = tile;
     hd->endpoint = endpoint;
     hd->rdata = rdata;
-    hd->id = new_id;   /* the new endpoint's identity (namp.identity: the target checks it) */
+    hd->id = new_id; /* the new endpoint's identity (namp.identity: the target checks it) */
     return K_OK;
 }
 
@@ -279,8 +285,8 @@ int kswps_redirect(const uint32_t *w, uint32_t *end, uint32_t *taken)
  * switch took. An entry whose endpoint is gone or no longer points at it (a migration that did not
  * happen) is taken again by the next. */
 struct sink {
-    namp_handle_t h __attribute__((aligned(64)));   /* what the path names meanwhile */
-    uint32_t ep, node, handle;                       /* the endpoint; its sender's tile and handle */
+    namp_handle_t h __attribute__((aligned(64))); /* what the path names meanwhile */
+    uint32_t ep, node, handle;                    /* the endpoint; its sender's tile and handle */
 };
 static struct sink sinks[KSWPS_ENTRIES];
 
@@ -309,7 +315,7 @@ int kswps_sink(mcapi_endpoint_t e)
             s->handle = info.peer_handle;
             s->h = (namp_handle_t){0};
             s->h.tile = tile_id();
-            s->h.id = info.id;   /* the path carries its endpoint's identity */
+            s->h.id = info.id; /* the path carries its endpoint's identity */
             s->h.flags = NAMP_H_F_CONNECTED;
             /* nothing sent on the new path yet: both words, then the library's view of them */
             volatile namp_handle_t *p = (volatile namp_handle_t *)(uintptr_t)info.credit_path;
@@ -371,7 +377,8 @@ int kswps_move_credit_path(const uint32_t *w, uint32_t from)
     mcapi_endpoint_t e = mcapix_endpoint_by_addr(ep_addr);
     /* only the endpoint of that identity whose channel's sender is the moving one */
     const int known = e && mcapix_endpoint_inspect(e, &info) == 0 && info.channel_recv &&
-                      kmig_same_id(id, info.id) && info.peer_node == from && info.peer_handle == old_handle;
+                      kmig_same_id(id, info.id) && info.peer_node == from &&
+                      info.peer_handle == old_handle;
     kmp_unlock();
     if (!known)
         return K_EINVAL;

@@ -20,7 +20,7 @@ void kmp_unlock(void) { k_mutex_unlock(&mp_mutex); }
  * the same, and the library restores the interrupt state afterwards. */
 void mp_idle_wait(uint64_t wake)
 {
-    waits++;   /* under the library mutex */
+    waits++; /* under the library mutex */
     register uint32_t a0 __asm__("a0") = (uint32_t)&mp_mutex;
     register uint32_t a1 __asm__("a1") = (uint32_t)wake;
     register uint32_t a2 __asm__("a2") = (uint32_t)(wake >> 32);

@@ -19,17 +19,17 @@
 #include "mcapix_ps.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
-#include "mp/kernel.h"   /* the endpoint layout: the connected handle of a channel */
+#include "mp/kernel.h" /* the endpoint layout: the connected handle of a channel */
 #include "namp_cc.h"
 #include "namp_structs.h"
-#include "namp/namp.h"   /* the NAMP driver: slots the library must not use */
+#include "namp/namp.h" /* the NAMP driver: slots the library must not use */
 #include "namp/namp_regs.h"
 
-#define KMPT_TASKS K_MAX_THREADS
-#define KMPT_EPS 16u
-#define KMPT_ZOMBIE_TICKS 1000u      /* an ended task's pages then stay out of the pool (warned) */
-#define KMPT_CONNECT_US 20000u       /* a connect request: the receiver's tile answers by then */
-#define NONE 0xFFu
+#define KMPT_TASKS        K_MAX_THREADS
+#define KMPT_EPS          16u
+#define KMPT_ZOMBIE_TICKS 1000u  /* an ended task's pages then stay out of the pool (warned) */
+#define KMPT_CONNECT_US   20000u /* a connect request: the receiver's tile answers by then */
+#define NONE              0xFFu
 
 enum { RQ_FREE = 0, RQ_PENDING, RQ_BUSY, RQ_DONE };
 struct kmpt_req {
@@ -44,27 +44,28 @@ enum { REC_FREE = 0, REC_LIVE, REC_ENDED, REC_LEFT };
 static struct kmpt_task {
     k_thread_t *t;
     uint32_t tid, state;
-    kmp_task_quota_t q;            /* reserved when the record was made */
-    uint32_t n_eps, n_handles;     /* in use */
-    uint32_t n_chans;              /* vIDs of its channels' handles inside its endpoints: counted
-                                      as handles (a migration makes them handles of the table) */
+    kmp_task_quota_t q;        /* reserved when the record was made */
+    uint32_t n_eps, n_handles; /* in use */
+    /* vIDs of its channels' handles inside its endpoints: counted
+     * as handles (a migration makes them handles of the table) */
+    uint32_t n_chans;
     struct kmpt_req req;
-    struct k_task *space;          /* ENDED: the address space, freed once every endpoint is reaped */
-    uint32_t ticks;                /* ENDED: ticks waited for that */
+    struct k_task *space; /* ENDED: the address space, freed once every endpoint is reaped */
+    uint32_t ticks;       /* ENDED: ticks waited for that */
 } recs[KMPT_TASKS];
 /* Kernel endpoints of tasks: the record, the library's handle, the task's endpoint index. */
 static struct {
-    int16_t rec;                   /* -1: free */
-    uint8_t idx;                   /* the task's receive page (mp_task_state_t rx[idx]) */
-    uint8_t deleting;              /* deleted: waits for the library to reap it */
+    int16_t rec;      /* -1: free */
+    uint8_t idx;      /* the task's receive page (mp_task_state_t rx[idx]) */
+    uint8_t deleting; /* deleted: waits for the library to reap it */
     mcapi_endpoint_t h;
-    int32_t credit_vid;            /* a channel's receiving side: the task's vID of its credit path */
-    uint32_t told_gone;            /* its sender closed the channel: the task was told */
-    uint64_t tomb_until;           /* a tombstone (the task moved on): buried then (mtime) */
+    int32_t credit_vid;  /* a channel's receiving side: the task's vID of its credit path */
+    uint32_t told_gone;  /* its sender closed the channel: the task was told */
+    uint64_t tomb_until; /* a tombstone (the task moved on): buried then (mtime) */
 } eps[KMPT_EPS];
 /* Kernel handles of tasks (lookups, contributor handles, handles a migration rebuilt). */
 static struct mp_ephandle handles[K_TASK_HANDLES] __attribute__((aligned(64)));
-static int16_t handle_rec[K_TASK_HANDLES];   /* -1: free */
+static int16_t handle_rec[K_TASK_HANDLES]; /* -1: free */
 /* A handle that is the sending side of a migrated task's channel (kmig.c rebuild_entry) owes its
  * receiver the set-up protocol's "stopped": the library holds no endpoint for it that would send
  * it (stop_migrated_chans). CHAN: the task's; CLOSED: the task deleted the channel's endpoint, the
@@ -92,7 +93,8 @@ static int rec_alive(const struct kmpt_task *r)
     /* read once: the service thread asks without the kernel lock, and a task's end may free the
      * record (t = NULL) between two reads */
     k_thread_t *const t = *(k_thread_t *volatile const *)&r->t;
-    return r->state == REC_LIVE && t && t->id == r->tid && t->task && t->state != KS_DEAD && t->state != KS_FREE;
+    return r->state == REC_LIVE && t && t->id == r->tid && t->task && t->state != KS_DEAD &&
+           t->state != KS_FREE;
 }
 
 static const kmp_task_quota_t default_quota = {K_TASK_Q_EPS, K_TASK_Q_HANDLES};
@@ -208,8 +210,10 @@ static void handles_free_of(int ri)
  * ended meanwhile (its thread slot perhaps another task's by now) gets nothing. */
 static int table_add(int ri, uint32_t kind, const void *hw, uint32_t obj, uint32_t kid, int handle)
 {
-    const struct k_et_rec rec = {(uint8_t)obj, (uint8_t)kid, (uint8_t)(handle < 0 ? NONE : (uint32_t)handle), 0};
-    return k_vif_add_owned(recs[ri].t, recs[ri].tid, kind, (uint32_t)(uintptr_t)hw, NAMP_H_SIZE, &rec);
+    const struct k_et_rec rec = {(uint8_t)obj, (uint8_t)kid,
+                                 (uint8_t)(handle < 0 ? NONE : (uint32_t)handle), 0};
+    return k_vif_add_owned(recs[ri].t, recs[ri].tid, kind, (uint32_t)(uintptr_t)hw, NAMP_H_SIZE,
+                           &rec);
 }
 
 /* The vIDs that belong to endpoint kid (its channel's handle, its credit path, contributor
@@ -224,7 +228,7 @@ static void forget_endpoint_vids(struct k_task *task, uint32_t kid)
         task->et[v][NAMP_ET_KIND / 4] = NAMP_ET_EMPTY;
         task->et[v][NAMP_ET_ADDR / 4] = 0;
         if (e->handle != NONE && handle_chan[e->handle] == HC_CHAN)
-            handle_chan[e->handle] = HC_CLOSED;   /* freed once its "stopped" went */
+            handle_chan[e->handle] = HC_CLOSED; /* freed once its "stopped" went */
         else if (e->handle != NONE)
             handle_free(e->handle);
         else if (e->obj == K_ETO_CHAN && eps[kid].rec >= 0 && recs[eps[kid].rec].n_chans)
@@ -243,7 +247,7 @@ int32_t k_sys_mp_req(k_thread_t *cur, trap_frame_t *f)
         return K_ENOSYS;
     const int ri = rec_index(cur);
     if (ri < 0)
-        return K_ENOSYS;   /* not set up with kmp_task_attach */
+        return K_ENOSYS; /* not set up with kmp_task_attach */
     if (op < MP_TASK_OP_CREATE || op > MP_TASK_OP_LAST)
         return K_EINVAL;
     struct kmpt_req *r = &recs[ri].req;
@@ -274,7 +278,8 @@ int32_t k_sys_mp_res(k_thread_t *cur, trap_frame_t *f)
 
 static int owner_ok(uint32_t kid, int ri)
 {
-    return kid < KMPT_EPS && eps[kid].h && eps[kid].rec == ri && !eps[kid].deleting && !eps[kid].tomb_until;
+    return kid < KMPT_EPS && eps[kid].h && eps[kid].rec == ri && !eps[kid].deleting &&
+           !eps[kid].tomb_until;
 }
 
 /* The record of vID v of the task: its kind, else K_ETO_NONE. */
@@ -291,7 +296,10 @@ static struct mp_ephandle *lookup_of(const struct k_task *task, uint32_t v)
     return e->obj == K_ETO_LOOKUP && e->handle != NONE ? &handles[e->handle] : NULL;
 }
 
-static int kernel_port(uint32_t port) { return port >= K_PORT_KERNEL_FIRST && port <= K_PORT_KERNEL_LAST; }
+static int kernel_port(uint32_t port)
+{
+    return port >= K_PORT_KERNEL_FIRST && port <= K_PORT_KERNEL_LAST;
+}
 
 static void ep_entry_free_locked(void *arg);
 
@@ -302,7 +310,8 @@ static int bury_oldest_tombstone(void)
 {
     int oldest = -1;
     for (uint32_t i = 0; i < KMPT_EPS; ++i)
-        if (eps[i].h && eps[i].tomb_until && (oldest < 0 || eps[i].tomb_until < eps[oldest].tomb_until))
+        if (eps[i].h && eps[i].tomb_until &&
+            (oldest < 0 || eps[i].tomb_until < eps[oldest].tomb_until))
             oldest = (int)i;
     if (oldest < 0)
         return 0;
@@ -336,7 +345,8 @@ static int admit(k_thread_t *t, const kmp_task_quota_t *q)
  * tables are full. */
 static mcapi_endpoint_t create_in(uint32_t port, uint32_t pa, mcapi_status_t *st)
 {
-    static const mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0, MP_SEND_UNBUFFERED};
+    static const mcapix_endpoint_attributes_t a = {MP_TASK_RX_N, MP_TASK_RX_M, 0,
+                                                   MP_SEND_UNBUFFERED};
     mcapi_endpoint_t h;
     for (int again = 1;; again = 0) {
         KMP(h = mcapix_endpoint_create_in(port, &a, (void *)pa, st));
@@ -460,7 +470,7 @@ static int32_t op_recv_open(int ri, const struct kmpt_req *r)
     KMP(mcapi_pktchan_recv_open_i(&rh, eps[r->a1].h, &req, &st));
     if (st == MCAPI_SUCCESS || st == MCAPI_PENDING)
         KMP(mcapi_wait(&req, &sz, MP_TASK_GET_TRY_US, &st));
-    if (st == MCAPI_TIMEOUT) {   /* not connected yet: the task asks again */
+    if (st == MCAPI_TIMEOUT) { /* not connected yet: the task asks again */
         mcapi_status_t cs;
         KMP(mcapi_cancel(&req, &cs));
         return MP_TASK_ERR(MCAPI_TIMEOUT);
@@ -471,7 +481,8 @@ static int32_t op_recv_open(int ri, const struct kmpt_req *r)
     mcapix_endpoint_info_t info;
     int ok;
     KMP(ok = mcapix_endpoint_inspect(eps[r->a1].h, &info));
-    int vid = ok == 0 ? table_add(ri, NAMP_ET_CREDIT, (const void *)info.credit_path, K_ETO_CREDIT, r->a1, -1)
+    int vid = ok == 0 ? table_add(ri, NAMP_ET_CREDIT, (const void *)info.credit_path, K_ETO_CREDIT,
+                                  r->a1, -1)
                       : K_EINVAL;
     if (vid >= 0)
         eps[r->a1].credit_vid = vid;
@@ -492,9 +503,10 @@ static int32_t op_get(int ri, const struct kmpt_req *r)
     mcapi_status_t st;
     KMP(st = mcapix_endpoint_lookup(r->a1, r->a2, MP_TASK_GET_TRY_US, h));
     if (st == MCAPI_ERR_ENDP_INVALID)
-        st = MCAPI_TIMEOUT;   /* not there (yet): the task's library tries again until its timeout */
-    int vid = st == MCAPI_SUCCESS ? table_add(ri, NAMP_ET_HANDLE, h->hw, K_ETO_LOOKUP, NONE, handle_index(h))
-                                  : K_EINVAL;
+        st = MCAPI_TIMEOUT; /* not there (yet): the task's library tries again until its timeout */
+    int vid = st == MCAPI_SUCCESS
+                  ? table_add(ri, NAMP_ET_HANDLE, h->hw, K_ETO_LOOKUP, NONE, handle_index(h))
+                  : K_EINVAL;
     if (vid < 0) {
         locked(free_handle_locked, h);
         return MP_TASK_ERR(st == MCAPI_SUCCESS ? MCAPI_ERR_ENDP_LIMIT : st);
@@ -516,7 +528,7 @@ static int32_t op_member_handle(int ri, const struct kmpt_req *r, struct k_task 
         return MP_TASK_ERR(MCAPI_ERR_PARAMETER);
     const uint32_t m = (root->geometry >> 8) & 0xFFu;
     if (kind == NAMP_CC_K_GATHER && claim != m)
-        return MP_TASK_ERR(MCAPI_ERR_PARAMETER);   /* the root's elements are not that size */
+        return MP_TASK_ERR(MCAPI_ERR_PARAMETER); /* the root's elements are not that size */
     mcapix_endpoint_info_t own;
     int ok;
     KMP(ok = mcapix_endpoint_inspect(eps[kid].h, &own));
@@ -543,15 +555,17 @@ static int32_t op_cc_area(int ri, const struct kmpt_req *r, const struct k_task 
 {
     const uint32_t pa = k_vif_ccarea_pa(task, r->a1, r->a2);
     const struct k_et_rec rec = {K_ETO_CCAREA, NONE, NONE, 0};
-    int vid = pa ? k_vif_add_owned(recs[ri].t, recs[ri].tid, NAMP_ET_CCAREA, pa, r->a2, &rec) : K_EINVAL;
-    return vid >= 0 ? vid : MP_TASK_ERR(vid == K_ENOMEM ? MCAPI_ERR_MEM_LIMIT : MCAPI_ERR_BUF_INVALID);
+    int vid =
+        pa ? k_vif_add_owned(recs[ri].t, recs[ri].tid, NAMP_ET_CCAREA, pa, r->a2, &rec) : K_EINVAL;
+    return vid >= 0 ? vid
+                    : MP_TASK_ERR(vid == K_ENOMEM ? MCAPI_ERR_MEM_LIMIT : MCAPI_ERR_BUF_INVALID);
 }
 
 /* Service thread side (no kernel lock; MCAPI under KMP; every wait bounded). */
 static int32_t run(int ri)
 {
     const struct kmpt_req *r = &recs[ri].req;
-    if (!rec_alive(&recs[ri]))   /* ended while its request waited: nothing to do for it */
+    if (!rec_alive(&recs[ri])) /* ended while its request waited: nothing to do for it */
         return MP_TASK_ERR(MCAPI_ERR_NODE_NOTINIT);
     struct k_task *task = recs[ri].t->task;
     switch (r->op) {
@@ -580,9 +594,9 @@ int kmp_task_release(k_thread_t *t, struct k_task *task)
     struct kmpt_task *x = &recs[ri];
     x->state = REC_ENDED;
     if (x->req.state != RQ_BUSY)
-        x->req.state = RQ_FREE;   /* an abandoned request: its entry is back */
+        x->req.state = RQ_FREE; /* an abandoned request: its entry is back */
     x->ticks = 0;
-    if (x->n_handles && k_vif_quiet(task))   /* nothing of it in flight: its handles back now */
+    if (x->n_handles && k_vif_quiet(task)) /* nothing of it in flight: its handles back now */
         handles_free_of(ri);
     /* the service may be working for it (its pages named in a request under way): they wait */
     if (x->n_eps || x->n_handles || x->req.state == RQ_BUSY) {
@@ -617,7 +631,8 @@ static void bury(struct kmpt_task *x)
 {
     uint32_t saved = irq_global_disable();
     k_lock_take();
-    if (x->state == REC_LIVE && x->n_handles && !rec_alive(x) && x->t && x->t->task && k_vif_quiet(x->t->task))
+    if (x->state == REC_LIVE && x->n_handles && !rec_alive(x) && x->t && x->t->task &&
+        k_vif_quiet(x->t->task))
         handles_free_of((int)(x - recs));
     if (x->state == REC_ENDED && x->space && x->req.state != RQ_BUSY && k_vif_quiet(x->space)) {
         handles_free_of((int)(x - recs));
@@ -655,7 +670,7 @@ static struct k_task *ended_space(const struct kmpt_task *x)
 static void stop_migrated_chans(void)
 {
     for (uint32_t i = 0; i < K_TASK_HANDLES; ++i) {
-        if (handle_chan[i] != HC_CHAN && handle_chan[i] != HC_CLOSED)   /* a look without the lock */
+        if (handle_chan[i] != HC_CHAN && handle_chan[i] != HC_CLOSED) /* a look without the lock */
             continue;
         const volatile namp_handle_t *x = (const volatile namp_handle_t *)handles[i].hw;
         uint32_t node = 0, at = 0;
@@ -678,9 +693,9 @@ static void stop_migrated_chans(void)
         if (send) {
             namp_handle_peer(x, &node, &at);
             if (handle_chan[i] == HC_CLOSED)
-                handle_free((int)i);   /* nothing names it any more */
+                handle_free((int)i); /* nothing names it any more */
             else
-                handle_chan[i] = HC_STOPPED;   /* the task's vID keeps it: later sends fail CLOSED */
+                handle_chan[i] = HC_STOPPED; /* the task's vID keeps it: later sends fail CLOSED */
         }
         k_lock_give();
         irq_global_restore(saved);
@@ -818,8 +833,8 @@ static void serve_requests(void)
         recs[i].req.result = res;
         smp_fence();
         recs[i].req.state = RQ_DONE;
-        next_req = i + 1;   /* round robin: the next pass starts after this task */
-        return;             /* one request per pass: the housekeeping runs between them */
+        next_req = i + 1; /* round robin: the next pass starts after this task */
+        return;           /* one request per pass: the housekeeping runs between them */
     }
 }
 
@@ -888,7 +903,8 @@ int kmp_task_diagnose(k_thread_t *t, kmp_task_diag_t *d)
         d->slot_flags = mmio_read32(base + NAMP_SLOT_FLAGS);
         d->slot_status = mmio_read32(base + NAMP_SLOT_STATUS);
     }
-    const mp_cbuffer_t *tx = kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_CB_HEADER_SIZE);
+    const mp_cbuffer_t *tx =
+        kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_CB_HEADER_SIZE);
     d->tx_rd = tx ? tx->rd_idx : 0;
     d->tx_wr = tx ? tx->wr_idx : 0;
     return K_OK;
@@ -908,7 +924,7 @@ int kmp_task_attach_quota(k_thread_t *t, unsigned slot, const kmp_task_quota_t *
     struct mp_task_ctrl *c = kmp_task_ptr(t, K_USER_DATA, sizeof *c);
     mp_cbuffer_t *tx = kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, tx), MP_TASK_PAGE);
     if (!c || !tx)
-        return K_EINVAL;   /* the data region does not hold an mp_task_state_t */
+        return K_EINVAL; /* the data region does not hold an mp_task_state_t */
     const int ri = admit(t, q);
     if (ri < 0)
         return ri;
@@ -951,7 +967,7 @@ static void unadmit_locked(void *arg)
     const int ri = rec_index(arg);
     if (ri < 0)
         return;
-    recs[ri].state = REC_ENDED;   /* nothing made yet, or dropped by the caller */
+    recs[ri].state = REC_ENDED; /* nothing made yet, or dropped by the caller */
     recs[ri].space = NULL;
     rec_maybe_free(&recs[ri]);
 }
@@ -992,7 +1008,7 @@ int kmp_task_list(k_thread_t *t, struct kmp_task_ep *out, int max, int *deleting
             out[n].h = eps[i].h;
             ++n;
         } else {
-            return K_ENOMEM;   /* more than a migration carries: cannot happen (quota), refused */
+            return K_ENOMEM; /* more than a migration carries: cannot happen (quota), refused */
         }
     }
     return n;
@@ -1020,14 +1036,14 @@ int kmp_task_adopt(k_thread_t *t, const struct kmp_task_ep_spec *spec, mcapi_end
     mcapi_endpoint_t h = create_in(spec->port, pa, &st);
     if (st != MCAPI_SUCCESS)
         return st == MCAPI_ERR_ENDP_EXISTS ? K_EBUSY : K_ENOMEM;
-    if (spec->hold)   /* "full" until the task's pages are there */
+    if (spec->hold) /* "full" until the task's pages are there */
         KMP((void)mcapix_endpoint_hold(h, 1));
     if (spec->channel_recv)
         KMP(st = mcapix_endpoint_adopt_recv(h, spec->peer_node, spec->peer_handle));
     eps[kid].rec = (int16_t)ri;
     eps[kid].idx = (uint8_t)spec->idx;
     eps[kid].deleting = 0;
-    eps[kid].credit_vid = -1;   /* the task keeps its vIDs; a closed channel is not told here */
+    eps[kid].credit_vid = -1; /* the task keeps its vIDs; a closed channel is not told here */
     eps[kid].told_gone = 0;
     eps[kid].tomb_until = 0;
     eps[kid].h = h;
@@ -1045,10 +1061,11 @@ int kmp_task_set_vid(k_thread_t *t, uint32_t vid, uint32_t obj, uint32_t kid, co
     k_lock_take();
     const int r = t->task && vid < t->task->et_count && vid < K_VIF_ET_MAX ? K_OK : K_EINVAL;
     if (r == K_OK)
-        t->task->et_rec[vid] = (struct k_et_rec){(uint8_t)obj, (uint8_t)(kid < KMPT_EPS ? kid : NONE),
-                                                 (uint8_t)(hi < 0 ? NONE : (uint32_t)hi), 0};
+        t->task->et_rec[vid] =
+            (struct k_et_rec){(uint8_t)obj, (uint8_t)(kid < KMPT_EPS ? kid : NONE),
+                              (uint8_t)(hi < 0 ? NONE : (uint32_t)hi), 0};
     if (r == K_OK && hi >= 0 && obj == K_ETO_CHAN)
-        handle_chan[hi] = HC_CHAN;   /* the task's channel now sends from here */
+        handle_chan[hi] = HC_CHAN; /* the task's channel now sends from here */
     k_lock_give();
     irq_global_restore(saved);
     return r;
@@ -1135,6 +1152,7 @@ void kmp_task_tables(kmp_task_tables_t *out)
             continue;
         out->library_endpoints++;
         const uint32_t rxb = ep->hw[NAMP_EP_RX_BUFFER / 4];
-        out->dangling += (rxb && k_page_free_at(rxb)) || (ep->rx && k_page_free_at((uint32_t)(uintptr_t)ep->rx));
+        out->dangling +=
+            (rxb && k_page_free_at(rxb)) || (ep->rx && k_page_free_at((uint32_t)(uintptr_t)ep->rx));
     }
 }

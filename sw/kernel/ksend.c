@@ -11,16 +11,17 @@
 #include "namp_structs.h"
 
 #define K_SEND_SLOT 0u
-#define SB_N 2u          /* 4 elements */
-#define SB_M 9u          /* of 512 bytes */
+#define SB_N        2u /* 4 elements */
+#define SB_M        9u /* of 512 bytes */
 
 /* A send still under way after this long is aborted at the next call: a receiver that never
  * drains must not keep the kernel's slot from every other task (docs/security.md "CPU time"). */
 #define K_SEND_ABORT_TICKS 20u
 
-static uint8_t send_buffer[MP_CB_HEADER_SIZE + (4u << SB_N) + (1u << (SB_N + SB_M))] __attribute__((aligned(8)));
+static uint8_t send_buffer[MP_CB_HEADER_SIZE + (4u << SB_N) + (1u << (SB_N + SB_M))]
+    __attribute__((aligned(8)));
 static int ready;
-static uint64_t started;   /* mtime of the send under way */
+static uint64_t started; /* mtime of the send under way */
 
 /* The NAMP driver (when the firmware has it): the slot is taken from the MCAPI library's hands
  * for the transfer and given back by the driver once the NAMP is done with it (an implicitly
@@ -51,7 +52,7 @@ int32_t k_sys_namp_send(k_thread_t *cur, trap_frame_t *fr)
     const uint32_t f = namp_reg_slot_flags(K_SEND_SLOT);
     const int claimed = namp_slot_claim ? namp_slot_claim(K_SEND_SLOT)
                                         : !(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE);
-    if (!claimed) {   /* a send of ours under way too long (its PARAM2 is our buffer): aborted */
+    if (!claimed) { /* a send of ours under way too long (its PARAM2 is our buffer): aborted */
         if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE) &&
             namp_reg_slot_param2(K_SEND_SLOT) == (uint32_t)b &&
             timer_now() - started > (uint64_t)K_SEND_ABORT_TICKS * k_cfg.tick_ticks)
@@ -64,7 +65,7 @@ int32_t k_sys_namp_send(k_thread_t *cur, trap_frame_t *fr)
             namp_slot_free(K_SEND_SLOT);
         return K_EAGAIN;
     }
-    namp_reg_slot_set_flags(K_SEND_SLOT, 0);   /* acknowledge a DONE (or failure) left before */
+    namp_reg_slot_set_flags(K_SEND_SLOT, 0); /* acknowledge a DONE (or failure) left before */
     started = timer_now();
     memcpy(mp_cbuffer_data(b, idx), (const void *)pa, size);
     mp_cbuffer_commit(b, idx, size);

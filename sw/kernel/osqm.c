@@ -18,7 +18,7 @@
 #if K_RQ_LAYOUT == K_RQ_FLAGS
 static volatile uint32_t wakeup_bits[K_FLAG_WORDS];
 #else
-static k_queue_t wakeup_queue;   /* K_OSQM_WAKEUP: the OSQM's, emptied by k_osqm_drain */
+static k_queue_t wakeup_queue;       /* K_OSQM_WAKEUP: the OSQM's, emptied by k_osqm_drain */
 #endif
 static int enabled;
 static unsigned osqm_mode;
@@ -32,13 +32,13 @@ int k_osqm_enable_mode(unsigned mode)
         return K_EINVAL;
     uint32_t m = mode == K_OSQM_WAKEUP ? OSQM_MODE_WAKEUP : 0u;
 #if K_RQ_LAYOUT == K_RQ_FLAGS
-    m |= OSQM_MODE_READY_FLAG;   /* no list: QUEUE = the bit field, THREAD = the bit */
+    m |= OSQM_MODE_READY_FLAG; /* no list: QUEUE = the bit field, THREAD = the bit */
     namp_reg_osqm_set(OSQM_WAKEUP_QUEUE, (uint32_t)wakeup_bits);
 #else
-    namp_reg_osqm_set(OSQM_TYPE, 1);  /* all list layouts: doubly linked */
-    namp_reg_osqm_set(OSQM_DIR, K_RQ_LAYOUT == K_RQ_SEL4 ? 1u : 0u);   /* seL4 wakes at the front */
-    namp_reg_osqm_set(OSQM_Q_LAYOUT, (4u << 16) | 0u);  /* k_queue_t: head +0, tail +4 */
-    namp_reg_osqm_set(OSQM_E_LAYOUT, (4u << 16) | 0u);  /* k_thread_t: next +0, prev +4 */
+    namp_reg_osqm_set(OSQM_TYPE, 1); /* all list layouts: doubly linked */
+    namp_reg_osqm_set(OSQM_DIR, K_RQ_LAYOUT == K_RQ_SEL4 ? 1u : 0u); /* seL4 wakes at the front */
+    namp_reg_osqm_set(OSQM_Q_LAYOUT, (4u << 16) | 0u); /* k_queue_t: head +0, tail +4 */
+    namp_reg_osqm_set(OSQM_E_LAYOUT, (4u << 16) | 0u); /* k_thread_t: next +0, prev +4 */
     /* the wake-up queue is a plain FIFO whatever the layout: the kernel's own insertion puts
      * each thread where the layout wants it when it empties the queue */
     namp_reg_osqm_set(OSQM_WAKEUP_QUEUE, (uint32_t)&wakeup_queue);
@@ -47,13 +47,13 @@ int k_osqm_enable_mode(unsigned mode)
     namp_reg_osqm_set(OSQM_BITMAP_QBASE, (uint32_t)&k_ready[0]);
     namp_reg_osqm_set(OSQM_BITMAP_QSTRIDE, sizeof(k_queue_t));
     if (mode == K_OSQM_DIRECT)
-        m |= OSQM_MODE_BITMAP;   /* a priority's bit with its list (not for the wake-up queue) */
+        m |= OSQM_MODE_BITMAP; /* a priority's bit with its list (not for the wake-up queue) */
 #endif
     if (mode == K_OSQM_WAKEUP)
-        namp_reg_osqm_set(OSQM_DIR, 0);      /* FIFO: the order of the events */
+        namp_reg_osqm_set(OSQM_DIR, 0); /* FIFO: the order of the events */
 #endif
     namp_reg_osqm_set(OSQM_MODE, m);
-    namp_reg_osqm_set(OSQM_LOCK_KIND, OSQM_LOCK_TICKET);  /* the kernel lock (k_ticket_lock_t) */
+    namp_reg_osqm_set(OSQM_LOCK_KIND, OSQM_LOCK_TICKET); /* the kernel lock (k_ticket_lock_t) */
     namp_reg_osqm_set(OSQM_LOCK_ADDR, (uint32_t)&k_lock);
     /* the demand interrupt of critical events (NA_IRQ_TARGET: na.irq_core) */
     na_irq_enable(NA_IRQ_SRC_OSQM);
@@ -70,7 +70,7 @@ int k_osqm_enable_mode(unsigned mode)
 static uint32_t event_queue(const k_thread_t *t)
 {
 #if K_RQ_LAYOUT == K_RQ_FLAGS
-    uint32_t q = (uint32_t)k_ready_bits;   /* one field for every priority */
+    uint32_t q = (uint32_t)k_ready_bits; /* one field for every priority */
 #else
     uint32_t q = (uint32_t)&k_ready[t->prio];
 #endif
@@ -107,21 +107,21 @@ int32_t k_sys_osqm_wait(k_thread_t *cur, trap_frame_t *fr)
     if (!enabled || slot >= 32)
         return K_EINVAL;
     if (cur->task && cur->task->vif_slot != (int32_t)slot)
-        return K_EINVAL;   /* a task waits only for its own vif's slot */
+        return K_EINVAL; /* a task waits only for its own vif's slot */
     uint32_t f = namp_reg_slot_flags(slot);
     if (!(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE))
-        return K_OK;       /* nothing under way */
+        return K_OK; /* nothing under way */
     namp_reg_osqm_set(OSQM_SLOT_THREAD(slot), event_thread(cur));
-    namp_reg_osqm_set(OSQM_SLOT_QUEUE(slot), event_queue(cur));   /* arms the event: last */
+    namp_reg_osqm_set(OSQM_SLOT_QUEUE(slot), event_queue(cur)); /* arms the event: last */
     f = namp_reg_slot_flags(slot);
     if (!(f & NAMP_FLAG_VALID) || (f & NAMP_FLAG_DONE)) {
-        if (namp_reg_osqm(OSQM_SLOT_QUEUE(slot))) {   /* finished before: not taken */
+        if (namp_reg_osqm(OSQM_SLOT_QUEUE(slot))) { /* finished before: not taken */
             namp_reg_osqm_set(OSQM_SLOT_QUEUE(slot), 0);
             namp_reg_osqm_set(OSQM_SLOT_THREAD(slot), 0);
             return K_OK;
         }
     }
-    cur->state = KS_BLOCKED;   /* in no kernel list: the hardware puts it into k_ready */
+    cur->state = KS_BLOCKED; /* in no kernel list: the hardware puts it into k_ready */
     cur->queue = NULL;
     k_stat.osqm_waits++;
     k_stat.osqm_critical_waits += cur->critical;
@@ -144,7 +144,7 @@ int32_t k_sys_osqm_wait_ep(k_thread_t *cur, trap_frame_t *fr)
     if (mp_cbuffer_ready((mp_cbuffer_t *)rx)) {
         uint32_t expect = qv;
         if (__atomic_compare_exchange_n(q, &expect, 0, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-            return K_OK;   /* not taken by the hardware: no block */
+            return K_OK; /* not taken by the hardware: no block */
     }
     cur->state = KS_BLOCKED;
     cur->queue = NULL;
@@ -199,7 +199,7 @@ void k_osqm_irq(void)
     }
     uint32_t left = namp_reg_osqm(OSQM_IRQ);
     if (left) {
-        namp_reg_osqm_set(OSQM_IRQ, left & ~OSQM_IRQ_OVERFLOW);   /* acknowledged, overflow off */
+        namp_reg_osqm_set(OSQM_IRQ, left & ~OSQM_IRQ_OVERFLOW); /* acknowledged, overflow off */
         for (uint32_t c = 0; c < K_MAX_CPUS; ++c)
             if (c != k_cpu_id() && k_cpus[c].online)
                 ipi_send(c);
@@ -214,7 +214,7 @@ int k_ready_order(uint32_t prio, k_thread_t **out, int max)
     uint32_t saved = irq_global_disable();
     k_lock_take();
 #if K_RQ_LAYOUT == K_RQ_FLAGS
-    n = rq_flags_order(prio, out, max);   /* the scheduler's round-robin order */
+    n = rq_flags_order(prio, out, max); /* the scheduler's round-robin order */
 #else
     for (k_thread_t *t = k_ready[prio].head; t && n < max; t = t->next)
         out[n++] = t;
@@ -237,9 +237,9 @@ int k_check_queues(void)
         k_thread_t *t = k_thread_at(i);
         const int set = k_ready_bits[i / 32] >> (i % 32) & 1u;
         if (set && (!t || t->queue || (t->state != KS_READY && t->state != KS_BLOCKED)))
-            bad++;   /* a bit of no ready thread (nor one the OSQM woke) */
+            bad++; /* a bit of no ready thread (nor one the OSQM woke) */
         if (!set && t && t->state == KS_READY)
-            bad++;   /* a ready thread without its bit */
+            bad++; /* a ready thread without its bit */
     }
 #else
     for (uint32_t p = 0; p < K_PRIOS; ++p) {

@@ -29,7 +29,10 @@ void rq_remove(k_thread_t *t)
         k_ready_bitmap &= ~(1u << t->prio);
 }
 
-static int allowed(const k_thread_t *t, uint32_t cpu) { return !t->cpu_mask || (t->cpu_mask >> cpu & 1u); }
+static int allowed(const k_thread_t *t, uint32_t cpu)
+{
+    return !t->cpu_mask || (t->cpu_mask >> cpu & 1u);
+}
 
 /* Highest set bit of bits; threads pinned to other cores make a priority skip to the next bit. */
 static k_thread_t *find(uint32_t cpu, int *prio)

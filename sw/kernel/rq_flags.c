@@ -14,7 +14,7 @@
 
 volatile uint32_t k_ready_bits[K_FLAG_WORDS];
 const char *const k_rq_layout_name = "flags";
-static uint32_t rr_next[K_PRIOS];   /* per priority: the table index its round-robin starts at */
+static uint32_t rr_next[K_PRIOS]; /* per priority: the table index its round-robin starts at */
 
 static void bit_clear(uint32_t i)
 {
@@ -31,7 +31,7 @@ void rq_init(void)
 
 void rq_insert(k_thread_t *t, int front)
 {
-    (void)front;   /* the round-robin position decides, not the insertion */
+    (void)front; /* the round-robin position decides, not the insertion */
     const uint32_t i = k_thread_index(t);
     __atomic_fetch_or(&k_ready_bits[i / 32], 1u << (i % 32), __ATOMIC_SEQ_CST);
     t->queue = NULL;
@@ -39,7 +39,10 @@ void rq_insert(k_thread_t *t, int front)
 
 void rq_remove(k_thread_t *t) { bit_clear(k_thread_index(t)); }
 
-static int allowed(const k_thread_t *t, uint32_t cpu) { return !t->cpu_mask || (t->cpu_mask >> cpu & 1u); }
+static int allowed(const k_thread_t *t, uint32_t cpu)
+{
+    return !t->cpu_mask || (t->cpu_mask >> cpu & 1u);
+}
 
 /* A set bit names a runnable thread: one made ready by the kernel, or one blocked in an OSQM wait
  * (in no kernel queue) whose bit the hardware set. */
@@ -49,7 +52,10 @@ static int runnable(const k_thread_t *t)
 }
 
 /* Distance of table index i from priority p's round-robin start. */
-static uint32_t turn(uint32_t p, uint32_t i) { return (i + K_MAX_THREADS - rr_next[p]) % K_MAX_THREADS; }
+static uint32_t turn(uint32_t p, uint32_t i)
+{
+    return (i + K_MAX_THREADS - rr_next[p]) % K_MAX_THREADS;
+}
 
 /* One pass over the set bits: the next thread of the highest priority allowed on cpu (cpu < 0:
  * any core). A bit of no runnable thread (one ended after the hardware woke it) is cleared. */

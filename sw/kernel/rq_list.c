@@ -13,7 +13,10 @@ void rq_init(void)
 
 void rq_remove(k_thread_t *t) { q_remove(&k_ready[t->prio], t); }
 
-static int allowed(const k_thread_t *t, uint32_t cpu) { return !t->cpu_mask || (t->cpu_mask >> cpu & 1u); }
+static int allowed(const k_thread_t *t, uint32_t cpu)
+{
+    return !t->cpu_mask || (t->cpu_mask >> cpu & 1u);
+}
 
 k_thread_t *rq_pick(uint32_t cpu)
 {

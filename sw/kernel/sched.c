@@ -13,15 +13,15 @@ k_ticket_lock_t k_lock;
 
 static k_thread_t threads[K_MAX_THREADS];
 static uint8_t stacks[K_MAX_THREADS][K_STACK_SIZE] __attribute__((aligned(16)));
-static k_thread_t *timer_head;          /* sorted by wake_at */
+static k_thread_t *timer_head; /* sorted by wake_at */
 static uint32_t next_id = 1;
 static volatile uint32_t initialized;
-static volatile uint32_t live;          /* threads and tasks not ended (idle threads excluded) */
+static volatile uint32_t live; /* threads and tasks not ended (idle threads excluded) */
 static volatile uint32_t exit_status;
 static volatile uint64_t tick_count;
 static uint64_t next_tick[K_MAX_CPUS];
 
-struct k_hooks k_hooks;   /* the optional modules register here (kinternal.h) */
+struct k_hooks k_hooks; /* the optional modules register here (kinternal.h) */
 
 uint32_t k_cpu_id(void) { return hart_id(); }
 k_thread_t *k_current(void) { return k_cpus[hart_id()].current; }
@@ -115,7 +115,7 @@ void k_thread_end(k_thread_t *t, int code)
     t->state = KS_DEAD;
     t->exit_code = code;
     if (t->task && k_hooks.vif)
-        k_hooks.vif->task_ended(t->task);   /* a dead task's vif takes no more starts */
+        k_hooks.vif->task_ended(t->task); /* a dead task's vif takes no more starts */
     if (!t->task && code != 0)
         exit_status |= (uint32_t)code;
     while (t->joiners.head)
@@ -135,7 +135,7 @@ k_thread_t *k_thread_alloc(void)
             t->id = next_id++;
             t->cpu = -1;
             t->wake_at = UINT64_MAX;
-            t->state = KS_BLOCKED;   /* taken; not in any list yet */
+            t->state = KS_BLOCKED; /* taken; not in any list yet */
             return t;
         }
     return NULL;
@@ -153,7 +153,7 @@ void k_thread_setup_frame(k_thread_t *t, uint32_t pc, uint32_t sp, uint32_t arg,
     trap_frame_t *f = (trap_frame_t *)(t->stack + K_STACK_SIZE - TRAP_FRAME_SIZE);
     memset(f, 0, sizeof *f);
     uint32_t ms = csr_read(mstatus) & ~(MSTATUS_MIE | MSTATUS_MPP | MSTATUS_MPRV);
-    ms |= MSTATUS_MPIE;   /* interrupts on once it runs */
+    ms |= MSTATUS_MPIE; /* interrupts on once it runs */
     if (user) {
         f->regs[REG_SP] = sp;
         f->regs[REG_A0] = arg;
@@ -215,7 +215,7 @@ uint64_t k_ticks(void) { return tick_count; }
 
 static trap_frame_t *schedule(uint32_t cpu)
 {
-    if (k_hooks.osqm)   /* wake-up queue mode: the OSQM's wake-ups become ordinary ones first */
+    if (k_hooks.osqm) /* wake-up queue mode: the OSQM's wake-ups become ordinary ones first */
         k_hooks.osqm->sched_entry();
     struct k_cpu *c = &k_cpus[cpu];
     k_thread_t *cur = c->current;
@@ -228,10 +228,10 @@ static trap_frame_t *schedule(uint32_t cpu)
             if (top > (int)cur->prio) {
                 k_stat.preemptions++;
                 cur->state = KS_READY;
-                rq_insert(cur, 1);          /* preempted: keeps its turn (front in seL4) */
+                rq_insert(cur, 1); /* preempted: keeps its turn (front in seL4) */
             } else if (c->resched && top == (int)cur->prio) {
                 cur->state = KS_READY;
-                rq_insert(cur, 0);          /* slice over: behind its equals */
+                rq_insert(cur, 0); /* slice over: behind its equals */
             } else {
                 if (c->resched)
                     cur->slice_left = k_cfg.slice_ticks;
@@ -254,36 +254,30 @@ static trap_frame_t *schedule(uint32_t cpu)
     next->cpu = (int32_t)cpu;
     c->current = next;
     if (next->task)
-        csr_write(satp, next->task->satp);   /* M-mode is not translated: only the task sees it */
+        csr_write(satp, next->task->satp); /* M-mode is not translated: only the task sees it */
     else
-        next->frame->regs[REG_TP] = c->tls;   /* the hart's TLS block, wherever it ran before */
+        next->frame->regs[REG_TP] = c->tls; /* the hart's TLS block, wherever it ran before */
     return next->frame;
 }
 
 static void interrupt(uint32_t cpu, uint32_t code, trap_frame_t *f)
 {
     switch (code) {
-    case IRQ_M_TIMER:
-        tick(cpu);
-        break;
-    case IRQ_M_SOFT:
-        ipi_clear(hart_id());
-        break;
+    case IRQ_M_TIMER: tick(cpu); break;
+    case IRQ_M_SOFT: ipi_clear(hart_id()); break;
     case IRQ_M_EXT: {
         /* the OSQM's demand interrupt first: the library's ISR does not know the source */
         if (k_hooks.osqm)
             k_hooks.osqm->ext_irq();
-        trap_handler_t h = namp_irq_handlers[IRQ_M_EXT];   /* the MCAPI library's adapter ISR */
+        trap_handler_t h = namp_irq_handlers[IRQ_M_EXT]; /* the MCAPI library's adapter ISR */
         if (h)
             h(f);
         else if (mmio_read32(TILE_NA_BASE + NA_IRQ_BASE + NA_IRQ_ACTIVE) != 0)
-            irq_disable(IRQ_M_EXT);   /* a source nobody serves would keep the line up */
+            irq_disable(IRQ_M_EXT); /* a source nobody serves would keep the line up */
         k_mp_event();
         break;
     }
-    default:
-        k_lock_give();
-        trap_fatal(f);
+    default: k_lock_give(); trap_fatal(f);
     }
 }
 
@@ -308,7 +302,7 @@ trap_frame_t *k_trap(trap_frame_t *f)
         f->mepc += 4;
         k_syscall(f);
     } else {
-        k_lock_give();   /* a fault of the kernel or a kernel thread: a bug, fatal */
+        k_lock_give(); /* a fault of the kernel or a kernel thread: a bug, fatal */
         trap_fatal(f);
     }
     return schedule(cpu);
@@ -384,7 +378,7 @@ void k_start(void)
 
 void k_get_stats(k_stats_t *out)
 {
-    uint32_t saved = irq_global_disable();   /* a tick taking the lock here would deadlock */
+    uint32_t saved = irq_global_disable(); /* a tick taking the lock here would deadlock */
     k_lock_take();
     *out = k_stat;
     k_lock_give();

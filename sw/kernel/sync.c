@@ -16,7 +16,7 @@ int k_sys_mutex_lock(k_mutex_t *m)
     }
     if (m->owner == cur)
         return K_EDEADLK;
-    k_block(&m->waiters, UINT64_MAX, 1);   /* the unlocker makes us the owner */
+    k_block(&m->waiters, UINT64_MAX, 1); /* the unlocker makes us the owner */
     return K_OK;
 }
 
@@ -43,9 +43,9 @@ int k_sys_sem_take(k_sem_t *s, uint32_t timeout)
     }
     if (timeout == 0)
         return K_EAGAIN;
-    uint64_t wake = timeout == K_FOREVER ? UINT64_MAX
-                                         : timer_now() + (uint64_t)timeout * k_cfg.tick_ticks;
-    k_block(&s->waiters, wake, 1);   /* the giver or the timeout sets the result */
+    uint64_t wake =
+        timeout == K_FOREVER ? UINT64_MAX : timer_now() + (uint64_t)timeout * k_cfg.tick_ticks;
+    k_block(&s->waiters, wake, 1); /* the giver or the timeout sets the result */
     return K_OK;
 }
 

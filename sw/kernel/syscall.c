@@ -45,7 +45,7 @@ static int32_t sys_join(k_thread_t *cur, trap_frame_t *f)
     if (!k_thread_valid(t) || t == cur || t->is_idle)
         return K_EINVAL;
     if (t->state == KS_DEAD) {
-        if (!f->regs[REG_A2]) {   /* collect: the status, and the slot is free again */
+        if (!f->regs[REG_A2]) { /* collect: the status, and the slot is free again */
             f->regs[REG_A1] = (uint32_t)t->exit_code;
             k_thread_release(t);
         }
@@ -53,9 +53,9 @@ static int32_t sys_join(k_thread_t *cur, trap_frame_t *f)
     }
     if (timeout == 0 || !f->regs[REG_A2])
         return K_EAGAIN;
-    uint64_t wake = timeout == K_FOREVER ? UINT64_MAX
-                                         : timer_now() + (uint64_t)timeout * k_cfg.tick_ticks;
-    k_block(&t->joiners, wake, 0);   /* a0 = K_OK until the waker's result */
+    uint64_t wake =
+        timeout == K_FOREVER ? UINT64_MAX : timer_now() + (uint64_t)timeout * k_cfg.tick_ticks;
+    k_block(&t->joiners, wake, 0); /* a0 = K_OK until the waker's result */
     return K_OK;
 }
 
@@ -70,7 +70,7 @@ static int32_t sys_set_prio(k_thread_t *cur, trap_frame_t *f)
         t->prio = prio;
         k_make_ready(t, 0);
     } else {
-        t->prio = prio;   /* a running thread is checked by the scheduler on the way out */
+        t->prio = prio; /* a running thread is checked by the scheduler on the way out */
     }
     return K_OK;
 }
@@ -195,8 +195,8 @@ static k_syscall_fn syscalls[K_SYS_LAST] = {
     [K_SYS_EXIT] = sys_exit,
     [K_SYS_WRITE] = sys_write,
     [K_SYS_GETTID] = sys_gettid,
-    [K_SYS_NAMP_SEND] = sys_einval,        /* NAMP-SV (ksend.c) */
-    [K_SYS_OSQM_WAIT] = sys_einval,        /* HW-OSQM (osqm.c) */
+    [K_SYS_NAMP_SEND] = sys_einval, /* NAMP-SV (ksend.c) */
+    [K_SYS_OSQM_WAIT] = sys_einval, /* HW-OSQM (osqm.c) */
     /* K_SYS_MP_REQ, K_SYS_MP_RES: MCAPI in tasks (kmp_task.c) */
     [K_SYS_THREAD_CREATE] = sys_thread_create,
     [K_SYS_JOIN] = sys_join,
@@ -208,7 +208,7 @@ static k_syscall_fn syscalls[K_SYS_LAST] = {
     [K_SYS_TASK_CREATE] = sys_task_create,
     [K_SYS_MP_WAIT] = sys_mp_wait,
     [K_SYS_RESUME] = sys_resume,
-    [K_SYS_OSQM_WAIT_EP] = sys_einval,     /* HW-OSQM (osqm.c) */
+    [K_SYS_OSQM_WAIT_EP] = sys_einval, /* HW-OSQM (osqm.c) */
     [K_SYS_SET_CRITICAL] = sys_set_critical,
 };
 
@@ -225,7 +225,7 @@ void k_syscall(trap_frame_t *f)
     k_stat.syscalls++;
     if (cur)
         cur->syscalls++;
-    if (!cur) {   /* a core entering the scheduler: its boot context is dropped */
+    if (!cur) { /* a core entering the scheduler: its boot context is dropped */
         if (n != K_SYS_START) {
             k_lock_give();
             console_puts("k: system call before k_start\n");

@@ -65,7 +65,8 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
         task->data_pages = data_pages;
         const uint8_t *src = image->data_init;
         for (uint32_t off = 0; src && off < image->data_size; off += K_PAGE_SIZE) {
-            uint32_t n = image->data_size - off < K_PAGE_SIZE ? image->data_size - off : K_PAGE_SIZE;
+            uint32_t n =
+                image->data_size - off < K_PAGE_SIZE ? image->data_size - off : K_PAGE_SIZE;
             memcpy((void *)vm_user_range(task, K_USER_DATA + off, 1, PTE_R), src + off, n);
         }
     }
@@ -89,7 +90,7 @@ k_thread_t *k_sys_task_create(const k_task_image_t *image)
     task->prio = image->prio;
     task->migrating = 0;
     if (image->suspended)
-        t->suspended = 1;   /* taken, in no list, until K_SYS_RESUME */
+        t->suspended = 1; /* taken, in no list, until K_SYS_RESUME */
     else
         k_make_ready(t, 0);
     return t;

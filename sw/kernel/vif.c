@@ -19,7 +19,7 @@
 
 /* vif slots given to tasks (a slot goes back when its task's slot is idle again) */
 static uint32_t vif_taken[NA_NAMP_MAX_SLOTS / 32];
-static uint32_t vif_ever[NA_NAMP_MAX_SLOTS / 32];   /* reserved from the MCAPI library for vifs */
+static uint32_t vif_ever[NA_NAMP_MAX_SLOTS / 32]; /* reserved from the MCAPI library for vifs */
 
 static void mark(unsigned slot, int taken)
 {
@@ -48,13 +48,15 @@ uint32_t k_vif_slots_taken(void)
     return n;
 }
 
-int k_vif_slot_known(unsigned slot) { return slot < NA_NAMP_MAX_SLOTS && (vif_ever[slot / 32] >> (slot % 32)) & 1u; }
+int k_vif_slot_known(unsigned slot)
+{
+    return slot < NA_NAMP_MAX_SLOTS && (vif_ever[slot / 32] >> (slot % 32)) & 1u;
+}
 
 int k_vif_free_slot(unsigned preferred, uint32_t lib_busy)
 {
     const uint32_t n = na_namp_slots();
-    const uint32_t virt = (na_features() & NA_FEATURE_NAMP_SV)
-                              ? namp_reg_slots_virt() : 0u;
+    const uint32_t virt = (na_features() & NA_FEATURE_NAMP_SV) ? namp_reg_slots_virt() : 0u;
     const uint32_t first = n - virt;
     if (preferred >= first && preferred < n && free_for_vif(preferred, lib_busy))
         return (int)preferred;
@@ -84,7 +86,7 @@ static int add(k_thread_t *t, uint32_t kind, uint32_t pa, uint32_t limit)
     task->et[vid][NAMP_ET_KIND / 4] = kind;
     task->et[vid][NAMP_ET_LIMIT / 4] = limit;
     task->et[vid][3] = 0;
-    smp_fence();   /* the entry is complete before the vif may read it */
+    smp_fence(); /* the entry is complete before the vif may read it */
     task->et_count = vid + 1;
     if (task->vif_slot >= 0)
         namp_reg_vif_set_bound((unsigned)task->vif_slot, task->et_count);
@@ -211,7 +213,7 @@ static int slot_quiesce(unsigned slot)
         if ((f & NAMP_FLAG_VALID) && !(f & NAMP_FLAG_DONE))
             return 0;
     }
-    namp_reg_slot_set_flags(slot, 0);   /* DONE acknowledged, the slot idle */
+    namp_reg_slot_set_flags(slot, 0); /* DONE acknowledged, the slot idle */
     namp_reg_slot_set_window(slot, 0, 0);
     return 1;
 }
@@ -288,7 +290,7 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v)
     for (uint32_t i = 0; i < K_VIF_ABORT_POLLS; ++i) {
         const uint32_t f = namp_vif_flags(page);
         const uint32_t st = namp_vif_status(page);
-        if (!aborting) {   /* the task's view: vIDs, as it started the transfer */
+        if (!aborting) { /* the task's view: vIDs, as it started the transfer */
             v->flags = f & ~(NAMP_FLAG_VALID | NAMP_FLAG_DONE);
             v->p1 = namp_vif_param(page, 1);
             v->p2 = namp_vif_param(page, 2);
@@ -299,19 +301,22 @@ int k_vif_save(struct k_task *task, struct k_vif_view *v)
          * send that succeeded has freed its slot itself: DONE without VALID, the slot idle; the
          * destination's vif holds it as the DONE state it was. */
         if (f & NAMP_FLAG_DONE) {
-            const int aborted = (st & NAMP_STATUS_ERROR) && NAMP_STATUS_CODE(st) == NAMP_ERR_ABORTED;
-            if (aborting)   /* the slot is acknowledged here: the destination's vif holds it */
+            const int aborted =
+                (st & NAMP_STATUS_ERROR) && NAMP_STATUS_CODE(st) == NAMP_ERR_ABORTED;
+            if (aborting) /* the slot is acknowledged here: the destination's vif holds it */
                 namp_reg_slot_set_flags(slot, 0);
             v->action = aborting && aborted ? K_VIF_RESTART : K_VIF_PARK;
-            v->status = state == NAMP_STATE_DONE || state == NAMP_STATE_ERROR ? st : NAMP_STATE_DONE << 8;
+            v->status =
+                state == NAMP_STATE_DONE || state == NAMP_STATE_ERROR ? st : NAMP_STATE_DONE << 8;
             return K_OK;
         }
         if (!(f & NAMP_FLAG_VALID))
-            return K_OK;   /* idle */
+            return K_OK; /* idle */
         const uint32_t sf = namp_reg_slot_flags(slot);
         /* A collective runs to its end instead: members that finished cannot be taken back, so
          * a restart would deliver to them twice. One that does not end in time: K_EBUSY. */
-        if (!aborting && (sf & NAMP_FLAG_VALID) && !(sf & NAMP_FLAG_DONE) && !(v->flags & NAMP_FLAG_CC)) {
+        if (!aborting && (sf & NAMP_FLAG_VALID) && !(sf & NAMP_FLAG_DONE) &&
+            !(v->flags & NAMP_FLAG_CC)) {
             /* KEEP: a buffered send's element stays committed for the restart */
             namp_reg_slot_abort(slot, 1);
             aborting = 1;
@@ -327,6 +332,6 @@ void k_vif_restore(struct k_task *task, const struct k_vif_view *v)
     namp_vif_set_params(page, v->p1, v->p2, v->p3);
     if (v->action == K_VIF_PARK) {
         namp_reg_vif_park(slot, v->status);
-    } else if (v->action == K_VIF_RESTART)   /* as the task started it, translated here */
+    } else if (v->action == K_VIF_RESTART) /* as the task started it, translated here */
         namp_vif_set_flags(page, v->flags | NAMP_FLAG_VALID);
 }

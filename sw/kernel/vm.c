@@ -94,7 +94,7 @@ int vm_map(uint32_t *root, uint32_t va, uint32_t pa, uint32_t flags)
     uint32_t *l0 = (uint32_t *)((*l1 >> 10) << 12);
     uint32_t *pte = &l0[(va >> 12) & 0x3ffu];
     if (*pte & PTE_V)
-        return K_EINVAL;   /* mapped twice: a bug of the caller */
+        return K_EINVAL; /* mapped twice: a bug of the caller */
     /* A and D preset: the kernel does not track them, and the walker need not write the table. */
     *pte = (pa >> 12) << 10 | flags | PTE_V | PTE_A | PTE_D;
     return K_OK;
@@ -104,7 +104,7 @@ static uint32_t lookup(const struct k_task *task, uint32_t va, uint32_t flags)
 {
     uint32_t l1 = task->root[va >> 22];
     if (!(l1 & PTE_V) || (l1 & (PTE_R | PTE_X)))
-        return 0;   /* the kernel maps no megapages */
+        return 0; /* the kernel maps no megapages */
     uint32_t pte = ((uint32_t *)((l1 >> 10) << 12))[(va >> 12) & 0x3ffu];
     if (!(pte & PTE_V) || !(pte & PTE_U) || (pte & flags) != flags)
         return 0;
@@ -148,7 +148,7 @@ void vm_space_free(struct k_task *task)
         uint32_t *l0 = (uint32_t *)((l1 >> 10) << 12);
         for (uint32_t j = 0; j < 1024; ++j) {
             uint32_t pa = (l0[j] >> 10) << 12;
-            if ((l0[j] & PTE_V) && in_pool(pa))   /* pool pages are the task's own */
+            if ((l0[j] & PTE_V) && in_pool(pa)) /* pool pages are the task's own */
                 vm_page_free((void *)pa);
         }
         vm_page_free(l0);

@@ -14,9 +14,9 @@
 #include "hal/irq.h"
 
 struct __lock {
-    volatile uint32_t owner;   /* 0: free, else mhartid + 1 */
-    uint32_t depth;            /* recursion depth, owner only */
-    uint32_t mstatus;          /* owner's interrupt state before its first acquire */
+    volatile uint32_t owner; /* 0: free, else mhartid + 1 */
+    uint32_t depth;          /* recursion depth, owner only */
+    uint32_t mstatus;        /* owner's interrupt state before its first acquire */
 };
 
 /* The one static lock picolibc uses (malloc, atexit, environment, ...). */
@@ -30,7 +30,7 @@ static uint32_t lock_pool_used;
 static _LOCK_T lock_alloc(void)
 {
     uint32_t i = __atomic_fetch_add(&lock_pool_used, 1, __ATOMIC_RELAXED);
-    return i < LOCK_POOL_SIZE ? &lock_pool[i] : (_LOCK_T)0;  /* NULL: acquire becomes a no-op */
+    return i < LOCK_POOL_SIZE ? &lock_pool[i] : (_LOCK_T)0; /* NULL: acquire becomes a no-op */
 }
 
 static int try_take(_LOCK_T lock, int recursive)
@@ -38,7 +38,7 @@ static int try_take(_LOCK_T lock, int recursive)
     uint32_t me = hart_id() + 1;
     uint32_t s = irq_global_disable();
     if (recursive && lock->owner == me) {
-        lock->depth++;   /* interrupts were already off */
+        lock->depth++; /* interrupts were already off */
         return 1;
     }
     uint32_t expected = 0;
@@ -73,7 +73,7 @@ static void give(_LOCK_T lock)
 
 void __retarget_lock_init(_LOCK_T *lock) { *lock = lock_alloc(); }
 void __retarget_lock_init_recursive(_LOCK_T *lock) { *lock = lock_alloc(); }
-void __retarget_lock_close(_LOCK_T lock) { (void)lock; }            /* pool entries are not reused */
+void __retarget_lock_close(_LOCK_T lock) { (void)lock; } /* pool entries are not reused */
 void __retarget_lock_close_recursive(_LOCK_T lock) { (void)lock; }
 void __retarget_lock_acquire(_LOCK_T lock) { take(lock, 0); }
 void __retarget_lock_acquire_recursive(_LOCK_T lock) { take(lock, 1); }

@@ -10,13 +10,13 @@
 
 #include "hal/hal.h"
 
-#define PAGE_BYTES 4096   /* the Sv32 MMU's page */
+#define PAGE_BYTES 4096 /* the Sv32 MMU's page */
 /* picolibc declares these clock ids only for systems with POSIX timers; its values */
 #ifndef CLOCK_MONOTONIC
 #define CLOCK_PROCESS_CPUTIME_ID ((clockid_t)2)
-#define CLOCK_THREAD_CPUTIME_ID ((clockid_t)3)
-#define CLOCK_MONOTONIC ((clockid_t)4)
-#define CLOCK_MONOTONIC_RAW ((clockid_t)5)
+#define CLOCK_THREAD_CPUTIME_ID  ((clockid_t)3)
+#define CLOCK_MONOTONIC          ((clockid_t)4)
+#define CLOCK_MONOTONIC_RAW      ((clockid_t)5)
 #endif
 
 int clock_gettime(clockid_t id, struct timespec *tp);
@@ -25,16 +25,12 @@ int clock_getres(clockid_t id, struct timespec *res);
 long sysconf(int name)
 {
     switch (name) {
-    case _SC_PAGESIZE:
-        return PAGE_BYTES;
+    case _SC_PAGESIZE: return PAGE_BYTES;
     case _SC_NPROCESSORS_CONF:
     case _SC_NPROCESSORS_ONLN:
-        return (long)tile_num_cores();   /* the cores sharing this tile's memory */
-    case _SC_CLK_TCK:
-        return (long)timer_hz();
-    default:
-        errno = EINVAL;
-        return -1;
+        return (long)tile_num_cores(); /* the cores sharing this tile's memory */
+    case _SC_CLK_TCK: return (long)timer_hz();
+    default: errno = EINVAL; return -1;
     }
 }
 
@@ -84,7 +80,7 @@ int kill(pid_t pid, int sig);
 int kill(pid_t pid, int sig)
 {
     if (pid != getpid()) {
-        errno = EPERM;   /* no other processes */
+        errno = EPERM; /* no other processes */
         return -1;
     }
     if (sig == 0)

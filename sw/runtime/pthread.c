@@ -24,16 +24,16 @@
 #include "tile_memory_map.h"
 
 #define DEFAULT_STACK (32u * 1024u)
-#define MAGIC 0x7468726Du   /* a pthread_t of this library, not a stray pointer */
+#define MAGIC         0x7468726Du /* a pthread_t of this library, not a stray pointer */
 
 struct namp_thread {
-    uint32_t ctx[14];                /* ra, sp, s0..s11: namp_ctx_switch's layout */
+    uint32_t ctx[14]; /* ra, sp, s0..s11: namp_ctx_switch's layout */
     uint32_t magic;
     void *(*start)(void *);
     void *arg, *value;
     void *stack;
     int done, detached, joined;
-    struct namp_thread *next;        /* ring of the core's threads */
+    struct namp_thread *next; /* ring of the core's threads */
 };
 
 /* thread_switch.S: saves ra, sp, s0..s11 into save and continues with load's. */
@@ -46,7 +46,7 @@ static _Thread_local unsigned idle_turns; /* internal waits in a row */
 
 static struct namp_thread *self(void)
 {
-    if (!current) {   /* the core's first call: main becomes a ring of one */
+    if (!current) { /* the core's first call: main becomes a ring of one */
         main_thread.magic = MAGIC;
         main_thread.next = &main_thread;
         current = &main_thread;
@@ -76,8 +76,8 @@ int sched_yield(void)
 static void wait_internal(const char *what)
 {
     if (!others || ++idle_turns > 2u * (unsigned)(others + 1)) {
-        printf("pthread: deadlock: every thread of core %lu waits (%s)\n",
-               (unsigned long)hart_id(), what);
+        printf("pthread: deadlock: every thread of core %lu waits (%s)\n", (unsigned long)hart_id(),
+               what);
         abort();
     }
     pass();
@@ -101,7 +101,7 @@ static void unlink_thread(struct namp_thread *t)
     --others;
 }
 
-static _Thread_local struct namp_thread *to_reap;   /* a detached thread that ended */
+static _Thread_local struct namp_thread *to_reap; /* a detached thread that ended */
 
 static void __attribute__((noreturn)) finish(void *value)
 {
@@ -122,13 +122,9 @@ static void __attribute__((noreturn)) finish(void *value)
 }
 
 /* The first instructions of every new thread (its ra): namp_ctx_switch returns here. */
-static void __attribute__((noreturn)) entry(void)
-{
-    finish(current->start(current->arg));
-}
+static void __attribute__((noreturn)) entry(void) { finish(current->start(current->arg)); }
 
-int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
-                   void *arg)
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
 {
     if (!thread || !start)
         return EINVAL;
@@ -147,7 +143,7 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)
     t->stack = stack;
     t->detached = attr ? attr->detached : 0;
     t->ctx[0] = (uint32_t)(uintptr_t)entry;
-    t->ctx[1] = (uint32_t)(((uintptr_t)stack + size) & ~(uintptr_t)15u);   /* ABI: 16-aligned */
+    t->ctx[1] = (uint32_t)(((uintptr_t)stack + size) & ~(uintptr_t)15u); /* ABI: 16-aligned */
     /* at the end of the ring as seen from the creator: threads first run in creation order */
     struct namp_thread *tail = me;
     while (tail->next != me)
@@ -192,7 +188,7 @@ int pthread_detach(pthread_t t)
 void pthread_exit(void *value)
 {
     struct namp_thread *me = self();
-    if (me == &main_thread) {   /* the process ends when the last thread does */
+    if (me == &main_thread) { /* the process ends when the last thread does */
         while (others)
             sched_yield();
         exit(0);
@@ -282,7 +278,7 @@ int pthread_mutex_lock(pthread_mutex_t *m)
         return EINVAL;
     struct namp_thread *me = self();
     if (m->owner == me && m->type != PTHREAD_MUTEX_RECURSIVE)
-        return EDEADLK;   /* a normal mutex would hang for ever: say so instead */
+        return EDEADLK; /* a normal mutex would hang for ever: say so instead */
     while (pthread_mutex_trylock(m) == EBUSY)
         wait_internal("pthread_mutex_lock");
     idle_turns = 0;
@@ -335,12 +331,12 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
     m->depth = 0;
     int rc = 0;
     while (c->seq == seq) {
-        if (abstime) {   /* CLOCK_REALTIME is mtime (sw/runtime/posix.c) */
+        if (abstime) { /* CLOCK_REALTIME is mtime (sw/runtime/posix.c) */
             if (timer_now() >= ticks_of(abstime)) {
                 rc = ETIMEDOUT;
                 break;
             }
-            sched_yield();   /* time ends this wait too: not a deadlock */
+            sched_yield(); /* time ends this wait too: not a deadlock */
         } else {
             wait_internal("pthread_cond_wait");
         }
@@ -389,7 +385,7 @@ static void sleep_ticks(uint64_t ticks)
     uint64_t end = timer_now() + ticks;
     for (uint64_t now; (now = timer_now()) < end;) {
         if (others)
-            sched_yield();   /* the other threads run meanwhile */
+            sched_yield(); /* the other threads run meanwhile */
         else
             idle_until(end);
     }

@@ -15,7 +15,7 @@ static int console_put(char c, FILE *file)
 static int console_get(FILE *file)
 {
     (void)file;
-    return _FDEV_EOF;   /* the console has no input */
+    return _FDEV_EOF; /* the console has no input */
 }
 
 static FILE console_stream = FDEV_SETUP_STREAM(console_put, console_get, NULL, _FDEV_SETUP_RW);

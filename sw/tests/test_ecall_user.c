@@ -14,7 +14,7 @@
 
 enum { SYS_WRITE = 1, SYS_EXIT = 2 };
 
-#define CSRR_A0_MSTATUS 0x30002573u   /* csrr a0, mstatus */
+#define CSRR_A0_MSTATUS 0x30002573u /* csrr a0, mstatus */
 
 static jmp_buf back_to_machine_mode;
 static volatile uint32_t ecall_count, write_count, illegal_count, bad_mode_count;
@@ -42,7 +42,7 @@ static void user_main(void)
     __asm__ volatile("csrr a0, mstatus" : "=r"(value));
 
     user_syscall(SYS_EXIT, written == (long)(sizeof msg - 1) && value == 0xBAD ? 0 : 1, 0);
-    for (;;)   /* not reached: exit does not return to U-mode */
+    for (;;) /* not reached: exit does not return to U-mode */
         ;
 }
 
@@ -64,21 +64,19 @@ static void ecall_handler(trap_frame_t *frame)
         console_write((const void *)frame->regs[REG_A0], frame->regs[REG_A1]);
         write_count++;
         frame->regs[REG_A0] = frame->regs[REG_A1];
-        frame->mepc += 4;   /* ecall is never compressed */
+        frame->mepc += 4; /* ecall is never compressed */
         break;
     case SYS_EXIT:
         /* Leave U-mode for good: resume main's setjmp in M-mode, on main's stack. */
         longjmp(back_to_machine_mode, (int)frame->regs[REG_A0] + 1);
-    default:
-        frame->regs[REG_A0] = (uint32_t)-1;
-        frame->mepc += 4;
+    default: frame->regs[REG_A0] = (uint32_t)-1; frame->mepc += 4;
     }
 }
 
 static void illegal_handler(trap_frame_t *frame)
 {
     if (!from_user(frame))
-        trap_fatal(frame);   /* an illegal instruction in M-mode is a real bug here */
+        trap_fatal(frame); /* an illegal instruction in M-mode is a real bug here */
     illegal_count++;
     illegal_tval = frame->mtval;
     frame->regs[REG_A0] = 0xBAD;
@@ -99,23 +97,22 @@ static void pmp_allow_all(void)
 {
     trap_set_handler(EXC_ILLEGAL_INSN, pmp_probe_handler);
     csr_write(pmpaddr0, 0xFFFFFFFFu);
-    csr_write(pmpcfg0, 0x1Fu);   /* A = NAPOT, X, W, R */
+    csr_write(pmpcfg0, 0x1Fu); /* A = NAPOT, X, W, R */
     trap_set_handler(EXC_ILLEGAL_INSN, NULL);
 }
 
 static __attribute__((noreturn)) void enter_user_mode(void (*entry)(void), void *user_sp)
 {
     uint32_t mstatus = csr_read(mstatus);
-    mstatus &= ~(MSTATUS_MPP | MSTATUS_MPIE);   /* MPP = U, interrupts stay off in U */
+    mstatus &= ~(MSTATUS_MPP | MSTATUS_MPIE); /* MPP = U, interrupts stay off in U */
     csr_write(mstatus, mstatus);
     csr_write(mepc, (uint32_t)entry);
     /* Traps from U-mode switch to the M-mode stack in mscratch (runtime/trap_entry.S). Traps
      * push below this sp; main's frame above it stays intact for the longjmp. */
-    __asm__ volatile(
-        "csrw mscratch, sp\n"
-        "mv   sp, %0\n"
-        "mret\n" ::"r"(user_sp)
-        : "memory");
+    __asm__ volatile("csrw mscratch, sp\n"
+                     "mv   sp, %0\n"
+                     "mret\n" ::"r"(user_sp)
+                     : "memory");
     __builtin_unreachable();
 }
 
@@ -133,12 +130,12 @@ int main(void)
         enter_user_mode(user_main, user_stack + sizeof user_stack);
 
     /* Back in M-mode after the exit system call (longjmp from the handler). */
-    csr_write(mscratch, 0);   /* we were longjmp'ed out of a trap: restore the M-mode convention */
+    csr_write(mscratch, 0); /* we were longjmp'ed out of a trap: restore the M-mode convention */
     int user_status = result - 1;
-    printf("user exit status %d, %lu ecalls, %lu writes, %lu illegal CSR access (mtval 0x%08lx)%s\n",
-           user_status, (unsigned long)ecall_count, (unsigned long)write_count,
-           (unsigned long)illegal_count, (unsigned long)illegal_tval,
-           pmp_missing ? ", no PMP" : "");
+    printf(
+        "user exit status %d, %lu ecalls, %lu writes, %lu illegal CSR access (mtval 0x%08lx)%s\n",
+        user_status, (unsigned long)ecall_count, (unsigned long)write_count,
+        (unsigned long)illegal_count, (unsigned long)illegal_tval, pmp_missing ? ", no PMP" : "");
     if (user_status == 0 && ecall_count == 2 && write_count == 1 && illegal_count == 1 &&
         illegal_tval == CSRR_A0_MSTATUS && bad_mode_count == 0) {
         printf("user ecall ok\n");

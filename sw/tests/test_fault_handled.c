@@ -10,9 +10,9 @@
 
 #include "hal/hal.h"
 
-#define NA_WINDOW_HOLE  0x40080000u  /* between the NoC buffers and the DMA slots */
-#define UNMAPPED_STORE  0x30000004u
-#define ILLEGAL_INSN    0xc0de000bu   /* opcode 0001011 = custom-0: not implemented by the core */
+#define NA_WINDOW_HOLE 0x40080000u /* between the NoC buffers and the DMA slots */
+#define UNMAPPED_STORE 0x30000004u
+#define ILLEGAL_INSN   0xc0de000bu /* opcode 0001011 = custom-0: not implemented by the core */
 
 static volatile uint32_t seen_cause, seen_tval, seen_count;
 
@@ -30,8 +30,9 @@ static int check(const char *what, uint32_t cause, uint32_t tval)
     seen_count = 0;
     if (count != 1 || seen_cause != cause || seen_tval != tval) {
         printf("FAIL %s: traps=%lu mcause=%lu mtval=0x%08lx, expected 1 trap, mcause=%lu "
-               "mtval=0x%08lx\n", what, (unsigned long)count, (unsigned long)seen_cause,
-               (unsigned long)seen_tval, (unsigned long)cause, (unsigned long)tval);
+               "mtval=0x%08lx\n",
+               what, (unsigned long)count, (unsigned long)seen_cause, (unsigned long)seen_tval,
+               (unsigned long)cause, (unsigned long)tval);
         return 1;
     }
     return 0;

@@ -11,5 +11,6 @@ int main(void)
     printf("sleeping forever\n");
     irq_global_disable();
     csr_write(mie, 0);
-    for (;;) wait_for_interrupt();
+    for (;;)
+        wait_for_interrupt();
 }

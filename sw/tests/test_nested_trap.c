@@ -29,10 +29,10 @@ static void load_fault_handler(trap_frame_t *frame)
 {
     uint32_t mepc_before = frame->mepc;
     outer_count++;
-    __asm__ volatile(".4byte 0x0000000b");   /* custom-0: illegal -> nested trap */
-    outer_ok = inner_count == 1 && frame->mepc == mepc_before &&
-               frame->mcause == EXC_LOAD_ACCESS && frame->mtval == UNMAPPED_ADDR &&
-               (frame->mstatus & MSTATUS_MPIE);   /* main had MIE set when it faulted */
+    __asm__ volatile(".4byte 0x0000000b"); /* custom-0: illegal -> nested trap */
+    outer_ok = inner_count == 1 && frame->mepc == mepc_before && frame->mcause == EXC_LOAD_ACCESS &&
+               frame->mtval == UNMAPPED_ADDR &&
+               (frame->mstatus & MSTATUS_MPIE); /* main had MIE set when it faulted */
     trap_skip_instruction(frame);
 }
 

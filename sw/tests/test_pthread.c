@@ -15,18 +15,18 @@
 
 #include "hal/hal.h"
 
-int nanosleep(const struct timespec *req, struct timespec *rem);   /* picolibc: _POSIX_TIMERS */
+int nanosleep(const struct timespec *req, struct timespec *rem); /* picolibc: _POSIX_TIMERS */
 
 static _Thread_local unsigned checks;
-#define CHECK(cond, ...)                                                         \
-    do {                                                                         \
-        ++checks;                                                                \
-        if (!(cond)) {                                                           \
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        ++checks;                                                                          \
+        if (!(cond)) {                                                                     \
             printf("pthread FAIL core %lu line %d: ", (unsigned long)hart_id(), __LINE__); \
-            printf(__VA_ARGS__);                                                 \
-            printf("\n");                                                        \
-            exit(1);                                                             \
-        }                                                                        \
+            printf(__VA_ARGS__);                                                           \
+            printf("\n");                                                                  \
+            exit(1);                                                                       \
+        }                                                                                  \
     } while (0)
 
 /* ------------------------------------------------------------------ basic */
@@ -125,7 +125,8 @@ static void basic(void)
     CHECK(pthread_attr_init(&at) == 0 && pthread_attr_setstacksize(&at, 100) == EINVAL,
           "stack below the minimum");
     CHECK(pthread_attr_setstacksize(&at, 8192) == 0 && pthread_attr_getstacksize(&at, &sz) == 0 &&
-          sz == 8192, "stack size");
+              sz == 8192,
+          "stack size");
     CHECK(pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) == 0, "detached attribute");
     pthread_t d;
     order_n = 0;
@@ -134,7 +135,8 @@ static void basic(void)
     sched_yield();
     CHECK(order_n == 1 && order[0] == 'x', "detached thread ran");
     CHECK(pthread_create(&d, NULL, note, (void *)'y') == 0 && pthread_detach(d) == 0 &&
-          pthread_detach(d) == EINVAL, "detach twice");
+              pthread_detach(d) == EINVAL,
+          "detach twice");
     sched_yield();
     CHECK(pthread_join(pthread_self(), NULL) == EDEADLK, "join itself");
     CHECK(pthread_create(NULL, NULL, note, NULL) == EINVAL, "create without a handle");
@@ -147,7 +149,7 @@ static _Thread_local int spins;
 static void *spinner(void *arg)
 {
     (void)arg;
-    while (spins >= 0) {   /* runs while main sleeps */
+    while (spins >= 0) { /* runs while main sleeps */
         ++spins;
         sched_yield();
     }
@@ -185,7 +187,7 @@ static void *second(void *arg)
 {
     (void)arg;
     pthread_mutex_lock(&m2);
-    pthread_mutex_lock(&m1);   /* main holds it and waits for m2 */
+    pthread_mutex_lock(&m1); /* main holds it and waits for m2 */
     return NULL;
 }
 
@@ -194,8 +196,8 @@ static void deadlock(void)
     pthread_t t;
     pthread_mutex_lock(&m1);
     pthread_create(&t, NULL, second, NULL);
-    sched_yield();             /* the thread takes m2 */
-    pthread_mutex_lock(&m2);   /* never: the runtime stops the program */
+    sched_yield();           /* the thread takes m2 */
+    pthread_mutex_lock(&m2); /* never: the runtime stops the program */
     printf("pthread FAIL: the deadlock went unnoticed\n");
 }
 

@@ -11,10 +11,22 @@
 #include "hal/hal.h"
 
 enum {
-    SYS_OPEN = 0x01, SYS_CLOSE = 0x02, SYS_WRITE0 = 0x04, SYS_WRITE = 0x05, SYS_READ = 0x06,
-    SYS_ISTTY = 0x09, SYS_SEEK = 0x0a, SYS_FLEN = 0x0c, SYS_REMOVE = 0x0e, SYS_RENAME = 0x0f,
-    SYS_CLOCK = 0x10, SYS_TIME = 0x11, SYS_ERRNO = 0x13, SYS_GET_CMDLINE = 0x15,
-    SYS_EXIT_EXTENDED = 0x20, SYS_SYSTEM = 0x12,
+    SYS_OPEN = 0x01,
+    SYS_CLOSE = 0x02,
+    SYS_WRITE0 = 0x04,
+    SYS_WRITE = 0x05,
+    SYS_READ = 0x06,
+    SYS_ISTTY = 0x09,
+    SYS_SEEK = 0x0a,
+    SYS_FLEN = 0x0c,
+    SYS_REMOVE = 0x0e,
+    SYS_RENAME = 0x0f,
+    SYS_CLOCK = 0x10,
+    SYS_TIME = 0x11,
+    SYS_ERRNO = 0x13,
+    SYS_GET_CMDLINE = 0x15,
+    SYS_EXIT_EXTENDED = 0x20,
+    SYS_SYSTEM = 0x12,
 };
 enum { EXDEV_ = 18, ENOENT_ = 2, ENOSYS_ = 38 };
 
@@ -124,8 +136,9 @@ int main(void)
     check(semihost(SYS_TIME, 0) == 1700000000, "time: the epoch plus simulated seconds");
 
     uint32_t cmd[2] = {(uint32_t)buf, sizeof buf};
-    check(semihost(SYS_GET_CMDLINE, cmd) == 0 && strstr(buf, "test_semihosting.elf alpha beta") != NULL &&
-          cmd[1] == strlen(buf), "the command line");
+    check(semihost(SYS_GET_CMDLINE, cmd) == 0 &&
+              strstr(buf, "test_semihosting.elf alpha beta") != NULL && cmd[1] == strlen(buf),
+          "the command line");
     uint32_t small[2] = {(uint32_t)buf, 4};
     check(semihost(SYS_GET_CMDLINE, small) == -1, "a command line buffer too small");
 

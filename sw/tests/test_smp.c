@@ -23,7 +23,7 @@ static void msi_handler(trap_frame_t *frame)
 {
     if (frame->mcause != (MCAUSE_INTERRUPT | IRQ_M_SOFT))
         ipi_bad_cause++;
-    ipi_clear(hart_id());   /* msip is a level: clear it or the interrupt repeats */
+    ipi_clear(hart_id()); /* msip is a level: clear it or the interrupt repeats */
     atomic_store_u32(&ipi_received, 1);
 }
 
@@ -60,7 +60,7 @@ int main(void)
     for (uint32_t i = 0; i < ITERATIONS; i++) {
         atomic_fetch_add_u32(&counter_amo, 1);
         spin_lock(&lock);
-        counter_lock = counter_lock + 1;   /* plain read-modify-write: only the lock protects it */
+        counter_lock = counter_lock + 1; /* plain read-modify-write: only the lock protects it */
         spin_unlock(&lock);
     }
     tile_barrier();
@@ -76,6 +76,8 @@ int main(void)
     printf("%s: %lu cores, amoadd counter %lu, spinlock counter %lu (expected %lu), ipi %s\n",
            ok ? "smp ok" : "FAIL smp", (unsigned long)cores, (unsigned long)counter_amo,
            (unsigned long)counter_lock, (unsigned long)expect,
-           cores < 2 ? "skipped (1 core)" : ipi_ok ? "ok" : "FAILED");
+           cores < 2 ? "skipped (1 core)"
+           : ipi_ok  ? "ok"
+                     : "FAILED");
     return ok ? 0 : 1;
 }

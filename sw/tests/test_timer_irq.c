@@ -14,7 +14,7 @@
 
 static volatile uint32_t irq_count[MAX_HARTS], bad_cause[MAX_HARTS];
 static uint64_t next_compare[MAX_HARTS];
-static uint64_t period;   /* same for all harts */
+static uint64_t period; /* same for all harts */
 
 static void timer_handler(trap_frame_t *frame)
 {
@@ -23,7 +23,7 @@ static void timer_handler(trap_frame_t *frame)
         bad_cause[h]++;
     if (++irq_count[h] < TICKS) {
         next_compare[h] += period;
-        timer_set_compare(next_compare[h]);   /* also clears the pending MTIP */
+        timer_set_compare(next_compare[h]); /* also clears the pending MTIP */
     } else {
         timer_disarm();
     }

@@ -6,5 +6,5 @@ int main(void)
 {
     printf("spinning\n");
     for (;;)
-        __asm__ volatile("");   /* keep the loop a real loop of instructions */
+        __asm__ volatile(""); /* keep the loop a real loop of instructions */
 }

@@ -42,9 +42,12 @@ std::string blank_ending_commands(const uint8_t *data, size_t size) {
     std::string s(reinterpret_cast<const char *>(data), size);
     for (size_t i = 0; i < s.size(); ++i) {
         char &c = s[i];
-        if (c == 'k') c = 'l';
-        else if (c == 'K') c = 'L';
-        else if (c == 'G' || c == 'P' || c == 'M' || c == 'X') c = char(c + 32);  // the read forms
+        if (c == 'k')
+            c = 'l';
+        else if (c == 'K')
+            c = 'L';
+        else if (c == 'G' || c == 'P' || c == 'M' || c == 'X')
+            c = char(c + 32);  // the read forms
         else if ((c == 'c' || c == 's') && i > 0 && s[i - 1] == '$' && i + 1 < s.size() &&
                  std::isxdigit(static_cast<unsigned char>(s[i + 1])))
             s[i + 1] = 'z';  // "c ADDR" would move the pc: malformed instead
@@ -84,7 +87,8 @@ public:
         plat_->load(fw);
         sim_ = std::thread([this] {
             plat_->simulate();  // never returns unless an input ended the run
-            std::fprintf(stderr, "fuzz_gdb: the simulation ended: %s\n", plat_->control().message().c_str());
+            std::fprintf(stderr, "fuzz_gdb: the simulation ended: %s\n",
+                         plat_->control().message().c_str());
             abort();
         });
     }
@@ -117,8 +121,10 @@ public:
             if (poll(&p, 1, 100) <= 0) continue;
             if (p.revents & POLLOUT) {
                 const ssize_t n = send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
-                if (n > 0) sent += size_t(n);
-                else if (n < 0) sent = out.size();  // the server closed: nothing more to send
+                if (n > 0)
+                    sent += size_t(n);
+                else if (n < 0)
+                    sent = out.size();  // the server closed: nothing more to send
             }
             if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
                 const ssize_t n = recv(fd, buf, sizeof buf, 0);
@@ -135,7 +141,6 @@ private:
 };
 
 }  // namespace
-
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static gdb_bench *bench = new gdb_bench;  // lives as long as the process (see fuzz_na)

@@ -33,14 +33,16 @@ std::string outcome(rv_cpu *cpu, const IssMachine &m, rv_run_status last) {
     }
     const rv_cpu_stats *s = rv_cpu_get_stats(cpu);
     for (uint64_t v : {s->cycles, s->instret, s->loads, s->stores, s->atomics, s->branches_taken,
-                       s->branches_not_taken, s->muls, s->divs, s->exceptions, s->interrupts, s->wfi_count,
-                       s->decode_cache_misses})
+                       s->branches_not_taken, s->muls, s->divs, s->exceptions, s->interrupts,
+                       s->wfi_count, s->decode_cache_misses})
         o += " " + std::to_string(v);
     o += "\n" + m.console;
     for (const auto &a : m.bus_log)
-        o += " " + std::to_string(a.kind) + ":" + std::to_string(a.addr) + "=" + std::to_string(a.data);
+        o += " " + std::to_string(a.kind) + ":" + std::to_string(a.addr) + "=" +
+             std::to_string(a.data);
     for (const auto &t : m.traps)
-        o += " " + std::to_string(t.cause) + "@" + std::to_string(t.epc) + "/" + std::to_string(t.tval);
+        o += " " + std::to_string(t.cause) + "@" + std::to_string(t.epc) + "/" +
+             std::to_string(t.tval);
     return o;
 }
 

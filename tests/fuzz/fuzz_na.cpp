@@ -177,7 +177,6 @@ private:
 
 }  // namespace
 
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // libFuzzer's entry point admits no owner: the simulation lives as long as the process and
     // is never torn down (the process exits with its threads still waiting).

@@ -93,8 +93,8 @@ std::string record(unsigned tile, fuzz::na_region region, bool write, unsigned i
 void na_seeds(const fs::path &dir) {
     using fuzz::na_region;
     // every word of the status, interrupt and first DMA / NoC-buffer / NAMP-slot pages
-    for (na_region region : {fuzz::na_status, fuzz::na_irq, fuzz::na_nocbuf, fuzz::na_dma,
-                             fuzz::na_namp_slot}) {
+    for (na_region region :
+         {fuzz::na_status, fuzz::na_irq, fuzz::na_nocbuf, fuzz::na_dma, fuzz::na_namp_slot}) {
         std::string reads;
         for (uint32_t off = 0; off < 0x40; off += 4) reads += record(0, region, false, 0, off, 0);
         write(dir / ("read_region" + std::to_string(unsigned(region))), reads);
@@ -147,10 +147,11 @@ std::string hex(const std::string &text) {
 }
 
 void gdb_seeds(const fs::path &dir) {
-    const std::string connect = "+" + packet("qSupported:multiprocess+;swbreak+;hwbreak+;vContSupported+") +
-                                packet("vCont?") + packet("qXfer:features:read:target.xml:0,ffb") +
-                                packet("?") + packet("qfThreadInfo") + packet("qsThreadInfo") +
-                                packet("qC") + packet("qAttached") + packet("Hg1") + packet("g");
+    const std::string connect =
+        "+" + packet("qSupported:multiprocess+;swbreak+;hwbreak+;vContSupported+") +
+        packet("vCont?") + packet("qXfer:features:read:target.xml:0,ffb") + packet("?") +
+        packet("qfThreadInfo") + packet("qsThreadInfo") + packet("qC") + packet("qAttached") +
+        packet("Hg1") + packet("g");
     write(dir / "connect", connect);
     write(dir / "read", connect + packet("m80000000,40") + packet("p20") + packet("p341") +
                             packet("p1041") + packet("qThreadExtraInfo,1") +
@@ -159,13 +160,16 @@ void gdb_seeds(const fs::path &dir) {
                             packet("vCont;c:1;t") + packet("z0,80000010,2"));
     write(dir / "watch", connect + packet("Z2,80001000,4") + packet("Z3,80001000,4") +
                              packet("Z4,80001000,4") + packet("vCont;c") + "\x03" + packet("?"));
-    write(dir / "interrupt", connect + packet("vCont;c") + "\x03" + packet("g") + packet("c") + "\x03");
-    write(dir / "monitor", connect + packet("qRcmd," + hex("help")) + packet("qRcmd," + hex("cores")) +
-                               packet("qRcmd," + hex("stats")) + packet("qRcmd," + hex("tile 0 json")) +
+    write(dir / "interrupt",
+          connect + packet("vCont;c") + "\x03" + packet("g") + packet("c") + "\x03");
+    write(dir / "monitor", connect + packet("qRcmd," + hex("help")) +
+                               packet("qRcmd," + hex("cores")) + packet("qRcmd," + hex("stats")) +
+                               packet("qRcmd," + hex("tile 0 json")) +
                                packet("qRcmd," + hex("reset")) + packet("qRcmd," + hex("na 0")));
     write(dir / "framing", std::string("\x00\xff+-") + "$g#00" + "$m0,4#zz" + "$" +
                                std::string(300, 'A') + "#00" + packet("D"));
-    write(dir / "running_stream", connect + packet("vCont;c") + "$" + std::string(2000, 'B') + "\x03");
+    write(dir / "running_stream",
+          connect + packet("vCont;c") + "$" + std::string(2000, 'B') + "\x03");
 }
 
 }  // namespace

@@ -22,6 +22,8 @@
  *   TESTNUM | 1337         unexpected trap while running test TESTNUM
  * The VP exits with that code (low 8 bits; always non-zero for a failure).
  */
+/* assembler macros (the riscv-tests env interface): not formatted as C */
+/* clang-format off */
 #ifndef NAMP_RISCV_TEST_H
 #define NAMP_RISCV_TEST_H
 

@@ -14,16 +14,13 @@ namespace {
 struct buffer {
     std::vector<uint64_t> mem;
     mp_cbuffer_t *cb;
-    buffer(uint32_t n, uint32_t m, uint32_t start = 0)
-        : mem(mp_cbuffer_footprint(n, m) / 8 + 1)
-    {
+    buffer(uint32_t n, uint32_t m, uint32_t start = 0) : mem(mp_cbuffer_footprint(n, m) / 8 + 1) {
         EXPECT_EQ(mp_cbuffer_init(mem.data(), n, m, start), 0);
         cb = reinterpret_cast<mp_cbuffer_t *>(mem.data());
     }
 };
 
-TEST(cbuffer, layout_is_fixed)
-{
+TEST(cbuffer, layout_is_fixed) {
     EXPECT_EQ(sizeof(mp_cbuffer_t), 32u);
     EXPECT_EQ(offsetof(mp_cbuffer_t, wr_idx), MP_CB_OFF_WR_IDX);
     EXPECT_EQ(offsetof(mp_cbuffer_t, rd_idx), MP_CB_OFF_RD_IDX);
@@ -37,19 +34,17 @@ TEST(cbuffer, layout_is_fixed)
     EXPECT_NE(mp_cbuffer_init(b.mem.data(), 2, 1, 0), 0);
 }
 
-TEST(cbuffer, empty_full_and_fifo_order)
-{
+TEST(cbuffer, empty_full_and_fifo_order) {
     buffer b(2, 4);  // 4 messages of 16 bytes
     uint32_t v, size, idx;
     EXPECT_EQ(mp_cbuffer_pop(b.cb, &v, 4, &size), -1);
     EXPECT_EQ(mp_cbuffer_ready(b.cb), 0);
-    for (uint32_t i = 0; i < 4; ++i)
-        ASSERT_EQ(mp_cbuffer_push(b.cb, &i, 4), 0);
-    EXPECT_EQ(mp_cbuffer_push(b.cb, &v, 4), -1);       // full
+    for (uint32_t i = 0; i < 4; ++i) ASSERT_EQ(mp_cbuffer_push(b.cb, &i, 4), 0);
+    EXPECT_EQ(mp_cbuffer_push(b.cb, &v, 4), -1);  // full
     EXPECT_EQ(mp_cbuffer_reserve(b.cb, &idx), -1);
     EXPECT_EQ(mp_cbuffer_used(b.cb), 4u);
     uint8_t big[17] = {};
-    EXPECT_EQ(mp_cbuffer_push(b.cb, big, 17), -2);      // larger than a slot
+    EXPECT_EQ(mp_cbuffer_push(b.cb, big, 17), -2);  // larger than a slot
     for (uint32_t i = 0; i < 4; ++i) {
         ASSERT_EQ(mp_cbuffer_pop(b.cb, &v, 4, &size), 0);
         EXPECT_EQ(v, i);
@@ -58,8 +53,7 @@ TEST(cbuffer, empty_full_and_fifo_order)
     EXPECT_EQ(mp_cbuffer_pop(b.cb, &v, 4, &size), -1);
 }
 
-TEST(cbuffer, zero_length_message_is_a_message)
-{
+TEST(cbuffer, zero_length_message_is_a_message) {
     buffer b(1, 2);
     ASSERT_EQ(mp_cbuffer_push(b.cb, nullptr, 0), 0);
     uint32_t size = 99, v;
@@ -68,14 +62,13 @@ TEST(cbuffer, zero_length_message_is_a_message)
     EXPECT_EQ(size, 0u);
 }
 
-TEST(cbuffer, reserved_but_uncommitted_is_not_readable)
-{
+TEST(cbuffer, reserved_but_uncommitted_is_not_readable) {
     buffer b(2, 4);
     uint32_t i0, i1, idx;
     ASSERT_EQ(mp_cbuffer_reserve(b.cb, &i0), 0);
     ASSERT_EQ(mp_cbuffer_reserve(b.cb, &i1), 0);
-    mp_cbuffer_commit(b.cb, i1, 3);                     // second completes first
-    EXPECT_EQ(mp_cbuffer_read(b.cb, &idx), -1);         // in order: slot 0 not complete
+    mp_cbuffer_commit(b.cb, i1, 3);              // second completes first
+    EXPECT_EQ(mp_cbuffer_read(b.cb, &idx), -1);  // in order: slot 0 not complete
     mp_cbuffer_commit(b.cb, i0, 5);
     ASSERT_EQ(mp_cbuffer_read(b.cb, &idx), 0);
     EXPECT_EQ(idx, i0);
@@ -84,12 +77,11 @@ TEST(cbuffer, reserved_but_uncommitted_is_not_readable)
     EXPECT_EQ(mp_cbuffer_size(b.cb, idx), 3u);
 }
 
-TEST(cbuffer, unfreed_slot_blocks_producer_and_is_not_reread)
-{
+TEST(cbuffer, unfreed_slot_blocks_producer_and_is_not_reread) {
     buffer b(1, 4);  // 2 slots
     uint32_t v = 7, held, idx, size;
     ASSERT_EQ(mp_cbuffer_push(b.cb, &v, 4), 0);
-    ASSERT_EQ(mp_cbuffer_read(b.cb, &held), 0);          // zero-copy: not freed yet
+    ASSERT_EQ(mp_cbuffer_read(b.cb, &held), 0);  // zero-copy: not freed yet
     ASSERT_EQ(mp_cbuffer_push(b.cb, &v, 4), 0);
     ASSERT_EQ(mp_cbuffer_pop(b.cb, &v, 4, &size), 0);
     // rd == wr == 2 now, slot 0 still holds the old message: it must not be read again,
@@ -100,8 +92,7 @@ TEST(cbuffer, unfreed_slot_blocks_producer_and_is_not_reread)
     EXPECT_EQ(mp_cbuffer_push(b.cb, &v, 4), 0);
 }
 
-TEST(cbuffer, indices_wrap_at_2_pow_32)
-{
+TEST(cbuffer, indices_wrap_at_2_pow_32) {
     buffer b(2, 3, 0xFFFFFFFAu);
     uint64_t expect = 0;
     uint32_t next = 0;
@@ -122,8 +113,7 @@ TEST(cbuffer, indices_wrap_at_2_pow_32)
     // full detection across the wrap
     buffer c(2, 3, 0xFFFFFFFEu);
     uint64_t v = 1;
-    for (int k = 0; k < 4; ++k)
-        ASSERT_EQ(mp_cbuffer_push(c.cb, &v, 8), 0);
+    for (int k = 0; k < 4; ++k) ASSERT_EQ(mp_cbuffer_push(c.cb, &v, 8), 0);
     EXPECT_EQ(mp_cbuffer_push(c.cb, &v, 8), -1);
     EXPECT_EQ(mp_cbuffer_used(c.cb), 4u);
 }
@@ -131,17 +121,16 @@ TEST(cbuffer, indices_wrap_at_2_pow_32)
 // Section 4.2.2, Figure 4.4a: a producer reads wr_idx, is paused while the others fill and drain
 // the buffer a whole lap (2^n operations), then resumes its CAS. With a plain slot index the CAS
 // would succeed on the recycled value; with the tagged 32-bit counter it must fail.
-TEST(cbuffer, aba_stale_producer_cas_fails)
-{
+TEST(cbuffer, aba_stale_producer_cas_fails) {
     buffer b(2, 3);
-    uint32_t stale = b.cb->wr_idx;                       // paused producer's snapshot
-    for (int k = 0; k < 4; ++k) {                        // one full lap
+    uint32_t stale = b.cb->wr_idx;  // paused producer's snapshot
+    for (int k = 0; k < 4; ++k) {   // one full lap
         uint64_t v = k;
         uint32_t size;
         ASSERT_EQ(mp_cbuffer_push(b.cb, &v, 8), 0);
         ASSERT_EQ(mp_cbuffer_pop(b.cb, &v, 8, &size), 0);
     }
-    for (int k = 0; k < 4; ++k) {                        // now the buffer is full
+    for (int k = 0; k < 4; ++k) {  // now the buffer is full
         uint64_t v = 100 + k;
         ASSERT_EQ(mp_cbuffer_push(b.cb, &v, 8), 0);
     }
@@ -150,7 +139,7 @@ TEST(cbuffer, aba_stale_producer_cas_fails)
     EXPECT_FALSE(__atomic_compare_exchange_n(&b.cb->wr_idx, &expected, stale + 1, false,
                                              __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
     uint32_t idx;
-    EXPECT_EQ(mp_cbuffer_reserve(b.cb, &idx), -1);      // and the real reserve sees "full"
+    EXPECT_EQ(mp_cbuffer_reserve(b.cb, &idx), -1);  // and the real reserve sees "full"
     // The same for a stale consumer: it saw message 100 at rd_idx, the others consume a lap.
     uint32_t stale_rd = b.cb->rd_idx;
     for (int k = 0; k < 4; ++k) {
@@ -165,11 +154,9 @@ TEST(cbuffer, aba_stale_producer_cas_fails)
 }
 
 // The same lap with 2-bit indices (what a plain index would be) shows the hazard is real.
-TEST(cbuffer, aba_would_hit_untagged_index)
-{
+TEST(cbuffer, aba_would_hit_untagged_index) {
     uint32_t untagged = 0, stale = untagged;
-    for (int k = 0; k < 4; ++k)
-        untagged = (untagged + 1) & 3;
+    for (int k = 0; k < 4; ++k) untagged = (untagged + 1) & 3;
     EXPECT_EQ(untagged, stale);  // a CAS on this value would succeed after a full lap
 }
 
@@ -178,8 +165,7 @@ struct record {
     uint8_t payload[48];
 };
 
-void stress(int producers, int consumers, uint32_t n, uint32_t start, int per_producer)
-{
+void stress(int producers, int consumers, uint32_t n, uint32_t start, int per_producer) {
     buffer b(n, 6, start);
     std::atomic<int> done_producers{0};
     std::vector<std::vector<uint32_t>> seen(producers, std::vector<uint32_t>(per_producer, 0));
@@ -198,8 +184,7 @@ void stress(int producers, int consumers, uint32_t n, uint32_t start, int per_pr
                     r.payload[i] = uint8_t(p * 31 + s + i);
                     r.sum += r.payload[i];
                 }
-                while (mp_cbuffer_push(b.cb, &r, 16 + r.len) != 0)
-                    std::this_thread::yield();
+                while (mp_cbuffer_push(b.cb, &r, 16 + r.len) != 0) std::this_thread::yield();
             }
             done_producers++;
         });
@@ -208,8 +193,7 @@ void stress(int producers, int consumers, uint32_t n, uint32_t start, int per_pr
             for (;;) {
                 uint32_t idx;
                 if (mp_cbuffer_read(b.cb, &idx) != 0) {
-                    if (done_producers == producers && mp_cbuffer_used(b.cb) == 0)
-                        return;
+                    if (done_producers == producers && mp_cbuffer_used(b.cb) == 0) return;
                     std::this_thread::yield();
                     continue;
                 }
@@ -218,23 +202,20 @@ void stress(int producers, int consumers, uint32_t n, uint32_t start, int per_pr
                 std::memcpy(&r, mp_cbuffer_data(b.cb, idx), size < sizeof r ? size : sizeof r);
                 mp_cbuffer_free(b.cb, idx);
                 uint32_t sum = 0;
-                for (uint32_t i = 0; i < r.len && i < 48; ++i)
-                    sum += r.payload[i];
+                for (uint32_t i = 0; i < r.len && i < 48; ++i) sum += r.payload[i];
                 if (size != 16 + r.len || sum != r.sum || r.producer >= (uint32_t)producers ||
                     r.seq >= (uint32_t)per_producer)
                     bad++;
                 else {
                     __atomic_fetch_add(&seen[r.producer][r.seq], 1u, __ATOMIC_RELAXED);
                     // a single consumer must see every producer's messages in order
-                    if (consumers == 1 && (int32_t)r.seq <= last[c][r.producer])
-                        bad++;
+                    if (consumers == 1 && (int32_t)r.seq <= last[c][r.producer]) bad++;
                     last[c][r.producer] = r.seq;
                 }
                 total++;
             }
         });
-    for (auto &t : th)
-        t.join();
+    for (auto &t : th) t.join();
     EXPECT_EQ(bad.load(), 0);
     EXPECT_EQ(total.load(), long(producers) * per_producer);
     for (int p = 0; p < producers; ++p)
@@ -252,8 +233,7 @@ TEST(cbuffer_threads, mpmc_across_index_wrap) { stress(3, 3, 1, 0xFFFFFFFFu - 50
 
 // Issue 12: a zero-length copy (zero-length push) with a null source passed null to memcpy
 // (UBSan: the sanitizer build runs this test and fails on the report).
-TEST(cbuffer, copy_of_nothing_accepts_null)
-{
+TEST(cbuffer, copy_of_nothing_accepts_null) {
     uint32_t dst = 0x12345678;
     mp_cbuffer_copy(&dst, nullptr, 0);
     EXPECT_EQ(dst, 0x12345678u);
@@ -261,17 +241,16 @@ TEST(cbuffer, copy_of_nothing_accepts_null)
 
 // Every length 0..100 and every source/destination alignment: the word loops (eight and one word
 // per round) and the byte tail together copy exactly n bytes, nothing before or after.
-TEST(cbuffer, copy_all_lengths_and_alignments)
-{
+TEST(cbuffer, copy_all_lengths_and_alignments) {
     uint8_t src[128], dst[160];
-    for (unsigned i = 0; i < sizeof src; ++i)
-        src[i] = static_cast<uint8_t>(i * 7 + 3);
+    for (unsigned i = 0; i < sizeof src; ++i) src[i] = static_cast<uint8_t>(i * 7 + 3);
     for (unsigned so = 0; so < 4; ++so)
         for (unsigned doff = 0; doff < 4; ++doff)
             for (uint32_t n = 0; n <= 100; ++n) {
                 std::memset(dst, 0xEE, sizeof dst);
                 mp_cbuffer_copy(dst + 16 + doff, src + so, n);
-                ASSERT_EQ(std::memcmp(dst + 16 + doff, src + so, n), 0) << n << " " << so << " " << doff;
+                ASSERT_EQ(std::memcmp(dst + 16 + doff, src + so, n), 0)
+                    << n << " " << so << " " << doff;
                 for (unsigned k = 0; k < 16 + doff; ++k)
                     ASSERT_EQ(dst[k], 0xEE) << "before, n=" << n;
                 for (unsigned k = 16 + doff + n; k < sizeof dst; ++k)

@@ -15,8 +15,7 @@ extern "C" {
 namespace {
 
 // NPB's randlc as published: 23-bit halves in double arithmetic.
-double randlc_npb(double *x, double a)
-{
+double randlc_npb(double *x, double a) {
     const double r23 = std::pow(0.5, 23), r46 = r23 * r23, t23 = std::pow(2.0, 23), t46 = t23 * t23;
     double t1 = r23 * a;
     double a1 = (int)t1, a2 = a - t23 * a1;
@@ -30,8 +29,7 @@ double randlc_npb(double *x, double a)
     return r46 * *x;
 }
 
-std::map<std::pair<int, int>, double> entries(const cg_matrix_t &m)
-{
+std::map<std::pair<int, int>, double> entries(const cg_matrix_t &m) {
     std::map<std::pair<int, int>, double> e;
     for (int i = 0; i < m.nrows; ++i)
         for (int k = m.rowstr[i]; k < m.rowstr[i + 1]; ++k)
@@ -39,8 +37,7 @@ std::map<std::pair<int, int>, double> entries(const cg_matrix_t &m)
     return e;
 }
 
-void release(cg_matrix_t &m)
-{
+void release(cg_matrix_t &m) {
     std::free(m.rowstr);
     std::free(m.colidx);
     std::free(m.a);
@@ -48,8 +45,7 @@ void release(cg_matrix_t &m)
 
 }  // namespace
 
-TEST(CgGen, RandlcMatchesNpbDoubleFormulation)
-{
+TEST(CgGen, RandlcMatchesNpbDoubleFormulation) {
     uint64_t xi = 314159265ull;
     double xd = 314159265.0;
     for (int i = 0; i < 200000; ++i) {
@@ -59,19 +55,18 @@ TEST(CgGen, RandlcMatchesNpbDoubleFormulation)
     }
 }
 
-TEST(CgGen, MatrixIsSymmetricWithShiftedDiagonal)
-{
+TEST(CgGen, MatrixIsSymmetricWithShiftedDiagonal) {
     const int n = 200;
     cg_matrix_t m = {0, n, 0, n, nullptr, nullptr, nullptr, 0};
     ASSERT_EQ(cg_makea(&m, n, CG_NONZER, CG_RCOND, CG_SHIFT), 0);
     auto e = entries(m);
-    EXPECT_EQ((int)e.size(), m.nnz);   // duplicates were summed
+    EXPECT_EQ((int)e.size(), m.nnz);  // duplicates were summed
     for (const auto &kv : e) {
         auto t = e.find({kv.first.second, kv.first.first});
         ASSERT_NE(t, e.end());
         EXPECT_NEAR(t->second, kv.second, 1e-12 * std::fabs(kv.second));
     }
-    for (int i = 0; i < n; ++i) {   // every diagonal element exists; the shift makes it negative
+    for (int i = 0; i < n; ++i) {  // every diagonal element exists; the shift makes it negative
         auto d = e.find({i, i});
         ASSERT_NE(d, e.end()) << i;
         EXPECT_LT(d->second, 0.0);
@@ -79,8 +74,7 @@ TEST(CgGen, MatrixIsSymmetricWithShiftedDiagonal)
     release(m);
 }
 
-TEST(CgGen, BlocksTileTheMatrix)
-{
+TEST(CgGen, BlocksTileTheMatrix) {
     const int n = 160;
     cg_matrix_t full = {0, n, 0, n, nullptr, nullptr, nullptr, 0};
     ASSERT_EQ(cg_makea(&full, n, CG_NONZER, CG_RCOND, CG_SHIFT), 0);
@@ -92,14 +86,12 @@ TEST(CgGen, BlocksTileTheMatrix)
         for (int pc = 0; pc < 4; ++pc) {
             cg_matrix_t b = {pr * 80, 80, pc * 40, 40, nullptr, nullptr, nullptr, 0};
             ASSERT_EQ(cg_makea(&b, n, CG_NONZER, CG_RCOND, CG_SHIFT), 0);
-            for (const auto &kv : entries(b))
-                eb[kv.first] = kv.second;
+            for (const auto &kv : entries(b)) eb[kv.first] = kv.second;
             nnz += b.nnz;
             release(b);
         }
     EXPECT_EQ(nnz, full.nnz);
     ASSERT_EQ(eb.size(), ef.size());
-    for (const auto &kv : ef)
-        EXPECT_DOUBLE_EQ(eb[kv.first], kv.second);
+    for (const auto &kv : ef) EXPECT_DOUBLE_EQ(eb[kv.first], kv.second);
     release(full);
 }

@@ -20,12 +20,12 @@ const std::vector<std::string> cc_on = {"namp.enabled=true", "namp.enable_cc_mul
 
 uint32_t slot(unsigned i, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(i) + reg); }
 
-constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;     // endpoint in every receiver
-constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;    // its receive buffer
-constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;      // handles in the sender: H + 0x40 * k
-constexpr uint32_t HC = TILE_SRAM_BASE + 0x24000;     // receiver's handle for credits
-constexpr uint32_t DESC = TILE_SRAM_BASE + 0x22000;   // collective descriptor
-constexpr uint32_t DATA = TILE_SRAM_BASE + 0x30000;   // source data
+constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;    // endpoint in every receiver
+constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;   // its receive buffer
+constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;     // handles in the sender: H + 0x40 * k
+constexpr uint32_t HC = TILE_SRAM_BASE + 0x24000;    // receiver's handle for credits
+constexpr uint32_t DESC = TILE_SRAM_BASE + 0x22000;  // collective descriptor
+constexpr uint32_t DATA = TILE_SRAM_BASE + 0x30000;  // source data
 
 struct mem_view {
     bench &b;
@@ -46,7 +46,9 @@ struct mem_view {
         put(tile, addr + MP_CB_OFF_DATA_OFS, MP_CB_HEADER_SIZE + (4u << n));
         for (uint32_t k = 0; k < (1u << n); ++k) put(tile, addr + MP_CB_HEADER_SIZE + 4 * k, 0);
     }
-    uint32_t elem_size(unsigned tile, uint32_t k) { return get(tile, RXB + MP_CB_HEADER_SIZE + 4 * k); }
+    uint32_t elem_size(unsigned tile, uint32_t k) {
+        return get(tile, RXB + MP_CB_HEADER_SIZE + 4 * k);
+    }
     uint32_t elem_data(unsigned tile, uint32_t k) {
         const uint32_t n = get(tile, RXB), m = get(tile, RXB + 4);
         return RXB + MP_CB_HEADER_SIZE + (4u << n) + (k << m);
@@ -76,7 +78,9 @@ struct mem_view {
             put(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS, 0xFFFFFFFFu);
         }
     }
-    uint32_t member_status(uint32_t i) { return get(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS); }
+    uint32_t member_status(uint32_t i) {
+        return get(0, DESC + NAMP_CC_MEMBER(i) + NAMP_CC_M_STATUS);
+    }
 };
 
 void start(driver &d, unsigned i, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3) {
@@ -146,8 +150,9 @@ TEST(NampCc, DisabledFeatureIsAbsentHardware) {
     m.handle(0, H, 1, EP);
     m.descriptor(NAMP_CC_K_MULTICAST, {H}, 1);
     b.run({[&] {
-        EXPECT_EQ(b.d(0).rd(na(NA_FEATURES)) & (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG |
-                                                  NA_FEATURE_NAMP_CC_RED), 0u);
+        EXPECT_EQ(b.d(0).rd(na(NA_FEATURES)) &
+                      (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG | NA_FEATURE_NAMP_CC_RED),
+                  0u);
         const uint32_t st = run_refused(b, NAMP_FLAG_CC, DESC);
         EXPECT_EQ(code_of(st), NAMP_ERR_MODE_UNSUPPORTED);
         EXPECT_EQ(NAMP_STATUS_STATE(st), NAMP_STATE_ERROR);
@@ -164,13 +169,17 @@ TEST(NampCc, RefusedStartsAndDescriptors) {
     const uint32_t sram_end = TILE_SRAM_BASE + (1u << 20);
     b.run({[&] {
         driver &d = b.d(0);
-        EXPECT_EQ(d.rd(na(NA_FEATURES)) & (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG |
-                                           NA_FEATURE_NAMP_CC_RED), NA_FEATURE_NAMP_CC_MCAST);
+        EXPECT_EQ(d.rd(na(NA_FEATURES)) &
+                      (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG | NA_FEATURE_NAMP_CC_RED),
+                  NA_FEATURE_NAMP_CC_MCAST);
         m.descriptor(NAMP_CC_K_MULTICAST, {H}, 1);
         // flags
-        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_BUF, DESC)), NAMP_ERR_INVALID_FLAGS);
-        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_COM, DESC)), NAMP_ERR_INVALID_FLAGS);
-        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | (1u << 8), DESC)), NAMP_ERR_MODE_UNSUPPORTED);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_BUF, DESC)),
+                  NAMP_ERR_INVALID_FLAGS);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_COM, DESC)),
+                  NAMP_ERR_INVALID_FLAGS);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | (1u << 8), DESC)),
+                  NAMP_ERR_MODE_UNSUPPORTED);
         // descriptor address: unaligned, outside SRAM, header crossing the end of SRAM
         EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, DESC + 2)), NAMP_ERR_BAD_PARAM);
         EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, 0x1000)), NAMP_ERR_BAD_PARAM);
@@ -194,7 +203,9 @@ TEST(NampCc, RefusedStartsAndDescriptors) {
         EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC, DESC)), NAMP_ERR_BAD_PARAM);
         for (uint32_t k : {NAMP_CC_K_SCATTER, NAMP_CC_K_GATHER, NAMP_CC_K_REDUCE}) {
             m.descriptor(k, {H}, 1);
-            EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC)), NAMP_ERR_MODE_UNSUPPORTED) << k;
+            EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC)),
+                      NAMP_ERR_MODE_UNSUPPORTED)
+                << k;
         }
         // a member whose handle is unaligned or outside SRAM fails alone
         m.descriptor(NAMP_CC_K_MULTICAST, {H + 2, 0x100, H}, 3);
@@ -217,7 +228,8 @@ TEST(NampCc, ChannelsDisabledRefuseAConnectionOrientedCollective) {
     mem_view m{b};
     m.descriptor(NAMP_CC_K_MULTICAST, {H}, 1);
     b.run({[&] {
-        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC)), NAMP_ERR_MODE_UNSUPPORTED);
+        EXPECT_EQ(code_of(run_refused(b, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC)),
+                  NAMP_ERR_MODE_UNSUPPORTED);
     }});
 }
 
@@ -247,7 +259,8 @@ TEST(NampCc, MulticastConnectionless) {
             EXPECT_EQ(m.member_status(t - 1), NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
             poll(b, t, na(NA_NAMP_RX_COUNT), ~0u, 1);
             EXPECT_EQ(m.elem_size(t, 0), MP_CB_COMMITTED | 200u) << t;
-            for (uint32_t k = 0; k < 50; ++k) EXPECT_EQ(m.get(t, m.elem_data(t, 0) + 4 * k), 0x1000 + k);
+            for (uint32_t k = 0; k < 50; ++k)
+                EXPECT_EQ(m.get(t, m.elem_data(t, 0) + 4 * k), 0x1000 + k);
             EXPECT_EQ(m.get(0, H + 0x40 * t + NAMP_H_SENT), 1u);
         }
     }});
@@ -277,8 +290,10 @@ TEST(NampCc, MemberThatNacksDoesNotStallTheOthers) {
     b.run({[&] {
         driver &d = b.d(0);
         start(d, 0, NAMP_FLAG_CC, DESC, DATA, 4);
-        poll(b, 0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS, ~0u, NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
-        poll(b, 0, DESC + NAMP_CC_MEMBER(2) + NAMP_CC_M_STATUS, ~0u, NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        poll(b, 0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS, ~0u,
+             NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        poll(b, 0, DESC + NAMP_CC_MEMBER(2) + NAMP_CC_M_STATUS, ~0u,
+             NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
         poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xF0000u, 4u << 16);  // member 1 NACKed 4 times
         b.cycles(3000);
         EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & NAMP_FLAG_DONE, 0u) << "waits for member 1";
@@ -353,7 +368,8 @@ TEST(NampCc, MulticastOnChannelsWaitsPerMemberForCredit) {
         m.cbuffer(t, RXB, 2, 6);
         m.handle(0, h, t, EP, t == 2 ? 0 : 2);
         if (t != 3) {  // DIRECT handles (fast path) for members 0 and 1, allocation for member 2
-            m.put(0, h + NAMP_H_FLAGS, NAMP_H_F_CONNECTED | NAMP_H_F_DIRECT | NAMP_H_GEOMETRY(2, 6));
+            m.put(0, h + NAMP_H_FLAGS,
+                  NAMP_H_F_CONNECTED | NAMP_H_F_DIRECT | NAMP_H_GEOMETRY(2, 6));
             m.put(0, h + NAMP_H_RDATA, m.elem_data(t, 0));
         }
         m.handle(t, HC, 0, h);  // receiver's handle for credits: names the sender's handle
@@ -364,8 +380,10 @@ TEST(NampCc, MulticastOnChannelsWaitsPerMemberForCredit) {
     b.run({[&] {
         driver &d = b.d(0);
         start(d, 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, 64);
-        poll(b, 0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS, ~0u, NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
-        poll(b, 0, DESC + NAMP_CC_MEMBER(2) + NAMP_CC_M_STATUS, ~0u, NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        poll(b, 0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS, ~0u,
+             NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
+        poll(b, 0, DESC + NAMP_CC_MEMBER(2) + NAMP_CC_M_STATUS, ~0u,
+             NAMP_CC_MSTAT(0, NAMP_STATE_DONE, 0));
         b.cycles(2000);
         EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot(0, NAMP_SLOT_STATUS))), NAMP_STATE_MEMBERS);
         EXPECT_EQ(m.member_status(1), 0u);
@@ -379,7 +397,8 @@ TEST(NampCc, MulticastOnChannelsWaitsPerMemberForCredit) {
         for (unsigned t = 1; t < 4; ++t) {
             poll(b, t, na(NA_NAMP_RX_COUNT), ~0u, 1);
             EXPECT_EQ(m.elem_size(t, 0), MP_CB_COMMITTED | 64u);
-            for (uint32_t k = 0; k < 16; ++k) EXPECT_EQ(m.get(t, m.elem_data(t, 0) + 4 * k), 0xAB00 + k);
+            for (uint32_t k = 0; k < 16; ++k)
+                EXPECT_EQ(m.get(t, m.elem_data(t, 0) + 4 * k), 0xAB00 + k);
             EXPECT_EQ(m.get(t, RXB + MP_CB_OFF_WR_IDX), 1u);
         }
         EXPECT_EQ(m.get(0, H + 0x40 * 1 + NAMP_H_CREDITS), 1u);
@@ -448,10 +467,10 @@ TEST(NampCc, ReductionArithmetic) {
         std::memcpy(&r, x, NAMP_CC_TYPE_BYTES(type));
         return r;
     };
-    EXPECT_EQ(one(NAMP_CC_OP_SUM, NAMP_CC_T_UINT8, 200, 100), 44u);          // wraps
-    EXPECT_EQ(one(NAMP_CC_OP_MIN, NAMP_CC_T_INT8, 0x80, 5), 0x80u);          // -128 < 5
+    EXPECT_EQ(one(NAMP_CC_OP_SUM, NAMP_CC_T_UINT8, 200, 100), 44u);  // wraps
+    EXPECT_EQ(one(NAMP_CC_OP_MIN, NAMP_CC_T_INT8, 0x80, 5), 0x80u);  // -128 < 5
     EXPECT_EQ(one(NAMP_CC_OP_MIN, NAMP_CC_T_UINT8, 0x80, 5), 5u);
-    EXPECT_EQ(one(NAMP_CC_OP_MAX, NAMP_CC_T_INT16, 0xFFFF, 3), 3u);          // -1 < 3
+    EXPECT_EQ(one(NAMP_CC_OP_MAX, NAMP_CC_T_INT16, 0xFFFF, 3), 3u);  // -1 < 3
     EXPECT_EQ(one(NAMP_CC_OP_MAX, NAMP_CC_T_UINT16, 0xFFFF, 3), 0xFFFFu);
     EXPECT_EQ(one(NAMP_CC_OP_MIN, NAMP_CC_T_INT32, 0xFFFFFFFFu, 0), 0xFFFFFFFFu);
     EXPECT_EQ(one(NAMP_CC_OP_BAND, NAMP_CC_T_UINT32, 0xF0F0, 0xFF00), 0xF000u);
@@ -483,7 +502,7 @@ TEST(NampCc, ReductionCombinesAllContributionsIntoOneMessage) {
     reduce_receiver(m, 3);
     for (unsigned t = 1; t < 4; ++t) {
         reduce_sender(m, t, 42, NAMP_CC_OP_SUM, NAMP_CC_T_INT16);
-        for (uint32_t k = 0; k < 100; ++k)   // 200 int16 values: several packets
+        for (uint32_t k = 0; k < 100; ++k)  // 200 int16 values: several packets
             m.put(t, DATA + 4 * k, (uint32_t(k * t) & 0xFFFFu) | (uint32_t(0x10000 - t) << 16));
     }
     b.run({[&] {
@@ -502,8 +521,8 @@ TEST(NampCc, ReductionCombinesAllContributionsIntoOneMessage) {
         EXPECT_EQ(m.get(0, RXD + NAMP_CC_RX_ENTRY(0) + 4), 0u) << "entry free again";
         for (uint32_t k = 0; k < 100; ++k) {
             const uint32_t w = m.get(0, m.elem_data(0, 0) + 4 * k);
-            EXPECT_EQ(w & 0xFFFFu, (6 * k) & 0xFFFFu) << k;            // k*1 + k*2 + k*3
-            EXPECT_EQ(w >> 16, uint32_t(0x10000 - 6)) << k;            // -1 + -2 + -3
+            EXPECT_EQ(w & 0xFFFFu, (6 * k) & 0xFFFFu) << k;  // k*1 + k*2 + k*3
+            EXPECT_EQ(w >> 16, uint32_t(0x10000 - 6)) << k;  // -1 + -2 + -3
         }
     }});
     EXPECT_EQ(b.stats(0).namp_rx_completed, 1u);
@@ -554,20 +573,30 @@ TEST(NampCc, ReductionRefusals) {
             return code_of(st);
         };
         EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OPS, NAMP_CC_T_INT8), 0, 4),
-                  NAMP_ERR_BAD_PARAM) << "op not in the table";
+                  NAMP_ERR_BAD_PARAM)
+            << "op not in the table";
         EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_TYPES), 0, 4),
-                  NAMP_ERR_BAD_PARAM) << "type not in the table";
-        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 6),
-                  NAMP_ERR_BAD_PARAM) << "size not a multiple of the type";
-        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 4, 2),
-                  NAMP_ERR_BAD_PARAM) << "one destination per contribution";
-        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), NAMP_FLAG_CON, 4),
-                  NAMP_ERR_INVALID_FLAGS) << "connection-less only";
+                  NAMP_ERR_BAD_PARAM)
+            << "type not in the table";
+        EXPECT_EQ(
+            refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 6),
+            NAMP_ERR_BAD_PARAM)
+            << "size not a multiple of the type";
+        EXPECT_EQ(
+            refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 4, 2),
+            NAMP_ERR_BAD_PARAM)
+            << "one destination per contribution";
+        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32),
+                          NAMP_FLAG_CON, 4),
+                  NAMP_ERR_INVALID_FLAGS)
+            << "connection-less only";
         // a receiving endpoint without a reduction descriptor: the member fails (NACK BAD_PARAM)
         m.put(0, EP + NAMP_EP_CC, 0);
-        EXPECT_EQ(refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 8),
-                  NAMP_ERR_CC_MEMBER);
-        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(1, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)), NAMP_ERR_BAD_PARAM);
+        EXPECT_EQ(
+            refused(NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, NAMP_CC_OP_SUM, NAMP_CC_T_INT32), 0, 8),
+            NAMP_ERR_CC_MEMBER);
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(1, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)),
+                  NAMP_ERR_BAD_PARAM);
     }});
 }
 
@@ -622,7 +651,8 @@ TEST(NampCc, ScatterWithOddStridesOverChannels) {
             const uint8_t *got = b.mem(t) + (m.elem_data(t, 0) - TILE_SRAM_BASE);
             for (uint32_t r = 0; r < 5; ++r)
                 for (uint32_t c = 0; c < size[i]; ++c)
-                    EXPECT_EQ(got[r * size[i] + c], uint8_t(0x40 + r * 7 + base[i] + c)) << t << " " << r << " " << c;
+                    EXPECT_EQ(got[r * size[i] + c], uint8_t(0x40 + r * 7 + base[i] + c))
+                        << t << " " << r << " " << c;
         }
     }});
 }
@@ -643,11 +673,13 @@ TEST(NampCc, ScatterRefusals) {
             m.put(0, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_SIZE, size);
             return run_refused(b, NAMP_FLAG_CC | flags, DESC, DATA, p3);
         };
-        EXPECT_EQ(code_of(run(2, 0, 0, 4, 16)), NAMP_ERR_INVALID_FLAGS) << "connection-oriented only";
+        EXPECT_EQ(code_of(run(2, 0, 0, 4, 16)), NAMP_ERR_INVALID_FLAGS)
+            << "connection-oriented only";
         EXPECT_EQ(code_of(run(0, NAMP_FLAG_CON, 0, 4, 16)), NAMP_ERR_BAD_PARAM) << "count 0";
         uint32_t st = run(2, NAMP_FLAG_CON, 6, 4, 16);  // 6 + 8 + 4 = 18 > 16
         EXPECT_EQ(code_of(st), NAMP_ERR_CC_MEMBER);
-        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.member_status(0)), NAMP_ERR_BAD_PARAM) << "chunks outside the data";
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.member_status(0)), NAMP_ERR_BAD_PARAM)
+            << "chunks outside the data";
         st = run(2, NAMP_FLAG_CON, 0, 0, 16);
         EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.member_status(0)), NAMP_ERR_BAD_PARAM) << "size 0";
         st = run(2, NAMP_FLAG_CON, 4, 4, 16);  // 4 + 8 + 4 = 16: fits
@@ -718,7 +750,8 @@ TEST(NampCc, GatherWithOddStridesCompletesWithTheLastPart) {
         for (uint32_t row = 0; row < 5; ++row)
             for (uint32_t col = 0; col < 9; ++col) {
                 const uint32_t t = col / 3 + 1;
-                EXPECT_EQ(e[row * 9 + col], uint8_t(16 * t + row * 3 + col % 3)) << row << " " << col;
+                EXPECT_EQ(e[row * 9 + col], uint8_t(16 * t + row * 3 + col % 3))
+                    << row << " " << col;
             }
     }});
 }
@@ -739,10 +772,14 @@ TEST(NampCc, GatherRefusals) {
         EXPECT_EQ(code_of(run(0, 0, 2, 0, 4, 8, 8)), NAMP_ERR_INVALID_FLAGS) << "channels only";
         EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 0, 0, 0, 4, 8, 8)), NAMP_ERR_BAD_PARAM) << "count 0";
         EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 15, 2, 0, 4, 8, 8)), NAMP_ERR_BAD_PARAM) << "part 15";
-        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 0, 2, 0, 4, 8, 12)), NAMP_ERR_CC_MEMBER) << "size != count x chunk";
-        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 0, 2, 4090, 4, 8, 8)), NAMP_ERR_CC_MEMBER) << "beyond the element";
-        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 3, 2, 0, 4, 8, 8)), NAMP_ERR_CC_MEMBER) << "part >= parts (NACK)";
-        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(1, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)), NAMP_ERR_BAD_PARAM);
+        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 0, 2, 0, 4, 8, 12)), NAMP_ERR_CC_MEMBER)
+            << "size != count x chunk";
+        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 0, 2, 4090, 4, 8, 8)), NAMP_ERR_CC_MEMBER)
+            << "beyond the element";
+        EXPECT_EQ(code_of(run(NAMP_FLAG_CON, 3, 2, 0, 4, 8, 8)), NAMP_ERR_CC_MEMBER)
+            << "part >= parts (NACK)";
+        EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(1, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)),
+                  NAMP_ERR_BAD_PARAM);
         EXPECT_EQ(m.get(1, H + NAMP_H_CREDITS), 4u) << "credits given back";
     }});
 }
@@ -764,7 +801,8 @@ void gather_flits(bool packing) {
             start(b.d(1), 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, S / s * s);
             EXPECT_EQ(wait_done(b, 1, 0) & NAMP_STATUS_ERROR, 0u);
             b.d(1).wr(slot(0, NAMP_SLOT_FLAGS), 0);
-            const uint64_t flits = b.stats(1).flits_sent[noc::index_of(noc::channel::data_request)] - f0;
+            const uint64_t flits =
+                b.stats(1).flits_sent[noc::index_of(noc::channel::data_request)] - f0;
             poll(b, 0, na(NA_NAMP_RX_COUNT), ~0u, 1);
             b.d(0).wr(na(NA_NAMP_RX_COUNT), 1);
             m.put(0, RXB + MP_CB_HEADER_SIZE + 4 * ((id - 2) & 3), 0);  // the consumer frees it
@@ -802,7 +840,8 @@ TEST(NampCc, FailedGatherPartPoisonsTheMessage) {
         for (unsigned t = 1; t < 3; ++t) {
             start(b.d(t), 0, NAMP_FLAG_CC | NAMP_FLAG_CON, DESC, DATA, 8);
             EXPECT_EQ(code_of(wait_done(b, t, 0)), NAMP_ERR_CC_MEMBER);
-            EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(t, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)), NAMP_ERR_REMOTE);
+            EXPECT_EQ(NAMP_CC_MSTAT_CODE(m.get(t, DESC + NAMP_CC_MEMBER(0) + NAMP_CC_M_STATUS)),
+                      NAMP_ERR_REMOTE);
         }
         b.cycles(500);
         EXPECT_EQ(m.elem_size(0, 0), MP_CB_COMMITTED | MP_CB_VOID);

@@ -23,7 +23,7 @@ TEST(SlotFsm, MessageConnectionlessPath) {
 }
 
 TEST(SlotFsm, ChannelCreditAndContinuousPaths) {
-    EXPECT_EQ(slot::next(S::ready, E::credit_sent), S::done);     // CoM
+    EXPECT_EQ(slot::next(S::ready, E::credit_sent), S::done);  // CoM
     EXPECT_EQ(slot::next(S::ready, E::no_credit), S::credit_wait);
     EXPECT_EQ(slot::next(S::credit_wait, E::credit_update), S::ready);
     EXPECT_EQ(slot::next(S::ready, E::direct), S::data);           // fast path
@@ -31,15 +31,15 @@ TEST(SlotFsm, ChannelCreditAndContinuousPaths) {
     EXPECT_EQ(slot::next(S::ready, E::send_empty), S::send_wait);  // CCM
     EXPECT_EQ(slot::next(S::send_wait, E::poll), S::ready);
     EXPECT_EQ(slot::next(S::finalize, E::next), S::ready);
-    EXPECT_EQ(slot::next(S::send_wait, E::finished), S::done);     // CCM left
+    EXPECT_EQ(slot::next(S::send_wait, E::finished), S::done);  // CCM left
     EXPECT_EQ(slot::next(S::credit_wait, E::finished), S::done);
     EXPECT_EQ(slot::next(S::ready, E::finished), S::done);
 }
 
 TEST(SlotFsm, ProtectionSwitchingPaths) {
-    EXPECT_EQ(slot::next(S::ready, E::ps_sent), S::done);       // PS control slot
-    EXPECT_EQ(slot::next(S::request, E::reloc), S::retry);      // NAK_RELOC: ask again, elsewhere
-    EXPECT_EQ(slot::next(S::finalize, E::shadow), S::data);     // dualcast: the copy next
+    EXPECT_EQ(slot::next(S::ready, E::ps_sent), S::done);    // PS control slot
+    EXPECT_EQ(slot::next(S::request, E::reloc), S::retry);   // NAK_RELOC: ask again, elsewhere
+    EXPECT_EQ(slot::next(S::finalize, E::shadow), S::data);  // dualcast: the copy next
     EXPECT_THROW(slot::next(S::dma, E::reloc), sc_core::sc_report);
     EXPECT_THROW(slot::next(S::request, E::shadow), sc_core::sc_report);
 }

@@ -39,8 +39,10 @@ constexpr unsigned VSLOT = 2;                  // the task's vif slot
 uint32_t vifc(unsigned s, uint32_t reg) { return vif_cfg_reg(s, reg); }
 uint32_t vifr(unsigned s, uint32_t reg) { return vif_reg(s, reg); }
 
-struct mem : namp_mem {   // the task's send buffer and endpoint table on top
-    uint32_t data(uint32_t buf, uint32_t n, uint32_t k) { return buf + MP_CB_HEADER_SIZE + (4u << n) + (k << TX_M); }
+struct mem : namp_mem {  // the task's send buffer and endpoint table on top
+    uint32_t data(uint32_t buf, uint32_t n, uint32_t k) {
+        return buf + MP_CB_HEADER_SIZE + (4u << n) + (k << TX_M);
+    }
     // commits a message of `bytes` (its words `tag + i`) at wr_idx of the task's send buffer
     void push(uint32_t bytes, uint32_t tag) {
         const uint32_t wr = get(0, TXB + MP_CB_OFF_WR_IDX), k = wr & ((1u << TX_N) - 1u);
@@ -48,7 +50,9 @@ struct mem : namp_mem {   // the task's send buffer and endpoint table on top
         put(0, TXB + MP_CB_OFF_WR_IDX, wr + 1);
         put(0, TXB + MP_CB_HEADER_SIZE + 4 * k, MP_CB_COMMITTED | bytes);
     }
-    void entry(uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit) { et_entry(ET, vid, addr, kind, limit); }
+    void entry(uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit) {
+        et_entry(ET, vid, addr, kind, limit);
+    }
     // Both tiles: every word a secret, then the structures of the set-up. vIDs: 0 message handle,
     // 1 send buffer, 2 channel handle, 3 credit path.
     void setup(bool guarded = true) {
@@ -92,7 +96,8 @@ void vstart(driver &d, unsigned s, uint32_t flags, uint32_t p1, uint32_t p2, uin
 // Waits for DONE at most `tries` polls; returns STATUS, or 0xFFFFFFFF if still running.
 uint32_t vdone(bench &b, unsigned s, unsigned tries = 2000) {
     for (unsigned i = 0; i < tries; ++i) {
-        if (b.d(0).rd(vifr(s, NAMP_VIF_FLAGS)) & NAMP_FLAG_DONE) return b.d(0).rd(vifr(s, NAMP_VIF_STATUS));
+        if (b.d(0).rd(vifr(s, NAMP_VIF_FLAGS)) & NAMP_FLAG_DONE)
+            return b.d(0).rd(vifr(s, NAMP_VIF_STATUS));
         b.cycles(10);
     }
     return 0xFFFFFFFFu;
@@ -100,7 +105,8 @@ uint32_t vdone(bench &b, unsigned s, unsigned tries = 2000) {
 
 uint32_t code_of(uint32_t st) { return st & NAMP_STATUS_ERROR ? NAMP_STATUS_CODE(st) : 0u; }
 
-unsigned changed_outside(mem &m, unsigned t, const std::vector<std::pair<uint32_t, uint32_t>> &allowed) {
+unsigned changed_outside(mem &m, unsigned t,
+                         const std::vector<std::pair<uint32_t, uint32_t>> &allowed) {
     return m.changed_outside(t, SECRET_WORD, allowed);
 }
 }  // namespace
@@ -149,8 +155,10 @@ TEST(SvIsolation, SendHeaderOutsideTheWindowFails) {
         EXPECT_EQ(code_of(vdone(b, VSLOT)), 0u);
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
     }});
-    EXPECT_EQ(m.get(0, SECRET), MP_CB_COMMITTED | 0x80000000u | 16) << "B3: the kernel word is untouched";
-    EXPECT_EQ(m.get(1, RXB + MP_CB_HEADER_SIZE + (4u << RX_N)), 0x500u) << "only the good message arrived";
+    EXPECT_EQ(m.get(0, SECRET), MP_CB_COMMITTED | 0x80000000u | 16)
+        << "B3: the kernel word is untouched";
+    EXPECT_EQ(m.get(1, RXB + MP_CB_HEADER_SIZE + (4u << RX_N)), 0x500u)
+        << "only the good message arrived";
     EXPECT_EQ(b.stats(1).namp_msgs_received[NAMP_MSG_ALLOC_REQ], 1u);
     EXPECT_EQ(b.slot_stats(0, VSLOT).errors, 4u);
 }
@@ -164,11 +172,11 @@ TEST(SvIsolation, ReceiveHeaderOutsideTheWindowIsRefused) {
     b.run({[&] {
         driver &d = b.d(0);
         configure(d, VSLOT);
-        const uint32_t bad[][2] = {{MP_CB_OFF_DATA_OFS, EP - RXB},        // kernel endpoint
-                                   {MP_CB_OFF_DATA_OFS, RX_WIN - 8},      // straddles the end
-                                   {MP_CB_OFF_SIZE_OFS, SECRET - RXB},    // size words outside
-                                   {MP_CB_OFF_CAPACITY, 12},              // element 2^12 beyond
-                                   {MP_CB_OFF_MAXMSG, 16}};               // elements of 64 KiB
+        const uint32_t bad[][2] = {{MP_CB_OFF_DATA_OFS, EP - RXB},      // kernel endpoint
+                                   {MP_CB_OFF_DATA_OFS, RX_WIN - 8},    // straddles the end
+                                   {MP_CB_OFF_SIZE_OFS, SECRET - RXB},  // size words outside
+                                   {MP_CB_OFF_CAPACITY, 12},            // element 2^12 beyond
+                                   {MP_CB_OFF_MAXMSG, 16}};             // elements of 64 KiB
         for (const auto &x : bad) {
             m.cbuffer(1, RXB, RX_N, RX_M);
             m.put(1, RXB + MP_CB_OFF_WR_IDX, 1000);  // element 1000 & (2^n - 1)
@@ -182,7 +190,9 @@ TEST(SvIsolation, ReceiveHeaderOutsideTheWindowIsRefused) {
         }
     }});
     m.cbuffer(1, RXB, RX_N, RX_M);  // the task's own bytes are its business
-    EXPECT_EQ(changed_outside(m, 1, {{EP, EP + NAMP_EP_SIZE}, {RXB, RXB + RX_WIN}, {HR, HR + NAMP_H_SIZE}}), 0u);
+    EXPECT_EQ(changed_outside(
+                  m, 1, {{EP, EP + NAMP_EP_SIZE}, {RXB, RXB + RX_WIN}, {HR, HR + NAMP_H_SIZE}}),
+              0u);
     EXPECT_EQ(m.get(1, EP + NAMP_EP_INFLIGHT), 0u) << "refused allocations hold nothing";
     EXPECT_EQ(b.stats(1).namp_window_refusals, 5u);
     EXPECT_EQ(b.stats(1).namp_rx_completed, 0u);
@@ -219,9 +229,11 @@ TEST(SvIsolation, CreditsOnlyOnAChannelsCreditPath) {
         b.cycles(2000);
     }});
     EXPECT_EQ(m.get(1, HR + NAMP_H_CREDITS), 5u);
-    EXPECT_EQ(m.get(1, EP + NAMP_EP_RX_BUFFER), ep_before) << "B6: no credits added to an endpoint word";
+    EXPECT_EQ(m.get(1, EP + NAMP_EP_RX_BUFFER), ep_before)
+        << "B6: no credits added to an endpoint word";
     EXPECT_EQ(m.get(1, EP + NAMP_EP_TX_BUFFER), 0u);
-    EXPECT_EQ(m.get(1, EP + NAMP_EP_FLAGS), NAMP_EP_F_NOTIFY | NAMP_EP_F_GUARDED) << "REVOKE wrote nothing";
+    EXPECT_EQ(m.get(1, EP + NAMP_EP_FLAGS), NAMP_EP_F_NOTIFY | NAMP_EP_F_GUARDED)
+        << "REVOKE wrote nothing";
     EXPECT_EQ(b.stats(1).namp_credit_refused, 2u);
     EXPECT_EQ(b.stats(0).namp_credit_nacks, 2u);
 }
@@ -256,7 +268,8 @@ TEST(SvIsolation, SendBufferEntryWindowIsChecked) {
 // what it holds (a remote element VOID), and the slot starts clean afterwards.
 TEST(SvIsolation, AbortEndsEveryKindOfWait) {
     std::vector<std::string> o = sv;  // long responses and back-offs: each state is seen by a poll
-    for (const char *k : {"namp.target_cycles=500", "namp.retry_cycles=2000", "namp.retry_max_cycles=8000"})
+    for (const char *k :
+         {"namp.target_cycles=500", "namp.retry_cycles=2000", "namp.retry_max_cycles=8000"})
         o.push_back(k);
     bench b(o);
     mem m{b};
@@ -326,13 +339,14 @@ TEST(SvIsolation, AbortOfASlotQueuedBehindAnOlderOne) {
         driver &d = b.d(0);
         for (unsigned s : {0u, 1u}) {
             d.wr(slot_reg(s, NAMP_SLOT_PARAM1), HCH);
-            d.wr(slot_reg(s, NAMP_SLOT_PARAM2), TXB);   // never read: no credit comes
+            d.wr(slot_reg(s, NAMP_SLOT_PARAM2), TXB);  // never read: no credit comes
             d.wr(slot_reg(s, NAMP_SLOT_PARAM3), 8);
             d.wr(slot_reg(s, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_VALID);
         }
         poll(b, 0, slot_reg(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
         b.cycles(2000);
-        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot_reg(1, NAMP_SLOT_STATUS))), uint32_t(NAMP_STATE_READY))
+        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot_reg(1, NAMP_SLOT_STATUS))),
+                  uint32_t(NAMP_STATE_READY))
             << "the younger slot waits behind the older one";
         d.wr(slot_reg(1, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
         unsigned polls = 0;
@@ -342,7 +356,8 @@ TEST(SvIsolation, AbortOfASlotQueuedBehindAnOlderOne) {
         }
         EXPECT_LT(polls, 200u) << "the abort of the queued slot was not served";
         EXPECT_EQ(code_of(d.rd(slot_reg(1, NAMP_SLOT_STATUS))), uint32_t(NAMP_ERR_ABORTED));
-        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot_reg(0, NAMP_SLOT_STATUS))), uint32_t(NAMP_STATE_CREDIT_WAIT));
+        EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot_reg(0, NAMP_SLOT_STATUS))),
+                  uint32_t(NAMP_STATE_CREDIT_WAIT));
         d.wr(slot_reg(0, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
         poll(b, 0, slot_reg(0, NAMP_SLOT_FLAGS), NAMP_FLAG_DONE, NAMP_FLAG_DONE);
         EXPECT_EQ(code_of(d.rd(slot_reg(0, NAMP_SLOT_STATUS))), uint32_t(NAMP_ERR_ABORTED));
@@ -392,7 +407,8 @@ TEST(SvIsolation, ReadyWithdrawalResetsTheTaskSide) {
         vstart(d, VSLOT, NAMP_FLAG_BUF, 0, 1, 0);
         d.wr(vifc(VSLOT, NAMP_VIFC_CTRL), 0);  // the task ends while its start is translated
         b.cycles(2000);
-        EXPECT_EQ(d.rd(slot_reg(VSLOT, NAMP_SLOT_FLAGS)) & NAMP_FLAG_VALID, 0u) << "no start reached the slot";
+        EXPECT_EQ(d.rd(slot_reg(VSLOT, NAMP_SLOT_FLAGS)) & NAMP_FLAG_VALID, 0u)
+            << "no start reached the slot";
         EXPECT_EQ(d.rd(vifr(VSLOT, NAMP_VIF_PARAM1)), 0u);
         EXPECT_EQ(d.rd(vifr(VSLOT, NAMP_VIF_PARAM2)), 0u);
         vstart(d, VSLOT, NAMP_FLAG_BUF, 9, 1, 0);  // refused (not READY), then READY again: clean
@@ -432,51 +448,72 @@ TEST(SvIsolation, RandomizedAdversaryNeverLeavesItsWindows) {
     unsigned ok = 0, refused = 0, aborted = 0;
     std::map<uint32_t, unsigned> codes;
     b.run({[&] {
-        driver &d = b.d(0);
-        configure(d, VSLOT);
-        for (unsigned it = 0; it < iterations; ++it) {
-            // every other transfer is an honest one (the NAMP must stay usable between attacks)
-            const bool honest = pick(2);
-            if (honest || pick(2)) m.cbuffer(0, TXB, TX_N, TX_M);
-            if (honest || pick(2)) m.push(4 * (1 + pick(16)), it << 8);
-            if (honest || pick(2)) m.cbuffer(1, RXB, RX_N, RX_M);
-            for (unsigned k = honest ? 0 : pick(4); k > 0; --k) m.put(0, TXB + 4 * pick(8), evil(TXB, TX_WIN));
-            if (!honest && pick(4) == 0)
-                m.put(0, TXB + MP_CB_HEADER_SIZE + 4 * pick(4), MP_CB_COMMITTED | evil(TXB, TX_WIN));
-            for (unsigned k = honest ? 0 : pick(3); k > 0; --k) m.put(1, RXB + 4 * pick(8), evil(RXB, RX_WIN));
-            if (honest || pick(8) == 0) m.put(0, HCH + NAMP_H_CREDITS, honest ? 1 : pick(4));
-            static const uint32_t modes[] = {NAMP_FLAG_BUF, NAMP_FLAG_BUF, NAMP_FLAG_BUF | NAMP_FLAG_CON,
-                                             NAMP_FLAG_BUF | NAMP_FLAG_CCM,
-                                             NAMP_FLAG_BUF | NAMP_FLAG_CON | NAMP_FLAG_CCM,
-                                             NAMP_FLAG_COM, 0, NAMP_FLAG_CC | NAMP_FLAG_BUF,
-                                             NAMP_FLAG_BUF | (1u << 12)};
-            uint32_t flags = honest ? modes[pick(3)] : pick(16) == 0 ? rng() & ~NAMP_FLAG_VALID : modes[pick(9)];
-            // vIDs: mostly the right kind for the mode, else any entry or any number
-            const uint32_t r1 = honest ? 7 : pick(8), r2 = honest ? 7 : pick(8);
-            const uint32_t p1 = r1 == 0 ? rng() : r1 == 1 ? pick(6)
-                                : (flags & NAMP_FLAG_COM) ? 3u : (flags & NAMP_FLAG_CON) ? 2u : 0u;
-            const uint32_t p2 = (flags & NAMP_FLAG_COM) ? (r2 == 0 ? rng() : pick(0x100))
-                                                        : r2 == 0 ? rng() : r2 == 1 ? pick(6) : 1u;
-            const uint32_t p3 = honest ? m.get(0, TXB + MP_CB_OFF_RD_IDX) : pick(4) == 0 ? rng() : pick(8);
-            vstart(d, VSLOT, flags, p1, p2, p3);
-            uint32_t st = vdone(b, VSLOT, 300);
-            if (st == 0xFFFFFFFFu) {  // the kernel ends what keeps running (CCM, credit wait)
-                d.wr(slot_reg(VSLOT, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
-                st = vdone(b, VSLOT, 2000);
-                ++aborted;
-            }
-            ASSERT_NE(st, 0xFFFFFFFFu) << "iteration " << it << ": the slot never ended";
-            if (st & NAMP_STATUS_ERROR) ++refused; else ++ok;
-            ++codes[NAMP_STATUS_CODE(st)];
-            d.wr(vifr(VSLOT, NAMP_VIF_FLAGS), 0);
-            // a secret word in the receiver's window is a breach (the sender's data never holds one)
-            for (uint32_t o = 0; o < RX_WIN; o += 4)
-                ASSERT_NE(m.get(1, RXB + o), SECRET_WORD) << "iteration " << it << ": a foreign word arrived";
-        }
-        b.cycles(5000);
-    }}, 5000);
-    std::printf("adversary: %u iterations, %u completed, %u refused, %u aborted; codes:", iterations, ok,
-                refused, aborted);
+              driver &d = b.d(0);
+              configure(d, VSLOT);
+              for (unsigned it = 0; it < iterations; ++it) {
+                  // every other transfer is an honest one (the NAMP must stay usable between attacks)
+                  const bool honest = pick(2);
+                  if (honest || pick(2)) m.cbuffer(0, TXB, TX_N, TX_M);
+                  if (honest || pick(2)) m.push(4 * (1 + pick(16)), it << 8);
+                  if (honest || pick(2)) m.cbuffer(1, RXB, RX_N, RX_M);
+                  for (unsigned k = honest ? 0 : pick(4); k > 0; --k)
+                      m.put(0, TXB + 4 * pick(8), evil(TXB, TX_WIN));
+                  if (!honest && pick(4) == 0)
+                      m.put(0, TXB + MP_CB_HEADER_SIZE + 4 * pick(4),
+                            MP_CB_COMMITTED | evil(TXB, TX_WIN));
+                  for (unsigned k = honest ? 0 : pick(3); k > 0; --k)
+                      m.put(1, RXB + 4 * pick(8), evil(RXB, RX_WIN));
+                  if (honest || pick(8) == 0) m.put(0, HCH + NAMP_H_CREDITS, honest ? 1 : pick(4));
+                  static const uint32_t modes[] = {NAMP_FLAG_BUF,
+                                                   NAMP_FLAG_BUF,
+                                                   NAMP_FLAG_BUF | NAMP_FLAG_CON,
+                                                   NAMP_FLAG_BUF | NAMP_FLAG_CCM,
+                                                   NAMP_FLAG_BUF | NAMP_FLAG_CON | NAMP_FLAG_CCM,
+                                                   NAMP_FLAG_COM,
+                                                   0,
+                                                   NAMP_FLAG_CC | NAMP_FLAG_BUF,
+                                                   NAMP_FLAG_BUF | (1u << 12)};
+                  uint32_t flags = honest          ? modes[pick(3)]
+                                   : pick(16) == 0 ? rng() & ~NAMP_FLAG_VALID
+                                                   : modes[pick(9)];
+                  // vIDs: mostly the right kind for the mode, else any entry or any number
+                  const uint32_t r1 = honest ? 7 : pick(8), r2 = honest ? 7 : pick(8);
+                  const uint32_t p1 = r1 == 0                   ? rng()
+                                      : r1 == 1                 ? pick(6)
+                                      : (flags & NAMP_FLAG_COM) ? 3u
+                                      : (flags & NAMP_FLAG_CON) ? 2u
+                                                                : 0u;
+                  const uint32_t p2 = (flags & NAMP_FLAG_COM) ? (r2 == 0 ? rng() : pick(0x100))
+                                      : r2 == 0               ? rng()
+                                      : r2 == 1               ? pick(6)
+                                                              : 1u;
+                  const uint32_t p3 = honest         ? m.get(0, TXB + MP_CB_OFF_RD_IDX)
+                                      : pick(4) == 0 ? rng()
+                                                     : pick(8);
+                  vstart(d, VSLOT, flags, p1, p2, p3);
+                  uint32_t st = vdone(b, VSLOT, 300);
+                  if (st == 0xFFFFFFFFu) {  // the kernel ends what keeps running (CCM, credit wait)
+                      d.wr(slot_reg(VSLOT, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT);
+                      st = vdone(b, VSLOT, 2000);
+                      ++aborted;
+                  }
+                  ASSERT_NE(st, 0xFFFFFFFFu) << "iteration " << it << ": the slot never ended";
+                  if (st & NAMP_STATUS_ERROR)
+                      ++refused;
+                  else
+                      ++ok;
+                  ++codes[NAMP_STATUS_CODE(st)];
+                  d.wr(vifr(VSLOT, NAMP_VIF_FLAGS), 0);
+                  // a secret word in the receiver's window is a breach (the sender's data never holds one)
+                  for (uint32_t o = 0; o < RX_WIN; o += 4)
+                      ASSERT_NE(m.get(1, RXB + o), SECRET_WORD)
+                          << "iteration " << it << ": a foreign word arrived";
+              }
+              b.cycles(5000);
+          }},
+          5000);
+    std::printf("adversary: %u iterations, %u completed, %u refused, %u aborted; codes:",
+                iterations, ok, refused, aborted);
     for (const auto &c : codes) std::printf(" %u:%u", c.first, c.second);
     std::printf("\n");
     // the adversary's own pages, the kernel structures whose counters the NAMP keeps, the table

@@ -41,7 +41,9 @@ struct driver : sc_core::sc_module {
         EXPECT_TRUE(read(addr, v)) << std::hex << "read 0x" << addr;
         return v;
     }
-    void wr(uint32_t addr, uint32_t v) { EXPECT_TRUE(write(addr, v)) << std::hex << "write 0x" << addr; }
+    void wr(uint32_t addr, uint32_t v) {
+        EXPECT_TRUE(write(addr, v)) << std::hex << "write 0x" << addr;
+    }
 };
 
 inline uint32_t na(uint32_t off) { return TILE_NA_BASE + off; }

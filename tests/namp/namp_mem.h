@@ -13,12 +13,18 @@ namespace na_test {
 
 inline uint32_t slot_reg(unsigned i, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(i) + reg); }
 // a vif's configuration page (the kernel's) and interface page (the task's)
-inline uint32_t vif_cfg_reg(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_CONFIG_PAGE + reg); }
-inline uint32_t vif_reg(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_PAGE + reg); }
+inline uint32_t vif_cfg_reg(unsigned s, uint32_t reg) {
+    return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_CONFIG_PAGE + reg);
+}
+inline uint32_t vif_reg(unsigned s, uint32_t reg) {
+    return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_PAGE + reg);
+}
 
 struct namp_mem {
     bench &b;
-    void put(unsigned tile, uint32_t addr, uint32_t v) { std::memcpy(b.mem(tile) + (addr - TILE_SRAM_BASE), &v, 4); }
+    void put(unsigned tile, uint32_t addr, uint32_t v) {
+        std::memcpy(b.mem(tile) + (addr - TILE_SRAM_BASE), &v, 4);
+    }
     uint32_t get(unsigned tile, uint32_t addr) {
         uint32_t v;
         std::memcpy(&v, b.mem(tile) + (addr - TILE_SRAM_BASE), 4);
@@ -67,7 +73,8 @@ struct namp_mem {
     }
     // Words of tile t (its first MiB) outside the allowed [lo, hi) ranges that are no longer
     // `secret`: what an isolation test's adversary changed where it must not.
-    unsigned changed_outside(unsigned t, uint32_t secret, const std::vector<std::pair<uint32_t, uint32_t>> &allowed) {
+    unsigned changed_outside(unsigned t, uint32_t secret,
+                             const std::vector<std::pair<uint32_t, uint32_t>> &allowed) {
         unsigned n = 0;
         for (uint32_t o = 0; o < (1u << 20); o += 4) {
             const uint32_t a = TILE_SRAM_BASE + o;
@@ -86,7 +93,8 @@ struct namp_mem {
     }
 };
 
-inline void start_slot(driver &d, unsigned i, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3) {
+inline void start_slot(driver &d, unsigned i, uint32_t flags, uint32_t p1, uint32_t p2,
+                       uint32_t p3) {
     d.wr(slot_reg(i, NAMP_SLOT_PARAM1), p1);
     d.wr(slot_reg(i, NAMP_SLOT_PARAM2), p2);
     d.wr(slot_reg(i, NAMP_SLOT_PARAM3), p3);
@@ -101,6 +109,8 @@ inline uint32_t finish_slot(bench &b, unsigned tile, unsigned i) {
     return st;
 }
 
-inline uint32_t error_code(uint32_t status) { return status & NAMP_STATUS_ERROR ? NAMP_STATUS_CODE(status) : 0u; }
+inline uint32_t error_code(uint32_t status) {
+    return status & NAMP_STATUS_ERROR ? NAMP_STATUS_CODE(status) : 0u;
+}
 
 }  // namespace na_test

@@ -84,12 +84,12 @@ struct mem_view {
 };
 
 // Addresses used by the tests (every tile has the same layout).
-constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;     // endpoint in the receiver
-constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;    // its receive buffer
-constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;      // handle in the sender
-constexpr uint32_t H2 = TILE_SRAM_BASE + 0x20100;     // second handle
-constexpr uint32_t TXB = TILE_SRAM_BASE + 0x21000;    // local send buffer of the sender
-constexpr uint32_t DATA = TILE_SRAM_BASE + 0x30000;   // unbuffered source data
+constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;    // endpoint in the receiver
+constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;   // its receive buffer
+constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;     // handle in the sender
+constexpr uint32_t H2 = TILE_SRAM_BASE + 0x20100;    // second handle
+constexpr uint32_t TXB = TILE_SRAM_BASE + 0x21000;   // local send buffer of the sender
+constexpr uint32_t DATA = TILE_SRAM_BASE + 0x30000;  // unbuffered source data
 
 void start(driver &d, unsigned i, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3) {
     d.wr(slot(i, NAMP_SLOT_PARAM1), p1);
@@ -128,17 +128,17 @@ TEST(Namp, StatusBlockAndBusErrors) {
         driver &d = b.d(0);
         uint32_t v;
         EXPECT_EQ(d.rd(na(NA_NAMP_SLOTS)), 4u);
-        EXPECT_EQ(d.rd(na(NA_FEATURES)) & 0xFF00u,
-                  NA_FEATURE_NAMP_MSG | NA_FEATURE_NAMP_CHAN | NA_FEATURE_NAMP_BUF | NA_FEATURE_NAMP_CCM);
+        EXPECT_EQ(d.rd(na(NA_FEATURES)) & 0xFF00u, NA_FEATURE_NAMP_MSG | NA_FEATURE_NAMP_CHAN |
+                                                       NA_FEATURE_NAMP_BUF | NA_FEATURE_NAMP_CCM);
         EXPECT_EQ(d.rd(na(NA_NAMP_ATOMICS)), 1u);
         EXPECT_EQ(d.rd(na(NA_NAMP_ARBITRATION)), NAMP_ARB_LRS);
         d.wr(na(NA_NAMP_ARBITRATION), NAMP_ARB_MAP);
         EXPECT_EQ(d.rd(na(NA_NAMP_ARBITRATION)), NAMP_ARB_MAP);
         EXPECT_FALSE(d.write(na(NA_NAMP_ARBITRATION), 3));
-        EXPECT_FALSE(d.write(na(NA_NAMP_ATOMICS), 0));          // read-only
+        EXPECT_FALSE(d.write(na(NA_NAMP_ATOMICS), 0));  // read-only
         EXPECT_EQ(d.rd(na(NA_NAMP_DONE_SLOTS)), 0u);
-        EXPECT_FALSE(d.write(na(NA_NAMP_DONE_SLOTS), 0));       // read-only
-        EXPECT_FALSE(d.read(na(NA_NAMP_STATUS_LAST + 4), v));    // unpopulated status offset
+        EXPECT_FALSE(d.write(na(NA_NAMP_DONE_SLOTS), 0));      // read-only
+        EXPECT_FALSE(d.read(na(NA_NAMP_STATUS_LAST + 4), v));  // unpopulated status offset
         EXPECT_EQ(d.rd(na(NA_NAMP_RX_COUNT)), 0u);
         EXPECT_EQ(d.rd(na(NA_NAMP_REFUSED)), 0u);
         // slot registers
@@ -148,17 +148,19 @@ TEST(Namp, StatusBlockAndBusErrors) {
         EXPECT_EQ(d.rd(slot(3, NAMP_SLOT_PRIORITY)), 7u);
         EXPECT_FALSE(d.write(slot(3, NAMP_SLOT_PRIORITY), 256));
         EXPECT_EQ(d.rd(slot(3, NAMP_SLOT_STATUS)), NAMP_STATE_IDLE << 8);
-        EXPECT_FALSE(d.write(slot(3, NAMP_SLOT_STATUS), 0));     // read-only
-        EXPECT_FALSE(d.read(slot(4, NAMP_SLOT_FLAGS), v));       // absent slot
+        EXPECT_FALSE(d.write(slot(3, NAMP_SLOT_STATUS), 0));  // read-only
+        EXPECT_FALSE(d.read(slot(4, NAMP_SLOT_FLAGS), v));    // absent slot
         EXPECT_FALSE(d.read(slot(127, NAMP_SLOT_FLAGS), v));
-        EXPECT_FALSE(d.read(slot(0, 0x2C), v));                  // unpopulated slot offset
-        EXPECT_FALSE(d.read(slot(0, 0x1000), v));                // vif-config page
-        EXPECT_FALSE(d.read(slot(0, 0x2000), v));                // virtual-interface page
+        EXPECT_FALSE(d.read(slot(0, 0x2C), v));    // unpopulated slot offset
+        EXPECT_FALSE(d.read(slot(0, 0x1000), v));  // vif-config page
+        EXPECT_FALSE(d.read(slot(0, 0x2000), v));  // virtual-interface page
         EXPECT_FALSE(d.write(slot(1, 0x3000), 1));
         // raw packets with the NAMP type are refused on the header write, on both buffers; the
         // other types stay free for software
-        EXPECT_FALSE(d.write(na(NA_NOCBUF_BASE(0) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, NAMP_NOC_TYPE, 1)));
-        EXPECT_FALSE(d.write(na(NA_NOCBUF_BASE(1) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, NAMP_NOC_TYPE, 1)));
+        EXPECT_FALSE(
+            d.write(na(NA_NOCBUF_BASE(0) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, NAMP_NOC_TYPE, 1)));
+        EXPECT_FALSE(
+            d.write(na(NA_NOCBUF_BASE(1) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, NAMP_NOC_TYPE, 1)));
         d.wr(na(NA_NOCBUF_BASE(0) + NOCBUF_TX_FLIT), NOC_HEADER(1, 0, 15, 1));
         poll(b, 1, na(NA_NOCBUF_BASE(0) + NOCBUF_RX_STATUS), 1, 1);
         EXPECT_EQ(b.stats(0).namp_raw_refused, 2u);
@@ -195,7 +197,8 @@ TEST(Namp, UnbufferedMessageLifecycle) {
         // receiver side
         poll(b, 3, na(NA_NAMP_RX_COUNT), ~0u, 1);
         EXPECT_EQ(m.elem_size(3, RXB, 0), MP_CB_COMMITTED | 40u);
-        for (uint32_t k = 0; k < 10; ++k) EXPECT_EQ(m.get(3, m.elem_data(3, RXB, 0) + 4 * k), 0xA0 + k);
+        for (uint32_t k = 0; k < 10; ++k)
+            EXPECT_EQ(m.get(3, m.elem_data(3, RXB, 0) + 4 * k), 0xA0 + k);
         EXPECT_EQ(m.get(3, RXB + MP_CB_OFF_WR_IDX), 1u);
         EXPECT_EQ(m.get(3, EP + NAMP_EP_RX_MESSAGES), 1u);
         EXPECT_EQ(m.get(0, H + NAMP_H_SENT), 1u);
@@ -205,8 +208,8 @@ TEST(Namp, UnbufferedMessageLifecycle) {
         EXPECT_EQ(b.d(3).rd(na(NA_NAMP_RX_COUNT)), 0u);
         EXPECT_EQ(b.d(3).rd(na(NA_IRQ_BASE + NA_IRQ_PENDING)) & NA_IRQ_SRC_RX_COUNT, 0u);
     }});
-    const std::vector<unsigned> want = {NAMP_STATE_READY, NAMP_STATE_REQUEST, NAMP_STATE_DATA,
-                                        NAMP_STATE_DMA, NAMP_STATE_FINALIZE, NAMP_STATE_DONE};
+    const std::vector<unsigned> want = {NAMP_STATE_READY, NAMP_STATE_REQUEST,  NAMP_STATE_DATA,
+                                        NAMP_STATE_DMA,   NAMP_STATE_FINALIZE, NAMP_STATE_DONE};
     EXPECT_EQ(states, want);
     EXPECT_EQ(b.slot_stats(0, 0).transfers, 1u);
     EXPECT_EQ(b.stats(0).namp_msgs_sent[NAMP_MSG_ALLOC_REQ], 1u);
@@ -264,7 +267,8 @@ TEST(Namp, CreditExhaustionAndRefill) {
         EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 0u);
         d.wr(slot(0, NAMP_SLOT_FLAGS), 0);
         start(d, 0, NAMP_FLAG_CON, H, DATA, 8);
-        const uint32_t st = poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
+        const uint32_t st =
+            poll(b, 0, slot(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
         EXPECT_TRUE(st & NAMP_STATUS_PERSISTENT);
         b.cycles(2000);
         EXPECT_EQ(NAMP_STATUS_STATE(d.rd(slot(0, NAMP_SLOT_STATUS))), NAMP_STATE_CREDIT_WAIT);
@@ -283,7 +287,7 @@ TEST(Namp, ChannelFastPathSendsNoAllocationRequest) {
     bench b(namp_on);
     mem_view m{b};
     m.endpoint(2, EP, RXB, NAMP_EP_F_NOTIFY | NAMP_EP_F_CHANNEL);
-    m.cbuffer(2, RXB, 1, 4);  // two elements
+    m.cbuffer(2, RXB, 1, 4);              // two elements
     m.put(2, RXB + MP_CB_OFF_WR_IDX, 6);  // indices continue from earlier traffic
     m.put(2, RXB + MP_CB_OFF_RD_IDX, 6);
     m.handle(0, H, 2, EP, 2);
@@ -359,7 +363,8 @@ TEST(Namp, ContinuousModeConnectionlessWithNackRetry) {
             }
             m.pop(1, RXB);
         }
-        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & (NAMP_FLAG_DONE | NAMP_FLAG_VALID), NAMP_FLAG_VALID);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & (NAMP_FLAG_DONE | NAMP_FLAG_VALID),
+                  NAMP_FLAG_VALID);
         m.push(0, TXB, 23);
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 1);
         b.d(1).wr(na(NA_NAMP_RX_COUNT), 1);
@@ -484,7 +489,8 @@ TEST(Namp, ContinuousChannelModeEnterAndLeave) {
         driver &d = b.d(0);
         start(d, 0, NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM, H, TXB, 0);
         poll(b, 3, na(NA_NAMP_RX_COUNT), ~0u, 3);
-        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & (NAMP_FLAG_DONE | NAMP_FLAG_VALID), NAMP_FLAG_VALID);
+        EXPECT_EQ(d.rd(slot(0, NAMP_SLOT_FLAGS)) & (NAMP_FLAG_DONE | NAMP_FLAG_VALID),
+                  NAMP_FLAG_VALID);
         b.cycles(500);  // empty send buffer: the slot keeps polling
         m.push(0, TXB, 13);
         poll(b, 3, na(NA_NAMP_RX_COUNT), ~0u, 4);
@@ -511,7 +517,9 @@ TEST(Namp, RefusedConfigurationsShowErrorCodes) {
     b.run({[&] {
         driver &d = b.d(0);
         EXPECT_EQ(d.rd(na(NA_FEATURES)) & 0xFF00u, NA_FEATURE_NAMP_MSG | NA_FEATURE_NAMP_BUF);
-        struct c { uint32_t flags, p1, p2, p3, code; };
+        struct c {
+            uint32_t flags, p1, p2, p3, code;
+        };
         const c cases[] = {
             {NAMP_FLAG_CON, H, DATA, 4, NAMP_ERR_MODE_UNSUPPORTED},
             {NAMP_FLAG_COM, H, 1, 0, NAMP_ERR_MODE_UNSUPPORTED},
@@ -773,7 +781,8 @@ TEST(Namp, FailedFastPathTransferVoidsItsElement) {
         for (int k = 0; k < 1000 && m.get(2, RXB + MP_CB_OFF_WR_IDX) != 2u; ++k) b.cycles(10);
     }});
     EXPECT_EQ(m.get(0, H + NAMP_H_WR_IDX), 2u) << "the failed element is not handed back";
-    EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 2u) << "the void element's credit returns when consumed";
+    EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 2u)
+        << "the void element's credit returns when consumed";
     EXPECT_EQ(m.elem_size(2, RXB, 0), MP_CB_COMMITTED | MP_CB_VOID);
     EXPECT_EQ(m.elem_size(2, RXB, 1), MP_CB_COMMITTED | 32u);
     EXPECT_EQ(m.get(2, TILE_SRAM_BASE), 0x100u);
@@ -840,7 +849,7 @@ TEST(Namp, RevokedChannelFailsWaitingAndLaterTransfers) {
     m.cbuffer(1, RXB, 1, 6);
     m.handle(0, H, 1, EP, 0);  // no credits: the transfer waits
     m.direct(0, H, 1, RXB);
-    m.handle(1, H, 0, H);      // the receiver's handle of the sender's handle
+    m.handle(1, H, 0, H);  // the receiver's handle of the sender's handle
     b.run({[&] {
         driver &d = b.d(0);
         start(d, 0, NAMP_FLAG_CON, H, DATA, 16);

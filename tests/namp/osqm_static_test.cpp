@@ -153,17 +153,24 @@ TEST(OsqmStatic, InsertionFollowsTheFixedLayout) {
 TEST(OsqmStatic, BadKeyValuesAreConfigurationErrors) {
     EXPECT_EQ(error_of({"namp.osqm_type=triple"}),
               "'namp.osqm_type' must be single or double, not 'triple'");
-    EXPECT_EQ(error_of({"namp.osqm_dir=middle"}), "'namp.osqm_dir' must be back or front, not 'middle'");
-    EXPECT_EQ(error_of({"namp.osqm_q_head=6"}), "'namp.osqm_q_head' must be a multiple of 4, got 6");
-    EXPECT_EQ(error_of({"namp.osqm_q_tail=2"}), "'namp.osqm_q_tail' must be a multiple of 4, got 2");
-    EXPECT_EQ(error_of({"namp.osqm_e_next=1"}), "'namp.osqm_e_next' must be a multiple of 4, got 1");
+    EXPECT_EQ(error_of({"namp.osqm_dir=middle"}),
+              "'namp.osqm_dir' must be back or front, not 'middle'");
+    EXPECT_EQ(error_of({"namp.osqm_q_head=6"}),
+              "'namp.osqm_q_head' must be a multiple of 4, got 6");
+    EXPECT_EQ(error_of({"namp.osqm_q_tail=2"}),
+              "'namp.osqm_q_tail' must be a multiple of 4, got 2");
+    EXPECT_EQ(error_of({"namp.osqm_e_next=1"}),
+              "'namp.osqm_e_next' must be a multiple of 4, got 1");
     EXPECT_EQ(error_of({"namp.osqm_e_prev=4090"}),
               "'namp.osqm_e_prev' must be a multiple of 4, got 4090");
-    EXPECT_NE(error_of({"namp.osqm_e_prev=4096"}).find("'namp.osqm_e_prev' must be an integer in "
-                                                       "[0, 4092]"),
+    EXPECT_NE(error_of({"namp.osqm_e_prev=4096"})
+                  .find("'namp.osqm_e_prev' must be an integer in "
+                        "[0, 4092]"),
               std::string::npos);
-    EXPECT_NE(error_of({"namp.osqm_bitmap=3"}).find("'namp.osqm_bitmap' must be"), std::string::npos);
-    EXPECT_NE(error_of({"namp.osqm_wakeup=yes"}).find("'namp.osqm_wakeup' must be"), std::string::npos);
+    EXPECT_NE(error_of({"namp.osqm_bitmap=3"}).find("'namp.osqm_bitmap' must be"),
+              std::string::npos);
+    EXPECT_NE(error_of({"namp.osqm_wakeup=yes"}).find("'namp.osqm_wakeup' must be"),
+              std::string::npos);
     EXPECT_EQ(error_of({"namp.osqm_static=true"}), "'namp.osqm_static' needs namp.osqm = true");
     EXPECT_EQ(error_of({"namp.enabled=true", "namp.osqm=true", "namp.osqm_static=true",
                         "namp.osqm_type=single"}),

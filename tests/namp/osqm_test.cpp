@@ -16,8 +16,8 @@ const std::vector<std::string> on = {"namp.enabled=true", "namp.osqm=true"};
 
 constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000, RXB = TILE_SRAM_BASE + 0x11000;
 constexpr uint32_t H = TILE_SRAM_BASE + 0x20000, DATA = TILE_SRAM_BASE + 0x30000;
-constexpr uint32_t Q = TILE_SRAM_BASE + 0x40000;            // queue header
-constexpr uint32_t T0 = TILE_SRAM_BASE + 0x41000;           // thread elements, 0x100 apart
+constexpr uint32_t Q = TILE_SRAM_BASE + 0x40000;   // queue header
+constexpr uint32_t T0 = TILE_SRAM_BASE + 0x41000;  // thread elements, 0x100 apart
 constexpr uint32_t LOCK = TILE_SRAM_BASE + 0x42000, BITMAP = TILE_SRAM_BASE + 0x42100;
 constexpr uint32_t WQ = TILE_SRAM_BASE + 0x42200;
 uint32_t th(unsigned i) { return T0 + 0x100 * i; }
@@ -26,7 +26,9 @@ uint32_t slot(unsigned i, uint32_t r) { return na(NA_NAMP_SLOT_BASE(i) + r); }
 
 struct mem {
     bench &b;
-    void put(unsigned t, uint32_t a, uint32_t v) { std::memcpy(b.mem(t) + (a - TILE_SRAM_BASE), &v, 4); }
+    void put(unsigned t, uint32_t a, uint32_t v) {
+        std::memcpy(b.mem(t) + (a - TILE_SRAM_BASE), &v, 4);
+    }
     uint32_t get(unsigned t, uint32_t a) {
         uint32_t v;
         std::memcpy(&v, b.mem(t) + (a - TILE_SRAM_BASE), 4);
@@ -105,7 +107,9 @@ TEST(Osqm, InsertOnCompletionEveryTypeAndDirection) {
         driver &d = b.d(0);
         d.wr(osqm(OSQM_Q_LAYOUT), 0x000C0008u);
         d.wr(osqm(OSQM_E_LAYOUT), 0x00140010u);
-        struct { uint32_t type, dir; } cases[] = {{1, 0}, {1, 1}, {0, 0}, {0, 1}};
+        struct {
+            uint32_t type, dir;
+        } cases[] = {{1, 0}, {1, 1}, {0, 0}, {0, 1}};
         for (auto c : cases) {
             SCOPED_TRACE("type " + std::to_string(c.type) + " dir " + std::to_string(c.dir));
             for (unsigned i = 0; i < 2; ++i)
@@ -134,7 +138,8 @@ TEST(Osqm, InsertOnCompletionEveryTypeAndDirection) {
                     EXPECT_EQ(m.get(0, th(1) + 0x14), 0u);
                 }
             }
-            if (!c.type) EXPECT_EQ(m.get(0, th(1) + 0x14), 0xEEEEEEEEu) << "single: no prev written";
+            if (!c.type)
+                EXPECT_EQ(m.get(0, th(1) + 0x14), 0xEEEEEEEEu) << "single: no prev written";
         }
         // into an empty queue
         m.put(0, Q + 8, 0);
@@ -228,7 +233,7 @@ TEST(Osqm, InsertOnDelivery) {
     m.put(1, EP + NAMP_EP_OSQM_QUEUE, Q);
     m.put(1, EP + NAMP_EP_OSQM_THREAD, th(0));
     b.run({[&] {
-        send(b, 0, 0);   // a message to EP (tile 1)
+        send(b, 0, 0);  // a message to EP (tile 1)
         EXPECT_EQ(m.get(1, Q), th(0));
         EXPECT_EQ(m.get(1, Q + 4), th(0));
         EXPECT_EQ(m.get(1, EP + NAMP_EP_OSQM_QUEUE), 0u) << "claimed";
@@ -329,7 +334,8 @@ TEST(Osqm, CriticalEventsPerSlotAndEndpoint) {
             m.put(0, Q, 0);
             m.put(0, Q + 4, 0);
             // tile 1's receive buffer emptied (nobody consumes there): the sends never block
-            for (uint32_t o = 0; o < (4u << 4) * 4; o += 4) m.put(1, RXB + MP_CB_HEADER_SIZE + o, 0);
+            for (uint32_t o = 0; o < (4u << 4) * 4; o += 4)
+                m.put(1, RXB + MP_CB_HEADER_SIZE + o, 0);
             m.put(1, RXB + MP_CB_OFF_WR_IDX, 0);
             m.put(1, RXB + MP_CB_OFF_RD_IDX, 0);
             send(b, Q | OSQM_Q_CRITICAL, th(3 + i % 4));

@@ -73,7 +73,8 @@ TEST(NaPackets, FullReceiveBufferBackpressuresWithoutLoss) {
     bool sender_done = false;
     b.run({[&] {
                for (unsigned i = 0; i < count; ++i)
-                   send(b.d(0), 0, NOC_HEADER(1, 1, i & 15, 8), {i, i + 1, i + 2, i + 3, i + 4, i + 5, i * 7});
+                   send(b.d(0), 0, NOC_HEADER(1, 1, i & 15, 8),
+                        {i, i + 1, i + 2, i + 3, i + 4, i + 5, i * 7});
                sender_done = true;
            },
            [&] {
@@ -86,7 +87,8 @@ TEST(NaPackets, FullReceiveBufferBackpressuresWithoutLoss) {
                for (unsigned i = 0; i < count; ++i) {
                    poll(b, 3, rx + NOCBUF_RX_STATUS, 1, 1);
                    EXPECT_EQ(b.d(3).rd(rx + NOCBUF_RX_FLIT) & 15, i & 15);
-                   for (unsigned k = 0; k < 6; ++k) EXPECT_EQ(b.d(3).rd(rx + NOCBUF_RX_FLIT), i + k);
+                   for (unsigned k = 0; k < 6; ++k)
+                       EXPECT_EQ(b.d(3).rd(rx + NOCBUF_RX_FLIT), i + k);
                    EXPECT_EQ(b.d(3).rd(rx + NOCBUF_RX_FLIT), i * 7);
                }
                EXPECT_EQ(b.d(3).rd(rx + NOCBUF_RX_STATUS), 0u);

@@ -10,16 +10,16 @@ namespace {
 
 const std::vector<std::string> ps_on = {"namp.enabled=true", "namp.ps=true"};
 
-constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;     // the receiver's endpoint (tiles 1 and 2)
-constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;    // its buffer
-constexpr uint32_t REC = TILE_SRAM_BASE + 0x12000;    // tile 1: relocation record
-constexpr uint32_t Q = TILE_SRAM_BASE + 0x12100;      // tile 1: PS request block
-constexpr uint32_t A = TILE_SRAM_BASE + 0x12200;      // tile 1: reply block
-constexpr uint32_t HR = TILE_SRAM_BASE + 0x12300;     // tiles 1, 2: the receiver's credit path
-constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;      // tile 0: handle to the receiver
-constexpr uint32_t DC = TILE_SRAM_BASE + 0x20100;     // tile 0: its dualcast block
-constexpr uint32_t TXB = TILE_SRAM_BASE + 0x21000;    // tile 0: send buffer
-constexpr uint32_t DATA = TILE_SRAM_BASE + 0x30000;   // tile 0: unbuffered data
+constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;    // the receiver's endpoint (tiles 1 and 2)
+constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;   // its buffer
+constexpr uint32_t REC = TILE_SRAM_BASE + 0x12000;   // tile 1: relocation record
+constexpr uint32_t Q = TILE_SRAM_BASE + 0x12100;     // tile 1: PS request block
+constexpr uint32_t A = TILE_SRAM_BASE + 0x12200;     // tile 1: reply block
+constexpr uint32_t HR = TILE_SRAM_BASE + 0x12300;    // tiles 1, 2: the receiver's credit path
+constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;     // tile 0: handle to the receiver
+constexpr uint32_t DC = TILE_SRAM_BASE + 0x20100;    // tile 0: its dualcast block
+constexpr uint32_t TXB = TILE_SRAM_BASE + 0x21000;   // tile 0: send buffer
+constexpr uint32_t DATA = TILE_SRAM_BASE + 0x30000;  // tile 0: unbuffered data
 
 // The OS of tile 1 asks tile 0 to apply `op` to its handle H (new location tile 2, EP, data
 // address rdata); the report lands in tile 1's reply block A. Returns the reply STATE.
@@ -215,7 +215,8 @@ TEST(NampPs, RelocSwitchesAChannelAndReportsItsState) {
 // wakes the waiting slot; the element goes to exactly one location, the one the report's WR_IDX
 // names (index 0 below it: old; from it on: new), and every credit is accounted for.
 namespace {
-void credit_race(unsigned lead) {  // the credit leaves `lead` cycles before the relocation (0: after)
+void credit_race(
+    unsigned lead) {  // the credit leaves `lead` cycles before the relocation (0: after)
     {
         bench b(ps_on);
         namp_mem m{b};
@@ -224,7 +225,8 @@ void credit_race(unsigned lead) {  // the credit leaves `lead` cycles before the
         b.run({[&] {
             start_slot(b.d(0), 0, NAMP_FLAG_CON, H, DATA, 4);
             poll(b, 0, slot_reg(0, NAMP_SLOT_STATUS), 0xFF00u, NAMP_STATE_CREDIT_WAIT << 8);
-            if (lead != 0) start_slot(b.d(1), 0, NAMP_FLAG_COM, HR, 1, 0);  // the old location's credit
+            if (lead != 0)
+                start_slot(b.d(1), 0, NAMP_FLAG_COM, HR, 1, 0);  // the old location's credit
             b.cycles(lead);
             ps_request(b, m, NAMP_PS_OP_RELOC, rdata2, 1);
             if (lead == 0) start_slot(b.d(1), 0, NAMP_FLAG_COM, HR, 1, 0);  // after the switch
@@ -234,7 +236,8 @@ void credit_race(unsigned lead) {  // the credit leaves `lead` cycles before the
         }});
         const bool at_old = m.elem_size(1, RXB, 0) != 0, at_new = m.elem_size(2, RXB, 0) != 0;
         EXPECT_NE(at_old, at_new) << "exactly one location, lead " << lead;
-        std::printf("credit race, lead %u cycles: the element went to the %s location\n", lead, at_old ? "old" : "new");
+        std::printf("credit race, lead %u cycles: the element went to the %s location\n", lead,
+                    at_old ? "old" : "new");
         EXPECT_EQ(at_old, m.get(1, A + NAMP_PS_A_WR_IDX) == 1u) << "the report names it";
         EXPECT_EQ(m.get(0, H + NAMP_H_CREDITS), 0u);
         EXPECT_EQ(m.get(0, H + NAMP_H_WR_IDX), 1u);
@@ -273,7 +276,8 @@ TEST(NampPs, MigrateDualcastsUntilReloc) {
         }
         start_slot(b.d(0), 0, NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_CCM, H, TXB, 0);
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 4);
-        b.d(0).wr(slot_reg(0, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_VALID);  // leave CCM
+        b.d(0).wr(slot_reg(0, NAMP_SLOT_FLAGS),
+                  NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_VALID);  // leave CCM
         EXPECT_EQ(error_code(finish_slot(b, 0, 0)), 0u);
         b.cycles(300);
         EXPECT_EQ(m.elem_size(2, RXB, 0), 0u) << "element 0 was sent before MIGRATE";
@@ -294,7 +298,8 @@ TEST(NampPs, MigrateDualcastsUntilReloc) {
     EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 4u);
     EXPECT_EQ(m.get(2, RXB + MP_CB_OFF_WR_IDX), 1u) << "copies do not advance; element 4 does";
     EXPECT_EQ(m.get(2, m.elem_data(2, RXB, 4)), 0x104u);
-    EXPECT_EQ(m.elem_size(1, RXB, 4), m.elem_size(1, RXB, 0)) << "element 4 not at the old location";
+    EXPECT_EQ(m.elem_size(1, RXB, 4), m.elem_size(1, RXB, 0))
+        << "element 4 not at the old location";
     EXPECT_EQ(m.get(0, DC + NAMP_PS_D_STATE), 0u);
     EXPECT_EQ(b.stats(0).namp_shadow_transfers, 3u);
     EXPECT_EQ(b.stats(2).namp_rx_completed, 1u) << "copies are not deliveries";
@@ -331,15 +336,19 @@ TEST(NampPs, RequestsOnTheWrongHandlesAreRefused) {
         EXPECT_EQ(NAMP_STATUS_CODE(ps_request(b, m, NAMP_PS_OP_RELOC, 0, 1)), NAMP_ERR_NOT_CHANNEL);
         EXPECT_EQ(m.get(0, H + NAMP_H_TILE), 1u) << "nothing written";
         m.put(0, H + NAMP_H_FLAGS, NAMP_H_F_CONNECTED);  // no fast path
-        EXPECT_EQ(NAMP_STATUS_CODE(ps_request(b, m, NAMP_PS_OP_MIGRATE, 0, 1)), NAMP_ERR_MODE_UNSUPPORTED);
+        EXPECT_EQ(NAMP_STATUS_CODE(ps_request(b, m, NAMP_PS_OP_MIGRATE, 0, 1)),
+                  NAMP_ERR_MODE_UNSUPPORTED);
         m.direct(0, H, 1, RXB);  // fast path, but no dualcast block
-        EXPECT_EQ(NAMP_STATUS_CODE(ps_request(b, m, NAMP_PS_OP_MIGRATE, 0, 1)), NAMP_ERR_MODE_UNSUPPORTED);
+        EXPECT_EQ(NAMP_STATUS_CODE(ps_request(b, m, NAMP_PS_OP_MIGRATE, 0, 1)),
+                  NAMP_ERR_MODE_UNSUPPORTED);
         // a virtual interface never sends PS messages
         driver &d = b.d(0);
         d.wr(na(NA_NAMP_SLOT_BASE(2) + NAMP_VIF_CONFIG_PAGE + NAMP_VIFC_CTRL), NAMP_VIFC_READY);
-        d.wr(na(NA_NAMP_SLOT_BASE(2) + NAMP_VIF_PAGE + NAMP_VIF_FLAGS), NAMP_FLAG_PS | NAMP_FLAG_VALID);
-        EXPECT_EQ(NAMP_STATUS_CODE(d.rd(na(NA_NAMP_SLOT_BASE(2) + NAMP_VIF_PAGE + NAMP_VIF_STATUS))),
-                  NAMP_ERR_VIF_MODE);
+        d.wr(na(NA_NAMP_SLOT_BASE(2) + NAMP_VIF_PAGE + NAMP_VIF_FLAGS),
+             NAMP_FLAG_PS | NAMP_FLAG_VALID);
+        EXPECT_EQ(
+            NAMP_STATUS_CODE(d.rd(na(NA_NAMP_SLOT_BASE(2) + NAMP_VIF_PAGE + NAMP_VIF_STATUS))),
+            NAMP_ERR_VIF_MODE);
     }});
     EXPECT_EQ(b.stats(0).namp_ps_refused, 3u);
     EXPECT_EQ(b.stats(0).namp_ps_applied, 0u);
@@ -394,8 +403,10 @@ void abort_buffered(const bool keep) {
         b.run({[&] {
             start_slot(b.d(0), 0, NAMP_FLAG_BUF, H, TXB, 0);
             b.cycles(2000);
-            ASSERT_EQ(NAMP_STATUS_STATE(b.d(0).rd(slot_reg(0, NAMP_SLOT_STATUS))), NAMP_STATE_RETRY);
-            b.d(0).wr(slot_reg(0, NAMP_SLOT_CTRL), NAMP_SLOT_CTRL_ABORT | (keep ? NAMP_SLOT_CTRL_KEEP : 0u));
+            ASSERT_EQ(NAMP_STATUS_STATE(b.d(0).rd(slot_reg(0, NAMP_SLOT_STATUS))),
+                      NAMP_STATE_RETRY);
+            b.d(0).wr(slot_reg(0, NAMP_SLOT_CTRL),
+                      NAMP_SLOT_CTRL_ABORT | (keep ? NAMP_SLOT_CTRL_KEEP : 0u));
             EXPECT_EQ(error_code(finish_slot(b, 0, 0)), uint32_t(NAMP_ERR_ABORTED));
             EXPECT_EQ(m.get(0, TXB + MP_CB_OFF_RD_IDX), keep ? 0u : 1u) << "keep " << keep;
             EXPECT_EQ(m.get(1, RXB + MP_CB_OFF_WR_IDX), 0u) << "nothing reached the receiver";
@@ -439,7 +450,8 @@ TEST(NampPs, RelocSwitchesARunningCcmStream) {
         w = m.get(1, A + NAMP_PS_A_WR_IDX);
         for (uint32_t k = 3; k < 6; ++k) push(0x200 + k);
         poll(b, 2, na(NA_NAMP_RX_COUNT), ~0u, 3);
-        b.d(0).wr(slot_reg(0, NAMP_SLOT_FLAGS), NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_VALID);  // leave CCM
+        b.d(0).wr(slot_reg(0, NAMP_SLOT_FLAGS),
+                  NAMP_FLAG_CON | NAMP_FLAG_BUF | NAMP_FLAG_VALID);  // leave CCM
         EXPECT_EQ(error_code(finish_slot(b, 0, 0)), 0u);
         b.cycles(300);
     }});

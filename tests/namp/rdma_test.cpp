@@ -8,8 +8,8 @@ using namespace na_test;
 namespace {
 constexpr uint32_t sram = TILE_SRAM_BASE;
 
-void program(driver &d, unsigned slot, uint32_t local, uint32_t tile, uint32_t remote, uint32_t size,
-             uint32_t ctrl = DMA_CTRL_START) {
+void program(driver &d, unsigned slot, uint32_t local, uint32_t tile, uint32_t remote,
+             uint32_t size, uint32_t ctrl = DMA_CTRL_START) {
     const uint32_t s = na(NA_DMA_BASE(slot));
     d.wr(s + DMA_LOCAL_ADDR, local);
     d.wr(s + DMA_REMOTE_TILE, tile);
@@ -65,8 +65,8 @@ TEST(NaRdma, ConcurrentSlotsShareTheChannel) {
     for (uint32_t i = 0; i < 0x8000; ++i) src[i] = uint8_t(i ^ (i >> 7));
     b.run({[&] {
         for (unsigned s = 0; s < 4; ++s)
-            program(b.d(1), s, sram + 0x1000 * s + s, s == 1 ? 0 : s, sram + 0x40000 + 0x1000 * s + 1,
-                    2000 + s, DMA_CTRL_START | DMA_CTRL_IEN);
+            program(b.d(1), s, sram + 0x1000 * s + s, s == 1 ? 0 : s,
+                    sram + 0x40000 + 0x1000 * s + 1, 2000 + s, DMA_CTRL_START | DMA_CTRL_IEN);
         // all four are busy at once
         for (unsigned s = 0; s < 4; ++s)
             EXPECT_EQ(b.d(1).rd(na(NA_DMA_BASE(s) + DMA_STATUS)), DMA_STAT_BUSY);
@@ -75,7 +75,8 @@ TEST(NaRdma, ConcurrentSlotsShareTheChannel) {
     }});
     for (unsigned s = 0; s < 4; ++s) {
         const unsigned tile = s == 1 ? 0 : s;
-        EXPECT_EQ(std::memcmp(b.mem(tile) + 0x40000 + 0x1000 * s + 1, src + 0x1000 * s + s, 2000 + s), 0);
+        EXPECT_EQ(
+            std::memcmp(b.mem(tile) + 0x40000 + 0x1000 * s + 1, src + 0x1000 * s + s, 2000 + s), 0);
     }
 }
 

@@ -49,7 +49,8 @@ TEST(NaRma, RefusedAccesses) {
         // store beyond it: posted, then counted and signalled
         EXPECT_TRUE(d.write(RMA_ADDRESS(2, 0x20000), 5));
         poll(b, 1, na(NA_RMA_ERRORS), ~0u, 1);
-        EXPECT_EQ(d.rd(na(NA_IRQ_BASE + NA_IRQ_PENDING)) & NA_IRQ_SRC_RMA_ERROR, NA_IRQ_SRC_RMA_ERROR);
+        EXPECT_EQ(d.rd(na(NA_IRQ_BASE + NA_IRQ_PENDING)) & NA_IRQ_SRC_RMA_ERROR,
+                  NA_IRQ_SRC_RMA_ERROR);
         EXPECT_EQ(d.rd(na(NA_RMA_OUTSTANDING)), 0u);
         d.wr(na(NA_RMA_ERRORS), 0);
         EXPECT_EQ(d.rd(na(NA_IRQ_BASE + NA_IRQ_PENDING)) & NA_IRQ_SRC_RMA_ERROR, 0u);

@@ -7,7 +7,8 @@ using namespace na_test;
 
 namespace {
 constexpr uint32_t sram = TILE_SRAM_BASE;
-void start(driver &d, unsigned slot, uint32_t local, uint32_t tile, uint32_t remote, uint32_t size) {
+void start(driver &d, unsigned slot, uint32_t local, uint32_t tile, uint32_t remote,
+           uint32_t size) {
     const uint32_t s = na(NA_DMA_BASE(slot));
     d.wr(s + DMA_LOCAL_ADDR, local);
     d.wr(s + DMA_REMOTE_TILE, tile);
@@ -59,7 +60,8 @@ TEST(NaStress, CrossTrafficDoesNotDeadlock) {
                 EXPECT_EQ(v, want);
             }
             for (unsigned s = 0; s < 4; ++s)
-                EXPECT_EQ(poll(b, me, na(NA_DMA_BASE(s) + DMA_STATUS), DMA_STAT_BUSY, 0), DMA_STAT_DONE);
+                EXPECT_EQ(poll(b, me, na(NA_DMA_BASE(s) + DMA_STATUS), DMA_STAT_BUSY, 0),
+                          DMA_STAT_DONE);
         };
     };
     b.run({body(0, 3), body(3, 0)});

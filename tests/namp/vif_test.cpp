@@ -15,18 +15,20 @@ namespace {
 
 const std::vector<std::string> sv = {"namp.enabled=true", "namp.slots=5", "namp.slots_virt=4"};
 
-constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;   // endpoint in tile 1
-constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;  // its receive buffer
-constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;    // handle in tile 0
-constexpr uint32_t TXB = TILE_SRAM_BASE + 0x21000;  // send buffer of task A
-constexpr uint32_t TXB2 = TILE_SRAM_BASE + 0x22000; // send buffer of task B
-constexpr uint32_t ET_A = TILE_SRAM_BASE + 0x30000; // endpoint tables (kernel memory)
+constexpr uint32_t EP = TILE_SRAM_BASE + 0x10000;    // endpoint in tile 1
+constexpr uint32_t RXB = TILE_SRAM_BASE + 0x11000;   // its receive buffer
+constexpr uint32_t H = TILE_SRAM_BASE + 0x20000;     // handle in tile 0
+constexpr uint32_t TXB = TILE_SRAM_BASE + 0x21000;   // send buffer of task A
+constexpr uint32_t TXB2 = TILE_SRAM_BASE + 0x22000;  // send buffer of task B
+constexpr uint32_t ET_A = TILE_SRAM_BASE + 0x30000;  // endpoint tables (kernel memory)
 constexpr uint32_t ET_B = TILE_SRAM_BASE + 0x30100;
 
-uint32_t vifc(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_CONFIG_PAGE + reg); }
+uint32_t vifc(unsigned s, uint32_t reg) {
+    return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_CONFIG_PAGE + reg);
+}
 uint32_t vifr(unsigned s, uint32_t reg) { return na(NA_NAMP_SLOT_BASE(s) + NAMP_VIF_PAGE + reg); }
 
-struct mem : namp_mem {   // vif tables and a 4 x 16-byte send buffer on top
+struct mem : namp_mem {  // vif tables and a 4 x 16-byte send buffer on top
     void push(unsigned t, uint32_t buf, uint32_t word) {
         const uint32_t wr = get(t, buf + MP_CB_OFF_WR_IDX), k = wr & ((1u << get(t, buf)) - 1u);
         put(t, elem_data(t, buf, k), word);
@@ -47,7 +49,8 @@ struct mem : namp_mem {   // vif tables and a 4 x 16-byte send buffer on top
     }
     // limit 0: the size of what the entry names (a handle, a send buffer of 4 x 16 bytes)
     void entry(uint32_t et, uint32_t vid, uint32_t addr, uint32_t kind, uint32_t limit = 0) {
-        if (!limit) limit = kind == NAMP_ET_SENDBUF ? uint32_t(mp_cbuffer_footprint(2, 4)) : NAMP_H_SIZE;
+        if (!limit)
+            limit = kind == NAMP_ET_SENDBUF ? uint32_t(mp_cbuffer_footprint(2, 4)) : NAMP_H_SIZE;
         put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_ADDR, addr);
         put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_KIND, kind);
         put(0, et + vid * NAMP_ET_ENTRY_SIZE + NAMP_ET_LIMIT, limit);
@@ -55,7 +58,8 @@ struct mem : namp_mem {   // vif tables and a 4 x 16-byte send buffer on top
     }
 };
 
-void configure(driver &d, unsigned s, uint32_t et, uint32_t bound, uint32_t ctrl = NAMP_VIFC_READY) {
+void configure(driver &d, unsigned s, uint32_t et, uint32_t bound,
+               uint32_t ctrl = NAMP_VIFC_READY) {
     d.wr(vifc(s, NAMP_VIFC_ET_BASE), et);
     d.wr(vifc(s, NAMP_VIFC_ET_BOUND), bound);
     d.wr(vifc(s, NAMP_VIFC_CTRL), ctrl);
@@ -187,7 +191,7 @@ TEST(NampSv, RefusalsAreErrorStatusesWithoutTableAccessOutside) {
     };
     b.run({[&] {
         driver &d = b.d(0);
-        configure(d, 1, ET_A, 3, 0);   // not READY yet
+        configure(d, 1, ET_A, 3, 0);  // not READY yet
         vstart(d, 1, NAMP_FLAG_BUF, 1, 0, 0);
         EXPECT_EQ(code(1), NAMP_ERR_VIF_DISABLED);
         d.wr(vifc(1, NAMP_VIFC_CTRL), NAMP_VIFC_READY);
@@ -250,7 +254,9 @@ TEST(NampSv, TwoVifsConcurrently) {
             d.wr(vifr(4, NAMP_VIF_FLAGS), NAMP_FLAG_BUF);
         }
         poll(b, 1, na(NA_NAMP_RX_COUNT), ~0u, 6);
-        for (uint32_t k = 0; k < 6; ++k) seen |= 1u << (m.get(1, m.elem_data(1, RXB, k)) & 0xF) << ((m.get(1, m.elem_data(1, RXB, k)) >> 4) == 0xB ? 8 : 0);
+        for (uint32_t k = 0; k < 6; ++k)
+            seen |= 1u << (m.get(1, m.elem_data(1, RXB, k)) & 0xF)
+                       << ((m.get(1, m.elem_data(1, RXB, k)) >> 4) == 0xB ? 8 : 0);
     }});
     EXPECT_EQ(seen, 0x707u) << "three messages of each task";
     EXPECT_EQ(b.slot_stats(0, 1).transfers, 3u);

@@ -43,12 +43,17 @@ TEST_P(backpressure, refused_channel_blocks_alone) {
             net.port(0, 0).send(noc_test::make_packet(3, 2, ch, 16, i));
         done = sc_core::sc_time_stamp();
     };
-    sc_core::sc_spawn([&] { sender(channel::data_request, requests, last_request_sent); }, "requests");
-    sc_core::sc_spawn([&] { sender(channel::data_response, responses, last_response_sent); }, "responses");
-    sc_core::sc_spawn([&] {  // traffic from another tile crossing the same links, other channels
-        for (unsigned i = 0; i < 10; ++i)
-            net.port(1, 0).send(noc_test::make_packet(3, 2, channel::control_request, 4, 100 + i));
-    }, "crossing");
+    sc_core::sc_spawn([&] { sender(channel::data_request, requests, last_request_sent); },
+                      "requests");
+    sc_core::sc_spawn([&] { sender(channel::data_response, responses, last_response_sent); },
+                      "responses");
+    sc_core::sc_spawn(
+        [&] {  // traffic from another tile crossing the same links, other channels
+            for (unsigned i = 0; i < 10; ++i)
+                net.port(1, 0).send(
+                    noc_test::make_packet(3, 2, channel::control_request, 4, 100 + i));
+        },
+        "crossing");
 
     const sc_core::sc_time release = noc_test::cycles(cfg, 5000);
     sc_core::sc_start(release);
@@ -60,7 +65,8 @@ TEST_P(backpressure, refused_channel_blocks_alone) {
     // While refused: no request got through, the requester is stalled, everything else arrived.
     EXPECT_EQ(count(channel::data_request), 0u);
     EXPECT_GT(target.refusals[noc::index_of(channel::data_request)], 0u);
-    EXPECT_EQ(last_request_sent, sc_core::SC_ZERO_TIME) << "requests should still be stuck in the sender";
+    EXPECT_EQ(last_request_sent, sc_core::SC_ZERO_TIME)
+        << "requests should still be stuck in the sender";
     EXPECT_EQ(count(channel::data_response), responses);
     EXPECT_EQ(count(channel::control_request), 10u);
     EXPECT_LT(last_response_sent, noc_test::cycles(cfg, 1000));
@@ -98,8 +104,8 @@ public:
             return;
         }
         ++requests_served;
-        pending_responses_.push_back(noc_test::make_packet(p.header.src_x, p.header.src_y,
-                                                          channel::control_response, 24, p.user_tag));
+        pending_responses_.push_back(noc_test::make_packet(
+            p.header.src_x, p.header.src_y, channel::control_response, 24, p.user_tag));
         push_responses();
     }
     // Called when the response channel frees up.
@@ -139,20 +145,23 @@ TEST_P(backpressure, request_response_protocol_never_deadlocks) {
         opts.dont_initialize();
         opts.set_sensitivity(&net.port(i).send_ready_event(channel::control_response));
         request_response_tile *t = tiles.back().get();
-        sc_core::sc_spawn([t] { t->push_responses(); }, ("responder_" + std::to_string(i)).c_str(), &opts);
+        sc_core::sc_spawn([t] { t->push_responses(); }, ("responder_" + std::to_string(i)).c_str(),
+                          &opts);
     }
     const unsigned per_tile = 150;
     for (unsigned i = 0; i < cfg.tiles(); ++i)
-        sc_core::sc_spawn([&, i] {
-            uint32_t state = 12345 + i;
-            for (unsigned k = 0; k < per_tile; ++k) {
-                state = state * 1103515245u + 12345u;
-                unsigned dst = (state >> 16) % cfg.tiles();
-                if (dst == i) dst = (dst + 1) % cfg.tiles();
-                net.port(i).send(noc_test::make_packet(dst % cfg.width, dst / cfg.width,
-                                                       channel::control_request, 4, k));
-            }
-        }, ("requester_" + std::to_string(i)).c_str());
+        sc_core::sc_spawn(
+            [&, i] {
+                uint32_t state = 12345 + i;
+                for (unsigned k = 0; k < per_tile; ++k) {
+                    state = state * 1103515245u + 12345u;
+                    unsigned dst = (state >> 16) % cfg.tiles();
+                    if (dst == i) dst = (dst + 1) % cfg.tiles();
+                    net.port(i).send(noc_test::make_packet(dst % cfg.width, dst / cfg.width,
+                                                           channel::control_request, 4, k));
+                }
+            },
+            ("requester_" + std::to_string(i)).c_str());
 
     sc_core::sc_start(noc_test::cycles(cfg, 200000));
     unsigned served = 0, answered = 0, refusals = 0;

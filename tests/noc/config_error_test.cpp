@@ -55,18 +55,27 @@ TEST(config_error, packet_longer_than_max) {
     noc::config cfg;
     cfg.max_packet_flits = 16;
     noc::mesh net("noc", cfg);
-    expect_error([&] { net.port(0, 0).try_send(noc_test::make_packet(1, 1, noc::channel::data_request, 17)); },
-                 "exceeds max_packet_flits 16");
+    expect_error(
+        [&] {
+            net.port(0, 0).try_send(noc_test::make_packet(1, 1, noc::channel::data_request, 17));
+        },
+        "exceeds max_packet_flits 16");
     EXPECT_TRUE(net.port(0, 0).can_send(noc::channel::data_request));  // nothing was taken
 }
 
 TEST(config_error, destination_outside_mesh) {
     noc::config cfg;
     noc::mesh net("noc", cfg);
-    expect_error([&] { net.port(1, 1).try_send(noc_test::make_packet(4, 0, noc::channel::control_request, 2)); },
-                 "outside the 4x4 mesh");
-    expect_error([&] { net.port(1, 1).try_send(noc_test::make_packet(0, 9, noc::channel::control_request, 2)); },
-                 "outside the 4x4 mesh");
+    expect_error(
+        [&] {
+            net.port(1, 1).try_send(noc_test::make_packet(4, 0, noc::channel::control_request, 2));
+        },
+        "outside the 4x4 mesh");
+    expect_error(
+        [&] {
+            net.port(1, 1).try_send(noc_test::make_packet(0, 9, noc::channel::control_request, 2));
+        },
+        "outside the 4x4 mesh");
 }
 
 TEST(config_error, port_outside_mesh) {

@@ -16,7 +16,8 @@ constexpr uint64_t run_cycles = 4000;
 // Sends back-to-back packets from (sx, sy) to (dx, dy) on `ch` until the simulation ends.
 void keep_sending(noc::mesh &net, unsigned sx, unsigned sy, unsigned dx, unsigned dy, channel ch) {
     sc_core::sc_spawn([&net, sx, sy, dx, dy, ch] {
-        for (uint64_t i = 0;; ++i) net.port(sx, sy).send(noc_test::make_packet(dx, dy, ch, packet_flits, i));
+        for (uint64_t i = 0;; ++i)
+            net.port(sx, sy).send(noc_test::make_packet(dx, dy, ch, packet_flits, i));
     });
 }
 

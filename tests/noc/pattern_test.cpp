@@ -26,15 +26,15 @@ TEST(patterns, bit_reverse_on_sixteen_tiles) {
 
 TEST(patterns, shuffle_rotates_left) {
     EXPECT_EQ(partner(pattern::shuffle, 1, 4, 4), 2u);
-    EXPECT_EQ(partner(pattern::shuffle, 8, 4, 4), 1u);       // 1000 -> 0001
-    EXPECT_EQ(partner(pattern::shuffle, 9, 4, 4), 3u);       // 1001 -> 0011
+    EXPECT_EQ(partner(pattern::shuffle, 8, 4, 4), 1u);  // 1000 -> 0001
+    EXPECT_EQ(partner(pattern::shuffle, 9, 4, 4), 3u);  // 1001 -> 0011
     EXPECT_FALSE(partner(pattern::shuffle, 15, 4, 4));
 }
 
 TEST(patterns, butterfly_swaps_the_outer_bits) {
-    EXPECT_EQ(partner(pattern::butterfly, 1, 8, 8), 32u);    // 000001 -> 100000
-    EXPECT_EQ(partner(pattern::butterfly, 34, 8, 8), 3u);    // 100010 -> 000011
-    EXPECT_FALSE(partner(pattern::butterfly, 33, 8, 8));     // 100001: outer bits equal
+    EXPECT_EQ(partner(pattern::butterfly, 1, 8, 8), 32u);  // 000001 -> 100000
+    EXPECT_EQ(partner(pattern::butterfly, 34, 8, 8), 3u);  // 100010 -> 000011
+    EXPECT_FALSE(partner(pattern::butterfly, 33, 8, 8));   // 100001: outer bits equal
 }
 
 TEST(patterns, permutations_never_leave_the_mesh) {

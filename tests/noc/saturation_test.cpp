@@ -71,16 +71,16 @@ TEST_P(saturation, drains_without_loss_or_reordering) {
 
 INSTANTIATE_TEST_SUITE_P(
     patterns, saturation,
-    ::testing::Values(scenario{pattern::uniform, false, 8}, scenario{pattern::uniform, true, 8},
-                      scenario{pattern::transpose, false, 8}, scenario{pattern::transpose, true, 8},
-                      scenario{pattern::bit_complement, false, 8},
-                      scenario{pattern::bit_complement, true, 8}, scenario{pattern::hotspot, false, 8},
-                      scenario{pattern::hotspot, true, 8}, scenario{pattern::nearest_neighbour, false, 8},
-                      scenario{pattern::nearest_neighbour, true, 8}, scenario{pattern::uniform, false, 1},
-                      scenario{pattern::uniform, false, 32}, scenario{pattern::hotspot, true, 32},
-                      scenario{pattern::uniform, false, 5, 2, 2, 2},
-                      scenario{pattern::transpose, true, 13, 3, 1, 1},
-                      scenario{pattern::bit_reverse, false, 8}, scenario{pattern::shuffle, false, 8},
-                      scenario{pattern::butterfly, true, 8}));
+    ::testing::Values(
+        scenario{pattern::uniform, false, 8}, scenario{pattern::uniform, true, 8},
+        scenario{pattern::transpose, false, 8}, scenario{pattern::transpose, true, 8},
+        scenario{pattern::bit_complement, false, 8}, scenario{pattern::bit_complement, true, 8},
+        scenario{pattern::hotspot, false, 8}, scenario{pattern::hotspot, true, 8},
+        scenario{pattern::nearest_neighbour, false, 8},
+        scenario{pattern::nearest_neighbour, true, 8}, scenario{pattern::uniform, false, 1},
+        scenario{pattern::uniform, false, 32}, scenario{pattern::hotspot, true, 32},
+        scenario{pattern::uniform, false, 5, 2, 2, 2},
+        scenario{pattern::transpose, true, 13, 3, 1, 1}, scenario{pattern::bit_reverse, false, 8},
+        scenario{pattern::shuffle, false, 8}, scenario{pattern::butterfly, true, 8}));
 
 }  // namespace

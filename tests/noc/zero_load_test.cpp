@@ -27,9 +27,9 @@ struct one_packet {
 // Routes of 0, 1, 2, 3, 5, 7 and 10 hops on a 6x6 mesh in every direction, short and long packets
 // (shorter and longer than the buffers).
 const std::vector<one_packet> cases = {
-    {2, 2, 2, 2, 1}, {2, 2, 2, 2, 32}, {0, 0, 1, 0, 1},  {1, 0, 0, 0, 3},   {3, 3, 3, 4, 2},
-    {3, 4, 3, 3, 9}, {0, 0, 1, 1, 4},  {5, 5, 4, 3, 5},  {0, 5, 3, 3, 32},  {5, 0, 0, 2, 17},
-    {0, 0, 5, 5, 1}, {0, 0, 5, 5, 8},  {5, 5, 0, 0, 32}, {4, 1, 0, 4, 16},  {1, 4, 4, 0, 31},
+    {2, 2, 2, 2, 1}, {2, 2, 2, 2, 32}, {0, 0, 1, 0, 1},  {1, 0, 0, 0, 3},  {3, 3, 3, 4, 2},
+    {3, 4, 3, 3, 9}, {0, 0, 1, 1, 4},  {5, 5, 4, 3, 5},  {0, 5, 3, 3, 32}, {5, 0, 0, 2, 17},
+    {0, 0, 5, 5, 1}, {0, 0, 5, 5, 8},  {5, 5, 0, 0, 32}, {4, 1, 0, 4, 16}, {1, 4, 4, 0, 31},
 };
 
 class zero_load : public ::testing::TestWithParam<timing> {};
@@ -106,10 +106,11 @@ void PrintTo(const timing &t, std::ostream *os) {
         << (t.physical ? "_physical" : "_vc");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    timings, zero_load,
-    ::testing::Values(timing{1, 1, 4, false}, timing{1, 1, 4, true}, timing{2, 1, 4, false},
-                      timing{2, 1, 4, true}, timing{1, 2, 5, false}, timing{3, 2, 8, true},
-                      timing{2, 0, 2, false}, timing{1, 1, 16, false}, timing{4, 3, 10, true}));
+INSTANTIATE_TEST_SUITE_P(timings, zero_load,
+                         ::testing::Values(timing{1, 1, 4, false}, timing{1, 1, 4, true},
+                                           timing{2, 1, 4, false}, timing{2, 1, 4, true},
+                                           timing{1, 2, 5, false}, timing{3, 2, 8, true},
+                                           timing{2, 0, 2, false}, timing{1, 1, 16, false},
+                                           timing{4, 3, 10, true}));
 
 }  // namespace

@@ -14,7 +14,8 @@ using vp::config_builder;
 
 namespace {
 
-vp::platform_config config(const std::string &preset, const std::vector<std::string> &overrides = {}) {
+vp::platform_config config(const std::string &preset,
+                           const std::vector<std::string> &overrides = {}) {
     config_builder b;
     if (!preset.empty()) b.apply_preset(preset);
     for (const std::string &o : overrides) b.apply_override(o);
@@ -88,14 +89,18 @@ TEST(Area, StructureFollowsTheConfiguration) {
     // depths and table sizes: exactly their storage
     const double storage = config("").effective["area"]["storage_bit_mgates"].get<int64_t>() / 1e6;
     // (and one more bit in its pointers and flit counts)
-    const double grown = each(area("", {"na.rx_buffer_flits=256"}), "noc_buffer") - each(area(""), "noc_buffer");
+    const double grown =
+        each(area("", {"na.rx_buffer_flits=256"}), "noc_buffer") - each(area(""), "noc_buffer");
     EXPECT_GT(grown, 128 * 32 * storage);
     EXPECT_LT(grown, 128 * 32 * storage + 0.05);
-    EXPECT_NEAR(each(area("", {"na.dma_fifo_packets=3"}), "dma_context") - each(area(""), "dma_context"),
-                32 * 32 * storage, 1e-9);
+    EXPECT_NEAR(
+        each(area("", {"na.dma_fifo_packets=3"}), "dma_context") - each(area(""), "dma_context"),
+        32 * 32 * storage, 1e-9);
     // a longer back-off needs a wider timer in every slot; a larger mesh wider tile ids
-    EXPECT_GT(each(area("bare", {"namp.retry_max_cycles=100000"}), "namp_slot"), each(area("bare"), "namp_slot"));
-    EXPECT_GT(each(area("bare", {"mesh.width=16", "mesh.height=16"}), "namp_slot"), each(area("bare"), "namp_slot"));
+    EXPECT_GT(each(area("bare", {"namp.retry_max_cycles=100000"}), "namp_slot"),
+              each(area("bare"), "namp_slot"));
+    EXPECT_GT(each(area("bare", {"mesh.width=16", "mesh.height=16"}), "namp_slot"),
+              each(area("bare"), "namp_slot"));
     // counts
     EXPECT_EQ(area("bare", {"namp.slots=6"}).find("namp_slot")->count, 6u);
     EXPECT_EQ(area("svfull").find("namp_vif")->count, 4u);
@@ -142,8 +147,8 @@ TEST(Area, EachDisabledFeatureMakesItSmaller) {
     for (const char *off :
          {"namp.enable_messages=false", "namp.enable_channels=false", "namp.enable_buffered=false",
           "namp.enable_ccm=false", "namp.enable_cc_multicast=false",
-          "namp.enable_cc_scattergather=false", "namp.enable_cc_reduction=false",
-          "namp.osqm=false", "namp.osqm_static=true", "namp.slots_virt=0", "namp.ps=false"})
+          "namp.enable_cc_scattergather=false", "namp.enable_cc_reduction=false", "namp.osqm=false",
+          "namp.osqm_static=true", "namp.slots_virt=0", "namp.ps=false"})
         EXPECT_LT(namp_kgates("svfull", {off}), full) << off;
     EXPECT_EQ(namp_kgates(""), 0.0);  // no NAMP, no NAMP area
     EXPECT_GT(area("").adapter_kgates(), 0.0);
@@ -155,7 +160,8 @@ TEST(Area, TheThesisViewLeavesOutThisPlatformsExtensions) {
     const area_estimate all = vp::estimate_area(c), thesis = vp::estimate_area(c, false);
     EXPECT_LT(thesis.group_kgates("namp"), all.group_kgates("namp"));
     for (const vp::area_component &comp : thesis.components)
-        for (const vp::area_part &p : comp.parts) EXPECT_FALSE(p.extension) << comp.name << ": " << p.name;
+        for (const vp::area_part &p : comp.parts)
+            EXPECT_FALSE(p.extension) << comp.name << ": " << p.name;
     EXPECT_TRUE(has_part(all, "namp_vif_slot", "WIN_BASE"));
     EXPECT_EQ(thesis.find("namp_vif_slot"), nullptr);  // only extensions: absent
 }

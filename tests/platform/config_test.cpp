@@ -47,7 +47,9 @@ TEST(Config, EveryPresetIsValid) {
 TEST(Config, UnknownKeysAreNamed) {
     EXPECT_EQ(error_of([] { config_builder().apply_override("tile.coress=2"); }),
               "--set: unknown configuration key 'tile.coress' (did you mean 'tile.cores'?)");
-    EXPECT_EQ(error_of([] { config_builder().apply_json({{"mesh", {{"depth", 2}}}}, "f.json"); }),
+    EXPECT_EQ(error_of([] {
+                  config_builder().apply_json({{"mesh", {{"depth", 2}}}}, "f.json");
+              }),
               "f.json: unknown configuration key 'mesh.depth'");
 }
 
@@ -58,11 +60,17 @@ TEST(Config, ValuesOutOfRangeOrOfTheWrongTypeAreRejected) {
               "--set: 'tile.cores' must be an integer in [1, 32], got \"two\"");
     EXPECT_EQ(error_of([] { config_builder().apply_override("trace.traps=1"); }),
               "--set: 'trace.traps' must be true or false, got 1");
-    EXPECT_EQ(error_of([] { config_builder().apply_json({{"tile", {{"cores", 1.5}}}}, "x"); }),
+    EXPECT_EQ(error_of([] {
+                  config_builder().apply_json({{"tile", {{"cores", 1.5}}}}, "x");
+              }),
               "x: 'tile.cores' must be an integer in [1, 32], got 1.5");
-    EXPECT_EQ(error_of([] { config_builder().apply_json({{"tile", 3}}, "x"); }),
+    EXPECT_EQ(error_of([] {
+                  config_builder().apply_json({{"tile", 3}}, "x");
+              }),
               "x: unknown configuration key 'tile'");
-    EXPECT_EQ(error_of([] { config_builder().apply_json({{"clock_hz", {{"a", 1}}}}, "x"); }),
+    EXPECT_EQ(error_of([] {
+                  config_builder().apply_json({{"clock_hz", {{"a", 1}}}}, "x");
+              }),
               "x: 'clock_hz' must be an integer in [1000000, 4000000000], got an object");
     EXPECT_EQ(error_of([] { config_builder().apply_json(nlohmann::json::array(), "x"); }),
               "x: the configuration must be a JSON object");
@@ -71,7 +79,8 @@ TEST(Config, ValuesOutOfRangeOrOfTheWrongTypeAreRejected) {
 TEST(Config, SramSizeMustBePageMultiple) {
     config_builder b;
     b.apply_override("tile.sram_size=70000");
-    EXPECT_EQ(error_of([&] { b.build(); }), "'tile.sram_size' must be a multiple of 4096, got 70000");
+    EXPECT_EQ(error_of([&] { b.build(); }),
+              "'tile.sram_size' must be a multiple of 4096, got 70000");
 }
 
 TEST(Config, StringsNeedNoQuotesOnTheCommandLine) {
@@ -97,10 +106,13 @@ TEST(Config, NampIsDisabledByDefault) {
 }
 
 TEST(Config, NampPresetsFollowTable42) {
-    struct want { const char *name; bool msg, chan, buf, ccm; };
-    for (const want &w : {want{"baremsg", true, false, false, false},
-                          want{"barechan", false, true, true, true},
-                          want{"bare", true, true, true, true}}) {
+    struct want {
+        const char *name;
+        bool msg, chan, buf, ccm;
+    };
+    for (const want &w :
+         {want{"baremsg", true, false, false, false}, want{"barechan", false, true, true, true},
+          want{"bare", true, true, true, true}}) {
         config_builder b;
         b.apply_preset(w.name);
         const auto c = b.build();

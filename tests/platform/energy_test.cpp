@@ -10,7 +10,8 @@
 
 namespace {
 
-vp::platform_config config(const std::string &preset, const std::vector<std::string> &overrides = {}) {
+vp::platform_config config(const std::string &preset,
+                           const std::vector<std::string> &overrides = {}) {
     vp::config_builder b;
     if (!preset.empty()) b.apply_preset(preset);
     for (const std::string &o : overrides) b.apply_override(o);
@@ -77,10 +78,12 @@ TEST(Energy, EveryEventIsItsCountTimesItsFigure) {
 
 TEST(Energy, AFigureIsAConfigurationKey) {
     const vp::energy_report a = vp::estimate_energy(config("bare"), some_counts(), true);
-    const vp::energy_report b = vp::estimate_energy(config("bare", {"energy.mul_fj=6200"}), some_counts(), true);
+    const vp::energy_report b =
+        vp::estimate_energy(config("bare", {"energy.mul_fj=6200"}), some_counts(), true);
     EXPECT_EQ(event(b, "mul").fj_each, 6200u);
     EXPECT_NEAR(b.dynamic_pj() - a.dynamic_pj(), 10 * 3.1, 1e-9);
-    const vp::energy_report c = vp::estimate_energy(config("bare", {"noc.buffer_depth=8"}), some_counts(), true);
+    const vp::energy_report c =
+        vp::estimate_energy(config("bare", {"noc.buffer_depth=8"}), some_counts(), true);
     EXPECT_EQ(event(c, "router_buffer_read").fj_each, 120u + 8 * 44);
 }
 
@@ -146,5 +149,6 @@ TEST(Energy, PerMessageFiguresNeedMessages) {
     const auto j = vp::energy_json(vp::estimate_energy(config("bare"), n, true));
     EXPECT_TRUE(j["per_message"]["pj_per_namp_transfer"].is_null());
     EXPECT_GT(j["per_message"]["network_pj_per_noc_packet"].get<double>(), 0.0);
-    EXPECT_NEAR(j["per_message"]["pj_per_data_byte"].get<double>(), j["total_pj"].get<double>() / 400, 1e-3);
+    EXPECT_NEAR(j["per_message"]["pj_per_data_byte"].get<double>(),
+                j["total_pj"].get<double>() / 400, 1e-3);
 }

@@ -59,7 +59,8 @@ TEST(HostLimits, AutoRunsWithoutGuardPagesWhereOnlyThatFits) {
     const vp::map_count_check autom = vp::check_map_count(stack_guard_mode::automatic, true, limit);
     EXPECT_EQ(autom.refusal, "");
     EXPECT_FALSE(autom.guards);
-    EXPECT_EQ(autom.note.rfind("stack guard pages are off: with them the platform needs about ", 0), 0u)
+    EXPECT_EQ(autom.note.rfind("stack guard pages are off: with them the platform needs about ", 0),
+              0u)
         << autom.note;
     EXPECT_NE(autom.note.find(limit_is + "; without them about"), std::string::npos) << autom.note;
 
@@ -67,18 +68,22 @@ TEST(HostLimits, AutoRunsWithoutGuardPagesWhereOnlyThatFits) {
     EXPECT_TRUE(on.guards);
     EXPECT_EQ(on.note, "");
     EXPECT_NE(on.refusal.find(limit_is + "; raise it (as root: sysctl -w vm.max_map_count=65536)"),
-              std::string::npos) << on.refusal;
+              std::string::npos)
+        << on.refusal;
     EXPECT_NE(on.refusal.find("(host.stack_guards=auto)"), std::string::npos) << on.refusal;
 
-    const vp::map_count_check cannot = vp::check_map_count(stack_guard_mode::automatic, false, limit);
+    const vp::map_count_check cannot =
+        vp::check_map_count(stack_guard_mode::automatic, false, limit);
     EXPECT_TRUE(cannot.guards);
-    EXPECT_NE(cannot.refusal.find("sysctl -w vm.max_map_count=65536"), std::string::npos) << cannot.refusal;
+    EXPECT_NE(cannot.refusal.find("sysctl -w vm.max_map_count=65536"), std::string::npos)
+        << cannot.refusal;
     EXPECT_EQ(cannot.refusal.find("host.stack_guards"), std::string::npos) << cannot.refusal;
 }
 
 TEST(HostLimits, AutoKeepsGuardPagesWhereTheyFit) {
     const auto plat = namp_2x2();
-    const vp::map_count_check c = vp::check_map_count(stack_guard_mode::automatic, true, needed_with_guards() + 10);
+    const vp::map_count_check c =
+        vp::check_map_count(stack_guard_mode::automatic, true, needed_with_guards() + 10);
     EXPECT_TRUE(c.guards);
     EXPECT_EQ(c.refusal, "");
     EXPECT_EQ(c.note, "");
@@ -87,7 +92,8 @@ TEST(HostLimits, AutoKeepsGuardPagesWhereTheyFit) {
 TEST(HostLimits, AutoRefusesWhatDoesNotFitEvenWithoutGuardPages) {
     const auto plat = namp_2x2();
     const std::string why = vp::check_map_count(stack_guard_mode::automatic, true, 1000).refusal;
-    EXPECT_NE(why.find("even without the guard pages, but vm.max_map_count is 1000; raise it"), std::string::npos)
+    EXPECT_NE(why.find("even without the guard pages, but vm.max_map_count is 1000; raise it"),
+              std::string::npos)
         << why;
 }
 
@@ -96,9 +102,11 @@ TEST(HostLimits, OffIsOffWhereTheBuildCanAndRefusedWhereItCannot) {
     const vp::map_count_check off = vp::check_map_count(stack_guard_mode::off, true, 1u << 30);
     EXPECT_FALSE(off.guards);
     EXPECT_EQ(off.refusal, "");
-    EXPECT_EQ(off.note.rfind("stack guard pages are off (host.stack_guards=off)", 0), 0u) << off.note;
+    EXPECT_EQ(off.note.rfind("stack guard pages are off (host.stack_guards=off)", 0), 0u)
+        << off.note;
     const vp::map_count_check cannot = vp::check_map_count(stack_guard_mode::off, false, 1u << 30);
-    EXPECT_EQ(cannot.refusal.rfind("host.stack_guards=off: this build of namp-vp cannot run", 0), 0u)
+    EXPECT_EQ(cannot.refusal.rfind("host.stack_guards=off: this build of namp-vp cannot run", 0),
+              0u)
         << cannot.refusal;
 }
 
@@ -120,10 +128,15 @@ TEST(HostLimits, TheKeyTakesAutoOnOrOff) {
         }
         return "";
     };
-    EXPECT_EQ(error_of([&] { mode("yes"); }), "'host.stack_guards' must be auto, on or off, not 'yes'");
-    EXPECT_EQ(error_of([&] { mode("ON"); }), "'host.stack_guards' must be auto, on or off, not 'ON'");
-    EXPECT_EQ(error_of([] { vp::config_builder().apply_json({{"host", {{"stack_guards", false}}}}, "f.json"); }),
-              "f.json: 'host.stack_guards' must be a UTF-8 string of at most 4096 bytes, got false");
+    EXPECT_EQ(error_of([&] { mode("yes"); }),
+              "'host.stack_guards' must be auto, on or off, not 'yes'");
+    EXPECT_EQ(error_of([&] { mode("ON"); }),
+              "'host.stack_guards' must be auto, on or off, not 'ON'");
+    EXPECT_EQ(
+        error_of([] {
+            vp::config_builder().apply_json({{"host", {{"stack_guards", false}}}}, "f.json");
+        }),
+        "f.json: 'host.stack_guards' must be a UTF-8 string of at most 4096 bytes, got false");
 }
 
 // host.* says how the host runs a simulation, not what is simulated: the statistics' copy of the

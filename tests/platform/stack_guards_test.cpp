@@ -41,7 +41,9 @@ struct pages {
         void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         base = p == MAP_FAILED ? nullptr : static_cast<uint8_t *>(p);
     }
-    ~pages() { if (base) munmap(base, size); }
+    ~pages() {
+        if (base) munmap(base, size);
+    }
     size_t size;
     uint8_t *base;
 };
@@ -51,7 +53,8 @@ TEST(StackGuards, SkippedGuardPageStaysWritableAndAnOverrunIsFound) {
     ASSERT_NE(p.base, nullptr);
     uint8_t *guard = p.base + page;
     sg::set_skip(true);
-    ASSERT_EQ(mprotect(guard, page - 1, PROT_NONE), 0);  // SystemC's request (sc_cor_qt::stack_protect)
+    ASSERT_EQ(mprotect(guard, page - 1, PROT_NONE),
+              0);  // SystemC's request (sc_cor_qt::stack_protect)
     if (!sg::can_skip()) {
         EXPECT_EQ(protection_of(guard), "---p");
         EXPECT_EQ(sg::skipped(), 0u);

@@ -57,25 +57,25 @@ void run(std::function<void()> body) {
 TEST(TileBus, BurstOccupiesTheBusAndTheNextMasterWaits) {
     bench t;
     run([&] {
-    // a: 29-word burst = SRAM latency 1 + 28 further words; it occupies the bus 29 cycles
-    EXPECT_EQ(t.a.read(0x80000000u, 29, sc_core::SC_ZERO_TIME), period * 29.0);
-    // b arrives at the same time: waits 29 cycles, then its own single-word read (1 cycle)
-    EXPECT_EQ(t.b.read(0x80000100u, 1, sc_core::SC_ZERO_TIME), period * 30.0);
-    EXPECT_EQ(t.bus.wait_cycles(), 29u);
-    EXPECT_EQ(t.bus.busy_cycles(), 30u);
+        // a: 29-word burst = SRAM latency 1 + 28 further words; it occupies the bus 29 cycles
+        EXPECT_EQ(t.a.read(0x80000000u, 29, sc_core::SC_ZERO_TIME), period * 29.0);
+        // b arrives at the same time: waits 29 cycles, then its own single-word read (1 cycle)
+        EXPECT_EQ(t.b.read(0x80000100u, 1, sc_core::SC_ZERO_TIME), period * 30.0);
+        EXPECT_EQ(t.bus.wait_cycles(), 29u);
+        EXPECT_EQ(t.bus.busy_cycles(), 30u);
     });
 }
 
 TEST(TileBus, TimeDecoupledMasterAheadDoesNotBlockAnEarlierAccess) {
     bench t;
     run([&] {
-    // a's access is annotated 100 cycles ahead (a core inside its quantum)...
-    EXPECT_EQ(t.a.read(0x80000000u, 1, period * 100.0), period * 1.0);
-    // ...b's burst issued later in host order but at time 0 fits before it: no wait
-    EXPECT_EQ(t.b.read(0x80000100u, 8, sc_core::SC_ZERO_TIME), period * 8.0);
-    // a burst that would overlap a's interval is moved behind it
-    EXPECT_EQ(t.b.read(0x80000200u, 10, period * 95.0), period * (6.0 + 10.0));
-    EXPECT_EQ(t.bus.wait_cycles(), 6u);
+        // a's access is annotated 100 cycles ahead (a core inside its quantum)...
+        EXPECT_EQ(t.a.read(0x80000000u, 1, period * 100.0), period * 1.0);
+        // ...b's burst issued later in host order but at time 0 fits before it: no wait
+        EXPECT_EQ(t.b.read(0x80000100u, 8, sc_core::SC_ZERO_TIME), period * 8.0);
+        // a burst that would overlap a's interval is moved behind it
+        EXPECT_EQ(t.b.read(0x80000200u, 10, period * 95.0), period * (6.0 + 10.0));
+        EXPECT_EQ(t.bus.wait_cycles(), 6u);
     });
 }
 

@@ -12,20 +12,22 @@
 
 namespace {
 
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 struct recorded_run_control : tiles::run_control_if {
     std::vector<std::string> events;
     void core_exited(unsigned t, unsigned c, uint32_t code, uint64_t) override {
-        events.push_back("exit " + std::to_string(t) + "." + std::to_string(c) + " " + std::to_string(code));
+        events.push_back("exit " + std::to_string(t) + "." + std::to_string(c) + " " +
+                         std::to_string(code));
     }
     void shutdown(unsigned t, unsigned c, uint32_t code, uint64_t) override {
-        events.push_back("shutdown " + std::to_string(t) + "." + std::to_string(c) + " " + std::to_string(code));
+        events.push_back("shutdown " + std::to_string(t) + "." + std::to_string(c) + " " +
+                         std::to_string(code));
     }
     void mark(unsigned t, unsigned c, uint32_t id, uint64_t cycle) override {
-        events.push_back("mark " + std::to_string(t) + "." + std::to_string(c) + " " + std::to_string(id) +
-                         " @" + std::to_string(cycle));
+        events.push_back("mark " + std::to_string(t) + "." + std::to_string(c) + " " +
+                         std::to_string(id) + " @" + std::to_string(cycle));
     }
     void core_failed(unsigned, unsigned, const char *reason, uint64_t) override {
         events.push_back(std::string("failed ") + reason);
@@ -40,7 +42,9 @@ struct test_master : sc_core::sc_module {
     bool as_core = true;
 
     SC_HAS_PROCESS(test_master);
-    explicit test_master(sc_core::sc_module_name n) : sc_module(n), socket("socket") { SC_THREAD(run); }
+    explicit test_master(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+        SC_THREAD(run);
+    }
     void run() { script(*this); }
 
     tlm::tlm_response_status access(bool write, uint32_t addr, uint32_t &value, unsigned len = 4) {
@@ -111,11 +115,11 @@ TEST(TileBus, UnmappedAddressesAndTheAdapterWindowAreBusErrors) {
         EXPECT_TRUE(m.faults(false, 0x30000000));
         EXPECT_TRUE(m.faults(true, TILE_NA_BASE));
         EXPECT_TRUE(m.faults(false, TILE_NA_BASE + TILE_NA_SIZE - 4));
-        EXPECT_TRUE(m.faults(false, TILE_SRAM_BASE + 64 * 1024));       // just past the SRAM
-        EXPECT_TRUE(m.faults(false, TILE_SRAM_BASE + 64 * 1024 - 2));   // straddles the end
-        EXPECT_TRUE(m.faults(false, TILE_CONSOLE_BASE + 0x100));        // unpopulated register
-        EXPECT_TRUE(m.faults(true, TILE_INFO_BASE + TILEINFO_TILE_ID)); // read-only block
-        EXPECT_TRUE(m.faults(false, TILE_INFO_BASE + 2, 4));            // misaligned register access
+        EXPECT_TRUE(m.faults(false, TILE_SRAM_BASE + 64 * 1024));        // just past the SRAM
+        EXPECT_TRUE(m.faults(false, TILE_SRAM_BASE + 64 * 1024 - 2));    // straddles the end
+        EXPECT_TRUE(m.faults(false, TILE_CONSOLE_BASE + 0x100));         // unpopulated register
+        EXPECT_TRUE(m.faults(true, TILE_INFO_BASE + TILEINFO_TILE_ID));  // read-only block
+        EXPECT_TRUE(m.faults(false, TILE_INFO_BASE + 2, 4));  // misaligned register access
     };
     sc_core::sc_start();
     EXPECT_EQ(f.tile->bus().decode_errors(), 6u);
@@ -202,7 +206,7 @@ TEST(TileDevices, ClintTimeFollowsSimulatedTimeAndRaisesTimerInterrupts) {
     tile_fixture f;
     sc_core::sc_signal<bool> *mtip = nullptr;
     f.master.script = [&](test_master &m) {
-        wait(sc_time(1000, SC_NS));  // 100 cycles = 10 ticks
+        wait(sc_time(1000, SC_NS));                             // 100 cycles = 10 ticks
         EXPECT_EQ(m.read(TILE_CLINT_BASE + CLINT_MTIME), 10u);  // read before its own latency
         EXPECT_EQ(m.read(TILE_CLINT_BASE + CLINT_MTIME + 4), 0u);
         // Compare in 50 ticks on hart 1: high word first so no spurious match.

@@ -68,11 +68,11 @@ TEST(CliArgs, BlockLayout) {
                uint32_t(b[at + 3]) << 24;
     };
     ASSERT_EQ(b.size(), 4u * 5 + 7 + 3 + 1);
-    EXPECT_EQ(word(0), 3u);                 // argc
+    EXPECT_EQ(word(0), 3u);                // argc
     EXPECT_EQ(word(4), 0x80001000u + 20);  // argv[0] right after argc, 3 pointers and NULL
     EXPECT_EQ(word(8), 0x80001000u + 27);
     EXPECT_EQ(word(12), 0x80001000u + 30);
-    EXPECT_EQ(word(16), 0u);                // argv[argc] == NULL
+    EXPECT_EQ(word(16), 0u);  // argv[argc] == NULL
     EXPECT_EQ(std::string(reinterpret_cast<const char *>(&b[20])), "fw.elf");
     EXPECT_EQ(std::string(reinterpret_cast<const char *>(&b[27])), "-x");
     EXPECT_EQ(b[30], 0);
@@ -84,7 +84,7 @@ TEST(CliArgs, BlockLayout) {
 TEST(CliArgs, PerTileOverridesAll) {
     using v = std::vector<std::string>;
     vp::firmware_map map;
-    EXPECT_EQ(map.argv_for(3), v{""});   // no firmware, no arguments: argv[0] only
+    EXPECT_EQ(map.argv_for(3), v{""});  // no firmware, no arguments: argv[0] only
     EXPECT_EQ(args_error(map, "-n 4"), "");
     EXPECT_EQ(args_error(map, "2=-n 8 'a b'"), "");
     EXPECT_EQ(map.argv_for(0), (v{"", "-n", "4"}));

@@ -43,8 +43,8 @@ TEST(ConfigLimits, DeeplyNestedFileIsRefusedByDepth) {
 }
 
 TEST(ConfigLimits, DeeplyNestedSetValueGivesAShortMessage) {
-    const std::string e = error_of(
-        [&] { config_builder().apply_override("mesh.width=" + repeat("[", 5000)); });
+    const std::string e =
+        error_of([&] { config_builder().apply_override("mesh.width=" + repeat("[", 5000)); });
     EXPECT_EQ(e.find("--set: 'mesh.width' must be an integer in [1, 64], got \"[[[["), 0u) << e;
     EXPECT_LT(e.size(), 200u);
 }
@@ -64,17 +64,16 @@ TEST(ConfigLimits, HugeNestedDocumentIsRefusedQuickly) {
 TEST(ConfigLimits, UnknownGroupIsNotWalked) {
     EXPECT_EQ(error_of([&] { config_builder().apply_text(nested(8, "zz"), "c.json"); }),
               "c.json: unknown configuration key 'zz'");
-    EXPECT_EQ(error_of([&] {
-                  config_builder().apply_text(R"({"tile": {"x": {"y": 1}}})", "c.json");
-              }),
-              "c.json: unknown configuration key 'tile.x'");
+    EXPECT_EQ(
+        error_of([&] { config_builder().apply_text(R"({"tile": {"x": {"y": 1}}})", "c.json"); }),
+        "c.json: unknown configuration key 'tile.x'");
 }
 
 TEST(ConfigLimits, LongKeyAndLongStringAreNamed) {
     const std::string long_key = "{\"tile\": {\"" + repeat("k", 200) + "\": 1}}";
-    EXPECT_EQ(error_of([&] { config_builder().apply_text(long_key, "c.json"); }),
-              "c.json: a key of 200 bytes (at most 128) under 'tile': '" + repeat("k", 64) +
-                  "...'");
+    EXPECT_EQ(
+        error_of([&] { config_builder().apply_text(long_key, "c.json"); }),
+        "c.json: a key of 200 bytes (at most 128) under 'tile': '" + repeat("k", 64) + "...'");
     const std::string long_string = "{\"console\": {\"file\": \"" + repeat("f", 5000) + "\"}}";
     EXPECT_EQ(error_of([&] { config_builder().apply_text(long_string, "c.json"); }),
               "c.json: the string under 'console.file' has 5000 bytes (at most 4096)");
@@ -85,8 +84,9 @@ TEST(ConfigLimits, LongKeyAndLongStringAreNamed) {
 }
 
 TEST(ConfigLimits, InvalidUtf8StringIsRefused) {
-    EXPECT_NE(error_of([&] { config_builder().apply_override("console.file=\xff"); })
-                  .find("'console.file' must be a UTF-8 string"),
+    EXPECT_NE(error_of([&] {
+                  config_builder().apply_override("console.file=\xff");
+              }).find("'console.file' must be a UTF-8 string"),
               std::string::npos);
 }
 

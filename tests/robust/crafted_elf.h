@@ -13,8 +13,8 @@ namespace crafted {
 
 // Stores 0 to the exit register of simulation control, then spins: a firmware that exits with 0.
 inline std::vector<uint8_t> exit_zero_code() {
-    const uint32_t words[] = {enc::lui(5, TILE_SIMCTRL_BASE >> 12),
-                              enc::sw(0, 5, SIMCTRL_EXIT), enc::jal(0, 0)};
+    const uint32_t words[] = {enc::lui(5, TILE_SIMCTRL_BASE >> 12), enc::sw(0, 5, SIMCTRL_EXIT),
+                              enc::jal(0, 0)};
     std::vector<uint8_t> b;
     for (uint32_t w : words)
         for (int i = 0; i < 4; ++i) b.push_back(uint8_t(w >> (8 * i)));

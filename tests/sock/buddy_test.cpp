@@ -31,12 +31,12 @@ struct Buddy {
 TEST(SockBuddy, InitRejectsBadGeometry) {
     sock_buddy_block_t a[4];
     sock_buddy_t bd;
-    EXPECT_EQ(sock_buddy_init(&bd, 3000, 32, a, 4), -1);         // space not a power of two
-    EXPECT_EQ(sock_buddy_init(&bd, 4096, 48, a, 4), -1);         // chunk not a power of two
-    EXPECT_EQ(sock_buddy_init(&bd, 64, 128, a, 4), -1);          // chunk above the space
-    EXPECT_EQ(sock_buddy_init(&bd, 1u << 30, 1, a, 4), -1);      // too many levels
-    EXPECT_EQ(sock_buddy_init(&bd, 4096, 32, a, 0), -1);         // no room for a block
-    EXPECT_EQ(sock_buddy_init(&bd, 4096, 4096, a, 1), 0);        // one level is fine
+    EXPECT_EQ(sock_buddy_init(&bd, 3000, 32, a, 4), -1);     // space not a power of two
+    EXPECT_EQ(sock_buddy_init(&bd, 4096, 48, a, 4), -1);     // chunk not a power of two
+    EXPECT_EQ(sock_buddy_init(&bd, 64, 128, a, 4), -1);      // chunk above the space
+    EXPECT_EQ(sock_buddy_init(&bd, 1u << 30, 1, a, 4), -1);  // too many levels
+    EXPECT_EQ(sock_buddy_init(&bd, 4096, 32, a, 0), -1);     // no room for a block
+    EXPECT_EQ(sock_buddy_init(&bd, 4096, 4096, a, 1), 0);    // one level is fine
 }
 
 // The seed's sequence: the first connection gets everything, each further one halves the largest.
@@ -53,11 +53,11 @@ TEST(SockBuddy, FirstGetsAllThenHalves) {
     EXPECT_EQ(g.size, 4096u);
     EXPECT_EQ(g.victim, 1);
     EXPECT_EQ(sock_buddy_size(&b.bd, 0), 4096u);
-    g = b.alloc(3);   // ties: the lowest offset (owner 1) is halved again
+    g = b.alloc(3);  // ties: the lowest offset (owner 1) is halved again
     EXPECT_EQ(g.victim, 1);
     EXPECT_EQ(g.off, 2048u);
     EXPECT_EQ(g.size, 2048u);
-    g = b.alloc(4);   // now owner 2 holds the largest block
+    g = b.alloc(4);  // now owner 2 holds the largest block
     EXPECT_EQ(g.victim, 2);
     EXPECT_EQ(g.off, 6144u);
     EXPECT_EQ(sock_buddy_check(&b.bd), 0);
@@ -83,7 +83,7 @@ TEST(SockBuddy, ExhaustionAndRecovery) {
     EXPECT_EQ(b.alloc(999).rc, -1);
     EXPECT_EQ(b.alloc(999).rc, -1);
     ASSERT_EQ(sock_buddy_free(&b.bd, offs[17]), 0);
-    EXPECT_EQ(sock_buddy_free(&b.bd, offs[17]), -1);   // twice: refused
+    EXPECT_EQ(sock_buddy_free(&b.bd, offs[17]), -1);  // twice: refused
     auto g = b.alloc(1000);
     ASSERT_EQ(g.rc, 0);
     EXPECT_EQ(g.off, offs[17]);
@@ -95,17 +95,17 @@ TEST(SockBuddy, ExhaustionAndRecovery) {
         }
     }
     ASSERT_EQ(sock_buddy_free(&b.bd, offs[17]), 0);
-    ASSERT_EQ(b.bd.n, 1u);   // all merged back into one block
+    ASSERT_EQ(b.bd.n, 1u);  // all merged back into one block
     EXPECT_EQ(sock_buddy_free_bytes(&b.bd), space);
 }
 
 TEST(SockBuddy, FreeMergesAndGrowthReturnsSpace) {
     Buddy b(4096, 256);
-    auto a = b.alloc(1), c = b.alloc(2), d = b.alloc(3);   // 1: [0,1K) 3: [1K,2K) 2: [2K,4K)
+    auto a = b.alloc(1), c = b.alloc(2), d = b.alloc(3);  // 1: [0,1K) 3: [1K,2K) 2: [2K,4K)
     ASSERT_EQ(a.off, 0u);
     ASSERT_EQ(d.off, 1024u);
     ASSERT_EQ(c.off, 2048u);
-    ASSERT_EQ(sock_buddy_free(&b.bd, 1024), 0);   // 3 closes
+    ASSERT_EQ(sock_buddy_free(&b.bd, 1024), 0);  // 3 closes
     uint16_t who;
     uint32_t oo, no, ns;
     ASSERT_EQ(sock_buddy_grow(&b.bd, nullptr, nullptr, &who, &oo, &no, &ns), 1);
@@ -114,7 +114,7 @@ TEST(SockBuddy, FreeMergesAndGrowthReturnsSpace) {
     EXPECT_EQ(no, 0u);
     EXPECT_EQ(ns, 2048u);
     EXPECT_EQ(sock_buddy_grow(&b.bd, nullptr, nullptr, &who, &oo, &no, &ns), 0);
-    ASSERT_EQ(sock_buddy_free(&b.bd, 0), 0);      // 1 closes: 2 (upper half) may move down
+    ASSERT_EQ(sock_buddy_free(&b.bd, 0), 0);  // 1 closes: 2 (upper half) may move down
     ASSERT_EQ(sock_buddy_grow(&b.bd, nullptr, nullptr, &who, &oo, &no, &ns), 1);
     EXPECT_EQ(who, 2);
     EXPECT_EQ(oo, 2048u);
@@ -133,7 +133,7 @@ TEST(SockBuddy, GrowthVeto) {
     auto never = [](uint16_t, void *) { return 0; };
     EXPECT_EQ(sock_buddy_grow(&b.bd, never, nullptr, &who, &oo, &no, &ns), 0);
     EXPECT_EQ(sock_buddy_size(&b.bd, 0), 2048u);
-    auto g2 = b.alloc(3);   // the free half is taken whole, no split
+    auto g2 = b.alloc(3);  // the free half is taken whole, no split
     EXPECT_EQ(g2.off, 2048u);
     EXPECT_EQ(g2.victim, SOCK_BUDDY_FREE);
 }
@@ -143,7 +143,7 @@ TEST(SockBuddy, ArrayCapacityBoundsSplits) {
     EXPECT_EQ(b.alloc(1).rc, 0);
     EXPECT_EQ(b.alloc(2).rc, 0);
     EXPECT_EQ(b.alloc(3).rc, 0);
-    EXPECT_EQ(b.alloc(4).rc, -1);   // would need a fourth block
+    EXPECT_EQ(b.alloc(4).rc, -1);  // would need a fourth block
     EXPECT_EQ(sock_buddy_check(&b.bd), 0);
 }
 
@@ -153,7 +153,7 @@ TEST(SockBuddy, RandomAgainstModel) {
     for (int round = 0; round < 20; ++round) {
         const uint32_t min = 16u << (rng() % 4), space = min << (2 + rng() % 7);
         Buddy b(space, min);
-        std::map<uint16_t, uint32_t> off_of;   // owner -> offset
+        std::map<uint16_t, uint32_t> off_of;  // owner -> offset
         uint16_t next = 0;
         for (int step = 0; step < 2000; ++step) {
             const int op = rng() % 3;

@@ -22,15 +22,15 @@ struct Symbol {
 };
 
 struct Spec {
-    uint8_t elf_class = 1;    // ELFCLASS32
-    uint8_t data_enc = 1;     // ELFDATA2LSB
-    uint16_t type = 2;        // ET_EXEC
-    uint16_t machine = 243;   // EM_RISCV
+    uint8_t elf_class = 1;   // ELFCLASS32
+    uint8_t data_enc = 1;    // ELFDATA2LSB
+    uint16_t type = 2;       // ET_EXEC
+    uint16_t machine = 243;  // EM_RISCV
     uint32_t entry = 0x80000000u;
     std::vector<Segment> segments;
     std::vector<Symbol> symbols;  // empty: no section headers at all (unless riscv_arch)
     uint32_t flags = 0;           // e_flags (RISC-V: bit 0 RVC, bits 1-2 float ABI)
-    std::string riscv_arch;       // a .riscv.attributes section with this Tag_RISCV_arch (no symbols)
+    std::string riscv_arch;  // a .riscv.attributes section with this Tag_RISCV_arch (no symbols)
 };
 
 // The .riscv.attributes contents: format 'A', one "riscv" subsection, one File group, Tag_RISCV_arch.
@@ -48,7 +48,8 @@ inline std::vector<uint8_t> riscv_attributes(const std::string &arch) {
 }
 
 inline void put16(std::vector<uint8_t> &b, size_t off, uint16_t v) {
-    b[off] = uint8_t(v); b[off + 1] = uint8_t(v >> 8);
+    b[off] = uint8_t(v);
+    b[off + 1] = uint8_t(v >> 8);
 }
 inline void put32(std::vector<uint8_t> &b, size_t off, uint32_t v) {
     for (int i = 0; i < 4; i++) b[off + i] = uint8_t(v >> (8 * i));
@@ -131,8 +132,13 @@ inline std::vector<uint8_t> build(const Spec &s) {
         sh(2, 19, 3 /*SHT_STRTAB*/, shstr_off, sizeof shstr);
     }
     // ELF header
-    b[0] = 0x7f; b[1] = 'E'; b[2] = 'L'; b[3] = 'F';
-    b[4] = s.elf_class; b[5] = s.data_enc; b[6] = 1;  // EV_CURRENT
+    b[0] = 0x7f;
+    b[1] = 'E';
+    b[2] = 'L';
+    b[3] = 'F';
+    b[4] = s.elf_class;
+    b[5] = s.data_enc;
+    b[6] = 1;  // EV_CURRENT
     put16(b, 16, s.type);
     put16(b, 18, s.machine);
     put32(b, 20, 1);

@@ -147,19 +147,23 @@ TEST_F(ElfImageTest, HostElf64IsRejected) {
 TEST_F(ElfImageTest, WrongMachine) {
     auto spec = firmware_spec();
     spec.machine = 62;  // EM_X86_64 in an ELF32 container
-    EXPECT_EQ(open_error(write("x86_64.elf", elfb::build(spec))), "machine is x86-64, expected RISC-V");
+    EXPECT_EQ(open_error(write("x86_64.elf", elfb::build(spec))),
+              "machine is x86-64, expected RISC-V");
     spec.machine = 40;  // EM_ARM
     EXPECT_EQ(open_error(write("arm.elf", elfb::build(spec))), "machine is ARM, expected RISC-V");
     spec.machine = 0x1234;
-    EXPECT_EQ(open_error(write("odd.elf", elfb::build(spec))), "machine is 4660, expected RISC-V (243)");
+    EXPECT_EQ(open_error(write("odd.elf", elfb::build(spec))),
+              "machine is 4660, expected RISC-V (243)");
 }
 
 TEST_F(ElfImageTest, Elf64Class) {
     auto spec = firmware_spec();
     spec.elf_class = 2;
-    EXPECT_EQ(open_error(write("c64.elf", elfb::build(spec))), "ELF64 not supported: RV32 firmware expected");
+    EXPECT_EQ(open_error(write("c64.elf", elfb::build(spec))),
+              "ELF64 not supported: RV32 firmware expected");
     spec.elf_class = 7;
-    EXPECT_EQ(open_error(write("c7.elf", elfb::build(spec))), "invalid ELF class 7: ELF32 expected");
+    EXPECT_EQ(open_error(write("c7.elf", elfb::build(spec))),
+              "invalid ELF class 7: ELF32 expected");
 }
 
 TEST_F(ElfImageTest, BigEndian) {
@@ -172,13 +176,15 @@ TEST_F(ElfImageTest, BigEndian) {
 TEST_F(ElfImageTest, WrongType) {
     auto spec = firmware_spec();
     spec.type = 3;  // ET_DYN
-    EXPECT_EQ(open_error(write("dyn.elf", elfb::build(spec))),
-              "ELF type is ET_DYN (shared object or position-independent executable), expected ET_EXEC "
-              "(statically linked executable)");
+    EXPECT_EQ(
+        open_error(write("dyn.elf", elfb::build(spec))),
+        "ELF type is ET_DYN (shared object or position-independent executable), expected ET_EXEC "
+        "(statically linked executable)");
     spec.type = 1;  // ET_REL
-    EXPECT_EQ(open_error(write("rel.o", elfb::build(spec))),
-              "ELF type is ET_REL (relocatable object, not linked), expected ET_EXEC (statically linked "
-              "executable)");
+    EXPECT_EQ(
+        open_error(write("rel.o", elfb::build(spec))),
+        "ELF type is ET_REL (relocatable object, not linked), expected ET_EXEC (statically linked "
+        "executable)");
 }
 
 TEST_F(ElfImageTest, NoLoadableSegments) {
@@ -202,13 +208,15 @@ TEST_F(ElfImageTest, SegmentPastEndOfFile) {
     // A bogus p_offset far outside the file
     bytes = elfb::build(spec);
     elfb::put32(bytes, 52 + 4, 0x7fff0000u);
-    EXPECT_EQ(open_error(write("bad_off.elf", bytes)).rfind("segment 0 extends past end of file", 0), 0u);
+    EXPECT_EQ(
+        open_error(write("bad_off.elf", bytes)).rfind("segment 0 extends past end of file", 0), 0u);
 }
 
 TEST_F(ElfImageTest, FileszLargerThanMemsz) {
     auto bytes = elfb::build(firmware_spec());
     elfb::put32(bytes, 52 + 20, 8);  // segment 0: memsz 8 < filesz 64
-    EXPECT_EQ(open_error(write("fm.elf", bytes)), "segment 0 has file size 64 larger than memory size 8");
+    EXPECT_EQ(open_error(write("fm.elf", bytes)),
+              "segment 0 has file size 64 larger than memory size 8");
 }
 
 TEST_F(ElfImageTest, SegmentWrapsAddressSpace) {
@@ -255,13 +263,9 @@ TEST_F(ElfImageTest, MissingFile) {
     EXPECT_EQ(open_error(path), "cannot open: No such file or directory");
 }
 
-TEST_F(ElfImageTest, Directory) {
-    EXPECT_EQ(open_error(dir_), "is a directory, not an ELF file");
-}
+TEST_F(ElfImageTest, Directory) { EXPECT_EQ(open_error(dir_), "is a directory, not an ELF file"); }
 
-TEST_F(ElfImageTest, DeviceFile) {
-    EXPECT_EQ(open_error("/dev/null"), "not a regular file");
-}
+TEST_F(ElfImageTest, DeviceFile) { EXPECT_EQ(open_error("/dev/null"), "not a regular file"); }
 
 // Random corruption of a valid image: must never crash; whatever opens must be consistent.
 TEST_F(ElfImageTest, FuzzedImagesNeverCrash) {

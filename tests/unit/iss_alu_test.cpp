@@ -39,7 +39,7 @@ TEST_F(IssAluTest, ResetState) {
 
 TEST_F(IssAluTest, AddSub) {
     EXPECT_EQ(rr(add(3, 1, 2), 5, 7), 12u);
-    EXPECT_EQ(rr(add(3, 1, 2), 0xffffffff, 1), 0u);          // wraps
+    EXPECT_EQ(rr(add(3, 1, 2), 0xffffffff, 1), 0u);           // wraps
     EXPECT_EQ(rr(add(3, 1, 2), 0x7fffffff, 1), 0x80000000u);  // signed overflow ignored
     EXPECT_EQ(rr(sub(3, 1, 2), 5, 7), uint32_t(-2));
     EXPECT_EQ(rr(sub(3, 1, 2), 0x80000000, 1), 0x7fffffffu);
@@ -132,12 +132,22 @@ TEST_F(IssAluTest, BranchesTakenAndNotTaken) {
         bool taken;
     };
     const Case cases[] = {
-        {beq, 5, 5, true},           {beq, 5, 6, false},
-        {bne, 5, 6, true},           {bne, 5, 5, false},
-        {blt, uint32_t(-1), 1, true}, {blt, 1, uint32_t(-1), false}, {blt, 3, 3, false},
-        {bge, 1, uint32_t(-1), true}, {bge, 3, 3, true},             {bge, uint32_t(-1), 1, false},
-        {bltu, 1, uint32_t(-1), true}, {bltu, uint32_t(-1), 1, false}, {bltu, 0, 0, false},
-        {bgeu, uint32_t(-1), 1, true}, {bgeu, 0, 0, true},             {bgeu, 1, uint32_t(-1), false},
+        {beq, 5, 5, true},
+        {beq, 5, 6, false},
+        {bne, 5, 6, true},
+        {bne, 5, 5, false},
+        {blt, uint32_t(-1), 1, true},
+        {blt, 1, uint32_t(-1), false},
+        {blt, 3, 3, false},
+        {bge, 1, uint32_t(-1), true},
+        {bge, 3, 3, true},
+        {bge, uint32_t(-1), 1, false},
+        {bltu, 1, uint32_t(-1), true},
+        {bltu, uint32_t(-1), 1, false},
+        {bltu, 0, 0, false},
+        {bgeu, uint32_t(-1), 1, true},
+        {bgeu, 0, 0, true},
+        {bgeu, 1, uint32_t(-1), false},
     };
     for (const auto &c : cases) {
         for (int32_t off : {16, -16, 4094, -4096}) {

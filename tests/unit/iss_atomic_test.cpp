@@ -130,12 +130,12 @@ TEST_F(IssAtomicTest, BothHartsReserveOnlyFirstScWins) {
     m.code(kCode + 0x3000, {lr_w(5, 10), sc_w(6, 7, 10)});
     m.flush_code();
     rv_cpu_set_pc(cpu1, kCode + 0x3000);
-    step();               // hart 0 lr
-    rv_cpu_step(cpu1);    // hart 1 lr
+    step();             // hart 0 lr
+    rv_cpu_step(cpu1);  // hart 1 lr
     EXPECT_EQ(m.reservations.valid_mask & 3u, 3u);
-    rv_cpu_step(cpu1);    // hart 1 sc: succeeds, breaks hart 0's reservation
+    rv_cpu_step(cpu1);  // hart 1 sc: succeeds, breaks hart 0's reservation
     EXPECT_EQ(rv_cpu_get_reg(cpu1, 6), 0u);
-    step();               // hart 0 sc: fails
+    step();  // hart 0 sc: fails
     EXPECT_NE(x(6), 0u);
     EXPECT_EQ(m.r32(kData), 2u);
 }
@@ -191,7 +191,7 @@ TEST_F(IssAtomicTest, AmoOperations) {
     EXPECT_EQ(amo_op(amoxor_w(3, 2, 1), 0xff00ff00, 0x0ff00ff0), P(0xff00ff00, 0xf0f0f0f0));
     EXPECT_EQ(amo_op(amoand_w(3, 2, 1), 0xff00ff00, 0x0ff00ff0), P(0xff00ff00, 0x0f000f00));
     EXPECT_EQ(amo_op(amoor_w(3, 2, 1), 0xff00ff00, 0x0ff00ff0), P(0xff00ff00, 0xfff0fff0));
-    EXPECT_EQ(amo_op(amomin_w(3, 2, 1), 0xfffffff0, 5), P(0xfffffff0, 0xfffffff0));   // -16 < 5
+    EXPECT_EQ(amo_op(amomin_w(3, 2, 1), 0xfffffff0, 5), P(0xfffffff0, 0xfffffff0));  // -16 < 5
     EXPECT_EQ(amo_op(amomin_w(3, 2, 1), 7, 5), P(7, 5));
     EXPECT_EQ(amo_op(amomax_w(3, 2, 1), 0xfffffff0, 5), P(0xfffffff0, 5));
     EXPECT_EQ(amo_op(amomax_w(3, 2, 1), 0x80000000, 0x7fffffff), P(0x80000000, 0x7fffffff));
@@ -217,7 +217,8 @@ TEST_F(IssAtomicTest, AmoOperations) {
 }
 
 TEST_F(IssAtomicTest, MisalignedAmoIsStoreMisaligned) {
-    for (uint32_t insn : {amoadd_w(3, 2, 1), amoswap_w(3, 2, 1), amomaxu_w(3, 2, 1), sc_w(3, 2, 1)}) {
+    for (uint32_t insn :
+         {amoadd_w(3, 2, 1), amoswap_w(3, 2, 1), amomaxu_w(3, 2, 1), sc_w(3, 2, 1)}) {
         wr_csr(csr::mstatus, 0);
         m.w32(kData, 0);
         m.w32(kData + 4, 0);

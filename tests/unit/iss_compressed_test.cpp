@@ -178,7 +178,12 @@ TEST_F(IssCompressedTest, JumpsAndLinks) {
 }
 
 TEST_F(IssCompressedTest, Branches) {
-    struct Case { bool bnez; uint32_t val; int32_t off; bool taken; } cases[] = {
+    struct Case {
+        bool bnez;
+        uint32_t val;
+        int32_t off;
+        bool taken;
+    } cases[] = {
         {false, 0, 254, true}, {false, 0, -256, true}, {false, 5, 254, false},
         {true, 5, 0xaa, true}, {true, 5, -0x56, true}, {true, 0, 0xaa, false},
     };
@@ -187,7 +192,8 @@ TEST_F(IssCompressedTest, Branches) {
         set(9, c.val);
         load16({c.bnez ? c_bnez(9, c.off) : c_beqz(9, c.off)}, at);
         step();
-        EXPECT_EQ(pc(), c.taken ? at + uint32_t(c.off) : at + 2) << c.bnez << " " << c.val << " " << c.off;
+        EXPECT_EQ(pc(), c.taken ? at + uint32_t(c.off) : at + 2)
+            << c.bnez << " " << c.val << " " << c.off;
     }
 }
 
@@ -218,12 +224,12 @@ TEST_F(IssCompressedTest, Ebreak) {
 
 TEST_F(IssCompressedTest, ReservedEncodingsAreIllegal) {
     const uint16_t bad[] = {
-        0x0000,                // defined illegal instruction
-        c_addi4spn(9, 0),      // nzuimm = 0
-        c_lui(5, 0),           // nzimm = 0
-        c_addi16sp(0),         // nzimm = 0
-        c_lwsp(0, 4),          // rd = 0
-        c_jr(0),               // rs1 = 0
+        0x0000,            // defined illegal instruction
+        c_addi4spn(9, 0),  // nzuimm = 0
+        c_lui(5, 0),       // nzimm = 0
+        c_addi16sp(0),     // nzimm = 0
+        c_lwsp(0, 4),      // rd = 0
+        c_jr(0),           // rs1 = 0
     };
     for (uint16_t insn : bad) {
         wr_csr(csr::mstatus, 0);
@@ -232,7 +238,8 @@ TEST_F(IssCompressedTest, ReservedEncodingsAreIllegal) {
         EXPECT_EQ(pc(), kMtvec) << std::hex << insn;
         EXPECT_EQ(rd_csr(csr::mcause), uint32_t(RV_EXC_ILLEGAL)) << std::hex << insn;
         EXPECT_EQ(rd_csr(csr::mepc), kCode) << std::hex << insn;
-        EXPECT_EQ(rd_csr(csr::mtval), uint32_t(insn)) << "mtval = the 16-bit instruction, insn " << std::hex << insn;
+        EXPECT_EQ(rd_csr(csr::mtval), uint32_t(insn))
+            << "mtval = the 16-bit instruction, insn " << std::hex << insn;
     }
 }
 

@@ -56,8 +56,9 @@ TEST_F(IssCsrTest, IdentificationRegisters) {
 }
 
 TEST_F(IssCsrTest, WriteToReadOnlyCsrIsIllegal) {
-    for (uint32_t insn : {csrrw(5, csr::mhartid, 6), csrrw(0, csr::mvendorid, 6), csrrs(5, csr::mhartid, 6),
-                          csrrwi(5, csr::marchid, 0), csrrci(5, csr::mimpid, 1), csrrw(0, csr::cycle, 5)}) {
+    for (uint32_t insn :
+         {csrrw(5, csr::mhartid, 6), csrrw(0, csr::mvendorid, 6), csrrs(5, csr::mhartid, 6),
+          csrrwi(5, csr::marchid, 0), csrrci(5, csr::mimpid, 1), csrrw(0, csr::cycle, 5)}) {
         wr_csr(csr::mstatus, 0);
         set(6, 1);
         exec(insn);
@@ -67,15 +68,17 @@ TEST_F(IssCsrTest, WriteToReadOnlyCsrIsIllegal) {
 
 TEST_F(IssCsrTest, ReadOnlyCsrWithoutWriteIsFine) {
     // csrrs/csrrc with rs1 = x0 and csrrsi/csrrci with uimm = 0 do not write
-    for (uint32_t insn : {csrrs(5, csr::mhartid, 0), csrrc(5, csr::mhartid, 0), csrrsi(5, csr::mvendorid, 0),
-                          csrrci(5, csr::marchid, 0), csrrs(5, csr::cycle, 0), csrrs(0, csr::instret, 0)}) {
+    for (uint32_t insn :
+         {csrrs(5, csr::mhartid, 0), csrrc(5, csr::mhartid, 0), csrrsi(5, csr::mvendorid, 0),
+          csrrci(5, csr::marchid, 0), csrrs(5, csr::cycle, 0), csrrs(0, csr::instret, 0)}) {
         exec(insn);
         EXPECT_EQ(pc(), kCode + 4) << std::hex << insn;
     }
 }
 
 TEST_F(IssCsrTest, UnknownCsrIsIllegalWithInstructionInMtval) {
-    for (uint32_t n : {0x800u /* custom, not implemented */, 0x5c0u, 0x7b0u /* dcsr: debug mode only */}) {
+    for (uint32_t n :
+         {0x800u /* custom, not implemented */, 0x5c0u, 0x7b0u /* dcsr: debug mode only */}) {
         uint32_t insn = csrrs(5, n, 0);
         wr_csr(csr::mstatus, 0);
         set(5, 0x99);
@@ -88,7 +91,8 @@ TEST_F(IssCsrTest, UnknownCsrIsIllegalWithInstructionInMtval) {
 }
 
 TEST_F(IssCsrTest, UserModeCannotAccessMachineOrSupervisorCsrs) {
-    for (uint32_t n : {csr::mstatus, csr::mscratch, csr::mepc, csr::sstatus, csr::sscratch, csr::satp}) {
+    for (uint32_t n :
+         {csr::mstatus, csr::mscratch, csr::mepc, csr::sstatus, csr::sscratch, csr::satp}) {
         enter(RV_PRIV_U, kCode);
         uint32_t insn = csrr(5, n);
         exec(insn);

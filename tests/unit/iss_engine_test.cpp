@@ -59,7 +59,8 @@ protected:
             rv_cpu_write_csr(c, csr::mtvec, kMtvec);
         });
     }
-    template <class F> void both(F f) {
+    template <class F>
+    void both(F f) {
         f(ref, r);
         f(dut, d);
     }
@@ -93,13 +94,12 @@ protected:
 // before it) and a taken and a not-taken branch; stopped at every budget from 1 to 400 cycles,
 // so budgets fall inside blocks.
 TEST_P(EngineTest, BudgetInsideBlocksStopsAtTheSameInstruction) {
-    code(B, {lui(10, kData >> 12), addi(11, 0, 40),                      // x10 = data, x11 = count
+    code(B, {lui(10, kData >> 12), addi(11, 0, 40),  // x10 = data, x11 = count
              lw(12, 10, 0), addi(12, 12, 3), sw(12, 10, 4), mul(13, 12, 11),
-             csrr(14, csr::mcycle),                                      // ends a block
-             add(15, 14, 13), sb(15, 10, 8), lbu(16, 10, 8),
-             andi(17, 11, 1), beq(17, 0, 8), addi(18, 18, 1),           // taken every other round
-             addi(11, 11, -1), bne(11, 0, -48),
-             sw(18, 10, 12), jal(0, 0)});
+             csrr(14, csr::mcycle),  // ends a block
+             add(15, 14, 13), sb(15, 10, 8), lbu(16, 10, 8), andi(17, 11, 1), beq(17, 0, 8),
+             addi(18, 18, 1),  // taken every other round
+             addi(11, 11, -1), bne(11, 0, -48), sw(18, 10, 12), jal(0, 0)});
     for (uint64_t limit = 1; limit <= 400 && !HasFailure(); limit++) run_to(limit);
     run_to(5000);
     EXPECT_EQ(x(11), 0u);
@@ -110,11 +110,9 @@ TEST_P(EngineTest, BudgetInsideBlocksStopsAtTheSameInstruction) {
 // Blocks chained inside a page and calls into another page (jal there, jalr back): the loop runs
 // long enough for the JIT to translate and chain every block.
 TEST_P(EngineTest, ChainsInsideAPageAndAcrossPages) {
-    const uint32_t fn = B + 0x3000;  // another page
-    code(B, {addi(5, 0, 200), addi(6, 0, 0),
-             jal(1, int32_t(fn - (B + 8))),                              // call fn
-             addi(6, 6, 1), addi(5, 5, -1), bne(5, 0, -12),
-             lui(7, 0x12345), jal(0, 0)});
+    const uint32_t fn = B + 0x3000;                                          // another page
+    code(B, {addi(5, 0, 200), addi(6, 0, 0), jal(1, int32_t(fn - (B + 8))),  // call fn
+             addi(6, 6, 1), addi(5, 5, -1), bne(5, 0, -12), lui(7, 0x12345), jal(0, 0)});
     code(fn, {slli(8, 6, 2), xor_(9, 9, 8), addi(9, 9, 7), jalr(0, 1, 0)});
     run_sliced(997, 30000);
     EXPECT_EQ(x(6), 200u);
@@ -129,13 +127,12 @@ TEST_P(EngineTest, ChainsInsideAPageAndAcrossPages) {
 TEST_P(EngineTest, SelfModifyingCodeWithAndWithoutFenceI) {
     const uint32_t target = B + 0x100;
     code(B, {lui(10, target >> 12), addi(10, 10, int32_t(target & 0xfff)),
-             lw(11, 10, 0x40),                                           // the new instruction
-             addi(20, 0, 3),                                             // rounds
+             lw(11, 10, 0x40),  // the new instruction
+             addi(20, 0, 3),    // rounds
              // loop: run the patched instruction, then patch it again
-             jal(1, int32_t(target - (B + 16))),
-             sw(11, 10, 0),                                              // store over code that ran
-             addi(20, 20, -1), bne(20, 0, -12),
-             fence_i(), jal(1, int32_t(target - (B + 36))),              // seen after fence.i
+             jal(1, int32_t(target - (B + 16))), sw(11, 10, 0),  // store over code that ran
+             addi(20, 20, -1), bne(20, 0, -12), fence_i(),
+             jal(1, int32_t(target - (B + 36))),  // seen after fence.i
              jal(0, 0)});
     code(target, {addi(12, 12, 1), jalr(0, 1, 0)});
     code(target + 0x40, {addi(12, 12, 100)});
@@ -156,12 +153,13 @@ TEST_P(EngineTest, SelfModifyingCodeWithAndWithoutFenceI) {
 // instret and load/store counts at the trap are the interpreter's.
 TEST_P(EngineTest, TrapInTheMiddleOfABlock) {
     const uint32_t handler = B + 0x2000;
-    code(B, {lui(10, kData >> 12), addi(11, 0, 5), addi(12, 0, 0),
-             sw(11, 10, 0), lw(13, 10, 0), lui(14, 0x40080), lw(15, 14, 0),  // faults (no device)
-             addi(12, 12, 1), sh(11, 10, 3),                                // misaligned
+    code(B, {lui(10, kData >> 12), addi(11, 0, 5), addi(12, 0, 0), sw(11, 10, 0), lw(13, 10, 0),
+             lui(14, 0x40080), lw(15, 14, 0),  // faults (no device)
+             addi(12, 12, 1), sh(11, 10, 3),   // misaligned
              addi(12, 12, 1), jal(0, 0)});
     // the handler skips the faulting instruction and counts
-    code(handler, {csrr(20, csr::mepc), addi(20, 20, 4), csrw(csr::mepc, 20), addi(21, 21, 1), mret()});
+    code(handler,
+         {csrr(20, csr::mepc), addi(20, 20, 4), csrw(csr::mepc, 20), addi(21, 21, 1), mret()});
     both([&](IssMachine &, rv_cpu *c) { rv_cpu_write_csr(c, csr::mtvec, handler); });
     // small slices step through the blocks, large ones run them whole
     for (uint64_t slice : {7, 500, 5000}) {
@@ -178,10 +176,9 @@ TEST_P(EngineTest, TrapInTheMiddleOfABlock) {
 TEST_P(EngineTest, InterruptRaisedInsideABlock) {
     const uint32_t handler = B + 0x2000;
     code(B, {lui(10, IssMachine::kIrqCtl >> 12), addi(11, 0, 1), slli(11, 11, RV_IRQ_MEIP),
-             csrw(csr::mie, 11), csrrsi(0, csr::mstatus, 8),                // MEIE, MIE
-             addi(20, 0, 4),
-             addi(12, 12, 1), addi(12, 12, 1), sw(11, 10, 0), addi(12, 12, 1), addi(12, 12, 1),
-             addi(20, 20, -1), bne(20, 0, -24), jal(0, 0)});
+             csrw(csr::mie, 11), csrrsi(0, csr::mstatus, 8),  // MEIE, MIE
+             addi(20, 0, 4), addi(12, 12, 1), addi(12, 12, 1), sw(11, 10, 0), addi(12, 12, 1),
+             addi(12, 12, 1), addi(20, 20, -1), bne(20, 0, -24), jal(0, 0)});
     // handler: drop the line, count, return
     code(handler, {lui(10, IssMachine::kIrqCtl >> 12), sw(0, 10, 0), addi(21, 21, 1), mret()});
     both([&](IssMachine &, rv_cpu *c) { rv_cpu_write_csr(c, csr::mtvec, handler); });
@@ -193,28 +190,31 @@ TEST_P(EngineTest, InterruptRaisedInsideABlock) {
 
 // Every computational instruction on corner values, in a loop long enough to be translated.
 TEST_P(EngineTest, AluAndMulDivOnCornerValues) {
-    const uint32_t v[] = {0, 1, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 31, 33, 0x12345678u, 0x87654321u};
+    const uint32_t v[] = {0,           1,  0x7fffffffu, 0x80000000u, 0xffffffffu,
+                          0xfffffffeu, 31, 33,          0x12345678u, 0x87654321u};
     const uint32_t data = kData + 0x100;
     for (unsigned i = 0; i < 10; i++) w32(data + 4 * i, v[i]);
     // x5, x6 = v[i], v[j] for every pair; results folded into x20 with add and xor
-    std::vector<uint32_t> ops = {add(7, 5, 6), sub(7, 5, 6), sll(7, 5, 6), slt(7, 5, 6), sltu(7, 5, 6),
-                                 xor_(7, 5, 6), srl(7, 5, 6), sra(7, 5, 6), or_(7, 5, 6), and_(7, 5, 6),
-                                 mul(7, 5, 6), mulh(7, 5, 6), mulhsu(7, 5, 6), mulhu(7, 5, 6),
-                                 div(7, 5, 6), divu(7, 5, 6), rem(7, 5, 6), remu(7, 5, 6),
-                                 slti(7, 5, -1), sltiu(7, 5, -1), xori(7, 5, -1), ori(7, 5, 0x555),
-                                 andi(7, 5, -16), slli(7, 5, 31), srli(7, 5, 31), srai(7, 5, 31),
-                                 add(5, 5, 6), sub(6, 5, 6), mul(6, 6, 5), sra(5, 6, 5)};
+    std::vector<uint32_t> ops = {
+        add(7, 5, 6),   sub(7, 5, 6),     sll(7, 5, 6),    slt(7, 5, 6),   sltu(7, 5, 6),
+        xor_(7, 5, 6),  srl(7, 5, 6),     sra(7, 5, 6),    or_(7, 5, 6),   and_(7, 5, 6),
+        mul(7, 5, 6),   mulh(7, 5, 6),    mulhsu(7, 5, 6), mulhu(7, 5, 6), div(7, 5, 6),
+        divu(7, 5, 6),  rem(7, 5, 6),     remu(7, 5, 6),   slti(7, 5, -1), sltiu(7, 5, -1),
+        xori(7, 5, -1), ori(7, 5, 0x555), andi(7, 5, -16), slli(7, 5, 31), srli(7, 5, 31),
+        srai(7, 5, 31), add(5, 5, 6),     sub(6, 5, 6),    mul(6, 6, 5),   sra(5, 6, 5)};
     std::vector<uint32_t> prog = {lui(10, data >> 12), addi(10, 10, int32_t(data & 0xfff)),
-                                  addi(11, 0, 0)};                       // i * 4
+                                  addi(11, 0, 0)};  // i * 4
     const size_t outer = prog.size();
-    prog.insert(prog.end(), {addi(12, 0, 0)});                           // j * 4
+    prog.insert(prog.end(), {addi(12, 0, 0)});  // j * 4
     const size_t inner = prog.size();
     prog.insert(prog.end(), {add(13, 10, 11), lw(5, 13, 0), add(13, 10, 12), lw(6, 13, 0)});
-    for (uint32_t op : ops) prog.insert(prog.end(), {op, add(20, 20, 7), xor_(21, 21, 7), slli(22, 21, 1), or_(21, 21, 22)});
+    for (uint32_t op : ops)
+        prog.insert(prog.end(),
+                    {op, add(20, 20, 7), xor_(21, 21, 7), slli(22, 21, 1), or_(21, 21, 22)});
     prog.insert(prog.end(), {addi(12, 12, 4), addi(14, 0, 40),
                              bne(12, 14, -int32_t(4 * (prog.size() + 2 - inner)))});
-    prog.insert(prog.end(), {addi(11, 11, 4), bne(11, 14, -int32_t(4 * (prog.size() + 1 - outer))),
-                             jal(0, 0)});
+    prog.insert(prog.end(),
+                {addi(11, 11, 4), bne(11, 14, -int32_t(4 * (prog.size() + 1 - outer))), jal(0, 0)});
     for (size_t i = 0; i < prog.size(); i++) w32(B + 4 * uint32_t(i), prog[i]);
     run_sliced(100000, 400000);
     EXPECT_EQ(rv_cpu_get_pc(d), B + 4 * uint32_t(prog.size() - 1));
@@ -244,8 +244,7 @@ TEST_P(EngineTest, StoresWithAReservationHeld) {
              // many registers in use, so the block keeps some in caller-saved host registers
              addi(12, 12, 1), addi(13, 13, 2), addi(14, 14, 3), addi(15, 15, 4), addi(16, 16, 5),
              sw(12, 10, 8), sw(13, 10, 12), add(17, 12, 13), add(18, 14, 15), add(19, 16, 17),
-             sw(19, 10, 16), addi(5, 5, -1), bne(5, 0, -48),
-             sc_w(20, 12, 10),                                           // succeeds: x20 = 0
+             sw(19, 10, 16), addi(5, 5, -1), bne(5, 0, -48), sc_w(20, 12, 10),  // succeeds: x20 = 0
              lr_w(11, 10), sw(0, 10, 0), sc_w(21, 12, 10), jal(0, 0)});  // breaks it: x21 = 1
     run_sliced(2000, 6000);
     EXPECT_EQ(x(12), 50u);
@@ -293,7 +292,7 @@ TEST_P(EngineTest, SfenceVmaAfterRemappingCode) {
     const auto pte = [](uint32_t pa, uint32_t f) { return ((pa >> 12) << 10) | f; };
     const uint32_t root = B + 0x10000, l0 = B + 0x11000;
     const uint32_t va = 0x00400000, pa_old = B + 0x20000, pa_new = B + 0x21000;
-    w32(root + 4 * (B >> 22), pte(B, V | R | W | X | A | D));          // the RAM, identity
+    w32(root + 4 * (B >> 22), pte(B, V | R | W | X | A | D));  // the RAM, identity
     w32(root + 4 * (va >> 22), pte(l0, V));
     w32(l0, pte(pa_old, V | R | X | A));
     // code in both physical pages: a loop that adds 1 (old) or 10 (new) to x12, then returns
@@ -302,14 +301,14 @@ TEST_P(EngineTest, SfenceVmaAfterRemappingCode) {
     // M mode: satp, drop to S at the driver below
     const uint32_t drv = B + 0x3000;
     code(B, {lui(5, 0x80000 | (root >> 24)), addi(5, 5, int32_t((root >> 12) & 0xfff)),
-             csrw(csr::satp, 5), sfence_vma(),
-             lui(6, drv >> 12), csrw(csr::mepc, 6), lui(7, 1), addi(7, 7, -2048),  // MPP = S
+             csrw(csr::satp, 5), sfence_vma(), lui(6, drv >> 12), csrw(csr::mepc, 6), lui(7, 1),
+             addi(7, 7, -2048),  // MPP = S
              csrw(csr::mstatus, 7), mret()});
     // S mode driver: call the page 8 times, remap (store to the PTE), sfence.vma, call 8 times
     code(drv, {addi(20, 0, 8), lui(8, va >> 12), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),
                lui(9, l0 >> 12), lui(10, pa_new >> 12), srli(10, 10, 2), ori(10, 10, V | R | X | A),
-               sw(10, 9, 0), sfence_vma(),
-               addi(20, 0, 8), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8), jal(0, 0)});
+               sw(10, 9, 0), sfence_vma(), addi(20, 0, 8), jalr(1, 8, 0), addi(20, 20, -1),
+               bne(20, 0, -8), jal(0, 0)});
     run_sliced(101, 15000);
     EXPECT_EQ(rv_cpu_get_priv(d), RV_PRIV_S);
     EXPECT_EQ(x(12), 8u * 30u + 8u * 300u);
@@ -333,15 +332,29 @@ TEST_P(EngineTest, RemapWithoutSfenceSeenAfterTlbEviction) {
     code(pa_other, {addi(13, 13, 1), jalr(0, 1, 0)});
     const uint32_t drv = B + 0x3000;
     code(B, {lui(5, 0x80000 | (root >> 24)), addi(5, 5, int32_t((root >> 12) & 0xfff)),
-             csrw(csr::satp, 5), sfence_vma(),
-             lui(6, drv >> 12), csrw(csr::mepc, 6), lui(7, 1), addi(7, 7, -2048), csrw(csr::mstatus, 7), mret()});
+             csrw(csr::satp, 5), sfence_vma(), lui(6, drv >> 12), csrw(csr::mepc, 6), lui(7, 1),
+             addi(7, 7, -2048), csrw(csr::mstatus, 7), mret()});
     // 8 calls per phase: enough for the calling blocks to be translated (jumps through the jump cache)
-    code(drv, {addi(20, 0, 8), lui(8, va >> 12), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),
-               lui(9, l0 >> 12), lui(10, pa_new >> 12), srli(10, 10, 2), ori(10, 10, V | R | X | A),
-               sw(10, 9, 0),                                              // no sfence.vma
-               addi(20, 0, 8), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),   // still the old code
-               lui(11, va2 >> 12), jalr(1, 11, 0),                        // evicts va's fetch entry
-               addi(20, 0, 8), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),   // the new code
+    code(drv, {addi(20, 0, 8),
+               lui(8, va >> 12),
+               jalr(1, 8, 0),
+               addi(20, 20, -1),
+               bne(20, 0, -8),
+               lui(9, l0 >> 12),
+               lui(10, pa_new >> 12),
+               srli(10, 10, 2),
+               ori(10, 10, V | R | X | A),
+               sw(10, 9, 0),  // no sfence.vma
+               addi(20, 0, 8),
+               jalr(1, 8, 0),
+               addi(20, 20, -1),
+               bne(20, 0, -8),  // still the old code
+               lui(11, va2 >> 12),
+               jalr(1, 11, 0),  // evicts va's fetch entry
+               addi(20, 0, 8),
+               jalr(1, 8, 0),
+               addi(20, 20, -1),
+               bne(20, 0, -8),  // the new code
                jal(0, 0)});
     run_sliced(97, 20000);
     EXPECT_EQ(x(13), 1u);
@@ -360,7 +373,7 @@ TEST_P(EngineTest, DmiRegionAddedLater) {
     ASSERT_EQ(rv_cpu_add_dmi(r, 0x30000000, 4096, slow.data(), 50, 60), 0);
     ASSERT_EQ(rv_cpu_add_dmi(d, 0x30000000, 4096, slow2.data(), 50, 60), 0);
     EXPECT_GT(counters().drops, before.drops);
-    code(B + 28, {lui(10, 0x30000), jal(0, -24)});   // now on the slow region: back into the loop
+    code(B + 28, {lui(10, 0x30000), jal(0, -24)});  // now on the slow region: back into the loop
     both([](IssMachine &, rv_cpu *c) {
         rv_cpu_flush_decode_cache(c);
         rv_cpu_set_reg(c, 5, 100);
@@ -375,11 +388,16 @@ TEST_P(EngineTest, DmiRegionAddedLater) {
 TEST_P(EngineTest, RandomPrograms) {
     std::mt19937 rng(12345);
     const auto pick = [&](unsigned n) { return unsigned(rng() % n); };
-    const uint32_t corner[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 31, 32, 0x12345678u};
+    const uint32_t corner[] = {0,           1,           2,  0x7fffffffu, 0x80000000u,
+                               0xffffffffu, 0xfffffffeu, 31, 32,          0x12345678u};
     for (int prog = 0; prog < 40 && !HasFailure(); prog++) {
-        const uint32_t at = B + 0x1000 + uint32_t(pick(8)) * 0x200 + uint32_t(pick(2)) * 2 + 0x0e00 * (prog % 2);
+        const uint32_t at =
+            B + 0x1000 + uint32_t(pick(8)) * 0x200 + uint32_t(pick(2)) * 2 + 0x0e00 * (prog % 2);
         std::vector<uint16_t> halves;
-        const auto put32 = [&](uint32_t w) { halves.push_back(uint16_t(w)); halves.push_back(uint16_t(w >> 16)); };
+        const auto put32 = [&](uint32_t w) {
+            halves.push_back(uint16_t(w));
+            halves.push_back(uint16_t(w >> 16));
+        };
         const auto reg = [&]() { return 1 + pick(29); };  // x1..x29
         put32(lui(31, kData >> 12));
         put32(addi(30, 0, int32_t(3 + pick(6))));
@@ -389,18 +407,39 @@ TEST_P(EngineTest, RandomPrograms) {
             unsigned rd = reg(), a = reg(), b = reg();
             int32_t imm = int32_t(pick(4096)) - 2048;
             switch (pick(16)) {
-            case 0: put32(addi(rd, 0, 0)); put32(lui(rd, corner[pick(10)] >> 12)); put32(addi(rd, rd, int32_t(corner[pick(10)] & 0x7ff))); break;
+            case 0:
+                put32(addi(rd, 0, 0));
+                put32(lui(rd, corner[pick(10)] >> 12));
+                put32(addi(rd, rd, int32_t(corner[pick(10)] & 0x7ff)));
+                break;
             case 1: put32(r_type(0, b, a, pick(8), rd, 0x33)); break;
 
-            case 2: put32(r_type(0x20, b, a, 0, rd, 0x33)); break;                       // sub
-            case 3: put32(r_type(0x20, b, a, 5, rd, 0x33)); break;                       // sra
-            case 4: put32(r_type(1, b, a, pick(8), rd, 0x33)); break;                    // M
+            case 2: put32(r_type(0x20, b, a, 0, rd, 0x33)); break;     // sub
+            case 3: put32(r_type(0x20, b, a, 5, rd, 0x33)); break;     // sra
+            case 4: put32(r_type(1, b, a, pick(8), rd, 0x33)); break;  // M
             case 5: put32(i_type(imm, a, 0, rd, 0x13)); break;
-            case 6: { const uint32_t f3[] = {2, 3, 4, 6, 7}; put32(i_type(imm, a, f3[pick(5)], rd, 0x13)); break; }
-            case 7: { const uint32_t sh = pick(32); put32(pick(3) == 0 ? slli(rd, a, sh) : pick(2) ? srli(rd, a, sh) : srai(rd, a, sh)); break; }
-            case 8: { const uint32_t off = pick(64) * 4; const uint32_t k = pick(5); const uint32_t f3[] = {0, 1, 2, 4, 5}; put32(i_type(int32_t(off + (k == 2 ? 0 : pick(4) & (k == 1 || k == 4 ? 2 : 3))), 31, f3[k], rd, 0x03)); break; }
+            case 6: {
+                const uint32_t f3[] = {2, 3, 4, 6, 7};
+                put32(i_type(imm, a, f3[pick(5)], rd, 0x13));
+                break;
+            }
+            case 7: {
+                const uint32_t sh = pick(32);
+                put32(pick(3) == 0 ? slli(rd, a, sh) : pick(2) ? srli(rd, a, sh) : srai(rd, a, sh));
+                break;
+            }
+            case 8: {
+                const uint32_t off = pick(64) * 4;
+                const uint32_t k = pick(5);
+                const uint32_t f3[] = {0, 1, 2, 4, 5};
+                put32(i_type(int32_t(off + (k == 2 ? 0 : pick(4) & (k == 1 || k == 4 ? 2 : 3))), 31,
+                             f3[k], rd, 0x03));
+                break;
+            }
             case 9: {
-                const uint32_t f3 = pick(3), off = pick(64) * 4 + (f3 == 0 ? pick(4) : f3 == 1 ? pick(2) * 2 : 0);
+                const uint32_t f3 = pick(3), off = pick(64) * 4 + (f3 == 0   ? pick(4)
+                                                                   : f3 == 1 ? pick(2) * 2
+                                                                             : 0);
                 put32(s_type(int32_t(off), b, 31, f3, 0x23));
                 break;
             }
@@ -408,7 +447,7 @@ TEST_P(EngineTest, RandomPrograms) {
             case 11: put32(csrr(rd, pick(2) ? csr::mcycle : csr::minstret)); break;
             case 12: halves.push_back(c_addi(8 + pick(8), int32_t(pick(31)) - 15)); break;
             case 13: halves.push_back(c_mv(rd, b)); break;
-            case 14: { // a forward branch over the next instruction
+            case 14: {  // a forward branch over the next instruction
                 static const uint32_t f3[] = {0, 1, 4, 5, 6, 7};
                 put32(b_type(8, b, a, f3[pick(6)]));
                 put32(addi(rd, a, imm));
@@ -423,12 +462,14 @@ TEST_P(EngineTest, RandomPrograms) {
         put32(jal(0, 0));
         both([&](IssMachine &m, rv_cpu *c) {
             for (size_t i = 0; i < halves.size(); i++) m.w16(at + 2 * uint32_t(i), halves[i]);
-            for (unsigned k = 1; k < 30; k++) rv_cpu_set_reg(c, k, corner[(k * 7 + unsigned(prog)) % 10] ^ uint32_t(k << 20));
+            for (unsigned k = 1; k < 30; k++)
+                rv_cpu_set_reg(c, k, corner[(k * 7 + unsigned(prog)) % 10] ^ uint32_t(k << 20));
             rv_cpu_flush_decode_cache(c);
             rv_cpu_set_pc(c, at);
         });
         const uint64_t c0 = rv_cpu_cycles(r);
-        for (uint64_t slice = 1 + pick(40), limit = c0 + slice; limit < c0 + 4000 && !HasFailure(); limit += slice)
+        for (uint64_t slice = 1 + pick(40), limit = c0 + slice; limit < c0 + 4000 && !HasFailure();
+             limit += slice)
             run_to(limit);
     }
 }

@@ -24,7 +24,10 @@ rv_engine IssMachine::default_engine() {
 
 IssMachine::IssMachine(uint32_t ram_size, const rv_timing &timing, uint32_t ram_read_latency,
                        uint32_t ram_write_latency)
-    : ram(ram_size, 0), bus_ram(kBusRamSize, 0), timing_(timing), ram_read_latency_(ram_read_latency),
+    : ram(ram_size, 0),
+      bus_ram(kBusRamSize, 0),
+      timing_(timing),
+      ram_read_latency_(ram_read_latency),
       ram_write_latency_(ram_write_latency) {
     rv_reservations_init(&reservations);
 }
@@ -50,7 +53,8 @@ rv_cpu *IssMachine::add_hart(uint32_t hart_id, uint32_t reset_pc) {
     cfg.jit_pool = jit_pool;
     rv_cpu *c = rv_cpu_create(&cfg);
     if (c == nullptr) return nullptr;
-    if (rv_cpu_add_dmi(c, kRamBase, uint32_t(ram.size()), ram.data(), ram_read_latency_, ram_write_latency_) != 0) {
+    if (rv_cpu_add_dmi(c, kRamBase, uint32_t(ram.size()), ram.data(), ram_read_latency_,
+                       ram_write_latency_) != 0) {
         rv_cpu_destroy(c);
         return nullptr;
     }
@@ -66,16 +70,26 @@ uint32_t IssMachine::hart_index(const rv_cpu *cpu) const {
 }
 
 uint8_t *IssMachine::host(uint32_t a, uint32_t len) {
-    if (a >= kRamBase && uint64_t(a) + len <= uint64_t(kRamBase) + ram.size()) return &ram[a - kRamBase];
-    if (a >= kBusRamBase && uint64_t(a) + len <= uint64_t(kBusRamBase) + kBusRamSize) return &bus_ram[a - kBusRamBase];
+    if (a >= kRamBase && uint64_t(a) + len <= uint64_t(kRamBase) + ram.size())
+        return &ram[a - kRamBase];
+    if (a >= kBusRamBase && uint64_t(a) + len <= uint64_t(kBusRamBase) + kBusRamSize)
+        return &bus_ram[a - kBusRamBase];
     throw std::out_of_range("IssMachine: address outside RAM");
 }
 void IssMachine::w8(uint32_t a, uint8_t v) { *host(a) = v; }
 void IssMachine::w16(uint32_t a, uint16_t v) { std::memcpy(host(a, 2), &v, 2); }
 void IssMachine::w32(uint32_t a, uint32_t v) { std::memcpy(host(a, 4), &v, 4); }
 uint8_t IssMachine::r8(uint32_t a) { return *host(a); }
-uint16_t IssMachine::r16(uint32_t a) { uint16_t v; std::memcpy(&v, host(a, 2), 2); return v; }
-uint32_t IssMachine::r32(uint32_t a) { uint32_t v; std::memcpy(&v, host(a, 4), 4); return v; }
+uint16_t IssMachine::r16(uint32_t a) {
+    uint16_t v;
+    std::memcpy(&v, host(a, 2), 2);
+    return v;
+}
+uint32_t IssMachine::r32(uint32_t a) {
+    uint32_t v;
+    std::memcpy(&v, host(a, 4), 4);
+    return v;
+}
 void IssMachine::load(uint32_t addr, const void *data, size_t len) {
     if (len) std::memcpy(host(addr, uint32_t(len)), data, len);
 }
@@ -107,8 +121,8 @@ rv_run_status IssMachine::run(size_t i, uint64_t max_cycles) {
     }
 }
 
-int IssMachine::bus_access(void *ctx, rv_cpu *cpu, rv_access kind, uint32_t addr, void *data, uint32_t len,
-                           uint32_t *extra_cycles) {
+int IssMachine::bus_access(void *ctx, rv_cpu *cpu, rv_access kind, uint32_t addr, void *data,
+                           uint32_t len, uint32_t *extra_cycles) {
     auto *m = static_cast<IssMachine *>(ctx);
     uint32_t value = 0;
     if (kind == RV_ACCESS_WRITE) std::memcpy(&value, data, len);

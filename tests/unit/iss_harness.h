@@ -90,8 +90,8 @@ public:
     rv_reservation_set reservations;
 
 private:
-    static int bus_access(void *ctx, rv_cpu *cpu, rv_access kind, uint32_t addr, void *data, uint32_t len,
-                          uint32_t *extra_cycles);
+    static int bus_access(void *ctx, rv_cpu *cpu, rv_access kind, uint32_t addr, void *data,
+                          uint32_t len, uint32_t *extra_cycles);
     static void on_trap(void *ctx, rv_cpu *cpu, uint32_t cause, uint32_t epc, uint32_t tval);
     static uint64_t read_time(void *ctx);
     uint32_t hart_index(const rv_cpu *cpu) const;

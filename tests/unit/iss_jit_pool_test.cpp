@@ -33,7 +33,8 @@ struct Tile {
         r = ref.add_hart(0, B);
         d = dut.add_hart(0, B);
     }
-    template <class F> void both(F f) {
+    template <class F>
+    void both(F f) {
         f(ref, r);
         f(dut, d);
     }
@@ -81,9 +82,9 @@ TEST_F(JitPoolTest, SameCodeOnManyHartsIsTranslatedOnce) {
     const uint32_t fn = B + 0x3000;
     for (unsigned i = 0; i < 4; i++) {
         Tile &t = add_tile();
-        t.code(B, {lui(10, kData >> 12), addi(5, 0, 300), addi(6, 0, int32_t(i)),
-                   lw(11, 10, 0), add(11, 11, 6), mul(12, 11, 5), sw(12, 10, 0),
-                   jal(1, int32_t(fn - (B + 28))),                       // call fn
+        t.code(B, {lui(10, kData >> 12), addi(5, 0, 300), addi(6, 0, int32_t(i)), lw(11, 10, 0),
+                   add(11, 11, 6), mul(12, 11, 5), sw(12, 10, 0),
+                   jal(1, int32_t(fn - (B + 28))),  // call fn
                    addi(5, 5, -1), bne(5, 0, -24), jal(0, 0)});
         t.code(fn, {slli(8, 6, 2), xor_(9, 9, 8), addi(9, 9, 7), jalr(0, 1, 0)});
     }
@@ -109,7 +110,8 @@ TEST_F(JitPoolTest, DifferentCodeAtTheSamePcIsNotShared) {
     }
     run_interleaved(53, 3000);
     for (int k : {1, 2, 3}) EXPECT_EQ(tiles[size_t(k - 1)]->x(12), 200u * uint32_t(k));
-    for (auto &t : tiles) EXPECT_GE(t->counters().translations, t->counters().translations_shared + 1u);
+    for (auto &t : tiles)
+        EXPECT_GE(t->counters().translations, t->counters().translations_shared + 1u);
 }
 
 // Sv32, one hart: a virtual page is remapped to a physical page whose first block is the same as
@@ -127,19 +129,19 @@ TEST_F(JitPoolTest, SameBlockInTwoPagesOfOneHartKeepsItsOwnChains) {
         m.w32(l0, pte(pa_old, V | R | X | A));
     });
     // first block: x5 = 30, jump to the loop (the same in both pages); the loop adds 1 or 10
-    t.code(pa_old, {addi(5, 0, 30), jal(0, 8), jal(0, 0),
-                    addi(12, 12, 1), addi(5, 5, -1), bne(5, 0, -8), jalr(0, 1, 0)});
-    t.code(pa_new, {addi(5, 0, 30), jal(0, 8), jal(0, 0),
-                    addi(12, 12, 10), addi(5, 5, -1), bne(5, 0, -8), jalr(0, 1, 0)});
+    t.code(pa_old, {addi(5, 0, 30), jal(0, 8), jal(0, 0), addi(12, 12, 1), addi(5, 5, -1),
+                    bne(5, 0, -8), jalr(0, 1, 0)});
+    t.code(pa_new, {addi(5, 0, 30), jal(0, 8), jal(0, 0), addi(12, 12, 10), addi(5, 5, -1),
+                    bne(5, 0, -8), jalr(0, 1, 0)});
     const uint32_t drv = B + 0x3000;
     t.code(B, {lui(5, 0x80000 | (root >> 24)), addi(5, 5, int32_t((root >> 12) & 0xfff)),
-               csrw(csr::satp, 5), sfence_vma(),
-               lui(6, drv >> 12), csrw(csr::mepc, 6), lui(7, 1), addi(7, 7, -2048),  // MPP = S
+               csrw(csr::satp, 5), sfence_vma(), lui(6, drv >> 12), csrw(csr::mepc, 6), lui(7, 1),
+               addi(7, 7, -2048),  // MPP = S
                csrw(csr::mstatus, 7), mret()});
     t.code(drv, {addi(20, 0, 8), lui(8, va >> 12), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8),
-                 lui(9, l0 >> 12), lui(10, pa_new >> 12), srli(10, 10, 2), ori(10, 10, V | R | X | A),
-                 sw(10, 9, 0), sfence_vma(),
-                 addi(20, 0, 8), jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8), jal(0, 0)});
+                 lui(9, l0 >> 12), lui(10, pa_new >> 12), srli(10, 10, 2),
+                 ori(10, 10, V | R | X | A), sw(10, 9, 0), sfence_vma(), addi(20, 0, 8),
+                 jalr(1, 8, 0), addi(20, 20, -1), bne(20, 0, -8), jal(0, 0)});
     run_interleaved(101, 20000);
     EXPECT_EQ(t.x(12), 8u * 30u + 8u * 300u);
     EXPECT_GT(t.counters().translations, 4u);
@@ -177,7 +179,8 @@ TEST(JitPoolSmall, FullPoolIsEmptiedOnlyWhenNoHartIsInside) {
             b_limit += 2000;
             rv_cpu_run(b.d, b_limit);  // the reference runs the same slices below
             rv_cpu_run(b.r, b_limit);
-            EXPECT_EQ(engine_state_of(b.r, b.ref), engine_state_of(b.d, b.dut)) << "b at " << b_limit;
+            EXPECT_EQ(engine_state_of(b.r, b.ref), engine_state_of(b.d, b.dut))
+                << "b at " << b_limit;
         };
         a.run_to(2000);  // in one run: a's stores come from its translated loop, not a budget's end
         while (b_limit < 150000 && !::testing::Test::HasFailure()) {
@@ -187,9 +190,9 @@ TEST(JitPoolSmall, FullPoolIsEmptiedOnlyWhenNoHartIsInside) {
         EXPECT_EQ(a.x(5), 0u);
         EXPECT_EQ(b.x(5), 0u);
         EXPECT_EQ(b.x(6), 200u * (60u * 61u / 2u));
-        EXPECT_GT(b.counters().drops, 1u);   // the pool was emptied, more than once
+        EXPECT_GT(b.counters().drops, 1u);  // the pool was emptied, more than once
         EXPECT_GT(a.counters().translations, 0u);
-        EXPECT_GT(a.counters().drops, 0u);   // ... also under a's code, after its callback
+        EXPECT_GT(a.counters().drops, 0u);  // ... also under a's code, after its callback
     }
     rv_jit_pool_destroy(pool);
 }

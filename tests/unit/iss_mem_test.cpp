@@ -72,7 +72,10 @@ TEST_F(IssMemTest, LoadToX0IsDiscarded) {
 }
 
 TEST_F(IssMemTest, MisalignedLoadsTrap) {
-    struct C { uint32_t insn; uint32_t off; } cases[] = {
+    struct C {
+        uint32_t insn;
+        uint32_t off;
+    } cases[] = {
         {lh(3, 1, 1), 1}, {lhu(3, 1, 3), 3}, {lw(3, 1, 1), 1}, {lw(3, 1, 2), 2}, {lw(3, 1, 3), 3}};
     for (auto c : cases) {
         wr_csr(csr::mstatus, 0);
@@ -87,7 +90,10 @@ TEST_F(IssMemTest, MisalignedLoadsTrap) {
 TEST_F(IssMemTest, MisalignedStoresTrap) {
     m.w32(kData, 0);
     m.w32(kData + 4, 0);
-    struct C { uint32_t insn; uint32_t off; } cases[] = {{sh(5, 1, 1), 1}, {sw(5, 1, 2), 2}, {sw(5, 1, 7), 7}};
+    struct C {
+        uint32_t insn;
+        uint32_t off;
+    } cases[] = {{sh(5, 1, 1), 1}, {sw(5, 1, 2), 2}, {sw(5, 1, 7), 7}};
     for (auto c : cases) {
         wr_csr(csr::mstatus, 0);
         set(1, kData);
@@ -164,7 +170,8 @@ TEST_F(IssMemTest, FetchThroughBus) {
     EXPECT_EQ(x(5), 34u);
     EXPECT_EQ(pc(), IssMachine::kBusRamBase + 8);
     bool fetched = false;
-    for (const auto &a : m.bus_log) fetched |= a.kind == RV_ACCESS_FETCH && a.addr == IssMachine::kBusRamBase;
+    for (const auto &a : m.bus_log)
+        fetched |= a.kind == RV_ACCESS_FETCH && a.addr == IssMachine::kBusRamBase;
     EXPECT_TRUE(fetched);
 }
 
@@ -196,7 +203,9 @@ TEST_F(IssMemTest, CreateRejectsBadConfig) {
     cfg.reservations = &m.reservations;
     EXPECT_EQ(rv_cpu_create(&cfg), nullptr) << "no bus callback";
     EXPECT_EQ(rv_cpu_create(nullptr), nullptr);
-    cfg.bus_access = [](void *, rv_cpu *, rv_access, uint32_t, void *, uint32_t, uint32_t *) { return 1; };
+    cfg.bus_access = [](void *, rv_cpu *, rv_access, uint32_t, void *, uint32_t, uint32_t *) {
+        return 1;
+    };
     cfg.reservations = nullptr;
     EXPECT_EQ(rv_cpu_create(&cfg), nullptr) << "no reservation set";
     cfg.reservations = &m.reservations;

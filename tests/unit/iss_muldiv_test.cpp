@@ -33,13 +33,15 @@ TEST_F(IssMulDivTest, MulHighSigns) {
             int64_t ss = int64_t(int32_t(a)) * int64_t(int32_t(b));
             uint64_t uu = uint64_t(a) * uint64_t(b);
             int64_t su = int64_t(int32_t(a)) * int64_t(uint64_t(b));
-            EXPECT_EQ(rr(mulh(3, 1, 2), a, b), uint32_t(uint64_t(ss) >> 32)) << std::hex << a << " " << b;
+            EXPECT_EQ(rr(mulh(3, 1, 2), a, b), uint32_t(uint64_t(ss) >> 32))
+                << std::hex << a << " " << b;
             EXPECT_EQ(rr(mulhu(3, 1, 2), a, b), uint32_t(uu >> 32)) << std::hex << a << " " << b;
-            EXPECT_EQ(rr(mulhsu(3, 1, 2), a, b), uint32_t(uint64_t(su) >> 32)) << std::hex << a << " " << b;
+            EXPECT_EQ(rr(mulhsu(3, 1, 2), a, b), uint32_t(uint64_t(su) >> 32))
+                << std::hex << a << " " << b;
         }
     }
     // spot checks with known values
-    EXPECT_EQ(rr(mulh(3, 1, 2), 0xffffffff, 0xffffffff), 0u);            // -1 * -1 = 1
+    EXPECT_EQ(rr(mulh(3, 1, 2), 0xffffffff, 0xffffffff), 0u);  // -1 * -1 = 1
     EXPECT_EQ(rr(mulhu(3, 1, 2), 0xffffffff, 0xffffffff), 0xfffffffeu);
     EXPECT_EQ(rr(mulhsu(3, 1, 2), 0xffffffff, 0xffffffff), 0xffffffffu);  // -1 * (2^32-1)
     EXPECT_EQ(rr(mulhsu(3, 1, 2), 0x80000000, 0xffffffff), 0x80000000u);

@@ -9,11 +9,12 @@
 #include <initializer_list>
 
 namespace csr {
-constexpr uint32_t sstatus = 0x100, sie = 0x104, stvec = 0x105, scounteren = 0x106, sscratch = 0x140,
-                   sepc = 0x141, scause = 0x142, stval = 0x143, sip = 0x144, satp = 0x180;
+constexpr uint32_t sstatus = 0x100, sie = 0x104, stvec = 0x105, scounteren = 0x106,
+                   sscratch = 0x140, sepc = 0x141, scause = 0x142, stval = 0x143, sip = 0x144,
+                   satp = 0x180;
 constexpr uint32_t mstatus = 0x300, misa = 0x301, medeleg = 0x302, mideleg = 0x303, mie = 0x304,
-                   mtvec = 0x305, mcounteren = 0x306, mscratch = 0x340, mepc = 0x341, mcause = 0x342,
-                   mtval = 0x343, mip = 0x344;
+                   mtvec = 0x305, mcounteren = 0x306, mscratch = 0x340, mepc = 0x341,
+                   mcause = 0x342, mtval = 0x343, mip = 0x344;
 constexpr uint32_t mcycle = 0xB00, minstret = 0xB02, mcycleh = 0xB80, minstreth = 0xB82;
 constexpr uint32_t cycle = 0xC00, time = 0xC01, instret = 0xC02, cycleh = 0xC80, timeh = 0xC81;
 constexpr uint32_t mvendorid = 0xF11, marchid = 0xF12, mimpid = 0xF13, mhartid = 0xF14;
@@ -59,7 +60,9 @@ protected:
         EXPECT_TRUE(rv_cpu_read_csr(cpu, n, &v)) << "CSR 0x" << std::hex << n;
         return v;
     }
-    void wr_csr(uint32_t n, uint32_t v) { EXPECT_TRUE(rv_cpu_write_csr(cpu, n, v)) << "CSR 0x" << std::hex << n; }
+    void wr_csr(uint32_t n, uint32_t v) {
+        EXPECT_TRUE(rv_cpu_write_csr(cpu, n, v)) << "CSR 0x" << std::hex << n;
+    }
 
     // Writes code at addr (default kCode), flushes the decode cache and points pc at it.
     void load(std::initializer_list<uint32_t> insns, uint32_t addr = kCode) {

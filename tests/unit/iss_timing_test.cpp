@@ -60,8 +60,10 @@ TEST_F(IssTimingTest, AluClass) {
 TEST_F(IssTimingTest, MulDivClasses) {
     set(1, 100);
     set(2, 7);
-    for (uint32_t insn : {mul(3, 1, 2), mulh(3, 1, 2), mulhsu(3, 1, 2), mulhu(3, 1, 2)}) EXPECT_EQ(cost(insn), t.mul);
-    for (uint32_t insn : {div(3, 1, 2), divu(3, 1, 2), rem(3, 1, 2), remu(3, 1, 2)}) EXPECT_EQ(cost(insn), t.div);
+    for (uint32_t insn : {mul(3, 1, 2), mulh(3, 1, 2), mulhsu(3, 1, 2), mulhu(3, 1, 2)})
+        EXPECT_EQ(cost(insn), t.mul);
+    for (uint32_t insn : {div(3, 1, 2), divu(3, 1, 2), rem(3, 1, 2), remu(3, 1, 2)})
+        EXPECT_EQ(cost(insn), t.div);
     set(2, 0);
     EXPECT_EQ(cost(div(3, 1, 2)), t.div) << "division by zero";
 }
@@ -70,7 +72,8 @@ TEST_F(IssTimingTest, LoadsAndStoresAddDmiLatency) {
     set(1, kData);
     for (uint32_t insn : {lb(3, 1, 0), lbu(3, 1, 1), lh(3, 1, 2), lhu(3, 1, 2), lw(3, 1, 4)})
         EXPECT_EQ(cost(insn), t.load + kReadLat);
-    for (uint32_t insn : {sb(3, 1, 0), sh(3, 1, 2), sw(3, 1, 4)}) EXPECT_EQ(cost(insn), t.store + kWriteLat);
+    for (uint32_t insn : {sb(3, 1, 0), sh(3, 1, 2), sw(3, 1, 4)})
+        EXPECT_EQ(cost(insn), t.store + kWriteLat);
     set(9, kData);
     EXPECT_EQ(cost16(c_lw(8, 9, 4)), t.load + kReadLat);
     EXPECT_EQ(cost16(c_sw(8, 9, 4)), t.store + kWriteLat);
@@ -142,12 +145,13 @@ TEST_F(IssTimingTest, ProgramTotalIsSumOfClasses) {
     // 10 iterations of: addi, mul, lw, sw, bne (taken 9x, not taken 1x)
     set(10, 10);
     set(11, kData);
-    load({addi(10, 10, -1), mul(12, 10, 10), lw(13, 11, 0), sw(12, 11, 4), bne(10, 0, -16), jal(0, 0)});
+    load({addi(10, 10, -1), mul(12, 10, 10), lw(13, 11, 0), sw(12, 11, 4), bne(10, 0, -16),
+          jal(0, 0)});
     uint64_t c0 = rv_cpu_cycles(cpu), i0 = rv_cpu_instret(cpu);
     steps(50);
     EXPECT_EQ(pc(), kCode + 20);
-    uint64_t expected = 10 * (t.alu + t.mul + t.load + kReadLat + t.store + kWriteLat) + 9 * t.branch_taken +
-                        1 * t.branch_not_taken;
+    uint64_t expected = 10 * (t.alu + t.mul + t.load + kReadLat + t.store + kWriteLat) +
+                        9 * t.branch_taken + 1 * t.branch_not_taken;
     EXPECT_EQ(rv_cpu_cycles(cpu) - c0, expected);
     EXPECT_EQ(rv_cpu_instret(cpu) - i0, 50u);
     const rv_cpu_stats *s = rv_cpu_get_stats(cpu);
@@ -198,7 +202,8 @@ TEST_F(IssTimingTest, McycleAndMinstretCsrs) {
 
 TEST_F(IssTimingTest, MinstretWriteAndCarry) {
     set(5, 0xffffffff);
-    load({csrw(csr::minstret, 5), csrw(csr::minstreth, 0), nop(), csrr(6, csr::minstret), csrr(7, csr::minstreth)});
+    load({csrw(csr::minstret, 5), csrw(csr::minstreth, 0), nop(), csrr(6, csr::minstret),
+          csrr(7, csr::minstreth)});
     steps(5);
     // after the writes: minstret = 0xffffffff, minstreth = 0 (increment suppressed), the nop carries
     EXPECT_EQ(x(6), 0u);

@@ -14,11 +14,13 @@ protected:
     static constexpr uint32_t kL0 = B + 0x11000;    // level-0 table for VA 0x00400000..0x007fffff
     static constexpr uint32_t kPage0 = B + 0x20000, kPageU = B + 0x21000, kPageRO = B + 0x22000,
                               kPageXO = B + 0x23000, kPageAlt = B + 0x24000;
-    static constexpr uint32_t VA0 = 0x00400000, VA_INVALID = 0x00401000, VA_U = 0x00402000, VA_RO = 0x00403000,
-                              VA_XO = 0x00404000;
+    static constexpr uint32_t VA0 = 0x00400000, VA_INVALID = 0x00401000, VA_U = 0x00402000,
+                              VA_RO = 0x00403000, VA_XO = 0x00404000;
 
     static uint32_t pte(uint32_t pa, uint32_t flags) { return ((pa >> 12) << 10) | flags; }
-    uint32_t &l0(uint32_t va) { return *reinterpret_cast<uint32_t *>(m.host(kL0 + 4 * ((va >> 12) & 0x3ff), 4)); }
+    uint32_t &l0(uint32_t va) {
+        return *reinterpret_cast<uint32_t *>(m.host(kL0 + 4 * ((va >> 12) & 0x3ff), 4));
+    }
     uint32_t l0_entry(uint32_t va) { return m.r32(kL0 + 4 * ((va >> 12) & 0x3ff)); }
 
     void SetUp() override {
@@ -26,8 +28,8 @@ protected:
         // identity megapage for code/data/handlers at 0x80000000 (supervisor only)
         m.w32(kRoot + 4 * (B >> 22), pte(B, V | R | W | X | A | D));
         m.w32(kRoot + 4 * (VA0 >> 22), pte(kL0, V));
-        m.w32(kL0 + 4 * 0, pte(kPage0, V | R | W));                // A/D clear
-        m.w32(kL0 + 4 * 1, 0);                                      // invalid
+        m.w32(kL0 + 4 * 0, pte(kPage0, V | R | W));  // A/D clear
+        m.w32(kL0 + 4 * 1, 0);                       // invalid
         m.w32(kL0 + 4 * 2, pte(kPageU, V | R | W | X | U | A | D));
         m.w32(kL0 + 4 * 3, pte(kPageRO, V | R | A));
         m.w32(kL0 + 4 * 4, pte(kPageXO, V | X | A));
@@ -218,8 +220,8 @@ TEST_F(IssVmTest, MprvTranslatesMachineModeData) {
     set(22, st::MPP);
     load({csrrc(0, csr::mstatus, 22), csrrs(0, csr::mstatus, 21), lw(5, 6, 0)});
     steps(3);
-    EXPECT_EQ(pc(), kCode + 12) << "trap cause " << rd_csr(csr::mcause) << " tval " << std::hex << rd_csr(csr::mtval)
-                               << " epc " << rd_csr(csr::mepc);
+    EXPECT_EQ(pc(), kCode + 12) << "trap cause " << rd_csr(csr::mcause) << " tval " << std::hex
+                                << rd_csr(csr::mtval) << " epc " << rd_csr(csr::mepc);
     EXPECT_EQ(x(5), 0x0a0au);
     // fetches stay untranslated in M mode (kCode is identity mapped anyway; VA0 page is data only)
     EXPECT_EQ(priv(), RV_PRIV_M);
@@ -272,7 +274,7 @@ TEST_F(IssVmTest, PageWalkOutsideMemoryIsAccessFault) {
 
 TEST_F(IssVmTest, InstructionStraddlingIntoUnmappedPage) {
     // 32-bit instruction whose upper half lies in the next (invalid) virtual page
-    m.w32(kRoot + 4 * 5, pte(B + 0x12000, V));  // VA 0x01400000..: level-0 table
+    m.w32(kRoot + 4 * 5, pte(B + 0x12000, V));           // VA 0x01400000..: level-0 table
     m.w32(B + 0x12000 + 0, pte(kPageU, V | R | X | A));  // VA 0x01400000 -> kPageU, page 1 invalid
     m.w32(B + 0x12000 + 4, 0);
     uint32_t insn = addi(5, 0, 1);
@@ -285,7 +287,8 @@ TEST_F(IssVmTest, InstructionStraddlingIntoUnmappedPage) {
     EXPECT_EQ(rd_csr(csr::mcause), uint32_t(RV_EXC_INSN_PAGE_FAULT));
     EXPECT_EQ(rd_csr(csr::mepc), 0x01400ffeu) << "mepc = start of the instruction";
     uint32_t tval = rd_csr(csr::mtval);
-    EXPECT_TRUE(tval == 0x01401000u || tval == 0) << "mtval = address of the faulting part, got " << std::hex << tval;
+    EXPECT_TRUE(tval == 0x01401000u || tval == 0)
+        << "mtval = address of the faulting part, got " << std::hex << tval;
     EXPECT_EQ(x(5), 0u);
 }
 
@@ -296,7 +299,8 @@ TEST_F(IssVmTest, RawSatpWriteTakesEffect) {
     enter(RV_PRIV_S, kCode);
     wr_csr(csr::satp, 0);
     exec(lw(5, 6, 0));
-    EXPECT_EQ(pc(), kMtvec) << "satp = 0 written by the host: VA0 must be an (unmapped) physical address";
+    EXPECT_EQ(pc(), kMtvec)
+        << "satp = 0 written by the host: VA0 must be an (unmapped) physical address";
     EXPECT_EQ(rd_csr(csr::mcause), uint32_t(RV_EXC_LOAD_ACCESS));
     wr_csr(csr::satp, 0x80000000u | (kRoot >> 12));
     enter(RV_PRIV_S, kCode);

@@ -68,7 +68,7 @@ TEST_F(TracerTest, WindowClipsAndDropsAndCategoriesSwitchOff) {
         o.window_end = sc_time(200, SC_NS);
         trace::tracer t(path, o);
         EXPECT_EQ(t.track("tile 0", "noc", trace::noc), 0u);  // category off: the null track
-        t.begin(0, "ignored", sc_time(0, SC_NS));              // calls on it do nothing
+        t.begin(0, "ignored", sc_time(0, SC_NS));             // calls on it do nothing
         const auto c = t.track("tile 0", "core 0", trace::cores);
         t.begin(c, "across", sc_time(50, SC_NS));
         t.end(c, sc_time(150, SC_NS));
@@ -80,7 +80,7 @@ TEST_F(TracerTest, WindowClipsAndDropsAndCategoriesSwitchOff) {
     const auto slices = of(read(), "X");
     ASSERT_EQ(slices.size(), 1u);
     EXPECT_EQ(slices[0]["name"], "across");
-    EXPECT_DOUBLE_EQ(slices[0]["ts"].get<double>(), 0.1);   // clipped to the window start
+    EXPECT_DOUBLE_EQ(slices[0]["ts"].get<double>(), 0.1);  // clipped to the window start
     EXPECT_DOUBLE_EQ(slices[0]["dur"].get<double>(), 0.05);
     EXPECT_TRUE(of(read(), "i").empty());
 }

@@ -28,9 +28,9 @@
 #define ELF_IMAGE_MAX_FILE_SIZE (1024u * 1024u * 1024u)
 
 struct elf_image {
-    uint8_t *file;        /* whole file contents */
+    uint8_t *file; /* whole file contents */
     size_t file_size;
-    Elf *elf;             /* libelf handle over file[] */
+    Elf *elf; /* libelf handle over file[] */
     uint32_t entry;
     uint32_t flags;
     size_t nseg;
@@ -114,7 +114,8 @@ static int read_file(const char *path, uint8_t **out, size_t *out_size, char *er
         return -1;
     }
     if ((unsigned long long)st.st_size > ELF_IMAGE_MAX_FILE_SIZE) {
-        set_err(err, err_len, "file too large (%lld bytes) for a firmware image", (long long)st.st_size);
+        set_err(err, err_len, "file too large (%lld bytes) for a firmware image",
+                (long long)st.st_size);
         close(fd);
         return -1;
     }
@@ -165,7 +166,8 @@ static int check_header(const uint8_t *f, size_t size, char *err, size_t err_len
         return -1;
     }
     if (size < EI_NIDENT) {
-        set_err(err, err_len, "truncated ELF file: %zu bytes, identification needs %d", size, EI_NIDENT);
+        set_err(err, err_len, "truncated ELF file: %zu bytes, identification needs %d", size,
+                EI_NIDENT);
         return -1;
     }
     if (f[EI_CLASS] == ELFCLASS64) {
@@ -206,9 +208,11 @@ static int check_header(const uint8_t *f, size_t size, char *err, size_t err_len
     if (type != ET_EXEC) {
         const char *name = type_name(type);
         if (name)
-            set_err(err, err_len, "ELF type is %s, expected ET_EXEC (statically linked executable)", name);
+            set_err(err, err_len, "ELF type is %s, expected ET_EXEC (statically linked executable)",
+                    name);
         else
-            set_err(err, err_len, "ELF type is %u, expected ET_EXEC (statically linked executable)", type);
+            set_err(err, err_len, "ELF type is %u, expected ET_EXEC (statically linked executable)",
+                    type);
         return -1;
     }
     uint32_t phoff = rd32(f + offsetof(Elf32_Ehdr, e_phoff));
@@ -243,7 +247,8 @@ static int check_header(const uint8_t *f, size_t size, char *err, size_t err_len
         /* shnum == 0 with shoff != 0: extended numbering, the count is in section header 0. */
         uint64_t n = shnum ? shnum : 1;
         if ((uint64_t)shoff + n * shentsize > size) {
-            set_err(err, err_len, "truncated ELF file: section header table extends past end of file");
+            set_err(err, err_len,
+                    "truncated ELF file: section header table extends past end of file");
             return -1;
         }
     }
@@ -350,8 +355,9 @@ static elf_image *parse_image(elf_image *img, char *err, size_t err_len)
             goto fail;
         }
         if (ph.p_offset > img->file_size || ph.p_filesz > img->file_size - ph.p_offset) {
-            set_err(err, err_len, "segment %zu extends past end of file (offset %llu + size %llu > %zu bytes)",
-                    i, (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz,
+            set_err(err, err_len,
+                    "segment %zu extends past end of file (offset %llu + size %llu > %zu bytes)", i,
+                    (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz,
                     img->file_size);
             goto fail;
         }
@@ -399,8 +405,8 @@ const elf_segment *elf_image_segment(const elf_image *img, size_t i)
 }
 
 /* Calls fn for every defined, named symbol of .symtab (with its name) until fn returns true. */
-static void each_symbol(const elf_image *img, bool (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
-                        void *ctx)
+static void each_symbol(const elf_image *img,
+                        bool (*fn)(void *ctx, const GElf_Sym *sym, const char *name), void *ctx)
 {
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(img->elf, scn)) != NULL) {
@@ -438,12 +444,13 @@ static bool closer_symbol(void *ctx, const GElf_Sym *sym, const char *n)
 {
     struct symbol_at *s = ctx;
     unsigned type = GELF_ST_TYPE(sym->st_info);
-    if (sym->st_shndx == SHN_ABS || (type != STT_FUNC && type != STT_NOTYPE) || sym->st_value > s->addr ||
-        n[0] == '\0' || n[0] == '.' || (n[0] == '$' && n[1] == 'x'))
+    if (sym->st_shndx == SHN_ABS || (type != STT_FUNC && type != STT_NOTYPE) ||
+        sym->st_value > s->addr || n[0] == '\0' || n[0] == '.' || (n[0] == '$' && n[1] == 'x'))
         return false; /* data, local labels and mapping symbols */
     bool contains = type == STT_FUNC && s->addr < sym->st_value + sym->st_size;
     /* a containing function wins; then the highest start below addr */
-    if (s->best == NULL || (contains && !s->contains) || (contains == s->contains && sym->st_value > s->value)) {
+    if (s->best == NULL || (contains && !s->contains) ||
+        (contains == s->contains && sym->st_value > s->value)) {
         s->best = n;
         s->value = sym->st_value;
         s->contains = contains;
@@ -451,7 +458,8 @@ static bool closer_symbol(void *ctx, const GElf_Sym *sym, const char *n)
     return false;
 }
 
-int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len, uint32_t *offset)
+int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len,
+                        uint32_t *offset)
 {
     if (img == NULL || img->elf == NULL || buf == NULL || len == 0)
         return -1;

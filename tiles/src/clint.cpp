@@ -7,15 +7,21 @@ namespace tiles {
 clint::clint(sc_core::sc_module_name name, unsigned harts, unsigned timer_divider,
              unsigned access_latency_cycles, sc_core::sc_time clock_period)
     : register_target(name, TILE_CLINT_SIZE, access_latency_cycles, clock_period),
-      msip("msip", harts), mtip("mtip", harts), harts_(harts), tick_(clock_period * timer_divider),
-      mtimecmp_(harts, ~uint64_t(0)), msip_state_(harts, false), mtip_state_(harts, false),
+      msip("msip", harts),
+      mtip("mtip", harts),
+      harts_(harts),
+      tick_(clock_period * timer_divider),
+      mtimecmp_(harts, ~uint64_t(0)),
+      msip_state_(harts, false),
+      mtip_state_(harts, false),
       match_event_("match_event", harts) {
     for (unsigned h = 0; h < harts; ++h) {
         sc_core::sc_spawn_options opts;
         opts.spawn_method();
         opts.set_sensitivity(&match_event_[h]);
         opts.dont_initialize();
-        sc_core::sc_spawn([this, h] { compare_match(h); }, sc_core::sc_gen_unique_name("match"), &opts);
+        sc_core::sc_spawn([this, h] { compare_match(h); }, sc_core::sc_gen_unique_name("match"),
+                          &opts);
     }
     SC_HAS_PROCESS(clint);
     SC_METHOD(update_outputs);

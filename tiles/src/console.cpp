@@ -10,7 +10,9 @@ console::console(sc_core::sc_module_name name, unsigned tile_x, unsigned tile_y,
                  std::ostream *log)
     : register_target(name, TILE_CONSOLE_SIZE, access_latency_cycles, clock_period),
       prefix_base_("[" + std::to_string(tile_x) + "," + std::to_string(tile_y) + ":"),
-      pending_(cores + 1), out_(out), log_(log) {}
+      pending_(cores + 1),
+      out_(out),
+      log_(log) {}
 
 // Unterminated last lines are still shown, so a firmware that dies mid-line loses nothing.
 console::~console() {
@@ -56,8 +58,9 @@ void console::write_text(unsigned source, const char *data, size_t len) {
 
 void console::emit_line(unsigned source, const std::string &text) {
     const bool from_core = source + 1 < pending_.size();
-    const std::string line =
-        prefix_base_ + (from_core ? std::to_string(source) : std::string("na")) + "] " + text + "\n";
+    const std::string line = prefix_base_ +
+                             (from_core ? std::to_string(source) : std::string("na")) + "] " +
+                             text + "\n";
     ++lines_;
     if (out_) out_->write(line.data(), std::streamsize(line.size())), out_->flush();
     if (log_) log_->write(line.data(), std::streamsize(line.size()));

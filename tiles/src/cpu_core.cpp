@@ -10,8 +10,13 @@ namespace tiles {
 using sc_core::sc_time;
 
 cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
-    : sc_module(name), socket("socket"), irq_msip("irq_msip"), irq_mtip("irq_mtip"),
-      irq_meip("irq_meip"), irq_seip("irq_seip"), p_(p) {
+    : sc_module(name),
+      socket("socket"),
+      irq_msip("irq_msip"),
+      irq_mtip("irq_mtip"),
+      irq_meip("irq_meip"),
+      irq_seip("irq_seip"),
+      p_(p) {
     rv_config cfg{};
     cfg.hart_id = p.core;
     cfg.reset_pc = TILE_SRAM_BASE;
@@ -260,13 +265,14 @@ void cpu_core::trap_taken(uint32_t cause, uint32_t epc, uint32_t tval) {
     if (p_.log) log_trap(cause, epc, tval);
     if (track_) {
         ++trap_depth_;
-        trace_begin(std::string((cause >> 31) ? "irq " : "trap ") + std::to_string(cause & 0x7FFFFFFF));
+        trace_begin(std::string((cause >> 31) ? "irq " : "trap ") +
+                    std::to_string(cause & 0x7FFFFFFF));
     }
     if (!p_.trace_trap) return;
     std::ostringstream line;
     line << p_.label << " trap " << ((cause >> 31) ? "interrupt " : "exception ")
-         << (cause & 0x7FFFFFFF) << " epc=0x" << std::hex << epc << " tval=0x" << tval
-         << std::dec << " cycle=" << rv_cpu_cycles(cpu_);
+         << (cause & 0x7FFFFFFF) << " epc=0x" << std::hex << epc << " tval=0x" << tval << std::dec
+         << " cycle=" << rv_cpu_cycles(cpu_);
     p_.trace_trap(line.str());
 }
 

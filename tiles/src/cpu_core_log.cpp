@@ -11,20 +11,33 @@ namespace tiles {
 namespace {
 
 const char *exception_text(uint32_t cause) {
-    static const char *const names[16] = {
-        "instruction address misaligned", "instruction access fault", "illegal instruction",
-        "breakpoint", "load address misaligned", "load access fault", "store address misaligned",
-        "store access fault", "ecall from U-mode", "ecall from S-mode", "reserved",
-        "ecall from M-mode", "instruction page fault", "load page fault", "reserved",
-        "store page fault"};
+    static const char *const names[16] = {"instruction address misaligned",
+                                          "instruction access fault",
+                                          "illegal instruction",
+                                          "breakpoint",
+                                          "load address misaligned",
+                                          "load access fault",
+                                          "store address misaligned",
+                                          "store access fault",
+                                          "ecall from U-mode",
+                                          "ecall from S-mode",
+                                          "reserved",
+                                          "ecall from M-mode",
+                                          "instruction page fault",
+                                          "load page fault",
+                                          "reserved",
+                                          "store page fault"};
     return cause < 16 ? names[cause] : "reserved";
 }
 
 const char *interrupt_text(uint32_t cause) {
     switch (cause) {
-    case 1: return "supervisor software"; case 3: return "machine software";
-    case 5: return "supervisor timer"; case 7: return "machine timer";
-    case 9: return "supervisor external"; case 11: return "machine external";
+    case 1: return "supervisor software";
+    case 3: return "machine software";
+    case 5: return "supervisor timer";
+    case 7: return "machine timer";
+    case 9: return "supervisor external";
+    case 11: return "machine external";
     default: return "reserved";
     }
 }
@@ -33,8 +46,11 @@ const char *interrupt_text(uint32_t cause) {
 std::string insn_text(uint32_t pc, uint32_t bits) {
     char text[160], dis[128];
     const unsigned len = rv_disasm(bits, pc, dis, sizeof dis);
-    if (len == 2) std::snprintf(text, sizeof text, "%08x      %04x  %s", unsigned(pc), unsigned(bits & 0xffff), dis);
-    else std::snprintf(text, sizeof text, "%08x  %08x  %s", unsigned(pc), unsigned(bits), dis);
+    if (len == 2)
+        std::snprintf(text, sizeof text, "%08x      %04x  %s", unsigned(pc),
+                      unsigned(bits & 0xffff), dis);
+    else
+        std::snprintf(text, sizeof text, "%08x  %08x  %s", unsigned(pc), unsigned(bits), dis);
     return text;
 }
 
@@ -72,7 +88,8 @@ void cpu_core::after_insn_thunk(void *ctx) {
     int n = std::snprintf(text, sizeof text, "core%4u: %d 0x%08x (0x%0*x)", self->p_.core,
                           int(c.priv), unsigned(c.pc), c.len == 2 ? 4 : 8, unsigned(c.bits));
     const auto add = [&](const char *fmt, auto... args) {
-        if (n > 0 && size_t(n) < sizeof text) n += std::snprintf(text + n, sizeof text - size_t(n), fmt, args...);
+        if (n > 0 && size_t(n) < sizeof text)
+            n += std::snprintf(text + n, sizeof text - size_t(n), fmt, args...);
     };
     if (c.rd) add(" x%-2u 0x%08x", c.rd, unsigned(c.rd_value));
     for (unsigned i = 0; i < c.csr_count; ++i) {
@@ -81,7 +98,8 @@ void cpu_core::after_insn_thunk(void *ctx) {
         add(" c%u_%s 0x%08x", unsigned(c.csr[i]), name, unsigned(c.csr_value[i]));
     }
     if (c.load) add(" mem 0x%08x", unsigned(c.addr));
-    if (c.store) add(" mem 0x%08x 0x%0*x", unsigned(c.addr), int(c.size * 2), unsigned(c.store_value));
+    if (c.store)
+        add(" mem 0x%08x 0x%0*x", unsigned(c.addr), int(c.size * 2), unsigned(c.store_value));
     self->p_.log->write(trace::log_commit, self->p_.tile_id, int(self->p_.core),
                         self->commit_cycle_, text);
 }

@@ -25,8 +25,9 @@ bool cpu_core::code_watch_ranges(const rv_debug_points *points, bool logging,
         }
     if (logging) {
         const trace::event_log::options &o = p_.log->settings();
-        spans.emplace_back(o.addr_from & ~uint64_t(page_mask),
-                           std::min<uint64_t>((o.addr_to + page_mask) & ~uint64_t(page_mask), 1ull << 32));
+        spans.emplace_back(
+            o.addr_from & ~uint64_t(page_mask),
+            std::min<uint64_t>((o.addr_to + page_mask) & ~uint64_t(page_mask), 1ull << 32));
     }
     std::sort(spans.begin(), spans.end());
     out.clear();
@@ -65,8 +66,8 @@ rv_run_status cpu_core::run_slice(uint64_t limit, const debug_slice &dbg, rv_deb
                 if (o.cycle_to < UINT64_MAX) run_to = std::min(run_to, o.cycle_to + 1);
             }
         }
-        const bool log_everywhere =
-            logging && p_.log->settings().addr_from == 0 && p_.log->settings().addr_to >= (1ull << 32);
+        const bool log_everywhere = logging && p_.log->settings().addr_from == 0 &&
+                                    p_.log->settings().addr_to >= (1ull << 32);
         // Every step costs at least a cycle: a target more steps away than the slice has cycles
         // cannot be reached in it.
         const bool target_near = dbg.has_target && dbg.target_steps >= steps &&
@@ -116,7 +117,7 @@ rv_run_status cpu_core::run_slice(uint64_t limit, const debug_slice &dbg, rv_deb
             status = rv_cpu_run(cpu_, run_to);
         }
         if (rv_cpu_steps(cpu_) != steps) skip_first = false;  // the stopped instruction is done
-        if (status == RV_RUN_WATCH) continue;  // into or out of the watched pages
+        if (status == RV_RUN_WATCH) continue;                 // into or out of the watched pages
         // The window opened or closed inside the slice: the slice goes on on the other path.
         if (status == RV_RUN_BUDGET && run_to < limit &&
             (rv_cpu_cycles(cpu_) < limit || dbg.has_cycle_target))

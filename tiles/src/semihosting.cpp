@@ -20,11 +20,27 @@ namespace {
 
 // The operations (ARM's semihosting numbers, which the RISC-V semihosting spec takes over).
 enum op : uint32_t {
-    sys_open = 0x01, sys_close = 0x02, sys_writec = 0x03, sys_write0 = 0x04, sys_write = 0x05,
-    sys_read = 0x06, sys_iserror = 0x08, sys_istty = 0x09, sys_seek = 0x0a, sys_flen = 0x0c,
-    sys_remove = 0x0e, sys_rename = 0x0f, sys_clock = 0x10, sys_time = 0x11, sys_errno = 0x13,
-    sys_get_cmdline = 0x15, sys_heapinfo = 0x16, sys_exit = 0x18, sys_exit_extended = 0x20,
-    sys_elapsed = 0x30, sys_tickfreq = 0x31,
+    sys_open = 0x01,
+    sys_close = 0x02,
+    sys_writec = 0x03,
+    sys_write0 = 0x04,
+    sys_write = 0x05,
+    sys_read = 0x06,
+    sys_iserror = 0x08,
+    sys_istty = 0x09,
+    sys_seek = 0x0a,
+    sys_flen = 0x0c,
+    sys_remove = 0x0e,
+    sys_rename = 0x0f,
+    sys_clock = 0x10,
+    sys_time = 0x11,
+    sys_errno = 0x13,
+    sys_get_cmdline = 0x15,
+    sys_heapinfo = 0x16,
+    sys_exit = 0x18,
+    sys_exit_extended = 0x20,
+    sys_elapsed = 0x30,
+    sys_tickfreq = 0x31,
 };
 constexpr uint32_t application_exit = 0x20026;  // ADP_Stopped_ApplicationExit
 constexpr uint32_t max_name = 4096, chunk = 65536;
@@ -44,7 +60,9 @@ int parent_beneath(int root, const std::string &name, std::string &base) {
     const size_t slash = name.find_last_of('/');
     base = slash == std::string::npos ? name : name.substr(slash + 1);
     if (base.empty() || base == "." || base == "..") return errno = EINVAL, -1;
-    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : name.substr(0, slash);
+    const std::string dir = slash == std::string::npos ? "."
+                            : slash == 0               ? "/"
+                                                       : name.substr(0, slash);
     return open_beneath(root, dir, O_PATH | O_DIRECTORY, 0);
 }
 
@@ -53,20 +71,23 @@ int parent_beneath(int root, const std::string &name, std::string &base) {
 int semihosting_open_root(const std::string &root) {
     const int fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-        throw std::runtime_error("semihosting.root: cannot open the directory '" + root + "': " +
-                                 std::strerror(errno));
+        throw std::runtime_error("semihosting.root: cannot open the directory '" + root +
+                                 "': " + std::strerror(errno));
     const int probe = open_beneath(fd, ".", O_PATH | O_DIRECTORY, 0);
     if (probe < 0) {
         const int e = errno;
         ::close(fd);
-        throw std::runtime_error("semihosting.root '" + root + "': this host cannot confine names "
-                                 "to a directory (openat2: " + std::strerror(e) + "; Linux 5.6 or later)");
+        throw std::runtime_error("semihosting.root '" + root +
+                                 "': this host cannot confine names "
+                                 "to a directory (openat2: " +
+                                 std::strerror(e) + "; Linux 5.6 or later)");
     }
     ::close(probe);
     return fd;
 }
 
-semihosting::semihosting(int root_fd, uint64_t epoch, uint64_t clock_hz, console &out, unsigned core)
+semihosting::semihosting(int root_fd, uint64_t epoch, uint64_t clock_hz, console &out,
+                         unsigned core)
     : root_(root_fd), epoch_(epoch), clock_hz_(clock_hz), out_(out), core_(core) {}
 
 semihosting::~semihosting() {
@@ -196,7 +217,8 @@ int32_t semihosting::remove(cpu_core &core, uint32_t name_addr, uint32_t len) {
 int32_t semihosting::rename(cpu_core &core, uint32_t from, uint32_t from_len, uint32_t to,
                             uint32_t to_len) {
     std::string a, b, base_a, base_b;
-    if (!read_string(core, from, from_len, a) || !read_string(core, to, to_len, b)) return fail(EINVAL);
+    if (!read_string(core, from, from_len, a) || !read_string(core, to, to_len, b))
+        return fail(EINVAL);
     const int da = parent_beneath(root_, a, base_a);
     if (da < 0) return fail(errno);
     const int db = parent_beneath(root_, b, base_b);
@@ -232,10 +254,16 @@ semihosting::result semihosting::call(cpu_core &core) {
     uint32_t w[4] = {0, 0, 0, 0};
     int32_t r = -1;
     result out;
-    const auto words = [&](unsigned n) { return read_words(core, arg, w, n) || (errno_ = EFAULT, false); };
+    const auto words = [&](unsigned n) {
+        return read_words(core, arg, w, n) || (errno_ = EFAULT, false);
+    };
     switch (operation) {
-    case sys_open: if (words(3)) r = open(core, w[0], w[1], w[2]); break;
-    case sys_close: if (words(1)) r = close(w[0]); break;
+    case sys_open:
+        if (words(3)) r = open(core, w[0], w[1], w[2]);
+        break;
+    case sys_close:
+        if (words(1)) r = close(w[0]);
+        break;
     case sys_writec: {
         uint8_t c;
         if (core.debug_memory(false, arg, &c, 1) == 1) {
@@ -250,34 +278,57 @@ semihosting::result semihosting::call(cpu_core &core) {
         std::string text;
         for (uint32_t a = arg;; ++a) {
             uint8_t c;
-            if (core.debug_memory(false, a, &c, 1) != 1) { r = fail(EFAULT); break; }
-            if (c == 0) { r = 0; break; }
+            if (core.debug_memory(false, a, &c, 1) != 1) {
+                r = fail(EFAULT);
+                break;
+            }
+            if (c == 0) {
+                r = 0;
+                break;
+            }
             text += char(c);
-            if (text.size() >= chunk) { r = fail(E2BIG); break; }
+            if (text.size() >= chunk) {
+                r = fail(E2BIG);
+                break;
+            }
         }
         if (r == 0) out_.write_text(core_, text.data(), text.size());
         break;
     }
-    case sys_write: if (words(3)) r = transfer(core, true, w[0], w[1], w[2]); break;
-    case sys_read: if (words(3)) r = transfer(core, false, w[0], w[1], w[2]); break;
-    case sys_iserror: if (words(1)) r = int32_t(w[0]) < 0 ? 1 : 0; break;
+    case sys_write:
+        if (words(3)) r = transfer(core, true, w[0], w[1], w[2]);
+        break;
+    case sys_read:
+        if (words(3)) r = transfer(core, false, w[0], w[1], w[2]);
+        break;
+    case sys_iserror:
+        if (words(1)) r = int32_t(w[0]) < 0 ? 1 : 0;
+        break;
     case sys_istty:
         if (words(1)) {
             const int *fd = handle(w[0]);
             r = fd ? (*fd < 0 ? 1 : 0) : -1;
         }
         break;
-    case sys_seek: if (words(2)) r = seek(w[0], w[1]); break;
-    case sys_flen: if (words(1)) r = flen(w[0]); break;
-    case sys_remove: if (words(2)) r = remove(core, w[0], w[1]); break;
-    case sys_rename: if (words(4)) r = rename(core, w[0], w[1], w[2], w[3]); break;
+    case sys_seek:
+        if (words(2)) r = seek(w[0], w[1]);
+        break;
+    case sys_flen:
+        if (words(1)) r = flen(w[0]);
+        break;
+    case sys_remove:
+        if (words(2)) r = remove(core, w[0], w[1]);
+        break;
+    case sys_rename:
+        if (words(4)) r = rename(core, w[0], w[1], w[2], w[3]);
+        break;
     // Time is simulated time, so a run stays deterministic: the core's cycles at its clock.
     case sys_clock: r = int32_t(cycles * 100 / clock_hz_); break;
     case sys_time: r = int32_t(epoch_ + cycles / clock_hz_); break;
     case sys_elapsed: {
-        uint8_t b[8] = {uint8_t(cycles), uint8_t(cycles >> 8), uint8_t(cycles >> 16),
-                              uint8_t(cycles >> 24), uint8_t(cycles >> 32), uint8_t(cycles >> 40),
-                              uint8_t(cycles >> 48), uint8_t(cycles >> 56)};
+        uint8_t b[8] = {uint8_t(cycles),       uint8_t(cycles >> 8),  uint8_t(cycles >> 16),
+                        uint8_t(cycles >> 24), uint8_t(cycles >> 32), uint8_t(cycles >> 40),
+                        uint8_t(cycles >> 48), uint8_t(cycles >> 56)};
         r = core.debug_memory(true, arg, b, 8) == 8 ? 0 : fail(EFAULT);
         break;
     }
@@ -289,7 +340,8 @@ semihosting::result semihosting::call(cpu_core &core) {
         uint32_t block;
         uint8_t zeros[16] = {};
         r = read_words(core, arg, &block, 1) && core.debug_memory(true, block, zeros, 16) == 16
-                ? 0 : fail(EFAULT);
+                ? 0
+                : fail(EFAULT);
         break;
     }
     case sys_exit:  // RV32 passes the reason itself, as AArch32 does

@@ -9,7 +9,9 @@ sim_control::sim_control(sc_core::sc_module_name name, unsigned tile_id, unsigne
                          unsigned access_latency_cycles, sc_core::sc_time clock_period,
                          run_control_if &run_control)
     : register_target(name, TILE_SIMCTRL_SIZE, access_latency_cycles, clock_period),
-      tile_id_(tile_id), run_control_(run_control), latched_cycle_hi_(cores, 0) {}
+      tile_id_(tile_id),
+      run_control_(run_control),
+      latched_cycle_hi_(cores, 0) {}
 
 bool sim_control::read_register(uint32_t offset, uint32_t &value, tlm::tlm_generic_payload &trans,
                                 const sc_core::sc_time &) {
@@ -21,16 +23,11 @@ bool sim_control::read_register(uint32_t offset, uint32_t &value, tlm::tlm_gener
         latched_cycle_hi_[who->core] = uint32_t(who->core_cycles >> 32);
         value = uint32_t(who->core_cycles);
         return true;
-    case SIMCTRL_CYCLE_HI:
-        value = latched_cycle_hi_[who->core];
-        return true;
+    case SIMCTRL_CYCLE_HI: value = latched_cycle_hi_[who->core]; return true;
     case SIMCTRL_EXIT:
     case SIMCTRL_SHUTDOWN:
-    case SIMCTRL_MARK:
-        value = 0;
-        return true;
-    default:
-        return false;
+    case SIMCTRL_MARK: value = 0; return true;
+    default: return false;
     }
 }
 
@@ -47,11 +44,8 @@ bool sim_control::write_register(uint32_t offset, uint32_t value, tlm::tlm_gener
         who->halt_requested = true;
         run_control_.shutdown(tile_id_, who->core, value, who->core_cycles);
         return true;
-    case SIMCTRL_MARK:
-        run_control_.mark(tile_id_, who->core, value, who->core_cycles);
-        return true;
-    default:
-        return false;
+    case SIMCTRL_MARK: run_control_.mark(tile_id_, who->core, value, who->core_cycles); return true;
+    default: return false;
     }
 }
 

@@ -17,8 +17,8 @@ namespace tiles {
 // (MAP_NORESERVE) a mesh of thousands of mostly idle tiles reserves more than it ever touches.
 sram::lazy_memory::lazy_memory(uint32_t bytes) : size(bytes) {
 #ifdef SRAM_MMAP
-    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     data = p == MAP_FAILED ? nullptr : static_cast<uint8_t *>(p);
 #else
     data = static_cast<uint8_t *>(std::calloc(bytes, 1));
@@ -37,8 +37,13 @@ sram::lazy_memory::~lazy_memory() {
 sram::sram(sc_core::sc_module_name name, uint32_t physical_base, uint32_t size,
            unsigned read_latency, unsigned write_latency, sc_core::sc_time clock_period,
            rv_reservation_set *reservations)
-    : sc_module(name), socket("socket"), storage_(size), read_latency_(read_latency),
-      write_latency_(write_latency), period_(clock_period), reservations_(reservations),
+    : sc_module(name),
+      socket("socket"),
+      storage_(size),
+      read_latency_(read_latency),
+      write_latency_(write_latency),
+      period_(clock_period),
+      reservations_(reservations),
       physical_base_(physical_base) {
     socket.register_b_transport(this, &sram::b_transport);
     socket.register_get_direct_mem_ptr(this, &sram::get_direct_mem_ptr);
@@ -119,7 +124,8 @@ bool sram::get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &dmi) {
 unsigned sram::transport_dbg(tlm::tlm_generic_payload &trans) {
     const uint64_t addr = trans.get_address();
     if (addr >= storage_.size) return 0;
-    const unsigned len = unsigned(std::min<uint64_t>(trans.get_data_length(), storage_.size - addr));
+    const unsigned len =
+        unsigned(std::min<uint64_t>(trans.get_data_length(), storage_.size - addr));
     if (trans.is_read())
         std::memcpy(trans.get_data_ptr(), storage_.data + addr, len);
     else if (trans.is_write())

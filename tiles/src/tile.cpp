@@ -6,17 +6,21 @@ namespace tiles {
 
 tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_geometry &geometry,
            sc_core::sc_time clock_period, run_control_if &run_control, const outputs &out)
-    : sc_module(name), geometry_(geometry), msip_("msip", config.cores), mtip_("mtip", config.cores),
-      meip_("meip", config.cores), seip_("seip", config.cores) {
+    : sc_module(name),
+      geometry_(geometry),
+      msip_("msip", config.cores),
+      mtip_("mtip", config.cores),
+      meip_("meip", config.cores),
+      seip_("seip", config.cores) {
     rv_reservations_init(&reservations_);
     const unsigned dev_lat = config.device_latency;
 
     bus_ = std::make_unique<tile_bus>("bus", config.bus_word_cycles, clock_period);
-    sram_ = std::make_unique<sram>("sram", TILE_SRAM_BASE, config.sram_size,
-                                   config.sram_read_latency, config.sram_write_latency,
-                                   clock_period, &reservations_);
-    clint_ = std::make_unique<clint>("clint", config.cores, config.timer_divider, dev_lat,
-                                     clock_period);
+    sram_ =
+        std::make_unique<sram>("sram", TILE_SRAM_BASE, config.sram_size, config.sram_read_latency,
+                               config.sram_write_latency, clock_period, &reservations_);
+    clint_ =
+        std::make_unique<clint>("clint", config.cores, config.timer_divider, dev_lat, clock_period);
     console_ = std::make_unique<console>("console", geometry.x, geometry.y, config.cores, dev_lat,
                                          clock_period, out.console_out, out.console_log);
     sim_control_ = std::make_unique<sim_control>("sim_control", geometry.id, config.cores, dev_lat,
@@ -35,7 +39,8 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
     bus_->devices.bind(tile_info_->socket);
     bus_->map_device(TILE_INFO_BASE, TILE_INFO_SIZE, "tile_info");
 
-    const std::string tile_label = "[" + std::to_string(geometry.x) + "," + std::to_string(geometry.y);
+    const std::string tile_label =
+        "[" + std::to_string(geometry.x) + "," + std::to_string(geometry.y);
     for (unsigned c = 0; c < config.cores; ++c) {
         cpu_core::params p;
         p.tile_id = geometry.id;

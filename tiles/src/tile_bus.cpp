@@ -4,8 +4,12 @@
 
 namespace tiles {
 
-tile_bus::tile_bus(sc_core::sc_module_name name, unsigned word_cycles, sc_core::sc_time clock_period)
-    : sc_module(name), masters("masters"), devices("devices"), word_cycles_(word_cycles),
+tile_bus::tile_bus(sc_core::sc_module_name name, unsigned word_cycles,
+                   sc_core::sc_time clock_period)
+    : sc_module(name),
+      masters("masters"),
+      devices("devices"),
+      word_cycles_(word_cycles),
       period_(clock_period) {
     masters.register_b_transport(this, &tile_bus::b_transport);
     masters.register_get_direct_mem_ptr(this, &tile_bus::get_direct_mem_ptr);
@@ -26,7 +30,8 @@ void tile_bus::map_device(uint32_t base, uint32_t size, const std::string &label
 int tile_bus::decode(uint64_t addr, unsigned len) const {
     for (size_t i = 0; i < map_.size(); ++i) {
         const range &r = map_[i];
-        if (addr >= r.base && addr - r.base < r.size && len <= r.size - (addr - r.base)) return int(i);
+        if (addr >= r.base && addr - r.base < r.size && len <= r.size - (addr - r.base))
+            return int(i);
     }
     return -1;
 }

@@ -9,9 +9,9 @@
 namespace trace {
 
 namespace {
-const std::pair<const char *, unsigned> names[] = {
-    {"insn", log_insn}, {"trap", log_trap}, {"irq", log_irq}, {"mmio", log_mmio}, {"namp", log_namp},
-    {"commit", log_commit}};
+const std::pair<const char *, unsigned> names[] = {{"insn", log_insn}, {"trap", log_trap},
+                                                   {"irq", log_irq},   {"mmio", log_mmio},
+                                                   {"namp", log_namp}, {"commit", log_commit}};
 
 const char *name_of(unsigned category) {
     for (const auto &[name, bit] : names)
@@ -25,7 +25,8 @@ unsigned parse_log_categories(const std::string &list) {
     std::istringstream in(list);
     std::string word;
     while (std::getline(in, word, ',')) {
-        unsigned bit = word == "all" ? log_insn | log_trap | log_irq | log_mmio | log_namp | log_commit : 0;
+        unsigned bit =
+            word == "all" ? log_insn | log_trap | log_irq | log_mmio | log_namp | log_commit : 0;
         for (const auto &[name, b] : names)
             if (word == name) bit = b;
         if (!bit)
@@ -33,7 +34,9 @@ unsigned parse_log_categories(const std::string &list) {
                                         "' (known: insn, commit, trap, irq, mmio, namp, all)");
         mask |= bit;
     }
-    if (!mask) throw std::invalid_argument("--log: no category given (insn, commit, trap, irq, mmio, namp, all)");
+    if (!mask)
+        throw std::invalid_argument(
+            "--log: no category given (insn, commit, trap, irq, mmio, namp, all)");
     return mask;
 }
 
@@ -45,7 +48,8 @@ event_log::range_list event_log::parse_ranges(const std::string &option, const s
         return std::invalid_argument(option + ": '" + text + "' is not a list like 0,3-5");
     };
     const auto number = [&](const std::string &s) {
-        if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) throw bad();
+        if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+            throw bad();
         return unsigned(std::stoul(s));
     };
     while (std::getline(in, item, ',')) {

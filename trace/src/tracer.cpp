@@ -15,9 +15,12 @@ std::string quoted(const std::string &s) {
     std::ostringstream o;
     o << '"';
     for (char c : s) {
-        if (c == '"' || c == '\\') o << '\\' << c;
-        else if (uint8_t(c) < 0x20) o << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
-        else o << c;
+        if (c == '"' || c == '\\')
+            o << '\\' << c;
+        else if (uint8_t(c) < 0x20)
+            o << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
+        else
+            o << c;
     }
     o << '"';
     return o.str();
@@ -44,15 +47,18 @@ const char *category_name(unsigned category) {
 
 unsigned parse_categories(const std::string &list) {
     static const std::pair<const char *, unsigned> names[] = {
-        {"cores", cores}, {"marks", marks}, {"namp", namp}, {"dma", dma}, {"noc", noc},
-        {"all", cores | marks | namp | dma | noc}};
+        {"cores", cores}, {"marks", marks}, {"namp", namp},
+        {"dma", dma},     {"noc", noc},     {"all", cores | marks | namp | dma | noc}};
     unsigned mask = 0;
     std::istringstream in(list);
     std::string word;
     while (std::getline(in, word, ',')) {
         bool known = false;
         for (const auto &[name, bit] : names)
-            if (word == name) { mask |= bit; known = true; }
+            if (word == name) {
+                mask |= bit;
+                known = true;
+            }
         if (!known)
             throw std::invalid_argument("unknown trace category '" + word +
                                         "' (known: cores, marks, namp, dma, noc, all)");
@@ -61,9 +67,11 @@ unsigned parse_categories(const std::string &list) {
 }
 
 tracer::tracer(const std::string &path, const options &opt) : opt_(opt), out_(path) {
-    if (!out_) throw std::runtime_error("--trace: cannot write '" + path + "': " + std::strerror(errno));
+    if (!out_)
+        throw std::runtime_error("--trace: cannot write '" + path + "': " + std::strerror(errno));
     out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-    out_ << "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"namp-vp\"}}";
+    out_ << "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"namp-"
+            "vp\"}}";
 }
 
 tracer::~tracer() {
@@ -75,8 +83,8 @@ unsigned tracer::process_id(const std::string &process) {
         if (processes_[i] == process) return unsigned(i + 1);
     processes_.push_back(process);
     const unsigned pid = unsigned(processes_.size());
-    out_ << ",\n{\"ph\":\"M\",\"pid\":" << pid << ",\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":"
-         << quoted(process) << "}}";
+    out_ << ",\n{\"ph\":\"M\",\"pid\":" << pid
+         << ",\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":" << quoted(process) << "}}";
     out_ << ",\n{\"ph\":\"M\",\"pid\":" << pid
          << ",\"tid\":0,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" << pid << "}}";
     return pid;
@@ -116,8 +124,9 @@ void tracer::write_slice(const track_info &tr, const open_slice &s, const sc_cor
     const sc_core::sc_time to = end > opt_.window_end ? opt_.window_end : end;
     if (to < from || end < opt_.window_start || s.start > opt_.window_end || !room()) return;
     ++events_;
-    out_ << ",\n{\"ph\":\"X\",\"cat\":\"" << tr.cat << "\",\"pid\":" << tr.pid << ",\"tid\":" << tr.tid << ",\"ts\":" << us(from)
-         << ",\"dur\":" << us(to - from) << ",\"name\":" << quoted(s.name) << "}";
+    out_ << ",\n{\"ph\":\"X\",\"cat\":\"" << tr.cat << "\",\"pid\":" << tr.pid
+         << ",\"tid\":" << tr.tid << ",\"ts\":" << us(from) << ",\"dur\":" << us(to - from)
+         << ",\"name\":" << quoted(s.name) << "}";
 }
 
 void tracer::end(track_id track, const sc_core::sc_time &t) {
@@ -133,8 +142,8 @@ void tracer::instant(track_id track, const std::string &name, const sc_core::sc_
     if (!track || !in_window(t) || !room()) return;
     const track_info &tr = tracks_[track - 1];
     ++events_;
-    out_ << ",\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"" << tr.cat << "\",\"pid\":" << tr.pid << ",\"tid\":" << tr.tid
-         << ",\"ts\":" << us(t) << ",\"name\":" << quoted(name) << "}";
+    out_ << ",\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"" << tr.cat << "\",\"pid\":" << tr.pid
+         << ",\"tid\":" << tr.tid << ",\"ts\":" << us(t) << ",\"name\":" << quoted(name) << "}";
     if (t > last_) last_ = t;
 }
 
@@ -146,8 +155,9 @@ void tracer::async_slice(track_id track, const std::string &name, uint64_t id,
     const track_info &tr = tracks_[track - 1];
     ++events_;  // one packet, two records
     for (const auto &[ph, t] : {std::make_pair("b", from), std::make_pair("e", to)})
-        out_ << ",\n{\"ph\":\"" << ph << "\",\"cat\":\"" << tr.cat << "\",\"id\":" << id << ",\"pid\":" << tr.pid
-             << ",\"tid\":" << tr.tid << ",\"ts\":" << us(t) << ",\"name\":" << quoted(name) << "}";
+        out_ << ",\n{\"ph\":\"" << ph << "\",\"cat\":\"" << tr.cat << "\",\"id\":" << id
+             << ",\"pid\":" << tr.pid << ",\"tid\":" << tr.tid << ",\"ts\":" << us(t)
+             << ",\"name\":" << quoted(name) << "}";
     if (end > last_) last_ = end;
 }
 
@@ -155,7 +165,8 @@ void tracer::counter(track_id track, const std::string &name, double value,
                      const sc_core::sc_time &t) {
     if (!track || !in_window(t) || !room()) return;
     ++events_;
-    out_ << ",\n{\"ph\":\"C\",\"cat\":\"" << tracks_[track - 1].cat << "\",\"pid\":" << tracks_[track - 1].pid << ",\"ts\":" << us(t)
+    out_ << ",\n{\"ph\":\"C\",\"cat\":\"" << tracks_[track - 1].cat
+         << "\",\"pid\":" << tracks_[track - 1].pid << ",\"ts\":" << us(t)
          << ",\"name\":" << quoted(name) << ",\"args\":{\"value\":" << value << "}}";
     if (t > last_) last_ = t;
 }

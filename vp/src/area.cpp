@@ -142,7 +142,8 @@ std::string area_parts_table(const area_estimate &a, const platform_config &c) {
     o << "Parts of one instance (gates; regs = register and storage bits; * = this platform's\n"
          "extension, not in the thesis' design):\n";
     for (const area_component &comp : a.components) {
-        o << "\n" << comp.name << " (x" << comp.count << ", " << std::setprecision(0)
+        o << "\n"
+          << comp.name << " (x" << comp.count << ", " << std::setprecision(0)
           << comp.each_kgates * 1000 << " gates each)\n";
         for (const area_part &p : comp.parts)
             o << "  " << std::right << std::setw(7) << std::setprecision(0) << u.gates(p.s) << "  "

@@ -58,9 +58,12 @@ struct point {
 std::vector<point> points(const std::vector<std::string> &ov, area_unit_costs *costs) {
     *costs = area_costs(config_of("", {}, ov));
     const std::vector<std::string> s4 = {"namp.slots=4"};
-    const area_structure bare = thesis_namp("bare", s4, ov), bare5 = thesis_namp("bare", {"namp.slots=5"}, ov);
-    const area_structure chan = thesis_namp("barechan", s4, ov), msg = thesis_namp("baremsg", s4, ov);
-    const area_structure noccm = thesis_namp("barechan", {"namp.slots=4", "namp.enable_ccm=false"}, ov);
+    const area_structure bare = thesis_namp("bare", s4, ov),
+                         bare5 = thesis_namp("bare", {"namp.slots=5"}, ov);
+    const area_structure chan = thesis_namp("barechan", s4, ov),
+                         msg = thesis_namp("baremsg", s4, ov);
+    const area_structure noccm =
+        thesis_namp("barechan", {"namp.slots=4", "namp.enable_ccm=false"}, ov);
     const area_structure nobuf = thesis_namp(
         "barechan", {"namp.slots=4", "namp.enable_ccm=false", "namp.enable_buffered=false"}, ov);
     const area_structure svfull = thesis_namp("svfull", {"namp.ps=false"}, ov);
@@ -84,18 +87,20 @@ std::vector<point> points(const std::vector<std::string> &ov, area_unit_costs *c
     const auto C = area_role::calibration, V = area_role::validation, N = area_role::not_comparable;
     return {
         {"bare-metal NAMP", "5.1, Fig. 4.15", "`bare`, 4 slots", "kGates", 24, C, k(bare)},
-        {"fully fledged NAMP", "4.4.5, Fig. 4.17", "`svfull` without PS (SLOTS_PHYS 1, SLOTS_VIRT 4)",
-         "kGates", 40, C, k(svfull)},
+        {"fully fledged NAMP", "4.4.5, Fig. 4.17",
+         "`svfull` without PS (SLOTS_PHYS 1, SLOTS_VIRT 4)", "kGates", 40, C, k(svfull)},
         {"connection-oriented only saves", "5.1", "`barechan` against `bare`, 4 slots", "%", 16, C,
          saves(chan, bare)},
         {"connection-less only saves", "5.1", "`baremsg` against `bare`, 4 slots", "%", 34, C,
          saves(msg, bare)},
-        {"buffered sending adds", "4.4.2, Fig. 4.14", "`barechan` noccm against nobuf, 4 slots", "%",
-         15, C, adds(noccm, nobuf)},
+        {"buffered sending adds", "4.4.2, Fig. 4.14", "`barechan` noccm against nobuf, 4 slots",
+         "%", 15, C, adds(noccm, nobuf)},
         {"CCM adds", "4.4.2, Fig. 4.14", "`barechan` against noccm, 4 slots", "%", 4, C,
          adds(chan, noccm)},
         {"each slot adds", "5.1, 4.4.1", "`bare`: 5 slots minus 4 slots", "kGates", 4, V,
-         [bare, bare5](const area_unit_costs &u) { return (u.gates(bare5) - u.gates(bare)) / 1000; }},
+         [bare, bare5](const area_unit_costs &u) {
+             return (u.gates(bare5) - u.gates(bare)) / 1000;
+         }},
         {"a virtual interface adds, of a slot", "4.4.4, Fig. 4.16",
          "`svbase`: SLOTS_VIRT 4 minus 3, against one more slot", "%", 8, V,
          [v4, v3, v3s4](const area_unit_costs &u) {
@@ -105,21 +110,24 @@ std::vector<point> points(const std::vector<std::string> &ov, area_unit_costs *c
         // 5.1's "32% can be saved" follows its 1.4 kGates, but its only source in the text is
         // 4.2.3.4's FPGA register count ("the registers drop by 32%", for either list type; the
         // LUTs drop by 22 % or 5 %): both readings, the guard (scripts/claims) on the registers
-        {"HW-OSQM static configuration saves, gates", "5.1", "`namp.osqm_static` against run-time: gates",
-         "%", 32, V, saves(osqm_static, osqm)},
+        {"HW-OSQM static configuration saves, gates", "5.1",
+         "`namp.osqm_static` against run-time: gates", "%", 32, V, saves(osqm_static, osqm)},
         {"HW-OSQM static configuration saves, registers", "5.1, 4.2.3.4",
-         "`namp.osqm_static` against run-time: register bits (4.2.3.4 counts FPGA registers)", "%", 32,
-         V, [osqm_static, osqm](const area_unit_costs &) {
+         "`namp.osqm_static` against run-time: register bits (4.2.3.4 counts FPGA registers)", "%",
+         32, V,
+         [osqm_static, osqm](const area_unit_costs &) {
              return 100 * (1 - (osqm_static.ff_bits + osqm_static.storage_bits) /
                                    (osqm.ff_bits + osqm.storage_bits));
          }},
-        {"a simple variant adds", "abstract", "`baremsg` (4.4.1: \"a simple bare-metal configuration\"), 4 slots",
-         "kGates", 14, V, k(msg)},
+        {"a simple variant adds", "abstract",
+         "`baremsg` (4.4.1: \"a simple bare-metal configuration\"), 4 slots", "kGates", 14, V,
+         k(msg)},
         {"a fully fledged NAMP, approximately", "abstract", "`svfull` with PS", "kGates", 46, V,
          k(svfull_ps)},
-        {"NoC buffers", "4.4", "default adapter (the thesis gives no depths)", "kGates", 37, N, k(nocbuf)},
-        {"DMA controller, 2 slots", "4.4", "default adapter (the thesis gives no FIFO depths)", "kGates",
-         27, N, k(dma)},
+        {"NoC buffers", "4.4", "default adapter (the thesis gives no depths)", "kGates", 37, N,
+         k(nocbuf)},
+        {"DMA controller, 2 slots", "4.4", "default adapter (the thesis gives no FIFO depths)",
+         "kGates", 27, N, k(dma)},
     };
 }
 
@@ -151,7 +159,7 @@ namespace {
 // adder 3) and of an FSM state's control logic (state decode, next-state and enables: about 40).
 // FIFO storage (not calibrated: the thesis gives no depths): a flip-flop with its read path, 7.
 const std::pair<const char *, int64_t> library_logic[] = {
-    {"mux_bit_mgates", 2000}, {"eq_bit_mgates", 2500}, {"cmp_bit_mgates", 5000},
+    {"mux_bit_mgates", 2000}, {"eq_bit_mgates", 2500},  {"cmp_bit_mgates", 5000},
     {"add_bit_mgates", 7000}, {"inc_bit_mgates", 3000}, {"fsm_state_mgates", 40000}};
 }  // namespace
 
@@ -169,13 +177,20 @@ area_fit area_calibrate(const std::vector<std::string> &overrides) {
         area_unit_costs t = u;
         for (const auto &kv : area_fit{ff, logic, 0}.unit_mgates()) {
             const double g = kv.second / 1000.0;
-            if (kv.first == "ff_bit_mgates") t.ff = g;
-            else if (kv.first == "mux_bit_mgates") t.mux = g;
-            else if (kv.first == "eq_bit_mgates") t.eq = g;
-            else if (kv.first == "cmp_bit_mgates") t.cmp = g;
-            else if (kv.first == "add_bit_mgates") t.add = g;
-            else if (kv.first == "inc_bit_mgates") t.inc = g;
-            else t.state = g;
+            if (kv.first == "ff_bit_mgates")
+                t.ff = g;
+            else if (kv.first == "mux_bit_mgates")
+                t.mux = g;
+            else if (kv.first == "eq_bit_mgates")
+                t.eq = g;
+            else if (kv.first == "cmp_bit_mgates")
+                t.cmp = g;
+            else if (kv.first == "add_bit_mgates")
+                t.add = g;
+            else if (kv.first == "inc_bit_mgates")
+                t.inc = g;
+            else
+                t.state = g;
         }
         return t;
     };
@@ -183,7 +198,8 @@ area_fit area_calibrate(const std::vector<std::string> &overrides) {
     int64_t lo_f = 1000, hi_f = 20000, lo_l = 0, hi_l = 5000;
     area_fit best{0, 0, 1e300};
     for (;;) {
-        const int64_t df = std::max<int64_t>(1, (hi_f - lo_f) / 40), dl = std::max<int64_t>(1, (hi_l - lo_l) / 40);
+        const int64_t df = std::max<int64_t>(1, (hi_f - lo_f) / 40),
+                      dl = std::max<int64_t>(1, (hi_l - lo_l) / 40);
         for (int64_t f = lo_f; f <= hi_f; f += df)
             for (int64_t l = lo_l; l <= hi_l; l += dl) {
                 const double e = rms_of(pts, costs(f, l));
@@ -202,8 +218,9 @@ std::string area_calibration_table(const std::vector<std::string> &overrides) {
     const std::vector<area_calibration_point> pts = area_calibration(overrides);
     std::ostringstream o;
     const auto block = [&](area_role role, const char *title) {
-        o << title << "\n\n| thesis | section | model configuration | thesis | model | error |\n"
-                      "|---|---|---|---:|---:|---:|\n";
+        o << title
+          << "\n\n| thesis | section | model configuration | thesis | model | error |\n"
+             "|---|---|---|---:|---:|---:|\n";
         double sum = 0;
         unsigned n = 0;
         for (const area_calibration_point &p : pts) {
@@ -228,10 +245,10 @@ std::string area_calibration_table(const std::vector<std::string> &overrides) {
     block(area_role::not_comparable,
           "**Not comparable** (the thesis gives the total but not the structure it sizes):");
     const area_fit fit = area_calibrate(overrides);
-    o << "Fitted on the calibration points (least squares of the relative errors, RMS " << std::fixed
-      << std::setprecision(1) << 100 * fit.rms << " %): a register bit " << fit.ff_bit_mgates / 1000.0
-      << " gates, the cell library's combinational costs x " << std::setprecision(3)
-      << fit.logic_permille / 1000.0 << " (";
+    o << "Fitted on the calibration points (least squares of the relative errors, RMS "
+      << std::fixed << std::setprecision(1) << 100 * fit.rms << " %): a register bit "
+      << fit.ff_bit_mgates / 1000.0 << " gates, the cell library's combinational costs x "
+      << std::setprecision(3) << fit.logic_permille / 1000.0 << " (";
     bool first = true;
     for (const auto &kv : fit.unit_mgates()) {
         o << (first ? "" : ", ") << "`area." << kv.first << "` " << kv.second;

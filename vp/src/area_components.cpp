@@ -26,8 +26,16 @@ struct p {
     std::vector<area_part> &v;
     void add(const char *name, area_structure s, bool ext = false) { v.push_back({name, s, ext}); }
 };
-area_structure ff(double b) { area_structure s; s.ff_bits = b; return s; }
-area_structure states(double n) { area_structure s; s.states = n; return s; }
+area_structure ff(double b) {
+    area_structure s;
+    s.ff_bits = b;
+    return s;
+}
+area_structure states(double n) {
+    area_structure s;
+    s.states = n;
+    return s;
+}
 // n protocol steps that each access the bus or build a message: their control states and one
 // input each on the bus-address and the write-data multiplexers (or the message-word select)
 area_structure steps(double n) {
@@ -80,7 +88,8 @@ void noc_buffer(const platform_config &c, std::vector<area_part> &v) {
 }
 
 void data_request_queue(const platform_config &c, std::vector<area_part> &v) {
-    const double Q = c.na.target_queue_flits ? c.na.target_queue_flits : 2.0 * c.noc.max_packet_flits;
+    const double Q =
+        c.na.target_queue_flits ? c.na.target_queue_flits : 2.0 * c.noc.max_packet_flits;
     p a{v};
     a.add("storage (na.target_queue_flits)", {0, Q * W});
     area_structure ctl = ff(2 * bits_for(uint64_t(Q)));
@@ -101,8 +110,9 @@ void dma_engine(const platform_config &c, std::vector<area_part> &v) {
 void dma_slot(const platform_config &c, std::vector<area_part> &v) {
     features f = features_of(c);
     p a{v};
-    area_structure r = ff(W + f.tile_bits + W + 21 + 3 + 3);  // LOCAL, TILE, REMOTE, SIZE, CTRL, STATUS
-    r.mux_bits = 5 * W;                                      // bus read of six registers
+    area_structure r =
+        ff(W + f.tile_bits + W + 21 + 3 + 3);  // LOCAL, TILE, REMOTE, SIZE, CTRL, STATUS
+    r.mux_bits = 5 * W;                        // bus read of six registers
     a.add("registers LOCAL_ADDR, REMOTE_TILE, REMOTE_ADDR, SIZE, CONTROL, STATUS", r);
 }
 
@@ -111,14 +121,14 @@ void dma_context(const platform_config &c, std::vector<area_part> &v) {
     const double P = c.noc.max_packet_flits;
     p a{v};
     area_structure prog = ff(2 * W + 21 + f.tile_bits + 8);  // addresses, bytes left, tile, tag
-    prog.inc_bits = 2 * W + 21;                               // both addresses advance, bytes count down
+    prog.inc_bits = 2 * W + 21;  // both addresses advance, bytes count down
     prog.eq_bits = 21;
     a.add("transfer progress: addresses, bytes left, tile, tag", prog);
     a.add("read-ahead FIFO (na.dma_fifo_packets packets)", {0, c.na.dma_fifo_packets * P * W});
     a.add("context FSM", states(4));
     if (f.sg && c.na.namp.enabled) {
         area_structure sg = ff(16 + 16 + 16);  // chunk size, stride, chunks left
-        sg.add_bits = W;                        // next chunk address
+        sg.add_bits = W;                       // next chunk address
         sg.inc_bits = 16;
         a.add("NAMP-CC scatter/gather address generation", sg);
     }
@@ -132,8 +142,8 @@ void dma_context(const platform_config &c, std::vector<area_part> &v) {
 void namp_slot(const platform_config &c, std::vector<area_part> &v) {
     features f = features_of(c);
     p a{v};
-    const double flag_bits = 3 /* VALID DONE IEN */ + (f.chan ? 2 : 0) /* COM CON */ + (f.buf ? 1 : 0) +
-                             (f.ccm ? 1 : 0) + (f.cc ? 1 : 0) + (f.ps ? 1 : 0);
+    const double flag_bits = 3 /* VALID DONE IEN */ + (f.chan ? 2 : 0) /* COM CON */ +
+                             (f.buf ? 1 : 0) + (f.ccm ? 1 : 0) + (f.cc ? 1 : 0) + (f.ps ? 1 : 0);
     area_structure cfg = ff(flag_bits + 3 * W);
     cfg.mux_bits = 4 * W;  // bus read: FLAGS, PARAM1..3, STATUS
     a.add("FLAGS, PARAM1..3 and their bus read", cfg);
@@ -149,8 +159,9 @@ void namp_slot(const platform_config &c, std::vector<area_part> &v) {
         a.add("back-off / poll timer (namp.retry_max_cycles)", t);
     }
     if (f.buf) a.add("send-buffer element: index and size-word address", ff(16 + A));
-    unsigned n = 7 /* idle ready data dma finalize done error */ + (f.msg ? 2 : 0) /* request retry */ +
-                 (f.chan ? 1 : 0) /* credit_wait */ + (f.ccm ? 1 : 0) /* send_wait */ + (f.cc ? 1 : 0);
+    unsigned n = 7 /* idle ready data dma finalize done error */ +
+                 (f.msg ? 2 : 0) /* request retry */ + (f.chan ? 1 : 0) /* credit_wait */ +
+                 (f.ccm ? 1 : 0) /* send_wait */ + (f.cc ? 1 : 0);
     a.add("slot FSM (implicit transitions, timer)", states(n));
     if (f.cc) {
         area_structure cc = ff(2 + 8 + 8 + 6 + 8);  // kind, id, member index, failed, ended
@@ -166,7 +177,8 @@ void namp_slot(const platform_config &c, std::vector<area_part> &v) {
     }
     if (f.sg) a.add("NAMP-CC scatter/gather: chunk count, stride, part", ff(16 + 16 + 8));
     if (f.red) a.add("NAMP-CC reduction: op and type", ff(6));
-    if (f.ps) a.add("NAMP-PS dualcast copy: destination and element", ff(f.tile_bits + A + 16 + A + 3));
+    if (f.ps)
+        a.add("NAMP-PS dualcast copy: destination and element", ff(f.tile_bits + A + 16 + A + 3));
     if (f.osqm) a.add("HW-OSQM: QUEUE and THREAD (Fig. 3.34)", ff(A + 1 + A));
     area_structure prio = ff(8);
     prio.mux_bits = W;
@@ -193,7 +205,8 @@ void namp_initiator(const platform_config &c, std::vector<area_part> &v) {
     p a{v};
     // egress steps: arbitrate, read the handle, program a DMA context, finalize (FINAL), update
     // the slot, give back after a failure
-    a.add("egress FSM: arbitration, handle read, DMA set-up, FINAL, slot update, give-back", steps(6));
+    a.add("egress FSM: arbitration, handle read, DMA set-up, FINAL, slot update, give-back",
+          steps(6));
     a.add("ingress FSM: DMA completion, idle", states(2));
     // the handle's words go into the slot's destination registers and messages are streamed to
     // the NoC buffer word by word (the steps' word select): only the bus port and one word latch
@@ -203,13 +216,15 @@ void namp_initiator(const platform_config &c, std::vector<area_part> &v) {
     a.add("bus port address and data, word latch, element address", work);
     if (f.msg) {
         a.add("messages: ALLOC_REQ; ALLOC_RESP ACK / NACK", steps(3));
-        area_structure bo = ff(16);                                  // jitter LFSR
+        area_structure bo = ff(16);                                   // jitter LFSR
         bo.mux_bits = double(bits_for(f.timer_bits)) * f.timer_bits;  // back-off exponent shift
         a.add("messages: exponential back-off with jitter", bo);
     }
     if (f.chan) {
-        a.add("channels: credit read and CAS, fast-path element, CoM CREDIT; CREDIT update, CREDIT_NACK",
-              steps(7));
+        a.add(
+            "channels: credit read and CAS, fast-path element, CoM CREDIT; CREDIT update, "
+            "CREDIT_NACK",
+            steps(7));
         area_structure ch = ff(2 * W);  // rdata, wr_idx of the fast path
         ch.inc_bits = 2 * W;            // credit decrement, wr_idx increment
         a.add("channels: credit and fast-path arithmetic", ch);
@@ -223,7 +238,8 @@ void namp_initiator(const platform_config &c, std::vector<area_part> &v) {
     }
     if (f.ccm) a.add("CCM: next element, poll, leave", steps(2));
     if (f.mc) {
-        a.add("NAMP-CC multicast: descriptor read, member walk, member status; member responses", steps(4));
+        a.add("NAMP-CC multicast: descriptor read, member walk, member status; member responses",
+              steps(4));
         a.add("NAMP-CC multicast: member handle pointer, count", ff(A + 8));
     }
     if (f.sg) a.add("NAMP-CC scatter/gather: member chunk, gather packing", steps(2));
@@ -257,7 +273,8 @@ void namp_initiator(const platform_config &c, std::vector<area_part> &v) {
 void namp_initiator_port(const platform_config &c, std::vector<area_part> &v) {
     features f = features_of(c);
     p a{v};
-    const unsigned progress = 3 /* ready data finalize */ + (f.msg ? 1 : 0) + (f.ccm ? 1 : 0) + (f.cc ? 1 : 0);
+    const unsigned progress =
+        3 /* ready data finalize */ + (f.msg ? 1 : 0) + (f.ccm ? 1 : 0) + (f.cc ? 1 : 0);
     area_structure arb = ff(f.slot_bits);  // least-recently-served rank
     arb.cmp_bits = f.slot_bits * progress;
     a.add("arbiter inputs (one per progress state), LRS rank", arb);
@@ -289,11 +306,11 @@ void namp_target(const platform_config &c, std::vector<area_part> &v) {
     if (f.msg) {
         a.add("messages: buffer header read, size word, CAS wr_idx", steps(3));
         area_structure al = ff(5 + 5 + 2 * W);  // capacity_log2, max_msg_log2, wr_idx, rd_idx
-        al.eq_bits = W;                  // full
-        al.cmp_bits = W;                 // too large
-        al.inc_bits = W;                 // wr_idx + 1
-        al.add_bits = W;                 // element data address
-        al.mux_bits = 5 * W;             // index << max_msg_log2
+        al.eq_bits = W;                         // full
+        al.cmp_bits = W;                        // too large
+        al.inc_bits = W;                        // wr_idx + 1
+        al.add_bits = W;                        // element data address
+        al.mux_bits = 5 * W;                    // index << max_msg_log2
         a.add("messages: allocation arithmetic", al);
     }
     if (f.chan) {
@@ -332,7 +349,8 @@ void namp_target(const platform_config &c, std::vector<area_part> &v) {
             m.eq_bits = f.tile_bits + W;
             m.inc_bits = 4;
             m.cmp_bits = 4;
-            a.add("collective membership: member-table walk and key compare (namp.identity)", m, true);
+            a.add("collective membership: member-table walk and key compare (namp.identity)", m,
+                  true);
         }
     }
     if (f.sv) {
@@ -370,7 +388,7 @@ void namp_vif(const platform_config &c, std::vector<area_part> &v) {
     task.mux_bits = 3 * W;
     a.add("task interface registers FLAGS, PARAM1..3 (vIDs) of its own", task, true);
     area_structure tr = steps(3);
-    tr.states += 2;  // idle, refuse
+    tr.states += 2;    // idle, refuse
     tr.cmp_bits = 13;  // vID < bound
     tr.add_bits = W;   // table entry address
     a.add("translation FSM, bound compare, entry address", tr);
@@ -385,7 +403,7 @@ void osqm(const platform_config &c, std::vector<area_part> &v) {
     features f = features_of(c);
     p a{v};
     area_structure req = ff(A + A);  // the request being served
-    req.mux_bits = 2 * A;             // initiator or target
+    req.mux_bits = 2 * A;            // initiator or target
     a.add("request: QUEUE, THREAD (from the initiator or the target)", req);
     a.add("insertion FSM: tail read, link, back link, tail update, empty queue", steps(6));
     if (!f.osqm_static) {
@@ -393,15 +411,15 @@ void osqm(const platform_config &c, std::vector<area_part> &v) {
         cfg.mux_bits = 4 * W;
         a.add("run-time configuration: TYPE, DIR, Q_LAYOUT, E_LAYOUT", cfg);
         area_structure ar;
-        ar.add_bits = 2 * W;     // queue + offset, element + offset
-        ar.mux_bits = 2 * W;     // TYPE / DIR select of the pointer
+        ar.add_bits = 2 * W;  // queue + offset, element + offset
+        ar.mux_bits = 2 * W;  // TYPE / DIR select of the pointer
         a.add("pointer addresses: base + configured offset", ar);
     } else {
         area_structure ar;
         ar.inc_bits = 2 * (W - 2);  // base + a constant offset
         a.add("pointer addresses: base + fixed offset", ar);
     }
-    area_structure ext = steps(5);  // lock take / give, bitmap bit, demand IRQ
+    area_structure ext = steps(5);          // lock take / give, bitmap bit, demand IRQ
     ext += ff(4 + A + A + 16 + A + A + 2);  // MODE, BITMAP_*, WAKEUP, LOCK_*
     a.add("MODE, bitmap, wake-up queue, OS lock", ext, true);
     area_structure fifo;
@@ -431,8 +449,8 @@ unsigned namp_on(const platform_config &c) { return c.na.namp.enabled ? 1 : 0; }
 
 const std::vector<area_component_def> &area_component_defs() {
     static const std::vector<area_component_def> defs = {
-        {"noc_buffer", "noc_buffers", "NoC buffer (request and response channel): storage, pointers, assembly",
-         noc_buffer, two},
+        {"noc_buffer", "noc_buffers",
+         "NoC buffer (request and response channel): storage, pointers, assembly", noc_buffer, two},
         {"data_request_queue", "noc_buffers", "data-request input queue of the target DMA side",
          data_request_queue, one},
         {"dma_engine", "dma", "DMA: reader, injector, completions", dma_engine, one},
@@ -443,12 +461,13 @@ const std::vector<area_component_def> &area_component_defs() {
         {"namp_top", "namp", "NAMP top level: decode, status page, counters", namp_top, namp_on},
         {"namp_slot", "namp", "NAMP slot: registers, transfer state, timer, FSM", namp_slot,
          [](const platform_config &c) { return c.na.namp.enabled ? c.na.namp.slots : 0u; }},
-        {"namp_initiator", "namp", "NAMP initiator: egress and ingress FSMs, datapath", namp_initiator,
-         namp_on},
-        {"namp_initiator_port", "namp", "NAMP initiator per slot: arbiter inputs, select multiplexer",
-         namp_initiator_port,
+        {"namp_initiator", "namp", "NAMP initiator: egress and ingress FSMs, datapath",
+         namp_initiator, namp_on},
+        {"namp_initiator_port", "namp",
+         "NAMP initiator per slot: arbiter inputs, select multiplexer", namp_initiator_port,
          [](const platform_config &c) { return c.na.namp.enabled ? c.na.namp.slots : 0u; }},
-        {"namp_target", "namp", "NAMP target: request FSM, allocation arithmetic", namp_target, namp_on},
+        {"namp_target", "namp", "NAMP target: request FSM, allocation arithmetic", namp_target,
+         namp_on},
         {"namp_vif", "namp", "NAMP-SV virtual interface", namp_vif,
          [](const platform_config &c) { return c.na.namp.enabled ? c.na.namp.slots_virt : 0u; }},
         {"namp_vif_slot", "namp", "registers of a slot a virtual interface drives", namp_vif_slot,
@@ -456,7 +475,9 @@ const std::vector<area_component_def> &area_component_defs() {
         {"osqm", "namp", "HW-OSQM: insertion FSM, configuration, requests", osqm,
          [](const platform_config &c) { return c.na.namp.enabled && c.na.namp.osqm ? 1u : 0u; }},
         {"cc_reduce_alu", "namp", "NAMP-CC reduction ALU in the receiving DMA", cc_reduce_alu,
-         [](const platform_config &c) { return c.na.namp.enabled && c.na.namp.cc_reduction ? 1u : 0u; }},
+         [](const platform_config &c) {
+             return c.na.namp.enabled && c.na.namp.cc_reduction ? 1u : 0u;
+         }},
     };
     return defs;
 }

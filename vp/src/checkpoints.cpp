@@ -31,8 +31,8 @@ struct report {
 sockaddr_un socket_name(pid_t anchor, uint64_t seq, socklen_t &len) {
     sockaddr_un a{};
     a.sun_family = AF_UNIX;
-    const int n = std::snprintf(a.sun_path + 1, sizeof a.sun_path - 1, "namp-vp.%d.%llu", int(anchor),
-                                (unsigned long long)seq);
+    const int n = std::snprintf(a.sun_path + 1, sizeof a.sun_path - 1, "namp-vp.%d.%llu",
+                                int(anchor), (unsigned long long)seq);
     len = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + size_t(n));
     return a;
 }
@@ -76,7 +76,8 @@ checkpoints::checkpoints(unsigned threads, unsigned max, uint64_t interval)
     : threads_(threads), max_(std::max(2u, max)), interval_(std::max<uint64_t>(1, interval)) {
     shm_size_ = sizeof(shared) + sizeof(entry) * max_ + 2 * sizeof(uint64_t) * max_ * threads_;
     void *p = mmap(nullptr, shm_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::runtime_error(std::string("checkpoints: ") + std::strerror(errno));
+    if (p == MAP_FAILED)
+        throw std::runtime_error(std::string("checkpoints: ") + std::strerror(errno));
     shm_ = static_cast<shared *>(p);
     shm_->anchor = getpid();
     if (pipe2(report_, O_CLOEXEC) != 0 || pipe2(anchor_, O_CLOEXEC) != 0)
@@ -101,7 +102,8 @@ const checkpoints::entry &checkpoints::at(unsigned i) const {
 }
 
 const uint64_t *checkpoints::steps(unsigned i) const {
-    const auto *base = reinterpret_cast<const uint64_t *>(reinterpret_cast<const entry *>(shm_ + 1) + max_);
+    const auto *base =
+        reinterpret_cast<const uint64_t *>(reinterpret_cast<const entry *>(shm_ + 1) + max_);
     return base + size_t(i) * threads_;
 }
 
@@ -174,9 +176,10 @@ int checkpoints::barrier_after(uint64_t global) const {
     return -1;
 }
 
-bool checkpoints::take(uint64_t global, uint64_t time_ps, int thread, const std::vector<uint64_t> &s,
-                       const std::vector<uint64_t> &c, const std::vector<uint64_t> &out, bool barrier,
-                       std::string &message, int &client, const std::vector<int> &close_in_child) {
+bool checkpoints::take(uint64_t global, uint64_t time_ps, int thread,
+                       const std::vector<uint64_t> &s, const std::vector<uint64_t> &c,
+                       const std::vector<uint64_t> &out, bool barrier, std::string &message,
+                       int &client, const std::vector<int> &close_in_child) {
     entry *table = reinterpret_cast<entry *>(shm_ + 1);
     int slot = -1;
     for (unsigned i = 0; i < max_ && slot < 0; ++i)
@@ -204,7 +207,8 @@ bool checkpoints::take(uint64_t global, uint64_t time_ps, int thread, const std:
     }
     if (pid > 0) {  // the live process goes on
         shm_->fork_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                      std::chrono::steady_clock::now() - started).count());
+                                      std::chrono::steady_clock::now() - started)
+                                      .count());
         ::close(listener);
         table[slot] = {pid, seq, global, time_ps, thread, barrier, true, {}};
         for (size_t k = 0; k < out.size() && k < streams; ++k) table[slot].out[k] = out[k];
@@ -279,7 +283,8 @@ bool checkpoints::hand_over(unsigned i, const std::string &message, int client, 
     socklen_t len;
     const sockaddr_un name = socket_name(shm_->anchor, e.seq, len);
     if (s < 0 || ::connect(s, reinterpret_cast<const sockaddr *>(&name), len) != 0) {
-        why = std::string("checkpoint ") + std::to_string(e.seq) + " does not answer: " + std::strerror(errno);
+        why = std::string("checkpoint ") + std::to_string(e.seq) +
+              " does not answer: " + std::strerror(errno);
         if (s >= 0) ::close(s);
         return false;
     }
@@ -299,8 +304,8 @@ bool checkpoints::hand_over(unsigned i, const std::string &message, int client, 
         std::memcpy(CMSG_DATA(c), &client, sizeof client);
     }
     char ack = 0;
-    if (::sendmsg(s, &msg, 0) != ssize_t(sizeof size) || !write_all(s, message.data(), message.size()) ||
-        !read_all(s, &ack, 1) || ack != 'k') {
+    if (::sendmsg(s, &msg, 0) != ssize_t(sizeof size) ||
+        !write_all(s, message.data(), message.size()) || !read_all(s, &ack, 1) || ack != 'k') {
         why = "checkpoint " + std::to_string(e.seq) + " could not take over";
         ::close(s);
         return false;

@@ -91,7 +91,8 @@ std::string suggest_key(const std::string &path) {
     std::vector<std::string> names;
     for (const config_key &k : config_schema()) {
         names.push_back(k.path);
-        for (size_t dot = k.path.find('.'); dot != std::string::npos; dot = k.path.find('.', dot + 1))
+        for (size_t dot = k.path.find('.'); dot != std::string::npos;
+             dot = k.path.find('.', dot + 1))
             names.push_back(k.path.substr(0, dot));
     }
     return did_you_mean(path, names);
@@ -106,7 +107,9 @@ config_builder::config_builder() {
 void config_builder::set_value(const std::string &path, const json &value,
                                const std::string &origin) {
     const config_key *key = find_key(path);
-    if (!key) throw config_error(origin + ": unknown configuration key '" + path + "'" + suggest_key(path));
+    if (!key)
+        throw config_error(origin + ": unknown configuration key '" + path + "'" +
+                           suggest_key(path));
     if (!value_fits(*key, value))
         throw config_error(origin + ": '" + path + "' must be " + describe(*key) + ", got " +
                            describe_value(value));
@@ -186,7 +189,8 @@ void config_builder::apply_override(const std::string &assignment) {
     const std::string path = assignment.substr(0, eq);
     const std::string text = assignment.substr(eq + 1);
     const config_key *key = find_key(path);
-    if (!key) throw config_error("--set: unknown configuration key '" + path + "'" + suggest_key(path));
+    if (!key)
+        throw config_error("--set: unknown configuration key '" + path + "'" + suggest_key(path));
     json value;
     if (key->kind == value_kind::string) {
         value = text;  // strings need no JSON quotes on the command line
@@ -229,11 +233,17 @@ platform_config config_builder::build() const {
     t.timer_divider = u("tile.timer_divider");
     t.arg = uint32_t(u("tile.arg"));
     static const std::pair<const char *, uint32_t rv_timing::*> timing_keys[] = {
-        {"alu", &rv_timing::alu}, {"mul", &rv_timing::mul}, {"div", &rv_timing::div},
-        {"load", &rv_timing::load}, {"store", &rv_timing::store},
+        {"alu", &rv_timing::alu},
+        {"mul", &rv_timing::mul},
+        {"div", &rv_timing::div},
+        {"load", &rv_timing::load},
+        {"store", &rv_timing::store},
         {"branch_taken", &rv_timing::branch_taken},
-        {"branch_not_taken", &rv_timing::branch_not_taken}, {"jump", &rv_timing::jump},
-        {"csr", &rv_timing::csr}, {"atomic", &rv_timing::atomic}, {"system", &rv_timing::system},
+        {"branch_not_taken", &rv_timing::branch_not_taken},
+        {"jump", &rv_timing::jump},
+        {"csr", &rv_timing::csr},
+        {"atomic", &rv_timing::atomic},
+        {"system", &rv_timing::system},
         {"trap", &rv_timing::trap}};
     // Copies each "<prefix><name>" key of a table {name, member} into that member of obj.
     const auto read_keys = [&u](const std::string &prefix, const auto &table, auto &obj) {
@@ -241,10 +251,14 @@ platform_config config_builder::build() const {
     };
     read_keys("core.timing.", timing_keys, t.timing);
     const std::string engine = get("core.engine").get<std::string>();
-    if (engine == "interpreter") t.engine = RV_ENGINE_INTERPRETER;
-    else if (engine == "block") t.engine = RV_ENGINE_BLOCK;
-    else if (engine == "jit") t.engine = RV_ENGINE_JIT;
-    else throw config_error("'core.engine' must be interpreter, block or jit, not '" + engine + "'");
+    if (engine == "interpreter")
+        t.engine = RV_ENGINE_INTERPRETER;
+    else if (engine == "block")
+        t.engine = RV_ENGINE_BLOCK;
+    else if (engine == "jit")
+        t.engine = RV_ENGINE_JIT;
+    else
+        throw config_error("'core.engine' must be interpreter, block or jit, not '" + engine + "'");
     t.trace_traps = get("trace.traps").get<bool>();
     noc::config &n = c.noc;
     n.width = c.mesh_width;
@@ -258,12 +272,18 @@ platform_config config_builder::build() const {
     namp::na_config &a = c.na;
     using na = namp::na_config;
     static const std::pair<const char *, unsigned na::*> na_keys[] = {
-        {"rx_buffer_flits", &na::rx_buffer_flits}, {"dma_slots", &na::dma_slots},
-        {"irq_core", &na::irq_core}, {"register_latency", &na::register_latency},
-        {"packet_cycles", &na::packet_cycles}, {"dma_setup_cycles", &na::dma_setup_cycles},
-        {"dma_packet_cycles", &na::dma_packet_cycles}, {"rma_issue_cycles", &na::rma_issue_cycles},
-        {"dma_contexts", &na::dma_contexts}, {"dma_fifo_packets", &na::dma_fifo_packets},
-        {"target_queue_flits", &na::target_queue_flits}, {"fault_dma_every", &na::fault_dma_every}};
+        {"rx_buffer_flits", &na::rx_buffer_flits},
+        {"dma_slots", &na::dma_slots},
+        {"irq_core", &na::irq_core},
+        {"register_latency", &na::register_latency},
+        {"packet_cycles", &na::packet_cycles},
+        {"dma_setup_cycles", &na::dma_setup_cycles},
+        {"dma_packet_cycles", &na::dma_packet_cycles},
+        {"rma_issue_cycles", &na::rma_issue_cycles},
+        {"dma_contexts", &na::dma_contexts},
+        {"dma_fifo_packets", &na::dma_fifo_packets},
+        {"target_queue_flits", &na::target_queue_flits},
+        {"fault_dma_every", &na::fault_dma_every}};
     read_keys("na.", na_keys, a);
     if (a.rx_buffer_flits < n.max_packet_flits)
         throw config_error("'na.rx_buffer_flits' (" + std::to_string(a.rx_buffer_flits) +
@@ -272,9 +292,9 @@ platform_config config_builder::build() const {
     if (a.target_queue_flits != 0 && a.target_queue_flits < n.max_packet_flits)
         throw config_error("'na.target_queue_flits' must be 0 or at least noc.max_packet_flits");
     if (a.irq_core >= t.cores)
-        throw config_error("'na.irq_core' (" + std::to_string(a.irq_core) +
-                           ") must name a core of the tile (tile.cores = " +
-                           std::to_string(t.cores) + ")");
+        throw config_error(
+            "'na.irq_core' (" + std::to_string(a.irq_core) +
+            ") must name a core of the tile (tile.cores = " + std::to_string(t.cores) + ")");
     namp::na_config::namp_config &m = a.namp;
     m.enabled = get("namp.enabled").get<bool>();
     m.slots = u("namp.slots");
@@ -289,15 +309,20 @@ platform_config config_builder::build() const {
     m.cc_gather_packing = get("namp.cc_gather_packing").get<bool>();
     m.atomics = get("namp.atomics").get<bool>();
     const std::string arb = get("namp.arbitration").get<std::string>();
-    if (arb == "lrs") m.arbitration = 0;
-    else if (arb == "qos") m.arbitration = 1;
-    else if (arb == "map") m.arbitration = 2;
-    else throw config_error("'namp.arbitration' must be lrs, qos or map, not '" + arb + "'");
+    if (arb == "lrs")
+        m.arbitration = 0;
+    else if (arb == "qos")
+        m.arbitration = 1;
+    else if (arb == "map")
+        m.arbitration = 2;
+    else
+        throw config_error("'namp.arbitration' must be lrs, qos or map, not '" + arb + "'");
     m.retry_cycles = u("namp.retry_cycles");
     m.retry_max_cycles = u("namp.retry_max_cycles");
     if (m.retry_max_cycles < m.retry_cycles)
         throw config_error("'namp.retry_max_cycles' (" + std::to_string(m.retry_max_cycles) +
-                           ") must be at least namp.retry_cycles (" + std::to_string(m.retry_cycles) + ")");
+                           ") must be at least namp.retry_cycles (" +
+                           std::to_string(m.retry_cycles) + ")");
     m.rx_count_gating = get("namp.rx_count_gating").get<bool>();
     m.slots_virt = u("namp.slots_virt");
     m.vif_cycles = u("namp.vif_cycles");
@@ -310,13 +335,19 @@ platform_config config_builder::build() const {
     m.osqm_retry_cycles = u("namp.osqm_retry_cycles");
     // HW-OSQM design-time parameters (docs/configuration.md, docs/namp.md "HW-OSQM")
     const std::string otype = get("namp.osqm_type").get<std::string>();
-    if (otype == "single") m.osqm_type = 0;
-    else if (otype == "double") m.osqm_type = 1;
-    else throw config_error("'namp.osqm_type' must be single or double, not '" + otype + "'");
+    if (otype == "single")
+        m.osqm_type = 0;
+    else if (otype == "double")
+        m.osqm_type = 1;
+    else
+        throw config_error("'namp.osqm_type' must be single or double, not '" + otype + "'");
     const std::string odir = get("namp.osqm_dir").get<std::string>();
-    if (odir == "back") m.osqm_dir = 0;
-    else if (odir == "front") m.osqm_dir = 1;
-    else throw config_error("'namp.osqm_dir' must be back or front, not '" + odir + "'");
+    if (odir == "back")
+        m.osqm_dir = 0;
+    else if (odir == "front")
+        m.osqm_dir = 1;
+    else
+        throw config_error("'namp.osqm_dir' must be back or front, not '" + odir + "'");
     static const std::pair<const char *, unsigned na::namp_config::*> osqm_offsets[] = {
         {"namp.osqm_q_head", &na::namp_config::osqm_q_head},
         {"namp.osqm_q_tail", &na::namp_config::osqm_q_tail},
@@ -332,20 +363,18 @@ platform_config config_builder::build() const {
     m.osqm_wakeup = get("namp.osqm_wakeup").get<bool>();
     m.osqm_ready_flag = get("namp.osqm_ready_flag").get<bool>();
     m.osqm_static = get("namp.osqm_static").get<bool>();
-    if (m.osqm_static && !m.osqm)
-        throw config_error("'namp.osqm_static' needs namp.osqm = true");
+    if (m.osqm_static && !m.osqm) throw config_error("'namp.osqm_static' needs namp.osqm = true");
     if (m.slots_virt > m.slots)
         throw config_error("'namp.slots_virt' (" + std::to_string(m.slots_virt) +
                            ") must be at most namp.slots (" + std::to_string(m.slots) + ")");
     using nc = na::namp_config;
     static const std::pair<const char *, unsigned nc::*> namp_cycle_keys[] = {
-        {"start_cycles", &nc::start_cycles}, {"setup_cycles", &nc::setup_cycles},
-        {"message_cycles", &nc::message_cycles}, {"data_setup_cycles", &nc::data_setup_cycles},
+        {"start_cycles", &nc::start_cycles},       {"setup_cycles", &nc::setup_cycles},
+        {"message_cycles", &nc::message_cycles},   {"data_setup_cycles", &nc::data_setup_cycles},
         {"finalize_cycles", &nc::finalize_cycles}, {"ingress_cycles", &nc::ingress_cycles},
         {"target_cycles", &nc::target_cycles}};
     read_keys("namp.", namp_cycle_keys, m);
-    if (m.enabled && !c.na_enabled)
-        throw config_error("'namp.enabled' needs na.enabled = true");
+    if (m.enabled && !c.na_enabled) throw config_error("'namp.enabled' needs na.enabled = true");
     if (m.enabled && n.max_packet_flits < config_limits::namp_min_packet_flits)
         throw config_error("'noc.max_packet_flits' (" + std::to_string(n.max_packet_flits) +
                            ") must be at least " +
@@ -365,10 +394,14 @@ platform_config config_builder::build() const {
     c.semihosting_epoch = get("semihosting.epoch").get<uint64_t>();
     if (c.semihosting_root.empty()) throw config_error("'semihosting.root' must name a directory");
     const std::string guards = get("host.stack_guards").get<std::string>();
-    if (guards == "auto") c.stack_guards = stack_guard_mode::automatic;
-    else if (guards == "on") c.stack_guards = stack_guard_mode::on;
-    else if (guards == "off") c.stack_guards = stack_guard_mode::off;
-    else throw config_error("'host.stack_guards' must be auto, on or off, not '" + guards + "'");
+    if (guards == "auto")
+        c.stack_guards = stack_guard_mode::automatic;
+    else if (guards == "on")
+        c.stack_guards = stack_guard_mode::on;
+    else if (guards == "off")
+        c.stack_guards = stack_guard_mode::off;
+    else
+        throw config_error("'host.stack_guards' must be auto, on or off, not '" + guards + "'");
     c.checkpoints = unsigned(get("host.checkpoints").get<uint64_t>());
     c.checkpoint_interval = get("host.checkpoint_interval").get<uint64_t>();
     c.effective = doc_;

@@ -17,8 +17,7 @@ std::string clipped(const std::string &s, size_t n = 64) {
 
 std::string joined(const std::vector<std::string> &keys, size_t count) {
     std::string path;
-    for (size_t i = 0; i < count && i < keys.size(); ++i)
-        path += (i ? "." : "") + clipped(keys[i]);
+    for (size_t i = 0; i < count && i < keys.size(); ++i) path += (i ? "." : "") + clipped(keys[i]);
     return path.empty() ? "the top level" : "'" + path + "'";
 }
 

@@ -83,10 +83,13 @@ double router_buffer_gates(const platform_config &c) {
 }
 
 double router_logic_gates(const platform_config &c) {
-    return double(noc::resources_of(c.noc).crossbars) * double(key_value(c, "area.router_logic_gates"));
+    return double(noc::resources_of(c.noc).crossbars) *
+           double(key_value(c, "area.router_logic_gates"));
 }
 
-double router_gates(const platform_config &c) { return router_buffer_gates(c) + router_logic_gates(c); }
+double router_gates(const platform_config &c) {
+    return router_buffer_gates(c) + router_logic_gates(c);
+}
 
 std::vector<leakage_part> leakage_inventory(const platform_config &c, bool adapters) {
     std::vector<leakage_part> parts;
@@ -103,7 +106,9 @@ energy_report estimate_energy(const platform_config &c, const energy_counts &n, 
     energy_report r;
     r.counts = n;
     const auto add = [&r](const char *name, const char *group, const char *what, uint64_t count,
-                          uint64_t each) { r.events.push_back({name, group, what, count, each}); };
+                          uint64_t each) {
+        r.events.push_back({name, group, what, count, each});
+    };
     // Cores: the instruction classes and the register file (2 reads and a write per instruction
     // that has them; an I-type reads one: an upper estimate).
     const uint64_t special = n.loads + n.stores + n.atomics + n.branches + n.muls + n.divs;
@@ -115,9 +120,10 @@ energy_report estimate_energy(const platform_config &c, const energy_counts &n, 
     add("mul", "cores", "multiplications", n.muls, fj(c, "mul_fj"));
     add("div", "cores", "divisions and remainders", n.divs, fj(c, "div_fj"));
     add("register_read", "cores", "register file reads",
-        2 * (alu + n.muls + n.divs + n.branches + n.stores + n.atomics) + n.loads, fj(c, "regfile_fj"));
-    add("register_write", "cores", "register file writes", alu + n.muls + n.divs + n.loads + n.atomics,
+        2 * (alu + n.muls + n.divs + n.branches + n.stores + n.atomics) + n.loads,
         fj(c, "regfile_fj"));
+    add("register_write", "cores", "register file writes",
+        alu + n.muls + n.divs + n.loads + n.atomics, fj(c, "regfile_fj"));
     // The tile's SRAM: every instruction is fetched from it (no cache), loads, stores and the
     // atomics' read and write, and the words other masters move over the bus.
     const uint64_t word = sram_word_fj(c, c.tile.sram_size);
@@ -129,11 +135,14 @@ energy_report estimate_energy(const platform_config &c, const energy_counts &n, 
     add("bus_word", "bus", "32-bit words over the tile bus", n.bus_words, fj(c, "bus_word_fj"));
     if (adapters) {
         const uint64_t flits = n.na_flits_sent + n.na_flits_received;
-        add("na_buffer_write", "adapter", "flits into the NoC buffers", flits, fj(c, "na_buffer_fj"));
-        add("na_buffer_read", "adapter", "flits out of the NoC buffers", flits, fj(c, "na_buffer_fj"));
+        add("na_buffer_write", "adapter", "flits into the NoC buffers", flits,
+            fj(c, "na_buffer_fj"));
+        add("na_buffer_read", "adapter", "flits out of the NoC buffers", flits,
+            fj(c, "na_buffer_fj"));
         add("dma_word", "adapter", "words the data engines moved", (n.dma_bytes + 3) / 4,
             fj(c, "dma_word_fj"));
-        add("namp_step", "adapter", "NAMP state-machine steps", n.namp_steps, fj(c, "namp_step_fj"));
+        add("namp_step", "adapter", "NAMP state-machine steps", n.namp_steps,
+            fj(c, "namp_step_fj"));
         add("na_register", "adapter", "adapter and NAMP slot register accesses",
             n.na_register_accesses, fj(c, "na_register_fj"));
     }
@@ -182,21 +191,25 @@ ordered_json energy_json(const energy_report &r) {
     j["unit"] = "pJ, per-event figures in fJ (an estimate from the run's counters, docs/energy.md)";
     ordered_json events = ordered_json::object();
     for (const energy_event &e : r.events)
-        events[e.name] = {{"group", e.group}, {"count", e.count}, {"fj_each", e.fj_each},
+        events[e.name] = {{"group", e.group},
+                          {"count", e.count},
+                          {"fj_each", e.fj_each},
                           {"pj", rounded(e.pj())}};
     j["events"] = events;
     ordered_json parts = ordered_json::object();
     for (const leakage_part &p : r.leakage)
-        parts[p.name] = {{"group", p.group}, {"gates", rounded(p.gates)},
-                         {"pj", rounded(r.leakage_pj(p))}};
-    j["leakage"] = {{"pw_per_gate", r.leakage_pw_per_gate}, {"seconds", r.seconds},
-                    {"components", parts}};
+        parts[p.name] = {
+            {"group", p.group}, {"gates", rounded(p.gates)}, {"pj", rounded(r.leakage_pj(p))}};
+    j["leakage"] = {
+        {"pw_per_gate", r.leakage_pw_per_gate}, {"seconds", r.seconds}, {"components", parts}};
     for (const std::string &g : energy_groups()) j[g + "_pj"] = rounded(r.group_pj(g));
     j["dynamic_pj"] = rounded(r.dynamic_pj());
     j["leakage_pj"] = rounded(r.leakage_pj());
     j["total_pj"] = rounded(r.total_pj());
     j["average_mw"] = r.seconds > 0 ? r.total_pj() * 1e-9 / r.seconds : 0.0;
-    const auto per = [](double pj, uint64_t n) { return n ? ordered_json(rounded(pj / double(n))) : ordered_json(); };
+    const auto per = [](double pj, uint64_t n) {
+        return n ? ordered_json(rounded(pj / double(n))) : ordered_json();
+    };
     const energy_counts &n = r.counts;
     const double network = r.group_pj("adapter") + r.group_pj("noc");
     j["per_message"] = {{"noc_packets", n.noc_packets_delivered},

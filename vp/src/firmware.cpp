@@ -54,8 +54,10 @@ std::string sram_hint(const elf_image *image, uint32_t sram_size) {
     return ": the image is linked for an SRAM of " + std::to_string(linked) +
            " bytes, the tile has " + std::to_string(sram_size) + " (tile.sram_size); link it for " +
            std::to_string(sram_size) + " (namp-mpicc --sram " + std::to_string(sram_size) +
-           ", -Wl,--defsym=NAMP_SRAM_SIZE=" + std::to_string(sram_size) + ") or run with --set "
-           "tile.sram_size=" + std::to_string(linked);
+           ", -Wl,--defsym=NAMP_SRAM_SIZE=" + std::to_string(sram_size) +
+           ") or run with --set "
+           "tile.sram_size=" +
+           std::to_string(linked);
 }
 }  // namespace
 
@@ -70,7 +72,8 @@ std::string firmware_layout_error(const elf_image *image, uint32_t sram_size) {
         const uint64_t start = seg->paddr, stop = start + seg->memsz;
         const std::string name = "segment " + std::to_string(i) + " at " + hex(start) + " (" +
                                  std::to_string(seg->memsz) + " bytes)";
-        if (start < base || stop > end) return name + " lies outside " + sram + sram_hint(image, sram_size);
+        if (start < base || stop > end)
+            return name + " lies outside " + sram + sram_hint(image, sram_size);
         for (size_t j = 0; j < placed.size(); ++j)
             if (start < placed[j].second && placed[j].first < stop)
                 return name + " overlaps an earlier segment at " + hex(placed[j].first);
@@ -81,8 +84,9 @@ std::string firmware_layout_error(const elf_image *image, uint32_t sram_size) {
     uint32_t saddr = 0, ssize = 0;
     for (size_t i = 0; elf_image_alloc_section(image, i, &sname, &saddr, &ssize) == 0; ++i)
         if (saddr < base || uint64_t(saddr) + ssize > end)
-            return "section " + std::string(sname) + " at " + hex(saddr) + " (" + std::to_string(ssize) +
-                   " bytes) lies outside " + sram + sram_hint(image, sram_size);
+            return "section " + std::string(sname) + " at " + hex(saddr) + " (" +
+                   std::to_string(ssize) + " bytes) lies outside " + sram +
+                   sram_hint(image, sram_size);
     // The stacks are symbols, not a section (tile.ld, kernel.ld): an image linked for a larger SRAM
     // has them past the end of this one, and every core would fault on its first push.
     uint32_t top = 0;
@@ -111,7 +115,8 @@ void firmware_image::load_into(tiles::tile &tile, const std::vector<std::string>
         args >= TILE_SRAM_BASE && args_end - TILE_SRAM_BASE <= mem.size())
         block = build_args_block(argv, args, args_end - args);
     else if (argv.size() > 1)
-        throw firmware_error(path_ + ": --args given, but the firmware has no argument block "
+        throw firmware_error(path_ +
+                             ": --args given, but the firmware has no argument block "
                              "(namp_args: link it with the SDK's start-up code)");
     for (size_t i = 0; i < elf_image_segment_count(image_); ++i) {
         const elf_segment *seg = elf_image_segment(image_, i);
@@ -130,8 +135,10 @@ std::vector<uint8_t> build_args_block(const std::vector<std::string> &argv, uint
     uint64_t strings = 4 * (argv.size() + 2), size = strings;
     for (const std::string &a : argv) size += a.size() + 1;
     if (size > capacity)
-        throw firmware_error("--args: " + std::to_string(size) + " bytes of arguments, the "
-                             "firmware's block holds " + std::to_string(capacity));
+        throw firmware_error("--args: " + std::to_string(size) +
+                             " bytes of arguments, the "
+                             "firmware's block holds " +
+                             std::to_string(capacity));
     std::vector<uint8_t> b(size_t(size), 0);
     auto word = [&b](size_t at, uint32_t v) {
         for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
@@ -153,8 +160,10 @@ std::vector<std::string> split_args(const std::string &text) {
     char quote = 0;
     for (char c : text) {
         if (quote) {
-            if (c == quote) quote = 0;
-            else cur += c;
+            if (c == quote)
+                quote = 0;
+            else
+                cur += c;
         } else if (c == '\'' || c == '"') {
             quote = c;
             in_word = true;
@@ -185,8 +194,8 @@ namespace {
 int64_t tile_prefix(const std::string &option, const std::string &argument, unsigned tile_count,
                     std::string &value) {
     const auto eq = argument.find('=');
-    const bool has_tile = eq != std::string::npos && eq > 0 &&
-                          argument.find_first_not_of("0123456789") == eq;
+    const bool has_tile =
+        eq != std::string::npos && eq > 0 && argument.find_first_not_of("0123456789") == eq;
     value = has_tile ? argument.substr(eq + 1) : argument;
     if (!has_tile) return -1;
     // Digits only (checked above); saturate instead of overflowing, so any huge id is "no tile".
@@ -217,7 +226,7 @@ void firmware_map::add(const std::string &argument, unsigned tile_count) {
 void firmware_map::add_args(const std::string &argument, unsigned tile_count) {
     std::string text;
     const int64_t tile = tile_prefix("--args", argument, tile_count, text);
-    split_args(text);   // a malformed argument string is an input error now, not at load time
+    split_args(text);  // a malformed argument string is an input error now, not at load time
     if (tile < 0) {
         if (have_all_args_) throw firmware_error("--args given twice for all tiles");
         all_args_ = text;

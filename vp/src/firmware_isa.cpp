@@ -37,8 +37,8 @@ std::vector<std::string> extensions(const std::string &arch) {
 }
 
 bool implemented(const std::string &ext) {
-    static const char *const have[] = {"i", "e", "m", "a", "c", "zicsr", "zifencei", "zmmul",
-                                       "zaamo", "zalrsc", "zca", "zicntr"};
+    static const char *const have[] = {"i",        "e",     "m",     "a",      "c",   "zicsr",
+                                       "zifencei", "zmmul", "zaamo", "zalrsc", "zca", "zicntr"};
     for (const char *h : have)
         if (ext == h) return true;
     return false;
@@ -62,8 +62,8 @@ std::string firmware_isa_error(const elf_image *image) {
     for (const std::string &ext : extensions(arch))
         if (!implemented(ext)) missing += (missing.empty() ? "" : ", ") + ext;
     if (missing.empty()) return "";
-    return "the ELF needs extensions the cores lack: " + missing + " (its architecture is " +
-           arch + "; the cores are rv32imac with Zicsr and Zifencei)";
+    return "the ELF needs extensions the cores lack: " + missing + " (its architecture is " + arch +
+           "; the cores are rv32imac with Zicsr and Zifencei)";
 }
 
 }  // namespace vp

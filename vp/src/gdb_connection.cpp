@@ -107,7 +107,8 @@ void gdb_connection::refuse_second_client() {
     out += hex_digit(sum);
     ::send(fd, out.data(), out.size(), MSG_NOSIGNAL);
     ::close(fd);
-    if (log_) *log_ << "namp-vp: gdb: refused a second connection (one client at a time)" << std::endl;
+    if (log_)
+        *log_ << "namp-vp: gdb: refused a second connection (one client at a time)" << std::endl;
 }
 
 void gdb_connection::close_client() {
@@ -160,8 +161,10 @@ bool gdb_connection::read_packet(std::string &payload) {
             send_raw("+");
             payload.clear();
             for (size_t i = 0; i < body.size(); ++i) {
-                if (body[i] == '}' && i + 1 < body.size()) payload += char(body[++i] ^ 0x20);
-                else payload += body[i];
+                if (body[i] == '}' && i + 1 < body.size())
+                    payload += char(body[++i] ^ 0x20);
+                else
+                    payload += body[i];
             }
             return true;
         }

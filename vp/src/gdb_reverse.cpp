@@ -250,7 +250,8 @@ std::string gdb_server::history_begin_reply(int thread) {
 
 std::string gdb_server::reverse_step() {
     if (!checkpoints_)
-        return "E.namp-vp: reverse execution is off (host.checkpoints is 0, or no --gdb at the start)";
+        return "E.namp-vp: reverse execution is off (host.checkpoints is 0, or no --gdb at the "
+               "start)";
     const int k = control_thread_ >= 0 ? control_thread_ : last_.thread;
     const uint64_t s = rv_cpu_steps(threads_[k].core->iss());
     const int i = s ? checkpoints_->before(k, s - 1) : -1;
@@ -269,7 +270,8 @@ std::string gdb_server::reverse_step() {
 
 std::string gdb_server::reverse_continue() {
     if (!checkpoints_)
-        return "E.namp-vp: reverse execution is off (host.checkpoints is 0, or no --gdb at the start)";
+        return "E.namp-vp: reverse execution is off (host.checkpoints is 0, or no --gdb at the "
+               "start)";
     const int k = last_.thread;
     const uint64_t s = rv_cpu_steps(threads_[k].core->iss()), g = global_steps();
     const int i = checkpoints_->before(k, s, g);
@@ -315,8 +317,9 @@ bool gdb_server::arrive(int me, const rv_debug_hit &) {
     const tiles::cpu_core &c = *threads_[me].core;
     if (p.monitor) {
         std::ostringstream text;
-        text << "namp-vp: " << thread_name(me) << " at cycle " << rv_cpu_cycles(c.iss()) << ", pc 0x"
-             << std::hex << rv_cpu_get_pc(c.iss()) << std::dec << ", " << rv_cpu_instret(c.iss())
+        text << "namp-vp: " << thread_name(me) << " at cycle " << rv_cpu_cycles(c.iss())
+             << ", pc 0x" << std::hex << rv_cpu_get_pc(c.iss()) << std::dec << ", "
+             << rv_cpu_instret(c.iss())
              << " instructions; GDB shows it after: maintenance flush register-cache\n";
         console(text.str());
         conn_.send_packet("OK");
@@ -393,10 +396,12 @@ std::string gdb_server::goto_cycle(const std::string &args, bool &resumed) {
     resumed = false;
     std::istringstream in(args);
     uint64_t cycle = 0;
-    if (!(in >> cycle)) return "usage: monitor goto CYCLE (of the selected thread, forward or back)\n";
+    if (!(in >> cycle))
+        return "usage: monitor goto CYCLE (of the selected thread, forward or back)\n";
     const int k = general_;
     const uint64_t now = rv_cpu_cycles(threads_[k].core->iss());
-    if (cycle == now) return "namp-vp: " + thread_name(k) + " is at cycle " + std::to_string(now) + "\n";
+    if (cycle == now)
+        return "namp-vp: " + thread_name(k) + " is at cycle " + std::to_string(now) + "\n";
     replay_plan p;
     p.mode = replay_plan::kind::go;
     p.thread = k;
@@ -413,7 +418,8 @@ std::string gdb_server::goto_cycle(const std::string &args, bool &resumed) {
         resumed = true;
         return "";
     }
-    if (!checkpoints_) return "namp-vp: cannot go back: reverse execution is off (host.checkpoints)\n";
+    if (!checkpoints_)
+        return "namp-vp: cannot go back: reverse execution is off (host.checkpoints)\n";
     const int i = checkpoints_->before_cycle(k, cycle);
     if (i < 0) return "namp-vp: cannot go back: no checkpoint before that cycle\n";
     std::string why;
@@ -422,23 +428,28 @@ std::string gdb_server::goto_cycle(const std::string &args, bool &resumed) {
 }
 
 std::string gdb_server::where_table() const {
-    text_table t({"thread", "tile", "core", "state", "pc", "function", "cycles", "instret", "steps"});
+    text_table t(
+        {"thread", "tile", "core", "state", "pc", "function", "cycles", "instret", "steps"});
     for (size_t i = 0; i < threads_.size(); ++i) {
         const tiles::cpu_core &c = *threads_[i].core;
         const uint32_t pc = rv_cpu_get_pc(c.iss());
         const auto exit = control_.exit_codes().find({c.tile_id(), c.index()});
-        std::string state = c.halted() ? (exit != control_.exit_codes().end()
-                                              ? "exited (" + std::to_string(exit->second) + ")"
-                                              : std::string("halted"))
-                            : c.sleeping() ? "wfi" : c.in_device_access() ? "device access" : "ready";
+        std::string state = c.halted()             ? (exit != control_.exit_codes().end()
+                                                          ? "exited (" + std::to_string(exit->second) + ")"
+                                                          : std::string("halted"))
+                            : c.sleeping()         ? "wfi"
+                            : c.in_device_access() ? "device access"
+                                                   : "ready";
         if (int(i) == last_.thread && !c.halted()) state += " *";
         std::ostringstream hex;
         hex << "0x" << std::hex << std::setw(8) << std::setfill('0') << pc;
         t.add({std::to_string(i + 1), std::to_string(c.tile_id()), std::to_string(c.index()), state,
-               hex.str(), symbol_ ? symbol_(c.tile_id(), pc) : "", std::to_string(rv_cpu_cycles(c.iss())),
-               std::to_string(rv_cpu_instret(c.iss())), std::to_string(rv_cpu_steps(c.iss()))});
+               hex.str(), symbol_ ? symbol_(c.tile_id(), pc) : "",
+               std::to_string(rv_cpu_cycles(c.iss())), std::to_string(rv_cpu_instret(c.iss())),
+               std::to_string(rv_cpu_steps(c.iss()))});
     }
-    return t.str() + "(* the thread that stopped; steps: instructions, exceptions and interrupts)\n";
+    return t.str() +
+           "(* the thread that stopped; steps: instructions, exceptions and interrupts)\n";
 }
 
 namespace {
@@ -448,7 +459,8 @@ int64_t own_kib(pid_t pid) {
     std::string key;
     int64_t kib = -1, v;
     while (in >> key) {
-        if ((key == "Private_Dirty:" || key == "Private_Clean:") && in >> v) kib = (kib < 0 ? 0 : kib) + v;
+        if ((key == "Private_Dirty:" || key == "Private_Clean:") && in >> v)
+            kib = (kib < 0 ? 0 : kib) + v;
     }
     return kib;
 }
@@ -464,9 +476,10 @@ std::string gdb_server::checkpoints_table() const {
         const int64_t kib = own_kib(e.pid);
         total += std::max<int64_t>(kib, 0);
         t.add({std::to_string(++n), std::to_string(e.global),
-               std::to_string(uint64_t(sc_core::sc_time(double(e.time_ps), sc_core::SC_PS) / period_)),
-               std::to_string(e.thread + 1), e.barrier ? "barrier" : "periodic", std::to_string(e.pid),
-               kib < 0 ? "?" : std::to_string(kib) + " KiB"});
+               std::to_string(
+                   uint64_t(sc_core::sc_time(double(e.time_ps), sc_core::SC_PS) / period_)),
+               std::to_string(e.thread + 1), e.barrier ? "barrier" : "periodic",
+               std::to_string(e.pid), kib < 0 ? "?" : std::to_string(kib) + " KiB"});
     }
     const uint64_t n_taken = checkpoints_->taken();
     std::ostringstream fork;
@@ -504,7 +517,8 @@ std::string gdb_server::dump_state(const std::string &path) const {
     out.write(reinterpret_cast<const char *>(&now), sizeof now);
     out.flush();
     if (!out) return "cannot write '" + path + "'\n";
-    return "state written to '" + path + "' (" + std::to_string(uint64_t(out.tellp())) + " bytes)\n";
+    return "state written to '" + path + "' (" + std::to_string(uint64_t(out.tellp())) +
+           " bytes)\n";
 }
 
 }  // namespace vp

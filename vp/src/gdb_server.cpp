@@ -17,7 +17,8 @@ constexpr int sigint = 2, sigtrap = 5;
 
 std::string hex8(uint32_t v) {  // a register, little-endian bytes as GDB wants them
     std::ostringstream s;
-    for (int i = 0; i < 4; ++i) s << std::hex << std::setw(2) << std::setfill('0') << ((v >> (8 * i)) & 0xFF);
+    for (int i = 0; i < 4; ++i)
+        s << std::hex << std::setw(2) << std::setfill('0') << ((v >> (8 * i)) & 0xFF);
     return s.str();
 }
 
@@ -39,8 +40,10 @@ bool parse_hex(const std::string &s, uint64_t &v) {
     if (s.empty() || s.size() > 16) return false;
     v = 0;
     for (char c : s) {
-        int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-              : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        int d = (c >= '0' && c <= '9')   ? c - '0'
+                : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                         : -1;
         if (d < 0) return false;
         v = v * 16 + unsigned(d);
     }
@@ -71,8 +74,11 @@ std::vector<std::string> split(const std::string &s, char sep) {
     std::vector<std::string> out;
     std::string cur;
     for (char c : s) {
-        if (c == sep) { out.push_back(cur); cur.clear(); }
-        else cur += c;
+        if (c == sep) {
+            out.push_back(cur);
+            cur.clear();
+        } else
+            cur += c;
     }
     out.push_back(cur);
     return out;
@@ -127,7 +133,8 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
         console("namp-vp: " + thread_name(me) + " ran " +
                 std::to_string(uint64_t((sc_core::sc_time_stamp() - resumed_at_) / period_)) +
                 " cycles without reaching a stop while the other threads are held "
-                "(scheduler-locking): it may wait for one of them; stopped here (monitor hold-limit)\n");
+                "(scheduler-locking): it may wait for one of them; stopped here (monitor "
+                "hold-limit)\n");
         stop_all(me, sigtrap, {}, false);
         hold(t);
     }
@@ -147,7 +154,8 @@ tiles::debug_slice gdb_server::before_slice(tiles::cpu_core &core) {
         if (!conn_.connected()) {
             if (conn_.accept_client(false)) stop_all(me, sigtrap, {});  // a new GDB stops us
         } else if (conn_.poll_interrupt()) {
-            if (replay_.mode != replay_plan::kind::none) replay_ended();  // Ctrl-C: stop where it is
+            if (replay_.mode != replay_plan::kind::none)
+                replay_ended();  // Ctrl-C: stop where it is
             stop_all(me, sigint, {});
         } else if (!conn_.connected()) {
             detach();  // GDB went away while we ran: drop its points
@@ -199,7 +207,8 @@ void gdb_server::stopped(tiles::cpu_core &core, const rv_debug_hit &hit) {
 }
 
 void gdb_server::console(const std::string &text) {
-    for (size_t i = 0; i < text.size(); i += 400) conn_.send_packet("O" + hex_text(text.substr(i, 400)));
+    for (size_t i = 0; i < text.size(); i += 400)
+        conn_.send_packet("O" + hex_text(text.substr(i, 400)));
 }
 
 std::string gdb_server::thread_name(int thread) const {
@@ -215,8 +224,10 @@ bool gdb_server::starved() {
     bool held = false;
     for (size_t i = 0; i < threads_.size(); ++i) {
         if (threads_[i].core->halted()) continue;
-        if (threads_[i].act == action::hold) held = true;
-        else if (waiting < 0) waiting = int(i);
+        if (threads_[i].act == action::hold)
+            held = true;
+        else if (waiting < 0)
+            waiting = int(i);
     }
     if (!held || waiting < 0) return false;  // nothing held: a hang like any other
     const tiles::cpu_core &c = *threads_[waiting].core;
@@ -239,8 +250,9 @@ void gdb_server::halted(tiles::cpu_core &core) {
             return;  // another core runs and will report
     const auto exit = control_.exit_codes().find({core.tile_id(), core.index()});
     console("namp-vp: " + thread_name(me) + " " +
-            (exit != control_.exit_codes().end() ? "exited with code " + std::to_string(exit->second)
-                                                 : std::string("halted")) +
+            (exit != control_.exit_codes().end()
+                 ? "exited with code " + std::to_string(exit->second)
+                 : std::string("halted")) +
             "; the other threads are held\n");
     stop_all(me, sigtrap, {});
 }
@@ -330,9 +342,18 @@ int gdb_server::thread_of(const std::string &id, int fallback) const {
 
 bool gdb_server::read_register(const thread &t, unsigned n, uint32_t &v) const {
     const rv_cpu *cpu = t.core->iss();
-    if (n < 32) { v = rv_cpu_get_reg(cpu, n); return true; }
-    if (n == gdb_pc_regnum) { v = rv_cpu_get_pc(cpu); return true; }
-    if (n == gdb_priv_regnum) { v = uint32_t(rv_cpu_get_priv(cpu)); return true; }
+    if (n < 32) {
+        v = rv_cpu_get_reg(cpu, n);
+        return true;
+    }
+    if (n == gdb_pc_regnum) {
+        v = rv_cpu_get_pc(cpu);
+        return true;
+    }
+    if (n == gdb_priv_regnum) {
+        v = uint32_t(rv_cpu_get_priv(cpu));
+        return true;
+    }
     return n >= gdb_csr_regnum && n - gdb_csr_regnum <= 0xFFF &&
            rv_cpu_read_csr(cpu, n - gdb_csr_regnum, &v);
 }
@@ -340,8 +361,14 @@ bool gdb_server::read_register(const thread &t, unsigned n, uint32_t &v) const {
 bool gdb_server::write_register(thread &t, unsigned n, uint32_t v) {
     rv_cpu *cpu = t.core->debug_iss();
     intervened_ = true;  // the simulation differs from here (reverse execution keeps this point)
-    if (n < 32) { rv_cpu_set_reg(cpu, n, v); return true; }
-    if (n == gdb_pc_regnum) { rv_cpu_set_pc(cpu, v); return true; }
+    if (n < 32) {
+        rv_cpu_set_reg(cpu, n, v);
+        return true;
+    }
+    if (n == gdb_pc_regnum) {
+        rv_cpu_set_pc(cpu, v);
+        return true;
+    }
     return n >= gdb_csr_regnum && n - gdb_csr_regnum <= 0xFFF &&
            rv_cpu_write_csr(cpu, n - gdb_csr_regnum, v);
 }
@@ -363,8 +390,8 @@ std::string gdb_server::memory_read(const std::string &args) {
         return "E01";
     len = std::min<uint64_t>(len, 0x4000);
     std::vector<uint8_t> buf(len);
-    const unsigned n = threads_[general_].core->debug_memory(false, uint32_t(addr), buf.data(),
-                                                             unsigned(len));
+    const unsigned n =
+        threads_[general_].core->debug_memory(false, uint32_t(addr), buf.data(), unsigned(len));
     if (n == 0 && len) return "E14";
     return hex_bytes(buf.data(), n);
 }
@@ -399,18 +426,23 @@ std::string gdb_server::points(const std::string &p) {
     if (type <= 1) {  // software and hardware breakpoints are the same thing here
         auto it = std::find(breakpoints_.begin(), breakpoints_.end(), uint32_t(addr));
         if (insert && breakpoints_.size() == max_breakpoints) return "E0E";  // storage never moves
-        if (insert) breakpoints_.push_back(uint32_t(addr));
-        else if (it != breakpoints_.end()) breakpoints_.erase(it);
+        if (insert)
+            breakpoints_.push_back(uint32_t(addr));
+        else if (it != breakpoints_.end())
+            breakpoints_.erase(it);
     } else if (type <= 4) {
         if (len == 0 || len > 0x10000) return "E01";
         static const unsigned kinds[] = {RV_WATCH_WRITE, RV_WATCH_READ, RV_WATCH_ACCESS};
         const rv_watchpoint w{uint32_t(addr), uint32_t(len), kinds[type - 2]};
-        auto it = std::find_if(watchpoints_.begin(), watchpoints_.end(), [&](const rv_watchpoint &x) {
-            return x.addr == w.addr && x.len == w.len && x.kind == w.kind;
-        });
+        auto it =
+            std::find_if(watchpoints_.begin(), watchpoints_.end(), [&](const rv_watchpoint &x) {
+                return x.addr == w.addr && x.len == w.len && x.kind == w.kind;
+            });
         if (insert && watchpoints_.size() == max_watchpoints) return "E0E";
-        if (insert) watchpoints_.push_back(w);
-        else if (it != watchpoints_.end()) watchpoints_.erase(it);
+        if (insert)
+            watchpoints_.push_back(w);
+        else if (it != watchpoints_.end())
+            watchpoints_.erase(it);
     } else {
         return "";
     }
@@ -430,8 +462,7 @@ std::string gdb_server::xfer(const std::string &p) {
         x << "<?xml version=\"1.0\"?>\n<threads>\n";
         for (size_t i = 0; i < threads_.size(); ++i)
             x << "  <thread id=\"" << std::hex << i + 1 << std::dec << "\" name=\"tile "
-              << threads_[i].core->tile_id() << " core " << threads_[i].core->index()
-              << "\"/>\n";
+              << threads_[i].core->tile_id() << " core " << threads_[i].core->index() << "\"/>\n";
         x << "</threads>\n";
         doc = x.str();
     } else {
@@ -453,19 +484,25 @@ std::string gdb_server::cores_table() const {
         const tiles::cpu_core &c = *th.core;
         std::string state = "stopped";  // all-stop: every live core is stopped while GDB looks
         const auto exit = control_.exit_codes().find({c.tile_id(), c.index()});
-        if (control_.failures().count({c.tile_id(), c.index()})) state = "failed";
-        else if (exit != control_.exit_codes().end()) state = "exited (" + std::to_string(exit->second) + ")";
-        else if (c.halted()) state = "halted";
-        else if (c.sleeping()) state = "stopped in wfi";
-        else if (c.in_device_access()) state = "stopped in a device access";
+        if (control_.failures().count({c.tile_id(), c.index()}))
+            state = "failed";
+        else if (exit != control_.exit_codes().end())
+            state = "exited (" + std::to_string(exit->second) + ")";
+        else if (c.halted())
+            state = "halted";
+        else if (c.sleeping())
+            state = "stopped in wfi";
+        else if (c.in_device_access())
+            state = "stopped in a device access";
         if (int(i) == last_.thread && !c.halted()) state += " *";
         std::ostringstream pc;
         pc << "0x" << std::hex << std::setw(8) << std::setfill('0') << rv_cpu_get_pc(c.iss());
         t.add({std::to_string(i + 1), std::to_string(c.tile_id()), std::to_string(c.index()), state,
-               c.halted() ? "-" : acts[int(th.act)], pc.str(), std::to_string(rv_cpu_cycles(c.iss())),
-               std::to_string(rv_cpu_instret(c.iss()))});
+               c.halted() ? "-" : acts[int(th.act)], pc.str(),
+               std::to_string(rv_cpu_cycles(c.iss())), std::to_string(rv_cpu_instret(c.iss()))});
     }
-    return t.str() + "(* the thread that stopped; resume: what the last continue or step asked of it)\n";
+    return t.str() +
+           "(* the thread that stopped; resume: what the last continue or step asked of it)\n";
 }
 
 std::string gdb_server::monitor(const std::string &command) {
@@ -473,7 +510,8 @@ std::string gdb_server::monitor(const std::string &command) {
         return "monitor commands of namp-vp:\n"
                "  cores          every thread: tile, core, state, resume action, pc, cycles\n"
                "  hold-limit [N] cycles a thread runs while GDB holds others before it stops\n"
-               "  stats [json]   the run so far: a table of the tiles (json: as --stats writes it)\n"
+               "  stats [json]   the run so far: a table of the tiles (json: as --stats writes "
+               "it)\n"
                "  tile N [json]  tile N so far: its cores, bus and console\n"
                "  na N [json]    the network adapter of tile N: channels, DMA, RMA, NAMP slots\n"
                "  reset          restart every core from the loaded firmware (memory reloaded)\n"
@@ -502,7 +540,8 @@ std::string gdb_server::monitor(const std::string &command) {
         if (!why.empty()) return "reset refused: " + why + "\n";
         for (thread &t : threads_) t.skip_first = false;  // a breakpoint at the entry must hit
         intervened_ = true;
-        return "platform reset: every core restarts at its entry point (memory reloaded from the ELF "
+        return "platform reset: every core restarts at its entry point (memory reloaded from the "
+               "ELF "
                "files). GDB still shows the old registers until it reads them again: "
                "maintenance flush register-cache\n";
     }
@@ -512,7 +551,8 @@ std::string gdb_server::monitor(const std::string &command) {
         return "namp-vp: the run ends now\n";
     }
     const std::string answer = monitor_ ? monitor_(command) : "";
-    return answer.empty() ? "unknown monitor command '" + command + "' (try: monitor help)\n" : answer;
+    return answer.empty() ? "unknown monitor command '" + command + "' (try: monitor help)\n"
+                          : answer;
 }
 
 gdb_server::resume_result gdb_server::resume(const std::string &p) {
@@ -531,15 +571,20 @@ gdb_server::resume_result gdb_server::resume(const std::string &p) {
         for (const std::string &a : split(p.substr(6), ';')) {
             if (a.empty()) return resume_result::bad;
             const char kind = a[0];
-            const action act = (kind == 's' || kind == 'S') ? action::step
+            const action act = (kind == 's' || kind == 'S')   ? action::step
                                : (kind == 'c' || kind == 'C') ? action::run
-                               : kind == 't' ? action::hold : action(-1);
+                               : kind == 't'                  ? action::hold
+                                                              : action(-1);
             if (int(act) < 0) return resume_result::bad;
             const size_t colon = a.find(':');
             const int who = colon == std::string::npos ? -2 : thread_of(a.substr(colon + 1), -2);
-            if (who == -1) return resume_result::bad;  // no such thread: refuse rather than hold everyone
+            if (who == -1)
+                return resume_result::bad;  // no such thread: refuse rather than hold everyone
             for (size_t i = 0; i < threads_.size(); ++i)
-                if (!set[i] && (who == -2 || who == int(i))) { acts[i] = act; set[i] = true; }
+                if (!set[i] && (who == -2 || who == int(i))) {
+                    acts[i] = act;
+                    set[i] = true;
+                }
         }
     }
     // A halted core (it exited) never executes again. When GDB resumes only such cores (a step
@@ -550,8 +595,10 @@ gdb_server::resume_result gdb_server::resume(const std::string &p) {
     bool live = false;
     for (size_t i = 0; i < threads_.size(); ++i) {
         if (acts[i] == action::hold) continue;
-        if (!threads_[i].core->halted()) live = true;
-        else if (exited < 0) exited = int(i);
+        if (!threads_[i].core->halted())
+            live = true;
+        else if (exited < 0)
+            exited = int(i);
     }
     if (!live) {
         const int who = exited >= 0 ? exited : last_.thread;
@@ -576,13 +623,19 @@ gdb_server::resume_result gdb_server::resume(const std::string &p) {
 }
 
 bool gdb_server::handle(const std::string &p) {
-    if (p.empty()) { conn_.send_packet(""); return false; }
+    if (p.empty()) {
+        conn_.send_packet("");
+        return false;
+    }
     std::string reply;
     switch (p[0]) {
     case '?': reply = stop_reply(); break;
     case 'g': reply = read_registers(threads_[general_]); break;
     case 'G':
-        if (p.size() < 1 + 8 * 33) { reply = "E01"; break; }
+        if (p.size() < 1 + 8 * 33) {
+            reply = "E01";
+            break;
+        }
         for (unsigned n = 0; n <= gdb_pc_regnum; ++n) {
             uint32_t v;
             if (parse_reg(p.substr(1 + 8 * n, 8), v)) write_register(threads_[general_], n, v);
@@ -592,8 +645,10 @@ bool gdb_server::handle(const std::string &p) {
     case 'p': {
         uint64_t n;
         uint32_t v;
-        if (!parse_hex(p.substr(1), n)) reply = "E01";
-        else reply = read_register(threads_[general_], unsigned(n), v) ? hex8(v) : "xxxxxxxx";
+        if (!parse_hex(p.substr(1), n))
+            reply = "E01";
+        else
+            reply = read_register(threads_[general_], unsigned(n), v) ? hex8(v) : "xxxxxxxx";
         break;
     }
     case 'P': {
@@ -603,27 +658,36 @@ bool gdb_server::handle(const std::string &p) {
         reply = eq != std::string::npos && parse_hex(p.substr(1, eq - 1), n) &&
                         parse_reg(p.substr(eq + 1), v) &&
                         write_register(threads_[general_], unsigned(n), v)
-                    ? "OK" : "E01";
+                    ? "OK"
+                    : "E01";
         break;
     }
     case 'm': reply = memory_read(p.substr(1)); break;
     case 'M': reply = memory_write(p.substr(1), false); break;
     case 'X': reply = memory_write(p.substr(1), true); break;
-    case 'Z': case 'z': reply = points(p); break;
+    case 'Z':
+    case 'z': reply = points(p); break;
     case 'H': {
-        if (p.size() < 3) { reply = "E01"; break; }
+        if (p.size() < 3) {
+            reply = "E01";
+            break;
+        }
         const int who = thread_of(p.substr(2), p[1] == 'g' ? general_ : -1);
-        if ((p[1] != 'g' && p[1] != 'c') || (who < 0 && p.substr(2) != "-1" && p.substr(2) != "0")) {
+        if ((p[1] != 'g' && p[1] != 'c') ||
+            (who < 0 && p.substr(2) != "-1" && p.substr(2) != "0")) {
             reply = "E01";
         } else {
-            if (p[1] == 'g') general_ = who;
-            else control_thread_ = who;
+            if (p[1] == 'g')
+                general_ = who;
+            else
+                control_thread_ = who;
             reply = "OK";
         }
         break;
     }
     case 'T': reply = thread_of(p.substr(1), -1) >= 0 ? "OK" : "E01"; break;
-    case 'c': case 's': {
+    case 'c':
+    case 's': {
         const resume_result r = resume(p);
         if (r == resume_result::resumed) return true;
         if (r == resume_result::answered) return false;
@@ -647,7 +711,8 @@ bool gdb_server::handle(const std::string &p) {
         conn_.close_client();
         return true;
     case 'v':
-        if (p == "vCont?") reply = "vCont;c;C;s;S;t";
+        if (p == "vCont?")
+            reply = "vCont;c;C;s;S;t";
         else if (starts_with(p, "vCont;")) {
             const resume_result r = resume(p);
             if (r == resume_result::resumed) return true;
@@ -663,9 +728,11 @@ bool gdb_server::handle(const std::string &p) {
         break;
     case 'q':
         if (starts_with(p, "qSupported"))
-            reply = "PacketSize=4000;qXfer:features:read+;qXfer:threads:read+;vContSupported+;"
-                    "ReverseStep+;ReverseContinue+";
-        else if (starts_with(p, "qXfer:")) reply = xfer(p);
+            reply =
+                "PacketSize=4000;qXfer:features:read+;qXfer:threads:read+;vContSupported+;"
+                "ReverseStep+;ReverseContinue+";
+        else if (starts_with(p, "qXfer:"))
+            reply = xfer(p);
         else if (p == "qfThreadInfo") {
             reply = "m";
             for (size_t i = 0; i < threads_.size(); ++i) {
@@ -673,24 +740,32 @@ bool gdb_server::handle(const std::string &p) {
                 id << std::hex << i + 1;
                 reply += (i ? "," : "") + id.str();
             }
-        } else if (p == "qsThreadInfo") reply = "l";
+        } else if (p == "qsThreadInfo")
+            reply = "l";
         else if (p == "qC") {
             std::ostringstream id;
             id << "QC" << std::hex << general_ + 1;
             reply = id.str();
-        } else if (p == "qAttached") reply = "1";
+        } else if (p == "qAttached")
+            reply = "1";
         else if (starts_with(p, "qThreadExtraInfo,")) {
             const int who = thread_of(p.substr(17), -1);
-            if (who < 0) reply = "E01";
+            if (who < 0)
+                reply = "E01";
             else {
                 const tiles::cpu_core &c = *threads_[who].core;
                 reply = hex_text("tile " + std::to_string(c.tile_id()) + " core " +
                                  std::to_string(c.index()) +
-                                 (c.halted() ? ", halted" : c.sleeping() ? ", in wfi" : ""));
+                                 (c.halted()     ? ", halted"
+                                  : c.sleeping() ? ", in wfi"
+                                                 : ""));
             }
         } else if (starts_with(p, "qRcmd,")) {
             std::string command;
-            if (!decode_hex(p.substr(6), command)) { reply = "E01"; break; }
+            if (!decode_hex(p.substr(6), command)) {
+                reply = "E01";
+                break;
+            }
             if (command.rfind("goto", 0) == 0) {
                 bool resumed = false;
                 const std::string text = goto_cycle(command.substr(4), resumed);
@@ -706,7 +781,8 @@ bool gdb_server::handle(const std::string &p) {
                 return true;
             }
             reply = "OK";
-        } else if (starts_with(p, "qSymbol")) reply = "OK";
+        } else if (starts_with(p, "qSymbol"))
+            reply = "OK";
         break;
     default: break;  // unknown packets get the empty reply, as the protocol asks
     }

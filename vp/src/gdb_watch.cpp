@@ -21,7 +21,8 @@ namespace {
 std::string hex_value(const std::vector<uint8_t> &bytes) {
     std::ostringstream s;
     s << "0x";
-    for (size_t i = bytes.size(); i-- > 0;) s << std::hex << std::setw(2) << std::setfill('0') << int(bytes[i]);
+    for (size_t i = bytes.size(); i-- > 0;)
+        s << std::hex << std::setw(2) << std::setfill('0') << int(bytes[i]);
     return s.str();
 }
 }  // namespace
@@ -35,8 +36,8 @@ void gdb_server::remember_watch_values() {
         if (watch_resumed_.count(key)) continue;  // GDB re-inserts its points at every resume
         // A new watchpoint: GDB read its value in the selected thread just before.
         std::vector<uint8_t> bytes(std::min<uint32_t>(w.len, 64));
-        if (threads_[general_].core->debug_memory(false, w.addr, bytes.data(), unsigned(bytes.size())) ==
-            bytes.size())
+        if (threads_[general_].core->debug_memory(false, w.addr, bytes.data(),
+                                                  unsigned(bytes.size())) == bytes.size())
             watch_seen_[key] = bytes;
         else
             watch_seen_.erase(key);
@@ -45,7 +46,8 @@ void gdb_server::remember_watch_values() {
 }
 
 bool gdb_server::watch_change(int me, const rv_debug_hit &hit, const rv_watchpoint *&w,
-                              std::vector<uint8_t> &old_bytes, std::vector<uint8_t> &new_bytes) const {
+                              std::vector<uint8_t> &old_bytes,
+                              std::vector<uint8_t> &new_bytes) const {
     w = nullptr;
     for (const rv_watchpoint &x : watchpoints_)
         if (x.addr == hit.watch_addr && x.kind == RV_WATCH_WRITE) w = &x;

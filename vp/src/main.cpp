@@ -25,7 +25,7 @@
 
 namespace {
 
-constexpr int exit_usage = 2;  // bad command line, configuration or firmware file
+constexpr int exit_usage = 2;             // bad command line, configuration or firmware file
 constexpr int exit_simulation_error = 3;  // as for an sc_report error
 
 // --trace-window FROM:TO (cycles; TO may be empty).
@@ -34,13 +34,18 @@ void parse_window(const std::string &text, uint64_t &from, uint64_t &to) {
     const auto number = [&](const std::string &s, uint64_t &v) {
         size_t used = 0;
         if (s.empty() || s[0] == '-') return false;
-        try { v = std::stoull(s, &used); } catch (const std::exception &) { return false; }
+        try {
+            v = std::stoull(s, &used);
+        } catch (const std::exception &) {
+            return false;
+        }
         return used == s.size();
     };
     to = 0;
     if (colon == std::string::npos || !number(text.substr(0, colon), from) ||
         (colon + 1 < text.size() && !number(text.substr(colon + 1), to)) || (to && to <= from))
-        throw std::invalid_argument("--trace-window: '" + text + "' is not FROM:TO (cycles, FROM < TO)");
+        throw std::invalid_argument("--trace-window: '" + text +
+                                    "' is not FROM:TO (cycles, FROM < TO)");
 }
 
 void list_config() {
@@ -75,8 +80,7 @@ void print_summary(const vp::platform &p, double host_seconds, int exit_code) {
               << "namp-vp: " << cycles << " cycles simulated ("
               << (p.clock_period() * double(cycles)).to_seconds() * 1e3 << " ms), " << instret
               << " instructions, host " << std::fixed << std::setprecision(3) << host_seconds
-              << " s, " << std::setprecision(1) << (instret / host_seconds / 1e6)
-              << " MIPS\n";
+              << " s, " << std::setprecision(1) << (instret / host_seconds / 1e6) << " MIPS\n";
     if (p.options().log.categories & (trace::log_insn | trace::log_commit)) {
         uint64_t checked = 0;
         for (const auto &t : p.tiles())
@@ -118,16 +122,31 @@ int run(int argc, char **argv) {
     vp::firmware_map firmware;
     try {
         opt = vp::parse_command_line(argc, argv);
-        if (opt.help) { std::cout << opt.help_text; return 0; }
+        if (opt.help) {
+            std::cout << opt.help_text;
+            return 0;
+        }
         if (opt.version) {
             std::cout << "namp-vp " << (tiles::platform_version >> 16) << "."
                       << (tiles::platform_version & 0xFFFF) << "\n";
             return 0;
         }
-        if (opt.list_config) { list_config(); return 0; }
-        if (opt.list_presets) { list_presets(); return 0; }
-        if (opt.area_calibration) { std::cout << vp::area_calibration_table(opt.overrides); return 0; }
-        if (opt.energy_figures) { std::cout << vp::energy_figures_table(); return 0; }
+        if (opt.list_config) {
+            list_config();
+            return 0;
+        }
+        if (opt.list_presets) {
+            list_presets();
+            return 0;
+        }
+        if (opt.area_calibration) {
+            std::cout << vp::area_calibration_table(opt.overrides);
+            return 0;
+        }
+        if (opt.energy_figures) {
+            std::cout << vp::energy_figures_table();
+            return 0;
+        }
         vp::config_builder builder;
         if (!opt.preset.empty()) builder.apply_preset(opt.preset);
         if (!opt.config_file.empty()) builder.apply_file(opt.config_file);
@@ -234,7 +253,9 @@ int run(int argc, char **argv) {
     if (overruns != 0) code = exit_simulation_error;
     // Every output is checked: a full disk or a closed pipe is an error, not a short file.
     std::vector<std::string> errors;
-    const auto note = [&](const std::string &e) { if (!e.empty()) errors.push_back(e); };
+    const auto note = [&](const std::string &e) {
+        if (!e.empty()) errors.push_back(e);
+    };
     note(vp::stream_error(std::cout, "the console output (standard output)"));
     for (const std::string &e : platform->output_errors()) note(e);
     if (!opt.stats_file.empty()) {
@@ -246,18 +267,22 @@ int run(int argc, char **argv) {
 
     if (reason == vp::end_reason::watchdog || reason == vp::end_reason::hang)
         print_unfinished_cores(*platform);
-    if (!opt.quiet) print_summary(*platform, host_seconds, code);
+    if (!opt.quiet)
+        print_summary(*platform, host_seconds, code);
     else if (platform->control().process_exit_code() != 0)
         std::cerr << "namp-vp: " << platform->control().message() << "\n";
     if (platform->control().process_exit_code() != 0) {
-        const std::string hint = vp::namp_firmware_hint(config, firmware, unsigned(platform->tiles().size()));
+        const std::string hint =
+            vp::namp_firmware_hint(config, firmware, unsigned(platform->tiles().size()));
         if (!hint.empty()) std::cerr << "namp-vp: note: " << hint << "\n";
     }
     for (const std::string &e : errors) std::cerr << "namp-vp: error: " << e << "\n";
     if (overruns != 0)
-        std::cerr << "namp-vp: error: " << overruns << " of the " << vp::stack_guards::skipped()
-                  << " SystemC thread stacks overran into their guard page, which was not protected "
-                     "(host.stack_guards): the simulation may be corrupt; run with host.stack_guards=on\n";
+        std::cerr
+            << "namp-vp: error: " << overruns << " of the " << vp::stack_guards::skipped()
+            << " SystemC thread stacks overran into their guard page, which was not protected "
+               "(host.stack_guards): the simulation may be corrupt; run with "
+               "host.stack_guards=on\n";
     std::cerr.flush();
     if (!std::cerr && code == 0) code = exit_usage;  // nowhere left to say it
     std::cout.flush();
@@ -272,8 +297,10 @@ int run(int argc, char **argv) {
 int sc_main(int argc, char **argv) {
     sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_LOW);
     // Errors inside the models become exceptions we report, instead of an abort with a core dump.
-    sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-    sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR,
+                                            sc_core::SC_DISPLAY | sc_core::SC_THROW);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL,
+                                            sc_core::SC_DISPLAY | sc_core::SC_THROW);
     try {
         return run(argc, argv);
     } catch (const sc_core::sc_report &r) {

@@ -63,7 +63,10 @@ void outline(const ordered_json &doc, const std::string &indent, std::string &ou
             std::string table = t.str(), line;
             for (char c : table) {
                 line += c;
-                if (c == '\n') { out += indent + "  " + line; line.clear(); }
+                if (c == '\n') {
+                    out += indent + "  " + line;
+                    line.clear();
+                }
             }
         } else if (v.empty()) {
             out += indent + key + "  (none)\n";
@@ -88,8 +91,8 @@ std::string stats_text(const ordered_json &s) {
                       cell(sim.at("simulated_cycles")) + " cycles simulated, " +
                       cell(s.at("totals").at("instret")) + " instructions\n";
     const bool na = !s.at("tiles").empty() && s.at("tiles")[0].contains("na");
-    std::vector<std::string> header{"tile", "x,y", "cores", "exited", "instret", "cycles",
-                                    "bus transactions"};
+    std::vector<std::string> header{"tile",    "x,y",    "cores",           "exited",
+                                    "instret", "cycles", "bus transactions"};
     if (na) header.insert(header.end(), {"packets sent", "packets received"});
     text_table t(header);
     for (const auto &tile : s.at("tiles")) {
@@ -99,11 +102,13 @@ std::string stats_text(const ordered_json &s) {
             exited += c.at("state") == "exited" ? 1 : 0;
             cycles = std::max<uint64_t>(cycles, c.at("cycles").get<uint64_t>());
         }
-        std::vector<std::string> row{
-            cell(tile.at("id")), cell(tile.at("x")) + "," + cell(tile.at("y")),
-            std::to_string(tile.at("cores").size()), std::to_string(exited),
-            std::to_string(sum_of(tile.at("cores"), "instret")), std::to_string(cycles),
-            cell(tile.at("bus").at("transactions"))};
+        std::vector<std::string> row{cell(tile.at("id")),
+                                     cell(tile.at("x")) + "," + cell(tile.at("y")),
+                                     std::to_string(tile.at("cores").size()),
+                                     std::to_string(exited),
+                                     std::to_string(sum_of(tile.at("cores"), "instret")),
+                                     std::to_string(cycles),
+                                     cell(tile.at("bus").at("transactions"))};
         if (na) {
             const ordered_json &ch = tile.at("na").at("channels");
             row.push_back(std::to_string(sum_of(ch, "packets_sent")));
@@ -111,7 +116,8 @@ std::string stats_text(const ordered_json &s) {
         }
         t.add(row);
     }
-    return out + t.str() + "(monitor tile N, monitor na N for one tile; monitor stats json for everything)\n";
+    return out + t.str() +
+           "(monitor tile N, monitor na N for one tile; monitor stats json for everything)\n";
 }
 
 std::string tile_text(const ordered_json &tile) {
@@ -120,9 +126,10 @@ std::string tile_text(const ordered_json &tile) {
     text_table t({"core", "state", "exit", "cycles", "instret", "loads", "stores", "wfi",
                   "device accesses", "exceptions", "interrupts"});
     for (const auto &c : tile.at("cores"))
-        t.add({cell(c.at("core")), cell(c.at("state")), cell(c.at("exit_code")), cell(c.at("cycles")),
-               cell(c.at("instret")), cell(c.at("loads")), cell(c.at("stores")), cell(c.at("wfi")),
-               cell(c.at("device_accesses")), cell(c.at("exceptions")), cell(c.at("interrupts"))});
+        t.add({cell(c.at("core")), cell(c.at("state")), cell(c.at("exit_code")),
+               cell(c.at("cycles")), cell(c.at("instret")), cell(c.at("loads")),
+               cell(c.at("stores")), cell(c.at("wfi")), cell(c.at("device_accesses")),
+               cell(c.at("exceptions")), cell(c.at("interrupts"))});
     out += t.str();
     out += "bus:\n";
     outline(tile.at("bus"), "  ", out);

@@ -18,7 +18,10 @@ sc_core::sc_time period_of(uint64_t clock_hz) {
 
 platform::platform(sc_core::sc_module_name name, const platform_config &config,
                    const run_options &options)
-    : sc_module(name), config_(config), options_(options), period_(period_of(config.clock_hz)),
+    : sc_module(name),
+      config_(config),
+      options_(options),
+      period_(period_of(config.clock_hz)),
       tracer_(make_tracer(options, period_)),
       control_(config.mesh_width, config.stop_on_failure,
                [this](const mark_record &m) { trace_mark(m); }) {
@@ -77,8 +80,8 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
             const std::string tile_name = "tile_" + std::to_string(x) + "_" + std::to_string(y);
             tiles::tile_config tile_cfg = config.tile;
             tile_cfg.cycle_limit = options.max_cycles;
-            tiles_.push_back(std::make_unique<tiles::tile>(tile_name.c_str(), tile_cfg, g,
-                                                           period_, control_, out));
+            tiles_.push_back(std::make_unique<tiles::tile>(tile_name.c_str(), tile_cfg, g, period_,
+                                                           control_, out));
         }
     }
 

@@ -36,7 +36,8 @@ void platform::attach_debugger() {
             const auto tile = collect_statistics(*this).at("tiles").at(id);
             if (word == "tile") return format.empty() ? tile_text(tile) : tile.dump(2) + "\n";
             // the network adapter alone: channels, DMA, RMA, NAMP slots and messages
-            if (!tile.contains("na")) return "tile " + std::to_string(id) + " has no network adapter\n";
+            if (!tile.contains("na"))
+                return "tile " + std::to_string(id) + " has no network adapter\n";
             return format.empty() ? outline_text(tile.at("na")) : tile.at("na").dump(2) + "\n";
         }
         return "";
@@ -49,7 +50,8 @@ void platform::attach_debugger() {
     });
     gdb_->set_memory_dump([this](std::ostream &out) -> std::string {
         for (auto &t : tiles_)
-            out.write(reinterpret_cast<const char *>(t->memory().data()), std::streamsize(t->memory().size()));
+            out.write(reinterpret_cast<const char *>(t->memory().data()),
+                      std::streamsize(t->memory().size()));
         return "";
     });
     if (config_.checkpoints == 0) return;
@@ -67,7 +69,8 @@ void platform::attach_debugger() {
             return counts;
         },
         [this](const uint64_t *at) {
-            for (size_t i = 0; i < gates_.size() && i < checkpoints::streams; ++i) gates_[i]->cut(at[i]);
+            for (size_t i = 0; i < gates_.size() && i < checkpoints::streams; ++i)
+                gates_[i]->cut(at[i]);
         });
     gate_outputs();
 }

@@ -46,7 +46,8 @@ void platform::open_event_log() {
         out = &log_file_;
     }
     log_ = std::make_unique<trace::event_log>(*out, options_.log);
-    const std::string where = options_.log_file.empty() ? "standard error" : "'" + options_.log_file + "'";
+    const std::string where =
+        options_.log_file.empty() ? "standard error" : "'" + options_.log_file + "'";
     log_->on_write_error([this, where](const std::string &reason) {
         control_.output_failed("the log could not be written to " + where + " (" + reason +
                                "): the run ends at cycle " +

@@ -23,8 +23,8 @@ std::unique_ptr<trace::tracer> make_tracer(const run_options &options, sc_core::
 
 void platform::trace_mark(const mark_record &m) {
     if (!tracer_) return;
-    const trace::track_id track = tracer_->track(
-        "tile " + std::to_string(m.tile), "core " + std::to_string(m.core), trace::marks);
+    const trace::track_id track = tracer_->track("tile " + std::to_string(m.tile),
+                                                 "core " + std::to_string(m.core), trace::marks);
     char name[24];
     std::snprintf(name, sizeof name, "mark 0x%08x", unsigned(m.id));  // ids are often tags
     tracer_->instant(track, name, period_ * double(m.cycle));
@@ -34,16 +34,20 @@ std::vector<std::string> platform::output_errors() {
     std::vector<std::string> errors;
     if (status_) {  // console lines went through the status line's stream
         status_->console().flush();
-        if (status_->console_failed()) errors.push_back("cannot write the console output (standard output)");
+        if (status_->console_failed())
+            errors.push_back("cannot write the console output (standard output)");
     }
     if (console_log_.is_open()) {
-        const std::string e = stream_error(console_log_, "console.file '" + config_.console_file + "'");
+        const std::string e =
+            stream_error(console_log_, "console.file '" + config_.console_file + "'");
         if (!e.empty()) errors.push_back(e);
     }
     if (log_) {
-        const std::string e = stream_error(log_file_.is_open() ? static_cast<std::ostream &>(log_file_) : std::clog,
-                                           "the log to '" + (options_.log_file.empty() ? std::string("standard error")
-                                                                                     : options_.log_file) + "'");
+        const std::string e = stream_error(
+            log_file_.is_open() ? static_cast<std::ostream &>(log_file_) : std::clog,
+            "the log to '" +
+                (options_.log_file.empty() ? std::string("standard error") : options_.log_file) +
+                "'");
         if (!e.empty()) errors.push_back(e);
     }
     if (tracer_ && !tracer_->good())

@@ -60,8 +60,8 @@ void run_control::mark(unsigned tile, unsigned core, uint32_t id, uint64_t cycle
 void run_control::core_failed(unsigned tile, unsigned core, const char *reason, uint64_t cycle) {
     failures_[{tile, core}] = reason;
     if (stop_on_failure_ || exits_.size() + failures_.size() >= expected_)
-        finish(end_reason::core_failure, where(tile, core) + " " + reason + " at cycle " +
-                                             std::to_string(cycle));
+        finish(end_reason::core_failure,
+               where(tile, core) + " " + reason + " at cycle " + std::to_string(cycle));
 }
 
 void run_control::kill(const std::string &message) {
@@ -86,9 +86,11 @@ void run_control::restart() {
 void run_control::conclude(bool time_limit_reached) {
     if (reason_ != end_reason::running) return;
     if (time_limit_reached)
-        finish(end_reason::watchdog, "watchdog: the cycle limit was reached with cores still running");
+        finish(end_reason::watchdog,
+               "watchdog: the cycle limit was reached with cores still running");
     else
-        finish(end_reason::hang, "hang: cores are asleep (wfi) or waiting and nothing can wake them");
+        finish(end_reason::hang,
+               "hang: cores are asleep (wfi) or waiting and nothing can wake them");
 }
 
 // 0 only if every core exited with 0 (or a shutdown with code 0); see docs/cli.md for the rest.

@@ -6,8 +6,8 @@
 namespace vp {
 
 namespace {
-constexpr double sample_cycles = 1000;     // trace counter interval
-constexpr double progress_cycles = 100000; // status interval when nothing is sampled
+constexpr double sample_cycles = 1000;      // trace counter interval
+constexpr double progress_cycles = 100000;  // status interval when nothing is sampled
 }  // namespace
 
 run_observer::run_observer(sc_core::sc_module_name name, const params &p)
@@ -38,13 +38,15 @@ void run_observer::run() {
 }
 
 void run_observer::print_status() {
-    const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double host =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const sc_core::sc_time t = sc_core::sc_time_stamp();
     const uint64_t insns = p_.instructions ? p_.instructions() : 0;
     std::ostringstream line;
     line << "namp-vp: " << std::fixed << std::setprecision(3) << t.to_seconds() * 1e3
          << " ms simulated (" << uint64_t(t / p_.clock_period) << " cycles), host "
-         << std::setprecision(1) << host << " s, " << (host > 0.05 ? insns / host / 1e6 : 0.0) << " MIPS";
+         << std::setprecision(1) << host << " s, " << (host > 0.05 ? insns / host / 1e6 : 0.0)
+         << " MIPS";
     p_.progress->show(line.str());
 }
 

@@ -10,11 +10,22 @@ using nlohmann::ordered_json;
 namespace {
 
 const char *exception_name(unsigned cause) {
-    static const char *const names[16] = {
-        "instruction_misaligned", "instruction_access_fault", "illegal_instruction", "breakpoint",
-        "load_misaligned", "load_access_fault", "store_misaligned", "store_access_fault",
-        "ecall_u", "ecall_s", "reserved_10", "ecall_m", "instruction_page_fault",
-        "load_page_fault", "reserved_14", "store_page_fault"};
+    static const char *const names[16] = {"instruction_misaligned",
+                                          "instruction_access_fault",
+                                          "illegal_instruction",
+                                          "breakpoint",
+                                          "load_misaligned",
+                                          "load_access_fault",
+                                          "store_misaligned",
+                                          "store_access_fault",
+                                          "ecall_u",
+                                          "ecall_s",
+                                          "reserved_10",
+                                          "ecall_m",
+                                          "instruction_page_fault",
+                                          "load_page_fault",
+                                          "reserved_14",
+                                          "store_page_fault"};
     return cause < 16 ? names[cause] : "other";
 }
 
@@ -64,26 +75,34 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
     ordered_json channels = ordered_json::object();
     for (unsigned c = 0; c < noc::channel_count; ++c)
         channels[noc::channel_name(noc::channel_from_index(c))] = {
-            {"packets_sent", s.packets_sent[c]}, {"flits_sent", s.flits_sent[c]},
-            {"packets_received", s.packets_received[c]}, {"flits_received", s.flits_received[c]}};
+            {"packets_sent", s.packets_sent[c]},
+            {"flits_sent", s.flits_sent[c]},
+            {"packets_received", s.packets_received[c]},
+            {"flits_received", s.flits_received[c]}};
     ordered_json j;
     j["channels"] = channels;
     j["rx_refusals"] = s.rx_refusals;
-    j["dma"] = {{"transfers", s.dma_transfers}, {"bytes_sent", s.dma_bytes},
-                {"errors", s.dma_errors}, {"bytes_written_for_remote", s.dma_bytes_written}};
-    j["data_engine"] = {{"contexts", na.dma().contexts()}, {"transfers", s.dma_contexts_started},
-                        {"packets", s.dma_packets}, {"payload_bytes", s.dma_payload_bytes},
+    j["dma"] = {{"transfers", s.dma_transfers},
+                {"bytes_sent", s.dma_bytes},
+                {"errors", s.dma_errors},
+                {"bytes_written_for_remote", s.dma_bytes_written}};
+    j["data_engine"] = {{"contexts", na.dma().contexts()},
+                        {"transfers", s.dma_contexts_started},
+                        {"packets", s.dma_packets},
+                        {"payload_bytes", s.dma_payload_bytes},
                         {"read_errors", s.dma_read_errors},
                         {"faults_injected", s.dma_faults_injected},
                         {"bus_accesses", na.dma().port.accesses()}};
-    j["rma"] = {{"loads", s.rma_loads}, {"stores", s.rma_stores}, {"store_errors", s.rma_errors},
+    j["rma"] = {{"loads", s.rma_loads},
+                {"stores", s.rma_stores},
+                {"store_errors", s.rma_errors},
                 {"served_for_remote", s.rma_served}};
     j["register_accesses"] = s.register_accesses;
     j["bus_errors"] = s.bus_errors;
     if (const namp::namp_unit *u = na.namp()) {
         static const char *const msg_names[NAMP_MSG_TYPES] = {
-            "unknown", "alloc_request", "alloc_response", "credit", "finalize", "credit_nack",
-            "nak_reloc", "reloc", "migrate", "reloc_credit"};
+            "unknown",     "alloc_request", "alloc_response", "credit",  "finalize",
+            "credit_nack", "nak_reloc",     "reloc",          "migrate", "reloc_credit"};
         ordered_json sent = ordered_json::object(), received = ordered_json::object();
         for (unsigned t = 0; t < NAMP_MSG_TYPES; ++t) {
             sent[msg_names[t]] = s.namp_msgs_sent[t];
@@ -96,17 +115,23 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
             for (unsigned k = 1; k < namp::slot_state_count; ++k)
                 cyc[namp::slot_state_name(namp::slot_state(k))] = sl.state_cycles[k];
             slots.push_back({{"state", namp::slot_state_name(sp->state())},
-                             {"transfers", sl.transfers}, {"bytes", sl.bytes},
-                             {"retries", sl.retries}, {"nacks", sl.nacks},
-                             {"credit_waits", sl.credit_waits}, {"errors", sl.errors},
+                             {"transfers", sl.transfers},
+                             {"bytes", sl.bytes},
+                             {"retries", sl.retries},
+                             {"nacks", sl.nacks},
+                             {"credit_waits", sl.credit_waits},
+                             {"errors", sl.errors},
                              {"state_cycles", cyc}});
         }
         j["namp"] = {{"egress_steps", s.namp_egress_steps},
                      {"ingress_steps", s.namp_ingress_steps},
                      {"target_steps", s.namp_target_steps},
-                     {"messages_sent", sent}, {"messages_received", received},
-                     {"nacks_sent", s.namp_nacks_sent}, {"rx_completed", s.namp_rx_completed},
-                     {"voided", s.namp_voided}, {"dropped", s.namp_dropped},
+                     {"messages_sent", sent},
+                     {"messages_received", received},
+                     {"nacks_sent", s.namp_nacks_sent},
+                     {"rx_completed", s.namp_rx_completed},
+                     {"voided", s.namp_voided},
+                     {"dropped", s.namp_dropped},
                      {"atomic_ops", u->init.port.atomics() + u->target.port.atomics()},
                      {"raw_refused", s.namp_raw_refused},
                      {"window_refusals", s.namp_window_refusals},
@@ -114,10 +139,12 @@ ordered_json adapter_statistics(const namp::network_adapter &na) {
                      {"credit_nacks", s.namp_credit_nacks},
                      {"identity_refusals", s.namp_identity_refusals},
                      {"member_refusals", s.namp_member_refusals},
-                     {"relocations", s.namp_relocations}, {"ps_applied", s.namp_ps_applied},
+                     {"relocations", s.namp_relocations},
+                     {"ps_applied", s.namp_ps_applied},
                      {"ps_refused", s.namp_ps_refused},
                      {"shadow_transfers", s.namp_shadow_transfers},
-                     {"shadow_errors", s.namp_shadow_errors}, {"slots", slots}};
+                     {"shadow_errors", s.namp_shadow_errors},
+                     {"slots", slots}};
     }
     return j;
 }
@@ -173,7 +200,8 @@ ordered_json collect_statistics(const platform &p) {
     doc["noc"] = ordered_json::parse(p.network().stats_json().dump());
     doc["area"] = area_json(estimate_area(p.config()));
     doc["area"]["noc"] = noc_area_json(p.config());
-    doc["energy"] = energy_json(estimate_energy(p.config(), energy_counts_of(p), p.config().na_enabled));
+    doc["energy"] =
+        energy_json(estimate_energy(p.config(), energy_counts_of(p), p.config().na_enabled));
     doc["config"] = p.config().effective;
     return doc;
 }

@@ -26,7 +26,8 @@ uint64_t integer(const platform_config &c, const std::string &path) {
 
 noc::config mesh_config(const platform_config &c) {
     noc::config nc = c.noc;
-    nc.clock_period = sc_core::sc_time(double(1000000000000ull / c.clock_hz), sc_core::SC_PS);  // as platform
+    nc.clock_period =
+        sc_core::sc_time(double(1000000000000ull / c.clock_hz), sc_core::SC_PS);  // as platform
     return nc;
 }
 
@@ -122,8 +123,9 @@ int run_traffic(const platform_config &c, const std::string &stats_file, bool qu
     const noc::traffic::traffic_results &r = gen.results();
     const bool intact = r.order_errors == 0 && r.corrupt == 0 && r.misrouted == 0;
     const int code = gen.drained() && intact ? 0 : 1;
-    const std::string reason = !intact ? "traffic delivery errors"
-                               : gen.drained() ? "traffic drained" : "traffic did not drain";
+    const std::string reason = !intact         ? "traffic delivery errors"
+                               : gen.drained() ? "traffic drained"
+                                               : "traffic did not drain";
     ordered_json doc = statistics(c, net, gen, window, counts, reason, code, drained);
     int exit_code = code;
     if (!stats_file.empty()) {
@@ -139,9 +141,9 @@ int run_traffic(const platform_config &c, const std::string &stats_file, bool qu
         std::cerr << "namp-vp: traffic " << noc::traffic::pattern_name(tc.kind) << " at "
                   << tc.injection_rate << " flits/cycle/tile on " << nc.width << "x" << nc.height
                   << ": accepted " << std::setprecision(4)
-                  << doc["traffic"]["accepted_flits_per_cycle_per_node"].get<double>() << ", latency "
-                  << doc["traffic"]["latency_cycles"]["avg"].get<double>() << " cycles; " << reason
-                  << "\n";
+                  << doc["traffic"]["accepted_flits_per_cycle_per_node"].get<double>()
+                  << ", latency " << doc["traffic"]["latency_cycles"]["avg"].get<double>()
+                  << " cycles; " << reason << "\n";
     else if (code != 0)
         std::cerr << "namp-vp: " << doc["simulation"]["message"].get<std::string>() << "\n";
     return exit_code;

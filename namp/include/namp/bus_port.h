@@ -29,8 +29,8 @@ public:
     // cas: store `operand` if the word equals `compare`; otherwise fetch-and-add `operand`.
     // `atomic` = false does the same as a read followed by a write (not atomic against the cores).
     // Returns false on a bus error; `old` is the word before, `success` whether it was changed.
-    bool rmw(uint32_t addr, bool cas, uint32_t operand, uint32_t compare, bool atomic, uint32_t &old,
-             bool &success);
+    bool rmw(uint32_t addr, bool cas, uint32_t operand, uint32_t compare, bool atomic,
+             uint32_t &old, bool &success);
     bool fetch_add(uint32_t addr, uint32_t n, bool atomic) {
         uint32_t old;
         bool ok;

@@ -14,7 +14,9 @@ void reduce_apply(uint32_t op, uint32_t type, uint8_t *dst, const uint8_t *src, 
 void reduce_identity(uint32_t op, uint32_t type, uint8_t *dst, uint32_t bytes);
 
 // op/type word of a reduction data packet and of the ALLOC_REQ: [7:0] op, [15:8] type
-constexpr uint32_t reduce_word(uint32_t op, uint32_t type) { return (op & 0xFFu) | ((type & 0xFFu) << 8); }
+constexpr uint32_t reduce_word(uint32_t op, uint32_t type) {
+    return (op & 0xFFu) | ((type & 0xFFu) << 8);
+}
 constexpr uint32_t reduce_op(uint32_t w) { return w & 0xFFu; }
 constexpr uint32_t reduce_type(uint32_t w) { return (w >> 8) & 0xFFu; }
 

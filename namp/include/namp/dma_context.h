@@ -57,7 +57,7 @@ public:
     bool first_read() const { return read_ == 0; }
     uint32_t read_offset() const { return read_; }
     void push(noc::packet pkt, uint32_t bytes);  // a packet of `bytes` payload bytes was read
-    void abort();                                 // read error: the rest is not sent
+    void abort();                                // read error: the rest is not sent
 
     // injector side
     bool has_packet() const { return !fifo_.empty(); }

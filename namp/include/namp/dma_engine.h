@@ -52,7 +52,8 @@ private:
         dma_client *client = nullptr;
     };
     void assign();  // starts queued transfers in idle contexts
-    template <class Ready> int next_context(unsigned &rr, Ready ready) const;
+    template <class Ready>
+    int next_context(unsigned &rr, Ready ready) const;
     void reader_thread();
     void injector_thread();
 

@@ -30,7 +30,8 @@ public:
     SC_HAS_PROCESS(initiator);
     initiator(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
               std::vector<std::unique_ptr<slot>> &slots, dma_engine &dma, packet_out &out,
-              na_stats &stats, sc_core::sc_time clock_period, std::function<void(const slot &)> finished);
+              na_stats &stats, sc_core::sc_time clock_period,
+              std::function<void(const slot &)> finished);
 
     uint32_t arbitration = 0;  // NAMP_ARB_*, the NA_NAMP_ARBITRATION register
 
@@ -100,7 +101,8 @@ private:
     void cc_member_request(slot &s, unsigned i);
     void cc_member_data(slot &s, unsigned i);
     void cc_member_finalize(slot &s, unsigned i);
-    void cc_member_event(slot &s, unsigned i, slot_event e, sc_core::sc_time delay = sc_core::SC_ZERO_TIME);
+    void cc_member_event(slot &s, unsigned i, slot_event e,
+                         sc_core::sc_time delay = sc_core::SC_ZERO_TIME);
     void cc_member_fail(slot &s, unsigned i, uint32_t code);
     void cc_member_end(slot &s, unsigned i);
     void cc_reschedule(slot &s);
@@ -117,7 +119,8 @@ private:
     std::vector<uint32_t> words(std::initializer_list<uint32_t> base, uint32_t ident,
                                 std::initializer_list<uint32_t> tail = {},
                                 const slot_destination *key = nullptr) const;
-    void send(unsigned tile, unsigned sub, unsigned flags, const slot &s, const std::vector<uint32_t> &args);
+    void send(unsigned tile, unsigned sub, unsigned flags, const slot &s,
+              const std::vector<uint32_t> &args);
     // the first word of a handle's set-up burst: its ID with namp.identity, else its tile
     unsigned handle_first() const { return cfg_.namp.identity ? NAMP_H_ID / 4 : NAMP_H_TILE / 4; }
     sc_core::sc_time backoff(const slot &s) { return backoff_after(s.retries); }
@@ -133,8 +136,8 @@ private:
     sc_core::sc_time period_;
     std::function<void(const slot &)> finished_;  // a slot set DONE (interrupt line, OSQM)
     uint64_t serial_ = 0, order_ = 0;
-    uint64_t credit_updates_ = 0;    // CREDIT messages applied (lost-wake-up guard)
-    uint32_t rng_;                   // back-off jitter (deterministic per tile)
+    uint64_t credit_updates_ = 0;  // CREDIT messages applied (lost-wake-up guard)
+    uint32_t rng_;                 // back-off jitter (deterministic per tile)
     std::deque<input> in_;
     std::deque<noc::packet> ps_jobs_;  // RELOC / MIGRATE waiting for the egress FSM
     std::deque<std::pair<uint32_t, noc::packet>> ps_replies_;  // RELOC_CREDITs held back (handle)

@@ -36,7 +36,8 @@ public:
 
     SC_HAS_PROCESS(namp_target);
     namp_target(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
-                packet_out &out, na_stats &stats, target_events &events, sc_core::sc_time clock_period);
+                packet_out &out, na_stats &stats, target_events &events,
+                sc_core::sc_time clock_period);
 
     void request(noc::packet pkt);  // ALLOC_REQ, CREDIT, FINAL from other tiles
 
@@ -74,7 +75,9 @@ private:
     uint32_t receiving_endpoint(uint32_t ep, uint32_t ident, uint32_t *e, uint32_t *b);
     bool moved_record(uint32_t ep, uint32_t *reloc);
     bool element_in_window(uint32_t b, const uint32_t *d, uint32_t k) const;
-    bool in_window(uint64_t addr, uint64_t len) const { return addr >= win_lo_ && addr + len <= win_hi_; }
+    bool in_window(uint64_t addr, uint64_t len) const {
+        return addr >= win_lo_ && addr + len <= win_hi_;
+    }
     uint32_t window_refused();
     uint32_t enter_counted(uint32_t ep, uint32_t *reloc);
     // enter_counted, receiving_endpoint only

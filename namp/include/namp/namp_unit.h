@@ -60,7 +60,8 @@ public:
     // one track per slot, "namp slot S" under `process` (category namp)
     void attach_trace(trace::tracer &tr, const std::string &process) {
         for (auto &s : slots_)
-            s->attach_trace(tr, tr.track(process, "namp slot " + std::to_string(s->index()), trace::namp));
+            s->attach_trace(
+                tr, tr.track(process, "namp slot " + std::to_string(s->index()), trace::namp));
     }
     void attach_vif(vif_attachment *v) { vif_ = v; }
     void attach_osqm(osqm_attachment *o) { osqm_ = o; }

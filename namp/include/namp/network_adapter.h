@@ -35,14 +35,16 @@
 
 namespace namp {
 
-class network_adapter : public sc_core::sc_module, public noc::packet_sink, public packet_out,
+class network_adapter : public sc_core::sc_module,
+                        public noc::packet_sink,
+                        public packet_out,
                         public dma_client {
 public:
-    tlm_utils::simple_target_socket<network_adapter> regs;     // TILE_NA_BASE window (4 MiB)
-    tlm_utils::simple_target_socket<network_adapter> rma;      // RMA_BASE window (256 MiB)
-    bus_port master;                                            // data-request target's port
-    sc_core::sc_vector<sc_core::sc_out<bool>> irq;              // MEIP of each core (geo.cores);
-                                                                // NA_IRQ_TARGET picks the driven one
+    tlm_utils::simple_target_socket<network_adapter> regs;  // TILE_NA_BASE window (4 MiB)
+    tlm_utils::simple_target_socket<network_adapter> rma;   // RMA_BASE window (256 MiB)
+    bus_port master;                                        // data-request target's port
+    sc_core::sc_vector<sc_core::sc_out<bool>> irq;          // MEIP of each core (geo.cores);
+                                                            // NA_IRQ_TARGET picks the driven one
 
     SC_HAS_PROCESS(network_adapter);
     // tracer: the run's timeline trace (docs/tracing.md), or null
@@ -106,7 +108,8 @@ private:
     void serve(const noc::packet &pkt);
     bool in_local_sram(uint32_t addr, uint32_t len) const;
     bool reduce_into(uint32_t addr, uint32_t optype, const uint32_t *data, uint32_t n);  // NAMP-CC
-    bool gather_into(uint32_t addr, uint32_t chunk, uint32_t stride, const uint32_t *data, uint32_t n);
+    bool gather_into(uint32_t addr, uint32_t chunk, uint32_t stride, const uint32_t *data,
+                     uint32_t n);
 
     bool namp_on() const { return namp_ != nullptr; }
 
@@ -135,7 +138,7 @@ private:
     std::vector<dma_slot> slots_;
     std::unique_ptr<dma_engine> dma_;
     std::unique_ptr<namp_unit> namp_;
-    std::unique_ptr<vif_unit> vif_;  // NAMP-SV (namp.slots_virt > 0)
+    std::unique_ptr<vif_unit> vif_;    // NAMP-SV (namp.slots_virt > 0)
     std::unique_ptr<osqm_unit> osqm_;  // HW-OSQM (namp.osqm)
 
     uint32_t rma_outstanding_ = 0, rma_errors_ = 0;
@@ -153,7 +156,7 @@ private:
     uint64_t dma_packets_served_ = 0;  // DMA data packets of other tiles (fault injection count)
 
     uint32_t irq_mask_ = 0;
-    unsigned irq_target_ = 0;   // NA_IRQ_TARGET
+    unsigned irq_target_ = 0;  // NA_IRQ_TARGET
     sc_core::sc_event irq_update_;
 };
 

@@ -12,7 +12,8 @@ namespace namp {
 
 class noc_buffer {
 public:
-    noc_buffer(noc::channel ch, unsigned rx_capacity_flits) : ch_(ch), capacity_(rx_capacity_flits) {}
+    noc_buffer(noc::channel ch, unsigned rx_capacity_flits)
+        : ch_(ch), capacity_(rx_capacity_flits) {}
 
     noc::channel channel() const { return ch_; }
 
@@ -48,7 +49,10 @@ private:
     unsigned expected_ = 0;  // payload flits still to be written
     std::optional<noc::packet> outgoing_;
     // receive
-    struct rx_packet { std::vector<uint32_t> flits; unsigned next = 0; };
+    struct rx_packet {
+        std::vector<uint32_t> flits;
+        unsigned next = 0;
+    };
     std::deque<rx_packet> rx_;
     unsigned capacity_, used_ = 0;  // used_ counts reserved and stored flits
 };

@@ -59,15 +59,15 @@ enum class slot_event : uint8_t {
 
 // The part of a transfer that is per destination (a collective has one per member).
 struct slot_destination {
-    uint32_t tile = 0, endpoint = 0;  // from the handle
-    uint32_t ident = 0;               // namp.identity: the handle's NAMP_H_ID (what endpoint is)
+    uint32_t tile = 0, endpoint = 0;    // from the handle
+    uint32_t ident = 0;                 // namp.identity: the handle's NAMP_H_ID (what endpoint is)
     uint32_t key_tile = 0, key_id = 0;  // CC member handle: the contributor's key
-    uint32_t element = 0;             // remote element index (allocation or fast path)
-    uint32_t data = 0;                // its data address in the remote tile
+    uint32_t element = 0;               // remote element index (allocation or fast path)
+    uint32_t data = 0;                  // its data address in the remote tile
     // CC member progress (the slot's own state is `members`); the member state follows
     // slot::next like a single-destination transfer
     uint32_t handle = 0, code = 0;
-    uint32_t base = 0, chunk = 0;     // scatter: source offset and chunk size of this member
+    uint32_t base = 0, chunk = 0;  // scatter: source offset and chunk size of this member
     unsigned retries = 0;
     slot_state state = slot_state::idle;
     bool direct = false;
@@ -114,8 +114,10 @@ public:
     // mode latched when the slot started
     uint32_t mode = 0;
     bool has(uint32_t flag) const { return mode & flag; }
-    bool active() const { return state_ != slot_state::idle && state_ != slot_state::done &&
-                                  state_ != slot_state::error; }
+    bool active() const {
+        return state_ != slot_state::idle && state_ != slot_state::done &&
+               state_ != slot_state::error;
+    }
     bool finished() const { return state_ == slot_state::done || state_ == slot_state::error; }
     // CCM was left by software (FLAGS.CCM written 0 while running)
     bool leaving() const { return has(NAMP_FLAG_CCM) && !(flags & NAMP_FLAG_CCM); }
@@ -125,7 +127,8 @@ public:
     bool holds_credit() const { return has(NAMP_FLAG_CON) && in_transfer(); }
     bool holds_element() const { return has(NAMP_FLAG_BUF) && in_transfer(); }
     bool holds_remote() const {
-        return state_ == slot_state::data || state_ == slot_state::dma || state_ == slot_state::finalize;
+        return state_ == slot_state::data || state_ == slot_state::dma ||
+               state_ == slot_state::finalize;
     }
 
     // Egress step due now (states the egress FSM serves, timer expired).
@@ -144,15 +147,15 @@ public:
                st == slot_state::dma || st == slot_state::finalize;
     }
     slot_destination &dst() { return dst_[0]; }
-    uint32_t src = 0, size = 0;            // data source and bytes
+    uint32_t src = 0, size = 0;                   // data source and bytes
     uint32_t elem_index = 0, elem_size_addr = 0;  // send-buffer element (BUF)
-    bool direct = false;                   // this transfer took its element on the fast path
+    bool direct = false;                          // this transfer took its element on the fast path
     // PS dualcast: the copy of the element at the new location (same index), written after the
     // original is finalized; a failed copy leaves the original alone
     slot_destination shadow;
     bool shadow_pending = false, shadow_phase = false, shadow_failed = false;
-    uint64_t order = 0;                    // start order (per-destination ordering)
-    uint64_t served = 0;                   // serial of the last egress step (LRS)
+    uint64_t order = 0;   // start order (per-destination ordering)
+    uint64_t served = 0;  // serial of the last egress step (LRS)
 
     // statistics
     struct counters {

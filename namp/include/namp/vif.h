@@ -42,8 +42,8 @@ private:
     struct vif {
         uint32_t et_base = 0, et_bound = 0, ctrl = 0, translations = 0;
         uint32_t flags = 0, p1 = 0, p2 = 0, p3 = 0;  // as the task wrote them (vIDs)
-        uint32_t held = 0;  // STATUS the task reads while a refusal or a parked finish holds
-        uint32_t generation = 0;                      // READY withdrawn: bumped (drops a start)
+        uint32_t held = 0;        // STATUS the task reads while a refusal or a parked finish holds
+        uint32_t generation = 0;  // READY withdrawn: bumped (drops a start)
         bool translating = false;
     };
     vif *find(unsigned slot, uint32_t offset, uint32_t page);
@@ -51,7 +51,8 @@ private:
     uint32_t slot_reg(unsigned slot, uint32_t reg) const;
     void slot_write(unsigned slot, uint32_t reg, uint32_t v);
     uint32_t lookup(const vif &x, uint32_t vid, uint32_t kind, uint32_t &addr, uint32_t &limit);
-    uint32_t translate_cc(const vif &x, uint32_t &p1, uint32_t &p2, uint32_t &win, uint32_t &win_size);
+    uint32_t translate_cc(const vif &x, uint32_t &p1, uint32_t &p2, uint32_t &win,
+                          uint32_t &win_size);
     void refuse(vif &x, uint32_t code);
     void reset_task_side(vif &x);
     void translate_thread();

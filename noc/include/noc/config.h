@@ -31,12 +31,12 @@ constexpr unsigned max_mesh_side = 64;
 constexpr unsigned max_encodable_packet_flits = 64;
 
 struct config {
-    unsigned width = 4;               // tiles in x
-    unsigned height = 4;              // tiles in y
-    unsigned buffer_depth = 4;        // flits per input buffer (per virtual channel, per port)
-    unsigned router_latency = 1;      // cycles from a flit's arrival in a buffer to leaving the router
-    unsigned link_latency = 1;        // cycles on a router-to-router wire (credits take as long back)
-    unsigned max_packet_flits = 32;   // header flit included
+    unsigned width = 4;           // tiles in x
+    unsigned height = 4;          // tiles in y
+    unsigned buffer_depth = 4;    // flits per input buffer (per virtual channel, per port)
+    unsigned router_latency = 1;  // cycles from a flit's arrival in a buffer to leaving the router
+    unsigned link_latency = 1;    // cycles on a router-to-router wire (credits take as long back)
+    unsigned max_packet_flits = 32;                                        // header flit included
     sc_core::sc_time clock_period = sc_core::sc_time(10, sc_core::SC_NS);  // 100 MHz
     // false: one physical network, the channels are virtual channels sharing each link.
     // true: one physical network per channel (four meshes, nothing shared).

@@ -40,10 +40,10 @@ struct packet {
     std::vector<uint32_t> payload;  // body flits, one 32-bit word each
 
     // Model-only metadata, for statistics and tracing.
-    uint64_t id = 0;                 // unique per mesh, assigned on injection (1, 2, ...)
-    uint64_t user_tag = 0;           // free for the sender, carried unchanged
-    sc_core::sc_time created_at;     // free for the sender (e.g. time the message was generated)
-    sc_core::sc_time injected_at;    // set by the port when the network takes the packet
+    uint64_t id = 0;               // unique per mesh, assigned on injection (1, 2, ...)
+    uint64_t user_tag = 0;         // free for the sender, carried unchanged
+    sc_core::sc_time created_at;   // free for the sender (e.g. time the message was generated)
+    sc_core::sc_time injected_at;  // set by the port when the network takes the packet
 
     unsigned flits() const { return 1 + static_cast<unsigned>(payload.size()); }
     // The flits as they would travel on the wire: header first.

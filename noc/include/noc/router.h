@@ -33,23 +33,23 @@ struct buffer_resident {
 // A head waiting for something: an output VC grant or credits.
 struct waiting_head {
     detail::flight *packet = nullptr;
-    unsigned port = 0;                 // index of the port crossing it wants to make
+    unsigned port = 0;  // index of the port crossing it wants to make
 };
 
 struct input_vc_state {
     std::deque<buffer_resident> residents;
-    waiting_head credit_waiter;        // at most one: the owner of the upstream output VC
+    waiting_head credit_waiter;  // at most one: the owner of the upstream output VC
 };
 
 struct output_vc_state {
-    detail::flight *owner = nullptr;   // wormhole: held from head grant until tail departure
+    detail::flight *owner = nullptr;  // wormhole: held from head grant until tail departure
     std::vector<waiting_head> waiters;
     unsigned last_granted_input = direction_count - 1;  // round-robin pointer
 };
 
 struct link_state {
-    int64_t busy_until = 0;            // first cycle with no flit work booked on the link
-    uint64_t flits = 0;                // flits carried since the last statistics reset
+    int64_t busy_until = 0;  // first cycle with no flit work booked on the link
+    uint64_t flits = 0;      // flits carried since the last statistics reset
 };
 
 // Everything of one physical network at this router.
@@ -72,9 +72,9 @@ public:
     unsigned plane_count() const { return static_cast<unsigned>(planes_.size()); }
 
     // Counters since the last statistics reset.
-    uint64_t flits_forwarded = 0;      // flits sent on any output port, ejection included
+    uint64_t flits_forwarded = 0;  // flits sent on any output port, ejection included
     uint64_t packets_forwarded = 0;
-    uint64_t blocked_cycles = 0;       // head cycles spent waiting for grant, credits or the sink
+    uint64_t blocked_cycles = 0;  // head cycles spent waiting for grant, credits or the sink
     void reset_counters();
 
 private:

@@ -35,7 +35,10 @@ struct network_stats {
     std::array<std::map<unsigned, latency_summary>, channel_count> latency_by_channel_and_hops;
 
     void record_delivery(channel ch, unsigned hops, unsigned flits, uint64_t latency_cycles);
-    void reset(int64_t cycle) { *this = network_stats{}; since_cycle = cycle; }
+    void reset(int64_t cycle) {
+        *this = network_stats{};
+        since_cycle = cycle;
+    }
     nlohmann::json to_json() const;
 };
 
@@ -46,7 +49,7 @@ struct network_stats {
 struct activity {
     uint64_t buffer_writes = 0, buffer_reads = 0, crossbar_traversals = 0;
     uint64_t route_computations = 0;
-    uint64_t link_traversals = 0;      // router to router
+    uint64_t link_traversals = 0;        // router to router
     uint64_t local_link_traversals = 0;  // tile to router (injection) and router to tile (ejection)
 };
 

@@ -20,7 +20,10 @@ constexpr uint64_t measured_flag = 1;
 
 struct traffic_generator::node : packet_sink {
     node(traffic_generator &g, unsigned id, unsigned tiles, uint32_t seed)
-        : owner(g), tile(id), rng(seed), next_seq(tiles * channel_count, 0),
+        : owner(g),
+          tile(id),
+          rng(seed),
+          next_seq(tiles * channel_count, 0),
           expected_seq(tiles * channel_count, 0) {}
 
     bool can_accept(const packet &) override { return true; }
@@ -37,21 +40,25 @@ struct traffic_generator::node : packet_sink {
     sc_core::sc_event timer;
 };
 
-traffic_generator::traffic_generator(sc_core::sc_module_name name, mesh &net, const traffic_config &cfg)
+traffic_generator::traffic_generator(sc_core::sc_module_name name, mesh &net,
+                                     const traffic_config &cfg)
     : sc_module(name), net_(net), cfg_(cfg) {
     const config &nc = net.cfg();
     if (cfg_.packet_flits == 0 || cfg_.packet_flits > nc.max_packet_flits)
         SC_REPORT_ERROR("noc/traffic", ("packet_flits " + std::to_string(cfg_.packet_flits) +
-                                        " outside 1..max_packet_flits").c_str());
+                                        " outside 1..max_packet_flits")
+                                           .c_str());
     if (cfg_.fixed_channel >= int(channel_count))
         SC_REPORT_ERROR("noc/traffic", "fixed_channel must be -1 or 0..3");
-    if (!(cfg_.injection_rate >= 0.0)) SC_REPORT_ERROR("noc/traffic", "injection_rate must be >= 0");
+    if (!(cfg_.injection_rate >= 0.0))
+        SC_REPORT_ERROR("noc/traffic", "injection_rate must be >= 0");
     params_.width = nc.width;
     params_.height = nc.height;
     params_.hotspot_fraction = cfg_.hotspot_fraction;
     params_.hotspot_tile = cfg_.hotspot_tile >= 0 ? unsigned(cfg_.hotspot_tile)
                                                   : (nc.height / 2) * nc.width + nc.width / 2;
-    if (params_.hotspot_tile >= nc.tiles()) SC_REPORT_ERROR("noc/traffic", "hotspot_tile outside the mesh");
+    if (params_.hotspot_tile >= nc.tiles())
+        SC_REPORT_ERROR("noc/traffic", "hotspot_tile outside the mesh");
     trial_threshold_ = deterministic_rng::threshold_for(cfg_.injection_rate / cfg_.packet_flits);
 
     const unsigned tiles = nc.tiles();

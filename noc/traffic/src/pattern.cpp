@@ -61,7 +61,8 @@ std::optional<unsigned> pick_destination(pattern p, unsigned src, const pattern_
     case pattern::transpose: return unless_self((x % h) * w + (y % w), src);
     case pattern::bit_complement: return unless_self((h - 1 - y) * w + (w - 1 - x), src);
     case pattern::hotspot:
-        if (params.hotspot_tile != src && rng.chance(deterministic_rng::threshold_for(params.hotspot_fraction)))
+        if (params.hotspot_tile != src &&
+            rng.chance(deterministic_rng::threshold_for(params.hotspot_fraction)))
             return params.hotspot_tile;
         return uniform_other(src, tiles, rng);
     case pattern::nearest_neighbour: {

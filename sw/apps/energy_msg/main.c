@@ -22,7 +22,7 @@
 #include "mcapi.h"
 #include "mcapix_cc.h"
 
-#define PORT 1u
+#define PORT     1u
 #define MAX_LOG2 12u
 
 static uint8_t buf[1u << MAX_LOG2] __attribute__((aligned(8)));
@@ -48,7 +48,7 @@ static void fill(uint32_t k, uint32_t size)
 
 static void receive(mcapi_endpoint_t ep, uint32_t count, uint32_t size)
 {
-    for (uint32_t k = 0; k <= count; ++k) {   /* the last one is the end message */
+    for (uint32_t k = 0; k <= count; ++k) { /* the last one is the end message */
         mcapi_status_t st;
         size_t got = 0;
         mcapi_msg_recv(ep, rbuf, sizeof rbuf, &got, &st);
@@ -82,8 +82,9 @@ int main(void)
         (kind == 0 && path > 2) || (kind == 1 && path > 1)) {
         if (me == 0)
             printf("energy_msg FAIL: tile.arg 0x%08lx: size 2^%u, kind %u, path %u, %u members on "
-                   "%u tiles is not a workload\n", (unsigned long)arg, (unsigned)lg, (unsigned)kind,
-                   (unsigned)path, (unsigned)members, (unsigned)tiles);
+                   "%u tiles is not a workload\n",
+                   (unsigned long)arg, (unsigned)lg, (unsigned)kind, (unsigned)path,
+                   (unsigned)members, (unsigned)tiles);
         return me == 0 ? 1 : 0;
     }
     mcapi_status_t st;

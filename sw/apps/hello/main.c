@@ -10,7 +10,7 @@
 
 #define WORK_N 20000u
 
-static volatile uint32_t tile_sum_lo;   /* shared by the cores of this tile */
+static volatile uint32_t tile_sum_lo; /* shared by the cores of this tile */
 static volatile uint32_t tile_sum_hi;
 
 static uint64_t sum_slice(uint32_t core, uint32_t cores)
@@ -31,10 +31,9 @@ static void print_platform_summary(void)
            "SRAM %lu KiB at 0x%08lx, core clock %lu Hz, timer %lu Hz\n",
            (unsigned long)(version >> 16), (unsigned long)(version & 0xFFFF),
            (unsigned long)tile_mesh_width(), (unsigned long)tile_mesh_height(),
-           (unsigned long)(tile_mesh_width() * tile_mesh_height()),
-           (unsigned long)tile_num_cores(), (unsigned long)(tile_sram_size() / 1024),
-           (unsigned long)tile_sram_base(), (unsigned long)tile_clock_hz(),
-           (unsigned long)tile_timer_hz());
+           (unsigned long)(tile_mesh_width() * tile_mesh_height()), (unsigned long)tile_num_cores(),
+           (unsigned long)(tile_sram_size() / 1024), (unsigned long)tile_sram_base(),
+           (unsigned long)tile_clock_hz(), (unsigned long)tile_timer_hz());
 }
 
 int main(void)

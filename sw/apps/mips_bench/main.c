@@ -24,7 +24,7 @@ int main(void)
     ok = checksum == BENCH_EXPECTED_CHECKSUM;
 #endif
     printf("mips_bench: %lu rounds, checksum 0x%08lx (%s), %llu instructions, %llu cycles\n",
-           (unsigned long)BENCH_ROUNDS, (unsigned long)checksum,
-           ok ? "ok" : "WRONG", (unsigned long long)instret, (unsigned long long)cycles);
+           (unsigned long)BENCH_ROUNDS, (unsigned long)checksum, ok ? "ok" : "WRONG",
+           (unsigned long long)instret, (unsigned long long)cycles);
     return ok ? 0 : 1;
 }

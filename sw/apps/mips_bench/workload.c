@@ -6,9 +6,9 @@
 
 #include <stddef.h>
 
-#define BUF_WORDS   1024u
-#define MAT_N       24u
-#define SIEVE_MAX   8192u
+#define BUF_WORDS 1024u
+#define MAT_N     24u
+#define SIEVE_MAX 8192u
 
 /* Module-level work areas (about 14 KiB): too large for a small per-core stack. */
 static uint32_t buf[BUF_WORDS];
@@ -71,7 +71,7 @@ static uint32_t count_primes(uint32_t limit)
     for (uint32_t i = 0; i <= limit; i++)
         if (sieve[i]) {
             count++;
-            weighted += i % 97u;   /* a divide per prime */
+            weighted += i % 97u; /* a divide per prime */
         }
     return count ^ (weighted << 12);
 }
@@ -109,7 +109,7 @@ static uint32_t sorted_digest(const uint32_t *a, size_t n)
     uint32_t h = 0;
     for (size_t i = 1; i < n; i++) {
         if (a[i - 1] > a[i])
-            return 0xDEADBEEFu;   /* never for a correct sort (and a correct core) */
+            return 0xDEADBEEFu; /* never for a correct sort (and a correct core) */
         h += a[i] >> (i & 7);
     }
     return h;

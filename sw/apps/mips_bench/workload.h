@@ -8,7 +8,7 @@
 
 /* Rounds of the workload; about 0.51 M instructions each (200 rounds = 102 M). Override with -DBENCH_ROUNDS=n. */
 #ifndef BENCH_ROUNDS
-#define BENCH_ROUNDS 200u
+#define BENCH_ROUNDS         200u
 #define BENCH_DEFAULT_ROUNDS 1
 #endif
 

@@ -66,7 +66,7 @@ static void chan_peer_gone_b(mcapi_endpoint_t e1, mcapi_endpoint_t e4, mcapi_end
             memset(heap[i], 0x5A, n);
     }
     mcapi_msg_send(e1, a1, "chan-gone", 9, 0, &st);
-    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st);   /* A tried to send */
+    mcapi_msg_recv(e1, buf, sizeof buf, &got, &st); /* A tried to send */
     expect_true(st == MCAPI_SUCCESS && got == 8 && memcmp(buf, "p2-tried", 8) == 0, "B p2-tried");
     size_t bad = 0;
     for (int i = 0; i < BLOCKS; ++i) {
@@ -79,7 +79,7 @@ static void chan_peer_gone_b(mcapi_endpoint_t e1, mcapi_endpoint_t e4, mcapi_end
     expect_st(st, MCAPI_SUCCESS, "B create the deleted port again");
 }
 
-#define QUEUED 16   /* non-blocking sends under way at most (MP_MAX_ACTIVE) */
+#define QUEUED 16 /* non-blocking sends under way at most (MP_MAX_ACTIVE) */
 
 /* B's side of "blocking behind non-blocking": QUEUED + 1 messages in call order. */
 static void queued_sends_b(mcapi_endpoint_t e1)
@@ -105,7 +105,7 @@ static int tile_b(void)
     expect_st(st, MCAPI_SUCCESS, "B create 1");
     mcapi_endpoint_t e2 = mcapi_endpoint_create(2, &st);
     expect_st(st, MCAPI_SUCCESS, "B create 2");
-    mcapi_endpoint_t e4 = mcapi_endpoint_create(4, &st);   /* channel receive endpoint for A */
+    mcapi_endpoint_t e4 = mcapi_endpoint_create(4, &st); /* channel receive endpoint for A */
     expect_st(st, MCAPI_SUCCESS, "B create 4");
     mcapi_endpoint_create(1, &st);
     expect_st(st, MCAPI_ERR_ENDP_EXISTS, "B create duplicate port");
@@ -129,7 +129,7 @@ static int tile_b(void)
         expect_true(got == (i == 0 ? 8u : 12u), "B wait_any size");
         expect_true(memcmp(i == 0 ? b1 : b2, i == 0 ? "message1" : "message2-xyz", got) == 0,
                     "B wait_any data");
-        rs[i]->state = 0;   /* completed: wait_any skips it now */
+        rs[i]->state = 0; /* completed: wait_any skips it now */
     }
     /* wait for m3 to be complete, then check msg_available and truncation */
     while (mcapi_msg_available(e1, &st) == 0)

@@ -8,7 +8,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 
-#define SERVER_DELAY_US 200u   /* the clients are all retrying by then */
+#define SERVER_DELAY_US 200u /* the clients are all retrying by then */
 
 static int server(uint32_t clients)
 {
@@ -19,7 +19,7 @@ static int server(uint32_t clients)
         printf("lookup_storm FAIL: create -> %s\n", mcapix_status_name(st));
         return 1;
     }
-    uint64_t seen = 0;   /* up to 64 tiles */
+    uint64_t seen = 0; /* up to 64 tiles */
     for (uint32_t i = 0; i < clients; ++i) {
         uint32_t who = 0;
         size_t got = 0;

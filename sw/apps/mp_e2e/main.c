@@ -30,23 +30,25 @@ static uint8_t rxbuf[1024] __attribute__((aligned(8)));
 
 static uint32_t msg_size(uint32_t seq) { return seq == 0 ? 1024u : 1u + (seq * 97u) % 1024u; }
 
-#define CHECK(st, what)                                                                     \
-    do {                                                                                    \
-        if ((st) != MCAPI_SUCCESS) {                                                        \
-            printf("mp_e2e FAIL: %s: %s\n", what, mcapix_status_name(st));                  \
-            return 1;                                                                       \
-        }                                                                                   \
+#define CHECK(st, what)                                                    \
+    do {                                                                   \
+        if ((st) != MCAPI_SUCCESS) {                                       \
+            printf("mp_e2e FAIL: %s: %s\n", what, mcapix_status_name(st)); \
+            return 1;                                                      \
+        }                                                                  \
     } while (0)
 
 static int sender(uint32_t rx_node)
 {
     mcapi_status_t st;
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 10,
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1,
+                                      .max_msg_log2 = 10,
                                       .send_capacity_log2 = MP_E2E_SEND_MODE ? 2u : 0u,
                                       .send_mode = MP_E2E_SEND_MODE};
     mcapi_endpoint_t me = mcapix_endpoint_create(PORT_TX, &a, &st);
     CHECK(st, "endpoint_create");
-    mcapi_endpoint_t peer = mcapi_endpoint_get(MCAPI_DOMAIN, rx_node, PORT_RX, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t peer =
+        mcapi_endpoint_get(MCAPI_DOMAIN, rx_node, PORT_RX, MCAPI_TIMEOUT_INFINITE, &st);
     CHECK(st, "endpoint_get");
 #if MP_E2E_CHANNEL
     mcapi_request_t r;
@@ -66,9 +68,9 @@ static int sender(uint32_t rx_node)
     for (uint32_t seq = 0; seq < MP_E2E_COUNT; ++seq) {
         uint32_t size = msg_size(seq);
         uint32_t k = seq % 3u;
-        uint8_t *p = txbuf[k] + (seq & 3u);      /* unaligned sources too */
+        uint8_t *p = txbuf[k] + (seq & 3u); /* unaligned sources too */
         size_t done;
-        if (busy[k]) {                            /* this buffer's previous send must be over */
+        if (busy[k]) { /* this buffer's previous send must be over */
             mcapi_wait(rp[k], &done, MCAPI_TIMEOUT_INFINITE, &st);
             CHECK(st, "wait for send");
             busy[k] = 0;
@@ -92,12 +94,12 @@ static int sender(uint32_t rx_node)
         if (st != MCAPI_PENDING)
             CHECK(st, "send_i");
         busy[k] = 1;
-        if (seq % 5u == 0) {                      /* sometimes wait for whichever finishes first */
+        if (seq % 5u == 0) { /* sometimes wait for whichever finishes first */
             mcapi_uint_t i = mcapi_wait_any(3, rp, &done, MCAPI_TIMEOUT_INFINITE, &st);
             CHECK(st, "wait_any");
             if (i < 3)
                 busy[i] = 0;
-            rp[i]->state = 0;                     /* consumed: wait_any skips it now */
+            rp[i]->state = 0; /* consumed: wait_any skips it now */
         }
     }
     for (uint32_t k = 0; k < 3; ++k)
@@ -115,7 +117,8 @@ static int sender(uint32_t rx_node)
 static int receiver(void)
 {
     mcapi_status_t st;
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 2, .max_msg_log2 = 10, .send_capacity_log2 = 0};
+    mcapix_endpoint_attributes_t a = {
+        .capacity_log2 = 2, .max_msg_log2 = 10, .send_capacity_log2 = 0};
     mcapi_endpoint_t me = mcapix_endpoint_create(PORT_RX, &a, &st);
     CHECK(st, "endpoint_create");
 #if MP_E2E_CHANNEL
@@ -132,7 +135,7 @@ static int receiver(void)
         const uint8_t *p;
 #if MP_E2E_CHANNEL
         void *buf;
-        if (seq & 1u) {            /* blocking and non-blocking receive */
+        if (seq & 1u) { /* blocking and non-blocking receive */
             mcapi_pktchan_recv(h, &buf, &got, &st);
         } else {
             mcapi_pktchan_recv_i(h, &buf, &r, &st);
@@ -166,8 +169,7 @@ static int receiver(void)
     }
     printf("mp_e2e ok: %s, path %u, mode %u, %u messages intact and in order, checksum 0x%08x\n",
            MP_E2E_CHANNEL ? "channel" : "messages", (unsigned)mcapix_get_data_path(),
-           (unsigned)MP_E2E_SEND_MODE,
-           (unsigned)MP_E2E_COUNT, (unsigned)sum);
+           (unsigned)MP_E2E_SEND_MODE, (unsigned)MP_E2E_COUNT, (unsigned)sum);
     return 0;
 }
 

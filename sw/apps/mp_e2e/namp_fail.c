@@ -18,7 +18,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 
-#define DELETE_DELAY_US 100u   /* tile 1 deletes an endpoint this long after being told */
+#define DELETE_DELAY_US 100u /* tile 1 deletes an endpoint this long after being told */
 
 static unsigned checks, failures;
 
@@ -61,7 +61,7 @@ static void wait_deleted(mcapi_endpoint_t ctl)
     mcapi_status_t st;
     mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st);
     expect_st(st, MCAPI_SUCCESS, "tile 1 deleted the endpoint");
-    timer_delay_us(50);   /* the next hardware retry fails */
+    timer_delay_us(50); /* the next hardware retry fails */
 }
 
 /* A CCM channel to tile 1's one-element endpoint 3: one packet takes the only credit, two wait in
@@ -71,8 +71,8 @@ static void chan_peer_gone(mcapi_endpoint_t ctl, mcapi_endpoint_t b9)
     mcapi_status_t st;
     mcapi_request_t r;
     size_t got;
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 6,
-                                      .send_capacity_log2 = 2, .send_mode = MP_SEND_CCM};
+    mcapix_endpoint_attributes_t a = {
+        .capacity_log2 = 1, .max_msg_log2 = 6, .send_capacity_log2 = 2, .send_mode = MP_SEND_CCM};
     mcapi_endpoint_t ec = mcapix_endpoint_create(3, &a, &st);
     mcapi_endpoint_t b3 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 3, MCAPI_TIMEOUT_INFINITE, &st);
     mcapi_pktchan_connect_i(ec, b3, &r, &st);
@@ -96,8 +96,8 @@ static int tile_a(void)
 {
     mcapi_status_t st;
     mcapi_endpoint_t ctl = mcapi_endpoint_create(9, &st);
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 6,
-                                      .send_capacity_log2 = 2, .send_mode = MP_SEND_CCM};
+    mcapix_endpoint_attributes_t a = {
+        .capacity_log2 = 1, .max_msg_log2 = 6, .send_capacity_log2 = 2, .send_mode = MP_SEND_CCM};
     mcapi_endpoint_t e = mcapix_endpoint_create(1, &a, &st);
     expect_st(st, MCAPI_SUCCESS, "create the sending endpoint");
     mcapi_endpoint_t b1 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 1, MCAPI_TIMEOUT_INFINITE, &st);
@@ -115,7 +115,7 @@ static int tile_a(void)
     for (int i = 0; i < 3; ++i)
         mcapi_msg_send(e, b2, "0123456789abcdef", 16, 0, &st);
     wait_deleted(ctl);
-    mcapix_endpoint_set_send_mode(e, MP_SEND_BUFFERED, &st);   /* leaves CCM first */
+    mcapix_endpoint_set_send_mode(e, MP_SEND_BUFFERED, &st); /* leaves CCM first */
     expect_st(st, MCAPI_ERR_ENDP_INVALID, "leaving a failed CCM slot");
 
     /* buffered */
@@ -143,17 +143,17 @@ static int tile_b(void)
     mcapi_endpoint_t e[3];
     e[0] = mcapix_endpoint_create(1, &one, &st);
     e[1] = mcapix_endpoint_create(2, &one, &st);
-    e[2] = mcapix_endpoint_create(3, &one, &st);   /* a channel's receive endpoint */
+    e[2] = mcapix_endpoint_create(3, &one, &st); /* a channel's receive endpoint */
     mcapi_endpoint_t ctl = mcapi_endpoint_create(9, &st);
     mcapi_endpoint_t a9 = mcapi_endpoint_get(MCAPI_DOMAIN, 0, 9, MCAPI_TIMEOUT_INFINITE, &st);
     for (int i = 0; i < 3; ++i) {
-        mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st);   /* "delete" */
+        mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st); /* "delete" */
         timer_delay_us(DELETE_DELAY_US);
         mcapi_endpoint_delete(e[i], &st);
         expect_st(st, MCAPI_SUCCESS, "B delete");
         mcapi_msg_send(ctl, a9, "deleted", 7, 0, &st);
     }
-    mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st);   /* "bye" */
+    mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st); /* "bye" */
     return failures ? 1 : 0;
 }
 

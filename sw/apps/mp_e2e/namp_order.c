@@ -28,8 +28,10 @@ static int tile_a(void)
     char buf[8];
     size_t got;
     mcapi_endpoint_t ctl = mcapi_endpoint_create(9, &st);
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 6,
-                                      .send_capacity_log2 = 1, .send_mode = MP_SEND_BUFFERED};
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1,
+                                      .max_msg_log2 = 6,
+                                      .send_capacity_log2 = 1,
+                                      .send_mode = MP_SEND_BUFFERED};
     mcapi_endpoint_t e = mcapix_endpoint_create(1, &a, &st);
     mcapi_endpoint_t b1 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 1, MCAPI_TIMEOUT_INFINITE, &st);
     mcapi_endpoint_t b9 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 9, MCAPI_TIMEOUT_INFINITE, &st);
@@ -48,7 +50,7 @@ static int tile_a(void)
         m[0] = 'B';
         mcapi_msg_send(e, b1, m, 2, 0, &st);
         check(st, "send B");
-        mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st);   /* "next" */
+        mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st); /* "next" */
     }
     return fails ? 1 : 0;
 }
@@ -64,8 +66,8 @@ static int tile_b(void)
     mcapi_endpoint_t a9 = mcapi_endpoint_get(MCAPI_DOMAIN, 0, 9, MCAPI_TIMEOUT_INFINITE, &st);
     int in_order = 0;
     for (int k = 0; k < ROUNDS; ++k) {
-        mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st);   /* "go" */
-        timer_delay_ticks(100u + 3u * (uint32_t)k);     /* 30-cycle steps across a retry period */
+        mcapi_msg_recv(ctl, buf, sizeof buf, &got, &st); /* "go" */
+        timer_delay_ticks(100u + 3u * (uint32_t)k);      /* 30-cycle steps across a retry period */
         char seen[3][8] = {{0}};
         for (int i = 0; i < 3; ++i) {
             mcapi_msg_recv(e1, seen[i], sizeof seen[i] - 1, &got, &st);

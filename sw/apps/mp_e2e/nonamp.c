@@ -17,7 +17,7 @@ int main(void)
         return 1;
     }
     mcapi_status_t st2 = MCAPI_SUCCESS;
-    mcapi_endpoint_create(1, &st2);   /* the failed initialisation left the node uninitialised */
+    mcapi_endpoint_create(1, &st2); /* the failed initialisation left the node uninitialised */
     if (st2 != MCAPI_ERR_NODE_NOTINIT) {
         printf("mp_nonamp FAIL: create after failed initialize -> %s\n", mcapix_status_name(st2));
         return 1;

@@ -16,12 +16,12 @@
 #endif
 static uint8_t buf[512 + 8] __attribute__((aligned(8)));
 
-#define CHECK(st, what)                                                                     \
-    do {                                                                                    \
-        if ((st) != MCAPI_SUCCESS) {                                                        \
-            printf("stress FAIL: %s: %s\n", what, mcapix_status_name(st));                  \
-            return 1;                                                                       \
-        }                                                                                   \
+#define CHECK(st, what)                                                    \
+    do {                                                                   \
+        if ((st) != MCAPI_SUCCESS) {                                       \
+            printf("stress FAIL: %s: %s\n", what, mcapix_status_name(st)); \
+            return 1;                                                      \
+        }                                                                  \
     } while (0)
 
 static int receiver(void)
@@ -63,7 +63,7 @@ static int receiver(void)
         if (next[k] < MP_STRESS_COUNT)
             mcapi_pktchan_recv_i(h[k], &data[k], &req[k], &st);
         else
-            req[k].state = 0;   /* this channel is finished: wait_any skips it */
+            req[k].state = 0; /* this channel is finished: wait_any skips it */
     }
     printf("stress ok: %u packets on %u channels, each exactly once, intact, in order\n",
            (unsigned)total, (unsigned)NSEND);
@@ -79,7 +79,8 @@ static int sender(uint32_t idx)
     uint32_t me = tile_id(), rng = me;
     mcapi_endpoint_t mine = mcapi_endpoint_create(2, &st);
     CHECK(st, "endpoint_create");
-    mcapi_endpoint_t dst = mcapi_endpoint_get(MCAPI_DOMAIN, 0, 10 + idx, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t dst =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 0, 10 + idx, MCAPI_TIMEOUT_INFINITE, &st);
     CHECK(st, "endpoint_get");
     mcapi_pktchan_connect_i(mine, dst, &r, &st);
     mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);

@@ -6,9 +6,9 @@
 
 #include "hal/hal.h"
 
-#define NSEND 4u
-#define STRESS_RECEIVER NSEND        /* role of tile 0 */
-#define STRESS_IDLE     0xFFFFFFFFu  /* other tiles and cores, and meshes smaller than 4x4 */
+#define NSEND           4u
+#define STRESS_RECEIVER NSEND       /* role of tile 0 */
+#define STRESS_IDLE     0xFFFFFFFFu /* other tiles and cores, and meshes smaller than 4x4 */
 static const uint32_t senders[NSEND] = {3, 5, 12, 15};
 
 /* The sender index of this tile, STRESS_RECEIVER or STRESS_IDLE. */

@@ -34,9 +34,9 @@
 #ifndef LAMBDA_M
 #define LAMBDA_M 32u
 #endif
-#define LAMBDA_THINK 3000u   /* sender pause between sends */
-#define MIN_LG 2u
-#define MAX_LG 12u
+#define LAMBDA_THINK 3000u /* sender pause between sends */
+#define MIN_LG       2u
+#define MAX_LG       12u
 
 static uint8_t buf[1u << MAX_LG] __attribute__((aligned(8)));
 
@@ -80,7 +80,7 @@ static void make_plan(double lambda)
         plan[j] = lambda > 0 ? k : 0u;
     }
     uint32_t rng = 0x2545F491u;
-    for (uint32_t j = LAMBDA_M - 1; j > 0; --j) {   /* Fisher-Yates with xorshift32 */
+    for (uint32_t j = LAMBDA_M - 1; j > 0; --j) { /* Fisher-Yates with xorshift32 */
         rng ^= rng << 13;
         rng ^= rng >> 17;
         rng ^= rng << 5;
@@ -133,15 +133,16 @@ static int receiver_report(uint32_t lg)
 {
     const unsigned l100 = (unsigned)(tile_arg() & 0xFFFFu);
     uint32_t total = 0, planned = 0, bad = 0;
-    printf("lambda_rx lambda %u.%02u size %u refused per message:", l100 / 100, l100 % 100, 1u << lg);
+    printf("lambda_rx lambda %u.%02u size %u refused per message:", l100 / 100, l100 % 100,
+           1u << lg);
     for (uint32_t i = 0; i < LAMBDA_M; ++i) {
         printf(" %u", (unsigned)counted[lg][i]);
         total += counted[lg][i];
         planned += plan[i];
         bad += counted[lg][i] != plan[i];
     }
-    printf("\nlambda_rx lambda %u.%02u size %u planned %u refused %u over %u messages%s\n", l100 / 100,
-           l100 % 100, 1u << lg, (unsigned)planned, (unsigned)total, (unsigned)LAMBDA_M,
+    printf("\nlambda_rx lambda %u.%02u size %u planned %u refused %u over %u messages%s\n",
+           l100 / 100, l100 % 100, 1u << lg, (unsigned)planned, (unsigned)total, (unsigned)LAMBDA_M,
            bad ? " FAIL: not as planned" : "");
     return bad != 0;
 }
@@ -150,7 +151,7 @@ static void sender(mcapi_endpoint_t ep, mcapi_endpoint_t peer, uint32_t lg)
 {
     mcapi_status_t st;
     const uint32_t size = 1u << lg;
-    mcapi_msg_send(ep, peer, buf, size, 0, &st);   /* warm-up */
+    mcapi_msg_send(ep, peer, buf, size, 0, &st); /* warm-up */
     if (st != MCAPI_SUCCESS)
         die("send", st);
     uint64_t os = 0, t = 0;

@@ -50,7 +50,8 @@ static int supported(int chan, uint32_t path)
 {
     const uint32_t f = namp_features() << 8;
     const uint32_t need[3] = {0, NA_FEATURE_NAMP_BUF, NA_FEATURE_NAMP_CCM};
-    return (f & (chan ? NA_FEATURE_NAMP_CHAN : NA_FEATURE_NAMP_MSG)) && (f & need[path]) == need[path];
+    return (f & (chan ? NA_FEATURE_NAMP_CHAN : NA_FEATURE_NAMP_MSG)) &&
+           (f & need[path]) == need[path];
 }
 #else
 #define SEND_CAP_LOG2 0u
@@ -63,10 +64,10 @@ static const char *const path_name[] = {"buffer", "rma", "rdma"};
 #endif
 
 struct link {
-    mcapi_endpoint_t eout;                 /* channel send endpoint */
-    mcapi_endpoint_t msg_me, msg_peer;     /* connection-less endpoints */
-    mcapi_pktchan_send_hndl_t tx;          /* channel to the peer */
-    mcapi_pktchan_recv_hndl_t rx;          /* channel from the peer */
+    mcapi_endpoint_t eout;             /* channel send endpoint */
+    mcapi_endpoint_t msg_me, msg_peer; /* connection-less endpoints */
+    mcapi_pktchan_send_hndl_t tx;      /* channel to the peer */
+    mcapi_pktchan_recv_hndl_t rx;      /* channel from the peer */
 };
 
 static void mark(uint32_t ev, uint32_t cfg, uint64_t value)
@@ -101,7 +102,7 @@ static void *xrecv(struct link *l, int chan, size_t *size)
     if (chan) {
         mcapi_pktchan_recv(l->rx, &p, size, &st);
 #ifdef LOGP_COPY
-        if (st == MCAPI_SUCCESS) {   /* copy receive: out of the slot, release at once */
+        if (st == MCAPI_SUCCESS) { /* copy receive: out of the slot, release at once */
             memcpy(rbuf, p, *size);
             mcapi_pktchan_release(p, &st);
             p = rbuf;
@@ -142,8 +143,8 @@ static void setup(struct link *l, int initiator, uint32_t peer, uint32_t d)
 {
     mcapi_status_t st;
     mcapi_request_t r;
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 3, .max_msg_log2 = LOGP_MAX_LOG2,
-                                      .send_capacity_log2 = SEND_CAP_LOG2};
+    mcapix_endpoint_attributes_t a = {
+        .capacity_log2 = 3, .max_msg_log2 = LOGP_MAX_LOG2, .send_capacity_log2 = SEND_CAP_LOG2};
     uint32_t out = initiator ? 2 + 2 * d : 3, in = initiator ? 3 + 2 * d : 2;
     uint32_t peer_in = initiator ? 2 : 3 + 2 * d;
     mcapi_endpoint_t eout = mcapix_endpoint_create(out, &a, &st);
@@ -155,7 +156,8 @@ static void setup(struct link *l, int initiator, uint32_t peer, uint32_t d)
     l->msg_peer = mcapi_endpoint_get(MCAPI_DOMAIN, peer, 1, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_get", st);
-    mcapi_endpoint_t pin = mcapi_endpoint_get(MCAPI_DOMAIN, peer, peer_in, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t pin =
+        mcapi_endpoint_get(MCAPI_DOMAIN, peer, peer_in, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_get", st);
     l->eout = eout;
@@ -166,7 +168,6 @@ static void setup(struct link *l, int initiator, uint32_t peer, uint32_t d)
     mcapi_pktchan_recv_open_i(&l->rx, ein, &r, &st);
     wait_req(&r, "recv_open");
 }
-
 
 static void initiator_run(struct link *l, uint32_t d, uint32_t peer, int chan, uint32_t path,
                           uint32_t lg)
@@ -209,15 +210,15 @@ static void initiator_run(struct link *l, uint32_t d, uint32_t peer, int chan, u
     mark(EV_ST_END, cfg, 0);
     uint64_t gap = (t1 - t0) / LOGP_N, os = (t1 - t0 - idle) / LOGP_N;
     uint32_t orr = 0;
-    p = xrecv(l, chan, &got);           /* the partner's report: its o_r */
+    p = xrecv(l, chan, &got); /* the partner's report: its o_r */
     memcpy(&orr, p, 4);
     xrelease(chan, p);
     mark(EV_OS, cfg, os);
     mark(EV_G, cfg, gap);
     mark(EV_L, cfg, lat);
     printf("logp %2u->%-2u %-4s %-6s %5u B  o_s %7lu  o_r %7lu  g %7lu  L %7lu cycles"
-           "  (%lu instructions per send, %u NACKs)\n", 0u,
-           (unsigned)peer, chan ? "chan" : "msg", path_name[path], (unsigned)size,
+           "  (%lu instructions per send, %u NACKs)\n",
+           0u, (unsigned)peer, chan ? "chan" : "msg", path_name[path], (unsigned)size,
            (unsigned long)os, (unsigned long)orr, (unsigned long)gap, (unsigned long)lat,
            (unsigned long)instr, (unsigned)nacks);
 }
@@ -226,7 +227,7 @@ static void partner_run(struct link *l, uint32_t d, int chan, uint32_t path, uin
 {
     uint32_t size = 1u << lg, cfg = ((d * 2 + (uint32_t)chan) * 3 + path) * 16 + lg;
     size_t got;
-    for (uint32_t i = 0; i < 1 + LOGP_PP; ++i) {   /* warm-up + ping-pong: echo */
+    for (uint32_t i = 0; i < 1 + LOGP_PP; ++i) { /* warm-up + ping-pong: echo */
         void *p = xrecv(l, chan, &got);
         xsend(l, chan, p, got);
         xrelease(chan, p);
@@ -249,9 +250,10 @@ static void partner_run(struct link *l, uint32_t d, int chan, uint32_t path, uin
  * field 0: all. A claim measures one configuration per simulation. */
 static int in_run(uint32_t partner, int chan, uint32_t path, uint32_t lg)
 {
-    const uint32_t a = tile_arg(), s = a & 15u, m = (a >> 4) & 3u, p = (a >> 8) & 15u, d = (a >> 12) & 3u;
-    return (s == 0 || s == lg) && (m == 0 || m == (uint32_t)chan + 1) && (p == 0 || p == path + 1) &&
-           (d == 0 || d == partner + 1);
+    const uint32_t a = tile_arg(), s = a & 15u, m = (a >> 4) & 3u, p = (a >> 8) & 15u,
+                   d = (a >> 12) & 3u;
+    return (s == 0 || s == lg) && (m == 0 || m == (uint32_t)chan + 1) &&
+           (p == 0 || p == path + 1) && (d == 0 || d == partner + 1);
 }
 
 int main(void)
@@ -271,8 +273,8 @@ int main(void)
     mcapi_initialize(MCAPI_DOMAIN, me, &attrs, NULL, NULL, &st);
     if (st != MCAPI_SUCCESS)
         die("initialize", st);
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 3, .max_msg_log2 = LOGP_MAX_LOG2,
-                                      .send_capacity_log2 = SEND_CAP_LOG2};
+    mcapix_endpoint_attributes_t a = {
+        .capacity_log2 = 3, .max_msg_log2 = LOGP_MAX_LOG2, .send_capacity_log2 = SEND_CAP_LOG2};
     mcapix_endpoint_create(1, &a, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_create", st);
@@ -298,8 +300,10 @@ int main(void)
             mcapi_endpoint_t ein = mcapi_endpoint_get(MCAPI_DOMAIN, 0, 3 + 2 * i, 0, &st);
             mcapi_request_t r;
             l->msg_me = mcapi_endpoint_get(MCAPI_DOMAIN, 0, 1, 0, &st);
-            l->msg_peer = mcapi_endpoint_get(MCAPI_DOMAIN, partners[i], 1, MCAPI_TIMEOUT_INFINITE, &st);
-            mcapi_endpoint_t pin = mcapi_endpoint_get(MCAPI_DOMAIN, partners[i], 2, MCAPI_TIMEOUT_INFINITE, &st);
+            l->msg_peer =
+                mcapi_endpoint_get(MCAPI_DOMAIN, partners[i], 1, MCAPI_TIMEOUT_INFINITE, &st);
+            mcapi_endpoint_t pin =
+                mcapi_endpoint_get(MCAPI_DOMAIN, partners[i], 2, MCAPI_TIMEOUT_INFINITE, &st);
             l->eout = eout;
             mcapi_pktchan_connect_i(eout, pin, &r, &st);
             wait_req(&r, "connect");

@@ -12,23 +12,26 @@
 #include "mcapi.h"
 #include "mcapix_ps.h"
 
-#define SEQ 200u
-#define FIRST 70u       /* messages tile 1 takes before it relocates */
-#define PORT_OLD 7
-#define PORT_NEW 8
+#define SEQ           200u
+#define FIRST         70u /* messages tile 1 takes before it relocates */
+#define PORT_OLD      7
+#define PORT_NEW      8
 #define PORT_HANDOVER 9
-#define WORDS 8
+#define WORDS         8
 
 static int fails;
-#define EXPECT(cond, ...)                                          \
-    do {                                                           \
-        if (!(cond)) {                                             \
-            printf("mp_reloc FAIL: " __VA_ARGS__);                 \
-            fails++;                                               \
-        }                                                          \
+#define EXPECT(cond, ...)                          \
+    do {                                           \
+        if (!(cond)) {                             \
+            printf("mp_reloc FAIL: " __VA_ARGS__); \
+            fails++;                               \
+        }                                          \
     } while (0)
 
-static uint32_t word(uint32_t src, uint32_t seq, uint32_t i) { return src * 0x01000193u ^ seq * 0x9E3779B1u ^ i; }
+static uint32_t word(uint32_t src, uint32_t seq, uint32_t i)
+{
+    return src * 0x01000193u ^ seq * 0x9E3779B1u ^ i;
+}
 
 /* one message: [source][seq][payload...]; checks it and the order per source */
 static void take(const uint32_t *m, size_t got, uint32_t next[4])
@@ -38,9 +41,11 @@ static void take(const uint32_t *m, size_t got, uint32_t next[4])
     EXPECT(src == 0 || src == 3, "source %u\n", (unsigned)src);
     if (src != 0 && src != 3)
         return;
-    EXPECT(seq == next[src], "stream %u: seq %u, expected %u\n", (unsigned)src, (unsigned)seq, (unsigned)next[src]);
+    EXPECT(seq == next[src], "stream %u: seq %u, expected %u\n", (unsigned)src, (unsigned)seq,
+           (unsigned)next[src]);
     for (uint32_t i = 2; i < WORDS; ++i)
-        EXPECT(m[i] == word(src, seq, i), "stream %u seq %u word %u\n", (unsigned)src, (unsigned)seq, (unsigned)i);
+        EXPECT(m[i] == word(src, seq, i), "stream %u seq %u word %u\n", (unsigned)src,
+               (unsigned)seq, (unsigned)i);
     next[src] = seq + 1;
 }
 
@@ -48,7 +53,8 @@ static void sender(uint32_t me)
 {
     mcapi_status_t st;
     mcapi_endpoint_t src = mcapi_endpoint_create(1, &st);
-    mcapi_endpoint_t dst = mcapi_endpoint_get(MCAPI_DOMAIN, 1, PORT_OLD, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t dst =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 1, PORT_OLD, MCAPI_TIMEOUT_INFINITE, &st);
     for (uint32_t seq = 0; seq < SEQ; ++seq) {
         uint32_t m[WORDS] = {me, seq};
         for (uint32_t i = 2; i < WORDS; ++i)
@@ -79,7 +85,8 @@ static void old_location(void)
     mcapi_status_t rs = mcapix_endpoint_relocate(ep, 2, PORT_NEW, MCAPI_TIMEOUT_INFINITE);
     EXPECT(rs == MCAPI_SUCCESS, "relocate: %s\n", mcapix_status_name(rs));
     /* what tile 2 must continue from, per stream */
-    mcapi_endpoint_t to = mcapi_endpoint_get(MCAPI_DOMAIN, 2, PORT_HANDOVER, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t to =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 2, PORT_HANDOVER, MCAPI_TIMEOUT_INFINITE, &st);
     mcapi_msg_send(hand, to, next, sizeof next, 0, &st);
     EXPECT(st == MCAPI_SUCCESS, "handover: %s\n", mcapix_status_name(st));
     /* the tombstone: a lookup of the old port still works, a send to it reaches tile 2 */
@@ -105,11 +112,13 @@ static void new_location(void)
         EXPECT(st == MCAPI_SUCCESS, "recv: %s\n", mcapix_status_name(st));
         take(m, got, next);
     }
-    EXPECT(next[0] == SEQ && next[3] == SEQ, "streams ended at %u / %u\n", (unsigned)next[0], (unsigned)next[3]);
+    EXPECT(next[0] == SEQ && next[3] == SEQ, "streams ended at %u / %u\n", (unsigned)next[0],
+           (unsigned)next[3]);
     EXPECT(mcapi_msg_available(ep, &st) == 0, "a message twice\n");
     if (fails == 0)
         printf("mp_reloc ok: 2 streams of %u messages, %u at the old location, %u at the new one, "
-               "each once, in order, intact\n", SEQ, (unsigned)first, (unsigned)(2 * SEQ - first));
+               "each once, in order, intact\n",
+               SEQ, (unsigned)first, (unsigned)(2 * SEQ - first));
 }
 
 int main(void)
@@ -123,7 +132,7 @@ int main(void)
         printf("mp_reloc FAIL: initialize: %s (preset bareps)\n", mcapix_status_name(st));
         return 1;
     }
-    if (!mcapix_ps_available()) {   /* tile 1 reports (and fails the run) */
+    if (!mcapix_ps_available()) { /* tile 1 reports (and fails the run) */
         if (me != 1)
             return 0;
         mcapi_endpoint_t ep = mcapi_endpoint_create(PORT_OLD, &st);

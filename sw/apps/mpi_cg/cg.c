@@ -101,7 +101,7 @@ static double conj_grad(const cg_grid_t *g, const cg_matrix_t *m, const double *
         for (int j = 0; j < nc; ++j)
             p[j] = r[j] + beta * p[j];
     }
-    matvec(g, m, z, r, w);   /* residual ||x - A z|| */
+    matvec(g, m, z, r, w); /* residual ||x - A z|| */
     double s = 0;
     for (int j = 0; j < nc; ++j) {
         double d = x[j] - r[j];

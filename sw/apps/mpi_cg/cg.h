@@ -7,7 +7,7 @@
 #include "mpi.h"
 
 #ifndef CG_NA
-#define CG_NA 1400          /* class S */
+#define CG_NA 1400 /* class S */
 #endif
 #ifndef CG_NONZER
 #define CG_NONZER 7
@@ -18,9 +18,9 @@
 #ifndef CG_SHIFT
 #define CG_SHIFT 10.0
 #endif
-#define CG_RCOND 0.1
+#define CG_RCOND   0.1
 #define CG_CGITMAX 25
-#define CG_ZETA_S 8.5971775078648   /* NPB's verification value for class S */
+#define CG_ZETA_S  8.5971775078648 /* NPB's verification value for class S */
 #define CG_EPSILON 1.0e-10
 
 /* NPB's linear congruential generator x <- a * x mod 2^46, returns x * 2^-46. Exact in 64-bit
@@ -31,7 +31,7 @@ double cg_randlc(uint64_t *x, uint64_t a);
  * column indices local to the block. */
 typedef struct cg_matrix {
     int row0, nrows, col0, ncols;
-    int *rowstr;      /* nrows + 1 */
+    int *rowstr; /* nrows + 1 */
     int *colidx;
     double *a;
     int nnz;
@@ -44,9 +44,9 @@ int cg_makea(cg_matrix_t *m, int n, int nonzer, double rcond, double shift);
 /* The distributed kernel: process grid, communicators, vectors. */
 typedef struct cg_grid {
     int nprows, npcols, pr, pc;
-    MPI_Comm row;           /* ranks of my process row (the reductions) */
-    MPI_Comm comm;          /* the grid's communicator */
-    int partner;            /* transpose exchange partner (rank in comm) */
+    MPI_Comm row;  /* ranks of my process row (the reductions) */
+    MPI_Comm comm; /* the grid's communicator */
+    int partner;   /* transpose exchange partner (rank in comm) */
     int n;
 } cg_grid_t;
 
@@ -59,12 +59,12 @@ double cg_run(const cg_grid_t *g, const cg_matrix_t *m, int niter, double shift,
 typedef struct cg_timing {
     uint64_t allreduce_vec_cycles, sendrecv_cycles, allreduce_scalar_cycles, matvec_cycles;
     uint32_t allreduce_vec_calls, sendrecv_calls, allreduce_scalar_calls, matvec_calls;
-    uint64_t iter_cycles;   /* all niter outer iterations */
+    uint64_t iter_cycles; /* all niter outer iterations */
 } cg_timing_t;
-#ifdef __cplusplus   /* the host tests include this header */
+#ifdef __cplusplus /* the host tests include this header */
 extern thread_local cg_timing_t cg_timing;
 #else
-extern _Thread_local cg_timing_t cg_timing;   /* per rank: a core is a rank */
+extern _Thread_local cg_timing_t cg_timing; /* per rank: a core is a rank */
 #endif
 void cg_fmt_fixed(char *buf, double v, int digits);
 void cg_fmt_sci(char *buf, double v);

@@ -86,17 +86,23 @@ int main(void)
         printf("cg time ranks=%d iter_cycles=%u allreduce_vec=%u sendrecv=%u allreduce_scalar=%u "
                "matvec=%u (cycles per call, rank 0; vector length %d)\n",
                p, (unsigned)(t->iter_cycles / CG_NITER),
-               (unsigned)(t->allreduce_vec_cycles / (t->allreduce_vec_calls ? t->allreduce_vec_calls : 1)),
+               (unsigned)(t->allreduce_vec_cycles /
+                          (t->allreduce_vec_calls ? t->allreduce_vec_calls : 1)),
                (unsigned)(t->sendrecv_cycles / (t->sendrecv_calls ? t->sendrecv_calls : 1)),
-               (unsigned)(t->allreduce_scalar_cycles / (t->allreduce_scalar_calls ? t->allreduce_scalar_calls : 1)),
+               (unsigned)(t->allreduce_scalar_cycles /
+                          (t->allreduce_scalar_calls ? t->allreduce_scalar_calls : 1)),
                (unsigned)(t->matvec_cycles / (t->matvec_calls ? t->matvec_calls : 1)), nr);
     }
     /* every rank's own times: the collectives' cycles include the wait for the slowest rank */
-    printf("cg rank %d nnz=%d matvec=%u allreduce_vec=%u allreduce_scalar=%u iter_cycles=%u\n", me,
-           m.nnz, (unsigned)(cg_timing.matvec_cycles / (cg_timing.matvec_calls ? cg_timing.matvec_calls : 1)),
-           (unsigned)(cg_timing.allreduce_vec_cycles / (cg_timing.allreduce_vec_calls ? cg_timing.allreduce_vec_calls : 1)),
-           (unsigned)(cg_timing.allreduce_scalar_cycles / (cg_timing.allreduce_scalar_calls ? cg_timing.allreduce_scalar_calls : 1)),
-           (unsigned)(cg_timing.iter_cycles / CG_NITER));
+    printf(
+        "cg rank %d nnz=%d matvec=%u allreduce_vec=%u allreduce_scalar=%u iter_cycles=%u\n", me,
+        m.nnz,
+        (unsigned)(cg_timing.matvec_cycles / (cg_timing.matvec_calls ? cg_timing.matvec_calls : 1)),
+        (unsigned)(cg_timing.allreduce_vec_cycles /
+                   (cg_timing.allreduce_vec_calls ? cg_timing.allreduce_vec_calls : 1)),
+        (unsigned)(cg_timing.allreduce_scalar_cycles /
+                   (cg_timing.allreduce_scalar_calls ? cg_timing.allreduce_scalar_calls : 1)),
+        (unsigned)(cg_timing.iter_cycles / CG_NITER));
 #ifdef CG_SELFCHECK
     rc |= run_serial_reference(zeta);
 #endif

@@ -7,7 +7,7 @@
 
 #include "cg.h"
 
-#define AMULT 1220703125ull   /* 5^13 */
+#define AMULT  1220703125ull /* 5^13 */
 #define MASK46 ((1ull << 46) - 1u)
 
 double cg_randlc(uint64_t *x, uint64_t a)
@@ -65,7 +65,7 @@ static void generate(cg_matrix_t *m, int n, int nonzer, double rcond, double shi
     int nn1 = 1;
     while (nn1 < n)
         nn1 *= 2;
-    cg_randlc(&tran, AMULT);   /* NPB draws zeta's seed once before makea */
+    cg_randlc(&tran, AMULT); /* NPB draws zeta's seed once before makea */
     double size = 1.0, ratio = pow(rcond, 1.0 / (double)n);
     int r_lo = m->row0, r_hi = m->row0 + m->nrows, c_lo = m->col0, c_hi = m->col0 + m->ncols;
     for (int iouter = 0; iouter < n; ++iouter) {

@@ -20,15 +20,15 @@ int clock_gettime(clockid_t id, struct timespec *tp);
 
 static _Thread_local int me, np, checks, fails;
 
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        ++checks;                                                         \
-        if (!(cond)) {                                                    \
-            ++fails;                                                      \
-            printf("mpi_ext FAIL rank %d line %d: ", me, __LINE__);      \
-            printf(__VA_ARGS__);                                          \
-            printf("\n");                                                 \
-        }                                                                 \
+#define CHECK(cond, ...)                                            \
+    do {                                                            \
+        ++checks;                                                   \
+        if (!(cond)) {                                              \
+            ++fails;                                                \
+            printf("mpi_ext FAIL rank %d line %d: ", me, __LINE__); \
+            printf(__VA_ARGS__);                                    \
+            printf("\n");                                           \
+        }                                                           \
     } while (0)
 #define RC(call, want) CHECK((call) == (want), "%s: want %d", #call, (int)(want))
 
@@ -48,19 +48,22 @@ static void t_in_place(void)
         CHECK(buf[i] == np * (np - 1) / 2 + np * i, "allreduce in place [%d] = %d", i, buf[i]);
     double d = me + 0.5, dsum = d;
     RC(me == 0 ? MPI_Reduce(MPI_IN_PLACE, &dsum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD)
-               : MPI_Reduce(&d, NULL, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD), MPI_SUCCESS);
+               : MPI_Reduce(&d, NULL, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     if (me == 0)
         CHECK(dsum == np * (np - 1) / 2.0 + np * 0.5, "reduce in place %f", dsum);
     /* OSU's pattern: the root reduces in place, the others reduce their own value */
     long l = me, lmax = l;
     RC(me == 0 ? MPI_Reduce(MPI_IN_PLACE, &lmax, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD)
-               : MPI_Reduce(&l, &l, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD), MPI_SUCCESS);
+               : MPI_Reduce(&l, &l, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     if (me == 0)
         CHECK(lmax == np - 1, "MPI_LONG max %ld", lmax);
     int g[64];
     g[me] = v(me, 0, 1);
     RC(me == 0 ? MPI_Gather(MPI_IN_PLACE, 1, MPI_INT, g, 1, MPI_INT, 0, MPI_COMM_WORLD)
-               : MPI_Gather(&g[me], 1, MPI_INT, NULL, 1, MPI_INT, 0, MPI_COMM_WORLD), MPI_SUCCESS);
+               : MPI_Gather(&g[me], 1, MPI_INT, NULL, 1, MPI_INT, 0, MPI_COMM_WORLD),
+       MPI_SUCCESS);
     if (me == 0)
         for (int r = 0; r < np; ++r)
             CHECK(g[r] == v(r, 0, 1), "gather in place [%d]", r);
@@ -118,12 +121,12 @@ static void t_alltoallv(void)
 {
     int sc[64], sd[64], rcnt[64], rd[64], s[256], r[256], so = 0, ro = 0;
     for (int j = 0; j < np; ++j) {
-        sc[j] = (me + j) % 3 + 1;   /* what this rank sends to j */
+        sc[j] = (me + j) % 3 + 1; /* what this rank sends to j */
         sd[j] = so;
         for (int k = 0; k < sc[j]; ++k)
             s[so + k] = v(me, j, k);
         so += sc[j] + 1;            /* a gap: displacements are honoured */
-        rcnt[j] = (j + me) % 3 + 1;  /* what j sends to this rank */
+        rcnt[j] = (j + me) % 3 + 1; /* what j sends to this rank */
         rd[j] = ro;
         ro += rcnt[j];
     }
@@ -153,7 +156,7 @@ static void t_allgatherv(void)
     for (int j = 0; j < np; ++j)
         for (int k = 0; k < cnt[j]; ++k)
             CHECK(all[disp[j] + k] == v(j, 0, k), "allgatherv %d [%d]", j, k);
-    for (int j = 0; j < np; ++j)   /* in place: each rank's block already in its place */
+    for (int j = 0; j < np; ++j) /* in place: each rank's block already in its place */
         for (int k = 0; k < cnt[j]; ++k)
             all[disp[j] + k] = j == me ? v(me, 1, k) : 0;
     RC(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all, cnt, disp, MPI_INT, MPI_COMM_WORLD),
@@ -174,7 +177,7 @@ static void t_gatherv(void)
 {
     int root = np - 1, cnt[64], disp[64], mine[8], all[512], off = 0;
     for (int j = 0; j < np; ++j) {
-        cnt[j] = (j * 5) % 7;   /* some send nothing */
+        cnt[j] = (j * 5) % 7; /* some send nothing */
         disp[j] = off;
         off += cnt[j];
     }
@@ -205,7 +208,8 @@ static void t_scatterv(void)
     }
     memset(got, 0, sizeof got);
     RC(MPI_Scatterv(me == root ? src : NULL, cnt, disp, MPI_INT, got, cnt[me], MPI_INT, root,
-                    MPI_COMM_WORLD), MPI_SUCCESS);
+                    MPI_COMM_WORLD),
+       MPI_SUCCESS);
     for (int k = 0; k < cnt[me]; ++k)
         CHECK(got[k] == v(root, me, k), "scatterv [%d] = %d", k, got[k]);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -292,7 +296,7 @@ static void t_ibarrier(void)
 static void t_ibcast(void)
 {
     double d[300];
-    for (int root = 0; root < np; root += np > 2 ? np - 1 : 1) {
+    for (int root = 0; root<np; root += np> 2 ? np - 1 : 1) {
         for (int i = 0; i < 300; ++i)
             d[i] = me == root ? root * 1000.0 + i : -1.0;
         MPI_Request r;
@@ -321,7 +325,7 @@ static void t_igather(void)
                 CHECK(all[3 * j + k] == v(j, root, k), "igather %d [%d]", j, k);
     for (int j = 0; j < np; ++j) {
         cnt[j] = j % 3 + 1;
-        disp[j] = 3 * (np - 1 - j);   /* reversed order */
+        disp[j] = 3 * (np - 1 - j); /* reversed order */
     }
     RC(MPI_Igatherv(mine, cnt[me], MPI_INT, all, cnt, disp, MPI_INT, root, MPI_COMM_WORLD, &r),
        MPI_SUCCESS);
@@ -442,7 +446,7 @@ static void t_groups(void)
     int ranks[64], k = 0;
     for (int i = np - 1; i >= 0; --i)
         if (i & 1)
-            ranks[k++] = i;   /* odd ranks, descending */
+            ranks[k++] = i; /* odd ranks, descending */
     RC(MPI_Group_incl(w, k, ranks, &odd), MPI_SUCCESS);
     RC(MPI_Group_size(odd, &n), MPI_SUCCESS);
     RC(MPI_Group_rank(odd, &rank), MPI_SUCCESS);
@@ -478,7 +482,7 @@ static void t_groups(void)
 
 /* ------------------------------------------------------------------ one-sided */
 
-#define WN 1024   /* ints per window: the DMA and message pieces beyond 4 KiB */
+#define WN 1024 /* ints per window: the DMA and message pieces beyond 4 KiB */
 
 /* Put and Get with fence on every flavour of window; each rank writes its block into its right
  * neighbour and reads its left neighbour's. */
@@ -508,7 +512,8 @@ static void t_win_fence(void)
             MPI_Get_address(mem, &disp0);
             /* the right neighbour's address: a ring exchange */
             RC(MPI_Sendrecv(&disp0, 1, MPI_AINT, left, 77, &rdisp, 1, MPI_AINT, right, 77,
-                            MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_SUCCESS);
+                            MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+               MPI_SUCCESS);
         }
         memset(base, 0, 2 * WN * sizeof(int));
         RC(MPI_Win_fence(0, w), MPI_SUCCESS);
@@ -530,7 +535,8 @@ static void t_win_fence(void)
         MPI_Aint ldisp = 0;
         if (flavor == 2) {
             RC(MPI_Sendrecv(&disp0, 1, MPI_AINT, right, 78, &ldisp, 1, MPI_AINT, left, 78,
-                            MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_SUCCESS);
+                            MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+               MPI_SUCCESS);
             RC(MPI_Get(dst, WN * 4, MPI_BYTE, left, ldisp, WN * 4, MPI_BYTE, w), MPI_SUCCESS);
         } else {
             RC(MPI_Get(dst, WN, MPI_INT, left, 0, WN, MPI_INT, w), MPI_SUCCESS);
@@ -539,7 +545,7 @@ static void t_win_fence(void)
         for (int i = 0; i < WN; i += 89)
             CHECK(dst[i] == v(left, 99, i), "flavor %d get [%d] = %d", flavor, i, dst[i]);
         CHECK(dst[WN - 1] == v(left, 99, WN - 1), "flavor %d get last", flavor);
-        if (flavor == 0) {   /* misuse */
+        if (flavor == 0) { /* misuse */
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
             RC(MPI_Put(src, WN, MPI_INT, right, 2 * WN, 1, MPI_INT, w), MPI_ERR_ARG);
             RC(MPI_Put(src, 1, MPI_INT, right, 2 * WN, 1, MPI_INT, w), MPI_ERR_RMA_RANGE);
@@ -642,7 +648,7 @@ static void t_win_pscw(void)
         RC(MPI_Win_wait(w), MPI_ERR_RMA_SYNC);
         RC(MPI_Win_post(MPI_GROUP_NULL, 0, w), MPI_ERR_GROUP);
         int x = 0;
-        RC(MPI_Put(&x, 1, MPI_INT, partner, 0, 1, MPI_INT, w), MPI_ERR_RMA_SYNC);   /* no epoch */
+        RC(MPI_Put(&x, 1, MPI_INT, partner, 0, 1, MPI_INT, w), MPI_ERR_RMA_SYNC); /* no epoch */
         MPI_Group_free(&peer);
     }
     MPI_Group_free(&world);
@@ -773,7 +779,7 @@ static void t_flood_progress(void)
     RC(MPI_Win_create(word, 2 * sizeof *word, sizeof *word, MPI_INFO_NULL, MPI_COMM_WORLD, &w),
        MPI_SUCCESS);
     RC(MPI_Win_lock_all(0, w), MPI_SUCCESS);
-    RC(MPI_Barrier(MPI_COMM_WORLD), MPI_SUCCESS);   /* every lock granted: the flood starts now */
+    RC(MPI_Barrier(MPI_COMM_WORLD), MPI_SUCCESS); /* every lock granted: the flood starts now */
     int one = 1, seen = -1;
     if (me == 0) {
         /* no MPI call for 100 us: the first accumulates queue up here */
@@ -792,8 +798,8 @@ static void t_flood_progress(void)
     if (me == 0) {
         int total = FLOOD * (np - 1);
         CHECK(word[0] == 1 && word[1] == total, "words %d %d, want 1 %d", word[0], word[1], total);
-        CHECK(seen >= 0 && seen < total / 2, "the flush came back after %d of %d accumulates",
-              seen, total);
+        CHECK(seen >= 0 && seen < total / 2, "the flush came back after %d of %d accumulates", seen,
+              total);
         printf("flood_progress: flush back after %d of %d accumulates\n", seen, total);
     }
     RC(MPI_Win_free(&w), MPI_SUCCESS);
@@ -906,7 +912,7 @@ static void *ring_thread(void *arg)
     MPI_Irecv(&t->got, 1, MPI_INT, left, 80 + t->k, MPI_COMM_WORLD, &rq);
     MPI_Send(&out, 1, MPI_INT, right, 80 + t->k, MPI_COMM_WORLD);
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
-    if (t->k == 0)   /* blocks until thread 1 sends it, below */
+    if (t->k == 0) /* blocks until thread 1 sends it, below */
         MPI_Recv(&t->self_got, 1, MPI_INT, me, 90, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     else {
         int x = v(me, me, 9);
@@ -942,18 +948,30 @@ struct test {
     void (*fn)(void);
 };
 static const struct test tests[] = {
-    {"in_place", t_in_place},       {"alltoall", t_alltoall},
-    {"alltoallv", t_alltoallv},     {"allgatherv", t_allgatherv},
-    {"gatherv", t_gatherv},         {"scatterv", t_scatterv},
-    {"reduce_scatter", t_reduce_scatter}, {"ibarrier", t_ibarrier},
-    {"ibcast", t_ibcast},           {"igather", t_igather},
-    {"iscatter", t_iscatter},       {"iallgather", t_iallgather},
-    {"ialltoall", t_ialltoall},     {"groups", t_groups},
-    {"win_fence", t_win_fence},     {"win_lock", t_win_lock},
-    {"win_pscw", t_win_pscw},       {"accumulate", t_accumulate},
-    {"get_accumulate", t_get_accumulate}, {"fetch_and_op", t_fetch_and_op},
-    {"compare_and_swap", t_compare_and_swap}, {"misc", t_misc},
-    {"threads", t_threads},         {"flood_progress", t_flood_progress},
+    {"in_place", t_in_place},
+    {"alltoall", t_alltoall},
+    {"alltoallv", t_alltoallv},
+    {"allgatherv", t_allgatherv},
+    {"gatherv", t_gatherv},
+    {"scatterv", t_scatterv},
+    {"reduce_scatter", t_reduce_scatter},
+    {"ibarrier", t_ibarrier},
+    {"ibcast", t_ibcast},
+    {"igather", t_igather},
+    {"iscatter", t_iscatter},
+    {"iallgather", t_iallgather},
+    {"ialltoall", t_ialltoall},
+    {"groups", t_groups},
+    {"win_fence", t_win_fence},
+    {"win_lock", t_win_lock},
+    {"win_pscw", t_win_pscw},
+    {"accumulate", t_accumulate},
+    {"get_accumulate", t_get_accumulate},
+    {"fetch_and_op", t_fetch_and_op},
+    {"compare_and_swap", t_compare_and_swap},
+    {"misc", t_misc},
+    {"threads", t_threads},
+    {"flood_progress", t_flood_progress},
 };
 
 /* "all", one name, or names separated by commas */
@@ -987,7 +1005,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; ++i)
         if (listed(what, tests[i].name)) {
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-            sim_mark((uint32_t)(i + 1));   /* --stats: which test a hung run was in */
+            sim_mark((uint32_t)(i + 1)); /* --stats: which test a hung run was in */
             tests[i].fn();
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
             RC(MPI_Barrier(MPI_COMM_WORLD), MPI_SUCCESS);

@@ -54,7 +54,7 @@ int main(void)
             }
             if (p > 1)
                 MPI_Bcast(&xi, 1, MPI_FLOAT, owner, MPI_COMM_WORLD);
-            for (int k = 0; k < per; ++k) {   /* rows j < i */
+            for (int k = 0; k < per; ++k) { /* rows j < i */
                 int j = me + k * p;
                 if (j >= i)
                     break;

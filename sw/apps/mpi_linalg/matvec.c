@@ -22,7 +22,7 @@ int main(void)
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     for (int n = 50; n <= 300; n += 50) {
-        int per = (n + p - 1) / p;   /* rows per rank (cyclic), padded for the gather */
+        int per = (n + p - 1) / p; /* rows per rank (cyclic), padded for the gather */
         float *x = malloc(sizeof(float) * (size_t)n), *row = malloc(sizeof(float) * (size_t)n);
         float *ymine = calloc((size_t)per, sizeof(float));
         float *A = NULL, *yall = NULL;

@@ -17,7 +17,7 @@
 #include "mp/cbuffer.h"
 #include "na/na.h"
 
-#define BIG (4u << 20)
+#define BIG    (4u << 20)
 #define WINDOW 4
 
 static int me;
@@ -39,7 +39,7 @@ static void mpi_bw(const char *name, uint8_t *buf, uint32_t bytes, int rdma, int
     MPIX_Set_dma_split(split);
     MPI_Request r[WINDOW];
     int ack = 0;
-    for (int round = 0; round < 2; ++round) {   /* the first one warms up (lookups, CTS path) */
+    for (int round = 0; round < 2; ++round) { /* the first one warms up (lookups, CTS path) */
         MPI_Barrier(MPI_COMM_WORLD);
         uint64_t t0 = cpu_cycles(), idle0 = mcapix_stats()->idle_cycles;
         if (me == 0) {

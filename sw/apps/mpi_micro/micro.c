@@ -15,10 +15,10 @@
 #include "hal/hal.h"
 #include "mpi.h"
 
-#define REPS 16
+#define REPS      16
 #define RATE_MSGS 128
 
-static _Thread_local int me, p;   /* per rank: a core is a rank */
+static _Thread_local int me, p; /* per rank: a core is a rank */
 
 static uint32_t pingpong(int bytes, uint8_t *buf)
 {
@@ -45,7 +45,7 @@ static void bench_pingpong(void)
     for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         int n = sizes[k];
         uint32_t e = 0, r;
-        if (n <= 4076) {   /* eager only up to one slot */
+        if (n <= 4076) { /* eager only up to one slot */
             MPIX_Set_eager_threshold(4076);
             e = pingpong(n, buf);
         }
@@ -81,7 +81,7 @@ static int bench_msgrate(void)
         int64_t *data = malloc(sizeof(int64_t) * (size_t)(q + RATE_MSGS));
         uint64_t cycles = 0;
         if (me == 0) {
-            for (int i = 0; i < q; ++i)   /* never matched until the end */
+            for (int i = 0; i < q; ++i) /* never matched until the end */
                 MPI_Irecv(&data[i], 1, MPI_LONG_LONG, 1, 77, MPI_COMM_WORLD, &rq[i]);
             for (int i = 0; i < RATE_MSGS; ++i)
                 MPI_Irecv(&data[q + i], 1, MPI_LONG_LONG, 1, 5, MPI_COMM_WORLD, &rq[q + i]);
@@ -97,7 +97,7 @@ static int bench_msgrate(void)
             MPI_Waitall(RATE_MSGS, rq + q, MPI_STATUSES_IGNORE);
             cycles = sim_cycles() - t0;
         }
-        if (me == 1) {   /* release the dummies */
+        if (me == 1) { /* release the dummies */
             int64_t v = -1;
             for (int i = 0; i < q; ++i)
                 MPI_Send(&v, 1, MPI_LONG_LONG, 0, 77, MPI_COMM_WORLD);

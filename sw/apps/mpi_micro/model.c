@@ -21,8 +21,8 @@
 #include "mcapi.h"
 
 #define ROUNDS 4
-#define MAXB 4076          /* one MCAPI slot: the largest eager message */
-#define PPBIG (256u << 10) /* largest rendezvous ping-pong */
+#define MAXB   4076         /* one MCAPI slot: the largest eager message */
+#define PPBIG  (256u << 10) /* largest rendezvous ping-pong */
 
 static _Thread_local int me, p, cores, S;
 static _Thread_local uint8_t *buf;
@@ -47,7 +47,7 @@ static void pingpong(const char *proto, int bytes)
 {
     MPIX_Set_eager_threshold(proto[0] == 'e' ? MAXB : 0);
     uint64_t t = 0;
-    for (int round = 0; round < 2; ++round) {   /* the first warms up (lookups, CTS path) */
+    for (int round = 0; round < 2; ++round) { /* the first warms up (lookups, CTS path) */
         MPI_Barrier(MPI_COMM_WORLD);
         uint64_t t0 = sim_cycles();
         for (int i = 0; i < 8; ++i) {
@@ -81,7 +81,7 @@ static uint64_t window_loop(int from, int to, int bytes, int w, int q, int late,
     for (int i = 0; i < w && me == to && !late; ++i)
         MPI_Irecv(buf, bytes, MPI_BYTE, from, 5, MPI_COMM_WORLD, &rq[i]);
     for (int round = 0; round < 1 + ROUNDS; ++round) {
-        if (round == 1) {   /* round 0 warms up */
+        if (round == 1) { /* round 0 warms up */
             MPI_Barrier(MPI_COMM_WORLD);
             t = sim_cycles();
             *busy = cpu_cycles() - mcapix_stats()->idle_cycles;
@@ -102,7 +102,7 @@ static uint64_t window_loop(int from, int to, int bytes, int w, int q, int late,
     }
     t = sim_cycles() - t;
     *busy = cpu_cycles() - mcapix_stats()->idle_cycles - *busy;
-    if (me == from) {   /* release the dummies */
+    if (me == from) { /* release the dummies */
         int64_t v = -1;
         for (int i = 0; i < q; ++i)
             MPI_Send(&v, 1, MPI_LONG_LONG, to, 77, MPI_COMM_WORLD);

@@ -4,16 +4,16 @@
 
 #include <stdio.h>
 
-extern _Thread_local int n_checks, n_fails, my_rank;   /* per rank: a core is a rank */
-#define CHECK(cond, ...)                                                          \
-    do {                                                                          \
-        ++n_checks;                                                               \
-        if (!(cond)) {                                                            \
-            ++n_fails;                                                            \
-            printf("mpi_test FAIL rank %d line %d: ", my_rank, __LINE__);        \
-            printf(__VA_ARGS__);                                                  \
-            printf("\n");                                                         \
-        }                                                                         \
+extern _Thread_local int n_checks, n_fails, my_rank; /* per rank: a core is a rank */
+#define CHECK(cond, ...)                                                  \
+    do {                                                                  \
+        ++n_checks;                                                       \
+        if (!(cond)) {                                                    \
+            ++n_fails;                                                    \
+            printf("mpi_test FAIL rank %d line %d: ", my_rank, __LINE__); \
+            printf(__VA_ARGS__);                                          \
+            printf("\n");                                                 \
+        }                                                                 \
     } while (0)
 #define CHECK_RC(rc, want) CHECK((rc) == (want), "%s = %d, want %d", #rc, (int)(rc), (int)(want))
 

@@ -11,12 +11,12 @@
 #include "check.h"
 
 #define CNT 5
-static const MPI_Datatype types[] = {MPI_CHAR, MPI_SHORT, MPI_INT, MPI_UNSIGNED, MPI_LONG_LONG,
-                                     MPI_FLOAT, MPI_DOUBLE};
-static const char *const tnames[] = {"char", "short", "int", "unsigned", "long long", "float",
-                                     "double"};
-static const char *const onames[] = {"", "sum", "prod", "min", "max", "band", "bor", "bxor",
-                                     "land", "lor"};
+static const MPI_Datatype types[] = {MPI_CHAR,      MPI_SHORT, MPI_INT,   MPI_UNSIGNED,
+                                     MPI_LONG_LONG, MPI_FLOAT, MPI_DOUBLE};
+static const char *const tnames[] = {"char",      "short", "int",   "unsigned",
+                                     "long long", "float", "double"};
+static const char *const onames[] = {"",     "sum", "prod", "min",  "max",
+                                     "band", "bor", "bxor", "land", "lor"};
 
 static int is_fp(MPI_Datatype t) { return t == MPI_FLOAT || t == MPI_DOUBLE; }
 
@@ -59,20 +59,38 @@ static void expect(MPI_Datatype t, MPI_Op op, const int *members, int p, int i, 
             v = (int16_t)v;
         double dv = (double)v;
         if (k == 0) {
-            acc = v;   /* one member: its value, not normalised */
+            acc = v; /* one member: its value, not normalised */
             d = dv;
             continue;
         }
         switch (op) {
-        case MPI_SUM: acc += v; d += dv; break;
-        case MPI_PROD: acc *= v; d *= dv; break;
-        case MPI_MIN: acc = v < acc ? v : acc; d = dv < d ? dv : d; break;
-        case MPI_MAX: acc = v > acc ? v : acc; d = dv > d ? dv : d; break;
+        case MPI_SUM:
+            acc += v;
+            d += dv;
+            break;
+        case MPI_PROD:
+            acc *= v;
+            d *= dv;
+            break;
+        case MPI_MIN:
+            acc = v < acc ? v : acc;
+            d = dv < d ? dv : d;
+            break;
+        case MPI_MAX:
+            acc = v > acc ? v : acc;
+            d = dv > d ? dv : d;
+            break;
         case MPI_BAND: acc &= v; break;
         case MPI_BOR: acc |= v; break;
         case MPI_BXOR: acc ^= v; break;
-        case MPI_LAND: acc = acc && v; d = d != 0 && dv != 0; break;
-        case MPI_LOR: acc = acc || v; d = d != 0 || dv != 0; break;
+        case MPI_LAND:
+            acc = acc && v;
+            d = d != 0 && dv != 0;
+            break;
+        case MPI_LOR:
+            acc = acc || v;
+            d = d != 0 || dv != 0;
+            break;
         default: break;
         }
     }
@@ -98,7 +116,7 @@ static int cc_reduce_expected(int p, MPI_Datatype t, MPI_Op op)
     return (cc_features() & NA_FEATURE_NAMP_CC_RED) && p > 1 && op != MPI_PROD &&
            (t == MPI_CHAR || t == MPI_SHORT || t == MPI_INT || t == MPI_UNSIGNED);
 }
-#define CHECK_ALG(coll, before, want, ...)                                                     \
+#define CHECK_ALG(coll, before, want, ...) \
     CHECK((cc_calls(coll) != (before)) == (want), __VA_ARGS__)
 
 void test_collectives(MPI_Comm c, const char *name)
@@ -122,7 +140,7 @@ void test_collectives(MPI_Comm c, const char *name)
                 continue;
             for (int i = 0; i < CNT; ++i)
                 store(t, in, i, input(my_rank, i, op), (double)input(my_rank, i, op));
-            for (int root = 0; root < p; root += p > 2 ? p - 1 : 1) {   /* first and last */
+            for (int root = 0; root<p; root += p> 2 ? p - 1 : 1) { /* first and last */
                 memset(out, 0x5A, sizeof out);
                 uint32_t cc0 = cc_calls(MPIX_C_REDUCE);
                 CHECK_RC(MPI_Reduce(in, out, CNT, t, op, root, c), MPI_SUCCESS);
@@ -160,8 +178,8 @@ void test_collectives(MPI_Comm c, const char *name)
             memset(out, 0, sizeof out);
         uint32_t cc2 = cc_calls(MPIX_C_BCAST);
         CHECK_RC(MPI_Bcast(out, CNT, t, root, c), MPI_SUCCESS);
-        CHECK_ALG(MPIX_C_BCAST, cc2, cc_bcast_expected(p), "%s: bcast %s: cc %d", name,
-                  tnames[ti], cc_bcast_expected(p));
+        CHECK_ALG(MPIX_C_BCAST, cc2, cc_bcast_expected(p), "%s: bcast %s: cc %d", name, tnames[ti],
+                  cc_bcast_expected(p));
         for (int i = 0; i < CNT; ++i) {
             store(t, want, 0, bcast_from * 10 + i, bcast_from * 10 + i);
             CHECK(memcmp(out + i * ts, want, (size_t)ts) == 0, "%s: bcast %s", name, tnames[ti]);

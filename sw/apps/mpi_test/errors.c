@@ -38,7 +38,7 @@ void test_errors(void)
     CHECK_RC(MPI_Allreduce(x, &v, 1, MPI_FLOAT, MPI_BXOR, MPI_COMM_WORLD), MPI_ERR_OP);
     CHECK_RC(MPI_Allreduce(x, &v, 1, MPI_BYTE, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE);
     CHECK_RC(MPI_Get_count(&st, 0, &v), MPI_ERR_TYPE);
-    MPI_Comm bad = MPI_COMM_NULL;   /* every rank passes the bad color: no communication */
+    MPI_Comm bad = MPI_COMM_NULL; /* every rank passes the bad color: no communication */
     CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, -5, 0, &bad), MPI_ERR_ARG);
     CHECK_RC(MPI_Comm_split(MPI_COMM_NULL, 0, 0, &bad), MPI_ERR_COMM);
     CHECK_RC(MPI_Waitall(-1, &r, &st), MPI_ERR_ARG);

@@ -39,13 +39,14 @@ int main(void)
     MPI_Comm_rank(half, &hr);
     MPI_Comm_size(half, &hs);
     int exp_size = my_rank % 2 ? size / 2 : (size + 1) / 2;
-    int exp_rank = (exp_size - 1) - my_rank / 2;   /* reversed keys */
+    int exp_rank = (exp_size - 1) - my_rank / 2; /* reversed keys */
     CHECK(hs == exp_size && hr == exp_rank, "split: rank %d size %d, want %d %d", hr, hs, exp_rank,
           exp_size);
     test_collectives(half, "half");
     /* MPI_UNDEFINED color: no communicator */
     MPI_Comm none = MPI_COMM_WORLD;
-    CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, my_rank == 0 ? MPI_UNDEFINED : 1, 0, &none), MPI_SUCCESS);
+    CHECK_RC(MPI_Comm_split(MPI_COMM_WORLD, my_rank == 0 ? MPI_UNDEFINED : 1, 0, &none),
+             MPI_SUCCESS);
     CHECK(my_rank == 0 ? none == MPI_COMM_NULL : none != MPI_COMM_NULL, "undefined color");
     if (none != MPI_COMM_NULL) {
         int ns = 0;

@@ -21,7 +21,8 @@ void test_wildcards_order(void)
             int v = -1;
             CHECK_RC(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st),
                      MPI_SUCCESS);
-            CHECK(v == st.MPI_SOURCE * 10 && st.MPI_TAG == st.MPI_SOURCE && !(seen & (1u << v / 10)),
+            CHECK(v == st.MPI_SOURCE * 10 && st.MPI_TAG == st.MPI_SOURCE &&
+                      !(seen & (1u << v / 10)),
                   "any/any: v %d src %d tag %d", v, st.MPI_SOURCE, st.MPI_TAG);
             seen |= 1u << (v / 10);
         }
@@ -37,7 +38,7 @@ void test_wildcards_order(void)
     if (my_rank == 1) {
         MPI_Request rq[N_ORDER];
         for (int i = 0; i < N_ORDER; ++i) {
-            int n = i % 3 == 2 ? 600 : 1 + i;   /* every third one above the threshold */
+            int n = i % 3 == 2 ? 600 : 1 + i; /* every third one above the threshold */
             for (int j = 0; j < n; ++j)
                 buf[i][j] = i * 1000 + j;
             MPI_Isend(buf[i], n, MPI_INT, 0, 5 + i % 2, MPI_COMM_WORLD, &rq[i]);
@@ -71,7 +72,7 @@ void test_wildcards_order(void)
     }
     MPI_Request r1, r2;
     int a = 0, b = 0;
-    MPI_Irecv(&a, 1, MPI_INT, 1, 31, MPI_COMM_WORLD, &r1);              /* posted first */
+    MPI_Irecv(&a, 1, MPI_INT, 1, 31, MPI_COMM_WORLD, &r1); /* posted first */
     MPI_Irecv(&b, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r2);
     MPI_Send(&a, 1, MPI_INT, 1, 29, MPI_COMM_WORLD);
     MPI_Wait(&r1, &st);

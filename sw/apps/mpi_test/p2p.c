@@ -34,15 +34,17 @@ void test_p2p(void)
         /* blocking ring (odd/even order avoids the rendezvous send/send deadlock) */
         if (my_rank % 2 == 0) {
             CHECK_RC(MPI_Send(sb, n, MPI_BYTE, right, 100 + (int)k, MPI_COMM_WORLD), MPI_SUCCESS);
-            CHECK_RC(MPI_Recv(rb, 9000, MPI_BYTE, left, 100 + (int)k, MPI_COMM_WORLD, &st), MPI_SUCCESS);
+            CHECK_RC(MPI_Recv(rb, 9000, MPI_BYTE, left, 100 + (int)k, MPI_COMM_WORLD, &st),
+                     MPI_SUCCESS);
         } else {
-            CHECK_RC(MPI_Recv(rb, 9000, MPI_BYTE, left, 100 + (int)k, MPI_COMM_WORLD, &st), MPI_SUCCESS);
+            CHECK_RC(MPI_Recv(rb, 9000, MPI_BYTE, left, 100 + (int)k, MPI_COMM_WORLD, &st),
+                     MPI_SUCCESS);
             CHECK_RC(MPI_Send(sb, n, MPI_BYTE, right, 100 + (int)k, MPI_COMM_WORLD), MPI_SUCCESS);
         }
         int cnt = -1;
         MPI_Get_count(&st, MPI_BYTE, &cnt);
-        CHECK(cnt == n && st.MPI_SOURCE == left && st.MPI_TAG == 100 + (int)k, "ring %d B: count %d src %d",
-              n, cnt, st.MPI_SOURCE);
+        CHECK(cnt == n && st.MPI_SOURCE == left && st.MPI_TAG == 100 + (int)k,
+              "ring %d B: count %d src %d", n, cnt, st.MPI_SOURCE);
         CHECK(check_pat(rb, n, left, (int)k) < 0 && rb[n] == 0xEE, "ring %d B data", n);
         /* non-blocking, both directions at once */
         MPI_Request rq[4];
@@ -60,8 +62,9 @@ void test_p2p(void)
         CHECK(sts[1].MPI_SOURCE == right && sts[1].MPI_TAG == 8, "waitall status");
         /* Sendrecv (the CG transpose pattern) */
         memset(rb2, 0, 9000);
-        CHECK_RC(MPI_Sendrecv(sb, n, MPI_BYTE, right, 9, rb2, n, MPI_BYTE, left, 9, MPI_COMM_WORLD, &st),
-                 MPI_SUCCESS);
+        CHECK_RC(
+            MPI_Sendrecv(sb, n, MPI_BYTE, right, 9, rb2, n, MPI_BYTE, left, 9, MPI_COMM_WORLD, &st),
+            MPI_SUCCESS);
         CHECK(check_pat(rb2, n, left, (int)k) < 0 && st.MPI_SOURCE == left, "sendrecv %d B", n);
         /* self: eager completes at once; rendezvous is held until the receive takes it */
         MPI_Request sr;

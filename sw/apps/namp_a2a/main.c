@@ -20,8 +20,8 @@
 #ifndef A2A_PEERS
 #define A2A_PEERS 0xffffffffu
 #endif
-#define RX_LOG2 6u    /* 64 messages in the receive buffer */
-#define MSG_LOG2 4u   /* of at most 16 bytes */
+#define RX_LOG2  6u /* 64 messages in the receive buffer */
+#define MSG_LOG2 4u /* of at most 16 bytes */
 
 static namp_endpoint_t ep __attribute__((aligned(64)));
 static namp_handle_t handle __attribute__((aligned(64)));
@@ -35,7 +35,7 @@ static void drain(void)
     uint32_t msg[4], size, got = 0;
     while (mp_cbuffer_pop(rx, msg, sizeof msg, &size) == 0) {
         received++;
-        sender_sum += msg[0] ^ msg[1];   /* msg[1] = ~tile: a corrupted payload breaks the sum */
+        sender_sum += msg[0] ^ msg[1]; /* msg[1] = ~tile: a corrupted payload breaks the sum */
         got++;
     }
     if (got)
@@ -65,7 +65,7 @@ int main(void)
     uint32_t payload[4] = {me, ~me, 0, 0}, expected = 0, retries = 0;
     handle.endpoint = (uint32_t)(uintptr_t)&ep;
     for (uint32_t k = 1; k <= peers; k++) {
-        const uint32_t src = (me + n - (k * stride) % n) % n;   /* who sends to me in round k */
+        const uint32_t src = (me + n - (k * stride) % n) % n; /* who sends to me in round k */
         expected += src ^ ~src;
         handle.tile = (me + k * stride) % n;
         for (;;) {
@@ -79,7 +79,7 @@ int main(void)
                        (unsigned long)handle.tile, namp_error_name((uint32_t)e));
                 return 1;
             }
-            retries++;   /* the partner has not started yet */
+            retries++; /* the partner has not started yet */
         }
     }
     while (received < peers) {

@@ -32,8 +32,8 @@
 #endif
 #include "namp_cc.h"
 
-#define CCB_K 8u
-#define NMAX 15u
+#define CCB_K   8u
+#define NMAX    15u
 #define PORT_RX 1u
 #define PORT_TX 2u
 static const uint32_t sizes[] = {4u, 256u, 2048u};
@@ -41,16 +41,20 @@ static const uint32_t sizes[] = {4u, 256u, 2048u};
 #define NPATHS 6u
 enum { P_SW, P_HW, P_POST, P_DRV, P_DRVCC, P_DRVCCL };
 static const char *const path_names[NPATHS] = {"sw", "hw", "post", "drv", "drvcc", "drvccl"};
-static const uint32_t path_modes[NPATHS] = {MCAPIX_CC_SOFTWARE, MCAPIX_CC_AUTO,
+static const uint32_t path_modes[NPATHS] = {MCAPIX_CC_SOFTWARE,        MCAPIX_CC_AUTO,
                                             MCAPIX_CC_SOFTWARE_POSTED, MCAPIX_CC_SOFTWARE,
-                                            MCAPIX_CC_SOFTWARE, MCAPIX_CC_SOFTWARE};
+                                            MCAPIX_CC_SOFTWARE,        MCAPIX_CC_SOFTWARE};
 
 /* the N of this run (tile.arg: bitmask, 0 = all) */
 /* The configurations of this run (tile.arg, 0 = all): bits 0..15 the N (bit N), bits 16..19 the
  * path + 1, bits 20..23 the size index + 1 (0: all). The claims run one configuration per
  * simulation, so that none inherits the state another left behind. */
-static int measured(uint32_t n) { uint32_t m = tile_arg() & 0xFFFFu; return m == 0 || (m >> n & 1u); }
-static int path_here(uint32_t path);   /* the paths this firmware has */
+static int measured(uint32_t n)
+{
+    uint32_t m = tile_arg() & 0xFFFFu;
+    return m == 0 || (m >> n & 1u);
+}
+static int path_here(uint32_t path); /* the paths this firmware has */
 static int in_run(uint32_t path, uint32_t n, uint32_t si)
 {
     const uint32_t p = (tile_arg() >> 16) & 15u, s = (tile_arg() >> 20) & 15u;
@@ -67,7 +71,7 @@ static mcapix_mcast_group_t groups[NMAX];
 /* namp_cc_bench_rdma: the same benchmark over the baseline adapter's RDMA transport (mp_rdma), the
  * thesis' software multicast "on this baseline" (abstract): only the MCAPI software paths */
 static int path_here(uint32_t path) { return path == P_SW || path == P_POST; }
-static volatile uint64_t drv_idle;   /* no driver-level path here */
+static volatile uint64_t drv_idle; /* no driver-level path here */
 static volatile uint32_t drv_waits;
 static volatile int drv_look_late;
 static void drv_send(uint32_t path, mcapix_mcast_group_t *g, uint32_t n, const void *b,
@@ -76,7 +80,11 @@ static void drv_send(uint32_t path, mcapix_mcast_group_t *g, uint32_t n, const v
     (void)path, (void)g, (void)n, (void)b, (void)size, (void)handles;
 }
 #else
-static int path_here(uint32_t path) { (void)path; return 1; }
+static int path_here(uint32_t path)
+{
+    (void)path;
+    return 1;
+}
 
 /* The thesis' software multicast at the driver level: one slot per member, programmed one after
  * the other (when no slot is free, the first one done is finished), then every completion. The
@@ -133,7 +141,8 @@ static int member(uint32_t me)
     mcapi_endpoint_t ep = mcapix_endpoint_create(PORT_RX, &a, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_create", st);
-    mcapi_endpoint_t root_ep = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_TX, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t root_ep =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_TX, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_get", st);
     uint32_t count = 0;
@@ -193,7 +202,7 @@ static int root(void)
             printf("ccbench create n=%u cycles=%u\n", (unsigned)n, (unsigned)(t1 - t0));
     }
     const mcapix_cc_stats_t *cs = mcapix_cc_stats();
-    const uint32_t *handles = groups[NMAX - 1].desc;   /* every member's handle, in order */
+    const uint32_t *handles = groups[NMAX - 1].desc; /* every member's handle, in order */
     uint32_t hlist[NMAX];
     for (uint32_t i = 0; i < NMAX; ++i)
         hlist[i] = handles[HANDLE_WORD(i)];
@@ -205,7 +214,7 @@ static int root(void)
                     continue;
                 payload_fill(buf, sizes[si], tag(path, n, si), 0);
                 const int drv = path >= P_DRV;
-                if (drv)   /* warm-up */
+                if (drv) /* warm-up */
                     drv_send(path, &groups[n - 1], n, buf, sizes[si], hlist);
                 else
                     mcapix_mcast_send(&groups[n - 1], buf, sizes[si], &st);
@@ -227,7 +236,7 @@ static int root(void)
                 uint64_t t1 = cpu_cycles();
                 uint64_t idle = mcapix_stats()->idle_cycles + drv_idle - idle0;
                 uint32_t waits = drv_waits - waits0, os_late = 0;
-                if (drv) {   /* the same sends, the completions waited for before looking */
+                if (drv) { /* the same sends, the completions waited for before looking */
                     drv_look_late = 1;
                     uint64_t l0 = drv_idle, l1 = cpu_cycles();
                     for (uint32_t k = 0; k < CCB_K; ++k)
@@ -241,7 +250,7 @@ static int root(void)
                            (unsigned)hw, (unsigned)CCB_K);
                     return 1;
                 }
-                for (uint32_t i = 0; i < n; ++i) {   /* every member has drained its buffer */
+                for (uint32_t i = 0; i < n; ++i) { /* every member has drained its buffer */
                     uint32_t ack;
                     size_t got;
                     mcapi_msg_recv(tx, &ack, sizeof ack, &got, &st);

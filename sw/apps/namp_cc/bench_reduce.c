@@ -12,9 +12,9 @@
 #include "mcapix_cc.h"
 #include "cc_app.h"
 
-#define NCONTRIB 4u
-#define VSIZE 256u
-#define K 4u
+#define NCONTRIB     4u
+#define VSIZE        256u
+#define K            4u
 #define PORT_ROOT_SW 1u
 #define PORT_ROOT_HW 2u
 #define PORT_CONTRIB 3u
@@ -53,7 +53,8 @@ static int root(void)
         die("paths (preset barered needed)", MCAPI_ERR_NOT_SUPPORTED);
     mcapi_endpoint_t peers[NCONTRIB];
     for (uint32_t t = 1; t <= NCONTRIB; ++t) {
-        peers[t - 1] = mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_CONTRIB, MCAPI_TIMEOUT_INFINITE, &st);
+        peers[t - 1] =
+            mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_CONTRIB, MCAPI_TIMEOUT_INFINITE, &st);
         if (st != MCAPI_SUCCESS)
             die("endpoint_get", st);
     }
@@ -61,14 +62,14 @@ static int root(void)
     if (st != MCAPI_SUCCESS)
         die("mcast_create", st);
     uint32_t go = 0;
-    mcapix_mcast_send(&back, &go, 4, &st);   /* both roots are set up */
+    mcapix_mcast_send(&back, &go, 4, &st); /* both roots are set up */
     for (uint32_t p = 0; p < 2; ++p)
         for (uint32_t op = 0; op < MCAPIX_OPS; ++op)
             for (uint32_t type = 0; type < MCAPIX_TYPES; ++type) {
                 if (!in_run(p, op, type))
                     continue;
                 uint64_t awake = 0;
-                for (uint32_t k = 0; k <= K; ++k) {   /* k = 0 warms up */
+                for (uint32_t k = 0; k <= K; ++k) { /* k = 0 warms up */
                     size_t got;
                     uint64_t idle0 = mcapix_stats()->idle_cycles, t0 = cpu_cycles();
                     mcapix_reduce_recv(&rx[p], op, type, result, sizeof result, &got, &st);
@@ -77,7 +78,7 @@ static int root(void)
                         die("reduce_recv", st);
                     if (k)
                         awake += t1 - t0 - idle;
-                    mcapix_mcast_send(&back, &go, 4, &st);   /* the next one may start */
+                    mcapix_mcast_send(&back, &go, 4, &st); /* the next one may start */
                     if (st != MCAPI_SUCCESS)
                         die("ack", st);
                 }

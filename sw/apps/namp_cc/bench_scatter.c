@@ -20,12 +20,12 @@
 #include "namp/namp.h"
 #include "drv_wait.h"
 
-#define K 8u
-#define NMAX 15u
-#define ROWS 4u
-#define PORT_RX 1u
-#define PORT_ACK 2u
-#define PORT_TX 3u
+#define K            8u
+#define NMAX         15u
+#define ROWS         4u
+#define PORT_RX      1u
+#define PORT_ACK     2u
+#define PORT_TX      3u
 #define PORT_CHAN_TX 100u
 static const uint32_t chunks[] = {1u, 64u, 512u};
 #define NSIZES (sizeof chunks / sizeof chunks[0])
@@ -51,7 +51,7 @@ __attribute__((noinline)) static void drv_scatter(const mcapix_mcast_group_t *g,
                     (uint32_t)(uintptr_t)g->desc, (uint32_t)(uintptr_t)d, size);
     const uint64_t slept = drv_idle;
     uint32_t e;
-    if (drv_look_late) {   /* finished before interrupts are on again: no DONE trap */
+    if (drv_look_late) { /* finished before interrupts are on again: no DONE trap */
         uint32_t saved = irq_global_disable();
         drv_await(1u << s);
         e = namp_slot_wait_wfi((unsigned)s, NULL);
@@ -70,7 +70,11 @@ __attribute__((noinline)) static void drv_scatter(const mcapix_mcast_group_t *g,
 /* The configurations of this run (tile.arg, 0 = all): bits 0..15 the N (bit N), bits 16..19 the
  * path + 1, bits 20..23 the size index + 1 (0: all). The claims run one configuration per
  * simulation, so that none inherits the state another left behind. */
-static int measured(uint32_t n) { uint32_t m = tile_arg() & 0xFFFFu; return m == 0 || (m >> n & 1u); }
+static int measured(uint32_t n)
+{
+    uint32_t m = tile_arg() & 0xFFFFu;
+    return m == 0 || (m >> n & 1u);
+}
 static int in_run(uint32_t path, uint32_t n, uint32_t si)
 {
     const uint32_t p = (tile_arg() >> 16) & 15u, s = (tile_arg() >> 20) & 15u;
@@ -92,7 +96,8 @@ static int member(uint32_t me)
     mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         die("recv_open", st);
-    mcapi_endpoint_t ack = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ACK, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t ack =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ACK, MCAPI_TIMEOUT_INFINITE, &st);
     for (uint32_t path = 0; path < NPATHS; ++path)
         for (uint32_t n = me; n <= NMAX; ++n)
             for (uint32_t si = 0; si < NSIZES; ++si) {
@@ -107,7 +112,7 @@ static int member(uint32_t me)
                     if (st != MCAPI_SUCCESS || got != ROWS * chunks[si])
                         die("pktchan_recv", st);
                     const uint8_t *p = b;
-                    if (p[0] != (uint8_t)((me - 1) * chunks[si]))   /* row 0, its first column */
+                    if (p[0] != (uint8_t)((me - 1) * chunks[si])) /* row 0, its first column */
                         die("data", MCAPI_ERR_GENERAL);
                     mcapi_pktchan_release(b, &st);
                 }
@@ -133,7 +138,8 @@ static int root(void)
     for (uint32_t t = 1; t <= NMAX; ++t) {
         mcapi_request_t r;
         size_t sz;
-        mcapi_endpoint_t peer = mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_RX, MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_endpoint_t peer =
+            mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_RX, MCAPI_TIMEOUT_INFINITE, &st);
         mcapi_endpoint_t s = mcapi_endpoint_create(PORT_CHAN_TX + t, &st);
         mcapi_pktchan_connect_i(s, peer, &r, &st);
         mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
@@ -155,7 +161,7 @@ static int root(void)
                 die("scatter_create", st);
         }
     for (uint32_t k = 0; k < sizeof data; ++k)
-        data[k] = (uint8_t)k;   /* byte (row, column) of a row of n*s bytes: its row offset */
+        data[k] = (uint8_t)k; /* byte (row, column) of a row of n*s bytes: its row offset */
     const mcapix_cc_stats_t *cs = mcapix_cc_stats();
     for (uint32_t path = 0; path < NPATHS; ++path) {
         mcapix_cc_set_path(path_modes[path]);
@@ -165,7 +171,7 @@ static int root(void)
                     continue;
                 uint32_t total = ROWS * n * chunks[si];
                 const mcapix_mcast_group_t *g = &groups[n - 1][si];
-                if (path == P_DRVCC)   /* warm-up */
+                if (path == P_DRVCC) /* warm-up */
                     drv_scatter(g, data, total);
                 else
                     mcapix_scatter_send(&groups[n - 1][si], data, total, &st);
@@ -187,7 +193,8 @@ static int root(void)
                 uint64_t t1 = cpu_cycles();
                 uint64_t idle = mcapix_stats()->idle_cycles + drv_idle - idle0;
                 uint32_t waits = drv_waits - waits0, os_late = 0;
-                if (path == P_DRVCC) {   /* the same sends, the completions waited for before looking */
+                if (path ==
+                    P_DRVCC) { /* the same sends, the completions waited for before looking */
                     drv_look_late = 1;
                     uint64_t l0 = drv_idle, l1 = cpu_cycles();
                     for (uint32_t k = 0; k < K; ++k)

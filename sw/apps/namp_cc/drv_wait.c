@@ -16,7 +16,7 @@ void drv_await(uint32_t mask)
 {
     uint64_t t0 = cpu_cycles();
     while ((namp_done_slots() & mask) != mask)
-        wait_for_interrupt();   /* the DONE line wakes it (MIE off: no trap) */
+        wait_for_interrupt(); /* the DONE line wakes it (MIE off: no trap) */
     drv_idle += cpu_cycles() - t0;
 }
 
@@ -43,7 +43,7 @@ uint32_t drv_finish(uint32_t mask, uint32_t keep)
             continue;
         }
         if (na_irq_active() & ~NA_IRQ_SRC_NAMP_DONE) {
-            irq_global_restore(saved);   /* not ours: its handler runs */
+            irq_global_restore(saved); /* not ours: its handler runs */
             saved = irq_global_disable();
             continue;
         }

@@ -9,9 +9,9 @@
 #define NAMP_CC_DRV_WAIT_H
 #include <stdint.h>
 
-extern volatile uint64_t drv_idle;    /* cycles asleep (wfi), or waited uncounted */
-extern volatile uint32_t drv_waits;   /* completion waits that slept (drv_finish: each wfi) */
-extern volatile int drv_look_late;    /* wait for the completions before looking, uncounted */
+extern volatile uint64_t drv_idle;  /* cycles asleep (wfi), or waited uncounted */
+extern volatile uint32_t drv_waits; /* completion waits that slept (drv_finish: each wfi) */
+extern volatile int drv_look_late;  /* wait for the completions before looking, uncounted */
 
 /* Waits, uncounted (the cycles go to drv_idle), until every slot of `mask` is done; interrupts
  * must be off (the caller finishes the slots before it enables them: no DONE trap). */

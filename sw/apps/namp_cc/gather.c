@@ -14,14 +14,14 @@
 #include "cc_app.h"
 
 #ifndef GA_ROUNDS
-#define GA_ROUNDS 3u   /* round 1 measured; round 2 received in place where the adapter gathered */
+#define GA_ROUNDS 3u /* round 1 measured; round 2 received in place where the adapter gathered */
 #endif
 #ifndef GATHER_SW_PATH
 #define GATHER_SW_PATH 0
 #endif
-#define NMAX 15u
-#define PORT_ROOT 10u      /* + N: one root endpoint per group size */
-#define PORT_PART 2u
+#define NMAX       15u
+#define PORT_ROOT  10u /* + N: one root endpoint per group size */
+#define PORT_PART  2u
 #define PORT_ACKTX 3u
 
 /* The group sizes of this run (tile.arg: bit N, 0 = all): a claim measures one N per simulation. */
@@ -81,7 +81,7 @@ static int root(void)
             die("mcast_create", st);
     }
     uint32_t go = 0;
-    mcapix_mcast_send(&acks[NMAX - 1], &go, 4, &st);   /* every root is set up */
+    mcapix_mcast_send(&acks[NMAX - 1], &go, 4, &st); /* every root is set up */
     uint32_t hw = 0, groups = 0;
     for (uint32_t n = 1; n <= NMAX; ++n) {
         if (!in_run(n))
@@ -116,13 +116,13 @@ static int root(void)
                                (unsigned)q, (unsigned)row, (unsigned)col);
                         return 1;
                     }
-            if (inplace) {   /* the release is the receive's freeing: counted too */
+            if (inplace) { /* the release is the receive's freeing: counted too */
                 uint64_t r0 = cpu_cycles();
                 mcapix_msg_release(rx[n - 1].endpoint, &st);
                 t1 += cpu_cycles() - r0;
                 if (st != MCAPI_SUCCESS)
                     die("release", st);
-                rx[n - 1].next_id++;   /* the gather's sequence, as mcapix_gather_recv keeps it */
+                rx[n - 1].next_id++; /* the gather's sequence, as mcapix_gather_recv keeps it */
                 printf("ccbench gather path=hw n=%u size=%u or_inplace=%u\n", (unsigned)n,
                        (unsigned)got, (unsigned)(t1 - t0 - idle));
             }
@@ -147,10 +147,12 @@ static int sender(uint32_t me)
         die("endpoint_create", st);
     uint32_t i = me - 1, count_parts = 0;
     for (uint32_t n = me; n <= NMAX; ++n) {
-        mcapi_endpoint_t root = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT + n, MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_endpoint_t root =
+            mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT + n, MCAPI_TIMEOUT_INFINITE, &st);
         if (st != MCAPI_SUCCESS)
             die("endpoint_get", st);
-        mcapix_gather_tx_create(&tx[n - 1], ep, root, 9, i, rows(n), base(i), chunk(i), width(n), &st);
+        mcapix_gather_tx_create(&tx[n - 1], ep, root, 9, i, rows(n), base(i), chunk(i), width(n),
+                                &st);
         if (st != MCAPI_SUCCESS)
             die("gather_tx_create", st);
     }
@@ -160,7 +162,7 @@ static int sender(uint32_t me)
         die("part 15 accepted", MCAPI_ERR_GENERAL);
     uint32_t go;
     size_t got;
-    mcapi_msg_recv(ep, &go, sizeof go, &got, &st);   /* the roots are set up */
+    mcapi_msg_recv(ep, &go, sizeof go, &got, &st); /* the roots are set up */
     for (uint32_t n = me; n <= NMAX; ++n)
         for (uint32_t q = 0; q < GA_ROUNDS && in_run(n); ++q) {
             uint32_t c = chunk(i), b = base(i);
@@ -170,7 +172,7 @@ static int sender(uint32_t me)
             mcapix_gather_send(&tx[n - 1], part, &st);
             if (st != MCAPI_SUCCESS)
                 die("gather_send", st);
-            mcapi_msg_recv(ep, &go, sizeof go, &got, &st);   /* the root has it */
+            mcapi_msg_recv(ep, &go, sizeof go, &got, &st); /* the root has it */
             if (st != MCAPI_SUCCESS)
                 die("ack", st);
             count_parts++;

@@ -19,11 +19,11 @@
 #ifndef MCAST_ROUNDS
 #define MCAST_ROUNDS 2u
 #endif
-#define PORT_RX 1u
-#define PORT_TX 2u
+#define PORT_RX      1u
+#define PORT_TX      2u
 #define PORT_CHAN_TX 100u
-#define NMAX 15u
-#define MAX_SIZE 2048u
+#define NMAX         15u
+#define MAX_SIZE     2048u
 
 static uint8_t buf[MAX_SIZE + 8] __attribute__((aligned(8)));
 #if !MCAST_CHANNEL
@@ -34,22 +34,22 @@ static mcapix_mcast_group_t groups[NMAX];
 static uint8_t buf2[64] __attribute__((aligned(8)));
 #endif
 
-#define CHECK(st, what)                                                             \
-    do {                                                                            \
-        if ((st) != MCAPI_SUCCESS) {                                                \
-            printf("namp_cc FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what,    \
-                   mcapix_status_name(st));                                         \
-            return 1;                                                               \
-        }                                                                           \
+#define CHECK(st, what)                                                          \
+    do {                                                                         \
+        if ((st) != MCAPI_SUCCESS) {                                             \
+            printf("namp_cc FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what, \
+                   mcapix_status_name(st));                                      \
+            return 1;                                                            \
+        }                                                                        \
     } while (0)
-#define EXPECT_ST(st, want, what)                                                   \
-    do {                                                                            \
-        if ((st) != (want)) {                                                       \
+#define EXPECT_ST(st, want, what)                                                    \
+    do {                                                                             \
+        if ((st) != (want)) {                                                        \
             printf("namp_cc FAIL: %s: %s (want %s)\n", what, mcapix_status_name(st), \
-                   mcapix_status_name(want));                                       \
-            return 1;                                                               \
-        }                                                                           \
-        checks++;                                                                   \
+                   mcapix_status_name(want));                                        \
+            return 1;                                                                \
+        }                                                                            \
+        checks++;                                                                    \
     } while (0)
 
 /* size of round r of group N: the same on the root and the members */
@@ -104,7 +104,7 @@ static int member(uint32_t me)
             count++;
         }
 #if !MCAST_CHANNEL
-    if (me == 1) {   /* a non-blocking send, then a multicast: received in call order */
+    if (me == 1) { /* a non-blocking send, then a multicast: received in call order */
         for (uint32_t k = 0; k < 2; ++k) {
             size_t got;
             mcapi_msg_recv(ep, rxbuf, sizeof rxbuf, &got, &st);
@@ -117,7 +117,8 @@ static int member(uint32_t me)
         }
     }
 #endif
-    printf("namp_cc member %u ok: %u messages intact and in order\n", (unsigned)me, (unsigned)count);
+    printf("namp_cc member %u ok: %u messages intact and in order\n", (unsigned)me,
+           (unsigned)count);
     return 0;
 }
 
@@ -207,8 +208,9 @@ static int root(void)
                 CHECK(mcapix_mcast_member_status(&groups[n - 1], i), "member status");
         }
 #if !MCAST_CHANNEL
-    {   /* decision (docs/message-passing.md): while a non-blocking send is under way a multicast
-         * takes the software loop, so it cannot overtake that send */
+    /* decision (docs/message-passing.md): while a non-blocking send is under way a multicast
+     * takes the software loop, so it cannot overtake that send */
+    {
         mcapi_request_t req;
         size_t sz;
         payload_fill(buf, 100, 100, 0);

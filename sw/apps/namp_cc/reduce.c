@@ -12,9 +12,9 @@
 #include "mcapi.h"
 #include "mcapix_cc.h"
 
-#define NCONTRIB 4u
-#define VSIZE 96u
-#define PORT_ROOT 1u
+#define NCONTRIB     4u
+#define VSIZE        96u
+#define PORT_ROOT    1u
 #define PORT_CONTRIB 2u
 
 static uint8_t vec[VSIZE] __attribute__((aligned(8)));
@@ -22,13 +22,13 @@ static uint8_t result[VSIZE + 8] __attribute__((aligned(8)));
 static mcapix_reduce_rx_t rx;
 static mcapix_reduce_tx_t tx;
 
-#define CHECK(st, what)                                                             \
-    do {                                                                            \
-        if ((st) != MCAPI_SUCCESS) {                                                \
-            printf("reduce FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what,     \
-                   mcapix_status_name(st));                                         \
-            return 1;                                                               \
-        }                                                                           \
+#define CHECK(st, what)                                                         \
+    do {                                                                        \
+        if ((st) != MCAPI_SUCCESS) {                                            \
+            printf("reduce FAIL: tile %u: %s: %s\n", (unsigned)tile_id(), what, \
+                   mcapix_status_name(st));                                     \
+            return 1;                                                           \
+        }                                                                       \
     } while (0)
 
 /* byte i of tile t's vector for (op, type): about a third of the bytes are 0 (logical ops) */
@@ -57,7 +57,8 @@ static int root(void)
     CHECK(st, "endpoint_create");
     mcapi_endpoint_t peers[NCONTRIB];
     for (uint32_t t = 1; t <= NCONTRIB; ++t) {
-        peers[t - 1] = mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_CONTRIB, MCAPI_TIMEOUT_INFINITE, &st);
+        peers[t - 1] =
+            mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_CONTRIB, MCAPI_TIMEOUT_INFINITE, &st);
         CHECK(st, "endpoint_get");
     }
     static mcapix_mcast_group_t back;
@@ -96,7 +97,8 @@ static int contributor(uint32_t me)
     mcapi_status_t st;
     mcapi_endpoint_t ep = mcapi_endpoint_create(PORT_CONTRIB, &st);
     CHECK(st, "endpoint_create");
-    mcapi_endpoint_t rootep = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t rootep =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT, MCAPI_TIMEOUT_INFINITE, &st);
     CHECK(st, "endpoint_get");
     /* bad paths first: an op and a type outside the table, a size that is not a multiple */
     mcapix_reduce_tx_create(NULL, ep, rootep, &st);
@@ -115,7 +117,7 @@ static int contributor(uint32_t me)
         CHECK(MCAPI_ERR_GENERAL, "size 6 of int32 accepted");
     uint32_t go;
     size_t gsz;
-    mcapi_msg_recv(ep, &go, sizeof go, &gsz, &st);   /* the root is ready */
+    mcapi_msg_recv(ep, &go, sizeof go, &gsz, &st); /* the root is ready */
     CHECK(st, "go");
     for (uint32_t op = 0; op < MCAPIX_OPS; ++op)
         for (uint32_t type = 0; type < MCAPIX_TYPES; ++type) {
@@ -125,7 +127,7 @@ static int contributor(uint32_t me)
             CHECK(st, "reduce_send");
             uint32_t h;
             size_t got;
-            mcapi_msg_recv(ep, &h, sizeof h, &got, &st);   /* the root has the result */
+            mcapi_msg_recv(ep, &h, sizeof h, &got, &st); /* the root has the result */
             CHECK(st, "result");
         }
     printf("reduce contributor %u ok\n", (unsigned)me);

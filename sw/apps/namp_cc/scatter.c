@@ -14,8 +14,8 @@
 #ifndef SC_ROUNDS
 #define SC_ROUNDS 2u
 #endif
-#define NMAX 15u
-#define PORT_RX 1u
+#define NMAX         15u
+#define PORT_RX      1u
 #define PORT_CHAN_TX 100u
 
 static uint8_t matrix[20 * 64] __attribute__((aligned(8)));
@@ -34,7 +34,10 @@ static uint32_t rows(uint32_t n, uint32_t q) { return 1u + mix(n, q) % 20u; }
 static uint32_t width(uint32_t n, uint32_t q) { return 3u * n + 2u + ((n + q) & 1u); }
 static uint32_t base(uint32_t i, uint32_t q) { return 3u * i + (q & 1u); }
 static uint32_t csize(uint32_t i, uint32_t q) { return 1u + (i + q) % 3u; }
-static uint8_t elem(uint32_t n, uint32_t q, uint32_t k) { return (uint8_t)(mix(n * 8u + q, k) >> 24); }
+static uint8_t elem(uint32_t n, uint32_t q, uint32_t k)
+{
+    return (uint8_t)(mix(n * 8u + q, k) >> 24);
+}
 
 static int member(uint32_t me)
 {
@@ -61,8 +64,8 @@ static int member(uint32_t me)
             const uint8_t *p = b;
             uint32_t c = rows(n, q), w = width(n, q), bs = base(i, q), s = csize(i, q);
             if (got != c * s) {
-                printf("scatter FAIL: member %u group %u round %u: %u bytes, want %u\n", (unsigned)me,
-                       (unsigned)n, (unsigned)q, (unsigned)got, (unsigned)(c * s));
+                printf("scatter FAIL: member %u group %u round %u: %u bytes, want %u\n",
+                       (unsigned)me, (unsigned)n, (unsigned)q, (unsigned)got, (unsigned)(c * s));
                 return 1;
             }
             for (uint32_t row = 0; row < c; ++row)
@@ -83,7 +86,8 @@ static int root(void)
     for (uint32_t t = 1; t <= NMAX; ++t) {
         mcapi_request_t r;
         size_t sz;
-        mcapi_endpoint_t peer = mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_RX, MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_endpoint_t peer =
+            mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_RX, MCAPI_TIMEOUT_INFINITE, &st);
         if (st != MCAPI_SUCCESS)
             die("endpoint_get", st);
         mcapi_endpoint_t s = mcapi_endpoint_create(PORT_CHAN_TX + t, &st);
@@ -108,7 +112,7 @@ static int root(void)
     checks += st == MCAPI_ERR_PARAMETER;
     mcapix_scatter_create_chan(&g, chans, 1, 3, 8, bases, sizes, &st);
     checks += st == MCAPI_SUCCESS;
-    mcapix_scatter_send(&g, matrix, 8 * 2 + 4 - 1, &st);   /* needs 20 bytes */
+    mcapix_scatter_send(&g, matrix, 8 * 2 + 4 - 1, &st); /* needs 20 bytes */
     checks += st == MCAPI_ERR_PARAMETER;
     mcapix_mcast_send(&g, matrix, 4, &st);
     checks += st == MCAPI_ERR_PARAMETER;

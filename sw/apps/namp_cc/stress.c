@@ -19,12 +19,12 @@
 #ifndef ROUNDS
 #define ROUNDS 30u
 #endif
-#define NT 15u
-#define RVEC 32u   /* uint32 elements per contribution */
-#define PORT_MC 1u
-#define PORT_P2P 2u
-#define PORT_TX 3u
-#define PORT_ROOT_TX 10u
+#define NT            15u
+#define RVEC          32u /* uint32 elements per contribution */
+#define PORT_MC       1u
+#define PORT_P2P      2u
+#define PORT_TX       3u
+#define PORT_ROOT_TX  10u
 #define PORT_ROOT_RED 11u
 
 static uint8_t buf[1024 + 8] __attribute__((aligned(8)));
@@ -37,7 +37,7 @@ static mcapix_gather_rx_t grx;
 static mcapix_gather_tx_t gtx;
 static uint8_t gmsg[NT * 4 * 3] __attribute__((aligned(8)));
 #define PORT_ROOT_GATHER 12u
-#define GROWS 3u   /* gathered matrix: 3 rows of 15 x 4 bytes; tile t owns 4 columns */
+#define GROWS            3u /* gathered matrix: 3 rows of 15 x 4 bytes; tile t owns 4 columns */
 
 #define die(what, st) cc_app_die("cc_stress", what, st)
 
@@ -62,7 +62,7 @@ static int root(void)
     mcapi_endpoint_t red = mcapix_endpoint_create(PORT_ROOT_RED, &a, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_create red", st);
-    mcapix_reduce_rx_create(&rrx, red, NT, &st);   /* before any contributor can see the port */
+    mcapix_reduce_rx_create(&rrx, red, NT, &st); /* before any contributor can see the port */
     if (st != MCAPI_SUCCESS)
         die("reduce_rx_create", st);
     mcapi_endpoint_t gat = mcapix_endpoint_create(PORT_ROOT_GATHER, &a, &st);
@@ -105,10 +105,10 @@ static int root(void)
         mcapix_gather_recv(&grx, gmsg, sizeof gmsg, &got, &st);
         if (st != MCAPI_SUCCESS || got != sizeof gmsg)
             die("gather_recv", st);
-        for (uint32_t k = 0; k < sizeof gmsg; ++k)   /* row, tile, byte */
+        for (uint32_t k = 0; k < sizeof gmsg; ++k) /* row, tile, byte */
             if (gmsg[k] != (uint8_t)mix(1 + (k % (NT * 4)) / 4, r * 16 + k / (NT * 4) * 4 + k % 4))
                 die("gathered byte", MCAPI_ERR_GENERAL);
-        mcapix_mcast_send(&groups[NT - 1], rres, sizeof rres, &st);   /* allreduce */
+        mcapix_mcast_send(&groups[NT - 1], rres, sizeof rres, &st); /* allreduce */
         if (st != MCAPI_SUCCESS)
             die("result multicast", st);
     }
@@ -132,16 +132,19 @@ static int member(uint32_t me)
     if (st != MCAPI_SUCCESS)
         die("endpoint_create", st);
     uint32_t next = me % NT + 1, prev = me == 1 ? NT : me - 1;
-    mcapi_endpoint_t nx = mcapi_endpoint_get(MCAPI_DOMAIN, next, PORT_P2P, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t nx =
+        mcapi_endpoint_get(MCAPI_DOMAIN, next, PORT_P2P, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_get", st);
-    mcapi_endpoint_t root = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT_RED, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t root =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT_RED, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_get root", st);
     mcapix_reduce_tx_create(&rtx, tx, root, &st);
     if (st != MCAPI_SUCCESS)
         die("reduce_tx_create", st);
-    mcapi_endpoint_t groot = mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t groot =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 0, PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         die("endpoint_get gather root", st);
     mcapix_gather_tx_create(&gtx, tx, groot, 8, me - 1, GROWS, 4 * (me - 1), 4, NT * 4, &st);
@@ -156,7 +159,7 @@ static int member(uint32_t me)
         mcapi_msg_send(tx, nx, pbuf, ps, 0, &st);
         if (st != MCAPI_SUCCESS)
             die("p2p send", st);
-        if (me <= 1 + r % NT) {   /* a member of this round's multicast */
+        if (me <= 1 + r % NT) { /* a member of this round's multicast */
             mcapi_msg_recv(mc, buf, sizeof buf, &got, &st);
             if (st != MCAPI_SUCCESS)
                 die("mcast recv", st);
@@ -182,7 +185,7 @@ static int member(uint32_t me)
         if (got != p2p_size(prev, r) || payload_check(buf, (uint32_t)got, prev, r))
             die("p2p payload or order", MCAPI_ERR_GENERAL);
         uint32_t *res = (uint32_t *)(void *)pbuf;
-        mcapi_msg_recv(mc, res, sizeof pbuf, &got, &st);   /* the allreduce result */
+        mcapi_msg_recv(mc, res, sizeof pbuf, &got, &st); /* the allreduce result */
         if (st != MCAPI_SUCCESS || got != sizeof rres)
             die("result recv", st);
         for (uint32_t i = 0; i < RVEC; ++i) {

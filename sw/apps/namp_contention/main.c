@@ -22,8 +22,8 @@
 #define CONT_M 16u
 #endif
 #define CONT_THINK 2000u
-#define CONT_START 1000000u   /* every stream starts at this cycle (the set-up is done by then) */
-#define NSIZES 3u
+#define CONT_START 1000000u /* every stream starts at this cycle (the set-up is done by then) */
+#define NSIZES     3u
 static const uint32_t sizes[NSIZES] = {16u, 256u, 1024u};
 #ifdef CONTENTION_CROSS
 #define NS 8u
@@ -31,15 +31,15 @@ static const uint32_t src[NS] = {0, 15, 3, 12, 4, 11, 1, 14};
 static const uint32_t dst[NS] = {15, 0, 12, 3, 7, 8, 13, 2};
 #define NAME "cross"
 #else
-#define NS 4u
+#define NS   4u
 static const uint32_t src[NS] = {1, 4, 5, 2};
 static const uint32_t dst[NS] = {0, 0, 0, 0};
 #define NAME "4to1"
 #endif
-#define PORT_MSG(s) (10u + (s))
-#define PORT_CIN(s) (30u + (s))
+#define PORT_MSG(s)  (10u + (s))
+#define PORT_CIN(s)  (30u + (s))
 #define PORT_COUT(s) (50u + (s))
-#define PORT_MOUT(s) (70u + (s))   /* a channel's endpoint sends no messages: one for them */
+#define PORT_MOUT(s) (70u + (s)) /* a channel's endpoint sends no messages: one for them */
 
 static uint8_t buf[1024] __attribute__((aligned(8)));
 static uint8_t rbuf[1024] __attribute__((aligned(8)));
@@ -50,9 +50,13 @@ static void die(const char *what, mcapi_status_t st)
            mcapix_status_name(st));
     sim_shutdown(1);
 }
-#define CK(what) do { if (st != MCAPI_SUCCESS) die(what, st); } while (0)
+#define CK(what)                 \
+    do {                         \
+        if (st != MCAPI_SUCCESS) \
+            die(what, st);       \
+    } while (0)
 
-struct stream_rx {   /* a stream this tile receives */
+struct stream_rx { /* a stream this tile receives */
     mcapi_endpoint_t ep;
     mcapi_pktchan_recv_hndl_t rx;
     uint32_t got;
@@ -138,10 +142,11 @@ int main(void)
         mcapi_request_t r;
         size_t sz;
         if (src[s] == me) {
-            tx_peer[s] = mcapi_endpoint_get(MCAPI_DOMAIN, dst[s], PORT_MSG(s), MCAPI_TIMEOUT_INFINITE, &st);
+            tx_peer[s] =
+                mcapi_endpoint_get(MCAPI_DOMAIN, dst[s], PORT_MSG(s), MCAPI_TIMEOUT_INFINITE, &st);
             CK("get");
-            mcapi_endpoint_t pin = mcapi_endpoint_get(MCAPI_DOMAIN, dst[s], PORT_CIN(s),
-                                                      MCAPI_TIMEOUT_INFINITE, &st);
+            mcapi_endpoint_t pin =
+                mcapi_endpoint_get(MCAPI_DOMAIN, dst[s], PORT_CIN(s), MCAPI_TIMEOUT_INFINITE, &st);
             CK("get");
             mcapi_pktchan_connect_i(tx_ep[s], pin, &r, &st);
             mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
@@ -188,9 +193,9 @@ int main(void)
             gsum += cpu_cycles() - t0;
             if (++sent % CONT_M == 0) {
                 mark(mode, si, my, 0, gsum / CONT_M);
-                printf("contention %s seed %u stream %u %s %4u B: g %u\n", NAME, (unsigned)tile_arg(),
-                       (unsigned)my, mode ? "chan" : "msg ", (unsigned)sizes[si],
-                       (unsigned)(gsum / CONT_M));
+                printf("contention %s seed %u stream %u %s %4u B: g %u\n", NAME,
+                       (unsigned)tile_arg(), (unsigned)my, mode ? "chan" : "msg ",
+                       (unsigned)sizes[si], (unsigned)(gsum / CONT_M));
                 gsum = 0;
             }
             rng ^= rng << 13;
@@ -206,7 +211,7 @@ int main(void)
                 received++;
         }
         if (my == NS || sent == total)
-            spin(20);   /* a receiver only: poll a little less often */
+            spin(20); /* a receiver only: poll a little less often */
     }
     for (uint32_t s = 0; s < NS; ++s)
         if (dst[s] == me)

@@ -69,8 +69,7 @@ int main(void)
         return 0;
     /* both tiles decide alike from the features, so no receiver waits for a part never sent */
     const uint32_t f = na_features();
-    if (na_namp_slots() == 0 ||
-        !(f & (NA_FEATURE_NAMP_MSG | NA_FEATURE_NAMP_CHAN))) {
+    if (na_namp_slots() == 0 || !(f & (NA_FEATURE_NAMP_MSG | NA_FEATURE_NAMP_CHAN))) {
         printf("namp_micro FAIL: this adapter has no NAMP messages or channels\n");
         return 1;
     }
@@ -103,7 +102,8 @@ int main(void)
         for (int i = 0; i < RUNS; ++i) {
             int s = namp_slot_alloc();
             uint64_t c0 = cpu_cycles();
-            namp_slot_start((unsigned)s, 0, (uint32_t)(uintptr_t)peer, (uint32_t)(uintptr_t)data, 16);
+            namp_slot_start((unsigned)s, 0, (uint32_t)(uintptr_t)peer, (uint32_t)(uintptr_t)data,
+                            16);
             uint64_t c1 = cpu_cycles();
             while (!namp_slot_done((unsigned)s))
                 ;
@@ -130,7 +130,9 @@ int main(void)
             mcapi_msg_send(ep, peer, data, 16, 0, &st);
             uint64_t c1 = cpu_cycles(), i1 = mcapix_stats()->idle_cycles;
             printf("namp_micro: completion mode %d (%s): %s, %u cycles awake\n", mode,
-                   mode == 0 ? "poll DONE" : mode == 1 ? "wfi, no trap" : "interrupt handler",
+                   mode == 0   ? "poll DONE"
+                   : mode == 1 ? "wfi, no trap"
+                               : "interrupt handler",
                    mcapix_status_name(st), (unsigned)(c1 - c0 - (i1 - i0)));
         }
         mcapix_namp_completion(1);
@@ -140,8 +142,8 @@ int main(void)
         sim_mark(11u << 28 | 2u << 20 | mc);
         sim_mark(11u << 28 | 3u << 20 | mi);
         printf("namp_micro: slot start %u cycles, finish %u cycles (driver o_s %u); blocking "
-               "mcapi_msg_send awake %u cycles, %u instructions\n", (unsigned)ms, (unsigned)mf,
-               (unsigned)(ms + mf), (unsigned)mc, (unsigned)mi);
+               "mcapi_msg_send awake %u cycles, %u instructions\n",
+               (unsigned)ms, (unsigned)mf, (unsigned)(ms + mf), (unsigned)mc, (unsigned)mi);
     } else {
         printf("namp_micro skipped: driver-level slot and mcapi_msg_send (no connection-less "
                "messages on this NAMP)\n");

@@ -19,13 +19,13 @@
 #include "namp/namp_regs.h"
 #include "namp_structs.h"
 
-#define BULK_SLOTS 15u
-#define BULK_SIZE 64u
-#define URGENT_N 32u
+#define BULK_SLOTS   15u
+#define BULK_SIZE    64u
+#define URGENT_N     32u
 #define URGENT_EVERY 1500u
-#define SEND_N 7u   /* 128 elements per bulk send buffer: enough for the measurement */
-#define NR 5u
-static const uint32_t rx_tile[NR] = {1, 4, 5, 2, 3};   /* the last one receives the urgent ones */
+#define SEND_N       7u /* 128 elements per bulk send buffer: enough for the measurement */
+#define NR           5u
+static const uint32_t rx_tile[NR] = {1, 4, 5, 2, 3}; /* the last one receives the urgent ones */
 
 static uint32_t ep[NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
 static uint8_t rx[MP_CB_HEADER_SIZE + (4u << 6) + (BULK_SIZE << 6)] __attribute__((aligned(64)));
@@ -78,7 +78,7 @@ int main(void)
             return receiver();
         memset(handle[r], 0, sizeof handle[r]);
         handle[r][NAMP_H_TILE / 4] = rx_tile[r];
-        handle[r][NAMP_H_ENDPOINT / 4] = (uint32_t)ep;   /* the same address on every tile */
+        handle[r][NAMP_H_ENDPOINT / 4] = (uint32_t)ep; /* the same address on every tile */
     }
     if (me != 0)
         return 0;
@@ -128,7 +128,7 @@ int main(void)
         return 1;
     }
     const uint32_t bulk_done = queued - left;
-    for (uint32_t s = 0; s < BULK_SLOTS; ++s)   /* leave CCM: the slots end after their element */
+    for (uint32_t s = 0; s < BULK_SLOTS; ++s) /* leave CCM: the slots end after their element */
         namp_reg_slot_set_flags(s, NAMP_FLAG_BUF | NAMP_FLAG_VALID);
     for (uint32_t s = 0; s < BULK_SLOTS; ++s) {
         while (!(namp_reg_slot_flags(s) & NAMP_FLAG_DONE))
@@ -137,7 +137,7 @@ int main(void)
             return 1;
     }
     static uint32_t stop = 0xDEADu;
-    for (uint32_t r = 0; r < NR; ++r) {   /* tell the receivers, behind everything else */
+    for (uint32_t r = 0; r < NR; ++r) { /* tell the receivers, behind everything else */
         namp_reg_slot_start(0, 0, (uint32_t)handle[r], (uint32_t)&stop, 4);
         while (!(namp_reg_slot_flags(0) & NAMP_FLAG_DONE))
             ;
@@ -150,7 +150,10 @@ int main(void)
     sim_mark(15u << 28 | 1u << 20 | (uint32_t)(lat_max > 0xFFFFF ? 0xFFFFF : lat_max));
     sim_mark(15u << 28 | 2u << 20 | (uint32_t)(mbpc > 0xFFFFF ? 0xFFFFF : mbpc));
     printf("namp_qos arbitration %s: urgent latency mean %u max %u cycles; bulk %u messages, "
-           "%u.%03u B/cycle\n", arb == NAMP_ARB_QOS ? "qos" : arb == NAMP_ARB_MAP ? "map" : "lrs",
+           "%u.%03u B/cycle\n",
+           arb == NAMP_ARB_QOS   ? "qos"
+           : arb == NAMP_ARB_MAP ? "map"
+                                 : "lrs",
            (unsigned)mean, (unsigned)lat_max, (unsigned)bulk_done, (unsigned)(mbpc / 1000),
            (unsigned)(mbpc % 1000));
     return 0;

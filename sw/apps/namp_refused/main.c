@@ -12,12 +12,12 @@
 #include "namp/namp.h"
 
 static int fails;
-#define EXPECT(cond, ...)                                                                   \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            printf("namp_refused FAIL: " __VA_ARGS__);                                      \
-            fails++;                                                                        \
-        }                                                                                   \
+#define EXPECT(cond, ...)                              \
+    do {                                               \
+        if (!(cond)) {                                 \
+            printf("namp_refused FAIL: " __VA_ARGS__); \
+            fails++;                                   \
+        }                                              \
     } while (0)
 
 static uint32_t run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, uint32_t *status)
@@ -55,8 +55,7 @@ int main(void)
         return 0;
     }
     uint32_t feat = na_features();
-    printf("namp_refused: features 0x%08x, %u slots\n", (unsigned)feat,
-           (unsigned)na_namp_slots());
+    printf("namp_refused: features 0x%08x, %u slots\n", (unsigned)feat, (unsigned)na_namp_slots());
     static namp_handle_t h __attribute__((aligned(8)));
     static uint32_t data[4];
     h.tile = 1;
@@ -67,7 +66,8 @@ int main(void)
     EXPECT(e == NAMP_ERR_MODE_UNSUPPORTED || e == NAMP_ERR_INVALID_FLAGS, "reserved flag: %u\n",
            (unsigned)e);
     e = run(0, 0x10u, (uint32_t)(uintptr_t)data, 4, &status);
-    printf("namp_refused: handle outside SRAM -> 0x%08x %s\n", (unsigned)status, namp_error_name(e));
+    printf("namp_refused: handle outside SRAM -> 0x%08x %s\n", (unsigned)status,
+           namp_error_name(e));
     EXPECT(e == NAMP_ERR_BAD_PARAM, "bad handle: %u\n", (unsigned)e);
     if (!(feat & NA_FEATURE_NAMP_CHAN)) {
         e = run(NAMP_FLAG_CON, (uint32_t)(uintptr_t)&h, (uint32_t)(uintptr_t)data, 4, &status);
@@ -85,7 +85,7 @@ int main(void)
         printf("namp_refused: pktchan_send -> %s\n", mcapix_status_name(st));
         EXPECT(st == MCAPI_ERR_NOT_SUPPORTED, "pktchan_send: %s\n", mcapix_status_name(st));
         mcapi_endpoint_t m2 = mcapi_endpoint_get(MCAPI_DOMAIN, 1, 2, MCAPI_TIMEOUT_INFINITE, &st);
-        mcapi_msg_send(mine, m2, "hello", 6, 0, &st);   /* a channel's endpoint: refused */
+        mcapi_msg_send(mine, m2, "hello", 6, 0, &st); /* a channel's endpoint: refused */
         EXPECT(st == MCAPI_ERR_CHAN_CONNECTED, "msg_send from a channel: %s\n",
                mcapix_status_name(st));
         mcapi_endpoint_t other = mcapi_endpoint_create(6, &st);

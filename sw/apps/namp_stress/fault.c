@@ -26,19 +26,19 @@
 #ifndef NAMP_FAULT_DIR
 #define NAMP_FAULT_DIR 0
 #endif
-#define NT 15u            /* tiles 1..15 */
+#define NT         15u /* tiles 1..15 */
 #define FAULT_TILE 7u
-#define MAXSZ 256u
-#define END_SEQ 0xFFFFFFFFu
-#define DATA_PORT 10u     /* + stream: receive endpoint of the stream of tile d */
-#define CTL_PORT 3u
+#define MAXSZ      256u
+#define END_SEQ    0xFFFFFFFFu
+#define DATA_PORT  10u /* + stream: receive endpoint of the stream of tile d */
+#define CTL_PORT   3u
 
 static uint8_t buf[NT + 1][MAXSZ] __attribute__((aligned(8)));
 
-#define FAIL(...)                                                                          \
-    do {                                                                                   \
-        printf("namp_fault FAIL: " __VA_ARGS__);                                           \
-        return 1;                                                                          \
+#define FAIL(...)                                \
+    do {                                         \
+        printf("namp_fault FAIL: " __VA_ARGS__); \
+        return 1;                                \
     } while (0)
 
 static uint32_t lcg_next(uint32_t *s)
@@ -110,7 +110,8 @@ static int rx_take(struct stream_rx *r, uint32_t stream, size_t got)
     __builtin_memcpy(&s, p, 4);
     __builtin_memcpy(&q, p + 4, 4);
     if (s != r->sender || payload_check(p, (uint32_t)got, r->sender, q)) {
-        printf("namp_fault FAIL: stream %u corrupt payload (seq %u)\n", (unsigned)stream, (unsigned)q);
+        printf("namp_fault FAIL: stream %u corrupt payload (seq %u)\n", (unsigned)stream,
+               (unsigned)q);
         return -1;
     }
 #if NAMP_FAULT_CHAN
@@ -128,7 +129,7 @@ static int rx_take(struct stream_rx *r, uint32_t stream, size_t got)
     r->got++;
     r->sum = seq_sum(r->sum, q, (uint32_t)got);
     if (stream == FAULT_TILE && r->got == NAMP_FAULT_COUNT / 2) {
-        mcapi_endpoint_delete(r->ep, &st);   /* mid-stream: the sender's later sends fail */
+        mcapi_endpoint_delete(r->ep, &st); /* mid-stream: the sender's later sends fail */
         if (st != MCAPI_SUCCESS) {
             printf("namp_fault FAIL: delete %s\n", mcapix_status_name(st));
             return -1;
@@ -142,8 +143,8 @@ static int rx_take(struct stream_rx *r, uint32_t stream, size_t got)
 static int rx_report(mcapi_endpoint_t ctl, const struct stream_rx *r, uint32_t stream)
 {
     mcapi_status_t st;
-    mcapi_endpoint_t back = mcapi_endpoint_get(MCAPI_DOMAIN, r->tile, CTL_PORT,
-                                               MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t back =
+        mcapi_endpoint_get(MCAPI_DOMAIN, r->tile, CTL_PORT, MCAPI_TIMEOUT_INFINITE, &st);
     uint32_t rep[4] = {stream, r->got, r->sum, r->deleted};
     mcapi_msg_send(ctl, back, rep, sizeof rep, 0, &st);
     if (st != MCAPI_SUCCESS)
@@ -175,7 +176,7 @@ static int receive(mcapi_endpoint_t ctl, uint32_t first, uint32_t last, int many
         if (over < 0)
             return 1;
         if (over) {
-            rxs[d].req.state = 0;   /* done: wait_any skips it */
+            rxs[d].req.state = 0; /* done: wait_any skips it */
             left--;
             if (rx_report(ctl, &rxs[d], d))
                 return 1;
@@ -202,14 +203,16 @@ static int tx_open(struct stream_tx *x, uint32_t stream, uint32_t to_tile)
 {
     mcapi_status_t st;
     uint32_t mode = stream % 4u;
-    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 8,
+    mcapix_endpoint_attributes_t a = {.capacity_log2 = 1,
+                                      .max_msg_log2 = 8,
                                       .send_capacity_log2 = mode >= 2 ? 2u : 0u,
                                       .send_mode = mode >= 2 ? mode - 1u : 0u};
     x->id = tile_id();
     x->me = mcapix_endpoint_create(40 + stream, &a, &st);
     if (st != MCAPI_SUCCESS)
         FAIL("create %s\n", mcapix_status_name(st));
-    x->peer = mcapi_endpoint_get(MCAPI_DOMAIN, to_tile, DATA_PORT + stream, MCAPI_TIMEOUT_INFINITE, &st);
+    x->peer =
+        mcapi_endpoint_get(MCAPI_DOMAIN, to_tile, DATA_PORT + stream, MCAPI_TIMEOUT_INFINITE, &st);
     if (st != MCAPI_SUCCESS)
         FAIL("get %s\n", mcapix_status_name(st));
     x->rng = stream * 7919u;
@@ -263,7 +266,7 @@ static void send_one(uint32_t stream, uint32_t q)
     finish_pending(x);
     payload_fill(buf[stream], size, x->id, q);
     mcapi_status_t st;
-    if (stream % 4u == 1u) {   /* non-blocking: one under way per stream */
+    if (stream % 4u == 1u) { /* non-blocking: one under way per stream */
 #if NAMP_FAULT_CHAN
         mcapi_pktchan_send_i(x->h, buf[stream], size, &x->req, &st);
 #else
@@ -315,7 +318,7 @@ static int check_report(const uint32_t *rep)
                (unsigned)(NAMP_FAULT_COUNT - x->ok - x->err));
         return -1;
     }
-    if (rep[3]) {   /* deleted mid-stream: the rest must have failed, not vanished */
+    if (rep[3]) { /* deleted mid-stream: the rest must have failed, not vanished */
         if (rx != NAMP_FAULT_COUNT / 2 || x->err == 0) {
             printf("namp_fault FAIL: stream %u (deleted): %u received, %u errors\n",
                    (unsigned)stream, (unsigned)rx, (unsigned)x->err);
@@ -352,7 +355,8 @@ static int send_and_check(mcapi_endpoint_t ctl, uint32_t first, uint32_t last, u
         if (send_end(d) || d == FAULT_TILE) {
             reports++;
         } else {
-            printf("namp_fault FAIL: the end marker of stream %u could not be delivered\n", (unsigned)d);
+            printf("namp_fault FAIL: the end marker of stream %u could not be delivered\n",
+                   (unsigned)d);
             return -1;
         }
     }

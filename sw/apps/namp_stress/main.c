@@ -23,7 +23,7 @@
 #define NAMP_STRESS_CHAN 0
 #endif
 #ifndef NAMP_STRESS_MODE
-#define NAMP_STRESS_MODE 1      /* 1 -> 4: send mode of the single sender */
+#define NAMP_STRESS_MODE 1 /* 1 -> 4: send mode of the single sender */
 #endif
 #define NAMP_STRESS_MAX 256u
 #ifndef NAMP_STRESS_NPEER
@@ -34,7 +34,7 @@
 #define INFLIGHT 3u
 static const uint32_t peers[NPEER] = {3, 5, 12, 15};
 #else
-#define INFLIGHT 1u             /* 15 destinations: at most 15 requests under way */
+#define INFLIGHT 1u /* 15 destinations: at most 15 requests under way */
 static const uint32_t peers[NPEER] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 #endif
 #if !NAMP_STRESS_CHAN
@@ -42,10 +42,10 @@ static uint8_t rxbuf[NAMP_STRESS_MAX] __attribute__((aligned(8)));
 #endif
 static uint8_t txbuf[NPEER][INFLIGHT][NAMP_STRESS_MAX] __attribute__((aligned(8)));
 
-#define FAIL(...)                                                                          \
-    do {                                                                                   \
-        printf("namp_stress FAIL: " __VA_ARGS__);                                          \
-        return 1;                                                                          \
+#define FAIL(...)                                 \
+    do {                                          \
+        printf("namp_stress FAIL: " __VA_ARGS__); \
+        return 1;                                 \
     } while (0)
 
 static uint32_t size_of(uint32_t *rng) { return 8u + lcg(rng) % (NAMP_STRESS_MAX - 7u); }
@@ -71,8 +71,8 @@ static int check(uint32_t *next, uint32_t *rng, const uint8_t *p, size_t got, ui
              k < NPEER ? (unsigned)next[k] : 0u);
     uint32_t want = size_of(&rng[k]);
     if (got != want || payload_check(p, (uint32_t)got, s, q))
-        FAIL("from %u seq %u size %u (want %u) corrupt\n", (unsigned)s, (unsigned)q,
-             (unsigned)got, (unsigned)want);
+        FAIL("from %u seq %u size %u (want %u) corrupt\n", (unsigned)s, (unsigned)q, (unsigned)got,
+             (unsigned)want);
     next[k]++;
     return 0;
 }
@@ -133,12 +133,13 @@ static int receiver(const uint32_t *src, uint32_t nsrc)
         if (next[i] < NAMP_STRESS_COUNT)
             mcapi_pktchan_recv_i(h[i], &pb[i], &rr[i], &st);
         else
-            rr[i].state = 0;     /* done: wait_any skips it */
+            rr[i].state = 0; /* done: wait_any skips it */
     }
 #endif
     printf("namp_stress ok: %u %s from %u senders, each exactly once, intact, in order, "
-           "checksum 0x%08x\n", (unsigned)total, NAMP_STRESS_CHAN ? "packets" : "messages",
-           (unsigned)nsrc, (unsigned)sum);
+           "checksum 0x%08x\n",
+           (unsigned)total, NAMP_STRESS_CHAN ? "packets" : "messages", (unsigned)nsrc,
+           (unsigned)sum);
     return 0;
 }
 
@@ -157,7 +158,8 @@ static int sender(const uint32_t *dst, uint32_t ndst, uint32_t k0, uint32_t mode
     mcapi_pktchan_send_hndl_t h[NPEER];
 #endif
     for (uint32_t d = 0; d < ndst; ++d) {
-        mcapix_endpoint_attributes_t a = {.capacity_log2 = 1, .max_msg_log2 = 8,
+        mcapix_endpoint_attributes_t a = {.capacity_log2 = 1,
+                                          .max_msg_log2 = 8,
                                           .send_capacity_log2 = mode >= 2 ? 2u : 0u,
                                           .send_mode = mode >= 2 ? mode - 1u : 0u};
         me[d] = mcapix_endpoint_create(20 + d, &a, &st);
@@ -189,7 +191,7 @@ static int sender(const uint32_t *dst, uint32_t ndst, uint32_t k0, uint32_t mode
                 busy[d][k] = 0;
             }
             payload_fill(p, size, tile_id(), q);
-            if (mode == 1) {           /* non-blocking, several in flight */
+            if (mode == 1) { /* non-blocking, several in flight */
 #if NAMP_STRESS_CHAN
                 mcapi_pktchan_send_i(h[d], p, size, &req[d][k], &st);
 #else

@@ -46,7 +46,11 @@ static int have(int chan)
     return (namp_features() << 8 & (chan ? NA_FEATURE_NAMP_CHAN : NA_FEATURE_NAMP_MSG)) != 0;
 }
 #else
-static int have(int chan) { (void)chan; return 1; }   /* the software protocol has both */
+static int have(int chan)
+{
+    (void)chan;
+    return 1;
+} /* the software protocol has both */
 #endif
 
 static void die(const char *what, mcapi_status_t st)
@@ -54,14 +58,18 @@ static void die(const char *what, mcapi_status_t st)
     printf("namp_tput FAIL: %s: %s\n", what, mcapix_status_name(st));
     sim_shutdown(1);
 }
-#define CK(what) do { if (st != MCAPI_SUCCESS) die(what, st); } while (0)
+#define CK(what)                 \
+    do {                         \
+        if (st != MCAPI_SUCCESS) \
+            die(what, st);       \
+    } while (0)
 
 struct conn {
-    mcapi_endpoint_t me, peer, ctl_peer;   /* data endpoints; peer's control endpoint */
+    mcapi_endpoint_t me, peer, ctl_peer; /* data endpoints; peer's control endpoint */
     mcapi_pktchan_send_hndl_t tx;
     mcapi_pktchan_recv_hndl_t rx;
 };
-static mcapi_endpoint_t ctl;                /* port 3: go / done notes */
+static mcapi_endpoint_t ctl; /* port 3: go / done notes */
 
 static void send_one(struct conn *c, int chan, const void *p, uint32_t size, mcapi_request_t *r)
 {
@@ -84,7 +92,7 @@ static void recv_one(struct conn *c, int chan, uint32_t size)
         CK("pktchan_recv");
         mcapi_pktchan_release(p, &st);
         CK("release");
-    } else if (TPUT_ZERO_COPY) {   /* the message used in place (thesis 4.3.1's zero-copy) */
+    } else if (TPUT_ZERO_COPY) { /* the message used in place (thesis 4.3.1's zero-copy) */
         void *p;
         mcapix_msg_hold(c->me, &p, &got, &st);
         CK("msg_hold");
@@ -178,8 +186,8 @@ int main(void)
     /* ports: 3 control; tile 0: 10+i data to/from peer i (messages), 20+i channel out, 30+i in;
      * peer: 10 messages, 20 channel out (to tile 0), 30 channel in */
     mcapix_endpoint_attributes_t a = {.capacity_log2 = 3, .max_msg_log2 = TPUT_MAX_LOG2};
-    ctl = mcapix_endpoint_create(3, &(mcapix_endpoint_attributes_t){.capacity_log2 = 3,
-                                                                     .max_msg_log2 = 4}, &st);
+    ctl = mcapix_endpoint_create(
+        3, &(mcapix_endpoint_attributes_t){.capacity_log2 = 3, .max_msg_log2 = 4}, &st);
     CK("create ctl");
     static struct conn c[NP];
     uint32_t n = me == 0 ? NP : 1;
@@ -201,8 +209,8 @@ int main(void)
         CK("get");
         if (!have(1))
             continue;
-        mcapi_endpoint_t pin = mcapi_endpoint_get(MCAPI_DOMAIN, other, 30 + oo,
-                                                  MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_endpoint_t pin =
+            mcapi_endpoint_get(MCAPI_DOMAIN, other, 30 + oo, MCAPI_TIMEOUT_INFINITE, &st);
         CK("get");
         mcapi_endpoint_t eout = mcapi_endpoint_get(MCAPI_DOMAIN, me, 20 + o, 0, &st);
         mcapi_endpoint_t ein = mcapi_endpoint_get(MCAPI_DOMAIN, me, 30 + o, 0, &st);

@@ -21,9 +21,9 @@
 #include "hal/hal.h"
 #include "sock/sock.h"
 
-#define PORT 6379
-#define KEYS 16
-#define VMAX 48
+#define PORT  6379
+#define KEYS  16
+#define VMAX  48
 #define SLOTS 1024
 
 static void fail(const char *what)
@@ -108,7 +108,7 @@ static void server(uint32_t clients)
             ssize_t r = recv(k->fd, k->in + k->have, sizeof k->in - k->have, 0);
             if (r < 0)
                 fail("recv");
-            if (r == 0) {   /* the client is done */
+            if (r == 0) { /* the client is done */
                 close(k->fd);
                 p[i].fd = -1;
                 left++;
@@ -117,7 +117,7 @@ static void server(uint32_t clients)
             if (!t0)
                 t0 = cpu_cycles();
             k->have += (uint32_t)r;
-            for (;;) {   /* every complete request in the buffer */
+            for (;;) { /* every complete request in the buffer */
                 if (k->have < 4)
                     break;
                 uint8_t klen = k->in[1];

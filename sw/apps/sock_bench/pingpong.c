@@ -34,7 +34,7 @@ static int connect_to(uint32_t tile)
             fail("socket");
         if (connect(c, (struct sockaddr *)&a, sizeof a) == 0)
             return c;
-        if (errno != ECONNREFUSED)   /* not listening yet, or the backlog is full: again */
+        if (errno != ECONNREFUSED) /* not listening yet, or the backlog is full: again */
             fail("connect");
         close(c);
         timer_delay_us(50);
@@ -89,8 +89,8 @@ int main(int argc, char **argv)
             if (from.st_tile == 1)
                 measured = fds[k];
         }
-        xfer(measured, buf, 1, 1);   /* go: everyone is connected */
-        for (uint32_t r = 0; r < iters + 1; ++r) {   /* echo; one warm-up round trip */
+        xfer(measured, buf, 1, 1);                 /* go: everyone is connected */
+        for (uint32_t r = 0; r < iters + 1; ++r) { /* echo; one warm-up round trip */
             xfer(measured, buf, msg, 0);
             xfer(measured, buf, msg, 1);
         }
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
                (unsigned long)n, (unsigned long)sockx_chunk(measured), (unsigned long)st->splits,
                (unsigned long)st->shrinks, (unsigned long)st->spills, (unsigned long)st->win_tx);
         char b;
-        if (recv(measured, &b, 1, 0) != 0)   /* the client closes first */
+        if (recv(measured, &b, 1, 0) != 0) /* the client closes first */
             fail("end");
         for (uint32_t k = 0; k < n; ++k)
             close(fds[k]);
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
     if (me == 1) {
         int c = connect_to(0);
         xfer(c, buf, 1, 0);
-        xfer(c, buf, msg, 1);   /* warm-up */
+        xfer(c, buf, msg, 1); /* warm-up */
         xfer(c, buf, msg, 0);
         uint32_t server_chunk = sockx_peer_chunk(c), client_chunk = sockx_chunk(c);
         uint64_t t0 = cpu_cycles();

@@ -23,19 +23,19 @@
 
 static uint32_t me, ntiles, checks;
 
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        checks++;                                                         \
-        if (!(cond)) {                                                    \
+#define CHECK(cond, ...)                                                              \
+    do {                                                                              \
+        checks++;                                                                     \
+        if (!(cond)) {                                                                \
             printf("sock_test FAIL tile %lu line %d: ", (unsigned long)me, __LINE__); \
-            printf(__VA_ARGS__);                                          \
-            printf(" (errno %d)\n", errno);                               \
-            exit(1);                                                      \
-        }                                                                 \
+            printf(__VA_ARGS__);                                                      \
+            printf(" (errno %d)\n", errno);                                           \
+            exit(1);                                                                  \
+        }                                                                             \
     } while (0)
 
 static uint32_t rng = 1;
-static uint32_t rnd(uint32_t n)   /* 1..n */
+static uint32_t rnd(uint32_t n) /* 1..n */
 {
     rng = rng * 1103515245u + 12345u;
     return 1u + (rng >> 8) % n;
@@ -143,8 +143,8 @@ static void t_pairs(void)
             h.to = h.from;
             h.from = me;
             send_all(p[i].fd, &h, sizeof h);
-            done[served++] = p[i].fd;   /* closed at the end; poll ignores it from now on (with */
-            p[i].fd = -1;               /* events 0 it would still report the peer's hang-up)   */
+            done[served++] = p[i].fd; /* closed at the end; poll ignores it from now on (with */
+            p[i].fd = -1;             /* events 0 it would still report the peer's hang-up)   */
         }
     }
     for (uint32_t k = 1; k < ntiles; ++k) {
@@ -177,7 +177,7 @@ static void t_stream(void)
         CHECK(a >= 0, "accept stream");
         uint32_t got = 0;
         rng = 77;
-        for (;;) {   /* partial reads of random size */
+        for (;;) { /* partial reads of random size */
             ssize_t r = recv(a, buf, rnd(1500), 0);
             CHECK(r >= 0, "recv at %lu", (unsigned long)got);
             if (r == 0)
@@ -235,7 +235,7 @@ static void t_stream(void)
         close(c);
         printf("sock stream sender ok: %lu bytes\n", (unsigned long)sent);
     } else if (me == 2) {
-        timer_delay_us(300);   /* mid-stream */
+        timer_delay_us(300); /* mid-stream */
         int x[3];
         for (int k = 0; k < 3; ++k)
             x[k] = connect_to(0, P_EXTRA);
@@ -286,14 +286,14 @@ static void t_chunks(void)
             CHECK(a[k] >= 0, "accept");
         }
         char b;
-        recv_all(a[0], &b, 1);   /* the client has seen the shrinks: close three */
+        recv_all(a[0], &b, 1); /* the client has seen the shrinks: close three */
         for (int k = 1; k < 4; ++k) {
             CHECK(recv(a[k], &b, 1, 0) == 0, "EOF %d", k);
             close(a[k]);
         }
         CHECK(sockx_chunk(a[0]) == space, "grown back to %lu", (unsigned long)sockx_chunk(a[0]));
         CHECK(sockx_stats()->grows >= 2, "grows");
-        send_all(a[0], "g", 1);   /* the larger chunk rides along (piggy-backed) */
+        send_all(a[0], "g", 1); /* the larger chunk rides along (piggy-backed) */
         recv_all(a[0], &b, 1);
         close(a[0]);
         close(l);
@@ -371,7 +371,7 @@ static void t_exhaust(void)
                (unsigned long)sockx_stats()->refused_nobufs);
     } else if (me == 1) {
         int c[32], n = 0;
-        for (;;) {   /* the first connect may find no listener yet: connect_to retries that */
+        for (;;) { /* the first connect may find no listener yet: connect_to retries that */
             int fd = n == 0 ? connect_to(0, PORT) : socket(AF_TILE, SOCK_STREAM, 0);
             if (n > 0) {
                 struct sockaddr_tile a = addr(0, PORT);
@@ -464,7 +464,7 @@ static void t_poll(void)
         int c = socket(AF_TILE, SOCK_STREAM | SOCK_NONBLOCK, 0);
         struct sockaddr_tile a = addr(0, PORT);
         int rc;
-        for (;;) {   /* non-blocking connect: in progress, then writable (or refused: retry) */
+        for (;;) { /* non-blocking connect: in progress, then writable (or refused: retry) */
             rc = connect(c, (struct sockaddr *)&a, sizeof a);
             CHECK(rc == 0 || errno == EINPROGRESS || errno == ECONNREFUSED, "non-blocking connect");
             if (rc == 0)
@@ -586,7 +586,7 @@ static void t_death(void)
 {
     enum { PORT = 40 };
     static uint8_t buf[2048];
-    if (me == 0) {   /* reads a little of every connection, then exits without closing them */
+    if (me == 0) { /* reads a little of every connection, then exits without closing them */
         int l = listener(PORT, 4);
         for (uint32_t k = 1; k < ntiles; ++k) {
             struct sockaddr_tile from;
@@ -599,7 +599,7 @@ static void t_death(void)
         exit(0);
     }
     int c = connect_to(0, PORT);
-    if (me == 1) {   /* streams until the peer is gone */
+    if (me == 1) { /* streams until the peer is gone */
         uint32_t sent = 0;
         ssize_t r;
         while ((r = send(c, buf, sizeof buf, 0)) > 0)
@@ -607,7 +607,7 @@ static void t_death(void)
         CHECK(errno == ECONNRESET || errno == EPIPE, "send to a dead peer: errno %d", errno);
         printf("sock death sender ok: %s after %lu bytes\n",
                errno == ECONNRESET ? "ECONNRESET" : "EPIPE", (unsigned long)sent);
-    } else {         /* waits in recv for an answer that never comes */
+    } else { /* waits in recv for an answer that never comes */
         send_all(c, buf, 10);
         ssize_t r = recv(c, buf, 1, 0);
         CHECK(r == -1 && errno == ECONNRESET, "recv from a dead peer: %d", (int)r);

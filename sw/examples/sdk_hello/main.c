@@ -22,7 +22,8 @@ int main(void)
         return 1;
     static const char text[] = "hello from the installed SDK";
     if (me == 0) {
-        mcapi_endpoint_t peer = mcapi_endpoint_get(MCAPI_DOMAIN, last, PORT, MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_endpoint_t peer =
+            mcapi_endpoint_get(MCAPI_DOMAIN, last, PORT, MCAPI_TIMEOUT_INFINITE, &st);
         mcapi_msg_send(ep, peer, text, sizeof text, 0, &st);
     } else {
         char buf[64];

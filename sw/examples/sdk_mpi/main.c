@@ -26,8 +26,8 @@ int main(void)
     int expect = size * (size - 1) / 2;
     int ok = sum == expect && (rank != 0 || token == expect);
     if (rank == 0)
-        printf("sdk_mpi: %d ranks, ring token %d, allreduce sum %d (expected %d): %s\n", size, token,
-               sum, expect, ok ? "ok" : "FAIL");
+        printf("sdk_mpi: %d ranks, ring token %d, allreduce sum %d (expected %d): %s\n", size,
+               token, sum, expect, ok ? "ok" : "FAIL");
     MPI_Finalize();
     return ok ? 0 : 1;
 }

@@ -70,14 +70,14 @@ int mp_cbuffer_reserve(mp_cbuffer_t *b, uint32_t *idx)
     for (;;) {
         uint32_t rd = __atomic_load_n(&b->rd_idx, __ATOMIC_ACQUIRE);
         uint32_t used = cur - rd;
-        if (used > cap) {          /* cur is stale (consumers overtook it): re-read */
+        if (used > cap) { /* cur is stale (consumers overtook it): re-read */
             cur = __atomic_load_n(&b->wr_idx, __ATOMIC_ACQUIRE);
             continue;
         }
         if (used == cap)
-            return -1;             /* full */
+            return -1; /* full */
         if (__atomic_load_n(&sizes[cur & (cap - 1u)], __ATOMIC_ACQUIRE) != 0)
-            return -1;             /* a consumer still holds this slot */
+            return -1; /* a consumer still holds this slot */
         if (__atomic_compare_exchange_n(&b->wr_idx, &cur, cur + 1u, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
             *idx = cur;
@@ -105,14 +105,15 @@ int mp_cbuffer_push(mp_cbuffer_t *b, const void *data, uint32_t size)
     return 0;
 }
 
-int mp_cbuffer_push_untrusted(mp_cbuffer_t *b, uint32_t n, uint32_t m, const void *data, uint32_t size)
+int mp_cbuffer_push_untrusted(mp_cbuffer_t *b, uint32_t n, uint32_t m, const void *data,
+                              uint32_t size)
 {
     if (size > (1u << m))
         return -2;
     const uint32_t cap = 1u << n;
     volatile uint32_t *sizes = (volatile uint32_t *)((uint8_t *)b + MP_CB_HEADER_SIZE);
     uint8_t *slots = (uint8_t *)b + MP_CB_HEADER_SIZE + (4u << n);
-    for (int tries = 0; tries < 4; ++tries) {   /* the other party may move wr_idx for ever */
+    for (int tries = 0; tries < 4; ++tries) { /* the other party may move wr_idx for ever */
         uint32_t cur = __atomic_load_n(&b->wr_idx, __ATOMIC_ACQUIRE);
         uint32_t rd = __atomic_load_n(&b->rd_idx, __ATOMIC_ACQUIRE);
         if (cur - rd >= cap)
@@ -142,14 +143,14 @@ int mp_cbuffer_read(mp_cbuffer_t *b, uint32_t *idx)
         if (wr == cur || (int32_t)(wr - cur) < 0) {
             uint32_t again = __atomic_load_n(&b->rd_idx, __ATOMIC_ACQUIRE);
             if (again == cur)
-                return -1;         /* empty */
+                return -1; /* empty */
             cur = again;
             continue;
         }
         /* the size word is final once COMMITTED: the value read here decides VOID too */
         const uint32_t sw = __atomic_load_n(&sizes[cur & mask], __ATOMIC_ACQUIRE);
         if ((sw & MP_CB_COMMITTED) == 0)
-            return -1;             /* reserved, not committed yet */
+            return -1; /* reserved, not committed yet */
         if (__atomic_compare_exchange_n(&b->rd_idx, &cur, cur + 1u, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
             if (sw & MP_CB_VOID) {

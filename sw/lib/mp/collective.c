@@ -9,19 +9,20 @@
 #include "namp_cc.h"
 #include "namp_structs.h"
 
-#define GROUP_MAGIC 0x4D434153u   /* "MCAS" */
+#define GROUP_MAGIC 0x4D434153u /* "MCAS" */
 
 static uint32_t cc_path = MCAPIX_CC_AUTO;
 static mcapix_cc_stats_t cc_stats;
 
 void mcapix_cc_set_path(uint32_t path)
 {
-    cc_path = path == MCAPIX_CC_SOFTWARE || path == MCAPIX_CC_SOFTWARE_POSTED ? path : MCAPIX_CC_AUTO;
+    cc_path =
+        path == MCAPIX_CC_SOFTWARE || path == MCAPIX_CC_SOFTWARE_POSTED ? path : MCAPIX_CC_AUTO;
 }
 uint32_t mcapix_cc_features(void) { return mp_cc_hw_features(); }
 void mcapix_cc_area(void *area, size_t bytes, mcapi_status_t *status)
 {
-    (void)area, (void)bytes;   /* bare metal: the adapter reads the caller's memory directly */
+    (void)area, (void)bytes; /* bare metal: the adapter reads the caller's memory directly */
     *status = MCAPI_SUCCESS;
 }
 uint32_t mp_cc_path(void) { return cc_path; }
@@ -38,14 +39,15 @@ void mp_cc_member_handle(uint32_t *h, mcapi_endpoint_t root, mcapi_endpoint_t se
     h[NAMP_H_KEY_ID / 4] = send_endpoint->id;
 }
 
-mcapi_status_t mp_cc_rx_members(uint32_t *table, uint32_t *desc, uint32_t n, const mcapi_endpoint_t *members)
+mcapi_status_t mp_cc_rx_members(uint32_t *table, uint32_t *desc, uint32_t n,
+                                const mcapi_endpoint_t *members)
 {
     if (n == 0 || n > MCAPIX_CC_RX_MEMBERS)
         return MCAPI_ERR_PARAMETER;
     for (uint32_t i = 0; i < n; ++i)
         if (!members[i] || (!members[i]->local && !members[i]->id))
             return MCAPI_ERR_ENDP_INVALID;
-    desc[NAMP_CC_RX_MEMBERS / 4] = 0;   /* no half-written table is ever in force */
+    desc[NAMP_CC_RX_MEMBERS / 4] = 0; /* no half-written table is ever in force */
     for (uint32_t i = 0; i < n; ++i) {
         table[1 + 2 * i] = members[i]->node;
         table[2 + 2 * i] = members[i]->id;
@@ -56,8 +58,8 @@ mcapi_status_t mp_cc_rx_members(uint32_t *table, uint32_t *desc, uint32_t n, con
     return MCAPI_SUCCESS;
 }
 
-int mcapix_cc_rekey(uint32_t ep_addr, uint32_t ep_id, uint32_t old_tile, uint32_t old_id, uint32_t new_tile,
-                    uint32_t new_id)
+int mcapix_cc_rekey(uint32_t ep_addr, uint32_t ep_id, uint32_t old_tile, uint32_t old_id,
+                    uint32_t new_tile, uint32_t new_id)
 {
     const struct mp_endpoint *ep = mp_ep_from_addr(ep_addr);
     if (!ep || ep->state != MP_EP_READY || ep->id != ep_id)
@@ -66,7 +68,7 @@ int mcapix_cc_rekey(uint32_t ep_addr, uint32_t ep_id, uint32_t old_tile, uint32_
     uint32_t *table = desc ? (uint32_t *)(uintptr_t)desc[NAMP_CC_RX_MEMBERS / 4] : NULL;
     for (uint32_t i = 0; table && i < table[0] && i < MCAPIX_CC_RX_MEMBERS; ++i)
         if (table[1 + 2 * i] == old_tile && table[2 + 2 * i] == old_id) {
-            table[2 + 2 * i] = 0;   /* never a mix of the old and the new key */
+            table[2 + 2 * i] = 0; /* never a mix of the old and the new key */
             __atomic_thread_fence(__ATOMIC_SEQ_CST);
             table[1 + 2 * i] = new_tile;
             __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -253,7 +255,7 @@ static mcapi_status_t software_scatter_posted(mcapix_mcast_group_t *g, const uin
     uint32_t pos = 0, oldest = 0;
     for (uint32_t i = 0; i <= g->num; ++i) {
         uint32_t n = i < g->num ? m_size(g, i) * g->count : 0;
-        if (i == g->num || pos + n > sizeof scatter_buf) {   /* the buffer is needed again */
+        if (i == g->num || pos + n > sizeof scatter_buf) { /* the buffer is needed again */
             first = wait_posted(g, req, oldest, i, first);
             oldest = i;
             pos = 0;
@@ -286,7 +288,8 @@ void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_
         return;
     }
     for (uint32_t i = 0; i < g->num; ++i)
-        if ((uint64_t)m_base(g, i) + (uint64_t)(g->count - 1) * g->stride + m_size(g, i) > data_size) {
+        if ((uint64_t)m_base(g, i) + (uint64_t)(g->count - 1) * g->stride + m_size(g, i) >
+            data_size) {
             *status = MCAPI_ERR_PARAMETER;
             return;
         }

@@ -8,9 +8,9 @@
 #include "namp_cc.h"
 #include "namp_structs.h"
 
-#define TX_MAGIC 0x47545458u   /* "GTTX" */
-#define RX_MAGIC 0x47545258u   /* "GTRX" */
-#define SW_HDR 24u             /* software part header: six words */
+#define TX_MAGIC 0x47545458u /* "GTTX" */
+#define RX_MAGIC 0x47545258u /* "GTRX" */
+#define SW_HDR   24u         /* software part header: six words */
 
 static uint8_t scratch[4096 + SW_HDR] __attribute__((aligned(8)));
 
@@ -88,7 +88,8 @@ void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, u
     *status = MCAPI_SUCCESS;
 }
 
-void mcapix_gather_rx_members(mcapix_gather_rx_t *r, const mcapi_endpoint_t *parts, mcapi_status_t *status)
+void mcapix_gather_rx_members(mcapix_gather_rx_t *r, const mcapi_endpoint_t *parts,
+                              mcapi_status_t *status)
 {
     if (!r || r->magic != RX_MAGIC || !parts) {
         *status = MCAPI_ERR_PARAMETER;
@@ -109,7 +110,7 @@ void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
         return;
     }
     uint32_t id = r->next_id++;
-    if (r->hw) {   /* the adapter placed every part: one message */
+    if (r->hw) { /* the adapter placed every part: one message */
         mcapi_msg_recv(r->endpoint, buffer, buffer_size, received_size, status);
         return;
     }
@@ -135,7 +136,7 @@ void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
             *status = MCAPI_ERR_GENERAL;
             return;
         }
-        for (uint32_t c = 0; c < count; ++c)   /* the software's part: the copy into place */
+        for (uint32_t c = 0; c < count; ++c) /* the software's part: the copy into place */
             memcpy(out + base + c * stride, scratch + SW_HDR + c * chunk, chunk);
     }
     *received_size = r->msg_size;

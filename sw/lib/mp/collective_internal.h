@@ -62,6 +62,7 @@ static inline void mp_gather_tx_fill(mcapix_gather_tx_t *r, uint32_t handle, uin
  * words: the root's location and identity, the key of send_endpoint), and a root's member table
  * (the keys of n members) put in force in its receive-side descriptor. */
 void mp_cc_member_handle(uint32_t *h, mcapi_endpoint_t root, mcapi_endpoint_t send_endpoint);
-mcapi_status_t mp_cc_rx_members(uint32_t *table, uint32_t *desc, uint32_t n, const mcapi_endpoint_t *members);
+mcapi_status_t mp_cc_rx_members(uint32_t *table, uint32_t *desc, uint32_t n,
+                                const mcapi_endpoint_t *members);
 
 #endif

@@ -14,8 +14,8 @@ mcapi_status_t mp_namp_map_error(uint32_t code);
 
 uint32_t mp_cc_hw_features(void)
 {
-    return (namp_features() << 8) & (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG |
-                                     NA_FEATURE_NAMP_CC_RED);
+    return (namp_features() << 8) &
+           (NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG | NA_FEATURE_NAMP_CC_RED);
 }
 
 static int unbuffered(const struct mp_endpoint *ep)
@@ -37,8 +37,8 @@ static int hw_eligible(const mcapix_mcast_group_t *g, uint32_t size)
     for (uint32_t i = 0; i < g->num; ++i) {
         const struct mp_endpoint *ep = g->chans[i];
         /* a scatter member receives count chunks of its size */
-        uint32_t bytes = g->scatter ? g->count * g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4]
-                                    : size;
+        uint32_t bytes =
+            g->scatter ? g->count * g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4] : size;
         if (ep->state != MP_EP_READY || !(ep->flags & MP_EPF_OPEN) ||
             (ep->flags & MP_EPF_PEER_GONE) || !unbuffered(ep) || bytes > (1u << ep->rmsg_log2))
             return 0;
@@ -50,7 +50,7 @@ int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcap
 {
     if (!hw_eligible(g, size))
         return 0;
-    if (g->channel)   /* the channel's send order: this send takes its turn on every member */
+    if (g->channel) /* the channel's send order: this send takes its turn on every member */
         for (uint32_t i = 0; i < g->num; ++i) {
             struct mp_endpoint *ep = g->chans[i];
             uint32_t ticket = ep->chan_ticket++;
@@ -63,11 +63,11 @@ int mp_cc_hw_mcast(mcapix_mcast_group_t *g, const void *buf, uint32_t size, mcap
             struct mp_endpoint *ep = g->chans[i];
             ep->chan_serving++;
             if (ep->flags & MP_EPF_PEER_GONE)
-                mp_tr_chan_peer_gone(ep);   /* revoked while this send was under way */
+                mp_tr_chan_peer_gone(ep); /* revoked while this send was under way */
         }
     g->hw_code = err;
     *st = MCAPI_SUCCESS;
-    if (err)   /* the first member that failed (all of them when the slot was refused) */
+    if (err) /* the first member that failed (all of them when the slot was refused) */
         for (uint32_t i = 0; i < g->num && *st == MCAPI_SUCCESS; ++i)
             *st = mp_cc_hw_member_status(g, i);
     return 1;
@@ -113,7 +113,7 @@ int mp_cc_hw_gather_send(mcapix_gather_tx_t *r, const void *buf, mcapi_status_t 
     if (!(mp_cc_hw_features() & NA_FEATURE_NAMP_CC_SG) || !mp_namp_sends_idle() || !src ||
         src->state != MP_EP_READY || !unbuffered(src))
         return 0;
-    r->handle[NAMP_H_CREDITS / 4] = 0xFFFFFFFFu;   /* unlimited: the allocation protects the root */
+    r->handle[NAMP_H_CREDITS / 4] = 0xFFFFFFFFu; /* unlimited: the allocation protects the root */
     uint32_t err = mp_namp_run_cc(NAMP_FLAG_CC | NAMP_FLAG_CON, (uint32_t)(uintptr_t)r->desc, buf,
                                   r->count * r->chunk);
     if (err == NAMP_ERR_CC_MEMBER)

@@ -16,7 +16,7 @@ mcapi_status_t mp_cc_hw_member_status(const mcapix_mcast_group_t *g, uint32_t i)
 {
     (void)g;
     (void)i;
-    return MCAPI_ERR_GENERAL;   /* never called: no send runs in the adapter */
+    return MCAPI_ERR_GENERAL; /* never called: no send runs in the adapter */
 }
 
 int mp_cc_hw_reduce_send(mcapix_reduce_tx_t *r, const void *buf, uint32_t size, mcapi_status_t *st)

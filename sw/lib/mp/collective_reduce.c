@@ -7,30 +7,30 @@
 #include "mp_internal.h"
 #include "namp_cc.h"
 
-#define TX_MAGIC 0x52445458u   /* "RDTX" */
-#define RX_MAGIC 0x52445258u   /* "RDRX" */
+#define TX_MAGIC 0x52445458u /* "RDTX" */
+#define RX_MAGIC 0x52445258u /* "RDRX" */
 
 static uint32_t type_bytes(uint32_t type) { return NAMP_CC_TYPE_BYTES(type); }
 
 /* one element: a op b (wrapping sum, signed or unsigned compare, logical ops give 0/1) */
-#define COMBINE(T, op, a, b)                                                             \
-    ((op) == MCAPIX_OP_SUM    ? (T)((a) + (b))                                           \
-     : (op) == MCAPIX_OP_MIN  ? ((b) < (a) ? (b) : (a))                                  \
-     : (op) == MCAPIX_OP_MAX  ? ((b) > (a) ? (b) : (a))                                  \
-     : (op) == MCAPIX_OP_BAND ? (T)((a) & (b))                                           \
-     : (op) == MCAPIX_OP_BOR  ? (T)((a) | (b))                                           \
-     : (op) == MCAPIX_OP_BXOR ? (T)((a) ^ (b))                                           \
-     : (op) == MCAPIX_OP_LAND ? (T)((a) != 0 && (b) != 0)                                \
+#define COMBINE(T, op, a, b)                              \
+    ((op) == MCAPIX_OP_SUM    ? (T)((a) + (b))            \
+     : (op) == MCAPIX_OP_MIN  ? ((b) < (a) ? (b) : (a))   \
+     : (op) == MCAPIX_OP_MAX  ? ((b) > (a) ? (b) : (a))   \
+     : (op) == MCAPIX_OP_BAND ? (T)((a) & (b))            \
+     : (op) == MCAPIX_OP_BOR  ? (T)((a) | (b))            \
+     : (op) == MCAPIX_OP_BXOR ? (T)((a) ^ (b))            \
+     : (op) == MCAPIX_OP_LAND ? (T)((a) != 0 && (b) != 0) \
                               : (T)((a) != 0 || (b) != 0))
-#define APPLY(T)                                                                         \
-    do {                                                                                 \
-        for (size_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {                     \
-            T a, b;                                                                      \
-            memcpy(&a, d + i, sizeof a);                                                 \
-            memcpy(&b, s + i, sizeof b);                                                 \
-            T x = COMBINE(T, op, a, b);                                                  \
-            memcpy(d + i, &x, sizeof x);                                                 \
-        }                                                                                \
+#define APPLY(T)                                                     \
+    do {                                                             \
+        for (size_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) { \
+            T a, b;                                                  \
+            memcpy(&a, d + i, sizeof a);                             \
+            memcpy(&b, s + i, sizeof b);                             \
+            T x = COMBINE(T, op, a, b);                              \
+            memcpy(d + i, &x, sizeof x);                             \
+        }                                                            \
     } while (0)
 
 void mcapix_reduce_apply(uint32_t op, uint32_t type, void *dst, const void *src, size_t bytes)
@@ -129,7 +129,8 @@ void mcapix_reduce_rx_create(mcapix_reduce_rx_t *r, mcapi_endpoint_t endpoint,
 void mcapix_reduce_rx_members(mcapix_reduce_rx_t *r, uint32_t n, const mcapi_endpoint_t *members,
                               mcapi_status_t *status)
 {
-    if (!r || r->magic != RX_MAGIC || !members || n != r->contributions || n > NAMP_CC_RX_MAX_MEMBERS) {
+    if (!r || r->magic != RX_MAGIC || !members || n != r->contributions ||
+        n > NAMP_CC_RX_MAX_MEMBERS) {
         *status = MCAPI_ERR_PARAMETER;
         return;
     }
@@ -148,7 +149,7 @@ void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void 
         return;
     }
     uint32_t id = r->next_id++;
-    if (r->hw) {   /* the adapter combined the contributions: one message */
+    if (r->hw) { /* the adapter combined the contributions: one message */
         mcapi_msg_recv(r->endpoint, buffer, buffer_size, received_size, status);
         return;
     }
@@ -164,7 +165,7 @@ void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void 
         uint32_t mid;
         memcpy(&mid, scratch, 4);
         if (got < 4 || mid != id || (k && got - 4 != size)) {
-            *status = MCAPI_ERR_GENERAL;   /* another reduction's, or a different size */
+            *status = MCAPI_ERR_GENERAL; /* another reduction's, or a different size */
             return;
         }
         size = got - 4;

@@ -11,7 +11,7 @@
 #include "mcapi.h"
 #include "mp/cbuffer.h"
 #include "mp/hooks.h"
-#include "mp/kernel.h"   /* the endpoint and handle layout */
+#include "mp/kernel.h" /* the endpoint and handle layout */
 
 /* A channel's sending side owes the receiver its "stopped" (receive endpoint deleted, or its own
  * endpoint deleted) once no send of the channel is under way. */
@@ -50,17 +50,17 @@ static inline void mp_idle(uint64_t wake)
 
 /* Sleep in wfi until cond holds; the condition is evaluated with interrupts off so that no wake-up
  * is lost, and the progress engine runs between the checks. */
-#define MP_WAIT_UNTIL(cond)                                                   \
-    do {                                                                      \
-        for (;;) {                                                            \
-            uint32_t mp_saved_ = irq_global_disable();                        \
-            if (cond) {                                                       \
-                irq_global_restore(mp_saved_);                                \
-                break;                                                        \
-            }                                                                 \
-            mp_idle(UINT64_MAX);                                              \
-            irq_global_restore(mp_saved_);                                    \
-        }                                                                     \
+#define MP_WAIT_UNTIL(cond)                            \
+    do {                                               \
+        for (;;) {                                     \
+            uint32_t mp_saved_ = irq_global_disable(); \
+            if (cond) {                                \
+                irq_global_restore(mp_saved_);         \
+                break;                                 \
+            }                                          \
+            mp_idle(UINT64_MAX);                       \
+            irq_global_restore(mp_saved_);             \
+        }                                              \
     } while (0)
 
 #endif

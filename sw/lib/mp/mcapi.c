@@ -7,8 +7,9 @@
 
 static struct mp_ephandle remotes[MP_MAX_REMOTE];
 static uint32_t n_remotes;
-static uint32_t last_ep_id;   /* identities of this tile's endpoints (endpoints.h): never 0, never
-                                 reused (not reset by mcapi_initialize) */
+/* identities of this tile's endpoints (endpoints.h): never 0, never
+ * reused (not reset by mcapi_initialize) */
+static uint32_t last_ep_id;
 static int initialized;
 static uint32_t my_node;
 
@@ -25,14 +26,14 @@ enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP, K_SEND, K_SEND_LOC
  * and tries again every MP_LOCAL_RETRY mtime ticks: the receiver may be another core of the tile
  * (MPI ranks per core), and two of them sending to each other must not both block in the call. */
 #define MP_LOCAL_RETRY 64u
-static uint32_t local_seq;   /* call order of the waiting same-node sends (op_idx) */
+static uint32_t local_seq; /* call order of the waiting same-node sends (op_idx) */
 
 /* v is always evaluated: a call with a NULL status pointer still does its work */
-#define SET(st, v)                \
-    do {                          \
+#define SET(st, v)                   \
+    do {                             \
         mcapi_status_t set_v_ = (v); \
-        if (st)                   \
-            *(st) = set_v_;       \
+        if (st)                      \
+            *(st) = set_v_;          \
     } while (0)
 
 /* Non-blocking sends under way. Every blocking wait of the library drives them too, so a send_i
@@ -44,22 +45,22 @@ static void progress_all(void);
 static int active_hint(uint64_t *wake);
 
 /* Sleep in wfi until cond holds, driving the non-blocking sends meanwhile. */
-#define WAIT_PROGRESS(cond)                                                   \
-    do {                                                                      \
-        for (;;) {                                                            \
-            if (n_active)                                                     \
-                progress_all();                                               \
-            uint32_t saved_ = irq_global_disable();                           \
-            if (cond) {                                                       \
-                irq_global_restore(saved_);                                   \
-                break;                                                        \
-            }                                                                 \
-            uint64_t wake_ = UINT64_MAX;                                      \
-            if (!(n_active && active_hint(&wake_))) {                         \
-                mp_idle(wake_);                                               \
-            }                                                                 \
-            irq_global_restore(saved_);                                       \
-        }                                                                     \
+#define WAIT_PROGRESS(cond)                           \
+    do {                                              \
+        for (;;) {                                    \
+            if (n_active)                             \
+                progress_all();                       \
+            uint32_t saved_ = irq_global_disable();   \
+            if (cond) {                               \
+                irq_global_restore(saved_);           \
+                break;                                \
+            }                                         \
+            uint64_t wake_ = UINT64_MAX;              \
+            if (!(n_active && active_hint(&wake_))) { \
+                mp_idle(wake_);                       \
+            }                                         \
+            irq_global_restore(saved_);               \
+        }                                             \
     } while (0)
 
 static inline void complete(mcapi_request_t *r, mcapi_status_t st, size_t size)
@@ -103,7 +104,7 @@ void mcapi_initialize(mcapi_domain_t domain_id, mcapi_node_t node_id,
     memset(mp_endpoints, 0, sizeof mp_endpoints);
     n_remotes = 0;
     mcapi_status_t st = mp_tr_init();
-    if (st != MCAPI_SUCCESS) {   /* e.g. the NAMP transport on a platform without a NAMP */
+    if (st != MCAPI_SUCCESS) { /* e.g. the NAMP transport on a platform without a NAMP */
         SET(status, st);
         return;
     }
@@ -165,7 +166,7 @@ uint32_t mcapix_refused(void) { return mp_tr_refused(); }
 /* Frees a deleted endpoint's buffers; the table entry may be reused afterwards. */
 void mp_ep_release(struct mp_endpoint *ep)
 {
-    uint32_t saved = irq_global_disable();   /* the progress engine looks at rx */
+    uint32_t saved = irq_global_disable(); /* the progress engine looks at rx */
     mp_cbuffer_t *rx = ep->rx, *tx = ep->tx;
     ep->rx = ep->tx = NULL;
     ep->state = MP_EP_DELETED;
@@ -173,7 +174,7 @@ void mp_ep_release(struct mp_endpoint *ep)
     if (!ep->rx_given)
         free(rx);
     free(tx);
-    mp_tr_endpoint_init(ep);   /* the hardware view loses its buffers too */
+    mp_tr_endpoint_init(ep); /* the hardware view loses its buffers too */
 }
 
 /* Frees the quarantined buffers of deleted endpoints that no peer writes into any more. */
@@ -241,7 +242,8 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     void *mem = rx_mem ? rx_mem : aligned_alloc(8, (mp_cbuffer_footprint(n, m) + 7u) & ~(size_t)7u);
     void *smem = NULL;
     if (mem && a && a->send_capacity_log2) {
-        smem = aligned_alloc(8, (mp_cbuffer_footprint(a->send_capacity_log2, m) + 7u) & ~(size_t)7u);
+        smem =
+            aligned_alloc(8, (mp_cbuffer_footprint(a->send_capacity_log2, m) + 7u) & ~(size_t)7u);
         if (!smem) {
             free(mem);
             mem = NULL;
@@ -274,7 +276,7 @@ static mcapi_endpoint_t endpoint_create(mcapi_port_t port, const mcapix_endpoint
     ep->send_mode = (a && smem) ? a->send_mode : MP_SEND_UNBUFFERED;
     mp_tr_endpoint_init(ep);
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    ep->state = MP_EP_READY;     /* visible to lookups from now on */
+    ep->state = MP_EP_READY; /* visible to lookups from now on */
     SET(status, MCAPI_SUCCESS);
     return &ep->h;
 }
@@ -300,7 +302,7 @@ void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
         return;
     }
     uint32_t saved = irq_global_disable();
-    ep->state = MP_EP_CLOSING;   /* no lookup, allocation, connect or receive from now on */
+    ep->state = MP_EP_CLOSING; /* no lookup, allocation, connect or receive from now on */
     irq_global_restore(saved);
     /* the transport stops the endpoint's own transfers and tells a channel's sender; buffers a
      * peer may still write into stay allocated until they are quiet (reap_closing) */
@@ -361,12 +363,13 @@ mcapi_status_t mcapix_endpoint_lookup(mcapi_node_t node, mcapi_port_t port, uint
         return MCAPI_ERR_PARAMETER;
     struct mp_ephandle found = {0};
     mcapi_status_t st = MCAPI_SUCCESS;
-    if (node == my_node) {   /* a copy of the local endpoint's handle: the same identity */
+    if (node == my_node) { /* a copy of the local endpoint's handle: the same identity */
         const struct mp_endpoint *ep = mp_find_port(port);
         if (!ep)
             return MCAPI_ERR_ENDP_INVALID;
         found = ep->h;
-    } else if ((st = mp_tr_lookup(node, port, timeout_us ? timeout_us : 1u, &found)) != MCAPI_SUCCESS) {
+    } else if ((st = mp_tr_lookup(node, port, timeout_us ? timeout_us : 1u, &found)) !=
+               MCAPI_SUCCESS) {
         return st;
     }
     memset(out, 0, sizeof *out);
@@ -404,8 +407,9 @@ void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t
         return;
     }
     if (domain != MCAPI_DOMAIN || !node_ok(node) || !endpoint || !r) {
-        SET(status, !r || !endpoint ? MCAPI_ERR_PARAMETER
-                    : domain != MCAPI_DOMAIN ? MCAPI_ERR_DOMAIN_INVALID : MCAPI_ERR_NODE_INVALID);
+        SET(status, !r || !endpoint          ? MCAPI_ERR_PARAMETER
+                    : domain != MCAPI_DOMAIN ? MCAPI_ERR_DOMAIN_INVALID
+                                             : MCAPI_ERR_NODE_INVALID);
         return;
     }
     pending(r, K_GET_EP);
@@ -465,7 +469,7 @@ static int local_push(struct mp_endpoint *d, const void *buf, uint32_t size)
 /* One attempt of a waiting same-node send: its turn (the oldest to its endpoint) and room. */
 static int local_send_progress(mcapi_request_t *r)
 {
-    if (r->ep->state != MP_EP_READY) {   /* the receiving endpoint was deleted meanwhile */
+    if (r->ep->state != MP_EP_READY) { /* the receiving endpoint was deleted meanwhile */
         untrack(r);
         complete(r, MCAPI_ERR_ENDP_INVALID, 0);
         return 1;
@@ -473,8 +477,7 @@ static int local_send_progress(mcapi_request_t *r)
     uint64_t now = timer_now();
     if (now < r->next_try)
         return 0;
-    if (local_waiting_before(r->ep, r->op_idx) ||
-        local_push(r->ep, r->op_buf, r->op_size) != 0) {
+    if (local_waiting_before(r->ep, r->op_idx) || local_push(r->ep, r->op_buf, r->op_size) != 0) {
         r->next_try = now + MP_LOCAL_RETRY;
         return 0;
     }
@@ -496,8 +499,7 @@ static int local_send_hint(const mcapi_request_t *r, uint64_t *wake)
 /* Argument errors of a connection-less send. An endpoint of a packet channel neither sends nor
  * receives connection-less messages (the receiving side is refused by its tile). */
 static inline __attribute__((always_inline)) mcapi_status_t
-msg_send_check(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
-                                     const void *buffer, size_t size)
+msg_send_check(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer, size_t size)
 {
     if (!initialized)
         return MCAPI_ERR_NODE_NOTINIT;
@@ -532,7 +534,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
     }
     r->kind = K_NONE;
     mcapi_status_t st = msg_send_check(send_ep, recv_ep, buffer, size);
-    if (st == MCAPI_SUCCESS && recv_ep->local) {   /* same node: straight into the local buffer */
+    if (st == MCAPI_SUCCESS && recv_ep->local) { /* same node: straight into the local buffer */
         struct mp_endpoint *d = local_ep(recv_ep);
         if (!d)
             st = MCAPI_ERR_ENDP_INVALID;
@@ -543,7 +545,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         else if (local_waiting(d) || local_push(d, buffer, (uint32_t)size) != 0) {
             if (n_active == MP_MAX_ACTIVE) {
                 st = MCAPI_ERR_MEM_LIMIT;
-            } else {   /* full, or earlier sends to d wait: queue behind them (message order) */
+            } else { /* full, or earlier sends to d wait: queue behind them (message order) */
                 pending(r, K_SEND_LOCAL);
                 r->ep = d;
                 r->op_buf = buffer;
@@ -596,7 +598,7 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
         return;
     }
     wait_send_room();
-    mcapi_msg_send_i(send_ep, recv_ep, buffer, size, prio, &r, &st);   /* errors, same node */
+    mcapi_msg_send_i(send_ep, recv_ep, buffer, size, prio, &r, &st); /* errors, same node */
     if (st == MCAPI_PENDING)
         mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
     SET(status, st);
@@ -715,8 +717,8 @@ mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *statu
 /* mcapix_pktchan_connect_for_task: for this call only */
 static uint32_t connect_timeout_us, connect_for_task;
 
-void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
-                             mcapi_request_t *r, mcapi_status_t *status)
+void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, mcapi_request_t *r,
+                             mcapi_status_t *status)
 {
     struct mp_endpoint *ep = local_ep(send_ep);
     mcapi_status_t st;
@@ -725,11 +727,11 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
         return;
     }
     if (!ep || !recv_ep)
-        st = ep ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_ENDP_NOTOWNER;  /* sender must be local */
+        st = ep ? MCAPI_ERR_ENDP_INVALID : MCAPI_ERR_ENDP_NOTOWNER; /* sender must be local */
     else if (ep->flags & (MP_EPF_CHAN_SEND | MP_EPF_CHAN_RECV))
         st = MCAPI_ERR_CHAN_CONNECTED;
     else if (recv_ep->local || recv_ep->node == my_node)
-        st = MCAPI_ERR_NOT_SUPPORTED;   /* channels between endpoints of one node */
+        st = MCAPI_ERR_NOT_SUPPORTED; /* channels between endpoints of one node */
     else
         st = mp_tr_connect(ep, recv_ep, connect_timeout_us, connect_for_task);
     r->kind = K_NONE;
@@ -737,8 +739,8 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
     SET(status, st);
 }
 
-void mcapix_pktchan_connect_for_task(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, uint32_t timeout_us,
-                                     mcapi_status_t *status)
+void mcapix_pktchan_connect_for_task(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
+                                     uint32_t timeout_us, mcapi_status_t *status)
 {
     mcapi_request_t r;
     connect_timeout_us = timeout_us;
@@ -763,7 +765,7 @@ void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t se
     else if (ep->flags & MP_EPF_OPEN)
         st = MCAPI_ERR_CHAN_OPEN;
     else {
-        __atomic_fetch_or(&ep->flags, MP_EPF_OPEN, __ATOMIC_RELAXED);   /* vs. a revoke */
+        __atomic_fetch_or(&ep->flags, MP_EPF_OPEN, __ATOMIC_RELAXED); /* vs. a revoke */
         *h = ep;
     }
     r->kind = K_NONE;
@@ -800,7 +802,7 @@ static int peer_gone(struct mp_endpoint *ep)
 {
     if (!(ep->flags & MP_EPF_PEER_GONE))
         return 0;
-    mp_tr_chan_peer_gone(ep);   /* tells the receiver once no send is under way */
+    mp_tr_chan_peer_gone(ep); /* tells the receiver once no send is under way */
     return 1;
 }
 
@@ -849,7 +851,7 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
     const uint32_t need = MP_EPF_CHAN_SEND | MP_EPF_OPEN;
     if (!ep || ep->state != MP_EP_READY || (ep->flags & (need | MP_EPF_PEER_GONE)) != need) {
         if (ep && (ep->flags & MP_EPF_PEER_GONE))
-            (void)peer_gone(ep);   /* tells the receiver once no send is under way */
+            (void)peer_gone(ep); /* tells the receiver once no send is under way */
         SET(status, MCAPI_ERR_CHAN_INVALID);
         return;
     }
@@ -861,7 +863,7 @@ void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t
         SET(status, mp_tr_chan_send(ep, buffer, (uint32_t)size));
         return;
     }
-    mcapi_request_t r;   /* behind non-blocking sends: queue up and drive them all */
+    mcapi_request_t r; /* behind non-blocking sends: queue up and drive them all */
     mcapi_status_t st;
     size_t sz;
     wait_send_room();
@@ -876,7 +878,7 @@ static int try_pkt_recv(struct mp_endpoint *ep, void **buffer, size_t *got)
     uint32_t idx;
     if (mp_cbuffer_read(ep->rx, &idx) != 0)
         return 0;
-    *buffer = mp_cbuffer_data(ep->rx, idx);   /* zero copy: released by mcapi_pktchan_release */
+    *buffer = mp_cbuffer_data(ep->rx, idx); /* zero copy: released by mcapi_pktchan_release */
     *got = mp_cbuffer_size(ep->rx, idx);
     return 1;
 }
@@ -932,9 +934,9 @@ mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t ep, mcapi_status_
         SET(status, MCAPI_ERR_CHAN_INVALID);
         return 0;
     }
-    const int gone = (ep->flags & MP_EPF_SENDER_GONE) != 0;   /* before the look */
+    const int gone = (ep->flags & MP_EPF_SENDER_GONE) != 0; /* before the look */
     const mcapi_uint_t n = mcapi_msg_available(&ep->h, status);
-    if (n == 0 && gone)   /* nothing left and nothing to come: the channel is closed, as recv says */
+    if (n == 0 && gone) /* nothing left and nothing to come: the channel is closed, as recv says */
         SET(status, MCAPI_ERR_CHAN_INVALID);
     return n;
 }
@@ -988,12 +990,12 @@ static int progress(mcapi_request_t *r)
             complete(r, MCAPI_ERR_CHAN_INVALID, 0);
             return 1;
         }
-        const int gone = (r->ep->flags & MP_EPF_SENDER_GONE) != 0;   /* before the look */
+        const int gone = (r->ep->flags & MP_EPF_SENDER_GONE) != 0; /* before the look */
         if (try_pkt_recv(r->ep, r->pbuffer, &got)) {
             complete(r, MCAPI_SUCCESS, got);
             return 1;
         }
-        if (gone) {   /* closed by its sender and empty */
+        if (gone) { /* closed by its sender and empty */
             complete(r, MCAPI_ERR_CHAN_INVALID, 0);
             return 1;
         }
@@ -1015,8 +1017,7 @@ static int progress(mcapi_request_t *r)
             return 1;
         }
         return 0;
-    case K_SEND_LOCAL:
-        return local_send_progress(r);
+    case K_SEND_LOCAL: return local_send_progress(r);
     case K_SEND:
         if (mp_tr_send_progress(r)) {
             untrack(r);
@@ -1033,13 +1034,12 @@ static int progress(mcapi_request_t *r)
             complete(r, MCAPI_SUCCESS, 0);
             return 1;
         }
-        r->next_try = timer_now() + r->op_backoff;   /* not created yet: ask again later */
+        r->next_try = timer_now() + r->op_backoff; /* not created yet: ask again later */
         if (r->op_backoff < MP_LOOKUP_BACKOFF_MAX)
             r->op_backoff *= 2u;
         return 0;
     }
-    default:
-        return 1;
+    default: return 1;
     }
 }
 
@@ -1049,23 +1049,19 @@ static int ready_hint(mcapi_request_t *r, uint64_t *wake)
 {
     switch (r->kind) {
     case K_MSG_RECV:
-    case K_PKT_RECV:   /* a deleted endpoint (or a closed channel) completes the request at once */
+    case K_PKT_RECV: /* a deleted endpoint (or a closed channel) completes the request at once */
         return r->ep->state != MP_EP_READY || mp_cbuffer_ready(r->ep->rx) ||
                (r->kind == K_PKT_RECV && (r->ep->flags & MP_EPF_SENDER_GONE));
-    case K_RECV_OPEN:
-        return r->ep->state != MP_EP_READY || (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
-    case K_SEND:
-        return mp_tr_send_hint(r, wake);
-    case K_SEND_LOCAL:
-        return local_send_hint(r, wake);
+    case K_RECV_OPEN: return r->ep->state != MP_EP_READY || (r->ep->flags & MP_EPF_CHAN_RECV) != 0;
+    case K_SEND: return mp_tr_send_hint(r, wake);
+    case K_SEND_LOCAL: return local_send_hint(r, wake);
     case K_GET_EP:
         if (timer_now() >= r->next_try)
             return 1;
         if (r->next_try < *wake)
             *wake = r->next_try;
         return 0;
-    default:
-        return 1;
+    default: return 1;
     }
 }
 
@@ -1108,9 +1104,8 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
         SET(status, MCAPI_ERR_PARAMETER);
         return MCAPI_RETURN_VALUE_INVALID;
     }
-    uint64_t deadline = timeout == MCAPI_TIMEOUT_INFINITE
-                            ? UINT64_MAX
-                            : timer_now() + timer_us_to_ticks(timeout);
+    uint64_t deadline =
+        timeout == MCAPI_TIMEOUT_INFINITE ? UINT64_MAX : timer_now() + timer_us_to_ticks(timeout);
     for (;;) {
         if (n_active)
             progress_all();
@@ -1163,7 +1158,7 @@ void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *status)
         return;
     }
     if (r->state == REQ_PENDING && (r->kind == K_SEND || r->kind == K_SEND_LOCAL)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);   /* a send under way cannot be taken back */
+        SET(status, MCAPI_ERR_REQUEST_INVALID); /* a send under way cannot be taken back */
         return;
     }
     if (r->state == REQ_PENDING)
@@ -1173,17 +1168,37 @@ void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *status)
 
 const char *mcapix_status_name(mcapi_status_t s)
 {
-    static const char *const names[] = {
-        "?", "MCAPI_SUCCESS", "MCAPI_PENDING", "MCAPI_TIMEOUT", "MCAPI_ERR_PARAMETER",
-        "MCAPI_ERR_DOMAIN_INVALID", "MCAPI_ERR_NODE_INVALID", "MCAPI_ERR_NODE_INITFAILED",
-        "MCAPI_ERR_NODE_INITIALIZED", "MCAPI_ERR_NODE_NOTINIT", "MCAPI_ERR_PORT_INVALID",
-        "MCAPI_ERR_ENDP_INVALID", "MCAPI_ERR_ENDP_EXISTS", "MCAPI_ERR_ENDP_LIMIT",
-        "MCAPI_ERR_ENDP_NOTOWNER", "MCAPI_ERR_MSG_SIZE", "MCAPI_ERR_MSG_TRUNCATED",
-        "MCAPI_ERR_MEM_LIMIT", "MCAPI_ERR_CHAN_CONNECTED", "MCAPI_ERR_CHAN_TYPE",
-        "MCAPI_ERR_CHAN_DIRECTION", "MCAPI_ERR_CHAN_NOTOPEN", "MCAPI_ERR_CHAN_OPEN",
-        "MCAPI_ERR_CHAN_INVALID", "MCAPI_ERR_PKT_SIZE", "MCAPI_ERR_REQUEST_INVALID",
-        "MCAPI_ERR_REQUEST_CANCELLED", "MCAPI_ERR_BUF_INVALID", "MCAPI_ERR_TRANSMISSION",
-        "MCAPI_ERR_NOT_SUPPORTED", "MCAPI_ERR_GENERAL"};
+    static const char *const names[] = {"?",
+                                        "MCAPI_SUCCESS",
+                                        "MCAPI_PENDING",
+                                        "MCAPI_TIMEOUT",
+                                        "MCAPI_ERR_PARAMETER",
+                                        "MCAPI_ERR_DOMAIN_INVALID",
+                                        "MCAPI_ERR_NODE_INVALID",
+                                        "MCAPI_ERR_NODE_INITFAILED",
+                                        "MCAPI_ERR_NODE_INITIALIZED",
+                                        "MCAPI_ERR_NODE_NOTINIT",
+                                        "MCAPI_ERR_PORT_INVALID",
+                                        "MCAPI_ERR_ENDP_INVALID",
+                                        "MCAPI_ERR_ENDP_EXISTS",
+                                        "MCAPI_ERR_ENDP_LIMIT",
+                                        "MCAPI_ERR_ENDP_NOTOWNER",
+                                        "MCAPI_ERR_MSG_SIZE",
+                                        "MCAPI_ERR_MSG_TRUNCATED",
+                                        "MCAPI_ERR_MEM_LIMIT",
+                                        "MCAPI_ERR_CHAN_CONNECTED",
+                                        "MCAPI_ERR_CHAN_TYPE",
+                                        "MCAPI_ERR_CHAN_DIRECTION",
+                                        "MCAPI_ERR_CHAN_NOTOPEN",
+                                        "MCAPI_ERR_CHAN_OPEN",
+                                        "MCAPI_ERR_CHAN_INVALID",
+                                        "MCAPI_ERR_PKT_SIZE",
+                                        "MCAPI_ERR_REQUEST_INVALID",
+                                        "MCAPI_ERR_REQUEST_CANCELLED",
+                                        "MCAPI_ERR_BUF_INVALID",
+                                        "MCAPI_ERR_TRANSMISSION",
+                                        "MCAPI_ERR_NOT_SUPPORTED",
+                                        "MCAPI_ERR_GENERAL"};
     if (s < 0 || (size_t)s >= sizeof names / sizeof names[0])
         return "?";
     return names[s];

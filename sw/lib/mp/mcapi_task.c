@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/kernel.h"   /* error codes */
+#include "kernel/kernel.h" /* error codes */
 #include "kernel/user.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
@@ -17,10 +17,10 @@
 #include "mcapi_task_internal.h"
 #include "namp/namp_regs.h"
 
-#define S ((mp_task_state_t *)K_USER_DATA)
-#define C (&S->u.c)
-#define VIF ((uintptr_t)C->vif)   /* the vif interface page mapped into the task */
-#define SPIN_POLLS 2000u   /* a transfer takes microseconds: polled; longer waits sleep */
+#define S          ((mp_task_state_t *)K_USER_DATA)
+#define C          (&S->u.c)
+#define VIF        ((uintptr_t)C->vif) /* the vif interface page mapped into the task */
+#define SPIN_POLLS 2000u /* a transfer takes microseconds: polled; longer waits sleep */
 enum { MP_TASK_RK_SEND = 1, MP_TASK_RK_RECV_MSG, MP_TASK_RK_RECV_PKT, MP_TASK_RK_GET };
 
 #define SET(st, v)                   \
@@ -82,7 +82,7 @@ void mcapi_initialize(mcapi_domain_t domain, mcapi_node_t node, const mcapi_node
 {
     (void)attr;
     (void)param;
-    if (C->magic != MP_TASK_MAGIC) {   /* the kernel did not set this task up (kmp_task_attach) */
+    if (C->magic != MP_TASK_MAGIC) { /* the kernel did not set this task up (kmp_task_attach) */
         SET(status, MCAPI_ERR_NODE_INITFAILED);
         return;
     }
@@ -94,7 +94,7 @@ void mcapi_initialize(mcapi_domain_t domain, mcapi_node_t node, const mcapi_node
         SET(status, MCAPI_ERR_DOMAIN_INVALID);
         return;
     }
-    if (node != C->node) {   /* a task is part of its tile's node */
+    if (node != C->node) { /* a task is part of its tile's node */
         SET(status, MCAPI_ERR_NODE_INVALID);
         return;
     }
@@ -168,7 +168,7 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
         SET(status, MCAPI_ERR_ENDP_LIMIT);
         return NULL;
     }
-    ep->gone = 0;   /* before the kernel knows the endpoint: only it sets the word */
+    ep->gone = 0; /* before the kernel knows the endpoint: only it sets the word */
     int32_t r = request(MP_TASK_OP_CREATE, port, (uint32_t)(ep - C->ep));
     if (r < 0) {
         SET(status, status_of(r));
@@ -279,11 +279,12 @@ static void vif_start(uint32_t flags, uint32_t dst, uint32_t idx)
 static mcapi_status_t vif_error(uint32_t code, uint32_t flags)
 {
     switch (code) {
-    case NAMP_ERR_NO_ENDPOINT: return MCAPI_ERR_ENDP_INVALID;   /* deleted (its task killed) */
-    case NAMP_ERR_CLOSED: return MCAPI_ERR_CHAN_INVALID;        /* the receiver revoked */
+    case NAMP_ERR_NO_ENDPOINT: return MCAPI_ERR_ENDP_INVALID; /* deleted (its task killed) */
+    case NAMP_ERR_CLOSED: return MCAPI_ERR_CHAN_INVALID;      /* the receiver revoked */
     case NAMP_ERR_CHANNEL: return MCAPI_ERR_CHAN_CONNECTED;
-    case NAMP_ERR_TOO_LARGE: return (flags & NAMP_FLAG_CON) ? MCAPI_ERR_PKT_SIZE : MCAPI_ERR_MSG_SIZE;
-    case NAMP_ERR_MODE_UNSUPPORTED: return MCAPI_ERR_NOT_SUPPORTED;   /* absent hardware */
+    case NAMP_ERR_TOO_LARGE:
+        return (flags & NAMP_FLAG_CON) ? MCAPI_ERR_PKT_SIZE : MCAPI_ERR_MSG_SIZE;
+    case NAMP_ERR_MODE_UNSUPPORTED: return MCAPI_ERR_NOT_SUPPORTED; /* absent hardware */
     case NAMP_ERR_VIF_BOUND:
     case NAMP_ERR_VIF_ENTRY: return MCAPI_ERR_ENDP_INVALID;
     case NAMP_ERR_VIF_WINDOW:
@@ -349,7 +350,7 @@ static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer,
     mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
     uint32_t idx = 0;
     int got = 0;
-    for (uint32_t i = 0; !got; ++i) {   /* the adapter frees sent elements */
+    for (uint32_t i = 0; !got; ++i) { /* the adapter frees sent elements */
         got = mp_cbuffer_reserve(tx, &idx) == 0;
         if (!got && i >= SPIN_POLLS)
             u_sleep(1);
@@ -420,7 +421,7 @@ void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const vo
         return;
     }
     if (local_of(send_ep)->chan) {
-        SET(status, MCAPI_ERR_CHAN_CONNECTED);   /* as the library: a channel's endpoint */
+        SET(status, MCAPI_ERR_CHAN_CONNECTED); /* as the library: a channel's endpoint */
         return;
     }
     SET(status, vif_send(0, dst->vid, buffer, size));
@@ -443,7 +444,7 @@ void mcapi_msg_recv(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size,
     uint32_t size = 0;
     int rc;
     while ((rc = mp_cbuffer_pop(rx, buffer, cap, &size)) == -1)
-        u_sleep(1);   /* blocking receive: the task sleeps a tick while the buffer is empty */
+        u_sleep(1); /* blocking receive: the task sleeps a tick while the buffer is empty */
     if (received_size)
         *received_size = rc == 0 ? size : cap;
     SET(status, rc == 0 ? MCAPI_SUCCESS : MCAPI_ERR_MSG_TRUNCATED);
@@ -479,8 +480,8 @@ static void done_at_once(mcapi_request_t *r, mcapi_status_t st)
     r->state = MP_TASK_REQ_DONE;
 }
 
-void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
-                             mcapi_request_t *r, mcapi_status_t *status)
+void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, mcapi_request_t *r,
+                             mcapi_status_t *status)
 {
     if (!ready()) {
         SET(status, MCAPI_ERR_NODE_NOTINIT);
@@ -503,7 +504,8 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
     /* a task's connect is taken only by a receive endpoint whose owner has asked to open it
      * (docs/security.md): until then the kernel answers CHAN_NOTOPEN and the task asks again */
     mcapi_status_t st = MCAPI_ERR_CHAN_NOTOPEN;
-    for (uint32_t tries = 0; st == MCAPI_ERR_CHAN_NOTOPEN && tries < MP_TASK_CONNECT_TRIES; ++tries) {
+    for (uint32_t tries = 0; st == MCAPI_ERR_CHAN_NOTOPEN && tries < MP_TASK_CONNECT_TRIES;
+         ++tries) {
         if (tries)
             u_sleep(1);
         st = status_of(request(MP_TASK_OP_CONNECT, (uint32_t)ep->kid, dst->vid));
@@ -591,7 +593,7 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
         return;
     }
     int32_t res;
-    do   /* until the sending side has connected */
+    do /* until the sending side has connected */
         res = request(MP_TASK_OP_RECV_OPEN, (uint32_t)ep->kid, 0);
     while (res == MP_TASK_ERR(MCAPI_TIMEOUT));
     mcapi_status_t st = status_of(res);
@@ -618,7 +620,9 @@ void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t h, void **buffer, size_t *rece
 {
     struct mp_task_ep *ep = recv_side(h);
     if (!ep || !buffer) {
-        SET(status, !ready() ? MCAPI_ERR_NODE_NOTINIT : ep ? MCAPI_ERR_BUF_INVALID : MCAPI_ERR_CHAN_INVALID);
+        SET(status, !ready() ? MCAPI_ERR_NODE_NOTINIT
+                    : ep     ? MCAPI_ERR_BUF_INVALID
+                             : MCAPI_ERR_CHAN_INVALID);
         return;
     }
     mp_cbuffer_t *rx = rx_of(ep);
@@ -631,9 +635,9 @@ void mcapi_pktchan_recv(mcapi_pktchan_recv_hndl_t h, void **buffer, size_t *rece
             SET(status, MCAPI_ERR_CHAN_INVALID);
             return;
         }
-        u_sleep(1);   /* blocking: a tick of sleep while nothing is there */
+        u_sleep(1); /* blocking: a tick of sleep while nothing is there */
     }
-    *buffer = mp_cbuffer_data(rx, idx);   /* zero copy: the task's own page */
+    *buffer = mp_cbuffer_data(rx, idx); /* zero copy: the task's own page */
     if (received_size)
         *received_size = mp_cbuffer_size(rx, idx);
     SET(status, MCAPI_SUCCESS);
@@ -646,7 +650,7 @@ mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t h, mcapi_status_t
         SET(status, ready() ? MCAPI_ERR_CHAN_INVALID : MCAPI_ERR_NODE_NOTINIT);
         return 0;
     }
-    const uint32_t gone = ep->gone;   /* before the look: a packet before the close counts */
+    const uint32_t gone = ep->gone; /* before the look: a packet before the close counts */
     const uint32_t n = committed(rx_of(ep));
     /* nothing left and nothing to come: the channel is closed, as a receive says */
     SET(status, n == 0 && gone ? MCAPI_ERR_CHAN_INVALID : MCAPI_SUCCESS);
@@ -660,7 +664,7 @@ static mcapi_status_t return_credits(struct mp_task_ep *ep, uint32_t n)
     namp_vif_start(VIF, NAMP_FLAG_COM, ep->chan_vid, n, 0);
     vif_wait_done();
     uint32_t st = namp_vif_status(VIF);
-    namp_vif_set_flags(VIF, NAMP_FLAG_COM);   /* acknowledge */
+    namp_vif_set_flags(VIF, NAMP_FLAG_COM); /* acknowledge */
     if (st & NAMP_STATUS_ERROR) {
         C->send_errors++;
         C->last_vif_status = st;
@@ -688,11 +692,11 @@ void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
         if (!(mp_cbuffer_sizes(b)[slot] & MP_CB_COMMITTED))
             break;
         mp_cbuffer_free(b, slot);
-        uint32_t voids = b->voids;   /* elements of failed transfers count as released */
+        uint32_t voids = b->voids; /* elements of failed transfers count as released */
         ep->released += 1u + (voids - ep->voids_seen);
         ep->voids_seen = voids;
         mcapi_status_t st = MCAPI_SUCCESS;
-        if (ep->gone)   /* no sender to return credits to (the kernel took the path back) */
+        if (ep->gone) /* no sender to return credits to (the kernel took the path back) */
             ep->released = 0;
         else if (ep->released >= (mp_cbuffer_capacity(b) + 1u) / 2u) {
             st = return_credits(ep, ep->released);
@@ -735,16 +739,15 @@ static int progress(mcapi_request_t *r)
     if (r->state == MP_TASK_REQ_DONE)
         return 1;
     switch (r->kind) {
-    case MP_TASK_RK_SEND:
-        sendq_pump();
-        break;
+    case MP_TASK_RK_SEND: sendq_pump(); break;
     case MP_TASK_RK_RECV_MSG: {
         struct mp_task_ep *ep = req_ep(r);
-        if (!ep) {   /* deleted meanwhile */
+        if (!ep) { /* deleted meanwhile */
             complete(r, MCAPI_ERR_ENDP_INVALID, 0);
             break;
         }
-        uint32_t cap = r->buffer_size > MP_CB_SIZE_MASK ? MP_CB_SIZE_MASK : (uint32_t)r->buffer_size;
+        uint32_t cap =
+            r->buffer_size > MP_CB_SIZE_MASK ? MP_CB_SIZE_MASK : (uint32_t)r->buffer_size;
         uint32_t size = 0;
         int rc = mp_cbuffer_pop(rx_of(ep), r->buffer, cap, &size);
         if (rc != -1)
@@ -759,7 +762,7 @@ static int progress(mcapi_request_t *r)
         }
         mp_cbuffer_t *rx = rx_of(ep);
         uint32_t idx;
-        const uint32_t gone = ep->gone;   /* before the look: a packet before the close counts */
+        const uint32_t gone = ep->gone; /* before the look: a packet before the close counts */
         if (mp_cbuffer_read(rx, &idx) == 0) {
             *r->pbuffer = mp_cbuffer_data(rx, idx);
             complete(r, MCAPI_SUCCESS, mp_cbuffer_size(rx, idx));
@@ -780,7 +783,7 @@ static int progress(mcapi_request_t *r)
             complete(r, MCAPI_ERR_ENDP_LIMIT, 0);
             break;
         }
-        if (!h->used) {   /* one lookup try (about MP_TASK_GET_TRY_US) */
+        if (!h->used) { /* one lookup try (about MP_TASK_GET_TRY_US) */
             int32_t res = request(MP_TASK_OP_GET, r->node, r->port);
             if (res < 0) {
                 if (status_of(res) != MCAPI_TIMEOUT)
@@ -796,9 +799,7 @@ static int progress(mcapi_request_t *r)
         complete(r, MCAPI_SUCCESS, 0);
         break;
     }
-    default:
-        complete(r, MCAPI_ERR_REQUEST_INVALID, 0);
-        break;
+    default: complete(r, MCAPI_ERR_REQUEST_INVALID, 0); break;
     }
     return r->state == MP_TASK_REQ_DONE;
 }
@@ -806,8 +807,8 @@ static int progress(mcapi_request_t *r)
 /* The checks the non-blocking receives and the lookup make, in this order: the node, the
  * arguments (bad_args unless args_ok), a request still pending, the endpoint or domain (bad_obj
  * unless obj_ok). MCAPI_SUCCESS when every one passes. */
-static mcapi_status_t check_start(int args_ok, mcapi_status_t bad_args, const mcapi_request_t *r, int obj_ok,
-                                  mcapi_status_t bad_obj)
+static mcapi_status_t check_start(int args_ok, mcapi_status_t bad_args, const mcapi_request_t *r,
+                                  int obj_ok, mcapi_status_t bad_obj)
 {
     if (!ready())
         return MCAPI_ERR_NODE_NOTINIT;
@@ -843,7 +844,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         return;
     }
     if (pending(r)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);   /* still under way: not reused */
+        SET(status, MCAPI_ERR_REQUEST_INVALID); /* still under way: not reused */
         return;
     }
     if (!ep || !dst) {
@@ -892,7 +893,8 @@ void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size
                       mcapi_request_t *r, mcapi_status_t *status)
 {
     struct mp_task_ep *ep = local_of(recv_ep);
-    const mcapi_status_t st = check_start(r && buffer, MCAPI_ERR_PARAMETER, r, ep != NULL, MCAPI_ERR_ENDP_INVALID);
+    const mcapi_status_t st =
+        check_start(r && buffer, MCAPI_ERR_PARAMETER, r, ep != NULL, MCAPI_ERR_ENDP_INVALID);
     if (st != MCAPI_SUCCESS) {
         SET(status, st);
         return;
@@ -907,8 +909,9 @@ void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t h, void **buffer, mcapi_requ
                           mcapi_status_t *status)
 {
     struct mp_task_ep *ep = recv_side(h);
-    const mcapi_status_t st = check_start(r && buffer, r ? MCAPI_ERR_BUF_INVALID : MCAPI_ERR_PARAMETER, r,
-                                          ep != NULL, MCAPI_ERR_CHAN_INVALID);
+    const mcapi_status_t st =
+        check_start(r && buffer, r ? MCAPI_ERR_BUF_INVALID : MCAPI_ERR_PARAMETER, r, ep != NULL,
+                    MCAPI_ERR_CHAN_INVALID);
     if (st != MCAPI_SUCCESS) {
         SET(status, st);
         return;
@@ -990,7 +993,7 @@ mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *s
             return MCAPI_RETURN_VALUE_INVALID;
         }
         if (n >= SPIN_POLLS)
-            u_sleep(1);   /* a tick per look once the short spin is over */
+            u_sleep(1); /* a tick per look once the short spin is over */
     }
 }
 

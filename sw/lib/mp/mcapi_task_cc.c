@@ -16,9 +16,9 @@
 #include "namp/namp_regs.h"
 #include "namp_cc.h"
 
-#define GROUP_MAGIC 0x54434153u    /* "TCAS" */
-#define TX_MAGIC 0x54435458u       /* "TCTX" */
-#define DATA_OFF 0x140u            /* data after the largest descriptor (NAMP_CC_SIZE(16) + 4) */
+#define GROUP_MAGIC 0x54434153u /* "TCAS" */
+#define TX_MAGIC    0x54435458u /* "TCTX" */
+#define DATA_OFF    0x140u      /* data after the largest descriptor (NAMP_CC_SIZE(16) + 4) */
 
 #define SET(st, v)                   \
     do {                             \
@@ -38,7 +38,7 @@ void mcapix_cc_area(void *area, size_t bytes, mcapi_status_t *status)
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    if (c->cc_bytes) {   /* one area per task: the kernel's table has room for little */
+    if (c->cc_bytes) { /* one area per task: the kernel's table has room for little */
         SET(status, MCAPI_ERR_GENERAL);
         return;
     }
@@ -61,7 +61,7 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
 {
     struct mp_task_ctrl *c = mptask_ctrl();
     if (!c->cc_bytes) {
-        *st = MCAPI_ERR_NOT_SUPPORTED;   /* no collective area registered */
+        *st = MCAPI_ERR_NOT_SUPPORTED; /* no collective area registered */
         return 0;
     }
     if (!data && size) {
@@ -72,7 +72,7 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
         *st = MCAPI_ERR_MSG_SIZE;
         return 0;
     }
-    mptask_vif_acquire();   /* the vif is one slot: queued sends first */
+    mptask_vif_acquire(); /* the vif is one slot: queued sends first */
     uint8_t *area = (uint8_t *)(uintptr_t)c->cc_va;
     memcpy(area, desc, desc_bytes);
     if (size)
@@ -81,7 +81,7 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
     namp_vif_start(v, flags | NAMP_FLAG_CC, NAMP_VIF_CC_PARAM1(c->cc_vid, 0), DATA_OFF, size);
     mptask_vif_wait_done();
     const uint32_t status = namp_vif_status(v);
-    namp_vif_set_flags(v, flags | NAMP_FLAG_CC);   /* acknowledged */
+    namp_vif_set_flags(v, flags | NAMP_FLAG_CC); /* acknowledged */
     memcpy(desc, area, desc_bytes);
     *code = status & NAMP_STATUS_ERROR ? NAMP_STATUS_CODE(status) : 0u;
     return 1;
@@ -148,8 +148,8 @@ void mcapix_mcast_create(mcapix_mcast_group_t *group, mcapi_endpoint_t send_endp
 }
 
 /* Members of a channel group: open send handles; their vIDs name the connected handles. */
-static int chan_members(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t *members, size_t num,
-                        mcapi_status_t *status)
+static int chan_members(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t *members,
+                        size_t num, mcapi_status_t *status)
 {
     if (!mptask_ready()) {
         SET(status, MCAPI_ERR_NODE_NOTINIT);
@@ -181,8 +181,9 @@ void mcapix_mcast_create_chan(mcapix_mcast_group_t *group, const mcapi_pktchan_s
     SET(status, MCAPI_SUCCESS);
 }
 
-void mcapix_scatter_create_chan(mcapix_mcast_group_t *group, const mcapi_pktchan_send_hndl_t *members,
-                                size_t num, uint32_t count, uint32_t stride, const uint32_t *bases,
+void mcapix_scatter_create_chan(mcapix_mcast_group_t *group,
+                                const mcapi_pktchan_send_hndl_t *members, size_t num,
+                                uint32_t count, uint32_t stride, const uint32_t *bases,
                                 const uint32_t *sizes, mcapi_status_t *status)
 {
     if (!group || !members || num == 0 || num > MCAPIX_CC_MAX_MEMBERS || count == 0 ||
@@ -210,18 +211,21 @@ void mcapix_scatter_create_chan(mcapix_mcast_group_t *group, const mcapi_pktchan
     SET(status, MCAPI_SUCCESS);
 }
 
-static void group_send(mcapix_mcast_group_t *g, const void *data, size_t size, mcapi_status_t *status)
+static void group_send(mcapix_mcast_group_t *g, const void *data, size_t size,
+                       mcapi_status_t *status)
 {
     uint32_t code = 0;
     mcapi_status_t st = MCAPI_SUCCESS;
     g->hw_last = 0;
-    if (!run(g->channel ? NAMP_FLAG_CON : 0u, g->desc, NAMP_CC_SIZE(g->num), data, (uint32_t)size, &code, &st)) {
+    if (!run(g->channel ? NAMP_FLAG_CON : 0u, g->desc, NAMP_CC_SIZE(g->num), data, (uint32_t)size,
+             &code, &st)) {
         SET(status, st);
         return;
     }
     g->hw_last = 1;
     g->hw_code = code;
-    SET(status, code ? result(g->desc, g->num, code, g->channel ? NAMP_FLAG_CON : 0u) : MCAPI_SUCCESS);
+    SET(status,
+        code ? result(g->desc, g->num, code, g->channel ? NAMP_FLAG_CON : 0u) : MCAPI_SUCCESS);
 }
 
 void mcapix_mcast_send(mcapix_mcast_group_t *group, const void *buffer, size_t size,
@@ -259,9 +263,10 @@ mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *group, siz
         return MCAPI_ERR_PARAMETER;
     if (!group->hw_last || !group->hw_code)
         return MCAPI_SUCCESS;
-    const uint32_t code = group->hw_code == NAMP_ERR_CC_MEMBER
-                              ? NAMP_CC_MSTAT_CODE(group->desc[(NAMP_CC_MEMBER(member) + NAMP_CC_M_STATUS) / 4])
-                              : group->hw_code;
+    const uint32_t code =
+        group->hw_code == NAMP_ERR_CC_MEMBER
+            ? NAMP_CC_MSTAT_CODE(group->desc[(NAMP_CC_MEMBER(member) + NAMP_CC_M_STATUS) / 4])
+            : group->hw_code;
     return code ? mptask_map_error(code, group->channel ? NAMP_FLAG_CON : 0u) : MCAPI_SUCCESS;
 }
 
@@ -279,8 +284,8 @@ void mcapix_mcast_destroy(mcapix_mcast_group_t *group, mcapi_status_t *status)
 
 /* A contributor's ends: a local sending endpoint and a looked-up root (its vID), or NULL with
  * *status set. */
-static const struct mp_task_remote *contributor(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t root,
-                                                mcapi_status_t *status)
+static const struct mp_task_remote *contributor(mcapi_endpoint_t send_endpoint,
+                                                mcapi_endpoint_t root, mcapi_status_t *status)
 {
     const struct mp_task_remote *rem = mptask_ready() ? mptask_remote(root) : NULL;
     if (rem && mptask_local(send_endpoint))
@@ -354,8 +359,9 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
     /* the part's own handle of the root (connected, the root's geometry, unlimited credits, the
      * key of its sending endpoint) is the kernel's: the task gets its vID */
     const struct mp_task_ep *own = mptask_local(send_endpoint);
-    int32_t vid = mptask_request(MP_TASK_OP_MEMBER_HANDLE, rem->vid,
-                                 MP_TASK_MEMBER((uint32_t)own->kid, root_max_msg_log2, NAMP_CC_K_GATHER));
+    int32_t vid =
+        mptask_request(MP_TASK_OP_MEMBER_HANDLE, rem->vid,
+                       MP_TASK_MEMBER((uint32_t)own->kid, root_max_msg_log2, NAMP_CC_K_GATHER));
     if (vid < 0) {
         SET(status, MP_TASK_STATUS(vid));
         return;
@@ -380,7 +386,8 @@ void mcapix_gather_send(mcapix_gather_tx_t *r, const void *buffer, mcapi_status_
     r->desc[NAMP_CC_ID / 4] = r->next_id++;
     uint32_t code = 0;
     mcapi_status_t st = MCAPI_SUCCESS;
-    if (!run(NAMP_FLAG_CON, r->desc, NAMP_CC_GATHER_DESC_SIZE, buffer, r->count * r->chunk, &code, &st)) {
+    if (!run(NAMP_FLAG_CON, r->desc, NAMP_CC_GATHER_DESC_SIZE, buffer, r->count * r->chunk, &code,
+             &st)) {
         SET(status, st);
         return;
     }
@@ -389,8 +396,8 @@ void mcapix_gather_send(mcapix_gather_tx_t *r, const void *buffer, mcapi_status_
 
 /* ---- roots and path switches: the kernel's library only ---- */
 
-void mcapix_reduce_rx_create(mcapix_reduce_rx_t *r, mcapi_endpoint_t endpoint, uint32_t contributions,
-                             mcapi_status_t *status)
+void mcapix_reduce_rx_create(mcapix_reduce_rx_t *r, mcapi_endpoint_t endpoint,
+                             uint32_t contributions, mcapi_status_t *status)
 {
     (void)r, (void)endpoint, (void)contributions;
     SET(status, MCAPI_ERR_NOT_SUPPORTED);
@@ -421,6 +428,6 @@ void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
     SET(status, MCAPI_ERR_NOT_SUPPORTED);
 }
 
-void mcapix_cc_set_path(uint32_t path) { (void)path; }   /* always the adapter in a task */
-uint32_t mcapix_cc_features(void) { return 0; }           /* unknown: a task cannot read the adapter */
+void mcapix_cc_set_path(uint32_t path) { (void)path; } /* always the adapter in a task */
+uint32_t mcapix_cc_features(void) { return 0; }        /* unknown: a task cannot read the adapter */
 const mcapix_cc_stats_t *mcapix_cc_stats(void) { return NULL; }

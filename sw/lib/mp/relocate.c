@@ -24,7 +24,7 @@
 void mp_tr_credit_path_init(struct mp_endpoint *ep);
 
 /* the relocation record of an endpoint: its own reserved words (namp_ps.h NAMP_PS_R_*) */
-#define RECORD(ep) ((uint32_t)(uintptr_t)(ep)->hw + NAMP_EP_RESERVED)
+#define RECORD(ep)        ((uint32_t)(uintptr_t)(ep)->hw + NAMP_EP_RESERVED)
 #define RELOC_DRAIN_TRIES 100000u
 
 static namp_endpoint_t *hw_ep(struct mp_endpoint *ep) { return (namp_endpoint_t *)ep->hw; }
@@ -82,7 +82,8 @@ uint32_t mcapix_endpoint_inflight(mcapi_endpoint_t e)
     return ep ? __atomic_load_n(&hw_ep(ep)->inflight, __ATOMIC_ACQUIRE) : 0u;
 }
 
-mcapi_status_t mcapix_endpoint_adopt_recv(mcapi_endpoint_t e, uint32_t peer_node, uint32_t peer_handle)
+mcapi_status_t mcapix_endpoint_adopt_recv(mcapi_endpoint_t e, uint32_t peer_node,
+                                          uint32_t peer_handle)
 {
     struct mp_endpoint *ep = ready_ep(e);
     if (!ep)
@@ -113,7 +114,8 @@ mcapi_status_t mcapix_chan_credit_path_moved(mcapi_endpoint_t e, uint32_t node, 
 
 void mcapix_chan_stopped(uint32_t node, uint32_t addr) { mp_sw_chan_stopped_to(node, addr); }
 
-mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint32_t addr, uint32_t id)
+mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint32_t addr,
+                                        uint32_t id)
 {
     struct mp_endpoint *ep = e ? e->local : NULL;
     if (!ep || (ep->state != MP_EP_READY && ep->state != MP_EP_MOVED))
@@ -127,12 +129,13 @@ mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint3
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     hw_ep(ep)->reloc = RECORD(ep);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    hw_ep(ep)->state = NAMP_EP_STATE_READY;   /* a held endpoint answers NAK_RELOC from now on */
+    hw_ep(ep)->state = NAMP_EP_STATE_READY; /* a held endpoint answers NAK_RELOC from now on */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* allocations granted before drain at this location: wait until none is in flight */
     uint32_t tries = 0;
-    while (__atomic_load_n(&hw_ep(ep)->inflight, __ATOMIC_ACQUIRE) != 0 && ++tries < RELOC_DRAIN_TRIES)
-        (void)mmio_read32(TILE_INFO_BASE + TILEINFO_TILE_ID);   /* a device access: time passes */
+    while (__atomic_load_n(&hw_ep(ep)->inflight, __ATOMIC_ACQUIRE) != 0 &&
+           ++tries < RELOC_DRAIN_TRIES)
+        (void)mmio_read32(TILE_INFO_BASE + TILEINFO_TILE_ID); /* a device access: time passes */
     if (hw_ep(ep)->inflight != 0)
         return MCAPI_TIMEOUT;
     /* nothing writes into the buffer any more: the tombstone forgets it (its memory may be given
@@ -142,7 +145,7 @@ mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint3
     hw_ep(ep)->rx_buffer = 0;
     hw_ep(ep)->rx_window = 0;
     if (ep->rx_given)
-        ep->rx = NULL;   /* a task's page: it goes with the task (bare metal copies from its own) */
+        ep->rx = NULL; /* a task's page: it goes with the task (bare metal copies from its own) */
     ep->state = MP_EP_MOVED;
     ep->h.local = NULL;
     ep->h.node = node;
@@ -155,13 +158,14 @@ mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t e, uint32_t node, uint3
 mcapi_status_t mcapix_endpoint_bury(mcapi_endpoint_t e)
 {
     struct mp_endpoint *ep =
-        e ? mp_ep_from_addr((uint32_t)(uintptr_t)e - (uint32_t)offsetof(struct mp_endpoint, h)) : NULL;
+        e ? mp_ep_from_addr((uint32_t)(uintptr_t)e - (uint32_t)offsetof(struct mp_endpoint, h))
+          : NULL;
     if (!ep || ep->state != MP_EP_MOVED)
         return MCAPI_ERR_ENDP_INVALID;
     hw_ep(ep)->reloc = 0;
     if (ep->rx_given)
-        ep->rx = NULL;   /* a task's page: never the library's to free */
-    mp_ep_release(ep);   /* DELETED: the entry (and a bare-metal endpoint's buffers) back */
+        ep->rx = NULL; /* a task's page: never the library's to free */
+    mp_ep_release(ep); /* DELETED: the entry (and a bare-metal endpoint's buffers) back */
     return MCAPI_SUCCESS;
 }
 
@@ -169,14 +173,16 @@ mcapi_status_t mcapix_endpoint_retire(mcapi_endpoint_t e)
 {
     /* a moved endpoint's own handle points elsewhere now: the endpoint is the one around it */
     struct mp_endpoint *ep =
-        e ? mp_ep_from_addr((uint32_t)(uintptr_t)e - (uint32_t)offsetof(struct mp_endpoint, h)) : NULL;
+        e ? mp_ep_from_addr((uint32_t)(uintptr_t)e - (uint32_t)offsetof(struct mp_endpoint, h))
+          : NULL;
     /* MOVED: redirected (PS); READY: its sender was switched by its kernel (software PS) */
-    if (!ep || (ep->state != MP_EP_MOVED && ep->state != MP_EP_READY) || !(ep->flags & MP_EPF_CHAN_RECV))
+    if (!ep || (ep->state != MP_EP_MOVED && ep->state != MP_EP_READY) ||
+        !(ep->flags & MP_EPF_CHAN_RECV))
         return MCAPI_ERR_ENDP_INVALID;
     hw_ep(ep)->state = NAMP_EP_STATE_DELETED;
     hw_ep(ep)->reloc = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    ep->rx = NULL;   /* the task's page: never the library's to free */
+    ep->rx = NULL; /* the task's page: never the library's to free */
     ep->state = MP_EP_DELETED;
     return MCAPI_SUCCESS;
 }
@@ -196,12 +202,13 @@ void mcapix_endpoint_discard(mcapi_endpoint_t e, mcapi_status_t *status)
 
 /* ---- bare metal: the whole move of a connection-less endpoint ---- */
 
-mcapi_endpoint_t mcapix_endpoint_create_relocated(mcapi_port_t port, const mcapix_endpoint_attributes_t *a,
+mcapi_endpoint_t mcapix_endpoint_create_relocated(mcapi_port_t port,
+                                                  const mcapix_endpoint_attributes_t *a,
                                                   mcapi_status_t *status)
 {
     mcapi_endpoint_t e = mcapix_endpoint_create(port, a, status);
     if (e)
-        (void)mcapix_endpoint_hold(e, 1);   /* "full" until mcapix_endpoint_relocate fills it */
+        (void)mcapix_endpoint_hold(e, 1); /* "full" until mcapix_endpoint_relocate fills it */
     return e;
 }
 
@@ -230,7 +237,7 @@ mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t e, mcapi_node_t node, m
     if (!ep)
         return MCAPI_ERR_ENDP_INVALID;
     if (ep->flags & (MP_EPF_CHAN_SEND | MP_EPF_CHAN_RECV))
-        return MCAPI_ERR_CHAN_TYPE;   /* channels move with the kernel's migration (RELOC) */
+        return MCAPI_ERR_CHAN_TYPE; /* channels move with the kernel's migration (RELOC) */
     if (!mcapix_ps_available())
         return MCAPI_ERR_NOT_SUPPORTED;
     if (node == ep->h.node)
@@ -243,7 +250,8 @@ mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t e, mcapi_node_t node, m
     const uint32_t nep = to->addr;
     const uint32_t nrx = rma_load(node, nep + NAMP_EP_RX_BUFFER);
     if (rma_load(node, nep + NAMP_EP_STATE) != NAMP_EP_STATE_PAUSED || !nrx ||
-        rma_load(node, nrx + MP_CB_OFF_CAPACITY) != ep->rx_n || rma_load(node, nrx + MP_CB_OFF_MAXMSG) != ep->rx_m)
+        rma_load(node, nrx + MP_CB_OFF_CAPACITY) != ep->rx_n ||
+        rma_load(node, nrx + MP_CB_OFF_MAXMSG) != ep->rx_m)
         return MCAPI_ERR_PARAMETER;
     st = mcapix_endpoint_redirect(e, node, nep, to->id);
     if (st != MCAPI_SUCCESS)
@@ -263,7 +271,7 @@ mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t e, mcapi_node_t node, m
     rma_store(node, nrx + MP_CB_OFF_RD_IDX, rd);
     rma_store(node, nrx + MP_CB_OFF_WR_IDX, wr);
     (void)na_rma_drain();
-    rma_store(node, nep + NAMP_EP_STATE, NAMP_EP_STATE_READY);   /* the new location takes over */
+    rma_store(node, nep + NAMP_EP_STATE, NAMP_EP_STATE_READY); /* the new location takes over */
     (void)na_rma_drain();
     return MCAPI_SUCCESS;
 }

@@ -18,11 +18,13 @@ void mp_tr_poll(void);
 /* One lookup try: MCAPI_SUCCESS and out->addr, out->id, out->geometry; MCAPI_ERR_ENDP_INVALID
  * when the tile has no such port (yet); MCAPI_TIMEOUT when the tile did not answer within
  * timeout_us (0: wait for the answer). */
-mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t timeout_us, struct mp_ephandle *out);
+mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t timeout_us,
+                            struct mp_ephandle *out);
 /* Blocking sends (the blocking API calls): connection-less message to the endpoint at `addr` in
  * tile `node` (allocation with NACK back-off, data, completion), and a packet on a connected
  * channel (waits for its turn and a credit). Return when the completion has been sent. */
-mcapi_status_t mp_tr_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size);
+mcapi_status_t mp_tr_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst,
+                              const void *buf, uint32_t size);
 mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
 /* Non-blocking sends (connection-less message: r->ep == NULL, destination r->dst_h (node
  * r->dst_node, endpoint address r->dst_addr); channel
@@ -44,8 +46,8 @@ void mp_tr_handle_init(struct mp_ephandle *h);
  * dst's tile does not answer within timeout_us, 0: wait). The receiver refuses a dst->id that is
  * not its endpoint's (MCAPI_ERR_ENDP_INVALID) and, for_task, an endpoint whose owner has not asked
  * to open it (MCAPI_ERR_CHAN_NOTOPEN). */
-mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
-                             uint32_t for_task);
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst,
+                             uint32_t timeout_us, uint32_t for_task);
 /* Receiver released one slot of channel endpoint ep (credit return after half the window). */
 void mp_tr_chan_released(struct mp_endpoint *ep);
 /* Endpoint deletion (thread context, ep->state no longer READY). closing: stops the endpoint's

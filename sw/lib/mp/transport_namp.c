@@ -33,11 +33,11 @@ static inline namp_endpoint_t *hw_ep(struct mp_endpoint *ep) { return (namp_endp
 static inline namp_handle_t *hw_h(struct mp_ephandle *h) { return (namp_handle_t *)h->hw; }
 
 static uint32_t nslots;
-static uint32_t all_slots;              /* mask of the usable slots */
-static uint32_t waiting_starts;         /* non-blocking sends not started yet (all destinations) */
-static uint32_t waiting_runs;           /* non-blocking sends started, not finished yet */
+static uint32_t all_slots;      /* mask of the usable slots */
+static uint32_t waiting_starts; /* non-blocking sends not started yet (all destinations) */
+static uint32_t waiting_runs;   /* non-blocking sends started, not finished yet */
 static void wait_turn(const struct mp_ephandle *h);
-static volatile uint32_t rx_arrived;   /* messages reported by the receive counter */
+static volatile uint32_t rx_arrived; /* messages reported by the receive counter */
 static int use_irq = 1;
 
 void mp_tr_handle_init(struct mp_ephandle *h)
@@ -105,7 +105,6 @@ mcapi_status_t mp_tr_init(void)
     return mp_sw_init();
 }
 
-
 /* STATUS error code of a refused configuration or a failed transfer -> MCAPI status. */
 static mcapi_status_t map_error(uint32_t code)
 {
@@ -124,13 +123,13 @@ static mcapi_status_t map_error(uint32_t code)
         return MCAPI_ERR_ENDP_INVALID;
 #endif
     if (code == NAMP_ERR_CLOSED)
-        return MCAPI_ERR_CHAN_INVALID;     /* the receiving side deleted its endpoint */
+        return MCAPI_ERR_CHAN_INVALID; /* the receiving side deleted its endpoint */
     if (code == NAMP_ERR_CHANNEL)
-        return MCAPI_ERR_CHAN_CONNECTED;   /* as the baseline's NACK: the endpoint is a channel's */
+        return MCAPI_ERR_CHAN_CONNECTED; /* as the baseline's NACK: the endpoint is a channel's */
     return MCAPI_ERR_TRANSMISSION;
 }
 
-static uint32_t last_error;   /* raw STATUS code of the last failed slot (diagnostics) */
+static uint32_t last_error; /* raw STATUS code of the last failed slot (diagnostics) */
 uint32_t mcapix_namp_last_error(void) { return last_error; }
 /* Completion of blocking unbuffered sends: 0 polling DONE, 1 wfi woken by the NAMP_DONE line
  * without a trap (default), 2 wfi + the interrupt handler. */
@@ -144,7 +143,7 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
         return MCAPI_ERR_NOT_SUPPORTED;
     if (waiting_starts)
         wait_turn(h);   /* earlier non-blocking sends to h start first (MCAPI order) */
-    if (use_irq == 1) {                          /* lean path: one driver call */
+    if (use_irq == 1) { /* lean path: one driver call */
         int32_t e;
         while ((e = namp_run(flags, (uint32_t)(uintptr_t)h->hw, p2, p3, &mp_stats.idle_cycles)) < 0)
             MP_WAIT_UNTIL(namp_slots_busy() != all_slots);
@@ -157,7 +156,7 @@ static mcapi_status_t run_slot(uint32_t flags, const struct mp_ephandle *h, uint
     namp_slot_start((unsigned)s, flags | (use_irq ? NAMP_F_IEN : 0u), (uint32_t)(uintptr_t)h->hw,
                     p2, p3);
     uint32_t err;
-    if (use_irq == 2) {                          /* through the interrupt handler */
+    if (use_irq == 2) { /* through the interrupt handler */
         MP_WAIT_UNTIL(namp_slot_done((unsigned)s));
         err = namp_slot_finish((unsigned)s);
     } else {
@@ -230,7 +229,7 @@ static uint32_t buffered_turn(struct mp_endpoint *ep, uint32_t con)
         return wait_freed(ep, ep->last_tx - 1u);
     uint32_t err = 0;
     while (ep->tx->rd_idx != ep->last_tx && (err = implicit_failure(ep)) == 0)
-        ;   /* taking an element raises no interrupt: poll */
+        ; /* taking an element raises no interrupt: poll */
     return err;
 }
 
@@ -241,7 +240,7 @@ static uint32_t tx_reserve(struct mp_endpoint *ep, uint32_t *idx)
     mp_cbuffer_t *b = ep->tx;
     uint32_t err = 0;
     while (mp_cbuffer_reserve(b, idx) != 0) {
-        MP_WAIT_UNTIL((err = implicit_failure(ep)) != 0 ||   /* first: see wait_freed */
+        MP_WAIT_UNTIL((err = implicit_failure(ep)) != 0 || /* first: see wait_freed */
                       mp_cbuffer_sizes(b)[mp_cbuffer_slot_of(b, b->wr_idx)] == 0);
         if (err)
             return err;
@@ -277,13 +276,13 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
     namp_slot_start((unsigned)s, NAMP_F_BUF | NAMP_F_IEN | (con ? NAMP_F_CON : 0u),
                     (uint32_t)(uintptr_t)dst->hw, (uint32_t)(uintptr_t)b, idx);
     uint32_t st = namp_slot_status((unsigned)s);
-    if (st & NAMP_STATUS_ERROR) {     /* refused configuration: reported at once */
+    if (st & NAMP_STATUS_ERROR) { /* refused configuration: reported at once */
         uint32_t err = namp_slot_finish((unsigned)s);
         namp_slot_free((unsigned)s);
-        tx_drop_pending(b);           /* the element the NAMP did not take */
+        tx_drop_pending(b); /* the element the NAMP did not take */
         return slot_error(err);
     }
-    namp_slot_implicit_for((unsigned)s, (uintptr_t)ep);   /* its failure is ep's to report */
+    namp_slot_implicit_for((unsigned)s, (uintptr_t)ep); /* its failure is ep's to report */
     ep->last_tx = idx + 1u;
     return MCAPI_SUCCESS;
 }
@@ -321,10 +320,10 @@ __attribute__((noinline, cold)) static mcapi_status_t ccm_leave(struct mp_endpoi
 {
     unsigned s = (unsigned)ep->ccm_slot;
     while (mp_cbuffer_used(ep->tx) != 0 && !namp_slot_done(s) && !(ep->flags & MP_EPF_PEER_GONE))
-        ;   /* no interrupt when an element is taken: poll */
+        ; /* no interrupt when an element is taken: poll */
     namp_ccm_stop(s);
     while (!namp_slot_done(s))
-        ;   /* the current transfer completes (DONE), or fails (DONE + ERROR) */
+        ; /* the current transfer completes (DONE), or fails (DONE + ERROR) */
     mcapi_status_t st = ccm_finish(ep);
     if (st == MCAPI_SUCCESS && (ep->flags & MP_EPF_PEER_GONE)) {
         tx_drop_pending(ep->tx);
@@ -368,7 +367,7 @@ __attribute__((noinline)) static mcapi_status_t send_mode_slow(struct mp_endpoin
 {
     *done = 1;
     if (src->ccm_slot >= 0 && src->send_mode != MP_SEND_CCM) {
-        mcapi_status_t st = ccm_leave(src);   /* the mode was changed after CCM sends */
+        mcapi_status_t st = ccm_leave(src); /* the mode was changed after CCM sends */
         if (st != MCAPI_SUCCESS)
             return st;
     }
@@ -413,8 +412,8 @@ mcapi_status_t mp_tr_msg_send(struct mp_endpoint *src, const struct mp_ephandle 
     return run_slot(0, dst, (uint32_t)(uintptr_t)buf, size);
 }
 
-mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
-                             uint32_t for_task)
+mcapi_status_t mp_tr_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst,
+                             uint32_t timeout_us, uint32_t for_task)
 {
     /* the handle must exist before the request names its address */
     ep->peer_h = *dst;
@@ -450,7 +449,7 @@ mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t
     if (size > (1u << ep->rmsg_log2))
         return MCAPI_ERR_PKT_SIZE;
     uint32_t ticket = ep->chan_ticket++;
-    if (ep->chan_serving != ticket)   /* once it is our turn nothing takes it back */
+    if (ep->chan_serving != ticket) /* once it is our turn nothing takes it back */
         chan_turn_wait(ep, ticket);
     int done;
     mcapi_status_t st = send_mode_dispatch(ep, &ep->peer_h, 1, buf, size, &done);
@@ -458,7 +457,7 @@ mcapi_status_t mp_tr_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t
         st = run_slot(NAMP_F_CON, &ep->peer_h, (uint32_t)(uintptr_t)buf, size);
     ep->chan_serving++;
     if (mp_chan_stop_due(ep))
-        mp_tr_chan_peer_gone(ep);   /* revoked (or deleted) while this send was under way */
+        mp_tr_chan_peer_gone(ep); /* revoked (or deleted) while this send was under way */
     return st;
 }
 
@@ -467,7 +466,10 @@ enum { OP_TURN, OP_RUN, OP_DONE };
 #define MAX_DST 16u
 /* per destination (handle address): FIFO tickets so that sends to one endpoint start in call
  * order; once started, the NAMP keeps their order (several may be in flight) */
-static struct { uintptr_t h; uint32_t ticket, serving, running; } dsts[MAX_DST];
+static struct {
+    uintptr_t h;
+    uint32_t ticket, serving, running;
+} dsts[MAX_DST];
 
 /* Index of the FIFO entry of destination h (an entry with sends outstanding is never reused). */
 static uint32_t dst_index(const struct mp_ephandle *h)
@@ -480,15 +482,12 @@ static uint32_t dst_index(const struct mp_ephandle *h)
             fr = i;
     }
     if (fr == MAX_DST)
-        fr = 0;   /* cannot happen with at most 16 requests under way */
+        fr = 0; /* cannot happen with at most 16 requests under way */
     dsts[fr].h = (uintptr_t)h;
     return fr;
 }
 
-uint32_t mp_tr_refused(void)
-{
-    return mp_stats.refused + (nslots ? namp_refused() : 0u);
-}
+uint32_t mp_tr_refused(void) { return mp_stats.refused + (nslots ? namp_refused() : 0u); }
 
 /* Completions of the non-blocking sends, polled with one register read per progress pass (a
  * trap per completion would cost more than the read while the core is busy). */
@@ -516,13 +515,13 @@ mcapi_status_t mp_tr_send_start(mcapi_request_t *r)
     if (r->ep && r->op_size > (1u << r->ep->rmsg_log2))
         return MCAPI_ERR_PKT_SIZE;
     uint32_t i = dst_index(r->dst_h);
-    r->op_pend = i;   /* cached for progress and hint */
+    r->op_pend = i; /* cached for progress and hint */
     if (r->op_src && r->op_src->tx && r->op_src->send_mode != MP_SEND_UNBUFFERED &&
         dsts[i].ticket == dsts[i].serving) {
         /* buffered / CCM: implicit completion, the call itself is the whole send */
         int done;
-        r->op_status = send_mode_dispatch(r->op_src, r->dst_h, r->ep != NULL, r->op_buf,
-                                          r->op_size, &done);
+        r->op_status =
+            send_mode_dispatch(r->op_src, r->dst_h, r->ep != NULL, r->op_buf, r->op_size, &done);
         r->op_ticket = dsts[i].ticket++;
         dsts[i].serving++;
         r->op = OP_DONE;
@@ -548,11 +547,10 @@ int mp_tr_send_progress(mcapi_request_t *r)
             r->op_dma = (uint32_t)s;
             /* no IEN: completions are polled once per progress pass (mp_tr_poll); the
              * interrupt is armed only before the core sleeps (mp_tr_send_hint) */
-            namp_slot_start((unsigned)s, r->ep ? NAMP_F_CON : 0u,
-                            (uint32_t)(uintptr_t)r->dst_h->hw, (uint32_t)(uintptr_t)r->op_buf,
-                            r->op_size);
-            done_now &= ~(1u << s);   /* a sampled DONE of the slot's previous user is stale */
-            dsts[r->op_pend].serving++;   /* started: the next send to this destination may start */
+            namp_slot_start((unsigned)s, r->ep ? NAMP_F_CON : 0u, (uint32_t)(uintptr_t)r->dst_h->hw,
+                            (uint32_t)(uintptr_t)r->op_buf, r->op_size);
+            done_now &= ~(1u << s);     /* a sampled DONE of the slot's previous user is stale */
+            dsts[r->op_pend].serving++; /* started: the next send to this destination may start */
             dsts[r->op_pend].running++;
             waiting_starts--;
             waiting_runs++;
@@ -568,15 +566,14 @@ int mp_tr_send_progress(mcapi_request_t *r)
             waiting_runs--;
             dsts[r->op_pend].running--;
             if (r->ep && mp_chan_stop_due(r->ep))
-                mp_tr_chan_peer_gone(r->ep);   /* the last one under way tells the receiver */
+                mp_tr_chan_peer_gone(r->ep); /* the last one under way tells the receiver */
             if (err)
                 last_error = err;
             r->op_status = map_error(err);
             r->op = OP_DONE;
             return 1;
         }
-        default:
-            return 1;
+        default: return 1;
         }
     }
 }
@@ -585,15 +582,13 @@ int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
 {
     (void)wake;
     switch (r->op) {
-    case OP_TURN:
-        return dsts[r->op_pend].serving == r->op_ticket && namp_slots_busy() != all_slots;
+    case OP_TURN: return dsts[r->op_pend].serving == r->op_ticket && namp_slots_busy() != all_slots;
     case OP_RUN:
         if ((done_now | namp_done_mask()) & (1u << r->op_dma))
             return 1;
-        namp_slot_irq_on(r->op_dma);   /* the caller sleeps next: DONE must wake it */
+        namp_slot_irq_on(r->op_dma); /* the caller sleeps next: DONE must wake it */
         return namp_slot_done(r->op_dma);
-    default:
-        return 1;
+    default: return 1;
     }
 }
 
@@ -607,7 +602,8 @@ int mp_tr_send_hint(const mcapi_request_t *r, uint64_t *wake)
 void mp_tr_credit_path_init(struct mp_endpoint *ep)
 {
     namp_handle_t *x = hw_h(&ep->peer_h);
-    if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep || !(x->flags & NAMP_H_F_CONNECTED)) {
+    if (x->tile != ep->peer_node || x->endpoint != ep->peer_ep ||
+        !(x->flags & NAMP_H_F_CONNECTED)) {
         ep->peer_h.node = ep->peer_node;
         ep->peer_h.addr = ep->peer_ep;
         /* the sender's handle holds this endpoint's identity: a CREDIT carries it */
@@ -630,7 +626,7 @@ static void credit_slot(struct mp_endpoint *ep, uint32_t n, uint32_t revoke)
 void mp_tr_chan_released(struct mp_endpoint *ep)
 {
     if (ep->flags & MP_EPF_SENDER_GONE)
-        return;   /* the sender's handle is no longer its channel's: no credit slot to it */
+        return; /* the sender's handle is no longer its channel's: no credit slot to it */
     /* credits go back after half the window (thesis 3.2.2.1), through a credit slot (CoM); the
      * elements of failed transfers the buffer skipped (void) count as released too */
     uint32_t voids = ep->rx->voids;
@@ -652,7 +648,7 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
  * the revoke names that handle. */
 struct mp_endpoint *mp_sw_ext_chan_sender(uint32_t addr)
 {
-    return mp_ep_from_addr(addr - (uint32_t)__builtin_offsetof(struct mp_endpoint, peer_h));
+    return mp_ep_from_addr(addr - (uint32_t) __builtin_offsetof(struct mp_endpoint, peer_h));
 }
 
 /* 1 when every element of the send buffer has been freed by the NAMP. */
@@ -700,11 +696,11 @@ mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep)
 
 int mp_tr_endpoint_closing(struct mp_endpoint *ep)
 {
-    hw_ep(ep)->state = NAMP_EP_STATE_DELETED;   /* the target refuses new allocations */
+    hw_ep(ep)->state = NAMP_EP_STATE_DELETED; /* the target refuses new allocations */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (ep->tx && nslots) {
         if (ep->ccm_slot >= 0)
-            (void)ccm_leave(ep);   /* an error was the sender's to see; the slot is freed */
+            (void)ccm_leave(ep); /* an error was the sender's to see; the slot is freed */
         /* a revoked channel's buffered slots wait for credit for good: do not wait for them,
          * their send buffer stays quarantined (mp_tr_endpoint_reapable) */
         if (!(ep->flags & MP_EPF_PEER_GONE))

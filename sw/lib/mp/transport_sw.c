@@ -8,7 +8,7 @@
 
 #include "mp/proto.h"
 #include "na/na.h"
-#include "transport.h"   /* mp_tr_chan_peer_gone: the NAMP's own under MP_SW_BASE */
+#include "transport.h" /* mp_tr_chan_peer_gone: the NAMP's own under MP_SW_BASE */
 
 /* Built alone (library mp_buffer/mp_rma/mp_rdma) these are the transport entry points; built
  * under the NAMP transport (MP_SW_BASE) they keep the set-up protocol (lookup, connect) and the
@@ -20,31 +20,32 @@
 #define chan_sender mp_sw_ext_chan_sender
 #else
 #define MP_SW(name) mp_tr_##name
-void mp_tr_poll(void) {}   /* the baseline's completions come through its interrupt handler */
+void mp_tr_poll(void) {} /* the baseline's completions come through its interrupt handler */
 uint32_t mp_tr_refused(void) { return mp_stats.refused; }
 /* The sending endpoint of a channel by the address its CONNECT_REQ carried (the endpoint). */
 static struct mp_endpoint *chan_sender(uint32_t addr) { return mp_ep_from_addr(addr); }
 #endif
 
-#define MP_PENDING_SLOTS 8u   /* outstanding requests waiting for a response */
-#define MP_MAX_DMA 8u
+#define MP_PENDING_SLOTS 8u /* outstanding requests waiting for a response */
+#define MP_MAX_DMA       8u
 
 struct pending {
     volatile uint32_t done;
     uint32_t type;
     uint32_t w[6];
-    uint32_t tag;   /* the request id it waits for: slot | sequence << 8 (a late answer to a request
-                       that timed out names an older tag and is dropped) */
+    /* the request id it waits for: slot | sequence << 8 (a late answer to a request
+     * that timed out names an older tag and is dropped) */
+    uint32_t tag;
 };
 
 static struct pending pend[MP_PENDING_SLOTS];
-static uint32_t pend_used;           /* bit i: pend[i] belongs to an outstanding request */
+static uint32_t pend_used; /* bit i: pend[i] belongs to an outstanding request */
 static uint32_t mesh_w;
-static uint32_t max_payload_words;   /* DATA packet: max flits - header - address */
+static uint32_t max_payload_words; /* DATA packet: max flits - header - address */
 static uint32_t features;
-static uint32_t dma_slots;           /* DMA slots used (NA_DMA_SLOTS, at most MP_MAX_DMA) */
-static uint32_t dma_busy;            /* bit i: slot i is programmed */
-static volatile uint32_t dma_done;   /* bit i: slot i finished (set by the interrupt handler) */
+static uint32_t dma_slots;         /* DMA slots used (NA_DMA_SLOTS, at most MP_MAX_DMA) */
+static uint32_t dma_busy;          /* bit i: slot i is programmed */
+static volatile uint32_t dma_done; /* bit i: slot i finished (set by the interrupt handler) */
 static volatile uint32_t dma_result[MP_MAX_DMA];
 
 static int pend_alloc(void)
@@ -136,10 +137,7 @@ static void send_resp(uint32_t tile, uint32_t type, const uint32_t *w, unsigned 
     tx_packet(MP_NOCBUF_RESP, tile, type, w, n, NULL, 0);
 }
 
-static int ep_valid(struct mp_endpoint *ep)
-{
-    return ep && ep->state == MP_EP_READY;
-}
+static int ep_valid(struct mp_endpoint *ep) { return ep && ep->state == MP_EP_READY; }
 
 /* The receiving side a channel's sender sends to now (tile, endpoint address). Under the NAMP
  * that is its handle: NAMP-PS moves the receiver by rewriting the sender's handle (RELOC,
@@ -171,7 +169,7 @@ static void chan_revoked(uint32_t sender, uint32_t addr, uint32_t src)
 static void handle_request(void)
 {
     uint32_t hdr = rx_word(MP_NOCBUF_REQ);
-    uint32_t words = (hdr >> NOC_HDR_LENGTH_SHIFT) & 63u;   /* length - 1 = payload words */
+    uint32_t words = (hdr >> NOC_HDR_LENGTH_SHIFT) & 63u; /* length - 1 = payload words */
     uint32_t type = hdr & 15u, src = hdr_src_tile(hdr);
     mp_stats.packets_rx++;
     switch (type) {
@@ -228,7 +226,7 @@ static void handle_request(void)
         mp_cbuffer_commit(ep->rx, idx, size);
         return;
     }
-    case MP_MSG_CREDIT: {   /* "stopped": the sender of a revoked channel writes no more */
+    case MP_MSG_CREDIT: { /* "stopped": the sender of a revoked channel writes no more */
         uint32_t addr = rx_word(MP_NOCBUF_REQ);
         (void)rx_word(MP_NOCBUF_REQ);
         struct mp_endpoint *ep = mp_ep_from_addr(addr);
@@ -247,21 +245,22 @@ static void handle_request(void)
         uint32_t for_task = rx_word(MP_NOCBUF_REQ);
         struct mp_endpoint *ep = mp_ep_from_addr(addr);
         uint32_t r[6] = {req, MCAPI_SUCCESS, 0, 0, 0, 0};
-        if (!ep_valid(ep) || ep->id != id)   /* another endpoint in that memory by now */
+        if (!ep_valid(ep) || ep->id != id) /* another endpoint in that memory by now */
             r[1] = MCAPI_ERR_ENDP_INVALID;
-        else if (for_task && !(ep->flags & MP_EPF_OPEN_WANTED) && !(ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)))
-            r[1] = MCAPI_ERR_CHAN_NOTOPEN;   /* its owner has not asked for a channel here */
+        else if (for_task && !(ep->flags & MP_EPF_OPEN_WANTED) &&
+                 !(ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND)))
+            r[1] = MCAPI_ERR_CHAN_NOTOPEN; /* its owner has not asked for a channel here */
         else if (ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_CHAN_SEND))
             r[1] = MCAPI_ERR_CHAN_CONNECTED;
         else if (mp_cbuffer_used(ep->rx) != 0)
-            r[1] = MCAPI_ERR_CHAN_TYPE;     /* holds connection-less messages */
+            r[1] = MCAPI_ERR_CHAN_TYPE; /* holds connection-less messages */
         else {
             ep->peer_node = src;
             ep->peer_ep = sender;
             ep->released = 0;
             ep->flags |= MP_EPF_CHAN_RECV;
 #ifdef MP_SW_BASE
-            mp_sw_ext_chan_accepted(ep);   /* the NAMP target now refuses messages to it */
+            mp_sw_ext_chan_accepted(ep); /* the NAMP target now refuses messages to it */
 #endif
             /* the geometry as created: a task's buffer header is the task's to write, and the
              * sender's NAMP writes where this says, unchecked (SV isolation) */
@@ -273,9 +272,7 @@ static void handle_request(void)
         send_resp(src, MP_MSG_CONNECT_ACK, r, 6);
         return;
     }
-    default:
-        na_nocbuf_rx_discard(MP_NOCBUF_REQ);
-        return;
+    default: na_nocbuf_rx_discard(MP_NOCBUF_REQ); return;
     }
 }
 
@@ -304,7 +301,7 @@ static void handle_response(void)
     uint32_t req = rx_word(MP_NOCBUF_RESP);
     struct pending *p = &pend[(req & 0xFFu) % MP_PENDING_SLOTS];
     if (!(pend_used & (1u << ((req & 0xFFu) % MP_PENDING_SLOTS))) || p->tag != req) {
-        na_nocbuf_rx_discard(MP_NOCBUF_RESP);   /* its request gave up */
+        na_nocbuf_rx_discard(MP_NOCBUF_RESP); /* its request gave up */
         return;
     }
     for (uint32_t i = 1; i < words; ++i)
@@ -399,7 +396,7 @@ mcapi_status_t MP_SW(init)(void)
     mesh_w = tile_mesh_width();
     features = na_features();
     uint32_t flits = na_max_packet_flits();
-    if (flits < MP_MAX_CONTROL_FLITS)  /* a clear refusal, not a bus error on the 7th flit */
+    if (flits < MP_MAX_CONTROL_FLITS) /* a clear refusal, not a bus error on the 7th flit */
         return packets_too_short(flits);
     max_payload_words = flits > 2 ? flits - 2u : 1u;
     dma_slots = (features & NA_FEATURE_DMA) ? na_dma_slots() : 0u;
@@ -408,12 +405,12 @@ mcapi_status_t MP_SW(init)(void)
     irq_set_handler(IRQ_M_EXT, na_isr);
     irq_set_handler(IRQ_M_TIMER, timer_isr);
     /* keeps the OSQM's source: a kernel may have enabled it before the library starts */
-    na_irq_set_mask((na_irq_mask() & NA_IRQ_SRC_OSQM) |
-                    NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 | NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR
+    na_irq_set_mask((na_irq_mask() & NA_IRQ_SRC_OSQM) | NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 |
+                    NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR
 #ifdef MP_SW_BASE
-                        | mp_sw_ext_irq_mask()
+                    | mp_sw_ext_irq_mask()
 #endif
-                    );
+    );
     irq_enable(IRQ_M_EXT);
     irq_enable(IRQ_M_TIMER);
     irq_global_enable();
@@ -469,7 +466,8 @@ static void request(uint32_t tile, uint32_t type, uint32_t *w, unsigned n, struc
     (void)request_timed(tile, type, w, n, out, 0);
 }
 
-mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t timeout_us, struct mp_ephandle *out)
+mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t timeout_us,
+                            struct mp_ephandle *out)
 {
     uint32_t w[2] = {0, port};
     struct pending res, *p = &res;
@@ -527,8 +525,8 @@ static mcapi_status_t put_data(uint32_t path, uint32_t tile, uint32_t dst, const
     }
 }
 
-mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
-                              uint32_t for_task)
+mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst,
+                              uint32_t timeout_us, uint32_t for_task)
 {
 #ifdef MP_SW_BASE
     uint32_t w[5] = {0, dst->addr, mp_sw_ext_connect_sender_addr(ep), dst->id, for_task};
@@ -540,8 +538,9 @@ mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *
     ep->peer_node = dst->node;
     ep->peer_ep = dst->addr;
     if (request_timed(dst->node, MP_MSG_CONNECT_REQ, w, 5, p, timeout_us) != MCAPI_SUCCESS)
-        p->w[0] = MCAPI_TIMEOUT;   /* a late ACK finds no request: the receiver stays unconnected
-                                      until its endpoint goes (as for any peer that goes away) */
+        /* a late ACK finds no request: the receiver stays unconnected
+         * until its endpoint goes (as for any peer that goes away) */
+        p->w[0] = MCAPI_TIMEOUT;
     if (p->w[0] != MCAPI_SUCCESS) {
         ep->peer_node = ep->peer_ep = 0;
         return (mcapi_status_t)p->w[0];
@@ -551,7 +550,7 @@ mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *
     ep->rmsg_log2 = p->w[3] >> 8;
     ep->rcap_log2 = p->w[3] & 0xFFu;
     ep->chan_idx = p->w[4];
-    __atomic_fetch_or(&ep->flags, MP_EPF_CHAN_SEND, __ATOMIC_RELAXED);   /* vs. the handler */
+    __atomic_fetch_or(&ep->flags, MP_EPF_CHAN_SEND, __ATOMIC_RELAXED); /* vs. the handler */
     return MCAPI_SUCCESS;
 }
 
@@ -604,11 +603,12 @@ static mcapi_status_t move_data(uint32_t path, uint32_t tile, uint32_t dst, cons
     return st;
 }
 
-mcapi_status_t MP_SW(msg_send)(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size)
+mcapi_status_t MP_SW(msg_send)(struct mp_endpoint *src, const struct mp_ephandle *dst,
+                               const void *buf, uint32_t size)
 {
     (void)src;
     uint32_t node = dst->node, addr = dst->addr;
-    uint32_t path = mp_data_path, backoff = 8;   /* mtime ticks, doubled per NACK up to 1024 */
+    uint32_t path = mp_data_path, backoff = 8; /* mtime ticks, doubled per NACK up to 1024 */
     if ((path == MP_PATH_RMA && !(features & NA_FEATURE_RMA)) ||
         (path == MP_PATH_RDMA && dma_slots == 0))
         return MCAPI_ERR_NOT_SUPPORTED;
@@ -644,10 +644,10 @@ mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_
         return MCAPI_ERR_NOT_SUPPORTED;
     if (size > (1u << ep->rmsg_log2))
         return MCAPI_ERR_PKT_SIZE;
-    uint32_t ticket = ep->chan_ticket++;      /* after earlier non-blocking sends */
+    uint32_t ticket = ep->chan_ticket++; /* after earlier non-blocking sends */
     MP_WAIT_UNTIL(ep->chan_serving == ticket &&
                   (ep->credits != 0 || (ep->flags & MP_EPF_PEER_GONE)));
-    if (ep->flags & MP_EPF_PEER_GONE) {      /* the receive endpoint was deleted: no write */
+    if (ep->flags & MP_EPF_PEER_GONE) { /* the receive endpoint was deleted: no write */
         ep->chan_serving++;
         MP_SW(chan_peer_gone)(ep);
         return MCAPI_ERR_CHAN_INVALID;
@@ -661,7 +661,7 @@ mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_
     uint32_t c[3] = {ep->peer_ep, idx, st == MCAPI_SUCCESS ? size : 0u};
     tx_packet(MP_NOCBUF_REQ, ep->peer_node, MP_MSG_COMPLETE, c, 3, NULL, 0);
     ep->chan_serving++;
-    if (mp_chan_stop_due(ep))   /* revoked (or deleted) while this packet was under way */
+    if (mp_chan_stop_due(ep)) /* revoked (or deleted) while this packet was under way */
         MP_SW(chan_peer_gone)(ep);
     return st;
 }
@@ -696,14 +696,14 @@ mcapi_status_t MP_SW(send_start)(mcapi_request_t *r)
         return MCAPI_ERR_NOT_SUPPORTED;
     if (r->op_path == MP_PATH_RDMA && dma_slots == 0)
         return MCAPI_ERR_NOT_SUPPORTED;
-    if (r->ep) {                       /* channel: FIFO among this channel's sends */
+    if (r->ep) { /* channel: FIFO among this channel's sends */
         if (r->op_size > (1u << r->ep->rmsg_log2))
             return MCAPI_ERR_PKT_SIZE;
         r->op_ticket = r->ep->chan_ticket++;
         r->op = OP_CREDIT;
     } else {
         r->op = OP_ALLOC;
-        r->op_backoff = 8;             /* mtime ticks, doubled per NACK up to 1024 */
+        r->op_backoff = 8; /* mtime ticks, doubled per NACK up to 1024 */
         r->op_retry_at = 0;
         r->op_ticket = msg_ticket++;
     }
@@ -761,7 +761,7 @@ int MP_SW(send_progress)(mcapi_request_t *r)
             struct mp_endpoint *ep = r->ep;
             if (ep->chan_serving != r->op_ticket)
                 return 0;
-            if (ep->flags & MP_EPF_PEER_GONE) {   /* the receive endpoint was deleted */
+            if (ep->flags & MP_EPF_PEER_GONE) { /* the receive endpoint was deleted */
                 send_finish(r, MCAPI_ERR_CHAN_INVALID);
                 return 1;
             }
@@ -795,13 +795,13 @@ int MP_SW(send_progress)(mcapi_request_t *r)
             break;
         case OP_COMPLETE: {
             /* sent after a failed transfer too (size 0), so that the slot is not lost */
-            uint32_t c[3] = {r->dst_addr, r->op_idx, r->op_status == MCAPI_SUCCESS ? r->op_size : 0u};
+            uint32_t c[3] = {r->dst_addr, r->op_idx,
+                             r->op_status == MCAPI_SUCCESS ? r->op_size : 0u};
             tx_packet(MP_NOCBUF_REQ, r->dst_node, MP_MSG_COMPLETE, c, 3, NULL, 0);
             send_finish(r, r->op_status);
             return 1;
         }
-        default:
-            return 1;
+        default: return 1;
         }
     }
 }
@@ -818,24 +818,20 @@ int MP_SW(send_hint)(const mcapi_request_t *r, uint64_t *wake)
             return 0;
         }
         return pend_used != (1u << MP_PENDING_SLOTS) - 1u;
-    case OP_ALLOC_WAIT:
-        return pend[r->op_pend].done != 0;
+    case OP_ALLOC_WAIT: return pend[r->op_pend].done != 0;
     case OP_CREDIT:
         return r->ep->chan_serving == r->op_ticket &&
                (r->ep->credits != 0 || (r->ep->flags & MP_EPF_PEER_GONE));
-    case OP_DATA:
-        return r->op_path != MP_PATH_RDMA || dma_busy != (1u << dma_slots) - 1u;
-    case OP_DMA_WAIT:
-        return (dma_done & (1u << r->op_dma)) != 0;
-    default:
-        return 1;
+    case OP_DATA: return r->op_path != MP_PATH_RDMA || dma_busy != (1u << dma_slots) - 1u;
+    case OP_DMA_WAIT: return (dma_done & (1u << r->op_dma)) != 0;
+    default: return 1;
     }
 }
 
 void MP_SW(chan_released)(struct mp_endpoint *ep)
 {
     if (ep->flags & MP_EPF_SENDER_GONE)
-        return;   /* no sender to give credits to */
+        return; /* no sender to give credits to */
     /* credits go back after half the window (thesis 3.2.2.1) */
     if (++ep->released >= (mp_cbuffer_capacity(ep->rx) + 1u) / 2u) {
         uint32_t c[2] = {ep->peer_ep, ep->released};
@@ -898,7 +894,7 @@ static void send_stopped(uint32_t node, uint32_t addr)
 
 void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)
 {
-    uint32_t saved = irq_global_disable();   /* flags are also set by the interrupt handler */
+    uint32_t saved = irq_global_disable(); /* flags are also set by the interrupt handler */
     int tell = !(ep->flags & MP_EPF_STOP_SENT) && ep->chan_ticket == ep->chan_serving;
     if (tell)
         ep->flags |= MP_EPF_STOP_SENT;

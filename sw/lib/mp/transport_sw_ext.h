@@ -9,9 +9,10 @@
 
 /* ---- offered by the base (transport_sw.c): set-up protocol and progress engine */
 mcapi_status_t mp_sw_init(void);
-mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst, uint32_t timeout_us,
-                             uint32_t for_task);
-mcapi_status_t mp_sw_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst, const void *buf, uint32_t size);
+mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst,
+                             uint32_t timeout_us, uint32_t for_task);
+mcapi_status_t mp_sw_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst,
+                              const void *buf, uint32_t size);
 mcapi_status_t mp_sw_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size);
 mcapi_status_t mp_sw_send_start(mcapi_request_t *r);
 int mp_sw_send_progress(mcapi_request_t *r);

@@ -7,9 +7,22 @@
 
 #include "mpi_internal.h"
 
-enum { MPI_TAG_BARRIER = 1, MPI_TAG_BCAST, MPI_TAG_SCATTER, MPI_TAG_GATHER, MPI_TAG_ALLGATHER,
-       MPI_TAG_REDUCE, MPI_TAG_ALLREDUCE, MPI_TAG_ALLTOALL, MPI_TAG_ALLTOALLV, MPI_TAG_ALLGATHERV,
-       MPI_TAG_GATHERV, MPI_TAG_SCATTERV, MPI_TAG_REDUCE_SCATTER, MPI_TAG_RMA };
+enum {
+    MPI_TAG_BARRIER = 1,
+    MPI_TAG_BCAST,
+    MPI_TAG_SCATTER,
+    MPI_TAG_GATHER,
+    MPI_TAG_ALLGATHER,
+    MPI_TAG_REDUCE,
+    MPI_TAG_ALLREDUCE,
+    MPI_TAG_ALLTOALL,
+    MPI_TAG_ALLTOALLV,
+    MPI_TAG_ALLGATHERV,
+    MPI_TAG_GATHERV,
+    MPI_TAG_SCATTERV,
+    MPI_TAG_REDUCE_SCATTER,
+    MPI_TAG_RMA
+};
 /* + k: the k-th non-blocking collective of a communicator (coll_nb.c) */
 #define MPI_TAG_NBC 0x100000
 
@@ -62,7 +75,7 @@ int mpi_allreduce_recdoubling(const void *sbuf, void *rbuf, int count, MPI_Datat
 
 /* NAMP-CC (coll_cc.c). *_ok: whether the collective goes to the adapter (same answer on every
  * member). mpi_cc_reduce returns -1 when the root refused the setup (then: software). */
-int mpi_cc_present(void);   /* NA_FEATURE_NAMP_CC_* bits usable here, 0: none */
+int mpi_cc_present(void); /* NA_FEATURE_NAMP_CC_* bits usable here, 0: none */
 int mpi_cc_bcast_ok(uint32_t bytes, MPI_Comm c);
 int mpi_cc_reduce_ok(int count, MPI_Datatype t, MPI_Op op, MPI_Comm c);
 int mpi_cc_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c);

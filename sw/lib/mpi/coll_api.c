@@ -36,7 +36,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c)
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                 MPI_Datatype rt, int root, MPI_Comm c)
 {
-    if (rbuf == MPI_IN_PLACE) {   /* the root keeps its block where it is */
+    if (rbuf == MPI_IN_PLACE) { /* the root keeps its block where it is */
         int rc = check(c, scount, st, sbuf, root);
         if (rc == MPI_SUCCESS && c->rank != root)
             rc = MPI_ERR_BUFFER;
@@ -58,7 +58,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int r
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                MPI_Datatype rt, int root, MPI_Comm c)
 {
-    if (sbuf == MPI_IN_PLACE) {   /* the root's block is already in place */
+    if (sbuf == MPI_IN_PLACE) { /* the root's block is already in place */
         int rc = check(c, rcount, rt, rbuf, root);
         if (rc == MPI_SUCCESS && c->rank != root)
             rc = MPI_ERR_BUFFER;
@@ -80,7 +80,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rc
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                   MPI_Datatype rt, MPI_Comm c)
 {
-    if (sbuf == MPI_IN_PLACE) {   /* this rank's block is already in place */
+    if (sbuf == MPI_IN_PLACE) { /* this rank's block is already in place */
         if (!mpi_initialized || !mpi_comm_ok(c))
             return mpi_err(c, MPI_ERR_COMM, "MPI_Allgather");
         sbuf = rbuf ? (uint8_t *)rbuf + (size_t)c->rank * nbytes(rcount, rt) : NULL;
@@ -116,7 +116,7 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op o
 {
     void *tmp = NULL;
     int rc = MPI_SUCCESS;
-    if (sbuf == MPI_IN_PLACE) {   /* the root's: its input is its receive buffer */
+    if (sbuf == MPI_IN_PLACE) { /* the root's: its input is its receive buffer */
         if (!mpi_initialized || !mpi_comm_ok(c))
             return mpi_err(c, MPI_ERR_COMM, "MPI_Reduce");
         if (c->rank != root || (!rbuf && count > 0))

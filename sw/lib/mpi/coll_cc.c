@@ -25,16 +25,16 @@
 #include "mcapix_cc.h"
 #include "na_registers.h"
 
-#define MPI_PORT_CC_RED 0x4E00u   /* + ctx / 2: reduction root endpoint of a communicator */
-#define MPI_CC_RED_SLOT_LOG2 11u  /* 2 KiB elements: the largest CC reduction */
-#define MPI_CC_RED_CAP_LOG2 2u    /* 4 reductions can be in flight to one root */
+#define MPI_PORT_CC_RED      0x4E00u /* + ctx / 2: reduction root endpoint of a communicator */
+#define MPI_CC_RED_SLOT_LOG2 11u     /* 2 KiB elements: the largest CC reduction */
+#define MPI_CC_RED_CAP_LOG2  2u      /* 4 reductions can be in flight to one root */
 
 struct mpi_cc_comm {
-    mcapix_mcast_group_t *bcast;  /* this rank as the broadcast root */
-    mcapi_endpoint_t red_ep;      /* this rank as the reduction root: its endpoint ... */
-    mcapix_reduce_rx_t *rx;       /* ... and receive side */
-    mcapix_reduce_tx_t **tx;      /* per root rank: this rank's contributor to it */
-    int8_t *red_state;            /* per root rank: 0 not set up, 1 ready, -1 refused */
+    mcapix_mcast_group_t *bcast; /* this rank as the broadcast root */
+    mcapi_endpoint_t red_ep;     /* this rank as the reduction root: its endpoint ... */
+    mcapix_reduce_rx_t *rx;      /* ... and receive side */
+    mcapix_reduce_tx_t **tx;     /* per root rank: this rank's contributor to it */
+    int8_t *red_state;           /* per root rank: 0 not set up, 1 ready, -1 refused */
 };
 
 /* With more than one rank per tile the collectives stay in software: the CC calls end in the NAMP
@@ -51,10 +51,10 @@ static int type_of(MPI_Datatype t)
     case MPI_CHAR: return MCAPIX_T_INT8;
     case MPI_SHORT: return MCAPIX_T_INT16;
     case MPI_INT: return MCAPIX_T_INT32;
-    case MPI_LONG: return MCAPIX_T_INT32;   /* 32 bits on this target */
+    case MPI_LONG: return MCAPIX_T_INT32; /* 32 bits on this target */
     case MPI_UNSIGNED: return MCAPIX_T_UINT32;
     case MPI_UNSIGNED_LONG: return MCAPIX_T_UINT32;
-    default: return -1;   /* long long, float, double: not in the adapter's ALU */
+    default: return -1; /* long long, float, double: not in the adapter's ALU */
     }
 }
 static int op_of(MPI_Op op)
@@ -68,7 +68,7 @@ static int op_of(MPI_Op op)
     case MPI_BXOR: return MCAPIX_OP_BXOR;
     case MPI_LAND: return MCAPIX_OP_LAND;
     case MPI_LOR: return MCAPIX_OP_LOR;
-    default: return -1;   /* PROD: no multiplier in the adapter */
+    default: return -1; /* PROD: no multiplier in the adapter */
     }
 }
 
@@ -153,7 +153,7 @@ static mcapix_mcast_group_t *bcast_group(MPI_Comm c)
 
 int mpi_cc_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c)
 {
-    if (c->rank != root) {   /* an eager message from the root, through the matching engine */
+    if (c->rank != root) { /* an eager message from the root, through the matching engine */
         struct mpi_request *rq = NULL;
         MPI_Status st;
         int rc = mpi_irecv_ctx(buf, bytes, root, MPI_TAG_BCAST, c, c->ctx + 1u, &rq);
@@ -165,8 +165,8 @@ int mpi_cc_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c)
     mcapix_mcast_group_t *g = bcast_group(c);
     if (!g)
         return MPI_ERR_OTHER;
-    struct mpi_hdr h = {MPI_K_EAGER, (uint16_t)(c->ctx + 1u), c->rank, MPI_TAG_BCAST, bytes,
-                        (uint32_t)mpi_world_rank << 20};
+    struct mpi_hdr h = {MPI_K_EAGER, (uint16_t)(c->ctx + 1u),       c->rank, MPI_TAG_BCAST,
+                        bytes,       (uint32_t)mpi_world_rank << 20};
     /* the adapter takes the group only while none of our own sends is under way (they could
      * be overtaken); finish them first so that the multicast runs in the adapter. The message
      * [header][payload] is built in a send-pool slot, free from then until we return. */
@@ -197,7 +197,7 @@ static int reduce_setup(int root, MPI_Comm c)
                 mcapix_reduce_rx_create(s->rx, s->red_ep, (uint32_t)(c->size - 1), &st);
             ok = s->rx && st == MCAPI_SUCCESS;
         } else {
-            ok = 2;   /* refused, and the root cannot remember it: all ask again next time */
+            ok = 2; /* refused, and the root cannot remember it: all ask again next time */
         }
     }
     int rc = mpi_bcast_binomial(&ok, 1, root, c);
@@ -206,19 +206,19 @@ static int reduce_setup(int root, MPI_Comm c)
     if (ok == 2)
         return 0;
     if (!s)
-        return ok ? -MPI_ERR_NO_MEM : 0;   /* a member without memory cannot follow the root */
+        return ok ? -MPI_ERR_NO_MEM : 0; /* a member without memory cannot follow the root */
     s->red_state[root] = ok ? 1 : -1;
     if (!ok || c->rank == root)
         return ok;
-    mcapi_endpoint_t to = mcapi_endpoint_get(MCAPI_DOMAIN, (mcapi_node_t)mpi_world_of(c, root),
-                                             MPI_PORT_CC_RED + (c->ctx >> 1),
-                                             MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t to =
+        mcapi_endpoint_get(MCAPI_DOMAIN, (mcapi_node_t)mpi_world_of(c, root),
+                           MPI_PORT_CC_RED + (c->ctx >> 1), MCAPI_TIMEOUT_INFINITE, &st);
     mcapix_reduce_tx_t *tx = st == MCAPI_SUCCESS ? malloc(sizeof *tx) : NULL;
     if (tx)
         mcapix_reduce_tx_create(tx, mpi_main_endpoint(), to, &st);
     if (!tx || st != MCAPI_SUCCESS) {
         free(tx);
-        return -MPI_ERR_OTHER;   /* the root waits for us: documented as fatal for this comm */
+        return -MPI_ERR_OTHER; /* the root waits for us: documented as fatal for this comm */
     }
     s->tx[root] = tx;
     return 1;
@@ -241,7 +241,7 @@ int mpi_cc_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_O
     uint32_t bytes = (uint32_t)count * (uint32_t)mpi_type_size(t);
     mcapi_status_t st;
     if (c->rank != root) {
-        mpi_sends_drain();   /* the adapter takes a contribution only when our sends are idle */
+        mpi_sends_drain(); /* the adapter takes a contribution only when our sends are idle */
         mcapix_reduce_send(s->tx[root], (uint32_t)op_of(op), (uint32_t)type_of(t), sbuf, bytes,
                            &st);
         return st == MCAPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
@@ -257,6 +257,6 @@ int mpi_cc_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_O
              : got != bytes                ? MPI_ERR_COUNT
                                            : MPI_SUCCESS;
     if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE || rc == MPI_ERR_COUNT)
-        mpi_op_apply(op, t, sbuf, rbuf, count);   /* the root's own contribution */
+        mpi_op_apply(op, t, sbuf, rbuf, count); /* the root's own contribution */
     return rc;
 }

@@ -19,20 +19,20 @@ struct nbc_op {
     int peer;
     uint8_t *buf;
     uint32_t bytes;
-    uint8_t send, last;   /* last: the op ends its round */
+    uint8_t send, last; /* last: the op ends its round */
 };
 
 struct nbc {
     MPI_Comm c;
     int tag;
     struct nbc_op *ops;
-    int nops, cap, next;          /* next: first op of the round to post */
-    struct mpi_request **reqs;    /* the posted round (NULL once taken) */
+    int nops, cap, next;       /* next: first op of the round to post */
+    struct mpi_request **reqs; /* the posted round (NULL once taken) */
     int *reqop;
     int nreq;
     int rc;
-    void *tmp;                    /* freed with the schedule (an in-place send copy) */
-    struct mpi_request *req;      /* the caller's request */
+    void *tmp;               /* freed with the schedule (an in-place send copy) */
+    struct mpi_request *req; /* the caller's request */
     struct nbc *link;
 };
 
@@ -85,7 +85,7 @@ static void post_round(struct nbc *n)
     while (end < n->nops && !n->ops[end].last)
         ++end;
     if (end < n->nops)
-        ++end;   /* include the op that ends the round */
+        ++end; /* include the op that ends the round */
     n->nreq = 0;
     for (int pass = 0; pass < 2; ++pass)
         for (int i = first; i < end; ++i) {
@@ -93,9 +93,10 @@ static void post_round(struct nbc *n)
             if (o->send != (pass == 1))
                 continue;
             struct mpi_request *r = NULL;
-            int rc = o->send
-                ? mpi_isend_ctx(o->buf, o->bytes, o->peer, n->tag, n->c, n->c->ctx + 1u, &r)
-                : mpi_irecv_ctx(o->buf, o->bytes, o->peer, n->tag, n->c, n->c->ctx + 1u, &r);
+            int rc =
+                o->send
+                    ? mpi_isend_ctx(o->buf, o->bytes, o->peer, n->tag, n->c, n->c->ctx + 1u, &r)
+                    : mpi_irecv_ctx(o->buf, o->bytes, o->peer, n->tag, n->c, n->c->ctx + 1u, &r);
             if (rc != MPI_SUCCESS && n->rc == MPI_SUCCESS)
                 n->rc = rc;
             if (r) {
@@ -120,7 +121,7 @@ static int step(struct nbc *n)
         int w = mpi_wait_req(n->reqs[i], &st);
         n->reqs[i] = NULL;
         if (w == MPI_SUCCESS && !o->send && (uint32_t)st.count_bytes != o->bytes)
-            w = MPI_ERR_COUNT;   /* a peer sent less than this rank expects */
+            w = MPI_ERR_COUNT; /* a peer sent less than this rank expects */
         if (w != MPI_SUCCESS && n->rc == MPI_SUCCESS)
             n->rc = w;
     }
@@ -184,7 +185,7 @@ static int nbc_start(struct nbc *n, MPI_Request *out)
     r->st.MPI_TAG = MPI_ANY_TAG;
     n->req = r;
     *out = r;
-    in_progress = 1;   /* the posts below run the progress loop: not this schedule yet */
+    in_progress = 1; /* the posts below run the progress loop: not this schedule yet */
     if (n->nops)
         post_round(n);
     in_progress = 0;
@@ -276,7 +277,7 @@ static int sched_alltoallw(struct nbc *n, const void *sbuf, const uint32_t *sbyt
     if (in + sdisp[r] != out + rdisp[r])
         mpi_copy(out + rdisp[r], in + sdisp[r], sbytes[r] < rbytes[r] ? sbytes[r] : rbytes[r]);
     n->rc = sbytes[r] > rbytes[r] ? MPI_ERR_TRUNCATE : sbytes[r] < rbytes[r] ? MPI_ERR_COUNT : 0;
-    for (int k = 1; k < p; ++k) {   /* partners in a rotating order: not all at rank 0 first */
+    for (int k = 1; k < p; ++k) { /* partners in a rotating order: not all at rank 0 first */
         int from = (r - k + p) % p, to = (r + k) % p;
         int w = nbc_add(n, 0, from, out + rdisp[from], rbytes[from]);
         if (w == MPI_SUCCESS)
@@ -299,7 +300,6 @@ static int comm_check(MPI_Comm c)
 {
     return mpi_initialized && mpi_comm_ok(c) ? MPI_SUCCESS : MPI_ERR_COMM;
 }
-
 
 /* counts[i] * size(t) and displs[i] * size(t) in bytes; MPI_SUCCESS or an error class. */
 static int vec_bytes(MPI_Comm c, const int *counts, const int *displs, MPI_Datatype t,
@@ -341,8 +341,8 @@ static int uniform(MPI_Comm c, int count, MPI_Datatype t, uint32_t **bytes, uint
 
 /* Per-rank bytes and displacements: from a uniform count (checked), or from counts and
  * displacements (MPI_COLL_VECTOR). */
-static int layout(MPI_Comm c, int uniform_count, const int *counts, const int *displs, MPI_Datatype t,
-                  const void *buf, uint32_t **bytes, uint32_t **disp)
+static int layout(MPI_Comm c, int uniform_count, const int *counts, const int *displs,
+                  MPI_Datatype t, const void *buf, uint32_t **bytes, uint32_t **disp)
 {
     if (uniform_count == MPI_COLL_VECTOR)
         return vec_bytes(c, counts, displs, t, buf, bytes, disp);
@@ -373,8 +373,9 @@ static int finish(struct nbc *n, int rc, MPI_Request *req)
  * buffer (count, type, buffer; MPI_IN_PLACE is the root's only) and the per-rank bytes and
  * displacements from a uniform count or from counts and displacements. */
 static int rooted_layout(MPI_Comm c, int root, int in_place, int own_count, MPI_Datatype own_type,
-                         const void *own_buf, int uniform_count, const int *counts, const int *displs,
-                         MPI_Datatype vt, const void *vbuf, uint32_t **bytes, uint32_t **disp)
+                         const void *own_buf, int uniform_count, const int *counts,
+                         const int *displs, MPI_Datatype vt, const void *vbuf, uint32_t **bytes,
+                         uint32_t **disp)
 {
     int rc = comm_check(c);
     if (rc)
@@ -385,7 +386,8 @@ static int rooted_layout(MPI_Comm c, int root, int in_place, int own_count, MPI_
         return MPI_ERR_BUFFER;
     if (!in_place && (rc = mpi_buf_check(own_count, own_type, own_buf)))
         return rc;
-    return c->rank == root ? layout(c, uniform_count, counts, displs, vt, vbuf, bytes, disp) : MPI_SUCCESS;
+    return c->rank == root ? layout(c, uniform_count, counts, displs, vt, vbuf, bytes, disp)
+                           : MPI_SUCCESS;
 }
 
 int mpi_coll_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int *rcounts,
@@ -394,8 +396,8 @@ int mpi_coll_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, 
 {
     const int in_place = sbuf == MPI_IN_PLACE;
     uint32_t *bytes = NULL, *disp = NULL;
-    int rc = rooted_layout(c, root, in_place, scount, st, sbuf, uniform_count, rcounts, displs, rt, rbuf,
-                           &bytes, &disp);
+    int rc = rooted_layout(c, root, in_place, scount, st, sbuf, uniform_count, rcounts, displs, rt,
+                           rbuf, &bytes, &disp);
     struct nbc *n = rc ? NULL : nbc_new(c, tag);
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;
@@ -418,8 +420,8 @@ int mpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, M
 {
     const int in_place = rbuf == MPI_IN_PLACE;
     uint32_t *bytes = NULL, *disp = NULL;
-    int rc = rooted_layout(c, root, in_place, rcount, rt, rbuf, uniform_count, scounts, displs, st, sbuf,
-                           &bytes, &disp);
+    int rc = rooted_layout(c, root, in_place, rcount, rt, rbuf, uniform_count, scounts, displs, st,
+                           sbuf, &bytes, &disp);
     struct nbc *n = rc ? NULL : nbc_new(c, tag);
     if (!rc && !n)
         rc = MPI_ERR_NO_MEM;
@@ -443,7 +445,7 @@ static int run_alltoallw(MPI_Comm c, const void *sbuf, uint32_t *sb, uint32_t *s
     struct nbc *n = nbc_new(c, tag);
     if (!n)
         return MPI_ERR_NO_MEM;
-    if (in_place) {   /* the receive buffer is also the input: send from a copy of it */
+    if (in_place) { /* the receive buffer is also the input: send from a copy of it */
         uint32_t end = 0;
         for (int i = 0; i < c->size; ++i)
             if (rd[i] + rb[i] > end)
@@ -482,7 +484,7 @@ int mpi_coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbu
         const void *s = in_place ? (uint8_t *)rbuf + rd[c->rank] : sbuf;
         for (int i = 0; i < c->size; ++i)
             sb[i] = mine;
-        struct nbc *n = nbc_new(c, tag);   /* sd: 0 for every peer, the same block to all */
+        struct nbc *n = nbc_new(c, tag); /* sd: 0 for every peer, the same block to all */
         rc = n ? finish(n, sched_alltoallw(n, s, sb, sd, rbuf, rb, rd), req) : MPI_ERR_NO_MEM;
     }
     free(rb);
@@ -529,7 +531,7 @@ int mpi_coll_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
     if (!v)
         return MPI_ERR_NO_MEM;
     uint32_t *sb = v, *sd = v + c->size, *rb = v + 2 * c->size, *rd = v + 3 * c->size;
-    for (int i = 0; i < c->size && !rc; ++i) {   /* displacements are in bytes here */
+    for (int i = 0; i < c->size && !rc; ++i) { /* displacements are in bytes here */
         if (!mpi_type_size(rtypes[i]) || (!in_place && !mpi_type_size(stypes[i])))
             rc = MPI_ERR_TYPE;
         else if (rcounts[i] < 0 || rdispls[i] < 0 ||
@@ -607,8 +609,8 @@ int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, cons
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_gatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, root, c, nb_tag(c),
-                              req, MPI_COLL_VECTOR);
+        rc = mpi_coll_gatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, root, c, nb_tag(c), req,
+                              MPI_COLL_VECTOR);
     API("MPI_Igatherv", rc);
 }
 
@@ -634,8 +636,8 @@ int MPI_Iscatterv(const void *sbuf, const int *scounts, const int *displs, MPI_D
 {
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
-        rc = mpi_coll_scatterv(sbuf, scounts, displs, st, rbuf, rcount, rt, root, c, nb_tag(c),
-                               req, MPI_COLL_VECTOR);
+        rc = mpi_coll_scatterv(sbuf, scounts, displs, st, rbuf, rcount, rt, root, c, nb_tag(c), req,
+                               MPI_COLL_VECTOR);
     API("MPI_Iscatterv", rc);
 }
 
@@ -701,8 +703,7 @@ int MPI_Ialltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI
     int rc = req ? MPI_SUCCESS : MPI_ERR_REQUEST;
     if (!rc)
         rc = mpi_coll_alltoallv(sbuf, scounts, sdispls, st, rbuf, rcounts, rdispls, rt, c,
-                                nb_tag(c), req, MPI_COLL_VECTOR,
-                                MPI_COLL_VECTOR);
+                                nb_tag(c), req, MPI_COLL_VECTOR, MPI_COLL_VECTOR);
     API("MPI_Ialltoallv", rc);
 }
 

@@ -61,7 +61,7 @@ int mpi_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI
         if (rc >= 0) {
             chosen(MPIX_C_REDUCE, MPIX_A_CC);
             return rc;
-        }   /* refused when it was set up: software */
+        } /* refused when it was set up: software */
     }
     chosen(MPIX_C_REDUCE, MPIX_A_BINOMIAL);
     return mpi_reduce_binomial(sbuf, rbuf, count, t, op, root, c, MPI_TAG_REDUCE);
@@ -70,7 +70,7 @@ int mpi_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI
 int mpi_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                        MPI_Comm c)
 {
-    if (mpi_cc_reduce_ok(count, t, op, c)) {   /* CC reduction to rank 0, then broadcast */
+    if (mpi_cc_reduce_ok(count, t, op, c)) { /* CC reduction to rank 0, then broadcast */
         uint32_t bytes = (uint32_t)count * (uint32_t)mpi_type_size(t);
         int rc = mpi_cc_reduce(sbuf, rbuf, count, t, op, 0, c);
         if (rc >= 0) {

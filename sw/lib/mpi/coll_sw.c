@@ -71,7 +71,8 @@ int mpi_scatter_linear(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t r
     free(rq);
     if (rbytes < sbytes)
         rc = FIRST(rc, MPI_ERR_TRUNCATE);
-    mpi_copy(rbuf, (const uint8_t *)sbuf + (size_t)root * sbytes, rbytes < sbytes ? rbytes : sbytes);
+    mpi_copy(rbuf, (const uint8_t *)sbuf + (size_t)root * sbytes,
+             rbytes < sbytes ? rbytes : sbytes);
     return rc;
 }
 
@@ -92,8 +93,9 @@ int mpi_gather_linear(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t rb
         if (rq[i]) {
             MPI_Status st;
             int w = mpi_wait_req(rq[i], &st);
-            rc = FIRST(rc, w != MPI_SUCCESS ? w
-                           : (uint32_t)st.count_bytes != rbytes ? MPI_ERR_COUNT : MPI_SUCCESS);
+            rc = FIRST(rc, w != MPI_SUCCESS                     ? w
+                           : (uint32_t)st.count_bytes != rbytes ? MPI_ERR_COUNT
+                                                                : MPI_SUCCESS);
         }
     free(rq);
     if (sbytes > rbytes)
@@ -112,8 +114,9 @@ int mpi_allgather_ring(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t r
     mpi_copy(out + (size_t)r * rbytes, sbuf, sbytes < rbytes ? sbytes : rbytes);
     for (int i = 0; i < p - 1; ++i) {
         int sb = (r - i + p) % p, rb = (r - i - 1 + p) % p;
-        rc = FIRST(rc, xfer(out + (size_t)sb * rbytes, rbytes, (r + 1) % p,
-                            out + (size_t)rb * rbytes, rbytes, (r - 1 + p) % p, MPI_TAG_ALLGATHER, c));
+        rc = FIRST(rc,
+                   xfer(out + (size_t)sb * rbytes, rbytes, (r + 1) % p, out + (size_t)rb * rbytes,
+                        rbytes, (r - 1 + p) % p, MPI_TAG_ALLGATHER, c));
     }
     return rc;
 }

@@ -11,14 +11,15 @@ MPI_RANK_LOCAL int mpi_initialized;
 MPI_RANK_LOCAL int mpi_world_rank, mpi_world_size;
 MPI_RANK_LOCAL struct mpi_comm mpi_comm_world_obj = {0,    0, 0,    MPI_ERRORS_ARE_FATAL,
                                                      NULL, 0, NULL, 0};
-static MPI_RANK_LOCAL uint32_t next_ctx = 2;   /* world: 0 (p2p) and 1 (collectives) */
+static MPI_RANK_LOCAL uint32_t next_ctx = 2; /* world: 0 (p2p) and 1 (collectives) */
 
 static const char *const err_names[MPI_ERR_LASTCODE] = {
-    "MPI_SUCCESS", "MPI_ERR_BUFFER", "MPI_ERR_COUNT", "MPI_ERR_TYPE", "MPI_ERR_TAG",
-    "MPI_ERR_COMM", "MPI_ERR_RANK", "MPI_ERR_REQUEST", "MPI_ERR_ROOT", "MPI_ERR_GROUP",
-    "MPI_ERR_OP", "MPI_ERR_TOPOLOGY", "MPI_ERR_DIMS", "MPI_ERR_ARG", "MPI_ERR_UNKNOWN",
-    "MPI_ERR_TRUNCATE", "MPI_ERR_OTHER", "MPI_ERR_INTERN", "MPI_ERR_IN_STATUS",
-    "MPI_ERR_PENDING", "MPI_ERR_NO_MEM", "MPI_ERR_WIN", "MPI_ERR_DISP", "MPI_ERR_RMA_SYNC",
+    "MPI_SUCCESS",       "MPI_ERR_BUFFER",   "MPI_ERR_COUNT",     "MPI_ERR_TYPE",
+    "MPI_ERR_TAG",       "MPI_ERR_COMM",     "MPI_ERR_RANK",      "MPI_ERR_REQUEST",
+    "MPI_ERR_ROOT",      "MPI_ERR_GROUP",    "MPI_ERR_OP",        "MPI_ERR_TOPOLOGY",
+    "MPI_ERR_DIMS",      "MPI_ERR_ARG",      "MPI_ERR_UNKNOWN",   "MPI_ERR_TRUNCATE",
+    "MPI_ERR_OTHER",     "MPI_ERR_INTERN",   "MPI_ERR_IN_STATUS", "MPI_ERR_PENDING",
+    "MPI_ERR_NO_MEM",    "MPI_ERR_WIN",      "MPI_ERR_DISP",      "MPI_ERR_RMA_SYNC",
     "MPI_ERR_RMA_RANGE", "MPI_ERR_LOCKTYPE", "MPI_ERR_SIZE"};
 
 int MPI_Error_string(int code, char *s, int *len)
@@ -47,8 +48,8 @@ int mpi_err(MPI_Comm comm, int code, const char *where)
 
 int mpi_comm_ok(MPI_Comm c) { return c && c->valid; }
 
-static const uint8_t type_sizes[MPIX_NUM_TYPES] = {0, 1, 2, 4, 4, 8, 4, 8, 1, sizeof(long),
-                                                   sizeof(unsigned long), sizeof(MPI_Aint)};
+static const uint8_t type_sizes[MPIX_NUM_TYPES] = {
+    0, 1, 2, 4, 4, 8, 4, 8, 1, sizeof(long), sizeof(unsigned long), sizeof(MPI_Aint)};
 int mpi_type_size(MPI_Datatype t) { return t > 0 && t < MPIX_NUM_TYPES ? type_sizes[t] : 0; }
 int MPI_Type_size(MPI_Datatype t, int *size)
 {
@@ -76,7 +77,7 @@ int MPI_Init(int *argc, char ***argv)
     mpi_initialized = 1;
     int rc = mpi_p2p_init();
     if (rc == MPI_SUCCESS)
-        rc = MPI_Barrier(MPI_COMM_WORLD);   /* every rank's endpoints exist from here on */
+        rc = MPI_Barrier(MPI_COMM_WORLD); /* every rank's endpoints exist from here on */
     return rc;
 }
 
@@ -323,7 +324,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *st)
 {
     if (!req)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait");
-    if (*req == MPI_REQUEST_NULL) {   /* MPI-3 3.7.3: an empty status */
+    if (*req == MPI_REQUEST_NULL) { /* MPI-3 3.7.3: an empty status */
         if (st) {
             st->MPI_SOURCE = MPI_ANY_SOURCE;
             st->MPI_TAG = MPI_ANY_TAG;
@@ -348,7 +349,7 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
         if (reqs[i])
             c = reqs[i]->comm;
         MPI_Errhandler saved = c->errhandler;
-        c->errhandler = MPI_ERRORS_RETURN;   /* one error per status, reported once below */
+        c->errhandler = MPI_ERRORS_RETURN; /* one error per status, reported once below */
         int rc = MPI_Wait(&reqs[i], sts ? &sts[i] : NULL);
         c->errhandler = saved;
         if (sts)
@@ -441,16 +442,16 @@ const mpix_stats_t *MPIX_Stats(void) { return &mpi_stats; }
 
 const char *MPIX_Coll_name(int c)
 {
-    static const char *const n[MPIX_C_NUM] = {"barrier", "bcast", "scatter", "gather",
-                                              "allgather", "reduce", "allreduce", "alltoall",
+    static const char *const n[MPIX_C_NUM] = {"barrier",        "bcast",  "scatter",   "gather",
+                                              "allgather",      "reduce", "allreduce", "alltoall",
                                               "reduce_scatter", "nbc"};
     return c >= 0 && c < MPIX_C_NUM ? n[c] : "?";
 }
 
 const char *MPIX_Alg_name(int a)
 {
-    static const char *const n[MPIX_A_NUM] = {"linear", "binomial", "dissemination", "ring",
-                                              "recdoubling", "reduce_bcast", "cc"};
+    static const char *const n[MPIX_A_NUM] = {
+        "linear", "binomial", "dissemination", "ring", "recdoubling", "reduce_bcast", "cc"};
     return a >= 0 && a < MPIX_A_NUM ? n[a] : "?";
 }
 

@@ -17,7 +17,7 @@
 #include "na/na.h"
 
 #define MPI_DMA_MAX_SLOTS 8u
-#define MPI_DMA_SPLIT_MIN (64u * 1024u)   /* smaller puts: one slot (the setup is not worth it) */
+#define MPI_DMA_SPLIT_MIN (64u * 1024u) /* smaller puts: one slot (the setup is not worth it) */
 
 struct xfer {
     const uint8_t *src;
@@ -26,14 +26,14 @@ struct xfer {
     struct xfer *next;
 };
 
-struct parent {   /* a put cut into pieces: its callback runs when the last piece is done */
+struct parent { /* a put cut into pieces: its callback runs when the last piece is done */
     uint32_t left;
     int err;
     void (*done)(void *ctx, int err);
     void *ctx;
 };
 
-static MPI_RANK_LOCAL int state = -1;           /* -1 not looked at, else the usable slots */
+static MPI_RANK_LOCAL int state = -1; /* -1 not looked at, else the usable slots */
 static MPI_RANK_LOCAL uint32_t first_slot;
 static MPI_RANK_LOCAL struct xfer *running[MPI_DMA_MAX_SLOTS];
 static MPI_RANK_LOCAL struct xfer *q_head, *q_tail;
@@ -47,7 +47,7 @@ int mpi_dma_slots(void)
             n = 0;
 #ifndef MP_TRANSPORT_NAMP
         if (n > 1)
-            n = 1;   /* the last one: MCAPI allocates from the first on */
+            n = 1; /* the last one: MCAPI allocates from the first on */
 #endif
         if (n > MPI_DMA_MAX_SLOTS)
             n = MPI_DMA_MAX_SLOTS;
@@ -137,7 +137,7 @@ int mpi_dma_put(const void *src, uint32_t tile, uint32_t dst, uint32_t bytes,
     uint32_t per = (bytes / pieces + 3u) & ~3u, off = 0;
     for (uint32_t k = 0; k < pieces; ++k) {
         struct xfer *x = malloc(sizeof *x);
-        if (!x) {   /* the pieces already queued still complete the parent */
+        if (!x) { /* the pieces already queued still complete the parent */
             p->err = MPI_ERR_NO_MEM;
             p->left -= pieces - k;
             if (p->left == 0) {

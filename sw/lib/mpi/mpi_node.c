@@ -24,7 +24,7 @@
 #include "na/na.h"
 #include "tile_memory_map.h"
 
-#define MPI_NODE_POLL_TICKS 256u   /* mtime ticks (25.6 us at 10 MHz) */
+#define MPI_NODE_POLL_TICKS 256u /* mtime ticks (25.6 us at 10 MHz) */
 
 int mpi_node_shared;
 uint32_t mpi_ranks_per_tile = 1;
@@ -32,12 +32,12 @@ uint32_t mpi_ranks_per_tile = 1;
 /* A ticket lock: fair, so that a core that lets go to sleep and wakes at once (a wake-up that
  * was already pending) queues behind the core waiting for the lock instead of starving it. */
 static volatile uint32_t next_ticket, serving;
-static volatile uint32_t owner;          /* hart + 1 of the lock holder, 0: free */
-static uint32_t depth;                   /* the holder's nesting */
-static volatile uint32_t sleepers;       /* bit per hart asleep in mp_idle_wait */
-static uint32_t seen_isr;                /* mp_isr_count() when the sleepers were last woken */
-static volatile uint32_t touched;        /* a holder changed what another core may wait for */
-static volatile uint32_t node_state;     /* 0 starting, 1 up, 2 MCAPI failed (set by core 0) */
+static volatile uint32_t owner;      /* hart + 1 of the lock holder, 0: free */
+static uint32_t depth;               /* the holder's nesting */
+static volatile uint32_t sleepers;   /* bit per hart asleep in mp_idle_wait */
+static uint32_t seen_isr;            /* mp_isr_count() when the sleepers were last woken */
+static volatile uint32_t touched;    /* a holder changed what another core may wait for */
+static volatile uint32_t node_state; /* 0 starting, 1 up, 2 MCAPI failed (set by core 0) */
 
 /* Take and give the lock (interrupts off: a nested handler must see a consistent owner and
  * depth), and with it the adapter's line: the holder's core while held, core 0 otherwise. */
@@ -83,7 +83,7 @@ void mpi_node_lock_slow(void)
 {
     uint32_t s = irq_global_disable();
     uint32_t me = hart_id() + 1u;
-    if (owner == me) {   /* nested: a call inside a call, or the handler inside the holder */
+    if (owner == me) { /* nested: a call inside a call, or the handler inside the holder */
         ++depth;
     } else {
         take(me);
@@ -110,7 +110,7 @@ void mp_idle_wait(uint64_t wake)
 {
     uint32_t me = hart_id();
     int held = mpi_node_shared && owner == me + 1u;
-    if (!held) {   /* the library's own behaviour */
+    if (!held) { /* the library's own behaviour */
         mp_idle_wfi(wake);
         return;
     }
@@ -121,11 +121,11 @@ void mp_idle_wait(uint64_t wake)
     give();
     uint64_t poll = timer_now() + MPI_NODE_POLL_TICKS;
     timer_set_compare(wake < poll ? wake : poll);
-    wait_for_interrupt();   /* a wake-up after the release is pending: wfi returns at once */
+    wait_for_interrupt(); /* a wake-up after the release is pending: wfi returns at once */
     __atomic_fetch_and(&sleepers, ~(1u << me), __ATOMIC_ACQ_REL);
     ipi_clear(me);
     timer_disarm();
-    take(me + 1u);   /* a line that is up now is served inline by the caller (mp_idle) */
+    take(me + 1u); /* a line that is up now is served inline by the caller (mp_idle) */
     depth = d;
 }
 
@@ -178,7 +178,7 @@ int mpi_node_start(void)
         if (ok && cores > 1) {
             mpi_ranks_per_tile = cores;
             mpi_node_shared = 1;
-            irq_set_handler(IRQ_M_EXT, node_isr);   /* the library's handler, under the lock */
+            irq_set_handler(IRQ_M_EXT, node_isr); /* the library's handler, under the lock */
             irq_set_handler(IRQ_M_SOFT, node_soft_isr);
             irq_enable(IRQ_M_SOFT);
         }

@@ -16,26 +16,55 @@ int mpi_op_check(MPI_Op op, MPI_Datatype t)
 }
 
 /* W: the type the arithmetic is done in (unsigned for integers: wrap-around, no overflow UB) */
-#define ARITH(T, W)                                                        \
-    do {                                                                \
-        const T *a = in;                                                \
-        T *b = inout;                                                   \
-        switch (op) {                                                   \
-        case MPI_SUM: for (int i = 0; i < n; ++i) b[i] = (T)((W)b[i] + (W)a[i]); break; \
-        case MPI_PROD: for (int i = 0; i < n; ++i) b[i] = (T)((W)b[i] * (W)a[i]); break; \
-        case MPI_MIN: for (int i = 0; i < n; ++i) if (a[i] < b[i]) b[i] = a[i]; break; \
-        case MPI_MAX: for (int i = 0; i < n; ++i) if (a[i] > b[i]) b[i] = a[i]; break; \
-        case MPI_LAND: for (int i = 0; i < n; ++i) b[i] = (T)(b[i] && a[i]); break; \
-        case MPI_LOR: for (int i = 0; i < n; ++i) b[i] = (T)(b[i] || a[i]); break; \
-        default: BITS(T); break;                                        \
-        }                                                               \
+#define ARITH(T, W)                            \
+    do {                                       \
+        const T *a = in;                       \
+        T *b = inout;                          \
+        switch (op) {                          \
+        case MPI_SUM:                          \
+            for (int i = 0; i < n; ++i)        \
+                b[i] = (T)((W)b[i] + (W)a[i]); \
+            break;                             \
+        case MPI_PROD:                         \
+            for (int i = 0; i < n; ++i)        \
+                b[i] = (T)((W)b[i] * (W)a[i]); \
+            break;                             \
+        case MPI_MIN:                          \
+            for (int i = 0; i < n; ++i)        \
+                if (a[i] < b[i])               \
+                    b[i] = a[i];               \
+            break;                             \
+        case MPI_MAX:                          \
+            for (int i = 0; i < n; ++i)        \
+                if (a[i] > b[i])               \
+                    b[i] = a[i];               \
+            break;                             \
+        case MPI_LAND:                         \
+            for (int i = 0; i < n; ++i)        \
+                b[i] = (T)(b[i] && a[i]);      \
+            break;                             \
+        case MPI_LOR:                          \
+            for (int i = 0; i < n; ++i)        \
+                b[i] = (T)(b[i] || a[i]);      \
+            break;                             \
+        default: BITS(T); break;               \
+        }                                      \
     } while (0)
-#define BITWISE(T)                                                      \
-    switch (op) {                                                       \
-    case MPI_BAND: for (int i = 0; i < n; ++i) b[i] = (T)(b[i] & a[i]); break; \
-    case MPI_BOR: for (int i = 0; i < n; ++i) b[i] = (T)(b[i] | a[i]); break; \
-    case MPI_BXOR: for (int i = 0; i < n; ++i) b[i] = (T)(b[i] ^ a[i]); break; \
-    default: break;                                                     \
+#define BITWISE(T)                   \
+    switch (op) {                    \
+    case MPI_BAND:                   \
+        for (int i = 0; i < n; ++i)  \
+            b[i] = (T)(b[i] & a[i]); \
+        break;                       \
+    case MPI_BOR:                    \
+        for (int i = 0; i < n; ++i)  \
+            b[i] = (T)(b[i] | a[i]); \
+        break;                       \
+    case MPI_BXOR:                   \
+        for (int i = 0; i < n; ++i)  \
+            b[i] = (T)(b[i] ^ a[i]); \
+        break;                       \
+    default: break;                  \
     }
 
 int mpi_op_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int n)

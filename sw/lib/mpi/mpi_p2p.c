@@ -14,7 +14,7 @@
 
 /* All of it per rank (MPI_RANK_LOCAL): the cores of a tile are ranks of their own. */
 static MPI_RANK_LOCAL mcapi_endpoint_t ep_main, ep_rdv;
-static MPI_RANK_LOCAL mcapi_endpoint_t *h_main, *h_rdv;   /* per world rank, looked up lazily */
+static MPI_RANK_LOCAL mcapi_endpoint_t *h_main, *h_rdv; /* per world rank, looked up lazily */
 
 /* Staging buffer of the always-posted receive on this rank's main port (header + eager payload;
  * MPI_SLOT_BYTES). */
@@ -26,7 +26,7 @@ static MPI_RANK_LOCAL uint8_t rdv_scratch[4];
 struct pool_ent {
     mcapi_request_t mr;
     int busy;
-    struct mpi_request *owner;   /* rendezvous payload: the send it belongs to; else NULL */
+    struct mpi_request *owner; /* rendezvous payload: the send it belongs to; else NULL */
     uint32_t buf[MPI_SLOT_BYTES / 4];
 };
 /* MPI_SEND_POOL entries, or the rank's share of the node's MCAPI sends with several ranks per
@@ -34,11 +34,11 @@ struct pool_ent {
 static MPI_RANK_LOCAL struct pool_ent *pool;
 static MPI_RANK_LOCAL int pool_n;
 
-static MPI_RANK_LOCAL struct mpi_request *posted_head, *posted_tail;   /* posted receives */
-static MPI_RANK_LOCAL struct mpi_unexp *unexp_head, *unexp_tail;   /* arrivals, in order */
-static MPI_RANK_LOCAL struct mpi_request *rdv_head, *rdv_tail;  /* matched rendezvous receives */
-static MPI_RANK_LOCAL struct mpi_request *rdv_active;           /* the one whose CTS went out */
-static MPI_RANK_LOCAL struct mpi_request *rts_sends;      /* sends waiting for or using a CTS */
+static MPI_RANK_LOCAL struct mpi_request *posted_head, *posted_tail; /* posted receives */
+static MPI_RANK_LOCAL struct mpi_unexp *unexp_head, *unexp_tail;     /* arrivals, in order */
+static MPI_RANK_LOCAL struct mpi_request *rdv_head, *rdv_tail; /* matched rendezvous receives */
+static MPI_RANK_LOCAL struct mpi_request *rdv_active;          /* the one whose CTS went out */
+static MPI_RANK_LOCAL struct mpi_request *rts_sends; /* sends waiting for or using a CTS */
 static MPI_RANK_LOCAL uint32_t posted_len, unexp_len, next_cookie = 1;
 static MPI_RANK_LOCAL int eager_threshold = MPI_EAGER_DEFAULT;
 static MPI_RANK_LOCAL int rdma_rendezvous = 1;
@@ -144,7 +144,7 @@ static int pool_send(struct pool_ent *e, mcapi_endpoint_t to, int world, const v
     mpi_node_lock();
     mcapi_msg_send_i(ep_main, to, data, bytes, 0, &e->mr, &st);
     if (mpi_node_shared && mpi_tile_of(world) == mpi_tile_of(mpi_world_rank))
-        mpi_node_touch();   /* straight into a local endpoint: its rank may sleep */
+        mpi_node_touch(); /* straight into a local endpoint: its rank may sleep */
     mpi_node_unlock();
     if (st != MCAPI_SUCCESS && st != MCAPI_PENDING) {
         e->busy = 0;
@@ -230,10 +230,9 @@ static void pump_rdv_sends(void)
         if (s->dma == 1 && s->done_bytes == 0) {
             uint32_t n = s->bytes < s->dma_fit ? s->bytes : s->dma_fit;
             s->inflight++;
-            s->done_bytes = s->bytes;   /* nothing more to pump */
-            if (n == 0 ||
-                mpi_dma_put(s->buf, mpi_tile_of(world), s->dma_addr, n, rdv_dma_done, s) !=
-                    MPI_SUCCESS)
+            s->done_bytes = s->bytes; /* nothing more to pump */
+            if (n == 0 || mpi_dma_put(s->buf, mpi_tile_of(world), s->dma_addr, n, rdv_dma_done,
+                                      s) != MPI_SUCCESS)
                 rdv_dma_done(s, n == 0 ? MPI_SUCCESS : MPI_ERR_OTHER);
             continue;
         }
@@ -311,7 +310,7 @@ static void arm_rdv(void)
     if (left)
         mcapi_msg_recv_i(ep_rdv, r->buf + r->done_bytes,
                          left < MPI_SLOT_BYTES ? left : MPI_SLOT_BYTES, &rx_rdv, &st);
-    else   /* truncated: the rest of the payload is consumed and dropped */
+    else /* truncated: the rest of the payload is consumed and dropped */
         mcapi_msg_recv_i(ep_rdv, rdv_scratch, sizeof rdv_scratch, &rx_rdv, &st);
     mpi_node_unlock();
     rx_rdv_armed = 1;
@@ -389,28 +388,29 @@ static void deliver(struct mpi_request *r, const struct mpi_hdr *h, int src_worl
  * window (osu_bw's loop posts its receives late) cost 30k cycles. Freed buffers of at least
  * UNEXP_CACHE_MIN bytes are kept on a stack with their size, up to an eighth of the heap (the
  * cache never holds more than was in use at once); smaller ones cost little to clear. */
-#define UNEXP_CACHE 64
+#define UNEXP_CACHE     64
 #define UNEXP_CACHE_MIN 256u
 extern char __heap_start[], __heap_end[];
 static MPI_RANK_LOCAL struct {
     void *p;
     uint32_t cap;
 } unexp_cache[UNEXP_CACHE];
-static MPI_RANK_LOCAL int unexp_n;              /* entries on the stack */
-static MPI_RANK_LOCAL uint32_t unexp_cached;   /* their bytes */
+static MPI_RANK_LOCAL int unexp_n;           /* entries on the stack */
+static MPI_RANK_LOCAL uint32_t unexp_cached; /* their bytes */
 
 static void *unexp_buf_get(uint32_t bytes)
 {
     if (bytes >= UNEXP_CACHE_MIN)
-        for (int i = unexp_n - 1; i >= 0; --i)   /* the latest that fits: a stream of equal sizes
-                                                    takes the top */
+        /* the latest that fits: a stream of equal sizes
+         * takes the top */
+        for (int i = unexp_n - 1; i >= 0; --i)
             if (unexp_cache[i].cap >= bytes) {
                 void *b = unexp_cache[i].p;
                 unexp_cached -= unexp_cache[i].cap;
                 unexp_cache[i] = unexp_cache[--unexp_n];
                 return b;
             }
-    uint32_t *b = malloc(bytes + 4u);   /* the capacity before the data, for the cache */
+    uint32_t *b = malloc(bytes + 4u); /* the capacity before the data, for the cache */
     if (!b)
         return NULL;
     *b = bytes;
@@ -489,7 +489,7 @@ static void on_main(size_t size)
     const struct mpi_hdr *h = (const struct mpi_hdr *)stage;
     if (size < MPI_HDR_BYTES)
         return;
-    if (h->kind == MPI_K_RMA) {   /* one-sided: served here, whatever the application does */
+    if (h->kind == MPI_K_RMA) { /* one-sided: served here, whatever the application does */
         mpi_rma_arrival(h, (const uint8_t *)stage + MPI_HDR_BYTES, (uint32_t)size - MPI_HDR_BYTES);
         return;
     }
@@ -506,7 +506,7 @@ static void on_main(size_t size)
             }
         return;
     }
-    if (h->kind == MPI_K_DONE) {   /* an RDMA rendezvous payload is in the receive buffer */
+    if (h->kind == MPI_K_DONE) { /* an RDMA rendezvous payload is in the receive buffer */
         struct mpi_request *r = rdv_active;
         if (r && r->dma && r->cookie == h->cookie) {
             r->state = RQ_DONE;
@@ -526,7 +526,7 @@ static void on_rdv(size_t size)
     if (!r)
         return;
     if ((uint32_t)r->st.count_bytes > r->done_bytes)
-        r->done_bytes += (uint32_t)size;   /* a piece into the scratch buffer is dropped */
+        r->done_bytes += (uint32_t)size; /* a piece into the scratch buffer is dropped */
     if (--r->rdv_pieces == 0) {
         r->state = RQ_DONE;
         rdv_active = NULL;
@@ -644,8 +644,8 @@ static void progress(int block)
     if (!n)
         return;
     /* an RDMA transfer of one-sided communication ends without an interrupt: look again soon */
-    mcapi_uint_t k = mcapi_wait_any(n, list, &size, mpi_dma_busy() ? 5u : MCAPI_TIMEOUT_INFINITE,
-                                    &st);
+    mcapi_uint_t k =
+        mcapi_wait_any(n, list, &size, mpi_dma_busy() ? 5u : MCAPI_TIMEOUT_INFINITE, &st);
     if (k < n)
         on_complete(list[k], size, st);
     rdv_start_next();
@@ -717,16 +717,16 @@ int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm c
         return MPI_SUCCESS;
     }
     int world = mpi_world_of(comm, dest);
-    struct mpi_hdr h = {MPI_K_EAGER, (uint16_t)ctx, comm->rank, tag, bytes,
-                        (uint32_t)mpi_world_rank << 20};
-    if (world == mpi_world_rank) {   /* self: straight into the matching engine */
+    struct mpi_hdr h = {MPI_K_EAGER, (uint16_t)ctx, comm->rank,
+                        tag,         bytes,         (uint32_t)mpi_world_rank << 20};
+    if (world == mpi_world_rank) { /* self: straight into the matching engine */
         ++mpi_stats.self_sends;
         if ((int)bytes <= eager_threshold) {
             arrival(&h, world, buf, NULL);
             r->state = RQ_DONE;
         } else {
             h.kind = MPI_K_RTS;
-            arrival(&h, world, NULL, r);   /* done when a receive takes it */
+            arrival(&h, world, NULL, r); /* done when a receive takes it */
         }
         return MPI_SUCCESS;
     }
@@ -749,13 +749,13 @@ int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm c
     /* the payload may go by RDMA if this rank can put it (the receiver decides, CTS_DMA) */
     h.kind =
         rdma_rendezvous && mpi_dma_slots() > 0 && mpi_tile_of(world) != mpi_tile_of(mpi_world_rank)
-        ? MPI_K_RTS_DMA
-        : MPI_K_RTS;
+            ? MPI_K_RTS_DMA
+            : MPI_K_RTS;
     h.cookie = r->cookie;
     r->next = rts_sends;
     rts_sends = r;
     int rc = send_ctrl(world, &h, NULL, 0, NULL);
-    if (rc != MPI_SUCCESS) {   /* never gets a CTS */
+    if (rc != MPI_SUCCESS) { /* never gets a CTS */
         rts_sends = r->next;
         r->state = RQ_DONE;
         r->st.MPI_ERROR = rc;
@@ -777,7 +777,7 @@ int mpi_irecv_ctx(void *buf, uint32_t bytes, int src, int tag, MPI_Comm comm, ui
         r->state = RQ_DONE;
         return MPI_SUCCESS;
     }
-    mpi_progress(0);   /* take what has arrived, so the order against the queue is right */
+    mpi_progress(0); /* take what has arrived, so the order against the queue is right */
     struct mpi_unexp *prev = NULL;
     for (struct mpi_unexp *u = unexp_head; u; prev = u, u = u->next) {
         if (!matches(src, tag, ctx, &u->h))

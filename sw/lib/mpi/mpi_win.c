@@ -24,18 +24,31 @@
 #include "coll.h"
 #include "hal/hal.h"
 
-enum { OP_PUT = 1, OP_GET, OP_ACC, OP_GACC, OP_CAS, OP_LOCK, OP_UNLOCK, OP_POST, OP_COMPLETE,
-       OP_FREE, OP_ACK, OP_DATA, OP_GRANT };
+enum {
+    OP_PUT = 1,
+    OP_GET,
+    OP_ACC,
+    OP_GACC,
+    OP_CAS,
+    OP_LOCK,
+    OP_UNLOCK,
+    OP_POST,
+    OP_COMPLETE,
+    OP_FREE,
+    OP_ACK,
+    OP_DATA,
+    OP_GRANT
+};
 
 struct rma_msg {
-    uint32_t addr;      /* target address (an absolute address in the target's memory) */
-    uint32_t bytes;     /* data bytes the operation covers */
-    uint16_t type, op;  /* datatype, reduction op (MPI_REPLACE, MPI_NO_OP too) */
-    uint32_t result;    /* origin address for returned data (get, get-accumulate, CAS) */
-    uint32_t arg;       /* LOCK: lock type; ACK: error class */
-    uint32_t win;       /* the origin's window index (replies go there) */
+    uint32_t addr;     /* target address (an absolute address in the target's memory) */
+    uint32_t bytes;    /* data bytes the operation covers */
+    uint16_t type, op; /* datatype, reduction op (MPI_REPLACE, MPI_NO_OP too) */
+    uint32_t result;   /* origin address for returned data (get, get-accumulate, CAS) */
+    uint32_t arg;      /* LOCK: lock type; ACK: error class */
+    uint32_t win;      /* the origin's window index (replies go there) */
 };
-#define RMA_HDR ((uint32_t)sizeof(struct rma_msg))
+#define RMA_HDR      ((uint32_t)sizeof(struct rma_msg))
 #define RMA_MAX_DATA (MPI_SLOT_BYTES - MPI_HDR_BYTES - RMA_HDR)
 
 enum { FLAVOR_CREATE, FLAVOR_ALLOCATE, FLAVOR_DYNAMIC };
@@ -63,20 +76,20 @@ struct mpi_win {
     int disp_unit;
     struct peer *peer;
     void *alloc;
-    struct region *regions;       /* dynamic windows: attached memory */
+    struct region *regions; /* dynamic windows: attached memory */
     /* origin side */
-    uint32_t *outstanding;        /* per target (comm rank): replies still to come */
-    int8_t *locked;               /* per target: lock type held, 0 none */
-    uint8_t *granted;             /* per target: a GRANT arrived */
+    uint32_t *outstanding; /* per target (comm rank): replies still to come */
+    int8_t *locked;        /* per target: lock type held, 0 none */
+    uint8_t *granted;      /* per target: a GRANT arrived */
     int lock_all, fence_epoch, err;
-    MPI_Group start;              /* PSCW: the access epoch's targets */
-    uint32_t *posts;              /* per comm rank: POSTs received, not yet taken by a start */
+    MPI_Group start; /* PSCW: the access epoch's targets */
+    uint32_t *posts; /* per comm rank: POSTs received, not yet taken by a start */
     /* target side */
     int excl, shared;
     struct waiter *waiters;
-    MPI_Group post;               /* PSCW: the exposure epoch's origins */
-    uint32_t *completes;          /* per comm rank: COMPLETEs received */
-    int frees;                    /* MPI_Win_free: FREEs received (the last message of each) */
+    MPI_Group post;      /* PSCW: the exposure epoch's origins */
+    uint32_t *completes; /* per comm rank: COMPLETEs received */
+    int frees;           /* MPI_Win_free: FREEs received (the last message of each) */
 };
 
 static MPI_RANK_LOCAL struct mpi_win **wins;
@@ -98,13 +111,13 @@ static void deliver_local(int op, int win_idx, const void *msg, uint32_t bytes);
 
 static void queue_out(int world, const struct mpi_hdr *h, const void *data, uint32_t bytes)
 {
-    if (world == mpi_world_rank) {   /* to this rank itself: at once */
+    if (world == mpi_world_rank) { /* to this rank itself: at once */
         deliver_local(h->tag, h->ctx, data, bytes);
         return;
     }
     struct outmsg *o = malloc(sizeof *o + bytes);
     if (!o)
-        return;   /* cannot happen in the tests; the origin would wait: documented */
+        return; /* cannot happen in the tests; the origin would wait: documented */
     o->world = world;
     o->h = *h;
     o->bytes = bytes;
@@ -123,9 +136,9 @@ static void send_nowait(int world, int op, int win_idx, const struct rma_msg *m,
                         uint32_t bytes)
 {
     uint8_t buf[RMA_HDR + 8];
-    struct mpi_hdr h = {MPI_K_RMA, (uint16_t)win_idx, 0, op, RMA_HDR + bytes,
-                        (uint32_t)mpi_world_rank << 20};
-    if (world == mpi_world_rank && bytes <= 8) {   /* to this rank itself: at once */
+    struct mpi_hdr h = {MPI_K_RMA, (uint16_t)win_idx, 0,
+                        op,        RMA_HDR + bytes,   (uint32_t)mpi_world_rank << 20};
+    if (world == mpi_world_rank && bytes <= 8) { /* to this rank itself: at once */
         mpi_copy(buf, m, RMA_HDR);
         if (bytes)
             mpi_copy(buf + RMA_HDR, data, bytes);
@@ -166,8 +179,8 @@ static int send_req(struct mpi_win *w, int t, int op, struct rma_msg *m, const v
          * window's operations, so that is as atomic as the message would be) */
         deliver_local(op, w->peer[t].idx, buf, RMA_HDR + bytes);
     } else {
-        struct mpi_hdr h = {MPI_K_RMA, (uint16_t)w->peer[t].idx, w->comm->rank, op,
-                            RMA_HDR + bytes, (uint32_t)mpi_world_rank << 20};
+        struct mpi_hdr h = {MPI_K_RMA, (uint16_t)w->peer[t].idx, w->comm->rank,
+                            op,        RMA_HDR + bytes,          (uint32_t)mpi_world_rank << 20};
         rc = mpi_send_ctrl(mpi_world_of(w->comm, t), &h, buf, RMA_HDR + bytes);
     }
     free(buf);
@@ -261,9 +274,9 @@ static void serve_get(int world, int origin_win, const struct rma_msg *m)
         uint32_t k = m->bytes - off > RMA_MAX_DATA ? RMA_MAX_DATA : m->bytes - off;
         d.result = m->result + off;
         d.bytes = k;
-        d.op = off + k < m->bytes;   /* more to come: only the last piece answers */
-        struct mpi_hdr h = {MPI_K_RMA, (uint16_t)origin_win, 0, OP_DATA, RMA_HDR + k,
-                            (uint32_t)mpi_world_rank << 20};
+        d.op = off + k < m->bytes; /* more to come: only the last piece answers */
+        struct mpi_hdr h = {MPI_K_RMA, (uint16_t)origin_win, 0,
+                            OP_DATA,   RMA_HDR + k,          (uint32_t)mpi_world_rank << 20};
         uint8_t *msg = malloc(RMA_HDR + k);
         if (msg) {
             mpi_copy(msg, &d, RMA_HDR);
@@ -311,11 +324,8 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
         if (cr >= 0)
             w->completes[cr]++;
         return;
-    case OP_FREE:
-        w->frees++;
-        return;
-    default:
-        break;
+    case OP_FREE: w->frees++; return;
+    default: break;
     }
     if (!in_window(w, m->addr, m->bytes)) {
         r.arg = MPI_ERR_RMA_RANGE;
@@ -328,9 +338,7 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
         mpi_copy(at, data, n < m->bytes ? n : m->bytes);
         send_nowait(world, OP_ACK, origin_win, &r, NULL, 0);
         return;
-    case OP_GET:
-        serve_get(world, origin_win, m);
-        return;
+    case OP_GET: serve_get(world, origin_win, m); return;
     case OP_ACC:
         r.arg = (uint32_t)apply(m->op, m->type, at, data, m->bytes);
         send_nowait(world, OP_ACK, origin_win, &r, NULL, 0);
@@ -343,7 +351,7 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
         if (!keep)
             return;
         mpi_copy(keep, at, m->bytes);
-        if (op == OP_CAS) {   /* data: new value, then the compare value */
+        if (op == OP_CAS) { /* data: new value, then the compare value */
             if (memcmp(at, data + m->bytes, m->bytes) == 0)
                 mpi_copy(at, data, m->bytes);
         } else {
@@ -353,8 +361,8 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
         if (m->bytes <= 8) {
             send_nowait(world, OP_DATA, origin_win, &r, keep, m->bytes);
         } else {
-            struct mpi_hdr h = {MPI_K_RMA, (uint16_t)origin_win, 0, OP_DATA, RMA_HDR + m->bytes,
-                                (uint32_t)mpi_world_rank << 20};
+            struct mpi_hdr h = {MPI_K_RMA, (uint16_t)origin_win, 0,
+                                OP_DATA,   RMA_HDR + m->bytes,   (uint32_t)mpi_world_rank << 20};
             uint8_t *msg = malloc(RMA_HDR + m->bytes);
             if (msg) {
                 mpi_copy(msg, &r, RMA_HDR);
@@ -366,8 +374,7 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
         }
         return;
     }
-    default:
-        return;
+    default: return;
     }
 }
 
@@ -379,23 +386,20 @@ static void reply(struct mpi_win *w, int op, int world, const struct rma_msg *m,
     if (cr < 0)
         return;
     switch (op) {
-    case OP_GRANT:
-        w->granted[cr] = 1;
-        return;
+    case OP_GRANT: w->granted[cr] = 1; return;
     case OP_DATA:
         if (m->result)
             mpi_copy((void *)(uintptr_t)m->result, data, n < m->bytes ? n : m->bytes);
         if (m->op)
-            return;   /* a piece of a GET: the last one answers it */
-        __attribute__((fallthrough));   /* it also answers the request */
+            return;                   /* a piece of a GET: the last one answers it */
+        __attribute__((fallthrough)); /* it also answers the request */
     case OP_ACK:
         if (m->arg && !w->err)
             w->err = (int)m->arg;
         if (w->outstanding[cr])
             w->outstanding[cr]--;
         return;
-    default:
-        return;
+    default: return;
     }
 }
 
@@ -484,8 +488,8 @@ static void win_release(struct mpi_win *w)
 }
 
 /* Collective: every member's base, size, displacement unit and window index. */
-static int win_make(void *base, MPI_Aint size, int disp_unit, MPI_Comm c, int flavor,
-                    void *alloc, MPI_Win *out, const char *call)
+static int win_make(void *base, MPI_Aint size, int disp_unit, MPI_Comm c, int flavor, void *alloc,
+                    MPI_Win *out, const char *call)
 {
     if (!mpi_initialized || !mpi_comm_ok(c))
         return mpi_err(c, MPI_ERR_COMM, call);
@@ -526,13 +530,13 @@ static int win_make(void *base, MPI_Aint size, int disp_unit, MPI_Comm c, int fl
         rc = all ? g : MPI_ERR_NO_MEM;
     for (int i = 0; rc == MPI_SUCCESS && i < p; ++i)
         if (all[i].idx < 0)
-            rc = MPI_ERR_NO_MEM;   /* a member could not make its window */
+            rc = MPI_ERR_NO_MEM; /* a member could not make its window */
     if (rc == MPI_SUCCESS)
         mpi_copy(w->peer, all, (uint32_t)p * sizeof *all);
     free(all);
     if (rc != MPI_SUCCESS) {
         if (w) {
-            w->alloc = NULL;   /* the caller frees its memory */
+            w->alloc = NULL; /* the caller frees its memory */
             win_release(w);
         }
         return mpi_err(c, rc, call);
@@ -561,7 +565,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm c, vo
         free(mem);
         return rc;
     }
-    *(void **)baseptr = mem;   /* baseptr is the address of a pointer (MPI-3 11.2.2) */
+    *(void **)baseptr = mem; /* baseptr is the address of a pointer (MPI-3 11.2.2) */
     return MPI_SUCCESS;
 }
 
@@ -605,14 +609,14 @@ int MPI_Win_detach(MPI_Win w, const void *base)
 /* Waits until every operation of this rank to target t (comm rank; -1: all) is complete. */
 static int complete_to(struct mpi_win *w, int t)
 {
-    mpi_progress(0);   /* also serves the others: an origin that spins on its own window */
+    mpi_progress(0); /* also serves the others: an origin that spins on its own window */
     for (;;) {
         int busy = 0;
         for (int i = 0; !busy && i < w->comm->size; ++i)
             busy = (t < 0 || i == t) && w->outstanding[i];
         if (!busy)
             break;
-        mpi_progress(1);   /* sleeps only briefly while an RDMA transfer runs */
+        mpi_progress(1); /* sleeps only briefly while an RDMA transfer runs */
     }
     int e = w->err;
     w->err = 0;
@@ -690,7 +694,7 @@ int MPI_Win_lock(int type, int rank, int assert_, MPI_Win w)
     else if (!rank_ok(w, rank))
         rc = MPI_ERR_RANK;
     else if (w->locked[rank] || w->lock_all)
-        rc = MPI_ERR_RMA_SYNC;   /* already locked by this rank */
+        rc = MPI_ERR_RMA_SYNC; /* already locked by this rank */
     else
         rc = lock_target(w, type, rank);
     return mpi_err(w->comm, rc, "MPI_Win_lock");
@@ -700,7 +704,7 @@ int MPI_Win_unlock(int rank, MPI_Win w)
 {
     if (!win_ok(w))
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_WIN, "MPI_Win_unlock");
-    int rc = !rank_ok(w, rank) ? MPI_ERR_RANK
+    int rc = !rank_ok(w, rank)                 ? MPI_ERR_RANK
              : !w->locked[rank] || w->lock_all ? MPI_ERR_RMA_SYNC
                                                : unlock_target(w, rank);
     return mpi_err(w->comm, rc, "MPI_Win_unlock");
@@ -747,7 +751,7 @@ static int flush(MPI_Win w, int rank, const char *call)
     for (int i = 0; !held && rank < 0 && i < w->comm->size; ++i)
         held = w->locked[i] != 0;
     if (!held)
-        return mpi_err(w->comm, MPI_ERR_RMA_SYNC, call);   /* only in a passive-target epoch */
+        return mpi_err(w->comm, MPI_ERR_RMA_SYNC, call); /* only in a passive-target epoch */
     return mpi_err(w->comm, complete_to(w, rank), call);
 }
 
@@ -799,7 +803,7 @@ int MPI_Win_start(MPI_Group g, int assert_, MPI_Win w)
         rc = MPI_ERR_RMA_SYNC;
     if (!rc && !(w->start = group_copy(g)))
         rc = MPI_ERR_NO_MEM;
-    for (int i = 0; !rc && i < g->size; ++i) {   /* each target's post, one taken per start */
+    for (int i = 0; !rc && i < g->size; ++i) { /* each target's post, one taken per start */
         int t = comm_rank_of(w->comm, g->world[i]);
         if (t < 0) {
             rc = MPI_ERR_GROUP;
@@ -861,14 +865,14 @@ static int op_check(struct mpi_win *w, const void *obuf, int ocount, MPI_Datatyp
     uint32_t ob = (uint32_t)ocount * (uint32_t)mpi_type_size(ot);
     *bytes = (uint32_t)tcount * (uint32_t)mpi_type_size(tt);
     if (ob != *bytes)
-        return MPI_ERR_ARG;   /* no derived datatypes: both sides describe the same bytes */
+        return MPI_ERR_ARG; /* no derived datatypes: both sides describe the same bytes */
     if (!obuf && ob)
         return MPI_ERR_BUFFER;
     if (disp < 0 && w->flavor != FLAVOR_DYNAMIC)
-        return MPI_ERR_DISP;   /* dynamic: an address, at 0x8000_0000 up (negative as MPI_Aint) */
+        return MPI_ERR_DISP; /* dynamic: an address, at 0x8000_0000 up (negative as MPI_Aint) */
     if (!(w->fence_epoch || w->lock_all || w->locked[t] ||
           (w->start && mpi_group_rank_of(w->start, mpi_world_of(w->comm, t)) != MPI_UNDEFINED)))
-        return MPI_ERR_RMA_SYNC;   /* no access epoch to that target */
+        return MPI_ERR_RMA_SYNC; /* no access epoch to that target */
     const struct peer *p = &w->peer[t];
     uint64_t off = (uint64_t)(uint32_t)disp * (uint32_t)p->disp_unit;
     if (w->flavor != FLAVOR_DYNAMIC && off + *bytes > p->size)
@@ -917,7 +921,7 @@ int MPI_Put(const void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Aint disp,
     if (!bytes)
         return MPI_SUCCESS;
     if (local_access(w, t)) {
-        memmove((void *)(uintptr_t)addr, obuf, bytes);   /* the tile's own memory */
+        memmove((void *)(uintptr_t)addr, obuf, bytes); /* the tile's own memory */
         ++mpi_stats.rma_local;
         return MPI_SUCCESS;
     }
@@ -970,7 +974,7 @@ int MPI_Get(void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Aint disp, int t
 static int acc_check(int op, MPI_Datatype ot, MPI_Datatype tt)
 {
     if (ot != tt)
-        return MPI_ERR_TYPE;   /* one predefined type on both sides */
+        return MPI_ERR_TYPE; /* one predefined type on both sides */
     if (op == MPI_REPLACE || op == MPI_NO_OP)
         return MPI_SUCCESS;
     return mpi_op_check(op, ot);
@@ -985,8 +989,8 @@ static int accumulate(const void *obuf, int ocount, MPI_Datatype ot, void *res, 
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_WIN, call);
     uint32_t addr, bytes;
     int rc = op == MPI_NO_OP && !obuf
-        ? op_check(w, &rc, tcount, tt, t, disp, tcount, tt, &addr, &bytes)
-        : op_check(w, obuf, ocount, ot, t, disp, tcount, tt, &addr, &bytes);
+                 ? op_check(w, &rc, tcount, tt, t, disp, tcount, tt, &addr, &bytes)
+                 : op_check(w, obuf, ocount, ot, t, disp, tcount, tt, &addr, &bytes);
     if (rc)
         return rc < 0 ? MPI_SUCCESS : mpi_err(w->comm, rc, call);
     if ((rc = acc_check(op, op == MPI_NO_OP && !obuf ? tt : ot, tt)))
@@ -1013,7 +1017,7 @@ static int accumulate(const void *obuf, int ocount, MPI_Datatype ot, void *res, 
 int MPI_Accumulate(const void *obuf, int ocount, MPI_Datatype ot, int t, MPI_Aint disp, int tcount,
                    MPI_Datatype tt, MPI_Op op, MPI_Win w)
 {
-    if (op == MPI_NO_OP)   /* only for the fetching forms */
+    if (op == MPI_NO_OP) /* only for the fetching forms */
         return mpi_err(win_ok(w) ? w->comm : MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Accumulate");
     return accumulate(obuf, ocount, ot, NULL, 0, ot, t, disp, tcount, tt, op, w, 0,
                       "MPI_Accumulate");
@@ -1050,8 +1054,8 @@ int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *res, MPI_Data
     uint8_t data[16];
     mpi_copy(data, obuf, bytes);
     mpi_copy(data + bytes, cbuf, bytes);
-    struct rma_msg m = {.addr = addr, .bytes = bytes, .type = (uint16_t)t,
-                        .result = (uint32_t)(uintptr_t)res};
+    struct rma_msg m = {
+        .addr = addr, .bytes = bytes, .type = (uint16_t)t, .result = (uint32_t)(uintptr_t)res};
     w->outstanding[rank]++;
     ++mpi_stats.rma_msgs;
     return mpi_err(w->comm, send_req(w, rank, OP_CAS, &m, data, 2u * bytes),

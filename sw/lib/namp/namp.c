@@ -3,20 +3,23 @@
 
 #include "hal/hal.h"
 
-#define NA(off) (TILE_NA_BASE + (off))
+#define NA(off)      (TILE_NA_BASE + (off))
 #define SLOT(s, reg) (TILE_NA_BASE + NA_NAMP_SLOT_BASE(s) + (reg))
 
 volatile namp_driver_stats_t namp_stats;
 static uint32_t n_slots, feat;
-static uint32_t busy;                 /* bit s: slot s allocated by a software user */
-static volatile uint32_t irq_done;    /* bit s: DONE interrupt seen for slot s */
-static volatile uint32_t ien_slots;   /* bit s: slot s runs with IEN */
-static uint32_t implicit;             /* bit s: buffered send, the NAMP releases the slot itself */
-static uint32_t implicit_err;         /* last error code seen on an implicit slot without owner */
-static uintptr_t impl_owner[NAMP_MAX_SLOTS];   /* who started implicit slot s (0: nobody) */
+static uint32_t busy;               /* bit s: slot s allocated by a software user */
+static volatile uint32_t irq_done;  /* bit s: DONE interrupt seen for slot s */
+static volatile uint32_t ien_slots; /* bit s: slot s runs with IEN */
+static uint32_t implicit;           /* bit s: buffered send, the NAMP releases the slot itself */
+static uint32_t implicit_err;       /* last error code seen on an implicit slot without owner */
+static uintptr_t impl_owner[NAMP_MAX_SLOTS]; /* who started implicit slot s (0: nobody) */
 /* failed implicit slots whose error their owner has not taken yet */
-static struct { uintptr_t owner; uint32_t code; } impl_fail[NAMP_MAX_SLOTS];
-static uint32_t impl_fail_count;      /* entries of impl_fail in use */
+static struct {
+    uintptr_t owner;
+    uint32_t code;
+} impl_fail[NAMP_MAX_SLOTS];
+static uint32_t impl_fail_count; /* entries of impl_fail in use */
 
 /* An implicitly completed slot is free again once the NAMP has cleared VALID (or set DONE). */
 static void reclaim(void)
@@ -31,7 +34,7 @@ static void reclaim(void)
         uint32_t st = mmio_read32(SLOT(s, NAMP_SLOT_STATUS));
         if (st & NAMP_STATUS_ERROR) {
             uint32_t code = NAMP_STATUS_CODE(st) ? NAMP_STATUS_CODE(st) : 0xFFu;
-            if (impl_owner[s]) {   /* kept for its owner, whoever asks first */
+            if (impl_owner[s]) { /* kept for its owner, whoever asks first */
                 if (!impl_fail[s].code)
                     impl_fail_count++;
                 impl_fail[s].owner = impl_owner[s];
@@ -43,7 +46,7 @@ static void reclaim(void)
         }
         impl_owner[s] = 0;
         if (f & (NAMP_F_VALID | NAMP_F_DONE | NAMP_F_IEN))
-            mmio_write32(SLOT(s, NAMP_SLOT_FLAGS), 0);   /* DONE and IEN off: the line drops */
+            mmio_write32(SLOT(s, NAMP_SLOT_FLAGS), 0); /* DONE and IEN off: the line drops */
         implicit &= ~(1u << s);
         ien_slots &= ~(1u << s);
         irq_done &= ~(1u << s);
@@ -210,7 +213,7 @@ int namp_slot_done(unsigned slot)
 uint32_t namp_slot_finish(unsigned slot)
 {
     uint32_t st = mmio_read32(SLOT(slot, NAMP_SLOT_STATUS));
-    mmio_write32(SLOT(slot, NAMP_SLOT_FLAGS), 0);    /* VALID = 0: slot idle again */
+    mmio_write32(SLOT(slot, NAMP_SLOT_FLAGS), 0); /* VALID = 0: slot idle again */
     uint32_t saved = irq_global_disable();
     irq_done &= ~(1u << slot);
     ien_slots &= ~(1u << slot);
@@ -264,8 +267,7 @@ uint32_t namp_irq(uint32_t active, uint32_t *rx)
             if (!(m & 1u))
                 continue;
             uint32_t f = mmio_read32(SLOT(s, NAMP_SLOT_FLAGS));
-            if ((f & NAMP_F_DONE) ||
-                (mmio_read32(SLOT(s, NAMP_SLOT_STATUS)) & NAMP_STATUS_ERROR)) {
+            if ((f & NAMP_F_DONE) || (mmio_read32(SLOT(s, NAMP_SLOT_STATUS)) & NAMP_STATUS_ERROR)) {
                 irq_done |= 1u << s;
                 ien_slots &= ~(1u << s);
                 mmio_write32(SLOT(s, NAMP_SLOT_FLAGS), f & ~(NAMP_F_IEN | NAMP_F_DONE));
@@ -298,23 +300,22 @@ uint32_t namp_slot_wait_wfi(unsigned slot, volatile uint64_t *idle)
 {
     uint32_t saved = irq_global_disable();
     for (;;) {
-        if ((irq_done & (1u << slot)) ||
-            (mmio_read32(SLOT(slot, NAMP_SLOT_FLAGS)) & NAMP_F_DONE)) {
-            uint32_t e = namp_slot_finish(slot);   /* DONE cleared: the line drops, no trap */
+        if ((irq_done & (1u << slot)) || (mmio_read32(SLOT(slot, NAMP_SLOT_FLAGS)) & NAMP_F_DONE)) {
+            uint32_t e = namp_slot_finish(slot); /* DONE cleared: the line drops, no trap */
             irq_global_restore(saved);
             return e;
         }
         uint32_t act = mmio_read32(NA(NA_IRQ_BASE + NA_IRQ_ACTIVE));
         if (act == 0) {
             uint64_t t0 = cpu_cycles();
-            wait_for_interrupt();                  /* wakes on the line, MIE stays off */
+            wait_for_interrupt(); /* wakes on the line, MIE stays off */
             if (idle)
                 *idle += cpu_cycles() - t0;
-            continue;                              /* re-check with interrupts still off */
+            continue; /* re-check with interrupts still off */
         }
         if (mmio_read32(SLOT(slot, NAMP_SLOT_FLAGS)) & NAMP_F_DONE)
-            continue;                              /* it was ours */
-        irq_global_restore(saved);                 /* other sources: their handler runs */
+            continue;              /* it was ours */
+        irq_global_restore(saved); /* other sources: their handler runs */
         saved = irq_global_disable();
     }
 }
@@ -332,12 +333,13 @@ int32_t namp_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, volatile
     uint32_t slot = (uint32_t)__builtin_ctz(freem), bit = 1u << slot;
     busy |= bit;
     irq_done &= ~bit;
-    ien_slots |= bit;   /* if another source's handler runs meanwhile, it acknowledges ours too */
+    ien_slots |= bit; /* if another source's handler runs meanwhile, it acknowledges ours too */
     uintptr_t base = TILE_NA_BASE + NA_NAMP_SLOT_BASE(slot);
     mmio_write32(base + NAMP_SLOT_PARAM1, p1);
     mmio_write32(base + NAMP_SLOT_PARAM2, p2);
     mmio_write32(base + NAMP_SLOT_PARAM3, p3);
-    mmio_write32_release(base + NAMP_SLOT_FLAGS, (flags & ~NAMP_F_DONE) | NAMP_F_IEN | NAMP_F_VALID);
+    mmio_write32_release(base + NAMP_SLOT_FLAGS,
+                         (flags & ~NAMP_F_DONE) | NAMP_F_IEN | NAMP_F_VALID);
     /* Sleep first: a transfer is never done this soon, and wfi returns at once if the DONE line
      * (level) is already up, so no register read is spent before the first sleep. */
     for (;;) {

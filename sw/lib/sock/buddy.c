@@ -63,7 +63,7 @@ int sock_buddy_alloc(sock_buddy_t *bd, uint16_t owner, uint32_t *off, uint32_t *
     if (owner == SOCK_BUDDY_FREE)
         return -1;
     int32_t best = -1;
-    for (uint32_t i = 0; i < bd->n; ++i)   /* largest free block, lowest offset on ties */
+    for (uint32_t i = 0; i < bd->n; ++i) /* largest free block, lowest offset on ties */
         if (bd->b[i].owner == SOCK_BUDDY_FREE && (best < 0 || bd->b[i].log2 > bd->b[best].log2))
             best = (int32_t)i;
     if (best >= 0) {
@@ -73,7 +73,7 @@ int sock_buddy_alloc(sock_buddy_t *bd, uint16_t owner, uint32_t *off, uint32_t *
         *victim = SOCK_BUDDY_FREE;
         return 0;
     }
-    for (uint32_t i = 0; i < bd->n; ++i)   /* else: halve the largest owned block */
+    for (uint32_t i = 0; i < bd->n; ++i) /* else: halve the largest owned block */
         if (bd->b[i].log2 > bd->min_log2 && (best < 0 || bd->b[i].log2 > bd->b[best].log2))
             best = (int32_t)i;
     if (best < 0 || bd->n == bd->cap)
@@ -96,7 +96,7 @@ int sock_buddy_free(sock_buddy_t *bd, uint32_t off)
     if (i == bd->n || bd->b[i].owner == SOCK_BUDDY_FREE)
         return -1;
     bd->b[i].owner = SOCK_BUDDY_FREE;
-    for (;;) {   /* merge with a free buddy, level by level */
+    for (;;) { /* merge with a free buddy, level by level */
         int32_t j = buddy_of(bd, i);
         if (j < 0 || bd->b[j].owner != SOCK_BUDDY_FREE)
             return 0;
@@ -169,7 +169,7 @@ int sock_buddy_check(const sock_buddy_t *bd)
             return -1;
         int32_t j = buddy_of(bd, i);
         if (x->owner == SOCK_BUDDY_FREE && j >= 0 && bd->b[j].owner == SOCK_BUDDY_FREE)
-            return -1;   /* two free buddies must have merged */
+            return -1; /* two free buddies must have merged */
         at += 1u << x->log2;
     }
     return at == bd->space ? 0 : -1;

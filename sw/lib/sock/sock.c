@@ -28,30 +28,30 @@
 #include "sock/buddy.h"
 #include "sock/sock.h"
 
-#define SOCK_MCAPI_PORT 0x534Bu            /* "SK" */
-#define SOCK_FD_BASE 3                      /* 0..2 are the console's */
-#define SOCK_SLOT_LOG2 12u                  /* MCAPI receive slots of 4 KiB */
-#define SOCK_CAP_LOG2 3u                    /* 8 of them */
-#define SOCK_HDR 32u
-#define SOCK_MSS ((1u << SOCK_SLOT_LOG2) - SOCK_HDR)
-#define SOCK_TX_SLOTS 8u                    /* MCAPI sends in flight */
-#define SOCK_STAGE 4u                       /* of them carrying data (4 KiB staging each) */
-#define SOCK_ORPHANS 32u                    /* replies to messages for no socket */
-#define SOCK_LOOKUP_US 200000u              /* a peer tile's layer must be up within 200 ms */
-#define SOCK_LINGER_QUIET_US 1000u          /* at exit: stay until 1 ms without a message */
-#define SOCK_LINGER_MAX_US 200000u
+#define SOCK_MCAPI_PORT      0x534Bu /* "SK" */
+#define SOCK_FD_BASE         3       /* 0..2 are the console's */
+#define SOCK_SLOT_LOG2       12u     /* MCAPI receive slots of 4 KiB */
+#define SOCK_CAP_LOG2        3u      /* 8 of them */
+#define SOCK_HDR             32u
+#define SOCK_MSS             ((1u << SOCK_SLOT_LOG2) - SOCK_HDR)
+#define SOCK_TX_SLOTS        8u      /* MCAPI sends in flight */
+#define SOCK_STAGE           4u      /* of them carrying data (4 KiB staging each) */
+#define SOCK_ORPHANS         32u     /* replies to messages for no socket */
+#define SOCK_LOOKUP_US       200000u /* a peer tile's layer must be up within 200 ms */
+#define SOCK_LINGER_QUIET_US 1000u   /* at exit: stay until 1 ms without a message */
+#define SOCK_LINGER_MAX_US   200000u
 
 enum { M_SYN = 1, M_SYNACK, M_REFUSE, M_DATA, M_WIN, M_SHRINK, M_SHRINK_ACK, M_FIN, M_RST };
-#define HF_CLOSED 1u   /* FIN: the sender closed the socket, it receives nothing more */
+#define HF_CLOSED 1u /* FIN: the sender closed the socket, it receives nothing more */
 
 /* Message header (8 words). edge/chunk: the sender's receive side of this connection. */
 struct hdr {
     uint8_t type, flags;
-    uint16_t aux;           /* SYN: port; REFUSE: errno; SHRINK(_ACK): generation */
+    uint16_t aux; /* SYN: port; REFUSE: errno; SHRINK(_ACK): generation */
     uint16_t dst_id, dst_gen;
     uint16_t src_id, src_gen;
-    uint32_t seq;           /* DATA: stream offset; FIN: stream length; SHRINK_ACK: bytes sent */
-    uint32_t len;           /* DATA payload bytes */
+    uint32_t seq; /* DATA: stream offset; FIN: stream length; SHRINK_ACK: bytes sent */
+    uint32_t len; /* DATA payload bytes */
     uint32_t edge, chunk;
     uint32_t src_tile;
 };
@@ -59,25 +59,25 @@ _Static_assert(sizeof(struct hdr) == SOCK_HDR, "header");
 
 enum { S_FREE = 0, S_NEW, S_LISTEN, S_SYN_SENT, S_EST, S_CLOSED, S_LINGER };
 /* flags */
-#define F_NONBLOCK (1u << 0)
-#define F_SHUT_RD (1u << 1)
-#define F_SHUT_WR (1u << 2)    /* FIN queued or sent */
-#define F_FIN_RCVD (1u << 3)
+#define F_NONBLOCK    (1u << 0)
+#define F_SHUT_RD     (1u << 1)
+#define F_SHUT_WR     (1u << 2) /* FIN queued or sent */
+#define F_FIN_RCVD    (1u << 3)
 #define F_PEER_CLOSED (1u << 4)
-#define F_RST (1u << 5)
-#define F_ACCEPTED (1u << 6)   /* handed out by accept() (or made by connect()) */
-#define F_HAS_RX (1u << 7)     /* owns a buddy block */
-#define F_BOUND (1u << 8)
-#define F_QUEUED (1u << 9)     /* in the control queue */
-#define F_EPIPE_SEEN (1u << 10)
+#define F_RST         (1u << 5)
+#define F_ACCEPTED    (1u << 6) /* handed out by accept() (or made by connect()) */
+#define F_HAS_RX      (1u << 7) /* owns a buddy block */
+#define F_BOUND       (1u << 8)
+#define F_QUEUED      (1u << 9) /* in the control queue */
+#define F_EPIPE_SEEN  (1u << 10)
 /* pending control messages */
-#define P_SYN (1u << 0)
-#define P_SYNACK (1u << 1)
-#define P_WIN (1u << 2)
-#define P_SHRINK (1u << 3)
-#define P_SHRINK_ACK (1u << 4)
-#define P_FIN (1u << 5)
-#define P_RST (1u << 6)
+#define P_SYN         (1u << 0)
+#define P_SYNACK      (1u << 1)
+#define P_WIN         (1u << 2)
+#define P_SHRINK      (1u << 3)
+#define P_SHRINK_ACK  (1u << 4)
+#define P_FIN         (1u << 5)
+#define P_RST         (1u << 6)
 
 struct sk {
     uint8_t state, blocked;
@@ -87,10 +87,10 @@ struct sk {
     uint32_t peer_tile;
     uint16_t peer_id, peer_gen;
     int err;
-    uint32_t rcvtimeo_us, sndtimeo_us;   /* 0: none */
+    uint32_t rcvtimeo_us, sndtimeo_us; /* 0: none */
     /* listener */
     uint16_t backlog, nqueued;
-    int32_t q_head, q_tail;              /* accept queue (sk indices), -1 empty */
+    int32_t q_head, q_tail; /* accept queue (sk indices), -1 empty */
     int32_t q_next, listener;
     /* receive side: a ring of rx_size bytes at `ring`, normally the buddy block [rx_off, rx_off +
      * rx_target) of the space; while it shrinks (rx_size > rx_target) it is the old, larger block
@@ -109,9 +109,9 @@ struct sk {
 
 struct txslot {
     mcapi_request_t req;
-    uint32_t *buf;          /* a staging buffer (data) or ctl */
-    int32_t stage;          /* staging buffer index, -1 for control */
-    int32_t sk;             /* data: the connection (error reporting), else -1 */
+    uint32_t *buf; /* a staging buffer (data) or ctl */
+    int32_t stage; /* staging buffer index, -1 for control */
+    int32_t sk;    /* data: the connection (error reporting), else -1 */
     uint16_t gen;
     uint8_t busy;
     uint32_t ctl[SOCK_HDR / 4];
@@ -139,7 +139,7 @@ static struct {
     struct txslot tx[SOCK_TX_SLOTS];
     uint32_t *stage[SOCK_STAGE];
     uint32_t stage_busy;
-    int32_t *ctlq;          /* ring of sk indices with pending control messages */
+    int32_t *ctlq; /* ring of sk indices with pending control messages */
     uint32_t ctlq_head, ctlq_n;
     struct orphan orphans[SOCK_ORPHANS];
     uint32_t orph_head, orph_n;
@@ -237,7 +237,7 @@ static void queue_ctl(struct sk *s, uint32_t p)
 static void orphan(uint32_t tile, uint8_t type, uint16_t dst_id, uint16_t dst_gen, uint16_t aux)
 {
     if (S.orph_n == SOCK_ORPHANS)
-        return;   /* cannot happen: draining stops while the queue is full */
+        return; /* cannot happen: draining stops while the queue is full */
     S.orphans[(S.orph_head + S.orph_n++) % SOCK_ORPHANS] = (struct orphan){
         .tile = tile, .dst_id = dst_id, .dst_gen = dst_gen, .aux = aux, .type = type};
 }
@@ -266,7 +266,7 @@ static void rx_linearize(struct sk *s)
     uint32_t stored = s->rcvd - s->consumed, h = s->rx_head;
     if (h + stored <= s->rx_size) {
         memmove(base, base + h, stored);
-    } else {   /* wrapped: rotate the ring left by h */
+    } else { /* wrapped: rotate the ring left by h */
         reverse(base, base + h);
         reverse(base + h, base + s->rx_size);
         reverse(base, base + s->rx_size);
@@ -353,7 +353,7 @@ static void rx_grow_all(void)
     while (sock_buddy_grow(&S.bd, grow_ok, NULL, &o, &oo, &no, &ns)) {
         struct sk *s = &S.sk[o];
         S.st.grows++;
-        if (s->rx_size == s->rx_target) {   /* not shrinking: the ring moves into the new block */
+        if (s->rx_size == s->rx_target) { /* not shrinking: the ring moves into the new block */
             rx_linearize(s);
             if (no != s->rx_off)
                 memmove(S.space + no, S.space + s->rx_off, s->rcvd - s->consumed);
@@ -410,14 +410,14 @@ static int rx_alloc(struct sk *s)
         struct sk *v = &S.sk[victim];
         S.st.splits++;
         v->rx_target = size;
-        if (diff(v->edge_hi, v->consumed) > (int32_t)size) {   /* promised more: ask the peer */
+        if (diff(v->edge_hi, v->consumed) > (int32_t)size) { /* promised more: ask the peer */
             v->shrink_gen++;
             S.st.shrinks++;
             queue_ctl(v, P_SHRINK);
             rx_spill(v);
         } else {
             try_compact(v);
-            queue_ctl(v, P_WIN);   /* the peer is told its new chunk */
+            queue_ctl(v, P_WIN); /* the peer is told its new chunk */
         }
     }
     /* also a free block can lie in a ring that is still shrinking */
@@ -486,7 +486,7 @@ static void tx_release(struct txslot *t)
 
 static void tx_done(struct txslot *t, mcapi_status_t st)
 {
-    if (st != MCAPI_SUCCESS && t->sk >= 0) {   /* a data message was lost: the stream is broken */
+    if (st != MCAPI_SUCCESS && t->sk >= 0) { /* a data message was lost: the stream is broken */
         struct sk *s = &S.sk[t->sk];
         if (s->gen == t->gen && s->state == S_EST && !s->err)
             s->err = ECONNRESET;
@@ -528,7 +528,7 @@ static void fill_hdr(struct hdr *h, const struct sk *s, uint8_t type)
         h->edge = rx_edge(s);
         h->chunk = s->rx_target;
     } else {
-        h->edge = s->consumed;   /* nothing more may come */
+        h->edge = s->consumed; /* nothing more may come */
     }
 }
 
@@ -548,7 +548,7 @@ static int flush_sk(struct sk *s)
 {
     static const uint32_t order[] = {P_SYN, P_SYNACK, P_SHRINK_ACK, P_SHRINK, P_WIN, P_FIN, P_RST};
     static const uint8_t type[] = {M_SYN, M_SYNACK, M_SHRINK_ACK, M_SHRINK, M_WIN, M_FIN, M_RST};
-    if (s->flags & (F_RST | F_PEER_CLOSED)) {   /* the peer takes nothing more: tell it nothing */
+    if (s->flags & (F_RST | F_PEER_CLOSED)) { /* the peer takes nothing more: tell it nothing */
         s->pend = 0;
         return 1;
     }
@@ -556,7 +556,7 @@ static int flush_sk(struct sk *s)
         if (!(s->pend & order[k]))
             continue;
         if (s->state == S_SYN_SENT && order[k] != P_SYN)
-            continue;   /* the peer's socket is not known before its SYNACK: wait for it */
+            continue; /* the peer's socket is not known before its SYNACK: wait for it */
         struct txslot *t = tx_slot(0);
         if (!t)
             return 0;
@@ -565,12 +565,10 @@ static int flush_sk(struct sk *s)
         switch (order[k]) {
         case P_SYN:
             h->aux = s->peer_port;
-            h->seq = s->port;   /* ours, for the peer's getpeername */
+            h->seq = s->port; /* ours, for the peer's getpeername */
             h->dst_id = h->dst_gen = 0;
             break;
-        case P_SHRINK:
-            h->aux = s->shrink_gen;
-            break;
+        case P_SHRINK: h->aux = s->shrink_gen; break;
         case P_SHRINK_ACK:
             h->aux = s->ack_gen;
             h->seq = s->sent;
@@ -579,11 +577,8 @@ static int flush_sk(struct sk *s)
             h->seq = s->sent;
             h->flags = s->state == S_LINGER ? HF_CLOSED : 0;
             break;
-        case P_RST:
-            S.st.resets_tx++;
-            break;
-        default:
-            break;
+        case P_RST: S.st.resets_tx++; break;
+        default: break;
         }
         int rc = tx_start(t, s->peer_tile, SOCK_HDR);
         if (rc == -1)
@@ -595,7 +590,7 @@ static int flush_sk(struct sk *s)
                 S.st.win_tx++;
         }
         if (order[k] == P_RST || (order[k] == P_FIN && s->state == S_LINGER))
-            s->pend = 0;   /* nothing follows the last message */
+            s->pend = 0; /* nothing follows the last message */
     }
     return 1;
 }
@@ -624,7 +619,7 @@ static void flush_ctl(void)
         int32_t i = S.ctlq[S.ctlq_head];
         struct sk *s = &S.sk[i];
         if (s->pend && !flush_sk(s))
-            return;   /* no slot: try again later, in order */
+            return; /* no slot: try again later, in order */
         S.ctlq_head = (S.ctlq_head + 1u) % S.cfg.max_sockets;
         S.ctlq_n--;
         s->flags &= ~F_QUEUED;
@@ -655,7 +650,7 @@ static struct sk *sk_new(void)
 static void sk_release(struct sk *s)
 {
     rx_free(s);
-    if (s->flags & F_QUEUED) {   /* released from the queue's walk, or queued work left over */
+    if (s->flags & F_QUEUED) { /* released from the queue's walk, or queued work left over */
         s->state = S_LINGER;
         s->pend = 0;
         return;
@@ -729,7 +724,7 @@ static void on_syn(const struct hdr *h)
         return;
     }
     s->state = S_EST;
-    s->port = l->port;   /* not F_BOUND: the listener's port stays bindable after it closes */
+    s->port = l->port; /* not F_BOUND: the listener's port stays bindable after it closes */
     s->peer_tile = h->src_tile;
     s->peer_port = (uint16_t)h->seq;
     s->peer_id = h->src_id;
@@ -748,7 +743,7 @@ static void on_syn(const struct hdr *h)
 
 static void on_data(struct sk *s, const struct hdr *h, const uint8_t *payload)
 {
-    if (h->seq != s->rcvd) {   /* cannot happen with ordered delivery: a bug, not a hang */
+    if (h->seq != s->rcvd) { /* cannot happen with ordered delivery: a bug, not a hang */
         sk_error(s, EPROTO);
         queue_ctl(s, P_RST);
         return;
@@ -770,7 +765,7 @@ static void on_data(struct sk *s, const struct hdr *h, const uint8_t *payload)
             return;
     }
     s->rcvd += n;
-    if (diff(s->rcvd, s->consumed) > (int32_t)s->rx_size) {   /* beyond the window we gave */
+    if (diff(s->rcvd, s->consumed) > (int32_t)s->rx_size) { /* beyond the window we gave */
         s->rcvd -= n;
         sk_error(s, EPROTO);
         queue_ctl(s, P_RST);
@@ -780,7 +775,7 @@ static void on_data(struct sk *s, const struct hdr *h, const uint8_t *payload)
     uint32_t first = s->rx_size - pos < n ? s->rx_size - pos : n;
     copy(s->ring + pos, payload, first);
     copy(s->ring, payload + first, n - first);
-    if (s->flags & F_SHUT_RD)   /* read side shut: dropped, the window stays open */
+    if (s->flags & F_SHUT_RD) /* read side shut: dropped, the window stays open */
         consumed(s, n);
 }
 
@@ -789,7 +784,7 @@ static void dispatch(const uint32_t *buf, size_t size)
     const struct hdr *h = (const struct hdr *)buf;
     S.st.msgs_rx++;
     if (size < SOCK_HDR || (h->type == M_DATA && h->len != size - SOCK_HDR))
-        return;   /* not ours */
+        return; /* not ours */
     if (h->type == M_SYN) {
         on_syn(h);
         return;
@@ -799,14 +794,13 @@ static void dispatch(const uint32_t *buf, size_t size)
         s = &S.sk[h->dst_id];
         if (s->gen != h->dst_gen || s->state == S_FREE || s->state == S_NEW || s->state == S_LISTEN)
             s = NULL;
-        else if (s->state != S_SYN_SENT &&
-                 (s->peer_tile != h->src_tile || s->peer_id != h->src_id ||
-                  s->peer_gen != h->src_gen))
+        else if (s->state != S_SYN_SENT && (s->peer_tile != h->src_tile ||
+                                            s->peer_id != h->src_id || s->peer_gen != h->src_gen))
             s = NULL;
         else if (s->state == S_SYN_SENT && s->peer_tile != h->src_tile)
             s = NULL;
     }
-    if (!s) {   /* data (or an accept) for a socket that is gone: the sender must stop */
+    if (!s) { /* data (or an accept) for a socket that is gone: the sender must stop */
         if (h->type == M_DATA || h->type == M_SYNACK)
             orphan(h->src_tile, M_RST, h->src_id, h->src_gen, 0);
         return;
@@ -818,7 +812,7 @@ static void dispatch(const uint32_t *buf, size_t size)
             s->peer_gen = h->src_gen;
             s->peer_edge = h->edge;
             s->peer_chunk = h->chunk;
-            if (s->pend)   /* held back while the peer was unknown (a shrink, a window) */
+            if (s->pend) /* held back while the peer was unknown (a shrink, a window) */
                 queue_ctl(s, 0);
         } else if (h->type == M_REFUSE) {
             s->state = S_CLOSED;
@@ -828,19 +822,17 @@ static void dispatch(const uint32_t *buf, size_t size)
         return;
     }
     if (s->state == S_LINGER || s->state == S_CLOSED)
-        return;   /* closed here: the peer learns it from our FIN or RST */
+        return; /* closed here: the peer learns it from our FIN or RST */
     s->peer_edge = h->edge;
     s->peer_chunk = h->chunk;
     switch (h->type) {
-    case M_DATA:
-        on_data(s, h, (const uint8_t *)buf + SOCK_HDR);
-        break;
+    case M_DATA: on_data(s, h, (const uint8_t *)buf + SOCK_HDR); break;
     case M_SHRINK:
         s->ack_gen = h->aux;
         queue_ctl(s, P_SHRINK_ACK);
         break;
     case M_SHRINK_ACK:
-        if (h->aux == s->shrink_gen) {   /* everything sent under older edges has arrived */
+        if (h->aux == s->shrink_gen) { /* everything sent under older edges has arrived */
             s->edge_hi = diff(s->rcvd, s->adv_edge) > 0 ? s->rcvd : s->adv_edge;
             try_compact(s);
         }
@@ -850,19 +842,18 @@ static void dispatch(const uint32_t *buf, size_t size)
         s->fin_seq = h->seq;
         if (h->flags & HF_CLOSED)
             s->flags |= F_PEER_CLOSED;
-        s->edge_hi = s->rcvd;   /* nothing more comes: a shrink need not wait for an answer */
+        s->edge_hi = s->rcvd; /* nothing more comes: a shrink need not wait for an answer */
         try_compact(s);
         break;
     case M_RST:
         s->flags |= F_RST;
         S.st.resets_rx++;
         sk_error(s, ECONNRESET);
-        s->pend = 0;   /* nothing more to tell a peer that is gone */
+        s->pend = 0; /* nothing more to tell a peer that is gone */
         s->edge_hi = s->rcvd;
         try_compact(s);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -897,7 +888,7 @@ static void progress(void)
     size_t size;
 #ifndef MP_TRANSPORT_NAMP
     harvest_tx();
-#endif   /* the NAMP finishes sends by itself: their slots are taken back when needed */
+#endif /* the NAMP finishes sends by itself: their slots are taken back when needed */
     /* drain while there is room for the replies the arrivals may need; a receive request is
      * posted only when something is there (a failed test costs more than a look at the count) */
     while (S.orph_n < SOCK_ORPHANS) {
@@ -923,7 +914,7 @@ static void sleep_until(uint64_t deadline)
     mcapi_request_t *list[1 + SOCK_TX_SLOTS];
     size_t n = 0;
     if (!S.rx_posted && post_rx())
-        return;   /* a message came meanwhile: no sleep */
+        return; /* a message came meanwhile: no sleep */
     list[n++] = &S.rx_req;
     for (uint32_t i = 0; i < SOCK_TX_SLOTS; ++i)
         if (S.tx[i].busy)
@@ -936,7 +927,7 @@ static void sleep_until(uint64_t deadline)
         uint64_t t = (deadline - now) * 1000000u / timer_hz() + 1u;
         us = t > 0xFFFFFFF0u ? 0xFFFFFFF0u : (uint32_t)t;
     }
-    if (S.ctlq_n || S.orph_n)   /* control messages wait for MCAPI room: look again soon */
+    if (S.ctlq_n || S.orph_n) /* control messages wait for MCAPI room: look again soon */
         us = us > 50u ? 50u : us;
     mcapi_status_t st;
     mcapi_wait_any(n, list, NULL, us, &st);
@@ -962,7 +953,7 @@ int sockx_init(const sockx_config_t *cfg)
     if (c.max_sockets > 0xFFFEu)
         return fail(EINVAL);
     uint32_t nblocks = c.space / (c.min_chunk ? c.min_chunk : 1u);
-    if (nblocks > 2u * c.max_sockets + 32u)   /* enough for every connection plus free blocks */
+    if (nblocks > 2u * c.max_sockets + 32u) /* enough for every connection plus free blocks */
         nblocks = 2u * c.max_sockets + 32u;
     sock_buddy_block_t *blocks = malloc(nblocks * sizeof *blocks);
     if (!blocks)
@@ -989,7 +980,7 @@ int sockx_init(const sockx_config_t *cfg)
     for (uint32_t b = 0; b < SOCK_STAGE; ++b)
         ok = ok && (S.stage[b] = malloc(1u << SOCK_SLOT_LOG2)) != NULL;
     if (!ok)
-        return fail(ENOMEM);   /* the tile is short of memory for good: no clean-up attempted */
+        return fail(ENOMEM); /* the tile is short of memory for good: no clean-up attempted */
     mcapix_endpoint_attributes_t a = {.capacity_log2 = SOCK_CAP_LOG2,
                                       .max_msg_log2 = SOCK_SLOT_LOG2};
     S.ep = mcapix_endpoint_create(SOCK_MCAPI_PORT, &a, &st);
@@ -1112,7 +1103,7 @@ int accept(int fd, struct sockaddr *addr, socklen_t *len)
                 l->q_tail = -1;
             l->nqueued--;
             s->q_next = s->listener = -1;
-            if (s->flags & F_RST) {   /* reset before it was accepted: skip it */
+            if (s->flags & F_RST) { /* reset before it was accepted: skip it */
                 sk_abort_embryo(s);
                 continue;
             }
@@ -1145,7 +1136,7 @@ int connect(int fd, const struct sockaddr *addr, socklen_t len)
     if (a.st_tile >= S.ntiles || a.st_port == 0)
         return fail(EINVAL);
     if (!peer_ep(a.st_tile))
-        return fail(ECONNREFUSED);   /* no socket layer on that tile */
+        return fail(ECONNREFUSED); /* no socket layer on that tile */
     if (!(s->flags & F_BOUND)) {
         s->port = ephemeral_port();
         if (!s->port)
@@ -1167,7 +1158,7 @@ int connect(int fd, const struct sockaddr *addr, socklen_t len)
     uint64_t dl = deadline_us(s->sndtimeo_us);
     while (s->state == S_SYN_SENT) {
         if (dl != UINT64_MAX && timer_now() >= dl)
-            return fail(ETIMEDOUT);   /* the connection may still come up; poll tells */
+            return fail(ETIMEDOUT); /* the connection may still come up; poll tells */
         sleep_until(dl);
         progress();
     }
@@ -1207,7 +1198,7 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
     ssize_t ret;
     for (;;) {
         progress();
-        got += s->direct_got;   /* what arrived straight into the buffer */
+        got += s->direct_got; /* what arrived straight into the buffer */
         s->direct_got = 0;
         s->direct_len = 0;
         uint32_t avail = (s->flags & F_HAS_RX) ? s->rcvd - s->consumed : 0u;
@@ -1225,7 +1216,7 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
         }
         if (got && (!(flags & MSG_WAITALL) || got == len)) {
             if (S.ctlq_n)
-                flush_ctl();   /* the window update goes out now */
+                flush_ctl(); /* the window update goes out now */
             ret = (ssize_t)got;
             break;
         }
@@ -1239,14 +1230,14 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
         }
         if ((s->flags & F_SHUT_RD) || ((s->flags & F_FIN_RCVD) && s->consumed == s->fin_seq) ||
             s->state == S_CLOSED) {
-            ret = (ssize_t)got;   /* end of stream */
+            ret = (ssize_t)got; /* end of stream */
             break;
         }
         if (nonblock || (dl != UINT64_MAX && timer_now() >= dl)) {
             ret = got ? (ssize_t)got : fail(EAGAIN);
             break;
         }
-        if (!(flags & MSG_PEEK) && (s->flags & F_HAS_RX)) {   /* the ring is empty here */
+        if (!(flags & MSG_PEEK) && (s->flags & F_HAS_RX)) { /* the ring is empty here */
             s->direct = out + got;
             s->direct_len = (uint32_t)(len - got);
         }
@@ -1275,7 +1266,7 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
             if (done)
                 return (ssize_t)done;
             int e = s->err ? s->err : EPIPE;
-            s->err = 0;   /* reported once (ECONNRESET), then EPIPE as on a reset socket */
+            s->err = 0; /* reported once (ECONNRESET), then EPIPE as on a reset socket */
             if (s->state == S_EST || s->state == S_CLOSED)
                 s->state = S_CLOSED;
             return fail(e);
@@ -1302,7 +1293,7 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
             int rc = tx_start(t, s->peer_tile, SOCK_HDR + n);
             if (rc == 0) {
                 told(s, h);
-                s->pend &= ~P_WIN;   /* the update rode along */
+                s->pend &= ~P_WIN; /* the update rode along */
                 s->sent += n;
                 done += n;
                 S.st.bytes_tx += n;
@@ -1350,7 +1341,7 @@ int close(int fd)
     struct sk *s = sk_of(fd);
     if (!s)
         return fail(EBADF);
-    if (s->state == S_LISTEN) {   /* connections nobody accepted are reset */
+    if (s->state == S_LISTEN) { /* connections nobody accepted are reset */
         while (s->q_head >= 0) {
             struct sk *e = &S.sk[s->q_head];
             s->q_head = e->q_next;
@@ -1461,7 +1452,7 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
     }
     if (name == SO_REUSEADDR)
         return len < sizeof(int) ? fail(EINVAL) : 0;
-    return fail(ENOPROTOOPT);   /* the chunk sizes are the buddy allocator's to choose */
+    return fail(ENOPROTOOPT); /* the chunk sizes are the buddy allocator's to choose */
 }
 
 int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
@@ -1506,7 +1497,7 @@ static short ready(struct sk *s, short events)
     if (avail || eof || s->err)
         r |= POLLIN;
     if (s->err || (s->flags & (F_PEER_CLOSED | F_SHUT_WR)) || diff(s->peer_edge, s->sent) > 0)
-        r |= POLLOUT;   /* writable, or a send fails at once */
+        r |= POLLOUT; /* writable, or a send fails at once */
     r &= events;
     if (s->err)
         r |= POLLERR;

@@ -20,29 +20,35 @@ typedef struct {
     int detached;
 } pthread_attr_t;
 typedef struct {
-    struct namp_thread *owner;   /* NULL: free */
-    unsigned depth;              /* recursive mutexes: times the owner locked it */
+    struct namp_thread *owner; /* NULL: free */
+    unsigned depth;            /* recursive mutexes: times the owner locked it */
     int type;
 } pthread_mutex_t;
 typedef struct {
     int type;
 } pthread_mutexattr_t;
 typedef struct {
-    unsigned seq;                /* bumped by every signal and broadcast */
+    unsigned seq; /* bumped by every signal and broadcast */
 } pthread_cond_t;
 typedef struct {
     int unused;
 } pthread_condattr_t;
 
-#define PTHREAD_MUTEX_NORMAL 0
-#define PTHREAD_MUTEX_RECURSIVE 1
+#define PTHREAD_MUTEX_NORMAL     0
+#define PTHREAD_MUTEX_RECURSIVE  1
 #define PTHREAD_MUTEX_ERRORCHECK 2
-#define PTHREAD_MUTEX_DEFAULT PTHREAD_MUTEX_NORMAL
-#define PTHREAD_CREATE_JOINABLE 0
-#define PTHREAD_CREATE_DETACHED 1
-#define PTHREAD_STACK_MIN 2048
-#define PTHREAD_MUTEX_INITIALIZER {NULL, 0, PTHREAD_MUTEX_DEFAULT}
-#define PTHREAD_COND_INITIALIZER {0}
+#define PTHREAD_MUTEX_DEFAULT    PTHREAD_MUTEX_NORMAL
+#define PTHREAD_CREATE_JOINABLE  0
+#define PTHREAD_CREATE_DETACHED  1
+#define PTHREAD_STACK_MIN        2048
+#define PTHREAD_MUTEX_INITIALIZER      \
+    {                                  \
+        NULL, 0, PTHREAD_MUTEX_DEFAULT \
+    }
+#define PTHREAD_COND_INITIALIZER \
+    {                            \
+        0                        \
+    }
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
                    void *arg);

@@ -20,12 +20,12 @@
 
 volatile unsigned ktest_failures;
 
-#define K_TICK 1000u
-#define T_START 100000u     /* mtime ticks: tile 0's endpoint is set up long before */
-#define NOFF 6u             /* the send starts 0..5 mtime ticks before the tick */
-#define NSUB 4u             /* and 0..3 spins later: phases within an mtime tick */
-#define NMSG (2u * NOFF * NSUB)
-#define MAGIC 0x0D00B311u
+#define K_TICK  1000u
+#define T_START 100000u /* mtime ticks: tile 0's endpoint is set up long before */
+#define NOFF    6u      /* the send starts 0..5 mtime ticks before the tick */
+#define NSUB    4u      /* and 0..3 spins later: phases within an mtime tick */
+#define NMSG    (2u * NOFF * NSUB)
+#define MAGIC   0x0D00B311u
 
 static uint32_t ep[NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
 static uint8_t rx[MP_CB_HEADER_SIZE + (4u << 4) + (16u << 4)] __attribute__((aligned(8)));
@@ -33,13 +33,13 @@ static uint32_t handle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
 
 static uint32_t next_tick(void)
 {
-    return mmio_read32(TILE_CLINT_BASE + CLINT_MTIMECMP(hart_id()));   /* low word: enough here */
+    return mmio_read32(TILE_CLINT_BASE + CLINT_MTIMECMP(hart_id())); /* low word: enough here */
 }
 
 static void source(void *arg)
 {
     (void)arg;
-    static uint32_t msg[4];   /* plain memory, written in the loop: what the compiler may move */
+    static uint32_t msg[4]; /* plain memory, written in the loop: what the compiler may move */
     uint32_t first_look_done = 0, ticked = 0;
     while (timer_now() < T_START)
         ;
@@ -54,9 +54,9 @@ static void source(void *arg)
         msg[1] = k;
         msg[2] = ~k;
         msg[3] = k * 0x9E3779B9u;
-        namp_reg_slot_start(0, 0, (uint32_t)handle, (uint32_t)msg, sizeof msg);   /* the doorbell */
+        namp_reg_slot_start(0, 0, (uint32_t)handle, (uint32_t)msg, sizeof msg); /* the doorbell */
         uint32_t f = namp_reg_slot_flags(0);
-        first_look_done += (f & NAMP_FLAG_DONE) != 0;   /* a delay right after the doorbell */
+        first_look_done += (f & NAMP_FLAG_DONE) != 0; /* a delay right after the doorbell */
         for (uint32_t n = 0; !(f & NAMP_FLAG_DONE) && n < 100000u; ++n)
             f = namp_reg_slot_flags(0);
         CHECK(f & NAMP_FLAG_DONE);
@@ -66,8 +66,8 @@ static void source(void *arg)
     }
     k_printf("doorbell order: %lu sends, the tick inside %lu, right after the doorbell %lu\n",
              (unsigned long)NMSG, (unsigned long)ticked, (unsigned long)first_look_done);
-    CHECK(ticked >= NMSG / 2);       /* the alignment works: most sends take a tick */
-    CHECK(first_look_done > 0);      /* the window after the doorbell was hit */
+    CHECK(ticked >= NMSG / 2);  /* the alignment works: most sends take a tick */
+    CHECK(first_look_done > 0); /* the window after the doorbell was hit */
 }
 
 static void sink(void *arg)
@@ -83,7 +83,7 @@ static void sink(void *arg)
         mp_cbuffer_free(b, idx);
         CHECK_EQ(size, 16u);
         CHECK_EQ(w0, MAGIC);
-        CHECK_EQ(w1, n);   /* in order, none lost, none twice */
+        CHECK_EQ(w1, n); /* in order, none lost, none twice */
         CHECK_EQ(w2, ~n);
         CHECK_EQ(w3, n * 0x9E3779B9u);
         ++n;
@@ -93,10 +93,12 @@ static void sink(void *arg)
 static void main_thread(void *arg)
 {
     (void)arg;
-    k_thread_t *t = k_thread_create(tile_id() ? "source" : "sink", tile_id() ? source : sink, NULL, 5, 0);
-    CHECK_EQ(k_join(t, 1000, NULL), K_OK);   /* bounded: a lost message fails, never hangs */
+    k_thread_t *t =
+        k_thread_create(tile_id() ? "source" : "sink", tile_id() ? source : sink, NULL, 5, 0);
+    CHECK_EQ(k_join(t, 1000, NULL), K_OK); /* bounded: a lost message fails, never hangs */
     if (tile_id() == 0 && ktest_failures == 0)
-        k_printf("doorbell order ok: %lu messages, each once, in order, intact\n", (unsigned long)NMSG);
+        k_printf("doorbell order ok: %lu messages, each once, in order, intact\n",
+                 (unsigned long)NMSG);
     k_exit(ktest_failures != 0);
 }
 

@@ -27,7 +27,7 @@
 
 volatile unsigned ktest_failures;
 
-#define PORT 9
+#define PORT     9
 #define MAX_SIZE 512u
 
 struct task_data {
@@ -36,7 +36,6 @@ struct task_data {
     uint8_t msg[MAX_SIZE] __attribute__((aligned(8)));
     uint8_t cb[MP_CB_HEADER_SIZE + 16 + 4 * MAX_SIZE] __attribute__((aligned(8)));
 };
-
 
 static void task_energy(void *arg)
 {
@@ -57,9 +56,10 @@ static void task_energy(void *arg)
         }
         u_sleep(2);
         if (d->path == 2) {
-            if (!(namp_vif_flags(d->vif) & NAMP_FLAG_DONE) || (namp_vif_status(d->vif) & NAMP_STATUS_ERROR))
+            if (!(namp_vif_flags(d->vif) & NAMP_FLAG_DONE) ||
+                (namp_vif_status(d->vif) & NAMP_STATUS_ERROR))
                 u_exit(4);
-            namp_vif_set_flags(d->vif, NAMP_FLAG_BUF);   /* acknowledge */
+            namp_vif_set_flags(d->vif, NAMP_FLAG_BUF); /* acknowledge */
         }
     }
     d->done = 1;
@@ -130,7 +130,7 @@ static void receiver_main(void)
         CHECK_EQ(got, arg_size());
     }
     size_t got = 0;
-    KMP(mcapi_msg_recv(ep, buf, sizeof buf, &got, &st));   /* the end message */
+    KMP(mcapi_msg_recv(ep, buf, sizeof buf, &got, &st)); /* the end message */
     CHECK_EQ(st, MCAPI_SUCCESS);
     CHECK_EQ(got, 4u);
 }

@@ -20,7 +20,6 @@
 #include "namp/namp_regs.h"
 #include "namp_structs.h"
 
-
 #ifndef ES_ACTIVE
 #define ES_ACTIVE PHASE
 #endif
@@ -32,15 +31,21 @@ static uint32_t ep[NWAIT][NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
 static uint8_t rx[NWAIT][MP_CB_HEADER_SIZE + (4u << ES_CAP_LOG2) + (16u << ES_CAP_LOG2)]
     __attribute__((aligned(8)));
 static uint32_t handle[NWAIT][NAMP_H_SIZE / 4] __attribute__((aligned(64)));
-static volatile uint32_t stop, events;   /* the stop word arrived; messages freed */
+static volatile uint32_t stop, events; /* the stop word arrived; messages freed */
 
 static uint64_t phase_start(uint32_t k) { return T_START + (uint64_t)k * PHASE; }
 
 /* The phases of this run (tile.arg, see above): their number, and the mode and rate index of
  * phase k >= 1. */
 static uint32_t es_phases(void) { return tile_arg() ? 2u : 1u + NMODES * NRATES; }
-static uint32_t es_mode(uint32_t k) { return tile_arg() ? ((tile_arg() >> 8) & 0xFFu) - 1u : (k - 1) / NRATES; }
-static uint32_t es_rate(uint32_t k) { return tile_arg() ? (tile_arg() & 0xFFu) - 1u : (k - 1) % NRATES; }
+static uint32_t es_mode(uint32_t k)
+{
+    return tile_arg() ? ((tile_arg() >> 8) & 0xFFu) - 1u : (k - 1) / NRATES;
+}
+static uint32_t es_rate(uint32_t k)
+{
+    return tile_arg() ? (tile_arg() & 0xFFu) - 1u : (k - 1) % NRATES;
+}
 static int es_arg_ok(void)
 {
     const uint32_t a = tile_arg(), m = (a >> 8) & 0xFFu, r = a & 0xFFu;
@@ -72,7 +77,7 @@ static void source(void *arg)
         }
     }
     for (uint32_t i = 0; i < NWAIT; ++i)
-        send_one(i, 0);   /* stop */
+        send_one(i, 0); /* stop */
 }
 
 /* ---- tile 0: waiting threads, the worker, the interrupt handler ---- */
@@ -90,7 +95,6 @@ static int consume(uint32_t i)
     }
     return got;
 }
-
 
 /* tile 0's endpoints and tile 1's handles of them (the same addresses on both tiles) */
 static void es_init(void)

@@ -40,21 +40,21 @@
 
 volatile unsigned ktest_failures;
 
-#define NWAIT 4
-#define K_TICK 1000u                  /* mtime ticks per kernel tick (100 us) */
-#define T_START 100000u               /* mtime of the first phase (10 ms: set-up done) */
-#define PHASE 100000u                 /* mtime ticks per phase (10 ms) */
-#define ES_ACTIVE 80000u              /* the source sends in the first 8 ms; 2 ms to free */
-#define ES_CAP_LOG2 7u                /* 128 messages per endpoint: a phase at 40 000/s is 80 */
-#define NRATES 5
-static const uint32_t rates[NRATES] = {5000, 10000, 20000, 25000, 40000};   /* events per second */
+#define NWAIT       4
+#define K_TICK      1000u   /* mtime ticks per kernel tick (100 us) */
+#define T_START     100000u /* mtime of the first phase (10 ms: set-up done) */
+#define PHASE       100000u /* mtime ticks per phase (10 ms) */
+#define ES_ACTIVE   80000u  /* the source sends in the first 8 ms; 2 ms to free */
+#define ES_CAP_LOG2 7u      /* 128 messages per endpoint: a phase at 40 000/s is 80 */
+#define NRATES      5
+static const uint32_t rates[NRATES] = {5000, 10000, 20000, 25000, 40000}; /* events per second */
 enum { ACK, ISR, FREE, WAKE_LEVEL, WAKE, NMODES };
 static const char *const mode_names[NMODES] = {"ack", "isr", "free", "wake_level", "wake"};
 #include "event_source.h"
 
 static k_sem_t sem[NWAIT], spare[NWAIT];
 static volatile uint32_t mode, work, acked, gives, empty;
-static uint32_t seen[NWAIT];   /* RX_MESSAGES of each endpoint at the last lookup */
+static uint32_t seen[NWAIT]; /* RX_MESSAGES of each endpoint at the last lookup */
 static volatile uint64_t isr_cycles, ack_cycles, free_cycles;
 
 static void waiter(void *arg)
@@ -72,7 +72,7 @@ static void isr(trap_frame_t *f)
     (void)f;
     uint64_t t0 = cpu_cycles();
     uint32_t n = namp_reg_rx_count();
-    namp_reg_rx_ack(n);   /* acknowledge */
+    namp_reg_rx_ack(n); /* acknowledge */
     acked += n;
     ack_cycles += cpu_cycles() - t0;
     const uint32_t m = mode;
@@ -84,7 +84,7 @@ static void isr(trap_frame_t *f)
             }
         } else {
             const uint32_t c = ((volatile uint32_t *)ep[i])[NAMP_EP_RX_MESSAGES / 4];
-            if (c != seen[i]) {   /* the thread associated with the new message(s) */
+            if (c != seen[i]) { /* the thread associated with the new message(s) */
                 seen[i] = c;
                 k_isr_sem_give(m == WAKE ? &sem[i] : &spare[i]);
                 gives++;
@@ -151,7 +151,7 @@ static void main_thread(void *arg)
     wait_until(phase_start(0));
     uint32_t w0 = work;
     wait_until(phase_start(0) + ES_ACTIVE);
-    const uint32_t base = work - w0;   /* the worker alone over an active window */
+    const uint32_t base = work - w0; /* the worker alone over an active window */
     const uint64_t window = (uint64_t)ES_ACTIVE * (tile_clock_hz() / timer_hz());
     k_thread_t *wt[NWAIT] = {0};
     for (uint32_t k = 1; k < es_phases(); ++k) {
@@ -162,7 +162,7 @@ static void main_thread(void *arg)
         for (uint32_t i = 0; i < NWAIT; ++i)
             seen[i] = ((volatile uint32_t *)ep[i])[NAMP_EP_RX_MESSAGES / 4];
         wait_until(phase_start(k));
-        for (uint32_t i = 0; i < NWAIT; ++i)   /* no give of an earlier phase left over */
+        for (uint32_t i = 0; i < NWAIT; ++i) /* no give of an earlier phase left over */
             while (k_sem_take(&sem[i], 0) == K_OK)
                 ;
         mode = m;
@@ -174,7 +174,7 @@ static void main_thread(void *arg)
         wait_until(phase_start(k) + ES_ACTIVE);
         const uint32_t got = work - w0, ev = acked - e0;
         k_get_stats(&s1);
-        drain();   /* the messages nobody freed (ack, isr), before the next phase */
+        drain(); /* the messages nobody freed (ack, isr), before the next phase */
         const uint32_t lost = got >= base ? 0 : (uint32_t)(1000ull * (base - got) / base);
         const uint64_t lost_cycles = got >= base ? 0 : window * (base - got) / base;
         const uint32_t pc = per(lost_cycles, ev), body = per(isr_cycles - i0, ev);
@@ -184,17 +184,18 @@ static void main_thread(void *arg)
                  "handler %lu cycles/event\n",
                  mode_names[m], (unsigned long)rates[r], (unsigned long)lost, (unsigned long)ev,
                  (unsigned long)pc, (unsigned long)body);
-        k_printf("irq_cost %s rate %lu/s parts: acknowledge %lu, frees %lu cycles/event; gives %lu, "
-                 "empty wake-ups %lu, switches %lu per 1000 events\n",
-                 mode_names[m], (unsigned long)rates[r], (unsigned long)per(ack_cycles - a0, ev),
-                 (unsigned long)per(free_cycles - f0, ev),
-                 (unsigned long)per(1000ull * (gives - g0), ev),
-                 (unsigned long)per(1000ull * (empty - m0), ev),
-                 (unsigned long)per(1000ull * (s1.switches - s0.switches), ev));
+        k_printf(
+            "irq_cost %s rate %lu/s parts: acknowledge %lu, frees %lu cycles/event; gives %lu, "
+            "empty wake-ups %lu, switches %lu per 1000 events\n",
+            mode_names[m], (unsigned long)rates[r], (unsigned long)per(ack_cycles - a0, ev),
+            (unsigned long)per(free_cycles - f0, ev),
+            (unsigned long)per(1000ull * (gives - g0), ev),
+            (unsigned long)per(1000ull * (empty - m0), ev),
+            (unsigned long)per(1000ull * (s1.switches - s0.switches), ev));
         CHECK(ev > 0);
     }
     mode = ACK;
-    while (!stop) {   /* the source's stop words come after the last phase */
+    while (!stop) { /* the source's stop words come after the last phase */
         drain();
         k_sleep(1);
     }

@@ -7,22 +7,21 @@
 
 extern volatile unsigned ktest_failures;
 
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            ktest_failures++;                                                  \
-            k_printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                      \
+#define CHECK(cond, ...)                                             \
+    do {                                                             \
+        if (!(cond)) {                                               \
+            ktest_failures++;                                        \
+            k_printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                            \
     } while (0)
 
-#define CHECK_EQ(a, b)                                                         \
-    do {                                                                       \
-        long a_ = (long)(a), b_ = (long)(b);                                   \
-        if (a_ != b_) {                                                        \
-            ktest_failures++;                                                  \
-            k_printf("FAIL %s:%d: %s == %ld, expected %ld\n", __FILE__, __LINE__, \
-                     #a, a_, b_);                                              \
-        }                                                                      \
+#define CHECK_EQ(a, b)                                                                         \
+    do {                                                                                       \
+        long a_ = (long)(a), b_ = (long)(b);                                                   \
+        if (a_ != b_) {                                                                        \
+            ktest_failures++;                                                                  \
+            k_printf("FAIL %s:%d: %s == %ld, expected %ld\n", __FILE__, __LINE__, #a, a_, b_); \
+        }                                                                                      \
     } while (0)
 
 #endif

@@ -18,12 +18,11 @@
 #include "mig.h"
 #include "mig_kernel.h"
 
-#define ITEMS 400u
+#define ITEMS     400u
 #define CTRL_PORT 60
 enum { STEP_FILL_PAGES = 1, STEP_FILL_EPS, STEP_TAKE_PORT, STEP_FREE, STEP_DONE };
 
 volatile unsigned ktest_failures;
-
 
 static k_thread_t *task(uint32_t role, uint32_t out_node, uint32_t period)
 {
@@ -99,7 +98,8 @@ static void tile0(void)
     CHECK_EQ(k_join(x, K_FOREVER, &status), K_OK);
     CHECK_EQ(status, K_MIGRATED);
     if (ktest_failures == 0)
-        k_printf("mig bad ok: bad arguments 5, pages full, endpoints full, port taken, busy, task ended; moved\n");
+        k_printf("mig bad ok: bad arguments 5, pages full, endpoints full, port taken, busy, task "
+                 "ended; moved\n");
     ask(2, STEP_DONE);
     ask(3, STEP_DONE);
 }
@@ -130,7 +130,7 @@ static void helper_tile(uint32_t me)
             while (n_fill < 48 && (fill[n_fill] = k_task_create(&img)) != NULL)
                 ++n_fill;
         } else if (m == STEP_FILL_EPS) {
-            const mcapix_endpoint_attributes_t small = {0, 2, 0, 0};   /* one 4-byte element */
+            const mcapix_endpoint_attributes_t small = {0, 2, 0, 0}; /* one 4-byte element */
             while (n_eps < 32) {
                 KMP(eps[n_eps] = mcapix_endpoint_create(100 + n_eps, &small, &st));
                 if (st != MCAPI_SUCCESS)
@@ -143,7 +143,7 @@ static void helper_tile(uint32_t me)
             CHECK_EQ(st, MCAPI_SUCCESS);
             ++n_eps;
         } else if (m == STEP_FREE) {
-            for (uint32_t i = 0; i < n_fill; ++i) {   /* they end at once (nothing mapped there) */
+            for (uint32_t i = 0; i < n_fill; ++i) { /* they end at once (nothing mapped there) */
                 k_task_resume(fill[i]);
                 int status;
                 CHECK_EQ(k_join(fill[i], K_FOREVER, &status), K_OK);
@@ -156,7 +156,7 @@ static void helper_tile(uint32_t me)
         KMP(to = mcapi_endpoint_get(MCAPI_DOMAIN, 0, CTRL_PORT, MCAPI_TIMEOUT_INFINITE, &st));
         KMP(mcapi_msg_send(ctrl, to, &m, 4, 0, &st));
         if (m == STEP_DONE && me == 3) {
-            k_thread_t *x = NULL;   /* X arrived here: let it finish */
+            k_thread_t *x = NULL; /* X arrived here: let it finish */
             for (int i = 0; i < 100000 && !(x = k_migrate_take_arrival()); ++i)
                 k_sleep(1);
             CHECK(x != NULL);
@@ -198,7 +198,8 @@ static void tile_main(void *arg)
         CHECK_EQ(d->dup_or_gap, 0);
         CHECK_EQ(d->bad, 0);
         if (ktest_failures == 0)
-            k_printf("mig bad sink ok: %lu items once, in order, intact\n", (unsigned long)d->received);
+            k_printf("mig bad sink ok: %lu items once, in order, intact\n",
+                     (unsigned long)d->received);
         d->go = 2;
         int status;
         CHECK_EQ(k_join(sink, K_FOREVER, &status), K_OK);
@@ -208,7 +209,4 @@ static void tile_main(void *arg)
     mig_services_stop_and_exit();
 }
 
-int main(void)
-{
-    mig_kernel_main(tile_main, 1000);
-}
+int main(void) { mig_kernel_main(tile_main, 1000); }

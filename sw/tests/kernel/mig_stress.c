@@ -25,18 +25,18 @@
 #ifndef ITEMS
 #define ITEMS 1500u
 #endif
-#define PERIOD 2u
-#define TASKS 16u
+#define PERIOD        2u
+#define TASKS         16u
 #define PORT_BASE(id) (100u + 4u * (id))
-#define MGR_PORT 61
-#define COORD_PORT 62
+#define MGR_PORT      61
+#define COORD_PORT    62
 enum { OP_MIGRATE = 1, OP_COLLECT, OP_DONE, OP_PROGRESS, OP_DIAG };
-#define STALL_TICKS 4000u   /* a stream that moves not one item for this long after a migration is stuck */
+/* a stream that moves not one item for this long after a migration is stuck */
+#define STALL_TICKS 4000u
 
 volatile unsigned ktest_failures;
 
-
-static k_thread_t *local[TASKS];   /* this tile's tasks, by task id */
+static k_thread_t *local[TASKS]; /* this tile's tasks, by task id */
 static mcapi_endpoint_t mgr_ep, coord_ep;
 
 static void take_arrivals(void)
@@ -67,8 +67,8 @@ static k_thread_t *create(uint32_t id)
     d->channels = pipe < 2;
     d->n_in = pos != 0;
     d->n_out = pos != 3;
-    d->out_node[0] = id + 1;   /* the next stage starts on the next tile */
-    d->port_base = PORT_BASE(id);   /* unique: any two tasks may meet on a tile */
+    d->out_node[0] = id + 1;      /* the next stage starts on the next tile */
+    d->port_base = PORT_BASE(id); /* unique: any two tasks may meet on a tile */
     d->out_port[0] = PORT_BASE(id + 1);
     d->streams = 1;
     k_task_resume(t);
@@ -83,7 +83,8 @@ static uint32_t rnd(uint32_t *s)
     return *s;
 }
 
-static void send_to(mcapi_endpoint_t from, uint32_t tile, uint32_t port, const uint32_t *m, uint32_t words)
+static void send_to(mcapi_endpoint_t from, uint32_t tile, uint32_t port, const uint32_t *m,
+                    uint32_t words)
 {
     mcapi_status_t st;
     mcapi_endpoint_t to;
@@ -136,17 +137,18 @@ static int streams_move(uint32_t k)
         if (now[i] != ITEMS && now[i] == before[i])
             k_printf("FAIL: stream %lu stuck at item %lu after migration %lu\n", (unsigned long)i,
                      (unsigned long)now[i], (unsigned long)k);
-    ask_all(OP_DIAG, diag);   /* every task's state printed, one tile at a time */
+    ask_all(OP_DIAG, diag); /* every task's state printed, one tile at a time */
     return 0;
 }
 
 static void coordinator(void *arg)
 {
     (void)arg;
-    uint32_t where[TASKS], seed = 0xC0FFEEu, done = 0, refused = 0, by_method[4] = {0}, by_vif[3] = {0};
+    uint32_t where[TASKS], seed = 0xC0FFEEu, done = 0, refused = 0, by_method[4] = {0},
+                           by_vif[3] = {0};
     for (uint32_t i = 0; i < TASKS; ++i)
         where[i] = i;
-    k_sleep(200);   /* the pipelines are set up and flowing */
+    k_sleep(200); /* the pipelines are set up and flowing */
     /* MIG_COUNT migrations that happened (a refused one is tried again with other dice) */
     for (uint32_t k = 0; done < MIG_COUNT && k < 2 * MIG_COUNT; ++k) {
         const uint32_t id = rnd(&seed) % TASKS, method = 1 + rnd(&seed) % 3;
@@ -156,9 +158,9 @@ static void coordinator(void *arg)
         const uint32_t m[4] = {OP_MIGRATE, id, to, method};
         uint32_t ans[8] = {0};
         ask(where[id], m, ans);
-        k_printf("migration %lu: task %lu tile %lu -> %lu, method %lu: %ld (vif %lu)\n", (unsigned long)k,
-                 (unsigned long)id, (unsigned long)where[id], (unsigned long)to, (unsigned long)method,
-                 (long)(int32_t)ans[0], (unsigned long)ans[1]);
+        k_printf("migration %lu: task %lu tile %lu -> %lu, method %lu: %ld (vif %lu)\n",
+                 (unsigned long)k, (unsigned long)id, (unsigned long)where[id], (unsigned long)to,
+                 (unsigned long)method, (long)(int32_t)ans[0], (unsigned long)ans[1]);
         if ((int32_t)ans[0] == K_OK) {
             where[id] = to;
             ++done;
@@ -184,7 +186,8 @@ static void coordinator(void *arg)
     CHECK_EQ(errors, 0);
     CHECK_EQ(done, MIG_COUNT);
     if (ktest_failures == 0)
-        k_printf("mig stress ok: %lu migrations (pause %lu, relocate %lu, dualcast %lu), transfers idle %lu "
+        k_printf("mig stress ok: %lu migrations (pause %lu, relocate %lu, dualcast %lu), transfers "
+                 "idle %lu "
                  "parked %lu restarted %lu, %lu refused, 4 x %u items once, in order, intact\n",
                  (unsigned long)done, (unsigned long)by_method[1], (unsigned long)by_method[2],
                  (unsigned long)by_method[3], (unsigned long)by_vif[0], (unsigned long)by_vif[1],
@@ -237,13 +240,16 @@ static void manager(void)
                 if (!local[id] || kmp_task_diagnose(local[id], &g) != K_OK)
                     continue;
                 const struct mig_task *d = mig_ctl(local[id]);
-                k_printf("task %lu: stage %lu sent %lu received %lu done %lu; thread %lu susp %lu wake %lu; "
+                k_printf("task %lu: stage %lu sent %lu received %lu done %lu; thread %lu susp %lu "
+                         "wake %lu; "
                          "vif %ld flags 0x%lx status 0x%lx slot 0x%lx 0x%lx; tx %lu..%lu\n",
                          (unsigned long)id, (unsigned long)d->stage, (unsigned long)d->sent,
-                         (unsigned long)d->received, (unsigned long)d->done, (unsigned long)g.thread_state,
-                         (unsigned long)g.suspended, (unsigned long)g.wake_at, (long)g.vif_slot,
-                         (unsigned long)g.vif_flags, (unsigned long)g.vif_status, (unsigned long)g.slot_flags,
-                         (unsigned long)g.slot_status, (unsigned long)g.tx_rd, (unsigned long)g.tx_wr);
+                         (unsigned long)d->received, (unsigned long)d->done,
+                         (unsigned long)g.thread_state, (unsigned long)g.suspended,
+                         (unsigned long)g.wake_at, (long)g.vif_slot, (unsigned long)g.vif_flags,
+                         (unsigned long)g.vif_status, (unsigned long)g.slot_flags,
+                         (unsigned long)g.slot_status, (unsigned long)g.tx_rd,
+                         (unsigned long)g.tx_wr);
             }
             uint32_t ans[4] = {0};
             send_to(mgr_ep, 0, COORD_PORT, ans, 4);
@@ -258,10 +264,14 @@ static void manager(void)
                     k_sleep(1);
                 CHECK(d->done);
                 if (!d->done || d->errors)
-                    k_printf("task %lu: stage %lu, sent %lu, received %lu, errors %lu (last %lu, vif status 0x%lx)\n",
-                             (unsigned long)id, (unsigned long)d->stage, (unsigned long)d->sent,
-                             (unsigned long)d->received, (unsigned long)d->errors, (unsigned long)d->last_status,
-                             (unsigned long)*(uint32_t *)kmp_task_ptr(t, K_USER_DATA + offsetof(mp_task_state_t, u.c.last_vif_status), 4));
+                    k_printf(
+                        "task %lu: stage %lu, sent %lu, received %lu, errors %lu (last %lu, vif "
+                        "status 0x%lx)\n",
+                        (unsigned long)id, (unsigned long)d->stage, (unsigned long)d->sent,
+                        (unsigned long)d->received, (unsigned long)d->errors,
+                        (unsigned long)d->last_status,
+                        (unsigned long)*(uint32_t *)kmp_task_ptr(
+                            t, K_USER_DATA + offsetof(mp_task_state_t, u.c.last_vif_status), 4));
                 ans[0] += d->sent;
                 if (d->role == MIG_SINK) {
                     ans[1] += d->received;
@@ -301,7 +311,4 @@ static void tile_main(void *arg)
     mig_services_stop_and_exit();
 }
 
-int main(void)
-{
-    mig_kernel_main(tile_main, 1000);
-}
+int main(void) { mig_kernel_main(tile_main, 1000); }

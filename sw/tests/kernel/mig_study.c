@@ -40,13 +40,13 @@
 #include "na_registers.h"
 #include "namp_ps.h"
 
-#define TICK 1000u            /* mtime ticks per kernel tick */
-#define PERIOD 2u             /* kernel ticks between two releases */
-#define WORK 50u              /* a stage's loop iterations per item */
+#define TICK          1000u /* mtime ticks per kernel tick */
+#define PERIOD        2u    /* kernel ticks between two releases */
+#define WORK          50u   /* a stage's loop iterations per item */
 #define DEFAULT_ITEMS 300u
-#define TAIL_TICKS 60u        /* the original tile samples on this long after the move */
-#define MAX_SAMPLES 4096u
-#define MAX_CPU 4096u
+#define TAIL_TICKS    60u /* the original tile samples on this long after the move */
+#define MAX_SAMPLES   4096u
+#define MAX_CPU       4096u
 
 volatile unsigned ktest_failures;
 
@@ -60,11 +60,19 @@ struct scenario {
     struct task_spec t[5];
 };
 static const struct scenario scenarios[3] = {
-    [1] = {2, 2, 3, 1, 2,
+    [1] = {2,
+           2,
+           3,
+           1,
+           2,
            {{"A", 0, MIG_SOURCE, 0, 1, {1}, {MIG_PORT_IN(0)}},
             {"B", 1, MIG_STAGE, 1, 1, {3}, {MIG_PORT_IN(0)}},
             {"C", 3, MIG_SINK, 1, 0, {0}, {0}}}},
-    [2] = {4, 4, 5, 3, 2,
+    [2] = {4,
+           4,
+           5,
+           3,
+           2,
            {{"IO", 0, MIG_SOURCE, 0, 1, {1}, {MIG_PORT_IN(0)}},
             {"A", 1, MIG_STAGE, 1, 2, {5, 15}, {MIG_PORT_IN(0), MIG_PORT_IN(0)}},
             {"B", 5, MIG_STAGE, 1, 1, {6}, {MIG_PORT_IN(0)}},
@@ -83,7 +91,7 @@ struct sample {
 };
 static struct sample samples[MAX_SAMPLES];
 static uint32_t n_samples;
-static volatile struct mig_task *watched;   /* NULL: no task on the tile */
+static volatile struct mig_task *watched; /* NULL: no task on the tile */
 static volatile uint32_t watched_id;
 static uint32_t cpu_t[MAX_CPU], cpu_n[MAX_CPU], n_cpu;
 static volatile uint32_t sampling, probing, probe_count;
@@ -98,13 +106,13 @@ static void sampler_main(void *arg)
         const uint32_t t = (uint32_t)timer_now();
         volatile struct mig_task *d = watched;
         if (d && n_samples < MAX_SAMPLES)
-            samples[n_samples++] = (struct sample){t, d->stolen, (uint16_t)watched_id,
-                                                   (uint16_t)d->received, (uint16_t)d->sent, 0};
+            samples[n_samples++] = (struct sample){
+                t, d->stolen, (uint16_t)watched_id, (uint16_t)d->received, (uint16_t)d->sent, 0};
         if (probing && n_cpu < MAX_CPU) {
             cpu_t[n_cpu] = t;
             cpu_n[n_cpu++] = probe_count;
         }
-        k_sleep(1);   /* the next tick after a whole one: every second tick */
+        k_sleep(1); /* the next tick after a whole one: every second tick */
     }
 }
 
@@ -149,7 +157,6 @@ static void sampler_stop_and_print(void)
 }
 
 /* ---- tasks ---- */
-
 
 static void watch_task(k_thread_t *t, uint32_t task)
 {
@@ -208,8 +215,8 @@ static void check_task(uint32_t task, const struct mig_task *d)
                  (unsigned long)(d->seq_of[i] & 0xFFFFu), (unsigned long)d->lat[i]);
     if (ktest_failures == 0)
         k_printf("PSB ok: scenario %lu, method %lu, %s, %lu items once, in order, intact\n",
-                 (unsigned long)(sc - scenarios), (unsigned long)method, channels ? "channels" : "messages",
-                 (unsigned long)items);
+                 (unsigned long)(sc - scenarios), (unsigned long)method,
+                 channels ? "channels" : "messages", (unsigned long)items);
 }
 
 /* The tile the task starts on: the task, its move, and the CPU probe. */
@@ -220,7 +227,8 @@ static void original_tile(uint32_t task)
     k_sleep(1);
     const uint32_t c0 = probe_count, t0 = (uint32_t)timer_now();
     k_sleep(8);
-    k_printf("PSB cpu_idle %lu %lu\n", (unsigned long)(probe_count - c0), (unsigned long)((uint32_t)timer_now() - t0));
+    k_printf("PSB cpu_idle %lu %lu\n", (unsigned long)(probe_count - c0),
+             (unsigned long)((uint32_t)timer_now() - t0));
     k_thread_t *t = start_task(task);
     struct mig_task *d = mig_ctl(t);
     const uint32_t mig_at = items / 3u * sc->t[task].n_in;
@@ -228,19 +236,20 @@ static void original_tile(uint32_t task)
         k_sleep(1);
     k_migrate_result_t r = {0};
     const int rc = k_task_migrate(t, sc->to, (int)method, &r);
-    if (rc != K_OK) {   /* the task would run on here: the study has nothing to measure */
+    if (rc != K_OK) { /* the task would run on here: the study has nothing to measure */
         k_printf("FAIL: k_task_migrate -> %d\n", rc);
         sim_exit(1);
     }
     k_printf("PSB mig %lu %d %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)method, rc,
              (unsigned long)r.t_start, (unsigned long)r.t_stop, (unsigned long)r.t_resume,
              (unsigned long)r.t_end, (unsigned long)r.bytes_moved, (unsigned long)r.phase1_cycles,
-             (unsigned long)r.phase2_cycles, (unsigned long)r.phase3_cycles, (unsigned long)r.vif_action);
-    watch_task(NULL, 0);   /* its pages go back to the pool at the join */
+             (unsigned long)r.phase2_cycles, (unsigned long)r.phase3_cycles,
+             (unsigned long)r.vif_action);
+    watch_task(NULL, 0); /* its pages go back to the pool at the join */
     int status = -1;
     CHECK_EQ(k_join(t, K_FOREVER, &status), K_OK);
     CHECK_EQ(status, K_MIGRATED);
-    k_sleep(TAIL_TICKS);   /* what the tile does after the move */
+    k_sleep(TAIL_TICKS); /* what the tile does after the move */
     sampler_stop_and_print();
 }
 
@@ -291,8 +300,8 @@ static void tile_main(void *arg)
     }
     sc = &scenarios[s];
     if (tile_mesh_width() != sc->width || tile_mesh_height() != sc->height) {
-        k_printf("FAIL: scenario %lu needs a %lux%lu mesh\n", (unsigned long)s, (unsigned long)sc->width,
-                 (unsigned long)sc->height);
+        k_printf("FAIL: scenario %lu needs a %lux%lu mesh\n", (unsigned long)s,
+                 (unsigned long)sc->width, (unsigned long)sc->height);
         k_exit(1);
     }
     uint32_t task = ~0u;
@@ -301,10 +310,10 @@ static void tile_main(void *arg)
             task = i;
     const int dest = me == sc->to;
     if (task == ~0u && !dest)
-        k_exit(0);   /* no part in it */
+        k_exit(0); /* no part in it */
     mig_services_start();
     if (!(mmio_read32(TILE_NA_BASE + NA_FEATURES) & NA_FEATURE_NAMP_PS)) {
-        k_printf("FAIL: no NAMP-PS\n");   /* a study without PS is no study: the run fails */
+        k_printf("FAIL: no NAMP-PS\n"); /* a study without PS is no study: the run fails */
         sim_exit(1);
     }
     if (dest)
@@ -316,7 +325,4 @@ static void tile_main(void *arg)
     mig_services_stop_and_exit();
 }
 
-int main(void)
-{
-    mig_kernel_main(tile_main, TICK);
-}
+int main(void) { mig_kernel_main(tile_main, TICK); }

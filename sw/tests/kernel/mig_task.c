@@ -43,8 +43,10 @@ static int setup(struct io *io)
             return fail(st), -1;
     }
     for (uint32_t i = 0; i < T->n_out; ++i) {
-        io->out[i] = mcapi_endpoint_create(T->port_base ? T->port_base + MIG_MAX_IN + i : MIG_PORT_OUT(i), &st);
-        io->dst[i] = mcapi_endpoint_get(MCAPI_DOMAIN, T->out_node[i], T->out_port[i], MCAPI_TIMEOUT_INFINITE, &st);
+        io->out[i] = mcapi_endpoint_create(
+            T->port_base ? T->port_base + MIG_MAX_IN + i : MIG_PORT_OUT(i), &st);
+        io->dst[i] = mcapi_endpoint_get(MCAPI_DOMAIN, T->out_node[i], T->out_port[i],
+                                        MCAPI_TIMEOUT_INFINITE, &st);
         if (st != MCAPI_SUCCESS)
             return fail(st), -1;
         if (T->channels) {
@@ -55,7 +57,7 @@ static int setup(struct io *io)
                 return fail(st), -1;
         }
     }
-    T->stage = 1;   /* the outputs are connected: the kernel may let the next stage go */
+    T->stage = 1; /* the outputs are connected: the kernel may let the next stage go */
     for (uint32_t i = 0; T->channels && i < T->n_in; ++i) {
         mcapi_pktchan_recv_open_i(&io->rh[i], io->in[i], &r, &st);
         if (st != MCAPI_SUCCESS)
@@ -128,7 +130,8 @@ static void wait_input(struct io *io, uint32_t k)
         return;
     mcapi_status_t st;
     uint32_t last = cycles();
-    while ((T->channels ? mcapi_pktchan_available(io->rh[k], &st) : mcapi_msg_available(io->in[k], &st)) == 0)
+    while ((T->channels ? mcapi_pktchan_available(io->rh[k], &st)
+                        : mcapi_msg_available(io->in[k], &st)) == 0)
         polled(&last);
 }
 
@@ -139,7 +142,7 @@ static void source(struct io *io)
     uint32_t last = cycles();
     for (uint32_t seq = 0; seq < T->n_items; ++seq) {
         uint64_t t = u_time();
-        if (T->release_ticks) {   /* released at its time; sent once the pipeline takes it */
+        if (T->release_ticks) { /* released at its time; sent once the pipeline takes it */
             const uint64_t rel = t0 + (uint64_t)seq * T->release_ticks;
             while ((t = u_time()) < rel)
                 polled(&last);
@@ -215,9 +218,9 @@ void mig_task_main(void *arg)
             sink(&io);
     }
     T->done = 1;
-    while (T->go != 2) {   /* the kernel reads the results, then lets it end */
+    while (T->go != 2) { /* the kernel reads the results, then lets it end */
         if (T->go == 3)
-            u_exit(3);     /* told to end now (a task ending while it is being migrated) */
+            u_exit(3); /* told to end now (a task ending while it is being migrated) */
         u_sleep(1);
     }
     u_exit(0);

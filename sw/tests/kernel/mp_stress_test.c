@@ -14,7 +14,7 @@
 volatile unsigned ktest_failures;
 
 #define THREADS 8
-#define MSGS 40
+#define MSGS    40
 #define PORT(i) (10u + (i))
 
 struct msg {
@@ -49,9 +49,9 @@ static void worker(void *arg)
         CHECK(r.tile == from && r.thread == i && r.seq == next &&
               r.check == (from * 1000003u ^ i * 7919u ^ next) && r.fill[19] == (next & 0xff));
         next++;
-        __atomic_fetch_add(&received_total, 1, __ATOMIC_RELAXED);   /* threads preempt each other */
+        __atomic_fetch_add(&received_total, 1, __ATOMIC_RELAXED); /* threads preempt each other */
         if (s % 8 == 0)
-            k_sleep(1);   /* other threads of this tile run meanwhile */
+            k_sleep(1); /* other threads of this tile run meanwhile */
     }
 }
 

@@ -52,18 +52,18 @@ extern const char *const k_rq_layout_name;
 #ifndef OSQM_CRITICAL
 #define OSQM_CRITICAL 0
 #endif
-#define K_TICK 1000u                  /* mtime ticks per kernel tick (100 us) */
-#define T_START 100000u               /* mtime of the first phase (10 ms: set-up done) */
-#define PHASE 100000u                 /* mtime ticks per phase (10 ms) */
-#define NRATES 4
-static const uint32_t rates[NRATES] = {5000, 10000, 20000, 40000};   /* events per second */
+#define K_TICK  1000u   /* mtime ticks per kernel tick (100 us) */
+#define T_START 100000u /* mtime of the first phase (10 ms: set-up done) */
+#define PHASE   100000u /* mtime ticks per phase (10 ms) */
+#define NRATES  4
+static const uint32_t rates[NRATES] = {5000, 10000, 20000, 40000}; /* events per second */
 enum { POLL, IRQ, OSQM, NMODES };
 static const char *const mode_names[NMODES] = {"polling", "interrupts", "hw-osqm"};
 #include "event_source.h"
 
 static k_sem_t sem[NWAIT];
 static volatile uint32_t mode, work;
-static uint32_t seen[NWAIT];   /* RX_MESSAGES of each endpoint at the handler's last lookup */
+static uint32_t seen[NWAIT]; /* RX_MESSAGES of each endpoint at the handler's last lookup */
 
 static void waiter(void *arg)
 {
@@ -78,7 +78,7 @@ static void waiter(void *arg)
             break;
         case IRQ:
             consume(i);
-            k_sem_take(&sem[i], K_FOREVER);   /* the mode switch gives it too */
+            k_sem_take(&sem[i], K_FOREVER); /* the mode switch gives it too */
             break;
         default:
             if (!consume(i))
@@ -92,10 +92,10 @@ static void isr(trap_frame_t *f)
 {
     (void)f;
     uint32_t n = namp_reg_rx_count();
-    namp_reg_rx_ack(n);   /* acknowledge */
+    namp_reg_rx_ack(n); /* acknowledge */
     for (uint32_t i = 0; i < NWAIT; ++i) {
         const uint32_t c = ((volatile uint32_t *)ep[i])[NAMP_EP_RX_MESSAGES / 4];
-        if (c != seen[i]) {   /* new messages: wake the thread waiting for them */
+        if (c != seen[i]) { /* new messages: wake the thread waiting for them */
             seen[i] = c;
             k_isr_sem_give(&sem[i]);
         }
@@ -138,14 +138,14 @@ static void main_thread(void *arg)
         wait_until(phase_start(k));
         if (m != mode) {
             uint32_t was = mode;
-            for (uint32_t i = 0; i < NWAIT; ++i)   /* the handler signals what comes from now on */
+            for (uint32_t i = 0; i < NWAIT; ++i) /* the handler signals what comes from now on */
                 seen[i] = ((volatile uint32_t *)ep[i])[NAMP_EP_RX_MESSAGES / 4];
             mode = m;
             /* the OSQM's demand interrupt stays the kernel's */
             na_irq_set_mask((m == IRQ ? NA_IRQ_SRC_RX_COUNT : 0u) | NA_IRQ_SRC_OSQM);
             if (was == IRQ)
                 for (uint32_t i = 0; i < NWAIT; ++i)
-                    k_sem_give(&sem[i]);   /* out of the interrupt-mode wait */
+                    k_sem_give(&sem[i]); /* out of the interrupt-mode wait */
         }
         uint32_t e0 = events;
         w0 = work;
@@ -156,7 +156,7 @@ static void main_thread(void *arg)
                  (unsigned long)rates[r], (unsigned long)lost[m][r], (unsigned long)(events - e0));
     }
     na_irq_set_mask(NA_IRQ_SRC_OSQM);
-    if (mode == IRQ) {   /* the last phase waited on interrupts: poll for the stop words */
+    if (mode == IRQ) { /* the last phase waited on interrupts: poll for the stop words */
         mode = POLL;
         for (uint32_t i = 0; i < NWAIT; ++i)
             k_sem_give(&sem[i]);

@@ -26,12 +26,12 @@
 volatile unsigned ktest_failures;
 extern const char *const k_rq_layout_name;
 
-#define K_TICK 1000u
-#define NMSG 20
-#define GAP 3370u           /* mtime ticks between messages: 3.37 kernel ticks */
-#define T_START 200000u
-#define NPHASE 3
-#define CRIT_BOUND_CYCLES 3000u   /* the documented bound (docs/kernel.md "HW-OSQM") */
+#define K_TICK            1000u
+#define NMSG              20
+#define GAP               3370u /* mtime ticks between messages: 3.37 kernel ticks */
+#define T_START           200000u
+#define NPHASE            3
+#define CRIT_BOUND_CYCLES 3000u /* the documented bound (docs/kernel.md "HW-OSQM") */
 static const char *const phase_name[NPHASE] = {"poll", "plain", "critical"};
 
 static uint32_t ep[NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
@@ -74,7 +74,7 @@ static void crit(void *arg)
         uint32_t idx;
         if (mp_cbuffer_read(b, &idx) != 0) {
             if (n < NMSG)
-                continue;   /* poll phase: spin */
+                continue; /* poll phase: spin */
             CHECK_EQ(k_osqm_wait_ep(ep, rx), K_OK);
             continue;
         }
@@ -82,7 +82,7 @@ static void crit(void *arg)
         const uint32_t *m = (const uint32_t *)mp_cbuffer_data(b, idx);
         uint32_t p = m[1] / NMSG, lat = now - m[0];
         mp_cbuffer_free(b, idx);
-        CHECK_EQ(m[1], n);   /* in order, none lost */
+        CHECK_EQ(m[1], n); /* in order, none lost */
         if (p < NPHASE) {
             sum[p] += lat;
             got[p]++;
@@ -91,7 +91,7 @@ static void crit(void *arg)
         }
         ++n;
         if (n == 2 * NMSG)
-            CHECK_EQ(k_thread_critical(NULL, 1), K_OK);   /* the next phase */
+            CHECK_EQ(k_thread_critical(NULL, 1), K_OK); /* the next phase */
     }
 }
 

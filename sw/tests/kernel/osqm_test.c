@@ -31,19 +31,19 @@ extern const char *const k_rq_layout_name;
 static const char *const mode_name = OSQM_KMODE == K_OSQM_WAKEUP ? "wakeup" : "direct";
 
 #define SENDERS 6
-#define MSGS 25
-#define CHURN 6
+#define MSGS    25
+#define CHURN   6
 
 static uint32_t ep[NAMP_EP_SIZE / 4] __attribute__((aligned(64)));
 static uint8_t rxbuf[MP_CB_HEADER_SIZE + (4u << 5) + (1024u << 5)] __attribute__((aligned(8)));
 static uint32_t handle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
 static volatile uint32_t received, errors, churn_stop, senders_left;
-static uint32_t data[SENDERS][256];   /* 1 KiB messages: the transfer outlasts the system call */
+static uint32_t data[SENDERS][256]; /* 1 KiB messages: the transfer outlasts the system call */
 
 static volatile uint32_t wakeups[SENDERS];
 static void sender(void *arg)
 {
-    uint32_t s = (uint32_t)(uintptr_t)arg;   /* slot s */
+    uint32_t s = (uint32_t)(uintptr_t)arg; /* slot s */
     if ((s & 1) && OSQM_STRESS_CRITICAL)
         CHECK_EQ(k_thread_critical(NULL, 1), K_OK);
     for (uint32_t i = 0; i < MSGS; ++i) {
@@ -110,7 +110,7 @@ static void blocked_sender(void *arg)
 {
     (void)arg;
     static uint32_t adata[256];
-    adata[1] = 0xFF;   /* not a sender's: the receiver does not count it */
+    adata[1] = 0xFF; /* not a sender's: the receiver does not count it */
     namp_reg_slot_start(7, 0, (uint32_t)handle, (uint32_t)adata, sizeof adata);
     CHECK_EQ(k_osqm_wait(7), K_OK);
     order_slot_done = 1;
@@ -122,12 +122,12 @@ static void test_insertion_end(void)
 {
     k_thread_t *a = k_thread_create("A", blocked_sender, NULL, 4, 1u << 1);
     while (!(namp_reg_slot_flags(7) & NAMP_FLAG_VALID) && !order_slot_done)
-        k_sleep(1);   /* A started its send (and blocks in k_osqm_wait) */
+        k_sleep(1); /* A started its send (and blocks in k_osqm_wait) */
     uint32_t before = namp_reg_osqm(OSQM_INSERTIONS);
     k_thread_t *b = k_thread_create("B", nothing, NULL, 4, 1u << 1);
     k_thread_t *c = k_thread_create("C", nothing, NULL, 4, 1u << 1);
     for (uint32_t n = 0; namp_reg_osqm(OSQM_INSERTIONS) == before && n < 1000000u; ++n)
-        ;   /* no system call: B and C stay queued behind us */
+        ; /* no system call: B and C stay queued behind us */
     /* wake-up mode: the insertion went into the wake-up queue; the next scheduler entry (ours:
      * main is alone at its priority and keeps running) moves A to the ready queue */
     k_yield();
@@ -141,7 +141,9 @@ static void test_insertion_end(void)
     else
         CHECK(q[0] == b && q[1] == c && q[2] == a);
     k_printf("osqm insertion (%s): %s first\n", k_rq_layout_name,
-             q[0] == a ? "A" : q[0] == b ? "B" : "?");
+             q[0] == a   ? "A"
+             : q[0] == b ? "B"
+                         : "?");
     CHECK_EQ(k_join(a, 1000, NULL), K_OK);
     CHECK_EQ(k_join(b, 1000, NULL), K_OK);
     CHECK_EQ(k_join(c, 1000, NULL), K_OK);
@@ -161,9 +163,9 @@ static uint32_t chandle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
 static volatile uint32_t wake_seq, started, aborted_ok;
 static void order_waiter(void *arg)
 {
-    uint32_t i = (uint32_t)(uintptr_t)arg, s = 2 + i;   /* slots 2..5 */
+    uint32_t i = (uint32_t)(uintptr_t)arg, s = 2 + i; /* slots 2..5 */
     static uint32_t msg[NW][4];
-    msg[i][1] = 0xFF;   /* never delivered */
+    msg[i][1] = 0xFF; /* never delivered */
     namp_reg_slot_start(s, NAMP_FLAG_CON, (uint32_t)chandle, (uint32_t)msg[i], sizeof msg[i]);
     atomic_fetch_add_u32(&started, 1);
     CHECK_EQ(k_osqm_wait(s), K_OK);
@@ -180,12 +182,12 @@ static void test_wake_order(void)
     memset(chandle, 0, sizeof chandle);
     chandle[NAMP_H_TILE / 4] = (tile_id() + 1) % tiles;
     chandle[NAMP_H_ENDPOINT / 4] = (uint32_t)ep;
-    chandle[NAMP_H_FLAGS / 4] = NAMP_H_F_CONNECTED;   /* credits 0 */
+    chandle[NAMP_H_FLAGS / 4] = NAMP_H_F_CONNECTED; /* credits 0 */
     k_thread_t *w[NW];
     for (uint32_t i = 0; i < NW; ++i)
         w[i] = k_thread_create("W", order_waiter, (void *)(uintptr_t)i, 4, 1u << 1);
     for (uint32_t n = 0; started < NW && n < 100; ++n)
-        k_sleep(1);   /* each started its transfer and blocked: they wait for credits */
+        k_sleep(1); /* each started its transfer and blocked: they wait for credits */
     k_sleep(2);
     /* the first started (time slices of one tick: not always W0) waits for a credit, the others
      * behind it (allocation order per handle); the abort ends a queued one too */
@@ -199,15 +201,15 @@ static void test_wake_order(void)
         uint32_t before = namp_reg_osqm(OSQM_INSERTIONS);
         namp_reg_slot_abort(2 + i, 0);
         for (uint32_t n = 0; namp_reg_osqm(OSQM_INSERTIONS) == before && n < 2000000u; ++n)
-            ;   /* no system call: nothing runs on this core but us */
+            ; /* no system call: nothing runs on this core but us */
     }
-    k_yield();   /* wake-up mode: the queue emptied */
+    k_yield(); /* wake-up mode: the queue emptied */
     k_thread_t *q[NW + 1] = {0};
     int n = k_ready_order(4, q, NW + 1);
     CHECK_EQ(n, NW);
     int in_order = n == NW;
     for (int i = 0; i < n && in_order; ++i) {
-        if (K_RQ_LAYOUT == K_RQ_FLAGS) {   /* no order kept: each once, none else */
+        if (K_RQ_LAYOUT == K_RQ_FLAGS) { /* no order kept: each once, none else */
             int once = 0;
             for (int j = 0; j < n; ++j)
                 once += q[j] == w[i];
@@ -218,13 +220,15 @@ static void test_wake_order(void)
         }
     }
     CHECK(in_order);
-    CHECK_EQ(wake_seq, 0);   /* none ran yet */
+    CHECK_EQ(wake_seq, 0); /* none ran yet */
     for (uint32_t i = 0; i < NW; ++i)
         CHECK_EQ(k_join(w[i], 1000, NULL), K_OK);
-    CHECK_EQ(wake_seq, NW);  /* each woke once */
+    CHECK_EQ(wake_seq, NW); /* each woke once */
     CHECK_EQ(aborted_ok, NW);
     k_printf("osqm wake order (%s, %s): %s\n", k_rq_layout_name, mode_name,
-             !in_order ? "WRONG" : K_RQ_LAYOUT == K_RQ_FLAGS ? "each once" : "event order");
+             !in_order                   ? "WRONG"
+             : K_RQ_LAYOUT == K_RQ_FLAGS ? "each once"
+                                         : "event order");
 }
 
 static void main_thread(void *arg)
@@ -235,7 +239,7 @@ static void main_thread(void *arg)
         k_printf("FAIL: no HW-OSQM (run with namp.osqm=true)\n");
         k_exit(1);
     }
-    k_sleep(20);   /* every tile has its endpoint ready */
+    k_sleep(20); /* every tile has its endpoint ready */
     test_insertion_end();
     test_wake_order();
     k_sem_init(&sem, 0);
@@ -247,9 +251,9 @@ static void main_thread(void *arg)
         s[i] = k_thread_create("sender", sender, (void *)(uintptr_t)i, 3 + i % 4, 0);
     k_thread_t *r = k_thread_create("receiver", receiver, NULL, 6, 0);
     for (uint32_t i = 0; i < SENDERS; ++i)
-        CHECK_EQ(k_join(s[i], 4000, NULL), K_OK);   /* a lost wake-up ends here, not in a hang */
+        CHECK_EQ(k_join(s[i], 4000, NULL), K_OK); /* a lost wake-up ends here, not in a hang */
     CHECK_EQ(k_join(r, 4000, NULL), K_OK);
-    int bad_during = k_check_queues();   /* churn still running */
+    int bad_during = k_check_queues(); /* churn still running */
     churn_stop = 1;
     for (uint32_t i = 0; i < CHURN; ++i)
         CHECK_EQ(k_join(c[i], K_FOREVER, NULL), K_OK);
@@ -263,7 +267,7 @@ static void main_thread(void *arg)
     CHECK_EQ(bad_during, 0);
     CHECK_EQ(bad, 0);
     CHECK_EQ(inserted, st.osqm_waits);
-    CHECK(st.osqm_waits >= SENDERS * MSGS / 10);   /* many transfers outlast the call */
+    CHECK(st.osqm_waits >= SENDERS * MSGS / 10); /* many transfers outlast the call */
     for (uint32_t i = 0; i < SENDERS; ++i)
         CHECK_EQ(wakeups[i], MSGS);
     /* exactly once: every critical wait that blocked gave one demand interrupt; the wake-up
@@ -293,7 +297,7 @@ int main(void)
         memset(handle, 0, sizeof handle);
         uint32_t tiles = tile_mesh_width() * tile_mesh_height();
         handle[NAMP_H_TILE / 4] = (tile_id() + 1) % tiles;
-        handle[NAMP_H_ENDPOINT / 4] = (uint32_t)ep;   /* same ELF: same address in every tile */
+        handle[NAMP_H_ENDPOINT / 4] = (uint32_t)ep; /* same ELF: same address in every tile */
         k_config_t cfg = {.tick_ticks = 500, .slice_ticks = 1};
         k_init(&cfg);
         k_thread_create("main", main_thread, NULL, 10, 1u << 1);

@@ -11,7 +11,7 @@
 volatile unsigned ktest_failures;
 extern const char *const k_rq_layout_name;
 
-#define TICK 500u          /* mtime ticks per kernel tick */
+#define TICK 500u /* mtime ticks per kernel tick */
 
 /* ---- 1. priorities: created low, mid, high; they run highest first ---- */
 static volatile char order[8];
@@ -34,7 +34,7 @@ static void test_priorities(void)
 }
 
 /* ---- 2. time slices: three busy threads of one priority rotate, one slice each ---- */
-#define RR_THREADS 3
+#define RR_THREADS  3
 #define RR_SWITCHES 30
 static volatile unsigned rr_log[RR_SWITCHES + 4];
 static volatile uint64_t rr_time[RR_SWITCHES + 4];
@@ -46,7 +46,7 @@ static void spinner(void *arg)
     unsigned me = (unsigned)(uintptr_t)arg;
     while (!rr_stop) {
         unsigned n = rr_n;
-        if (n == 0 || rr_log[n - 1] != me) {   /* first instruction of a new slice of ours */
+        if (n == 0 || rr_log[n - 1] != me) { /* first instruction of a new slice of ours */
             if (n < RR_SWITCHES) {
                 rr_log[n] = me;
                 rr_time[n] = timer_now();
@@ -104,7 +104,7 @@ static void sleeper(void *arg)
     k_sleep(3);
     woke_at = timer_now();
     busy_seen_at_wake = busy_count;
-    for (volatile int i = 0; i < 2000; ++i)   /* busy cannot run while we do */
+    for (volatile int i = 0; i < 2000; ++i) /* busy cannot run while we do */
         ;
     CHECK_EQ(busy_count, busy_seen_at_wake);
     busy_stop = 1;
@@ -134,7 +134,7 @@ static void peer(void *arg)
     seq[n_seq++] = me;
     if (me == 'A') {
         hi_go = 1;
-        while (hi_go != 2)      /* preempted here by the high thread at the next tick */
+        while (hi_go != 2) /* preempted here by the high thread at the next tick */
             ;
         seq[n_seq++] = 'a';
     }
@@ -184,8 +184,9 @@ static void test_bad_calls(void)
      * K_SYS_START once started, and the calls of MCAPI in tasks, whose module this firmware does
      * not link. The calls of modules not in use answer as without them (no endpoint table, no
      * OSQM): K_EINVAL. */
-    static const long unset[] = {0, K_SYS_USER_LAST + 1, K_SYS_START - 1, K_SYS_START, K_SYS_LAST,
-                                 K_SYS_LAST + 1, 1000, -1, K_SYS_MP_REQ, K_SYS_MP_RES};
+    static const long unset[] = {
+        0,  K_SYS_USER_LAST + 1, K_SYS_START - 1, K_SYS_START, K_SYS_LAST, K_SYS_LAST + 1, 1000,
+        -1, K_SYS_MP_REQ,        K_SYS_MP_RES};
     unsigned enosys = 0;
     for (unsigned i = 0; i < sizeof unset / sizeof unset[0]; ++i) {
         const long r = u_syscall3(unset[i], 1, 2, 3);
@@ -195,7 +196,8 @@ static void test_bad_calls(void)
     CHECK_EQ(u_syscall3(K_SYS_NAMP_SEND, 0, 0, 16), K_EINVAL);
     CHECK_EQ(u_syscall3(K_SYS_OSQM_WAIT, 0, 0, 0), K_EINVAL);
     CHECK_EQ(u_syscall3(K_SYS_OSQM_WAIT_EP, 0, 0, 0), K_EINVAL);
-    k_printf("unset system calls: %u of %u K_ENOSYS\n", enosys, (unsigned)(sizeof unset / sizeof unset[0]));
+    k_printf("unset system calls: %u of %u K_ENOSYS\n", enosys,
+             (unsigned)(sizeof unset / sizeof unset[0]));
 }
 
 static void main_thread(void *arg)

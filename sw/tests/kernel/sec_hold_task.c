@@ -52,7 +52,7 @@ void sec_hold_receiver(void *arg)
             mcapi_pktchan_release(pb, &st);
     }
     d->step = 1;
-    if (d->expect_close && !d->st_setup) {   /* the sender deletes its endpoint: the channel closes */
+    if (d->expect_close && !d->st_setup) { /* the sender deletes its endpoint: the channel closes */
         void *pb = 0;
         mcapi_pktchan_recv(rh, &pb, &got, &st);
         d->st_closed = st;
@@ -60,9 +60,9 @@ void sec_hold_receiver(void *arg)
             mcapi_pktchan_release(pb, &st);
         d->step = 3;
     }
-    while (!d->end)   /* the kernel says when: the attacker holds its vif by then */
+    while (!d->end) /* the kernel says when: the attacker holds its vif by then */
         u_sleep(1);
-    u_exit(0);   /* an ordinary end: its kernel revokes the channel */
+    u_exit(0); /* an ordinary end: its kernel revokes the channel */
 }
 
 /* The colluder: a channel receiver that takes what its credits allow and gives none back until
@@ -90,10 +90,10 @@ void sec_hold_colluder(void *arg)
         int busy = 0;
         if (mcapi_msg_available(sink, &st) > 0) {
             mcapi_msg_recv(sink, b, sizeof b, &got, &st);
-            d->sent += st == MCAPI_SUCCESS;   /* messages sunk */
+            d->sent += st == MCAPI_SUCCESS; /* messages sunk */
             busy = 1;
         }
-        if (d->end && mcapi_pktchan_available(rh, &st) > 0) {   /* released: credits go back */
+        if (d->end && mcapi_pktchan_available(rh, &st) > 0) { /* released: credits go back */
             void *pb = 0;
             mcapi_pktchan_recv(rh, &pb, &got, &st);
             d->received += st == MCAPI_SUCCESS;
@@ -121,9 +121,9 @@ void sec_hold_attacker(void *arg)
     mcapi_endpoint_t far = 0;
     mcapi_pktchan_send_hndl_t sh = 0, ch = 0;
 #ifdef SH_MCAST_HOLD
-    mcapix_mcast_group_t g;   /* the credit wait as a collective's member: the slot in MEMBERS */
+    mcapix_mcast_group_t g; /* the credit wait as a collective's member: the slot in MEMBERS */
 #endif
-    if (d->who == SH_CREDIT_HOLD) {   /* a channel to the colluder, who never gives a credit back */
+    if (d->who == SH_CREDIT_HOLD) { /* a channel to the colluder, who never gives a credit back */
         far = mcapi_endpoint_get(0, 0, SH_COLLUDER_PORT, MCAPI_TIMEOUT_INFINITE, &st);
         mcapi_pktchan_connect_i(hold, far, &req, &st);
         if (st == MCAPI_SUCCESS)
@@ -139,13 +139,14 @@ void sec_hold_attacker(void *arg)
     }
     if (st != MCAPI_SUCCESS)
         d->st_setup = 0x300u | st;
-    mcapi_endpoint_t rx = mcapi_endpoint_get(0, 0, SH_RX_PORT + d->who, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t rx =
+        mcapi_endpoint_get(0, 0, SH_RX_PORT + d->who, MCAPI_TIMEOUT_INFINITE, &st);
     mcapi_pktchan_connect_i(tx, rx, &req, &st);
     if (st == MCAPI_SUCCESS)
         mcapi_pktchan_send_open_i(&sh, tx, &req, &st);
     if (st != MCAPI_SUCCESS)
         d->st_setup = 0x200u | st;
-    for (uint32_t p = 0; p < d->n_pkts && !d->st_setup; ++p) {   /* honest traffic first */
+    for (uint32_t p = 0; p < d->n_pkts && !d->st_setup; ++p) { /* honest traffic first */
         for (uint32_t i = 0; i < d->size[p]; ++i)
             b[i] = sh_pattern(d->who, p, i);
         mcapi_pktchan_send(sh, b, d->size[p], &st);
@@ -159,21 +160,21 @@ void sec_hold_attacker(void *arg)
         const uint32_t n = 4u + x % 500u;
         if (d->who == SH_CREDIT_HOLD)
 #ifdef SH_MCAST_HOLD
-            mcapix_mcast_send(&g, b, 8, &st);   /* blocks in MEMBERS once the credits are gone */
+            mcapix_mcast_send(&g, b, 8, &st); /* blocks in MEMBERS once the credits are gone */
 #else
-            mcapi_pktchan_send(ch, b, 8, &st);   /* blocks in CREDIT_WAIT once the credits are gone */
+            mcapi_pktchan_send(ch, b, 8, &st); /* blocks in CREDIT_WAIT once the credits are gone */
 #endif
         else
             mcapi_msg_send(hold, far, b, n, 0, &st);
         d->held_sends += st == MCAPI_SUCCESS;
         d->step = 2;
-        if (d->del_tx && !d->deleted) {   /* its channel's endpoint goes, the flood goes on */
+        if (d->del_tx && !d->deleted) { /* its channel's endpoint goes, the flood goes on */
             mcapi_endpoint_delete(tx, &st);
             d->st_del = st;
             d->deleted = 1;
         }
     }
-    mcapi_pktchan_send(sh, b, 8, &st);   /* the receiver ended: its channel is closed */
+    mcapi_pktchan_send(sh, b, 8, &st); /* the receiver ended: its channel is closed */
     d->st_after = st;
     mcapi_finalize(&st);
     d->done = 1;

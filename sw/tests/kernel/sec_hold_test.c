@@ -26,16 +26,16 @@
 
 volatile unsigned ktest_failures;
 
-#define BOUND 20000u       /* ticks (100 us) any other wait of the test may take */
-#define REAP_TICKS 2000u   /* the receivers' tables back after their end (an ordinary reap: a few) */
-#define SEED 0x5EC0107Du
+#define BOUND      20000u /* ticks (100 us) any other wait of the test may take */
+#define REAP_TICKS 2000u  /* the receivers' tables back after their end (an ordinary reap: a few) */
+#define SEED       0x5EC0107Du
 #ifdef SH_MCAST_HOLD
-#define HOLD_STATE NAMP_STATE_MEMBERS   /* attacker 0's credit wait is a multicast member's */
+#define HOLD_STATE NAMP_STATE_MEMBERS /* attacker 0's credit wait is a multicast member's */
 #else
 #define HOLD_STATE NAMP_STATE_CREDIT_WAIT
 #endif
 #ifdef SH_MIGRATE
-#define ATTACKER_TILE 2u   /* where the attackers hold when the receivers end */
+#define ATTACKER_TILE 2u /* where the attackers hold when the receivers end */
 #else
 #define ATTACKER_TILE 1u
 #endif
@@ -56,8 +56,9 @@ static int wait_for(volatile uint32_t *w, uint32_t v)
 
 static int tables_back(const kmp_task_tables_t *a)
 {
-    return a->records == tables0.records && a->endpoints == tables0.endpoints && a->handles == tables0.handles &&
-           a->reserved_endpoints == tables0.reserved_endpoints && a->reserved_handles == tables0.reserved_handles &&
+    return a->records == tables0.records && a->endpoints == tables0.endpoints &&
+           a->handles == tables0.handles && a->reserved_endpoints == tables0.reserved_endpoints &&
+           a->reserved_handles == tables0.reserved_handles &&
            a->library_endpoints == tables0.library_endpoints && a->vif_slots == tables0.vif_slots &&
            a->pages_free == tables0.pages_free && a->dangling == 0;
 }
@@ -71,10 +72,12 @@ static uint32_t wait_tables(uint32_t bound, kmp_task_tables_t *now)
         ++k;
     }
     if (!tables_back(now))
-        k_printf("sec hold tables tile %lu: records %lu/%lu endpoints %lu/%lu handles %lu/%lu library %lu/%lu "
+        k_printf("sec hold tables tile %lu: records %lu/%lu endpoints %lu/%lu handles %lu/%lu "
+                 "library %lu/%lu "
                  "vifs %lu/%lu pages %lu/%lu dangling %lu\n",
-                 (unsigned long)tile_id(), (unsigned long)now->records, (unsigned long)tables0.records,
-                 (unsigned long)now->endpoints, (unsigned long)tables0.endpoints, (unsigned long)now->handles,
+                 (unsigned long)tile_id(), (unsigned long)now->records,
+                 (unsigned long)tables0.records, (unsigned long)now->endpoints,
+                 (unsigned long)tables0.endpoints, (unsigned long)now->handles,
                  (unsigned long)tables0.handles, (unsigned long)now->library_endpoints,
                  (unsigned long)tables0.library_endpoints, (unsigned long)now->vif_slots,
                  (unsigned long)tables0.vif_slots, (unsigned long)now->pages_free,
@@ -165,8 +168,8 @@ static void tile0(void)
     struct sec_hold_task *dc = c ? data_of(c) : NULL;
     if (!dc)
         return;
-    CHECK(wait_for(&dc->step, 1));   /* attacker 0 connected to it */
-    kmp_task_tables(&tables0);   /* the colluder stays to the end */
+    CHECK(wait_for(&dc->step, 1)); /* attacker 0 connected to it */
+    kmp_task_tables(&tables0);     /* the colluder stays to the end */
     k_thread_t *r[2];
     struct sec_hold_task *d[2];
     for (uint32_t i = 0; i < 2; ++i) {
@@ -175,7 +178,7 @@ static void tile0(void)
         if (!d[i])
             return;
 #ifdef SH_MIGRATE
-        d[i]->expect_close = i == SH_FLOOD;   /* set before its first packet can arrive */
+        d[i]->expect_close = i == SH_FLOOD; /* set before its first packet can arrive */
 #endif
     }
     for (uint32_t i = 0; i < 2; ++i)
@@ -186,7 +189,7 @@ static void tile0(void)
         CHECK_EQ(d[i]->byte_fail, 0);
         CHECK_EQ(d[i]->st_after, 0);
     }
-    ctl_recv(ctl, "HELD");   /* both attackers keep their vifs busy now */
+    ctl_recv(ctl, "HELD"); /* both attackers keep their vifs busy now */
 #ifdef SH_MIGRATE
     /* the flooding sender deleted its channel's endpoint on tile 2: the receiver's channel
      * closed (its "stopped" from tile 2's kernel) while that sender floods on */
@@ -204,24 +207,26 @@ static void tile0(void)
     kmp_task_tables_t now;
     const uint32_t ticks = wait_tables(REAP_TICKS, &now);
     CHECK(tables_back(&now));
-    dc->end = 1;   /* the colluder gives credits again */
-    ctl_send(ctl, ATTACKER_TILE, SH_CTL1_PORT, "DONE");   /* the attackers may stop */
+    dc->end = 1;                                        /* the colluder gives credits again */
+    ctl_send(ctl, ATTACKER_TILE, SH_CTL1_PORT, "DONE"); /* the attackers may stop */
     ctl_recv(ctl, "END");
     dc->stop = 1;
     CHECK(wait_for(&dc->done, 1));
     const uint32_t colluded = dc->received, sunk = dc->sent;
     CHECK_EQ(dc->st_setup, 0);
     CHECK_EQ(k_join(c, BOUND, &status), K_OK);
-    tables0 = start;   /* and then everything */
+    tables0 = start; /* and then everything */
     (void)wait_tables(BOUND, &now);
     CHECK(tables_back(&now));
     KMP(mcapi_endpoint_delete(ctl, &st));
     services_stop();
     if (ktest_failures == 0) {
-        k_printf("sec hold receivers ok: %lu and %lu packets intact, every table back %lu ticks after their end "
-                 "while the senders held their vifs\n", (unsigned long)pkts0, (unsigned long)pkts1,
-                 (unsigned long)ticks);
-        k_printf("sec hold colluder took %lu packets and %lu messages; every table back (%lu pages free)\n",
+        k_printf("sec hold receivers ok: %lu and %lu packets intact, every table back %lu ticks "
+                 "after their end "
+                 "while the senders held their vifs\n",
+                 (unsigned long)pkts0, (unsigned long)pkts1, (unsigned long)ticks);
+        k_printf("sec hold colluder took %lu packets and %lu messages; every table back (%lu pages "
+                 "free)\n",
                  (unsigned long)colluded, (unsigned long)sunk, (unsigned long)now.pages_free);
     }
 }
@@ -241,7 +246,8 @@ static void wait_held(k_thread_t *const a[2], struct sec_hold_task *const d[2])
 {
     const uint32_t sends = d[1]->held_sends + 4u;
     uint32_t k = 0;
-    while (k++ < BOUND && !(d[0]->step >= 1 && slot_state(a[0]) == HOLD_STATE && d[1]->held_sends >= sends))
+    while (k++ < BOUND &&
+           !(d[0]->step >= 1 && slot_state(a[0]) == HOLD_STATE && d[1]->held_sends >= sends))
         k_sleep(1);
     CHECK_EQ(d[0]->st_setup, 0);
     CHECK_EQ(d[1]->st_setup, 0);
@@ -251,10 +257,11 @@ static void wait_held(k_thread_t *const a[2], struct sec_hold_task *const d[2])
 
 /* The attackers hold on this tile until tile 0 gave its verdict; then they stop, and this tile's
  * tables come back. */
-static void hold_to_the_end(mcapi_endpoint_t ctl, k_thread_t *const a[2], struct sec_hold_task *const d[2])
+static void hold_to_the_end(mcapi_endpoint_t ctl, k_thread_t *const a[2],
+                            struct sec_hold_task *const d[2])
 {
     ctl_send(ctl, 0, SH_CTL0_PORT, "HELD");
-    ctl_recv(ctl, "DONE");   /* tile 0 gave its verdict */
+    ctl_recv(ctl, "DONE"); /* tile 0 gave its verdict */
     const uint32_t held0 = slot_state(a[0]) == HOLD_STATE, flooded = d[1]->held_sends;
     for (uint32_t i = 0; i < 2; ++i)
         d[i]->stop = 1;
@@ -271,8 +278,10 @@ static void hold_to_the_end(mcapi_endpoint_t ctl, k_thread_t *const a[2], struct
     CHECK(tables_back(&now));
     ctl_send(ctl, 0, SH_CTL0_PORT, "END");
     if (ktest_failures == 0)
-        k_printf("sec hold attackers ok: credit wait held %s, %lu messages flooded; then the closed channel "
-                 "CHAN_INVALID, every table back\n", held0 ? "to the end" : "NOT to the end", (unsigned long)flooded);
+        k_printf("sec hold attackers ok: credit wait held %s, %lu messages flooded; then the "
+                 "closed channel "
+                 "CHAN_INVALID, every table back\n",
+                 held0 ? "to the end" : "NOT to the end", (unsigned long)flooded);
 }
 
 static void tile1(void)
@@ -304,9 +313,10 @@ static void tile1(void)
     }
     kmp_task_tables_t now;
     (void)wait_tables(BOUND, &now);
-    CHECK(tables_back(&now));   /* nothing of theirs left here */
+    CHECK(tables_back(&now)); /* nothing of theirs left here */
     if (ktest_failures == 0)
-        k_printf("sec hold tile 1: both attackers moved to tile 2 while holding; every table back\n");
+        k_printf(
+            "sec hold tile 1: both attackers moved to tile 2 while holding; every table back\n");
 #else
     hold_to_the_end(ctl, a, d);
     KMP(mcapi_endpoint_delete(ctl, &st));
@@ -324,7 +334,7 @@ static void tile2(void)
     kmp_task_tables(&tables0);
     k_thread_t *a[2] = {NULL, NULL};
     struct sec_hold_task *d[2];
-    for (uint32_t i = 0; i < 2; ++i) {   /* they arrive in the order tile 1 moves them */
+    for (uint32_t i = 0; i < 2; ++i) { /* they arrive in the order tile 1 moves them */
         for (uint32_t k = 0; k < BOUND && !(a[i] = k_migrate_take_arrival()); ++k)
             k_sleep(1);
         CHECK(a[i] != NULL);
@@ -333,11 +343,11 @@ static void tile2(void)
             return;
         CHECK_EQ(d[i]->who, i);
     }
-    wait_held(a, d);   /* holding again, here */
+    wait_held(a, d); /* holding again, here */
     d[SH_FLOOD]->del_tx = 1;
     CHECK(wait_for(&d[SH_FLOOD]->deleted, 1));
     CHECK_EQ(d[SH_FLOOD]->st_del, MCAPI_SUCCESS);
-    wait_held(a, d);   /* and still holding */
+    wait_held(a, d); /* and still holding */
     hold_to_the_end(ctl, a, d);
     KMP(mcapi_endpoint_delete(ctl, &st));
     services_stop();

@@ -5,9 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hal/mmio.h"   /* the doorbell: ordered after the payload */
+#include "hal/mmio.h" /* the doorbell: ordered after the payload */
 #include "kernel/kconfig.h"
-#include "kernel/kernel.h"   /* error codes */
+#include "kernel/kernel.h" /* error codes */
 #include "kernel/user.h"
 #include "mcapi.h"
 #include "mcapix_cc.h"
@@ -16,8 +16,8 @@
 #include "namp_cc.h"
 #include "sec.h"
 
-#define S ((mp_task_state_t *)K_USER_DATA)
-#define T ((struct sec_task *)(K_USER_DATA + SEC_CTL_OFFSET))
+#define S       ((mp_task_state_t *)K_USER_DATA)
+#define T       ((struct sec_task *)(K_USER_DATA + SEC_CTL_OFFSET))
 #define VREG(r) (*(volatile uint32_t *)(S->u.c.vif + (r)))
 
 static uint32_t rnd(uint32_t *s)
@@ -40,8 +40,14 @@ static long request(uint32_t op, uint32_t a1, uint32_t a2)
     return r;
 }
 
-static uint32_t vid_of(mcapi_endpoint_t h) { return h ? ((const struct mp_task_remote *)h)->vid : 0xFFFFu; }
-static uint32_t kid_of(mcapi_endpoint_t h) { return h ? (uint32_t)((const struct mp_task_ep *)h)->kid : 0xFFu; }
+static uint32_t vid_of(mcapi_endpoint_t h)
+{
+    return h ? ((const struct mp_task_remote *)h)->vid : 0xFFFFu;
+}
+static uint32_t kid_of(mcapi_endpoint_t h)
+{
+    return h ? (uint32_t)((const struct mp_task_ep *)h)->kid : 0xFFu;
+}
 
 /* A start through the vif; DONE within `polls` looks, or it is aborted (the task's own slot). */
 static uint32_t vif_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, uint32_t polls)
@@ -58,7 +64,8 @@ static uint32_t vif_run(uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3, u
                 return st;
             }
         if (round == 0)
-            mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS), (flags & ~NAMP_FLAG_CCM) | NAMP_FLAG_VALID);   /* leave CCM */
+            mmio_write32_release((uintptr_t)&VREG(NAMP_VIF_FLAGS),
+                                 (flags & ~NAMP_FLAG_CCM) | NAMP_FLAG_VALID); /* leave CCM */
         else
             VREG(NAMP_VIF_CTRL) = NAMP_SLOT_CTRL_ABORT;
     }
@@ -121,7 +128,8 @@ static void victim(void)
     mcapi_initialize(MCAPI_DOMAIN, S->u.c.node, NULL, NULL, NULL, &st);
     mcapi_endpoint_t in = mcapi_endpoint_create(SEC_PORT_VIC + who, &st);
     mcapi_endpoint_t chin = mcapi_endpoint_create(SEC_PORT_VIC_CH + who, &st);
-    mcapi_endpoint_t sink = mcapi_endpoint_get(MCAPI_DOMAIN, 3, SEC_PORT_SINK + who, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t sink =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 3, SEC_PORT_SINK + who, MCAPI_TIMEOUT_INFINITE, &st);
     mcapi_pktchan_recv_hndl_t rh;
     mcapi_request_t r;
     size_t sz;
@@ -132,8 +140,10 @@ static void victim(void)
     mcapix_reduce_tx_t rt;
     mcapix_gather_tx_t gt;
     if (t->member) {
-        mcapi_endpoint_t red = mcapi_endpoint_get(MCAPI_DOMAIN, 1, SEC_PORT_ROOT_RED, MCAPI_TIMEOUT_INFINITE, &st);
-        mcapi_endpoint_t gat = mcapi_endpoint_get(MCAPI_DOMAIN, 2, SEC_PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_endpoint_t red =
+            mcapi_endpoint_get(MCAPI_DOMAIN, 1, SEC_PORT_ROOT_RED, MCAPI_TIMEOUT_INFINITE, &st);
+        mcapi_endpoint_t gat =
+            mcapi_endpoint_get(MCAPI_DOMAIN, 2, SEC_PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st);
         mcapix_reduce_tx_create(&rt, in, red, &st);
         t->errors += st != MCAPI_SUCCESS;
         mcapix_gather_tx_create(&gt, in, gat, 9, 0, 4, 0, 4, 8, &st);
@@ -155,9 +165,10 @@ static void victim(void)
          * are those in its format, every one of them once, in order, intact */
         for (;;) {
             mcapi_msg_recv(in, m, sizeof m, &sz, &st);
-            if (st == MCAPI_SUCCESS && sz == sizeof m && m[0] == 2 + who && (m[2] & 0xFFFF0000u) == SEC_VTAG)
+            if (st == MCAPI_SUCCESS && sz == sizeof m && m[0] == 2 + who &&
+                (m[2] & 0xFFFF0000u) == SEC_VTAG)
                 break;
-            t->refused++;   /* someone else's */
+            t->refused++; /* someone else's */
         }
         t->bad += msg_bad(m, 2 + who, seq);
         t->received++;
@@ -170,7 +181,7 @@ static void victim(void)
         } else {
             t->bad++;
         }
-        if (t->member && seq < SEC_ROUNDS) {   /* one round of each collective */
+        if (t->member && seq < SEC_ROUNDS) { /* one round of each collective */
             int32_t vec[SEC_RED_WORDS];
             for (uint32_t i = 0; i < SEC_RED_WORDS; ++i)
                 vec[i] = sec_red(0, seq, i);
@@ -186,7 +197,7 @@ static void victim(void)
         t->heartbeat++;
     }
     t->done = 1;
-    while (!t->stop) {   /* alive, and seen to be scheduled, until the attack is over */
+    while (!t->stop) { /* alive, and seen to be scheduled, until the attack is over */
         t->heartbeat++;
         u_sleep(1);
     }
@@ -202,10 +213,10 @@ static void receiver(void)
     mcapi_initialize(MCAPI_DOMAIN, S->u.c.node, NULL, NULL, NULL, &st);
     mcapi_endpoint_t in = mcapi_endpoint_create(SEC_PORT_RECV + t->who, &st);
     t->errors += st != MCAPI_SUCCESS;
-    t->done = 1;   /* the port is there (errors: it was not) */
+    t->done = 1; /* the port is there (errors: it was not) */
     for (;;) {
         if (t->stop == 2)
-            *(volatile uint32_t *)0 = 0;   /* the kernel's kill: a fault */
+            *(volatile uint32_t *)0 = 0; /* the kernel's kill: a fault */
         uint32_t m[SEC_MSG_WORDS];
         size_t sz;
         if (mcapi_msg_available(in, &st) == 0) {
@@ -239,7 +250,7 @@ static void attack_headers(uint32_t *s)
     mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st);
     t->errors += st != MCAPI_SUCCESS;
     (void)e0;
-    t->done = 1;   /* set up: the feeder and the moves begin */
+    t->done = 1; /* set up: the feeder and the moves begin */
     while (!t->go)
         u_sleep(1);
     for (uint32_t it = 0; it < t->iterations && !t->stop; ++it) {
@@ -247,19 +258,20 @@ static void attack_headers(uint32_t *s)
         volatile uint32_t *b = (volatile uint32_t *)(which == 2 ? S->tx : S->rx[which]);
         const uint32_t n = which == 2 ? MP_TASK_TX_N : MP_TASK_RX_N;
         switch (rnd(s) % 6) {
-        case 0:   /* a header word: geometry, offsets, indices */
+        case 0: /* a header word: geometry, offsets, indices */
             b[rnd(s) % (MP_CB_HEADER_SIZE / 4)] = evil(s);
             break;
-        case 1:   /* the indices, far apart */
+        case 1: /* the indices, far apart */
             ((volatile mp_cbuffer_t *)b)->rd_idx = evil(s);
             ((volatile mp_cbuffer_t *)b)->wr_idx = evil(s);
             break;
-        case 2:   /* size words: committed, any size */
+        case 2: /* size words: committed, any size */
             for (uint32_t k = 0; k < (1u << n); ++k)
-                b[MP_CB_HEADER_SIZE / 4 + k] = MP_CB_COMMITTED | (rnd(s) % 2 ? evil(s) : rnd(s) % 0x10000u);
+                b[MP_CB_HEADER_SIZE / 4 + k] =
+                    MP_CB_COMMITTED | (rnd(s) % 2 ? evil(s) : rnd(s) % 0x10000u);
             break;
         case 3:
-            if (chan_only) {   /* a packet through its library, the buffer as created first */
+            if (chan_only) { /* a packet through its library, the buffer as created first */
                 void *pkt;
                 mp_cbuffer_init((mp_cbuffer_t *)S->rx[1], MP_TASK_RX_N, MP_TASK_RX_M, 0);
                 if (mcapi_pktchan_available(rh, &st) > 0) {
@@ -271,27 +283,28 @@ static void attack_headers(uint32_t *s)
                 }
                 break;
             }
-            {   /* a receive through its library: the buffer's header as created first (the
-                     * library trusts its own task's words: reading them as written would kill
-                     * the attacker, not anyone else); waited for a while only */
-            uint32_t m[SEC_MSG_WORDS];   /* a task has no static data: its stack */
-            mcapi_request_t rr;
-            mp_cbuffer_init((mp_cbuffer_t *)S->rx[0], MP_TASK_RX_N, MP_TASK_RX_M, 0);
-            mcapi_msg_recv_i(e0, m, sizeof m, &rr, &st);
-            if (st == MCAPI_SUCCESS || st == MCAPI_PENDING) {
-                mcapi_wait(&rr, &sz, 2000, &st);
-                if (st == MCAPI_TIMEOUT)
-                    mcapi_cancel(&rr, &st);
-                else
-                    t->accepted += st == MCAPI_SUCCESS;
+            /* a receive through its library: the buffer's header as created first (the
+             * library trusts its own task's words: reading them as written would kill
+             * the attacker, not anyone else); waited for a while only */
+            {
+                uint32_t m[SEC_MSG_WORDS]; /* a task has no static data: its stack */
+                mcapi_request_t rr;
+                mp_cbuffer_init((mp_cbuffer_t *)S->rx[0], MP_TASK_RX_N, MP_TASK_RX_M, 0);
+                mcapi_msg_recv_i(e0, m, sizeof m, &rr, &st);
+                if (st == MCAPI_SUCCESS || st == MCAPI_PENDING) {
+                    mcapi_wait(&rr, &sz, 2000, &st);
+                    if (st == MCAPI_TIMEOUT)
+                        mcapi_cancel(&rr, &st);
+                    else
+                        t->accepted += st == MCAPI_SUCCESS;
+                }
+                break;
             }
-            break;
-        }
-        case 4:   /* the buffers as created again (its own data: nobody else's business) */
+        case 4: /* the buffers as created again (its own data: nobody else's business) */
             mp_cbuffer_init((mp_cbuffer_t *)b, n, which == 2 ? MP_TASK_TX_M : MP_TASK_RX_M, 0);
             break;
         default:
-            u_sleep(rnd(s) % 2);   /* a kernel wait: the move takes it here or elsewhere */
+            u_sleep(rnd(s) % 2); /* a kernel wait: the move takes it here or elsewhere */
             break;
         }
         t->foreign += scan_foreign();
@@ -300,7 +313,8 @@ static void attack_headers(uint32_t *s)
 }
 
 /* One raw request with random (and some plausible) arguments of every operation. */
-static long random_request(uint32_t *s, const uint32_t *vids, uint32_t nvids, const uint32_t *kids, uint32_t nkids)
+static long random_request(uint32_t *s, const uint32_t *vids, uint32_t nvids, const uint32_t *kids,
+                           uint32_t nkids)
 {
     const uint32_t op = 1 + rnd(s) % (MP_TASK_OP_LAST + 1);
     uint32_t a1 = rnd(s), a2 = rnd(s);
@@ -313,11 +327,13 @@ static long random_request(uint32_t *s, const uint32_t *vids, uint32_t nvids, co
     case MP_TASK_OP_DELETE:
     case MP_TASK_OP_SEND_OPEN:
     case MP_TASK_OP_RECV_OPEN:
-        a1 = pick ? kids[rnd(s) % nkids] : rnd(s) % 32;   /* its own, another task's, any */
+        a1 = pick ? kids[rnd(s) % nkids] : rnd(s) % 32; /* its own, another task's, any */
         break;
     case MP_TASK_OP_GET:
         a1 = pick ? rnd(s) % 4 : rnd(s);
-        a2 = pick == 1 ? K_PORT_KERNEL_FIRST + 0x4D : pick == 2 ? SEC_PORT_VIC + rnd(s) % 4 : rnd(s) % 128;
+        a2 = pick == 1   ? K_PORT_KERNEL_FIRST + 0x4D
+             : pick == 2 ? SEC_PORT_VIC + rnd(s) % 4
+                         : rnd(s) % 128;
         break;
     case MP_TASK_OP_CONNECT:
         a1 = kids[rnd(s) % nkids];
@@ -326,14 +342,15 @@ static long random_request(uint32_t *s, const uint32_t *vids, uint32_t nvids, co
     case MP_TASK_OP_MEMBER_HANDLE:
         a1 = pick ? vids[rnd(s) % nvids] : rnd(s) % 32;
         a2 = MP_TASK_MEMBER(kids[rnd(s) % nkids], pick == 1 ? rnd(s) % 32 : 9,
-                            pick == 2 ? rnd(s) : rnd(s) % 2 ? NAMP_CC_K_REDUCE : NAMP_CC_K_GATHER);
+                            pick == 2    ? rnd(s)
+                            : rnd(s) % 2 ? NAMP_CC_K_REDUCE
+                                         : NAMP_CC_K_GATHER);
         break;
     case MP_TASK_OP_CC_AREA:
         a1 = pick ? K_USER_DATA + 4u * (rnd(s) % 0x2000u) : evil(s);
         a2 = pick == 1 ? rnd(s) : 4u * (rnd(s) % 0x800u);
         break;
-    default:
-        break;
+    default: break;
     }
     long r = u_syscall3(K_SYS_MP_REQ, (long)op, (long)a1, (long)a2);
     if (r != K_OK)
@@ -350,35 +367,41 @@ static void random_start(uint32_t *s, uint32_t area_vid, const uint32_t *vids, u
     struct sec_task *t = T;
     volatile uint32_t *area = (volatile uint32_t *)(K_USER_DATA + SEC_CTL_OFFSET + 2048u);
     uint32_t flags = rnd(s) % 3 ? NAMP_FLAG_BUF : (rnd(s) & 0x1FFu);
-    uint32_t p1 = rnd(s) % 4 ? vids[rnd(s) % nvids] : rnd(s), p2 = rnd(s) % 2 ? S->u.c.tx_vid : rnd(s) % 32;
+    uint32_t p1 = rnd(s) % 4 ? vids[rnd(s) % nvids] : rnd(s),
+             p2 = rnd(s) % 2 ? S->u.c.tx_vid : rnd(s) % 32;
     uint32_t p3 = rnd(s) % 8;
-    if (rnd(s) % 3 == 0 && area_vid < K_VIF_ET_MAX) {   /* a collective in the area */
+    if (rnd(s) % 3 == 0 && area_vid < K_VIF_ET_MAX) { /* a collective in the area */
         const uint32_t num = 1 + rnd(s) % 4;
-        static const uint32_t kinds[] = {NAMP_CC_K_MULTICAST, NAMP_CC_K_REDUCE, NAMP_CC_K_GATHER, NAMP_CC_K_SCATTER};
+        static const uint32_t kinds[] = {NAMP_CC_K_MULTICAST, NAMP_CC_K_REDUCE, NAMP_CC_K_GATHER,
+                                         NAMP_CC_K_SCATTER};
         const uint32_t k = kinds[rnd(s) % 4];
-        area[0] = k == NAMP_CC_K_GATHER ? NAMP_CC_GATHER_WORD(1 + rnd(s) % 4, rnd(s) % 16)
-                  : k == NAMP_CC_K_REDUCE ? NAMP_CC_KIND_WORD(k, rnd(s) % 8, rnd(s) % 6)
-                  : k == NAMP_CC_K_SCATTER ? NAMP_CC_SCATTER_WORD(1 + rnd(s) % 4) : k;
+        area[0] = k == NAMP_CC_K_GATHER    ? NAMP_CC_GATHER_WORD(1 + rnd(s) % 4, rnd(s) % 16)
+                  : k == NAMP_CC_K_REDUCE  ? NAMP_CC_KIND_WORD(k, rnd(s) % 8, rnd(s) % 6)
+                  : k == NAMP_CC_K_SCATTER ? NAMP_CC_SCATTER_WORD(1 + rnd(s) % 4)
+                                           : k;
         area[1] = num;
-        area[3] = rnd(s) % 4 ? rnd(s) % 8 : rnd(s);   /* id (the honest ones are small) / stride */
+        area[3] = rnd(s) % 4 ? rnd(s) % 8 : rnd(s); /* id (the honest ones are small) / stride */
         for (uint32_t i = 0; i < num; ++i) {
             area[4 + 4 * i] = rnd(s) % 4 ? vids[rnd(s) % nvids] : rnd(s);
             area[6 + 4 * i] = rnd(s) % 64;
             area[7 + 4 * i] = 1 + rnd(s) % 16;
         }
         area[NAMP_CC_GATHER_STRIDE / 4] = rnd(s) % 32;
-        flags = NAMP_FLAG_CC | (k == NAMP_CC_K_GATHER || k == NAMP_CC_K_SCATTER || rnd(s) % 8 == 0 ? NAMP_FLAG_CON : 0u);
+        flags = NAMP_FLAG_CC |
+                (k == NAMP_CC_K_GATHER || k == NAMP_CC_K_SCATTER || rnd(s) % 8 == 0 ? NAMP_FLAG_CON
+                                                                                    : 0u);
         p1 = NAMP_VIF_CC_PARAM1(area_vid, 0);
         p2 = 0x200u;
         p3 = 4u * (1u + rnd(s) % 16u);
         for (uint32_t i = 0; i < p3 / 4; ++i)
-            area[0x80 + i] = rnd(s) & 0x7FFFFFFFu & ~0x0FFF0000u;   /* never a tag */
-    } else if (rnd(s) % 8 == 0) {   /* the system-call send of the software baseline */
-        const long rc = u_namp_send(p1, (const void *)(K_USER_DATA + SEC_CTL_OFFSET + 2048u), 4u * (1u + rnd(s) % 32u));
+            area[0x80 + i] = rnd(s) & 0x7FFFFFFFu & ~0x0FFF0000u; /* never a tag */
+    } else if (rnd(s) % 8 == 0) { /* the system-call send of the software baseline */
+        const long rc = u_namp_send(p1, (const void *)(K_USER_DATA + SEC_CTL_OFFSET + 2048u),
+                                    4u * (1u + rnd(s) % 32u));
         t->accepted += rc == K_OK;
         t->refused += rc != K_OK;
         return;
-    } else if (flags & NAMP_FLAG_BUF) {   /* a message in its send buffer first */
+    } else if (flags & NAMP_FLAG_BUF) { /* a message in its send buffer first */
         mp_cbuffer_t *tx = (mp_cbuffer_t *)S->tx;
         uint32_t idx;
         if (mp_cbuffer_reserve(tx, &idx) == 0) {
@@ -392,7 +415,7 @@ static void random_start(uint32_t *s, uint32_t area_vid, const uint32_t *vids, u
     else
         t->accepted++;
     t->codes[stv & NAMP_STATUS_ERROR ? (NAMP_STATUS_CODE(stv) >= 0x20 ? 1 : 2) : 0]++;
-    mp_cbuffer_init((mp_cbuffer_t *)S->tx, MP_TASK_TX_N, MP_TASK_TX_M, 0);   /* its own again */
+    mp_cbuffer_init((mp_cbuffer_t *)S->tx, MP_TASK_TX_N, MP_TASK_TX_M, 0); /* its own again */
 }
 
 /* Classes SEC_DROP and SEC_CLAIMS: objects made, used and dropped by random requests (DROP: while
@@ -405,19 +428,23 @@ static void attack_requests(uint32_t *s, int starts)
     uint32_t vids[12], kids[4];
     uint32_t nv = 0;
     vids[nv++] = S->u.c.tx_vid;
-    for (uint32_t k = 0; k < 4; ++k) {   /* lookups of the victims' and roots' ports */
-        mcapi_endpoint_t h = mcapi_endpoint_get(MCAPI_DOMAIN, k, k < 2 ? SEC_PORT_VIC + k : k == 2 ? SEC_PORT_ROOT_GATHER
-                                                                                     : SEC_PORT_SINK, 20000, &st);
+    for (uint32_t k = 0; k < 4; ++k) { /* lookups of the victims' and roots' ports */
+        mcapi_endpoint_t h = mcapi_endpoint_get(MCAPI_DOMAIN, k,
+                                                k < 2    ? SEC_PORT_VIC + k
+                                                : k == 2 ? SEC_PORT_ROOT_GATHER
+                                                         : SEC_PORT_SINK,
+                                                20000, &st);
         if (st == MCAPI_SUCCESS)
             vids[nv++] = vid_of(h);
     }
     kids[0] = kid_of(own);
-    kids[1] = t->peer_tile[0];   /* another task's kernel index (the kernel put it here) */
+    kids[1] = t->peer_tile[0]; /* another task's kernel index (the kernel put it here) */
     kids[2] = 0;
     kids[3] = 15;
     const long area = request(MP_TASK_OP_CC_AREA, K_USER_DATA + SEC_CTL_OFFSET + 2048u, 2048u);
     vids[nv++] = area >= 0 ? (uint32_t)area : 0;
-    const long mh = request(MP_TASK_OP_MEMBER_HANDLE, vids[1], MP_TASK_MEMBER(kids[0], 0, NAMP_CC_K_REDUCE));
+    const long mh =
+        request(MP_TASK_OP_MEMBER_HANDLE, vids[1], MP_TASK_MEMBER(kids[0], 0, NAMP_CC_K_REDUCE));
     vids[nv++] = mh >= 0 ? (uint32_t)mh : 1;
     vids[nv++] = 0x7FFu;
     t->done = 1;
@@ -429,7 +456,7 @@ static void attack_requests(uint32_t *s, int starts)
             if (r >= 0) {
                 t->accepted++;
                 if (r < (long)K_VIF_ET_MAX && nv < 12)
-                    vids[nv++] = (uint32_t)r;   /* a new vID: used in later attacks */
+                    vids[nv++] = (uint32_t)r; /* a new vID: used in later attacks */
             } else {
                 t->refused++;
             }
@@ -457,7 +484,7 @@ static void attack_identity(uint32_t *s)
         if (mine[k]) {
             uint32_t m[SEC_MSG_WORDS];
             size_t sz;
-            while (mcapi_msg_available(mine[k], &st) > 0) {   /* anything for it: foreign */
+            while (mcapi_msg_available(mine[k], &st) > 0) { /* anything for it: foreign */
                 mcapi_msg_recv(mine[k], m, sizeof m, &sz, &st);
                 if (st == MCAPI_SUCCESS) {
                     t->received++;
@@ -487,15 +514,20 @@ static void attack_collective(uint32_t *s)
     struct sec_task *t = T;
     mcapi_status_t st;
     mcapi_endpoint_t own = mcapi_endpoint_create(SEC_PORT_ATT + (t->who & 3u), &st);
-    mcapi_endpoint_t red = mcapi_endpoint_get(MCAPI_DOMAIN, 1, SEC_PORT_ROOT_RED, MCAPI_TIMEOUT_INFINITE, &st);
-    mcapi_endpoint_t gat = mcapi_endpoint_get(MCAPI_DOMAIN, 2, SEC_PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t red =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 1, SEC_PORT_ROOT_RED, MCAPI_TIMEOUT_INFINITE, &st);
+    mcapi_endpoint_t gat =
+        mcapi_endpoint_get(MCAPI_DOMAIN, 2, SEC_PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st);
     const long area = request(MP_TASK_OP_CC_AREA, K_USER_DATA + SEC_CTL_OFFSET + 2048u, 2048u);
-    const uint32_t vids[6] = {
-        vid_of(red), vid_of(gat),
-        (uint32_t)request(MP_TASK_OP_MEMBER_HANDLE, vid_of(red), MP_TASK_MEMBER(kid_of(own), 0, NAMP_CC_K_REDUCE)),
-        (uint32_t)request(MP_TASK_OP_MEMBER_HANDLE, vid_of(gat), MP_TASK_MEMBER(kid_of(own), 9, NAMP_CC_K_GATHER)),
-        (uint32_t)request(MP_TASK_OP_MEMBER_HANDLE, vid_of(gat), MP_TASK_MEMBER(kid_of(own), 9, NAMP_CC_K_REDUCE)),
-        S->u.c.tx_vid};
+    const uint32_t vids[6] = {vid_of(red),
+                              vid_of(gat),
+                              (uint32_t)request(MP_TASK_OP_MEMBER_HANDLE, vid_of(red),
+                                                MP_TASK_MEMBER(kid_of(own), 0, NAMP_CC_K_REDUCE)),
+                              (uint32_t)request(MP_TASK_OP_MEMBER_HANDLE, vid_of(gat),
+                                                MP_TASK_MEMBER(kid_of(own), 9, NAMP_CC_K_GATHER)),
+                              (uint32_t)request(MP_TASK_OP_MEMBER_HANDLE, vid_of(gat),
+                                                MP_TASK_MEMBER(kid_of(own), 9, NAMP_CC_K_REDUCE)),
+                              S->u.c.tx_vid};
     t->done = 1;
     while (!t->go)
         u_sleep(1);
@@ -503,9 +535,11 @@ static void attack_collective(uint32_t *s)
     for (uint32_t it = 0; it < t->iterations && !t->stop; ++it) {
         const int gather = rnd(s) % 2;
         const uint32_t id = rnd(s) % 3 ? 1 + rnd(s) % (SEC_ROUNDS + 2) : rnd(s);
-        a[0] = gather ? NAMP_CC_GATHER_WORD(rnd(s) % 3 ? 4 : 1 + rnd(s) % 8, rnd(s) % 3 ? rnd(s) % 2 : rnd(s) % 16)
-                      : NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, rnd(s) % 3 ? NAMP_CC_OP_SUM : rnd(s) % 8,
-                                          rnd(s) % 3 ? NAMP_CC_T_INT32 : rnd(s) % 6);
+        a[0] = gather
+                   ? NAMP_CC_GATHER_WORD(rnd(s) % 3 ? 4 : 1 + rnd(s) % 8,
+                                         rnd(s) % 3 ? rnd(s) % 2 : rnd(s) % 16)
+                   : NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, rnd(s) % 3 ? NAMP_CC_OP_SUM : rnd(s) % 8,
+                                       rnd(s) % 3 ? NAMP_CC_T_INT32 : rnd(s) % 6);
         a[1] = 1;
         a[2] = 0;
         a[3] = id;
@@ -515,14 +549,15 @@ static void attack_collective(uint32_t *s)
         a[NAMP_CC_GATHER_STRIDE / 4] = 8;
         const uint32_t bytes = gather ? 16u : 4u * SEC_RED_WORDS;
         for (uint32_t i = 0; i < bytes / 4; ++i)
-            a[0x80 + i] = 0x01010101u * (1u + rnd(s) % 100u);   /* would spoil any sum it reached */
-        const uint32_t stv = vif_run(NAMP_FLAG_CC | (gather ? NAMP_FLAG_CON : 0u),
-                                     NAMP_VIF_CC_PARAM1(area >= 0 ? (uint32_t)area : 0, 0), 0x200u, bytes, 20000);
+            a[0x80 + i] = 0x01010101u * (1u + rnd(s) % 100u); /* would spoil any sum it reached */
+        const uint32_t stv =
+            vif_run(NAMP_FLAG_CC | (gather ? NAMP_FLAG_CON : 0u),
+                    NAMP_VIF_CC_PARAM1(area >= 0 ? (uint32_t)area : 0, 0), 0x200u, bytes, 20000);
         const uint32_t mcode = NAMP_CC_MSTAT_CODE(a[NAMP_CC_MEMBER(0) / 4 + 1]);
         if (stv == 0xFFFFFFFFu || (stv & NAMP_STATUS_ERROR))
             t->refused++;
         else
-            t->accepted++;   /* reached a root: the kernel's check of the rounds says whether it counted */
+            t->accepted++; /* reached a root: the kernel's check of the rounds says whether it counted */
         t->codes[mcode == NAMP_ERR_NOT_MEMBER ? 0 : mcode >= 0x20 ? 1 : mcode ? 2 : 3]++;
         t->foreign += scan_foreign();
         t->iters++;
@@ -544,14 +579,17 @@ static void attack_quota(uint32_t *s)
         if (what == 0)
             r = request(MP_TASK_OP_CREATE, SEC_PORT_ATT + rnd(s) % 256, rnd(s) % MP_TASK_EPS);
         else if (what == 1)
-            r = request(MP_TASK_OP_GET, rnd(s) % 4, rnd(s) % 2 ? SEC_PORT_VIC + rnd(s) % 2 : 0x300 + rnd(s) % 256);
+            r = request(MP_TASK_OP_GET, rnd(s) % 4,
+                        rnd(s) % 2 ? SEC_PORT_VIC + rnd(s) % 2 : 0x300 + rnd(s) % 256);
         else if (what == 2)
-            r = request(MP_TASK_OP_MEMBER_HANDLE, rnd(s) % 16, MP_TASK_MEMBER(rnd(s) % 16, 0, NAMP_CC_K_REDUCE));
+            r = request(MP_TASK_OP_MEMBER_HANDLE, rnd(s) % 16,
+                        MP_TASK_MEMBER(rnd(s) % 16, 0, NAMP_CC_K_REDUCE));
         else if (what == 3)
             r = request(MP_TASK_OP_CC_AREA, K_USER_DATA + SEC_CTL_OFFSET + 2048u, 2048u);
         else if (what == 4)
-            r = u_syscall3(K_SYS_MP_REQ, MP_TASK_OP_GET, 3, (long)(0x400u + rnd(s) % 64u));   /* never collected */
-        else   /* channel opens with the handle quota full: refused before anything opens */
+            r = u_syscall3(K_SYS_MP_REQ, MP_TASK_OP_GET, 3,
+                           (long)(0x400u + rnd(s) % 64u)); /* never collected */
+        else /* channel opens with the handle quota full: refused before anything opens */
             r = request(rnd(s) % 2 ? MP_TASK_OP_SEND_OPEN : MP_TASK_OP_RECV_OPEN, rnd(s) % 32, 0);
         if (r >= 0)
             t->accepted++;

@@ -33,22 +33,24 @@
 #define SEC_MOVES 100u
 #endif
 /* the test's own kernel protocol: kernel ports (no task looks them up, K_PORT_KERNEL_FIRST..) */
-#define SEC_PORT_CTRL (K_PORT_KERNEL_FIRST + 0x10u)   /* each tile's control endpoint */
-#define SEC_PORT_MOVER (K_PORT_KERNEL_FIRST + 0x11u)  /* tiles 0 and 2: the mover's */
-#define SEC_PORT_KERNEL_EXTRA 500    /* quota: tile 1's kernel makes and deletes it during the attack */
-#define BOUND_TICKS 60000u           /* anything the test waits for (a hang guard) */
-#define MOVE_BOUND_TICKS 3000u       /* a migration ends (or is refused) within this */
-#define LOOK_TICKS 400u              /* a victim's heartbeat moves within this */
+#define SEC_PORT_CTRL         (K_PORT_KERNEL_FIRST + 0x10u) /* each tile's control endpoint */
+#define SEC_PORT_MOVER        (K_PORT_KERNEL_FIRST + 0x11u) /* tiles 0 and 2: the mover's */
+/* quota: tile 1's kernel makes and deletes it during the attack */
+#define SEC_PORT_KERNEL_EXTRA 500
+#define BOUND_TICKS           60000u /* anything the test waits for (a hang guard) */
+#define MOVE_BOUND_TICKS      3000u  /* a migration ends (or is refused) within this */
+#define LOOK_TICKS            400u   /* a victim's heartbeat moves within this */
 
 volatile unsigned ktest_failures;
 
-static const char *const class_name[] = {"", "headers", "drop", "claims", "identity", "collective", "quota", "headers_sw"};
+static const char *const class_name[] = {"",         "headers",    "drop",  "claims",
+                                         "identity", "collective", "quota", "headers_sw"};
 /* the headers attacker, moved by the hardware methods or (HEADERS_SW) by software PS */
 #define SEC_IS_HEADERS (SEC_CLASS == SEC_HEADERS || SEC_CLASS == SEC_HEADERS_SW)
 static volatile uint32_t kernel_secret[SEC_SECRET_WORDS];
 static kmp_task_tables_t tables0;
 static mcapi_endpoint_t ctrl;
-static uint32_t collective;          /* the preset has reduction and gather: the rounds run */
+static uint32_t collective; /* the preset has reduction and gather: the rounds run */
 
 enum { OP_MOVE = 1, OP_STOP, OP_DONE, OP_UP, OP_KILLED, OP_ROUNDS };
 
@@ -102,7 +104,8 @@ static void to_port(mcapi_endpoint_t from, uint32_t tile, uint32_t port, const u
     KMP(mcapi_msg_send(from, to, m, 32, 0, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     if (st != MCAPI_SUCCESS)
-        k_printf("to tile %lu port %lu: status %ld\n", (unsigned long)tile, (unsigned long)port, (long)st);
+        k_printf("to tile %lu port %lu: status %ld\n", (unsigned long)tile, (unsigned long)port,
+                 (long)st);
 }
 static void to_tile(uint32_t tile, const uint32_t *m, uint32_t words)
 {
@@ -149,18 +152,20 @@ static void tile_start(void)
     collective = (mmio_read32(TILE_NA_BASE + NA_FEATURES) & need) == need;
     /* the kernels' own endpoints of the test, before the tables are counted */
     static const mcapix_endpoint_attributes_t root_attrs = {2, 9, 0, 0};
-    static const uint32_t tile3_ports[] = {SEC_PORT_SINK, SEC_PORT_SINK + 1, SEC_PORT_FEED, SEC_PORT_FEED + 1,
-                                           SEC_PORT_FEED + 2, SEC_PORT_MEMBER};
-    static const mcapix_endpoint_attributes_t small = {1, 6, 0, 0};   /* they only send */
+    static const uint32_t tile3_ports[] = {SEC_PORT_SINK,     SEC_PORT_SINK + 1, SEC_PORT_FEED,
+                                           SEC_PORT_FEED + 1, SEC_PORT_FEED + 2, SEC_PORT_MEMBER};
+    static const mcapix_endpoint_attributes_t small = {1, 6, 0, 0}; /* they only send */
     mcapi_endpoint_t e;
     if (tile_id() == 3)
         for (uint32_t i = 0; i < sizeof tile3_ports / sizeof tile3_ports[0]; ++i) {
             const uint32_t p = tile3_ports[i];
-            KMP(e = mcapix_endpoint_create(p, p >= SEC_PORT_FEED && p < SEC_PORT_FEED_CH + 3 ? &small : NULL, &st));
+            KMP(e = mcapix_endpoint_create(
+                    p, p >= SEC_PORT_FEED && p < SEC_PORT_FEED_CH + 3 ? &small : NULL, &st));
             CHECK_EQ(st, MCAPI_SUCCESS);
         }
     if ((tile_id() == 1 || tile_id() == 2) && collective) {
-        KMP(e = mcapix_endpoint_create(tile_id() == 1 ? SEC_PORT_ROOT_RED : SEC_PORT_ROOT_GATHER, &root_attrs, &st));
+        KMP(e = mcapix_endpoint_create(tile_id() == 1 ? SEC_PORT_ROOT_RED : SEC_PORT_ROOT_GATHER,
+                                       &root_attrs, &st));
         CHECK_EQ(st, MCAPI_SUCCESS);
     }
     if (tile_id() == 1) {
@@ -184,8 +189,9 @@ static void snapshot(void) { kmp_task_tables(&tables0); }
 
 static int tables_back(const kmp_task_tables_t *a)
 {
-    return a->records == tables0.records && a->endpoints == tables0.endpoints && a->handles == tables0.handles &&
-           a->reserved_endpoints == tables0.reserved_endpoints && a->reserved_handles == tables0.reserved_handles &&
+    return a->records == tables0.records && a->endpoints == tables0.endpoints &&
+           a->handles == tables0.handles && a->reserved_endpoints == tables0.reserved_endpoints &&
+           a->reserved_handles == tables0.reserved_handles &&
            a->library_endpoints == tables0.library_endpoints && a->vif_slots == tables0.vif_slots &&
            a->pages_free == tables0.pages_free && a->dangling == 0;
 }
@@ -195,7 +201,8 @@ static void tile_verdict(void)
 {
     kmp_task_tables_t now;
     uint32_t waited = 0;
-    for (kmp_task_tables(&now); !tables_back(&now) && waited < K_TOMBSTONE_TICKS + 2000u; kmp_task_tables(&now)) {
+    for (kmp_task_tables(&now); !tables_back(&now) && waited < K_TOMBSTONE_TICKS + 2000u;
+         kmp_task_tables(&now)) {
         k_sleep(10);
         waited += 10;
     }
@@ -207,21 +214,25 @@ static void tile_verdict(void)
     CHECK_EQ(secret_bad, 0);
     CHECK_EQ(damage, 0);
     if (!tables_back(&now))
-        k_printf("sec tables tile %lu: records %lu/%lu endpoints %lu/%lu handles %lu/%lu reserved %lu/%lu %lu/%lu "
+        k_printf("sec tables tile %lu: records %lu/%lu endpoints %lu/%lu handles %lu/%lu reserved "
+                 "%lu/%lu %lu/%lu "
                  "library %lu/%lu vifs %lu/%lu pages %lu/%lu dangling %lu\n",
-                 (unsigned long)tile_id(), (unsigned long)now.records, (unsigned long)tables0.records,
-                 (unsigned long)now.endpoints, (unsigned long)tables0.endpoints, (unsigned long)now.handles,
+                 (unsigned long)tile_id(), (unsigned long)now.records,
+                 (unsigned long)tables0.records, (unsigned long)now.endpoints,
+                 (unsigned long)tables0.endpoints, (unsigned long)now.handles,
                  (unsigned long)tables0.handles, (unsigned long)now.reserved_endpoints,
                  (unsigned long)tables0.reserved_endpoints, (unsigned long)now.reserved_handles,
                  (unsigned long)tables0.reserved_handles, (unsigned long)now.library_endpoints,
                  (unsigned long)tables0.library_endpoints, (unsigned long)now.vif_slots,
-                 (unsigned long)tables0.vif_slots, (unsigned long)now.pages_free, (unsigned long)tables0.pages_free,
-                 (unsigned long)now.dangling);
+                 (unsigned long)tables0.vif_slots, (unsigned long)now.pages_free,
+                 (unsigned long)tables0.pages_free, (unsigned long)now.dangling);
     if (ktest_failures == 0)
-        k_printf("sec %s tile %lu ok: every table back (%lu endpoints, %lu handles, %lu pages free), 0 words "
+        k_printf("sec %s tile %lu ok: every table back (%lu endpoints, %lu handles, %lu pages "
+                 "free), 0 words "
                  "changed in free pages, kernel secret intact\n",
-                 class_name[SEC_CLASS], (unsigned long)tile_id(), (unsigned long)now.library_endpoints,
-                 (unsigned long)now.handles, (unsigned long)now.pages_free);
+                 class_name[SEC_CLASS], (unsigned long)tile_id(),
+                 (unsigned long)now.library_endpoints, (unsigned long)now.handles,
+                 (unsigned long)now.pages_free);
 }
 
 /* Looks at a victim's heartbeat every LOOK_TICKS until it is done: how often it had not moved
@@ -247,10 +258,11 @@ static void victim_verdict(k_thread_t *v, uint32_t starved)
     CHECK_EQ(starved, 0);
     CHECK_EQ(d->rounds, d->member ? SEC_ROUNDS : 0);
     if (ktest_failures == 0)
-        k_printf("sec %s victim V%lu ok: %lu messages out, %lu messages and packets in, every word, %lu rounds, "
+        k_printf("sec %s victim V%lu ok: %lu messages out, %lu messages and packets in, every "
+                 "word, %lu rounds, "
                  "scheduled at each of %lu looks, secret intact\n",
-                 class_name[SEC_CLASS], (unsigned long)d->who, (unsigned long)d->sent, (unsigned long)d->received,
-                 (unsigned long)d->rounds, (unsigned long)watch.looks);
+                 class_name[SEC_CLASS], (unsigned long)d->who, (unsigned long)d->sent,
+                 (unsigned long)d->received, (unsigned long)d->rounds, (unsigned long)watch.looks);
     CHECK_EQ(end_task(v), 0);
 }
 
@@ -266,10 +278,12 @@ static void watcher(void *arg)
             watch.starved++;
             kmp_task_diag_t g = {0};
             (void)kmp_task_diagnose(watch.v, &g);
-            k_printf("victim V%lu not scheduled for %u ticks: sent %lu, received %lu (thread state %lu, suspended "
-                     "%lu, wake %lu)\n", (unsigned long)d->who, LOOK_TICKS, (unsigned long)d->sent,
-                     (unsigned long)d->received, (unsigned long)g.thread_state, (unsigned long)g.suspended,
-                     (unsigned long)g.wake_at);
+            k_printf("victim V%lu not scheduled for %u ticks: sent %lu, received %lu (thread state "
+                     "%lu, suspended "
+                     "%lu, wake %lu)\n",
+                     (unsigned long)d->who, LOOK_TICKS, (unsigned long)d->sent,
+                     (unsigned long)d->received, (unsigned long)g.thread_state,
+                     (unsigned long)g.suspended, (unsigned long)g.wake_at);
         }
         last = d->heartbeat;
     }
@@ -304,7 +318,8 @@ static void report_attacker(const struct sec_task *a, const char *where)
 {
     CHECK_EQ(a->foreign, 0);
     CHECK(a->iters > 0);
-    k_printf("sec %s attacker %s: %lu iterations (%lu accepted, %lu refused; kinds %lu %lu %lu %lu), %lu foreign "
+    k_printf("sec %s attacker %s: %lu iterations (%lu accepted, %lu refused; kinds %lu %lu %lu "
+             "%lu), %lu foreign "
              "words read\n",
              class_name[SEC_CLASS], where, (unsigned long)a->iters, (unsigned long)a->accepted,
              (unsigned long)a->refused, (unsigned long)a->codes[0], (unsigned long)a->codes[1],
@@ -313,7 +328,7 @@ static void report_attacker(const struct sec_task *a, const char *where)
 
 /* ---- tile 3: the victims' feeders and sinks, the bare-metal contributor ---- */
 
-static const mcapix_endpoint_attributes_t feed_attrs = {1, 6, 0, 0};   /* it only sends */
+static const mcapix_endpoint_attributes_t feed_attrs = {1, 6, 0, 0}; /* it only sends */
 
 static void feeder(void *arg)
 {
@@ -324,7 +339,8 @@ static void feeder(void *arg)
     mcapi_endpoint_t me = own(SEC_PORT_FEED + v), ch, to, chto;
     KMP(ch = mcapix_endpoint_create(SEC_PORT_FEED_CH + v, &feed_attrs, &st));
     KMP(to = mcapi_endpoint_get(MCAPI_DOMAIN, v, SEC_PORT_VIC + v, MCAPI_TIMEOUT_INFINITE, &st));
-    KMP(chto = mcapi_endpoint_get(MCAPI_DOMAIN, v, SEC_PORT_VIC_CH + v, MCAPI_TIMEOUT_INFINITE, &st));
+    KMP(chto =
+            mcapi_endpoint_get(MCAPI_DOMAIN, v, SEC_PORT_VIC_CH + v, MCAPI_TIMEOUT_INFINITE, &st));
     mcapi_request_t r;
     size_t sz;
     KMP(mcapi_pktchan_connect_i(ch, chto, &r, &st));
@@ -365,7 +381,8 @@ static void sink(void *arg)
         uint32_t m[SEC_MSG_WORDS];
         size_t sz = 0;
         KMP(mcapi_msg_recv(me, m, sizeof m, &sz, &st));
-        if (st != MCAPI_SUCCESS || sz != sizeof m || m[0] != v || (m[2] & 0xFFFF0000u) != SEC_VTAG) {
+        if (st != MCAPI_SUCCESS || sz != sizeof m || m[0] != v ||
+            (m[2] & 0xFFFF0000u) != SEC_VTAG) {
             ++unsolicited;
             continue;
         }
@@ -387,7 +404,8 @@ static void contributor(void *arg)
     mcapi_endpoint_t me, red, gat;
     KMP(me = mcapi_endpoint_get(MCAPI_DOMAIN, 3, SEC_PORT_MEMBER, MCAPI_TIMEOUT_INFINITE, &st));
     KMP(red = mcapi_endpoint_get(MCAPI_DOMAIN, 1, SEC_PORT_ROOT_RED, MCAPI_TIMEOUT_INFINITE, &st));
-    KMP(gat = mcapi_endpoint_get(MCAPI_DOMAIN, 2, SEC_PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st));
+    KMP(gat =
+            mcapi_endpoint_get(MCAPI_DOMAIN, 2, SEC_PORT_ROOT_GATHER, MCAPI_TIMEOUT_INFINITE, &st));
     static mcapix_reduce_tx_t rt;
     static mcapix_gather_tx_t gt;
     KMP(mcapix_reduce_tx_create(&rt, me, red, &st));
@@ -470,7 +488,7 @@ static void gather_root(void *arg)
 
 /* ---- moves (headers, drop): a mover on tiles 0 and 2 moves the attacker when asked ---- */
 
-static k_thread_t *moving;   /* the attacker, on this tile */
+static k_thread_t *moving; /* the attacker, on this tile */
 static mcapi_endpoint_t mover_ep;
 
 static void mover(void *arg)
@@ -488,7 +506,7 @@ static void mover(void *arg)
             moving = t;
         uint32_t ans[8] = {0};
         if (m[0] == OP_MOVE && moving) {
-            ans[2] = ctl(moving)->done;   /* its attack over: the coordinator stops moving it */
+            ans[2] = ctl(moving)->done; /* its attack over: the coordinator stops moving it */
             ans[3] = ctl(moving)->iters;
             const uint64_t t0 = k_ticks();
             const int rc = k_task_migrate(moving, m[1], (int)m[2], NULL);
@@ -500,7 +518,7 @@ static void mover(void *arg)
                 CHECK_EQ(status, K_MIGRATED);
                 moving = NULL;
             }
-        } else if (m[0] == OP_STOP && moving) {   /* the attack's end: its counters, its end */
+        } else if (m[0] == OP_STOP && moving) { /* the attack's end: its counters, its end */
             struct sec_task *d = ctl(moving);
             CHECK(wait_word(&d->done, 2, BOUND_TICKS));
             report_attacker(d, tile_id() ? "(moved, on tile 2)" : "(moved, on tile 0)");
@@ -516,7 +534,8 @@ static void mover(void *arg)
  * it is done (SEC_MOVES at least for drop). */
 static void coordinate_moves(void)
 {
-    uint32_t at = 0, seed = 0xC0DE5EC1u, moves = 0, refused = 0, longest = 0, over = 0, refused_by[3] = {0};
+    uint32_t at = 0, seed = 0xC0DE5EC1u, moves = 0, refused = 0, longest = 0, over = 0,
+             refused_by[3] = {0};
     uint32_t unsupported = 0, by_method[5] = {0};
     const uint32_t want = SEC_CLASS == SEC_DROP ? SEC_MOVES : 40u;
     while (moves < want || !over) {
@@ -525,8 +544,9 @@ static void coordinate_moves(void)
         seed ^= seed << 5;
         /* every method: pausing, relocation and dualcast (NAMP-PS), software PS (which refuses a
          * task with a connection-less endpoint: K_ENOTSUP; HEADERS_SW has none and uses it only) */
-        const uint32_t to = at ? 0 : 2,
-                       method = SEC_CLASS == SEC_HEADERS_SW ? (uint32_t)K_MIGRATE_SOFTWARE : 1 + seed % 4;
+        const uint32_t to = at ? 0 : 2, method = SEC_CLASS == SEC_HEADERS_SW
+                                                     ? (uint32_t)K_MIGRATE_SOFTWARE
+                                                     : 1 + seed % 4;
         const uint32_t m[8] = {OP_MOVE, to, method, 0, 0, 0, 0, 0};
         uint32_t ans[8];
         to_port(ctrl, at, SEC_PORT_MOVER, m);
@@ -541,13 +561,13 @@ static void coordinate_moves(void)
              * way), no room there, or its own headers keeping a peer's transfer from settling */
             const int32_t rc = (int32_t)ans[0];
             if (rc == K_ENOTSUP && method == K_MIGRATE_SOFTWARE && SEC_CLASS != SEC_HEADERS_SW) {
-                ++unsupported;   /* software PS and a connection-less endpoint: refused, stays */
+                ++unsupported; /* software PS and a connection-less endpoint: refused, stays */
                 k_sleep(2 + seed % 8);
                 continue;
             }
             if (rc != K_EBUSY && rc != K_ENOMEM && rc != K_ETIMEDOUT)
-                k_printf("sec moves: tile %lu -> %lu, method %lu: %ld\n", (unsigned long)at, (unsigned long)to,
-                         (unsigned long)method, (long)rc);
+                k_printf("sec moves: tile %lu -> %lu, method %lu: %ld\n", (unsigned long)at,
+                         (unsigned long)to, (unsigned long)method, (long)rc);
             CHECK(rc == K_EBUSY || rc == K_ENOMEM || rc == K_ETIMEDOUT);
             refused_by[rc == K_EBUSY ? 0 : rc == K_ENOMEM ? 1 : 2]++;
         }
@@ -556,7 +576,10 @@ static void coordinate_moves(void)
         CHECK(ans[1] < MOVE_BOUND_TICKS);
         if (moves > 4 * want + 100)
             break;
-        k_sleep(2 + seed % 8);   /* the moves are the kernel's (high priority): the tile's tasks run between */
+        k_sleep(
+            2 +
+            seed %
+                8); /* the moves are the kernel's (high priority): the tile's tasks run between */
     }
     const uint32_t stop[8] = {OP_STOP, 0, 0, 0, 0, 0, 0, 0};
     uint32_t ans[8];
@@ -566,14 +589,17 @@ static void coordinate_moves(void)
     to_port(ctrl, 0, SEC_PORT_MOVER, done);
     to_port(ctrl, 2, SEC_PORT_MOVER, done);
     CHECK(moves >= want);
-    k_printf("sec %s moves: %lu migrations (%lu refused: %lu busy, %lu no room, %lu timed out), each within %lu "
-             "ticks\n", class_name[SEC_CLASS], (unsigned long)moves, (unsigned long)refused,
-             (unsigned long)refused_by[0], (unsigned long)refused_by[1], (unsigned long)refused_by[2],
-             (unsigned long)longest);
-    k_printf("sec %s methods: %lu pause, %lu relocate, %lu dualcast, %lu software (%lu software refused: "
-             "connection-less endpoint)\n", class_name[SEC_CLASS], (unsigned long)by_method[1],
-             (unsigned long)by_method[2], (unsigned long)by_method[3], (unsigned long)by_method[4],
-             (unsigned long)unsupported);
+    k_printf("sec %s moves: %lu migrations (%lu refused: %lu busy, %lu no room, %lu timed out), "
+             "each within %lu "
+             "ticks\n",
+             class_name[SEC_CLASS], (unsigned long)moves, (unsigned long)refused,
+             (unsigned long)refused_by[0], (unsigned long)refused_by[1],
+             (unsigned long)refused_by[2], (unsigned long)longest);
+    k_printf("sec %s methods: %lu pause, %lu relocate, %lu dualcast, %lu software (%lu software "
+             "refused: "
+             "connection-less endpoint)\n",
+             class_name[SEC_CLASS], (unsigned long)by_method[1], (unsigned long)by_method[2],
+             (unsigned long)by_method[3], (unsigned long)by_method[4], (unsigned long)unsupported);
 }
 
 /* tile 3's feeder of the headers attacker: messages and packets it may or may not take, until
@@ -586,11 +612,12 @@ static void attacker_feeder(void *arg)
     mcapi_status_t st;
     mcapi_endpoint_t me = own(SEC_PORT_FEED + 2), ch, to, chto;
     KMP(ch = mcapix_endpoint_create(SEC_PORT_FEED_CH + 2, &feed_attrs, &st));
-    to = NULL;   /* HEADERS_SW: the attacker has its channel only */
+    to = NULL; /* HEADERS_SW: the attacker has its channel only */
     if (SEC_CLASS == SEC_HEADERS)
         KMP(to = mcapi_endpoint_get(MCAPI_DOMAIN, 0, SEC_PORT_ATT, MCAPI_TIMEOUT_INFINITE, &st));
     KMP(chto = mcapi_endpoint_get(MCAPI_DOMAIN, 0, SEC_PORT_ATT + 1, MCAPI_TIMEOUT_INFINITE, &st));
-    static mcapi_request_t r, rm, rp;   /* the library keeps requests under way: not on a stack that ends */
+    static mcapi_request_t r, rm,
+        rp; /* the library keeps requests under way: not on a stack that ends */
     size_t sz;
     KMP(mcapi_pktchan_connect_i(ch, chto, &r, &st));
     mcapi_pktchan_send_hndl_t sh = NULL;
@@ -598,7 +625,7 @@ static void attacker_feeder(void *arg)
     KMP(mcapi_wait(&r, &sz, MCAPI_TIMEOUT_INFINITE, &st));
     static uint32_t m[SEC_MSG_WORDS];
     for (uint32_t i = 0; i < SEC_MSG_WORDS; ++i)
-        m[i] = 0x1000u + i;   /* nothing foreign: the attacker's own traffic */
+        m[i] = 0x1000u + i; /* nothing foreign: the attacker's own traffic */
     int msg_busy = 0, pkt_busy = 0;
     while (!att_feed_stop) {
         mcapi_boolean_t done;
@@ -618,7 +645,8 @@ static void attacker_feeder(void *arg)
         }
         k_sleep(2);
     }
-    for (uint32_t i = 0; i < 2000 && (msg_busy || pkt_busy); ++i) {   /* the attacker's end fails them */
+    for (uint32_t i = 0; i < 2000 && (msg_busy || pkt_busy);
+         ++i) { /* the attacker's end fails them */
         mcapi_boolean_t done;
         if (msg_busy)
             KMP(msg_busy = !(done = mcapi_test(&rm, &sz, &st)));
@@ -652,7 +680,7 @@ static void identity_tile0(void)
         skipped += d->errors != 0;
         to_tile(1, up, 8);
         uint32_t ans[8];
-        from_any(ans, 8);   /* tile 1 sent it some; now it dies (a fault of its own) */
+        from_any(ans, 8); /* tile 1 sent it some; now it dies (a fault of its own) */
         k_sleep(k % 5);
         d->stop = 2;
         /* dead, and its endpoints deleted by the kernel (within a tick or two): from then on
@@ -673,14 +701,16 @@ static void identity_tile0(void)
         if (!up[0] || up[0] == OP_UP) {
             const uint32_t killed[8] = {OP_KILLED, k, 0, 0, 0, 0, 0, 0};
             to_tile(1, killed, 8);
-            from_any(ans, 8);   /* tile 1 sent to the dead one meanwhile: refused */
+            from_any(ans, 8); /* tile 1 sent to the dead one meanwhile: refused */
         }
     }
     CHECK_EQ(misaddressed, 0);
     CHECK(received > 0);
-    k_printf("sec identity receivers: %u made and killed (%lu found their port taken), %lu messages received, "
+    k_printf("sec identity receivers: %u made and killed (%lu found their port taken), %lu "
+             "messages received, "
              "%lu misaddressed\n",
-             SEC_RECEIVERS, (unsigned long)skipped, (unsigned long)received, (unsigned long)misaddressed);
+             SEC_RECEIVERS, (unsigned long)skipped, (unsigned long)received,
+             (unsigned long)misaddressed);
 }
 
 static void identity_tile1(void)
@@ -693,11 +723,12 @@ static void identity_tile1(void)
         uint32_t m[8];
         from_any(m, 8);
         const uint32_t ok[8] = {1, 0, 0, 0, 0, 0, 0, 0};
-        if (m[0] != OP_UP) {   /* its port was taken before it: skipped */
+        if (m[0] != OP_UP) { /* its port was taken before it: skipped */
             to_tile(0, ok, 8);
             continue;
         }
-        KMP(h = mcapi_endpoint_get(MCAPI_DOMAIN, 0, SEC_PORT_RECV + k, MCAPI_TIMEOUT_INFINITE, &st));
+        KMP(h = mcapi_endpoint_get(MCAPI_DOMAIN, 0, SEC_PORT_RECV + k, MCAPI_TIMEOUT_INFINITE,
+                                   &st));
         uint32_t msg[SEC_MSG_WORDS];
         for (uint32_t seq = 0; seq < 3; ++seq) {
             msg[0] = 0x100u + k;
@@ -710,7 +741,7 @@ static void identity_tile1(void)
         to_tile(0, ok, 8);
         from_any(m, 8);
         CHECK_EQ(m[0], OP_KILLED);
-        for (uint32_t seq = 3; seq < 9; ++seq) {   /* the dead one's handle: never delivered */
+        for (uint32_t seq = 3; seq < 9; ++seq) { /* the dead one's handle: never delivered */
             msg[0] = 0x100u + k;
             msg[1] = seq;
             KMP(mcapi_msg_send(me, h, msg, sizeof msg, 0, &st));
@@ -721,8 +752,9 @@ static void identity_tile1(void)
         to_tile(0, ok, 8);
     }
     CHECK_EQ(late_ok, 0);
-    k_printf("sec identity senders: %lu messages to live receivers, %lu to dead ones (%lu delivered)\n",
-             (unsigned long)sent, (unsigned long)after, (unsigned long)late_ok);
+    k_printf(
+        "sec identity senders: %lu messages to live receivers, %lu to dead ones (%lu delivered)\n",
+        (unsigned long)sent, (unsigned long)after, (unsigned long)late_ok);
 }
 
 /* ---- the tiles ---- */
@@ -739,7 +771,7 @@ static void tile0(void)
         att[i] = make(SEC_ATTACKER, i, 2 + i, 3);
         if (!att[i])
             continue;
-        ctl(att[i])->peer_tile[0] = 0;   /* a kernel index that is V0's (its first endpoint) */
+        ctl(att[i])->peer_tile[0] = 0; /* a kernel index that is V0's (its first endpoint) */
         CHECK_EQ(k_task_resume(att[i]), K_OK);
         CHECK(wait_word(&ctl(att[i])->done, 1, BOUND_TICKS));
     }
@@ -751,11 +783,12 @@ static void tile0(void)
     if (SEC_IS_HEADERS || SEC_CLASS == SEC_DROP) {
         moving = att[0];
         mcapi_status_t st;
-        KMP(mover_ep = mcapi_endpoint_get(MCAPI_DOMAIN, 0, SEC_PORT_MOVER, MCAPI_TIMEOUT_INFINITE, &st));
+        KMP(mover_ep =
+                mcapi_endpoint_get(MCAPI_DOMAIN, 0, SEC_PORT_MOVER, MCAPI_TIMEOUT_INFINITE, &st));
         k_thread_create("mover", mover, NULL, 9, 0);
         coordinate_moves();
-        att[0] = NULL;   /* ended by its mover */
-        if (SEC_IS_HEADERS) {   /* its feeder's end */
+        att[0] = NULL;        /* ended by its mover */
+        if (SEC_IS_HEADERS) { /* its feeder's end */
             const uint32_t stop[8] = {OP_STOP, 0, 0, 0, 0, 0, 0, 0};
             to_tile(3, stop, 8);
         }
@@ -764,7 +797,7 @@ static void tile0(void)
         identity_tile0();
     for (uint32_t i = 0; i < n_att; ++i)
         if (att[i]) {
-            if (SEC_CLASS == SEC_IDENTITY)   /* its churn goes on as long as the receivers come */
+            if (SEC_CLASS == SEC_IDENTITY) /* its churn goes on as long as the receivers come */
                 ctl(att[i])->stop = 1;
             wait_attacker(att[i]);
         }
@@ -782,7 +815,7 @@ static void tile1(void)
     k_thread_t *v1 = make(SEC_VICTIM, 1, 1, 3);
     CHECK_EQ(k_task_resume(v1), K_OK);
     k_thread_t *a = NULL;
-    if (SEC_CLASS == SEC_QUOTA) {   /* a colluder on another tile */
+    if (SEC_CLASS == SEC_QUOTA) { /* a colluder on another tile */
         a = make(SEC_ATTACKER, 5, 2, 3);
         CHECK_EQ(k_task_resume(a), K_OK);
         CHECK(wait_word(&ctl(a)->done, 1, BOUND_TICKS));
@@ -799,7 +832,7 @@ static void tile1(void)
     }
     if (SEC_CLASS == SEC_IDENTITY)
         identity_tile1();
-    if (SEC_CLASS == SEC_QUOTA) {   /* the kernel's own endpoints and lookups meanwhile */
+    if (SEC_CLASS == SEC_QUOTA) { /* the kernel's own endpoints and lookups meanwhile */
         mcapi_endpoint_t e, h;
         KMP(e = mcapi_endpoint_create(SEC_PORT_KERNEL_EXTRA, &st));
         CHECK_EQ(st, MCAPI_SUCCESS);
@@ -824,8 +857,8 @@ static void tile1(void)
     }
     if (root && (SEC_CLASS == SEC_COLLECTIVE || SEC_CLASS == SEC_CLAIMS)) {
         CHECK(wait_word(&rounds_ok, SEC_ROUNDS, BOUND_TICKS));
-        k_printf("sec %s reduction root: %lu of %u rounds exact\n", class_name[SEC_CLASS], (unsigned long)rounds_ok,
-                 SEC_ROUNDS);
+        k_printf("sec %s reduction root: %lu of %u rounds exact\n", class_name[SEC_CLASS],
+                 (unsigned long)rounds_ok, SEC_ROUNDS);
     }
 }
 
@@ -839,7 +872,8 @@ static void tile2(void)
             k_thread_create("root", gather_root, root, 6, 0);
     }
     if (SEC_IS_HEADERS || SEC_CLASS == SEC_DROP) {
-        KMP(mover_ep = mcapi_endpoint_get(MCAPI_DOMAIN, 2, SEC_PORT_MOVER, MCAPI_TIMEOUT_INFINITE, &st));
+        KMP(mover_ep =
+                mcapi_endpoint_get(MCAPI_DOMAIN, 2, SEC_PORT_MOVER, MCAPI_TIMEOUT_INFINITE, &st));
         k_thread_create("mover", mover, NULL, 9, 0);
     }
     k_thread_t *a = NULL;
@@ -854,8 +888,8 @@ static void tile2(void)
     }
     if (root && (SEC_CLASS == SEC_COLLECTIVE || SEC_CLASS == SEC_CLAIMS)) {
         CHECK(wait_word(&rounds_ok, SEC_ROUNDS, BOUND_TICKS));
-        k_printf("sec %s gather root: %lu of %u rounds exact\n", class_name[SEC_CLASS], (unsigned long)rounds_ok,
-                 SEC_ROUNDS);
+        k_printf("sec %s gather root: %lu of %u rounds exact\n", class_name[SEC_CLASS],
+                 (unsigned long)rounds_ok, SEC_ROUNDS);
     }
 }
 
@@ -870,7 +904,7 @@ static void tile3(void)
     if (SEC_IS_HEADERS)
         k_thread_create("attfeed", attacker_feeder, NULL, 5, 0);
     k_thread_t *a = NULL;
-    if (SEC_CLASS == SEC_COLLECTIVE) {   /* a colluder beside the bare-metal member */
+    if (SEC_CLASS == SEC_COLLECTIVE) { /* a colluder beside the bare-metal member */
         a = make(SEC_ATTACKER, 3, 2, 3);
         CHECK_EQ(k_task_resume(a), K_OK);
         CHECK(wait_word(&ctl(a)->done, 1, BOUND_TICKS));
@@ -879,7 +913,8 @@ static void tile3(void)
     for (uint32_t v = 0; v < 2; ++v)
         CHECK(wait_word(&sink_ok[v], SEC_MSGS, BOUND_TICKS));
     if (ktest_failures == 0)
-        k_printf("sec %s streams: 2 victims x %u messages each way and %u packets, once, in order, intact "
+        k_printf("sec %s streams: 2 victims x %u messages each way and %u packets, once, in order, "
+                 "intact "
                  "(%lu messages of others to the sinks)\n",
                  class_name[SEC_CLASS], SEC_MSGS, SEC_MSGS,
                  (unsigned long)(sink_unsolicited[0] + sink_unsolicited[1]));
@@ -905,7 +940,8 @@ static void tile_main(void *arg)
     tile_start();
     static void (*const roles[4])(void) = {tile0, tile1, tile2, tile3};
     if (!mcapix_ps_available() && (SEC_CLASS == SEC_HEADERS || SEC_CLASS == SEC_DROP)) {
-        k_printf("FAIL: no NAMP-PS: the %s adversary moves its task (run with --preset svfull)\n", class_name[SEC_CLASS]);
+        k_printf("FAIL: no NAMP-PS: the %s adversary moves its task (run with --preset svfull)\n",
+                 class_name[SEC_CLASS]);
         ktest_failures++;
         k_exit(1);
     }
@@ -926,7 +962,7 @@ static void tile_main(void *arg)
     } else {
         from_any(m, 8);
     }
-    k_sleep(100);   /* the others' last messages through this tile's adapter */
+    k_sleep(100); /* the others' last messages through this tile's adapter */
     tile_verdict();
     kmp_task_service_stop();
     k_migrate_service_stop();

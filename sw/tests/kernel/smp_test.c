@@ -10,9 +10,9 @@
 volatile unsigned ktest_failures;
 extern const char *const k_rq_layout_name;
 
-#define TICK 500u
+#define TICK    500u
 #define WORKERS 8
-#define ROUNDS 1500
+#define ROUNDS  1500
 
 static k_mutex_t m;
 static volatile uint32_t counter;
@@ -99,9 +99,8 @@ static void main_thread(void *arg)
     CHECK_EQ(pong_cpus, 1u << 2);
     k_stats_t st;
     k_get_stats(&st);
-    k_printf("smp: counter %lu, cores used 0x%lx, %lu switches, %lu IPIs\n",
-             (unsigned long)counter, (unsigned long)all, (unsigned long)st.switches,
-             (unsigned long)st.ipis);
+    k_printf("smp: counter %lu, cores used 0x%lx, %lu switches, %lu IPIs\n", (unsigned long)counter,
+             (unsigned long)all, (unsigned long)st.switches, (unsigned long)st.ipis);
     CHECK(st.ipis > 0);
     if (ktest_failures == 0)
         k_printf("kernel smp ok (%s): %lu cores\n", k_rq_layout_name, (unsigned long)cores);

@@ -34,7 +34,7 @@ volatile unsigned ktest_failures;
 
 /* kernel data an attacker aims at (tile 0 and tile 1 each have their own) */
 static volatile uint32_t kernel_secret[SVA_SECRET_WORDS];
-static volatile uint32_t kernel_word = MP_CB_COMMITTED | 0x10u;   /* bit 31 set (B3) */
+static volatile uint32_t kernel_word = MP_CB_COMMITTED | 0x10u; /* bit 31 set (B3) */
 
 static void fill_secret(volatile uint32_t *w, uint32_t base)
 {
@@ -67,7 +67,8 @@ static int wait_for(volatile uint32_t *w, uint32_t v, int ticks)
 /* A task of this test; slot < 0: no vif (no MCAPI). */
 static k_thread_t *make(uint32_t role, uint32_t param, int slot)
 {
-    k_task_image_t img = {"sva", sva_task_main, NULL, slot >= 0 ? SVA_MCAPI_BYTES : SVA_PLAIN_BYTES, 1, 3, 1};
+    k_task_image_t img = {
+        "sva", sva_task_main, NULL, slot >= 0 ? SVA_MCAPI_BYTES : SVA_PLAIN_BYTES, 1, 3, 1};
     k_thread_t *t = k_task_create(&img);
     CHECK(t != NULL);
     if (!t)
@@ -128,7 +129,8 @@ static void attacks(struct sva_task *victim, uint32_t victim_pa_secret, uint32_t
     report("B5 receive data at the victim", d->result[B5_RX_DATA_AT_VICTIM], NAMP_ERR_WINDOW);
     report("B6 credit mode on a message handle", d->result[B6_COM_OWN_HANDLE], NAMP_ERR_VIF_ENTRY);
     report("B6 revoke on a message handle", d->result[B6_REVOKE_OWN_HANDLE], NAMP_ERR_VIF_ENTRY);
-    report("B7 credits to another tile's kernel endpoint", d->result[B7_COM_REMOTE_KERNEL], NAMP_ERR_VIF_ENTRY);
+    report("B7 credits to another tile's kernel endpoint", d->result[B7_COM_REMOTE_KERNEL],
+           NAMP_ERR_VIF_ENTRY);
     report("B9 write from the vif page", d->result[B9_WRITE_VIF_PAGE], (uint32_t)K_EINVAL);
     report("B9 send from the vif page", d->result[B9_SEND_VIF_PAGE], (uint32_t)K_EINVAL);
     report("H vID out of bound", d->result[H_BAD_VID], NAMP_ERR_VIF_BOUND);
@@ -151,9 +153,13 @@ static void attacks(struct sva_task *victim, uint32_t victim_pa_secret, uint32_t
 
     /* probes: every forbidden access kills its task alone */
     static const uint32_t cause[PROBE_COUNT] = {13, 15, 15, 15, 15, 13, 16};
-    static const char *const name[PROBE_COUNT] = {"load of kernel memory", "store to kernel memory",
-        "store to a device", "store to the slot's physical page", "store to the vif configuration",
-        "load from a foreign vif page", "kernel-only system call"};
+    static const char *const name[PROBE_COUNT] = {"load of kernel memory",
+                                                  "store to kernel memory",
+                                                  "store to a device",
+                                                  "store to the slot's physical page",
+                                                  "store to the vif configuration",
+                                                  "load from a foreign vif page",
+                                                  "kernel-only system call"};
     for (uint32_t p = 0; p < PROBE_COUNT; ++p) {
         k_thread_t *t = make(SVA_PROBE, p, -1);
         ctl(t)->victim_vif = victim_vif;
@@ -170,7 +176,8 @@ static void attacks(struct sva_task *victim, uint32_t victim_pa_secret, uint32_t
     CHECK_EQ(join(c), 0);
     const uint32_t slot3 = TILE_NA_BASE + NA_NAMP_SLOT_BASE(3);
     report("B8 slot flags after the task", mmio_read32(slot3 + NAMP_SLOT_FLAGS), 0);
-    report("B8 slot state after the task", NAMP_STATUS_STATE(mmio_read32(slot3 + NAMP_SLOT_STATUS)), NAMP_STATE_IDLE);
+    report("B8 slot state after the task", NAMP_STATUS_STATE(mmio_read32(slot3 + NAMP_SLOT_STATUS)),
+           NAMP_STATE_IDLE);
     k_thread_t *after = make(SVA_AFTER, 0, 3);
     k_task_resume(after);
     CHECK(wait_for(&ctl(after)->done, 1, 20000));
@@ -180,7 +187,8 @@ static void attacks(struct sva_task *victim, uint32_t victim_pa_secret, uint32_t
 
     /* H: a spinning and a flooding task did not starve the victim */
     CHECK(wait_for(&victim->done, 1, 20000));
-    report("H victim messages beside a spinning and a flooding task", victim->sent, SVA_VICTIM_MSGS);
+    report("H victim messages beside a spinning and a flooding task", victim->sent,
+           SVA_VICTIM_MSGS);
     ds->go = 2;
     df->go = 2;
     CHECK_EQ(join(spin), 0);
@@ -197,16 +205,18 @@ static void adversary(uint32_t victim_pa_secret)
     d->seed = 0x2026B17u;
     k_task_resume(a);
     CHECK(wait_for(&d->done, 1, 200000));
-    k_printf("kernel sv adversary: %lu iterations, %lu completed, %lu refused (%lu outside a window), "
-             "%lu secret words received\n",
-             (unsigned long)d->iters, (unsigned long)d->completed, (unsigned long)d->refused,
-             (unsigned long)d->window_refusals, (unsigned long)d->secrets_seen);
-    k_printf("kernel sv adversary collectives: %lu started through the vif\n", (unsigned long)d->cc_starts);
+    k_printf(
+        "kernel sv adversary: %lu iterations, %lu completed, %lu refused (%lu outside a window), "
+        "%lu secret words received\n",
+        (unsigned long)d->iters, (unsigned long)d->completed, (unsigned long)d->refused,
+        (unsigned long)d->window_refusals, (unsigned long)d->secrets_seen);
+    k_printf("kernel sv adversary collectives: %lu started through the vif\n",
+             (unsigned long)d->cc_starts);
     CHECK(d->cc_starts > SVA_ITERATIONS / 8);
     CHECK_EQ(d->iters, SVA_ITERATIONS);
     CHECK_EQ(d->stuck, 0);
     CHECK_EQ(d->secrets_seen, 0);
-    CHECK_EQ(d->last_bad, 0);   /* honest self-sends after it all */
+    CHECK_EQ(d->last_bad, 0); /* honest self-sends after it all */
     char line[256];
     int at = snprintf(line, sizeof line, "kernel sv adversary refusals by code:");
     for (uint32_t c = 0; c < 64 && at < (int)sizeof line - 16; ++c)
@@ -214,8 +224,8 @@ static void adversary(uint32_t victim_pa_secret)
             at += snprintf(line + at, sizeof line - (size_t)at, " 0x%02lx:%lu", (unsigned long)c,
                            (unsigned long)d->codes[c]);
     k_printf("%s\n", line);
-    CHECK(d->completed > SVA_ITERATIONS / 4);   /* the honest quarter and more get through */
-    CHECK(d->window_refusals > SVA_ITERATIONS / 8);   /* the attacks reach the window checks */
+    CHECK(d->completed > SVA_ITERATIONS / 4);       /* the honest quarter and more get through */
+    CHECK(d->window_refusals > SVA_ITERATIONS / 8); /* the attacks reach the window checks */
     d->go = 2;
     CHECK_EQ(join(a), 0);
 }
@@ -233,11 +243,12 @@ static void tile0(void)
     struct sva_task *dv = ctl(v);
     for (uint32_t i = 0; i < SVA_SECRET_WORDS; ++i)
         dv->secret[i] = SVA_SECRET(0x100u + i);
-    const uint32_t victim_secret = pa_of(v, K_USER_DATA + SVA_CTL_OFFSET + offsetof(struct sva_task, secret));
+    const uint32_t victim_secret =
+        pa_of(v, K_USER_DATA + SVA_CTL_OFFSET + offsetof(struct sva_task, secret));
     /* the victim's vif page, physical (every task sees its own at K_USER_VIF) */
     const uint32_t victim_vif = TILE_NA_BASE + NA_NAMP_SLOT_BASE(1) + NAMP_VIF_PAGE;
     k_task_resume(v);
-    CHECK(wait_for(&dv->mark, 1, 20000));   /* its endpoint exists */
+    CHECK(wait_for(&dv->mark, 1, 20000)); /* its endpoint exists */
     if (SVA_RANDOM)
         adversary(victim_secret);
     else
@@ -256,7 +267,7 @@ static void tile0(void)
     mcapi_endpoint_t me, peer;
     uint32_t bye[SVA_MSG_WORDS] = {SVA_ID_DONE};
     for (uint32_t i = 1; i < SVA_MSG_WORDS; ++i)
-        bye[i] = 0xB0E0000u + i;   /* no random message is mistaken for the end */
+        bye[i] = 0xB0E0000u + i; /* no random message is mistaken for the end */
     KMP(me = mcapi_endpoint_create(40, &st));
     KMP(peer = mcapi_endpoint_get(MCAPI_DOMAIN, 1, SVA_PEER_PORT, MCAPI_TIMEOUT_INFINITE, &st));
     KMP(mcapi_msg_send(me, peer, bye, sizeof bye, 0, &st));
@@ -267,7 +278,8 @@ static void tile0(void)
     CHECK_EQ(k_pages_free(), pages);
     kmp_task_service_stop();
     if (ktest_failures == 0)
-        k_printf("kernel sv %s ok: victim and kernel secrets intact (%u words), victim sent %u messages\n",
+        k_printf("kernel sv %s ok: victim and kernel secrets intact (%u words), victim sent %u "
+                 "messages\n",
                  SVA_RANDOM ? "adversary" : "attacks", 2u * SVA_SECRET_WORDS, SVA_VICTIM_MSGS);
 }
 
@@ -287,7 +299,7 @@ static void tile1(void)
         size_t got = 0;
         KMP(mcapi_msg_recv(ep, msg, sizeof msg, &got, &st));
         if (st != MCAPI_SUCCESS)
-            continue;   /* a message larger than 64 bytes (the adversary's): truncated */
+            continue; /* a message larger than 64 bytes (the adversary's): truncated */
         for (uint32_t i = 0; i < got / 4; ++i)
             secrets += SVA_IS_SECRET(msg[i]);
         int done = got == sizeof msg && msg[0] == SVA_ID_DONE;

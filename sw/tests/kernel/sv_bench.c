@@ -25,25 +25,24 @@
 
 volatile unsigned ktest_failures;
 
-#define PORT 9
-#define REPS 4
+#define PORT   9
+#define REPS   4
 #define NSIZES 6
 static const uint32_t sizes[NSIZES] = {4, 16, 64, 128, 256, 512};
 
 struct bench_data {
     uint32_t vif, vid_dst, vid_buf;
-    uint32_t only;   /* tile.arg: the size index + 1 to measure (0: every size) */
+    uint32_t only; /* tile.arg: the size index + 1 to measure (0: every size) */
     volatile uint32_t done;
     uint32_t sys_cycles[NSIZES], vif_cycles[NSIZES], done_cycles[NSIZES];
     uint8_t msg[512] __attribute__((aligned(8)));
-    uint8_t cb[MP_CB_HEADER_SIZE + 16 + 2048] __attribute__((aligned(8)));   /* 4 x 512 B */
+    uint8_t cb[MP_CB_HEADER_SIZE + 16 + 2048] __attribute__((aligned(8))); /* 4 x 512 B */
 };
-
 
 static void settle(void)
 {
     uint32_t t0 = u_cycles();
-    while (u_cycles() - t0 < 20000u)   /* the transfer completes meanwhile */
+    while (u_cycles() - t0 < 20000u) /* the transfer completes meanwhile */
         ;
 }
 
@@ -77,9 +76,10 @@ static void task_bench(void *arg)
                 ;
             done += u_cycles() - t1;
             settle();
-            if (!(namp_vif_flags(d->vif) & NAMP_FLAG_DONE) || (namp_vif_status(d->vif) & NAMP_STATUS_ERROR))
+            if (!(namp_vif_flags(d->vif) & NAMP_FLAG_DONE) ||
+                (namp_vif_status(d->vif) & NAMP_STATUS_ERROR))
                 u_exit(4);
-            namp_vif_set_flags(d->vif, NAMP_FLAG_BUF);   /* acknowledge */
+            namp_vif_set_flags(d->vif, NAMP_FLAG_BUF); /* acknowledge */
         }
         d->sys_cycles[k] = sys / REPS;
         d->vif_cycles[k] = vif / REPS;
@@ -140,7 +140,7 @@ static void receiver_main(void)
     KMP(ep = mcapi_endpoint_create(PORT, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     static uint8_t buf[512];
-    const uint32_t only = tile_arg();   /* as the sender: one size (index + 1) or all */
+    const uint32_t only = tile_arg(); /* as the sender: one size (index + 1) or all */
     for (uint32_t i = 0; i < 2 * REPS * NSIZES; ++i) {
         if (only && only != i / (2 * REPS) + 1)
             continue;

@@ -16,7 +16,6 @@
 #include "sv_cc.h"
 #include "task_expect.h"
 
-
 static void handshake(struct sv_cc_task *d, uint32_t n)
 {
     d->mark = n;
@@ -28,10 +27,10 @@ static void handshake(struct sv_cc_task *d, uint32_t n)
  * pattern sp, the reduction vector of contributor `who`, the gather part with pattern gp. Returns
  * a bit per collective that succeeded (1 multicast, 2 scatter, 4 reduction, 8 gather). */
 static uint32_t round_of(mcapix_mcast_group_t *g, mcapix_mcast_group_t *sg, mcapix_reduce_tx_t *rt,
-                         mcapix_gather_tx_t *gt, uint32_t m, uint32_t size, uint32_t sp, uint32_t who,
-                         uint32_t gp)
+                         mcapix_gather_tx_t *gt, uint32_t m, uint32_t size, uint32_t sp,
+                         uint32_t who, uint32_t gp)
 {
-    uint8_t buf[1024];   /* the stack: a task has no global data */
+    uint8_t buf[1024]; /* the stack: a task has no global data */
     mcapi_status_t st;
     uint32_t ok = 0;
     for (uint32_t i = 0; i < size; ++i)
@@ -63,7 +62,7 @@ static void start_held(struct sv_cc_task *d, mcapi_endpoint_t me, mcapi_endpoint
     uint8_t b[SVC_HELD_SIZE];
     for (uint32_t i = 0; i < sizeof b; ++i)
         b[i] = svc_byte(20, i);
-    mcapi_msg_send(me, held, b, sizeof b, 0, &st);   /* fills its one element */
+    mcapi_msg_send(me, held, b, sizeof b, 0, &st); /* fills its one element */
     mcapix_mcast_group_t hg;
     mcapix_mcast_create(&hg, me, &held, 1, &st);
     if (st != MCAPI_SUCCESS)
@@ -84,7 +83,7 @@ static void finish_held(struct sv_cc_task *d)
     for (uint32_t i = 0; i < 100000 && !(namp_vif_flags(c->vif) & NAMP_FLAG_DONE); ++i)
         u_sleep(1);
     d->held_status = namp_vif_status(c->vif);
-    namp_vif_set_flags(c->vif, NAMP_FLAG_CC);   /* acknowledged */
+    namp_vif_set_flags(c->vif, NAMP_FLAG_CC); /* acknowledged */
     d->held_result = ((const uint32_t *)(uintptr_t)c->cc_va)[NAMP_CC_RESULT / 4];
 }
 
@@ -94,7 +93,9 @@ static int channel_to(uint32_t tile, uint32_t port, mcapi_pktchan_send_hndl_t *s
     mcapi_request_t req;
     size_t sz;
     mcapi_endpoint_t me = mcapi_endpoint_create(port, &st);
-    mcapi_endpoint_t peer = st == MCAPI_SUCCESS ? mcapi_endpoint_get(0, tile, SVC_CH_PORT, MCAPI_TIMEOUT_INFINITE, &st) : NULL;
+    mcapi_endpoint_t peer =
+        st == MCAPI_SUCCESS ? mcapi_endpoint_get(0, tile, SVC_CH_PORT, MCAPI_TIMEOUT_INFINITE, &st)
+                            : NULL;
     if (st == MCAPI_SUCCESS)
         mcapi_pktchan_connect_i(me, peer, &req, &st);
     if (st == MCAPI_SUCCESS)
@@ -122,25 +123,25 @@ static void misuse(struct sv_cc_task *d, mcapi_endpoint_t me, mcapi_endpoint_t *
     EXPECT(d, 2, st, MCAPI_ERR_PARAMETER);
     mcapix_mcast_create(&bad, me, rx, MCAPIX_CC_MAX_MEMBERS + 1, &st);
     EXPECT(d, 3, st, MCAPI_ERR_PARAMETER);
-    const mcapi_endpoint_t local_member[1] = {me};   /* a local endpoint has no vID */
+    const mcapi_endpoint_t local_member[1] = {me}; /* a local endpoint has no vID */
     mcapix_mcast_create(&bad, me, local_member, 1, &st);
     EXPECT(d, 4, st, MCAPI_ERR_ENDP_INVALID);
     const mcapi_endpoint_t kernel_member[1] = {(mcapi_endpoint_t)0x80001000u};
     mcapix_mcast_create(&bad, me, kernel_member, 1, &st);
     EXPECT(d, 5, st, MCAPI_ERR_ENDP_INVALID);
-    mcapix_mcast_create(&bad, rx[0], rx, 1, &st);   /* a remote endpoint cannot send */
+    mcapix_mcast_create(&bad, rx[0], rx, 1, &st); /* a remote endpoint cannot send */
     EXPECT(d, 6, st, MCAPI_ERR_ENDP_INVALID);
-    mcapix_mcast_send(&bad, b, 4, &st);              /* never created */
+    mcapix_mcast_send(&bad, b, 4, &st); /* never created */
     EXPECT(d, 7, st, MCAPI_ERR_PARAMETER);
     mcapix_mcast_send(g, NULL, 4, &st);
     EXPECT(d, 8, st, MCAPI_ERR_BUF_INVALID);
-    mcapix_mcast_send(g, b, 4000, &st);              /* more than the area holds */
+    mcapix_mcast_send(g, b, 4000, &st); /* more than the area holds */
     EXPECT(d, 9, st, MCAPI_ERR_MSG_SIZE);
-    mcapix_mcast_send(sg, b, 4, &st);                /* a scatter group */
+    mcapix_mcast_send(sg, b, 4, &st); /* a scatter group */
     EXPECT(d, 10, st, MCAPI_ERR_PARAMETER);
-    mcapix_scatter_send(g, b, 4, &st);               /* not a scatter group */
+    mcapix_scatter_send(g, b, 4, &st); /* not a scatter group */
     EXPECT(d, 11, st, MCAPI_ERR_PARAMETER);
-    mcapix_scatter_send(sg, b, 16, &st);             /* chunks beyond the data */
+    mcapix_scatter_send(sg, b, 16, &st); /* chunks beyond the data */
     EXPECT(d, 12, st, MCAPI_ERR_PARAMETER);
     const mcapi_pktchan_send_hndl_t not_chan[1] = {(mcapi_pktchan_send_hndl_t)me};
     mcapix_mcast_create_chan(&bad, not_chan, 1, &st);
@@ -156,24 +157,24 @@ static void misuse(struct sv_cc_task *d, mcapi_endpoint_t me, mcapi_endpoint_t *
     EXPECT(d, 18, st, MCAPI_SUCCESS);
     mcapix_reduce_send(&rt, MCAPIX_OPS, MCAPIX_T_INT32, b, 4, &st);
     EXPECT(d, 19, st, MCAPI_ERR_PARAMETER);
-    mcapix_reduce_send(&rt, MCAPIX_OP_SUM, MCAPIX_T_INT32, b, 6, &st);   /* not whole elements */
+    mcapix_reduce_send(&rt, MCAPIX_OP_SUM, MCAPIX_T_INT32, b, 6, &st); /* not whole elements */
     EXPECT(d, 20, st, MCAPI_ERR_PARAMETER);
     /* a contribution to an endpoint that is no reduction root: the member fails, the task lives */
     mcapix_reduce_send(&rt, MCAPIX_OP_SUM, MCAPIX_T_INT32, b, 4, &st);
     EXPECT(d, 21, st != MCAPI_SUCCESS, 1);
-    mcapix_reduce_rx_create(&rr, me, 2, &st);                           /* roots: the kernel's */
+    mcapix_reduce_rx_create(&rr, me, 2, &st); /* roots: the kernel's */
     EXPECT(d, 22, st, MCAPI_ERR_NOT_SUPPORTED);
     mcapix_reduce_recv(&rr, MCAPIX_OP_SUM, MCAPIX_T_INT32, b, 16, &got, &st);
     EXPECT(d, 23, st, MCAPI_ERR_NOT_SUPPORTED);
     mcapix_gather_rx_create(&gr, me, 2, 16, &st);
     EXPECT(d, 24, st, MCAPI_ERR_NOT_SUPPORTED);
-    mcapix_cc_area(b, sizeof b, &st);                                   /* too small, and twice */
+    mcapix_cc_area(b, sizeof b, &st); /* too small, and twice */
     EXPECT(d, 25, st, MCAPI_ERR_PARAMETER);
     mcapix_cc_area((void *)(K_USER_DATA + SVC_AREA_OFFSET), 4096, &st);
     EXPECT(d, 26, st, MCAPI_ERR_GENERAL);
     mcapix_mcast_destroy(g, &st);
     EXPECT(d, 27, st, MCAPI_SUCCESS);
-    mcapix_mcast_send(g, b, 4, &st);                                    /* destroyed */
+    mcapix_mcast_send(g, b, 4, &st); /* destroyed */
     EXPECT(d, 28, st, MCAPI_ERR_PARAMETER);
     mcapix_mcast_destroy(g, &st);
     EXPECT(d, 29, st, MCAPI_ERR_PARAMETER);
@@ -209,20 +210,22 @@ void sv_cc_task_main(void *arg)
     if (st == MCAPI_SUCCESS)
         mcapix_mcast_create(&g, me, rx, 3, &st);
     if (st == MCAPI_SUCCESS)
-        mcapix_scatter_create_chan(&sg, sh, 2, SVC_SCATTER_COUNT, SVC_SCATTER_WIDTH, bases, sizes, &st);
+        mcapix_scatter_create_chan(&sg, sh, 2, SVC_SCATTER_COUNT, SVC_SCATTER_WIDTH, bases, sizes,
+                                   &st);
     if (st == MCAPI_SUCCESS)
         mcapix_reduce_tx_create(&rt, me, red_root, &st);
     if (st == MCAPI_SUCCESS)
-        mcapix_gather_tx_create(&gt, me, gather_root, 9, 0, SVC_GATHER_ROWS, 0, 3, SVC_GATHER_WIDTH, &st);
+        mcapix_gather_tx_create(&gt, me, gather_root, 9, 0, SVC_GATHER_ROWS, 0, 3, SVC_GATHER_WIDTH,
+                                &st);
     d->st_setup = (uint32_t)st;
     if (st != MCAPI_SUCCESS)
         u_exit(2);
-    uint8_t buf[1024];   /* the stack: a task has no global data */
-    mcapix_mcast_send(&g, buf, 8, &st);   /* before an area is registered */
+    uint8_t buf[1024];                  /* the stack: a task has no global data */
+    mcapix_mcast_send(&g, buf, 8, &st); /* before an area is registered */
     EXPECT(d, 30, st, MCAPI_ERR_NOT_SUPPORTED);
     mcapix_cc_area(NULL, 4096, &st);
     EXPECT(d, 31, st, MCAPI_ERR_PARAMETER);
-    mcapix_cc_area((void *)0x80001000u, 4096, &st);   /* kernel memory */
+    mcapix_cc_area((void *)0x80001000u, 4096, &st); /* kernel memory */
     EXPECT(d, 32, st, MCAPI_ERR_BUF_INVALID);
     mcapix_cc_area(area, 4096, &st);
     d->st_area = (uint32_t)st;
@@ -237,7 +240,8 @@ void sv_cc_task_main(void *arg)
         mcapix_mcast_send(&g, buf, msizes[m], &st);
         d->mcasts_ok += st == MCAPI_SUCCESS;
     }
-    const uint32_t ok = round_of(&g, &sg, &rt, &gt, SVC_MCASTS - 1, msizes[SVC_MCASTS - 1], 7, 0, 9);
+    const uint32_t ok =
+        round_of(&g, &sg, &rt, &gt, SVC_MCASTS - 1, msizes[SVC_MCASTS - 1], 7, 0, 9);
     d->mcasts_ok += ok & 1u;
     d->scatter_ok = (ok >> 1) & 1u;
     d->reduce_ok = (ok >> 2) & 1u;
@@ -254,7 +258,7 @@ void sv_cc_task_main(void *arg)
     handshake(d, 4);
 
     misuse(d, me, rx, &g, &sg, sh);
-    handshake(d, 5);   /* the kernels' receivers are done: finalize */
+    handshake(d, 5); /* the kernels' receivers are done: finalize */
     mcapi_finalize(&st);
     d->done = 1;
     u_exit(0);

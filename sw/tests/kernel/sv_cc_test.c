@@ -24,7 +24,7 @@
 
 volatile unsigned ktest_failures;
 
-#define BYE_PORT 44   /* tiles 1..3 stay until tile 0 says the task is done */
+#define BYE_PORT 44 /* tiles 1..3 stay until tile 0 says the task is done */
 
 /* Every tile checks for the collectives first: without them the test fails at once (no tile
  * waits for a collective that cannot come). */
@@ -33,7 +33,8 @@ static int features_ok(void)
     const uint32_t need = NA_FEATURE_NAMP_CC_MCAST | NA_FEATURE_NAMP_CC_SG | NA_FEATURE_NAMP_CC_RED;
     if ((mmio_read32(TILE_NA_BASE + NA_FEATURES) & need) == need)
         return 1;
-    k_printf("FAIL: no NAMP-CC multicast, scatter/gather and reduction (run with --preset svfull)\n");
+    k_printf(
+        "FAIL: no NAMP-CC multicast, scatter/gather and reduction (run with --preset svfull)\n");
     ktest_failures++;
     return 0;
 }
@@ -116,7 +117,9 @@ static void tile0(void)
     KMP(peer = mcapi_endpoint_get(0, 1, SVC_DRAIN_PORT, MCAPI_TIMEOUT_INFINITE, &st));
     KMP(mcapi_msg_send(me, peer, "DRAIN", 6, 0, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
-    for (int i = 0; i < 1000 && (rc = k_task_migrate(t, SVC_MIGRATE_TO, K_MIGRATE_RELOCATE, &r)) == K_EBUSY; ++i)
+    for (int i = 0;
+         i < 1000 && (rc = k_task_migrate(t, SVC_MIGRATE_TO, K_MIGRATE_RELOCATE, &r)) == K_EBUSY;
+         ++i)
         k_sleep(1);
     CHECK_EQ(rc, K_OK);
     int status = -1;
@@ -159,7 +162,8 @@ static void check_multicasts(mcapi_endpoint_t ep, uint32_t first, uint32_t last)
 }
 
 /* Tiles 1 and 2: the scatter's channel; columns [base, base + width) of every row. */
-static void check_scatter(mcapi_pktchan_recv_hndl_t rh, uint32_t pattern, uint32_t base, uint32_t width)
+static void check_scatter(mcapi_pktchan_recv_hndl_t rh, uint32_t pattern, uint32_t base,
+                          uint32_t width)
 {
     mcapi_status_t st;
     void *pb = NULL;
@@ -170,7 +174,8 @@ static void check_scatter(mcapi_pktchan_recv_hndl_t rh, uint32_t pattern, uint32
     uint32_t bad = 0;
     for (uint32_t r = 0; pb && r < SVC_SCATTER_COUNT; ++r)
         for (uint32_t c = 0; c < width; ++c)
-            bad += ((uint8_t *)pb)[r * width + c] != svc_byte(pattern, r * SVC_SCATTER_WIDTH + base + c);
+            bad += ((uint8_t *)pb)[r * width + c] !=
+                   svc_byte(pattern, r * SVC_SCATTER_WIDTH + base + c);
     CHECK_EQ(bad, 0);
     if (pb)
         KMP(mcapi_pktchan_release(pb, &st));
@@ -212,7 +217,7 @@ static void tile1(void)
     KMP(drain = mcapi_endpoint_create(SVC_DRAIN_PORT, &st));
     mcapi_endpoint_t ep = receive_multicasts();
     mcapi_pktchan_recv_hndl_t rh = ktest_pktchan_recv_open(SVC_CH_PORT);
-    for (uint32_t round = 0; round < 2; ++round) {   /* contributors 0 + 3, then 4 + 5 */
+    for (uint32_t round = 0; round < 2; ++round) { /* contributors 0 + 3, then 4 + 5 */
         if (round == 1) {
             /* the held endpoint drains when tile 0 says (its migration was refused meanwhile) */
             static uint8_t m[SVC_HELD_SIZE];
@@ -257,7 +262,7 @@ static void tile2(void)
     CHECK_EQ(st, MCAPI_SUCCESS);
     KMP(mcapix_gather_rx_create(&gr, root, 2, SVC_GATHER_ROWS * SVC_GATHER_WIDTH, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
-    mcapi_endpoint_t parts[2];   /* part 0 the task's, part 1 tile 3's */
+    mcapi_endpoint_t parts[2]; /* part 0 the task's, part 1 tile 3's */
     contributors(parts);
     KMP(mcapix_gather_rx_members(&gr, parts, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
@@ -266,7 +271,7 @@ static void tile2(void)
     check_multicasts(ep, 0, SVC_MCASTS + 1);
     check_scatter(rh, 7, 4, 6);
     check_scatter(rh, 8, 4, 6);
-    for (uint32_t round = 0; round < 2; ++round) {   /* parts 9 + 10, then 11 + 12 */
+    for (uint32_t round = 0; round < 2; ++round) { /* parts 9 + 10, then 11 + 12 */
         uint8_t m[SVC_GATHER_ROWS * SVC_GATHER_WIDTH];
         size_t got = 0;
         KMP(mcapix_gather_recv(&gr, m, sizeof m, &got, &st));
@@ -276,7 +281,8 @@ static void tile2(void)
         uint32_t bad = 0;
         for (uint32_t r = 0; r < SVC_GATHER_ROWS; ++r)
             for (uint32_t c = 0; c < SVC_GATHER_WIDTH; ++c)
-                bad += m[r * SVC_GATHER_WIDTH + c] != (c < 3 ? svc_byte(p0, r * 3 + c) : svc_byte(p1, r * 5 + c - 3));
+                bad += m[r * SVC_GATHER_WIDTH + c] !=
+                       (c < 3 ? svc_byte(p0, r * 3 + c) : svc_byte(p1, r * 5 + c - 3));
         CHECK_EQ(bad, 0);
     }
     wait_bye();
@@ -300,9 +306,10 @@ static void tile3(void)
     KMP(gather_root = mcapi_endpoint_get(0, 2, SVC_GATHER_PORT, MCAPI_TIMEOUT_INFINITE, &st));
     KMP(mcapix_reduce_tx_create(&rt, me, red_root, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
-    KMP(mcapix_gather_tx_create(&gt, me, gather_root, 9, 1, SVC_GATHER_ROWS, 3, 5, SVC_GATHER_WIDTH, &st));
+    KMP(mcapix_gather_tx_create(&gt, me, gather_root, 9, 1, SVC_GATHER_ROWS, 3, 5, SVC_GATHER_WIDTH,
+                                &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
-    for (uint32_t round = 0; round < 2; ++round) {   /* the root matches them by their ids */
+    for (uint32_t round = 0; round < 2; ++round) { /* the root matches them by their ids */
         static int32_t vec[SVC_RED_WORDS];
         for (uint32_t i = 0; i < SVC_RED_WORDS; ++i)
             vec[i] = svc_word(round ? 5 : 3, i);
@@ -320,7 +327,8 @@ static void tile3(void)
     for (int i = 0; i < 100000 && !(t = k_migrate_take_arrival()); ++i)
         k_sleep(1);
     CHECK(t != NULL);
-    struct sv_cc_task *d = t ? kmp_task_ptr(t, K_USER_DATA + sizeof(mp_task_state_t), sizeof *d) : NULL;
+    struct sv_cc_task *d =
+        t ? kmp_task_ptr(t, K_USER_DATA + sizeof(mp_task_state_t), sizeof *d) : NULL;
     CHECK(d != NULL);
     if (!d)
         return;
@@ -341,7 +349,8 @@ static void tile3(void)
     CHECK_EQ(d->misuse_done, 1);
     CHECK_EQ(d->misuse_fail, 0);
     if (d->misuse_fail)
-        k_printf("misuse step %lu: status %lu\n", (unsigned long)d->bad_code, (unsigned long)d->bad_status);
+        k_printf("misuse step %lu: status %lu\n", (unsigned long)d->bad_code,
+                 (unsigned long)d->bad_status);
     const uint32_t steps = d->step;
     mcapi_endpoint_t bye, peer;
     KMP(bye = mcapi_endpoint_create(BYE_PORT, &st));
@@ -355,9 +364,10 @@ static void tile3(void)
     CHECK_EQ(k_join(t, 20000, &status), K_OK);
     CHECK_EQ(status, 0);
     if (ktest_failures == 0)
-        k_printf("kernel sv_cc ok: after the move to tile %d the task's multicast, scatter, reduction "
-                 "and gather through its vif with %lu system calls; misuse %lu steps\n",
-                 SVC_MIGRATE_TO, (unsigned long)during, (unsigned long)steps);
+        k_printf(
+            "kernel sv_cc ok: after the move to tile %d the task's multicast, scatter, reduction "
+            "and gather through its vif with %lu system calls; misuse %lu steps\n",
+            SVC_MIGRATE_TO, (unsigned long)during, (unsigned long)steps);
     services_stop();
 }
 

@@ -10,7 +10,6 @@
 
 static uint8_t pattern(uint32_t msg, uint32_t i) { return (uint8_t)(msg * 31u + i * 7u + 1u); }
 
-
 static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_t peer)
 {
     mcapi_status_t st;
@@ -24,7 +23,7 @@ static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_
     /* a kernel address as a handle: refused without being dereferenced */
     mcapi_msg_send(me, (mcapi_endpoint_t)0x80001000u, b, 4, 0, &st);
     EXPECT(d, 3, st, MCAPI_ERR_ENDP_INVALID);
-    mcapi_msg_send(me, me, b, 4, 0, &st);   /* a local endpoint has no vID */
+    mcapi_msg_send(me, me, b, 4, 0, &st); /* a local endpoint has no vID */
     EXPECT(d, 4, st, MCAPI_ERR_ENDP_INVALID);
     mcapi_msg_send(me, peer, NULL, 4, 0, &st);
     EXPECT(d, 5, st, MCAPI_ERR_PARAMETER);
@@ -47,8 +46,8 @@ static void misuse(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endpoint_
     mcapi_pktchan_recv_i((mcapi_pktchan_recv_hndl_t)0, NULL, &req, &st);
     EXPECT(d, 14, st, MCAPI_ERR_BUF_INVALID);
     mcapi_pktchan_release(b, &st);
-    EXPECT(d, 26, st, MCAPI_ERR_BUF_INVALID);   /* not a packet of an open receiving side */
-    (void)mcapi_endpoint_get(0, 1, 99, 2000, &st);   /* no such port: times out */
+    EXPECT(d, 26, st, MCAPI_ERR_BUF_INVALID);      /* not a packet of an open receiving side */
+    (void)mcapi_endpoint_get(0, 1, 99, 2000, &st); /* no such port: times out */
     EXPECT(d, 15, st, MCAPI_TIMEOUT);
     /* a second endpoint, deleted: its handle is invalid afterwards */
     mcapi_endpoint_t tmp = mcapi_endpoint_create(SVM_TASK_PORT + 1, &st);
@@ -69,7 +68,7 @@ static void nonblocking(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endp
     mcapi_status_t st;
     mcapi_request_t rq, r2, zero = {0};
     size_t sz;
-    uint8_t buf[SVM_MAX];   /* the stack: a task has no global data */
+    uint8_t buf[SVM_MAX]; /* the stack: a task has no global data */
     /* lookups: a known one completes at once; a missing one is pending until cancelled */
     mcapi_endpoint_t e2 = NULL, e3 = NULL;
     mcapi_endpoint_get_i(0, 1, SVM_PEER_PORT, &e2, &rq, &st);
@@ -97,13 +96,13 @@ static void nonblocking(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endp
         }
         for (uint32_t i = 0; i < sizes[m]; ++i)
             buf[i] = pattern(200 + m, i);
-        mcapi_msg_send_i(me, peer, buf, sizes[m], 0, r, &st);   /* copied: buf is free again */
+        mcapi_msg_send_i(me, peer, buf, sizes[m], 0, r, &st); /* copied: buf is free again */
         EXPECT(d, 41, st, MCAPI_PENDING);
-        if (m == 0) {   /* still under way a few instructions later */
+        if (m == 0) { /* still under way a few instructions later */
             mcapi_msg_send_i(me, peer, buf, sizes[m], 0, r, &st);
-            EXPECT(d, 42, st, MCAPI_ERR_REQUEST_INVALID);   /* a pending request is not reused */
+            EXPECT(d, 42, st, MCAPI_ERR_REQUEST_INVALID); /* a pending request is not reused */
             mcapi_cancel(r, &st);
-            EXPECT(d, 43, st, MCAPI_ERR_REQUEST_INVALID);   /* a send is not taken back */
+            EXPECT(d, 43, st, MCAPI_ERR_REQUEST_INVALID); /* a send is not taken back */
         }
     }
     mcapi_request_t *both[2] = {&sr[0], &sr[1]};
@@ -112,7 +111,7 @@ static void nonblocking(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endp
         EXPECT(d, 44, st, MCAPI_SUCCESS);
         if (i < 2) {
             d->nb_sent += st == MCAPI_SUCCESS;
-            both[i] = &zero;   /* done: out of the set (an unknown request is skipped) */
+            both[i] = &zero; /* done: out of the set (an unknown request is skipped) */
         }
     }
     /* packets on the task's sending channel, non-blocking */
@@ -134,7 +133,7 @@ static void nonblocking(struct sv_mcapi_task *d, mcapi_endpoint_t me, mcapi_endp
         EXPECT(d, 48, st, MCAPI_SUCCESS);
         uint32_t bad = sz != sizes[m];
         for (uint32_t i = 0; i < sz && !bad; ++i)
-            bad = (uint8_t)(buf[i] + pattern(200 + m, i)) != 0xFFu;   /* complemented */
+            bad = (uint8_t)(buf[i] + pattern(200 + m, i)) != 0xFFu; /* complemented */
         d->nb_received += st == MCAPI_SUCCESS && !bad;
     }
     /* a receive nothing comes for: the wait times out, the cancel ends it */
@@ -265,9 +264,9 @@ void sv_mcapi_task_main(void *arg)
     mcapi_request_t req;
     size_t sz;
     mcapi_endpoint_t pk = mcapi_endpoint_create(SVM_PKT_PORT, &st);
-    mcapi_endpoint_t prx = st == MCAPI_SUCCESS
-                               ? mcapi_endpoint_get(0, 1, SVM_PEER_PKT_PORT, MCAPI_TIMEOUT_INFINITE, &st)
-                               : NULL;
+    mcapi_endpoint_t prx = st == MCAPI_SUCCESS ? mcapi_endpoint_get(0, 1, SVM_PEER_PKT_PORT,
+                                                                    MCAPI_TIMEOUT_INFINITE, &st)
+                                               : NULL;
     mcapi_pktchan_send_hndl_t sh = NULL;
     if (st == MCAPI_SUCCESS)
         mcapi_pktchan_connect_i(pk, prx, &req, &st);
@@ -294,9 +293,9 @@ void sv_mcapi_task_main(void *arg)
     d->mark = 4;
     while (d->ack != 4)
         ;
-    mcapi_msg_send(pk, peer, buf, 4, 0, &st);   /* a channel's endpoint sends no messages */
+    mcapi_msg_send(pk, peer, buf, 4, 0, &st); /* a channel's endpoint sends no messages */
     EXPECT(d, 20, st, MCAPI_ERR_CHAN_CONNECTED);
-    mcapi_pktchan_send((mcapi_pktchan_send_hndl_t)me, buf, 4, &st);   /* not a channel */
+    mcapi_pktchan_send((mcapi_pktchan_send_hndl_t)me, buf, 4, &st); /* not a channel */
     EXPECT(d, 21, st, MCAPI_ERR_CHAN_INVALID);
     mcapi_pktchan_send(sh, NULL, 4, &st);
     EXPECT(d, 22, st, MCAPI_ERR_BUF_INVALID);
@@ -314,7 +313,7 @@ void sv_mcapi_task_main(void *arg)
     d->st_bye = (uint32_t)st;
     mcapi_finalize(&st);
     d->st_final = (uint32_t)st;
-    mcapi_msg_send(me, peer, buf, 4, 0, &st);   /* after finalize */
+    mcapi_msg_send(me, peer, buf, 4, 0, &st); /* after finalize */
     d->st_after = (uint32_t)st;
     d->done = 1;
     u_exit(0);

@@ -40,8 +40,13 @@ static void tile0(void)
     KMP(mcapi_initialize(0, 0, NULL, NULL, &info, &st));
     CHECK_EQ(st, MCAPI_SUCCESS);
     CHECK_EQ(kmp_task_service_start(8), K_OK);
-    k_task_image_t img = {"mcapi_task", sv_mcapi_task_main, NULL,
-                          SVM_STATE_BYTES + sizeof(struct sv_mcapi_task), 2, 3, 1};
+    k_task_image_t img = {"mcapi_task",
+                          sv_mcapi_task_main,
+                          NULL,
+                          SVM_STATE_BYTES + sizeof(struct sv_mcapi_task),
+                          2,
+                          3,
+                          1};
     k_thread_t *t = k_task_create(&img);
     CHECK(t != NULL);
     if (!t)

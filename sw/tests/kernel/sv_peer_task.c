@@ -10,8 +10,8 @@
 #include "mcapix_cc.h"
 #include "sv_peer.h"
 
-#define DATA(arg) ((struct sv_peer_task *)((uint8_t *)(arg) + sizeof(mp_task_state_t)))
-#define BOUND_TICKS 20000u   /* a victim waits at most this long for its peer, then dies anyway */
+#define DATA(arg)   ((struct sv_peer_task *)((uint8_t *)(arg) + sizeof(mp_task_state_t)))
+#define BOUND_TICKS 20000u /* a victim waits at most this long for its peer, then dies anyway */
 
 static void fill(uint8_t *b, uint32_t msg, uint32_t n)
 {
@@ -29,8 +29,8 @@ static uint32_t bad_bytes(const uint8_t *b, uint32_t msg, uint32_t n)
 
 static __attribute__((noreturn)) void die(struct sv_peer_task *d)
 {
-    d->step = 99;   /* the kernel watches for this, then for the endpoints to go */
-    *(volatile uint32_t *)SVP_BAD_VA = 1;   /* the kernel kills the task here */
+    d->step = 99; /* the kernel watches for this, then for the endpoints to go */
+    *(volatile uint32_t *)SVP_BAD_VA = 1; /* the kernel kills the task here */
     for (;;)
         u_yield();
 }
@@ -86,13 +86,13 @@ void sv_peer_pm(void *arg)
     setup(d, 1);
     mcapi_endpoint_t me = mcapi_endpoint_create(SVP_PM_PORT, &st);
     mcapi_endpoint_t vm = mcapi_endpoint_get(0, 0, SVP_VM_PORT, MCAPI_TIMEOUT_INFINITE, &st);
-    for (uint32_t m = 0; m < SVP_MSGS_PM; ++m) {   /* exactly what came before the kill */
+    for (uint32_t m = 0; m < SVP_MSGS_PM; ++m) { /* exactly what came before the kill */
         mcapi_msg_recv(me, b, sizeof b, &got, &st);
         d->received += st == MCAPI_SUCCESS && got == SVP_SIZE(m);
         d->byte_fail += bad_bytes(b, m, (uint32_t)got);
     }
     d->step = 1;
-    for (uint32_t m = 0; m < SVP_FILL; ++m) {   /* into the victim's buffer: delivered */
+    for (uint32_t m = 0; m < SVP_FILL; ++m) { /* into the victim's buffer: delivered */
         fill(b, 50 + m, SVP_SIZE(m));
         mcapi_msg_send(me, vm, b, SVP_SIZE(m), 0, &st);
         d->fill_ok += st == MCAPI_SUCCESS;
@@ -101,7 +101,7 @@ void sv_peer_pm(void *arg)
     }
     d->step = 2;
     uint64_t t0 = u_time();
-    mcapi_msg_send(me, vm, b, 8, 0, &st);   /* the buffer is full: held until the kill */
+    mcapi_msg_send(me, vm, b, 8, 0, &st); /* the buffer is full: held until the kill */
     d->blocked_ticks = (uint32_t)(u_time() - t0);
     d->st_blocked = st;
     d->step = 3;
@@ -113,7 +113,7 @@ void sv_peer_pm(void *arg)
     d->st_cancel = st;
     wait_ack(d);
     d->step = 4;
-    mcapi_msg_send(me, vm, b, 8, 0, &st);   /* its handle, after the kill */
+    mcapi_msg_send(me, vm, b, 8, 0, &st); /* its handle, after the kill */
     d->st_after = st;
     mcapi_msg_send_i(me, vm, b, 8, 0, &req, &st);
     if (st == MCAPI_PENDING)
@@ -160,10 +160,10 @@ static void chan_victim(void *arg, mcapi_port_t rx_port, mcapi_port_t tx_port,
         d->sent += st == MCAPI_SUCCESS;
         d->send_fail += st != MCAPI_SUCCESS;
     }
-    mcapi_pktchan_recv_open_i(&rh, rx, &req, &st);   /* once the peer connected */
+    mcapi_pktchan_recv_open_i(&rh, rx, &req, &st); /* once the peer connected */
     if (st != MCAPI_SUCCESS)
         d->st_setup = st;
-    for (uint32_t p = 0; p < 2; ++p) {   /* read, never released: no credit goes back */
+    for (uint32_t p = 0; p < 2; ++p) { /* read, never released: no credit goes back */
         void *pb = 0;
         mcapi_pktchan_recv(rh, &pb, &got, &st);
         d->received += st == MCAPI_SUCCESS && got == SVP_SIZE(p);
@@ -177,8 +177,14 @@ static void chan_victim(void *arg, mcapi_port_t rx_port, mcapi_port_t tx_port,
     die(d);
 }
 
-void sv_peer_vt(void *arg) { chan_victim(arg, SVP_VT_RX_PORT, SVP_VT_TX_PORT, SVP_PT_RX_PORT, 20, 30); }
-void sv_peer_vk(void *arg) { chan_victim(arg, SVP_VK_RX_PORT, SVP_VK_TX_PORT, SVP_KC_RX_PORT, 60, 70); }
+void sv_peer_vt(void *arg)
+{
+    chan_victim(arg, SVP_VT_RX_PORT, SVP_VT_TX_PORT, SVP_PT_RX_PORT, 20, 30);
+}
+void sv_peer_vk(void *arg)
+{
+    chan_victim(arg, SVP_VK_RX_PORT, SVP_VK_TX_PORT, SVP_KC_RX_PORT, 60, 70);
+}
 
 void sv_peer_pt(void *arg)
 {
@@ -192,14 +198,14 @@ void sv_peer_pt(void *arg)
     mcapi_endpoint_t rx = mcapi_endpoint_create(SVP_PT_RX_PORT, &st);
     mcapi_pktchan_send_hndl_t sh = 0;
     mcapi_pktchan_recv_hndl_t rh = 0;
-    mcapi_pktchan_recv_open_i(&rh, rx, &req, &st);   /* once the victim connected */
+    mcapi_pktchan_recv_open_i(&rh, rx, &req, &st); /* once the victim connected */
     mcapi_endpoint_t vrx = mcapi_endpoint_get(0, 0, SVP_VT_RX_PORT, MCAPI_TIMEOUT_INFINITE, &st);
     mcapi_pktchan_connect_i(tx, vrx, &req, &st);
     if (st == MCAPI_SUCCESS)
         mcapi_pktchan_send_open_i(&sh, tx, &req, &st);
     if (st != MCAPI_SUCCESS)
         d->st_setup = st;
-    for (uint32_t p = 0; p < SVP_PKTS_OUT; ++p) {   /* exactly what the victim sent */
+    for (uint32_t p = 0; p < SVP_PKTS_OUT; ++p) { /* exactly what the victim sent */
         void *pb = 0;
         mcapi_pktchan_recv(rh, &pb, &got, &st);
         d->received += st == MCAPI_SUCCESS && got == SVP_SIZE(p);
@@ -208,20 +214,20 @@ void sv_peer_pt(void *arg)
             mcapi_pktchan_release(pb, &st);
     }
     d->step = 1;
-    for (uint32_t p = 0; p < SVP_FILL; ++p) {   /* one per credit */
+    for (uint32_t p = 0; p < SVP_FILL; ++p) { /* one per credit */
         fill(b, 30 + p, SVP_SIZE(p));
         mcapi_pktchan_send(sh, b, SVP_SIZE(p), &st);
         d->chan_sent += st == MCAPI_SUCCESS;
     }
     d->step = 2;
     uint64_t t0 = u_time();
-    mcapi_pktchan_send(sh, b, 8, &st);   /* no credit: waits until the victim's kill revokes */
+    mcapi_pktchan_send(sh, b, 8, &st); /* no credit: waits until the victim's kill revokes */
     d->blocked_ticks = (uint32_t)(u_time() - t0);
     d->st_chan_blocked = st;
     d->step = 3;
     void *pb = 0;
     t0 = u_time();
-    mcapi_pktchan_recv(rh, &pb, &got, &st);   /* nothing more comes: the kernel closes it */
+    mcapi_pktchan_recv(rh, &pb, &got, &st); /* nothing more comes: the kernel closes it */
     d->recv_gone_ticks = (uint32_t)(u_time() - t0);
     d->st_recv_gone = st;
     wait_ack(d);

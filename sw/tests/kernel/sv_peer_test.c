@@ -22,8 +22,8 @@
 
 volatile unsigned ktest_failures;
 
-#define BOUND 20000u   /* ticks (100 us each) any wait of the test may take */
-#define WAIT_US 30000u /* the kernel peer's receive timeout: the kill falls into it */
+#define BOUND                  20000u /* ticks (100 us each) any wait of the test may take */
+#define WAIT_US                30000u /* the kernel peer's receive timeout: the kill falls into it */
 #define CAUSE_STORE_PAGE_FAULT 15
 
 static const char *name(mcapi_status_t st) { return mcapix_status_name(st); }
@@ -64,7 +64,10 @@ static void tile0(void)
     CHECK_EQ(kmp_task_service_start(8), K_OK);
     KMP(ctl = mcapi_endpoint_create(SVP_CTL0_PORT, &st));
     const uint32_t pages0 = k_pages_free();
-    static const struct { const char *name; void (*entry)(void *); } vs[3] = {
+    static const struct {
+        const char *name;
+        void (*entry)(void *);
+    } vs[3] = {
         {"victim_msg", sv_peer_vm}, {"victim_chan", sv_peer_vt}, {"victim_kchan", sv_peer_vk}};
     k_thread_t *v[3];
     struct sv_peer_task *d[3];
@@ -88,13 +91,13 @@ static void tile0(void)
         CHECK_EQ(n, 0);
         kmp_task_diag_t dg;
         CHECK_EQ(kmp_task_diagnose(v[i], &dg), K_OK);
-        CHECK_EQ(dg.vif_slot, -1);   /* its vif went at the kill */
+        CHECK_EQ(dg.vif_slot, -1); /* its vif went at the kill */
     }
     /* what the victims got before they died: every byte (read before the join) */
     CHECK_EQ(d[0]->st_setup, 0);
     CHECK_EQ(d[0]->sent, SVP_MSGS_PM + SVP_MSGS_KM);
     CHECK_EQ(d[0]->send_fail, 0);
-    CHECK_EQ(d[0]->avail, SVP_FILL);   /* the peer's messages were delivered, none lost */
+    CHECK_EQ(d[0]->avail, SVP_FILL); /* the peer's messages were delivered, none lost */
     for (unsigned i = 1; i < 3; ++i) {
         CHECK_EQ(d[i]->st_setup, 0);
         CHECK_EQ(d[i]->sent, SVP_PKTS_OUT);
@@ -104,7 +107,7 @@ static void tile0(void)
         CHECK_EQ(d[i]->avail, SVP_FILL - 2);
     }
     KMP(ctl1 = mcapi_endpoint_get(0, 1, SVP_CTL1_PORT, MCAPI_TIMEOUT_INFINITE, &st));
-    KMP(mcapi_msg_send(ctl, ctl1, "GO", 3, 0, &st));   /* the peers may use the dead handles */
+    KMP(mcapi_msg_send(ctl, ctl1, "GO", 3, 0, &st)); /* the peers may use the dead handles */
     CHECK_EQ(st, MCAPI_SUCCESS);
     int killed = 0;
     for (unsigned i = 0; i < 3; ++i) {
@@ -125,11 +128,14 @@ static void tile0(void)
     CHECK(st == MCAPI_SUCCESS && got == 4 && memcmp(b, "END", 4) == 0);
     KMP(mcapi_endpoint_delete(ctl, &st));
     kmp_task_service_stop();
-    k_printf("sv_peer victims: endpoints deleted %lu/%lu/%lu ticks after the kill, before the join\n",
-             (unsigned long)gone_ticks[0], (unsigned long)gone_ticks[1], (unsigned long)gone_ticks[2]);
+    k_printf(
+        "sv_peer victims: endpoints deleted %lu/%lu/%lu ticks after the kill, before the join\n",
+        (unsigned long)gone_ticks[0], (unsigned long)gone_ticks[1], (unsigned long)gone_ticks[2]);
     if (ktest_failures == 0)
-        k_printf("kernel sv_peer victims ok: %d killed, endpoints deleted before the join, every page "
-                 "back\n", killed);
+        k_printf(
+            "kernel sv_peer victims ok: %d killed, endpoints deleted before the join, every page "
+            "back\n",
+            killed);
 }
 
 /* ---- tile 1: the peers ---- */
@@ -175,8 +181,8 @@ static void km_main(void *arg)
     km.wait_ticks = (uint32_t)(k_ticks() - t0);
     KMP(mcapi_cancel(&req, &km.st_cancel));
     wait_go();
-    KMP(mcapi_msg_send(me, vm, b, 8, 0, &km.st_after));   /* the dead victim's handle */
-    KMP((void)mcapi_endpoint_get(0, 0, SVP_VM_PORT, 3000, &km.st_get));   /* its port is gone */
+    KMP(mcapi_msg_send(me, vm, b, 8, 0, &km.st_after)); /* the dead victim's handle */
+    KMP((void)mcapi_endpoint_get(0, 0, SVP_VM_PORT, 3000, &km.st_get)); /* its port is gone */
     KMP(mcapi_endpoint_delete(me, &st));
     km_done = 1;
 }
@@ -220,11 +226,11 @@ static void kc_main(void *arg)
         kc.chan_sent += st == MCAPI_SUCCESS;
     }
     uint64_t t0 = k_ticks();
-    KMP(mcapi_pktchan_send(sh, b, 8, &kc.st_chan_blocked));   /* no credit until the kill */
+    KMP(mcapi_pktchan_send(sh, b, 8, &kc.st_chan_blocked)); /* no credit until the kill */
     kc.blocked_ticks = (uint32_t)(k_ticks() - t0);
     void *pb = NULL;
     t0 = k_ticks();
-    KMP(mcapi_pktchan_recv(rh, &pb, &got, &kc.st_recv_gone));   /* the victim's channel closes */
+    KMP(mcapi_pktchan_recv(rh, &pb, &got, &kc.st_recv_gone)); /* the victim's channel closes */
     kc.recv_gone_ticks = (uint32_t)(k_ticks() - t0);
     wait_go();
     KMP(mcapi_pktchan_send(sh, b, 8, &kc.st_after));
@@ -263,7 +269,7 @@ static void tile1(void)
         return;
     uint8_t b[8];
     size_t got = 0;
-    KMP(mcapi_msg_recv(ctl, b, sizeof b, &got, &st));   /* tile 0: every victim's endpoints gone */
+    KMP(mcapi_msg_recv(ctl, b, sizeof b, &got, &st)); /* tile 0: every victim's endpoints gone */
     CHECK(st == MCAPI_SUCCESS && got == 3 && memcmp(b, "GO", 3) == 0);
     dm->ack = dt->ack = 1;
     go = 1;
@@ -290,7 +296,7 @@ static void tile1(void)
     CHECK_EQ(km.received, SVP_MSGS_KM);
     CHECK_EQ(km.byte_fail, 0);
     CHECK_EQ(km.st_wait, MCAPI_TIMEOUT);
-    CHECK(km.wait_ticks >= WAIT_US / 100u - 1u);   /* not ended early by the kill */
+    CHECK(km.wait_ticks >= WAIT_US / 100u - 1u); /* not ended early by the kill */
     CHECK_EQ(km.st_cancel, MCAPI_SUCCESS);
     CHECK_EQ(km.st_after, MCAPI_ERR_ENDP_INVALID);
     CHECK_EQ(km.st_get, MCAPI_TIMEOUT);
@@ -315,7 +321,7 @@ static void tile1(void)
     CHECK_EQ(dt->st_recv_again, MCAPI_ERR_CHAN_INVALID);
     CHECK_EQ(dt->st_recv_i, MCAPI_ERR_CHAN_INVALID);
     CHECK_EQ(dt->avail, 0);
-    CHECK_EQ(dt->st_avail, MCAPI_ERR_CHAN_INVALID);   /* empty and its sender gone: closed */
+    CHECK_EQ(dt->st_avail, MCAPI_ERR_CHAN_INVALID); /* empty and its sender gone: closed */
     CHECK_EQ(kc.st_setup, MCAPI_SUCCESS);
     CHECK_EQ(kc.received, SVP_PKTS_OUT);
     CHECK_EQ(kc.byte_fail, 0);

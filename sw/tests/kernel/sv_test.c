@@ -22,27 +22,26 @@ volatile unsigned ktest_failures;
 
 #define PORT 7
 #define MSGS 12
-#define CB_N 2          /* 4 elements */
-#define CB_M 5          /* of 32 bytes */
+#define CB_N 2 /* 4 elements */
+#define CB_M 5 /* of 32 bytes */
 
 /* ---- task side: its data region (K_USER_DATA) and the vif page, nothing else ---- */
 struct sv_data {
-    uint32_t vif;                 /* virtual address of the vif interface page */
-    uint32_t vid_dst, vid_buf;    /* vIDs the kernel gave it */
+    uint32_t vif;              /* virtual address of the vif interface page */
+    uint32_t vid_dst, vid_buf; /* vIDs the kernel gave it */
     uint32_t id;
     volatile uint32_t sent, done, errors, last_status, code1, code2;
-    uint8_t cb[512] __attribute__((aligned(8)));   /* the send buffer (mp_cbuffer) */
+    uint8_t cb[512] __attribute__((aligned(8))); /* the send buffer (mp_cbuffer) */
 };
-
 
 static uint32_t vif_send(struct sv_data *d, uint32_t flags, uint32_t p1, uint32_t p2, uint32_t p3)
 {
     namp_vif_start(d->vif, flags, p1, p2, p3);
-    for (uint32_t i = 0; i < 1000000u; ++i)   /* bounded: a lost completion fails the test */
+    for (uint32_t i = 0; i < 1000000u; ++i) /* bounded: a lost completion fails the test */
         if (namp_vif_flags(d->vif) & NAMP_FLAG_DONE)
             break;
     uint32_t st = namp_vif_status(d->vif);
-    namp_vif_set_flags(d->vif, flags & ~NAMP_FLAG_VALID);   /* acknowledge */
+    namp_vif_set_flags(d->vif, flags & ~NAMP_FLAG_VALID); /* acknowledge */
     return st;
 }
 
@@ -69,7 +68,7 @@ static void task_sender(void *arg)
             d->sent++;
         }
     }
-    d->done = 1;   /* the kernel reads this and our system-call count before we exit */
+    d->done = 1; /* the kernel reads this and our system-call count before we exit */
     while (d->done != 2)
         ;
     u_exit(0);
@@ -78,8 +77,8 @@ static void task_sender(void *arg)
 static void task_bad(void *arg)
 {
     struct sv_data *d = arg;
-    d->code1 = NAMP_STATUS_CODE(vif_send(d, NAMP_FLAG_BUF, 5, d->vid_buf, 0));   /* out of bound */
-    d->code2 = NAMP_STATUS_CODE(vif_send(d, 0, d->vid_dst, 0, 4));              /* BUF=0 */
+    d->code1 = NAMP_STATUS_CODE(vif_send(d, NAMP_FLAG_BUF, 5, d->vid_buf, 0)); /* out of bound */
+    d->code2 = NAMP_STATUS_CODE(vif_send(d, 0, d->vid_dst, 0, 4));             /* BUF=0 */
     d->done = 1;
     /* the slot's physical page (PARAM1 = any address) is not mapped for tasks */
     *(volatile uint32_t *)(TILE_NA_BASE + NA_NAMP_SLOT_BASE(3) + NAMP_SLOT_PARAM1) = 0x80000000u;
@@ -101,7 +100,7 @@ static mcapi_endpoint_t dst;
 static k_thread_t *make_task(const char *name, void (*entry)(void *), uint32_t id, unsigned slot,
                              int with_buffer, int add_handle)
 {
-    static struct sv_data init;   /* the template: zero */
+    static struct sv_data init; /* the template: zero */
     k_task_image_t img = {name, entry, &init, sizeof init, 1, 3, 1};
     k_thread_t *t = k_task_create(&img);
     CHECK(t != NULL);
@@ -113,7 +112,7 @@ static k_thread_t *make_task(const char *name, void (*entry)(void *), uint32_t i
     if (with_buffer)
         d->vid_buf = (uint32_t)k_vif_add_sendbuf(t, K_USER_DATA + offsetof(struct sv_data, cb),
                                                  (uint32_t)mp_cbuffer_footprint(CB_N, CB_M));
-    KMP(namp_slot_reserve(slot));   /* the MCAPI library must not use a task's slot */
+    KMP(namp_slot_reserve(slot)); /* the MCAPI library must not use a task's slot */
     d->vif = k_vif_attach(t, slot);
     CHECK(d->vif != 0);
     return t;
@@ -152,11 +151,12 @@ static void sender_main(void)
     for (int i = 0; i < 2; ++i) {
         struct sv_data *d = k_task_data(senders[i]);
         CHECK(wait_done(senders[i]));
-        syscalls += k_syscalls_of(senders[i]);   /* before its exit call */
+        syscalls += k_syscalls_of(senders[i]); /* before its exit call */
         CHECK_EQ(d->sent, MSGS);
         CHECK_EQ(d->errors, 0);
         if (d->errors)
-            k_printf("task %lu: status 0x%lx\n", (unsigned long)d->id, (unsigned long)d->last_status);
+            k_printf("task %lu: status 0x%lx\n", (unsigned long)d->id,
+                     (unsigned long)d->last_status);
         total += d->sent;
         d->done = 2;
     }
@@ -172,7 +172,7 @@ static void sender_main(void)
     CHECK_EQ(db->code1, NAMP_ERR_VIF_BOUND);
     CHECK_EQ(db->code2, NAMP_ERR_VIF_MODE);
     CHECK_EQ(k_join(bad, K_FOREVER, &status), K_OK);
-    CHECK_EQ(status, K_KILLED + 15);   /* store page fault on the physical slot page */
+    CHECK_EQ(status, K_KILLED + 15); /* store page fault on the physical slot page */
 
     CHECK(wait_done(foreign));
     CHECK_EQ(((struct sv_data *)k_task_data(foreign))->code1, NAMP_ERR_VIF_BOUND);
@@ -180,8 +180,9 @@ static void sender_main(void)
     CHECK_EQ(status, 0);
 
     if (ktest_failures == 0)
-        k_printf("kernel sv ok: 2 tasks, %lu messages through vifs, %lu system calls while sending\n",
-                 (unsigned long)total, (unsigned long)syscalls);
+        k_printf(
+            "kernel sv ok: 2 tasks, %lu messages through vifs, %lu system calls while sending\n",
+            (unsigned long)total, (unsigned long)syscalls);
 }
 
 static void receiver_main(void)

@@ -24,7 +24,7 @@ static void incrementer(void *arg)
             overlap++;
         uint32_t v = shared;
         if (i % 16 == 0)
-            k_yield();                    /* others run, and must block on m */
+            k_yield(); /* others run, and must block on m */
         for (volatile int d = 0; d < 20; ++d)
             ;
         shared = v + 1;
@@ -62,9 +62,9 @@ static void test_mutex_errors(void)
     CHECK_EQ(k_mutex_lock(&never_initialised), K_EINVAL);
     CHECK_EQ(k_mutex_init(NULL), K_EINVAL);
     k_mutex_init(&held);
-    CHECK_EQ(k_mutex_unlock(&held), K_EPERM);          /* nobody owns it */
+    CHECK_EQ(k_mutex_unlock(&held), K_EPERM); /* nobody owns it */
     CHECK_EQ(k_mutex_lock(&held), K_OK);
-    CHECK_EQ(k_mutex_lock(&held), K_EDEADLK);          /* not recursive */
+    CHECK_EQ(k_mutex_lock(&held), K_EDEADLK); /* not recursive */
     k_thread_t *t = k_thread_create("other", other_unlock, NULL, 11, 0);
     CHECK_EQ(k_join(t, K_FOREVER, NULL), K_OK);
     CHECK_EQ(other_unlock_result, K_EPERM);

@@ -40,14 +40,14 @@ static volatile uint32_t kernel_secret = 0x5ec7e7;
 static void task_read_kernel(void *arg)
 {
     (void)arg;
-    uint32_t v = *(volatile uint32_t *)&kernel_secret;   /* kernel data: not mapped */
+    uint32_t v = *(volatile uint32_t *)&kernel_secret; /* kernel data: not mapped */
     u_exit((int)v);
 }
 
 static void task_write_text(void *arg)
 {
     (void)arg;
-    *(volatile uint32_t *)(uintptr_t)task_write_text = 0;   /* text is read-only for tasks */
+    *(volatile uint32_t *)(uintptr_t)task_write_text = 0; /* text is read-only for tasks */
     u_exit(1);
 }
 
@@ -61,14 +61,14 @@ static void task_bad_syscall(void *arg)
 static void task_kernel_call(void *arg)
 {
     (void)arg;
-    u_syscall(K_SYS_MUTEX_LOCK, 0x80000000, 0);   /* a kernel-thread call */
+    u_syscall(K_SYS_MUTEX_LOCK, 0x80000000, 0); /* a kernel-thread call */
     u_exit(3);
 }
 
 static void task_device(void *arg)
 {
     (void)arg;
-    *(volatile uint32_t *)0x10001000u = 99;   /* simulation control: not mapped for tasks */
+    *(volatile uint32_t *)0x10001000u = 99; /* simulation control: not mapped for tasks */
     u_exit(4);
 }
 
@@ -76,7 +76,7 @@ static void task_stack_overflow(void *arg)
 {
     (void)arg;
     for (uint32_t a = K_USER_STACK_TOP - 64; a > K_USER_STACK_TOP - 3 * K_PAGE_SIZE; a -= 64)
-        *(volatile uint8_t *)a = 1;   /* runs into the guard page below the one stack page */
+        *(volatile uint8_t *)a = 1; /* runs into the guard page below the one stack page */
     u_exit(5);
 }
 

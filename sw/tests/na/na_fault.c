@@ -20,10 +20,10 @@ int main(void)
         return 0;
     trap_set_handler(EXC_LOAD_ACCESS, on_fault);
     const uint32_t addrs[] = {
-        TILE_NA_BASE + NA_STATUS_LAST + 4,                     /* past the status block */
-        TILE_NA_BASE + NA_DMA_BASE(na_rd(NA_DMA_SLOTS)),        /* absent DMA slot */
-        TILE_NA_BASE + NA_NAMP_SLOT_BASE(0),                   /* NAMP slot area */
-        TILE_NA_BASE + NA_NOCBUF_BASE(0) + NOCBUF_RX_FLIT,     /* nothing received */
+        TILE_NA_BASE + NA_STATUS_LAST + 4,                 /* past the status block */
+        TILE_NA_BASE + NA_DMA_BASE(na_rd(NA_DMA_SLOTS)),   /* absent DMA slot */
+        TILE_NA_BASE + NA_NAMP_SLOT_BASE(0),               /* NAMP slot area */
+        TILE_NA_BASE + NA_NOCBUF_BASE(0) + NOCBUF_RX_FLIT, /* nothing received */
     };
     int fails = 0;
     for (unsigned i = 0; i < sizeof addrs / sizeof addrs[0]; i++) {

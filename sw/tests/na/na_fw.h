@@ -25,7 +25,10 @@ static inline void na_send(unsigned buf, uint32_t tile, unsigned type, const uin
         na_wr(b + NOCBUF_TX_FLIT, payload[i]);
 }
 
-static inline int na_rx_waiting(unsigned buf) { return na_rd(NA_NOCBUF_BASE(buf) + NOCBUF_RX_STATUS) & 1u; }
+static inline int na_rx_waiting(unsigned buf)
+{
+    return na_rd(NA_NOCBUF_BASE(buf) + NOCBUF_RX_STATUS) & 1u;
+}
 
 /* Reads the oldest packet of buffer buf: returns the header, fills up to max payload words, drops
  * the rest; *n gets the payload length. Precondition: na_rx_waiting(buf). */

@@ -8,7 +8,7 @@
 #include "na_fw.h"
 
 #define SENDERS 4
-#define COUNT 60
+#define COUNT   60
 
 int main(void)
 {

@@ -7,7 +7,7 @@
 #include "na_fw.h"
 
 #define ROUNDS 8
-#define QUEUE 32
+#define QUEUE  32
 
 static volatile uint32_t q_src[QUEUE], q_val[QUEUE], q_head, q_tail, bad;
 

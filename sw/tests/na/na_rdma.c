@@ -47,8 +47,8 @@ int main(void)
         for (unsigned i = 0; i < NBLOCKS; i++) {
             recv_word(0, w, 4);
             uint32_t off = w[0], size = w[1], sum = w[2];
-            int ok = checksum(dst + off, size) == sum && dst[off - 1] == 0xA5 &&
-                     dst[off + size] == 0xA5;
+            int ok =
+                checksum(dst + off, size) == sum && dst[off - 1] == 0xA5 && dst[off + size] == 0xA5;
             bad += !ok;
             w[0] = ok;
             na_send(1, 0, 2, w, 1);

@@ -9,7 +9,8 @@
 #include "na_fw.h"
 
 #define TARGET 3u
-static volatile uint32_t area[64] = {1};  /* .data: same address in every tile, not cleared at start-up */
+static volatile uint32_t area[64] = {
+    1}; /* .data: same address in every tile, not cleared at start-up */
 static volatile uint32_t faults, fault_tval;
 
 static void on_load_fault(trap_frame_t *frame)
@@ -19,9 +20,9 @@ static void on_load_fault(trap_frame_t *frame)
     trap_skip_instruction(frame);
 }
 
-#define R32(t, p) (*(volatile uint32_t *)RMA_ADDRESS(t, (uint32_t)(p) - TILE_SRAM_BASE))
-#define R16(t, p) (*(volatile uint16_t *)RMA_ADDRESS(t, (uint32_t)(p) - TILE_SRAM_BASE))
-#define R8(t, p) (*(volatile uint8_t *)RMA_ADDRESS(t, (uint32_t)(p) - TILE_SRAM_BASE))
+#define R32(t, p) (*(volatile uint32_t *)RMA_ADDRESS(t, (uint32_t)(p)-TILE_SRAM_BASE))
+#define R16(t, p) (*(volatile uint16_t *)RMA_ADDRESS(t, (uint32_t)(p)-TILE_SRAM_BASE))
+#define R8(t, p)  (*(volatile uint8_t *)RMA_ADDRESS(t, (uint32_t)(p)-TILE_SRAM_BASE))
 
 int main(void)
 {

@@ -17,7 +17,7 @@ __attribute__((constructor)) static void fill_tile_info(void)
     info[TILEINFO_CORES / 4] = SMOKE_HARTS;
     info[TILEINFO_SRAM_BASE / 4] = TILE_SRAM_BASE;
     info[TILEINFO_SRAM_SIZE / 4] = 0x100000u;
-    info[TILEINFO_TIMER_HZ / 4] = 10000000u;   /* virt's CLINT runs at 10 MHz */
+    info[TILEINFO_TIMER_HZ / 4] = 10000000u; /* virt's CLINT runs at 10 MHz */
 }
 
 static __attribute__((noreturn)) void qemu_exit(uint32_t code)

@@ -12,7 +12,7 @@
 
 #include "hal/hal.h"
 
-#define UNMAPPED 0x01000000u
+#define UNMAPPED   0x01000000u
 #define ITERATIONS 10000u
 
 static int failures;
@@ -128,7 +128,7 @@ static void secondary(uint32_t hart)
 int main(void)
 {
     uint32_t hart = hart_id();
-    errno = (int)hart;   /* TLS: each hart has its own errno */
+    errno = (int)hart; /* TLS: each hart has its own errno */
     for (uint32_t i = 0; i < ITERATIONS; i++) {
         atomic_fetch_add_u32(&counter_amo, 1);
         spin_lock(&lock);
@@ -182,8 +182,9 @@ int main(void)
     if (status == 0) {
         csr_clear(mstatus, MSTATUS_MPP | MSTATUS_MPIE);
         csr_write(mepc, (uint32_t)user_main);
-        __asm__ volatile("csrw mscratch, sp\n mv sp, %0\n mret" ::"r"(user_stack + sizeof user_stack)
-                         : "memory");
+        __asm__ volatile(
+            "csrw mscratch, sp\n mv sp, %0\n mret" ::"r"(user_stack + sizeof user_stack)
+            : "memory");
     }
     csr_write(mscratch, 0);
     check(status == 7 && user_written == 5 && user_illegal_tval == 0x30002573u,

@@ -16,10 +16,10 @@ extern "C" {
 #endif
 
 typedef struct elf_segment {
-    uint32_t paddr;       /* physical load address */
-    uint32_t filesz;      /* bytes of data[] to copy */
-    uint32_t memsz;       /* memsz > filesz: the rest is zero filled */
-    const uint8_t *data;  /* filesz bytes, owned by the image (NULL if filesz == 0) */
+    uint32_t paddr;      /* physical load address */
+    uint32_t filesz;     /* bytes of data[] to copy */
+    uint32_t memsz;      /* memsz > filesz: the rest is zero filled */
+    const uint8_t *data; /* filesz bytes, owned by the image (NULL if filesz == 0) */
 } elf_segment;
 
 typedef struct elf_image elf_image; /* owns the file data */
@@ -41,7 +41,8 @@ int elf_image_symbol(const elf_image *img, const char *name, uint32_t *value);
 /* The function symbol (STT_FUNC) whose [value, value + size) holds addr, else the nearest function
  * or object symbol at or below addr (a hand-written routine has no size): its name into buf and
  * addr - value into *offset. Returns 0, or -1 if there is none. */
-int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len, uint32_t *offset);
+int elf_image_symbol_at(const elf_image *img, uint32_t addr, char *buf, size_t len,
+                        uint32_t *offset);
 /* Sections that occupy memory at run time (SHF_ALLOC, with a size), in section-header order:
  * name, address and size; returns -1 when i is past the last one. */
 int elf_image_alloc_section(const elf_image *img, size_t i, const char **name, uint32_t *addr,

@@ -15,10 +15,10 @@ namespace tiles {
 struct atomic_ext : tlm::tlm_extension<atomic_ext> {
     enum class op { cas, fetch_add };
     op kind = op::fetch_add;
-    uint32_t compare = 0;     // cas: expected old value
-    uint32_t old_value = 0;   // out: the word before the operation
-    bool success = false;     // out: cas matched (fetch_add: always true)
-    bool performed = false;   // out: the target executed the operation atomically
+    uint32_t compare = 0;    // cas: expected old value
+    uint32_t old_value = 0;  // out: the word before the operation
+    bool success = false;    // out: cas matched (fetch_add: always true)
+    bool performed = false;  // out: the target executed the operation atomically
 
     tlm::tlm_extension_base *clone() const override { return new atomic_ext(*this); }
     void copy_from(const tlm::tlm_extension_base &e) override {

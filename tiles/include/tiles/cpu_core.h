@@ -46,8 +46,8 @@ public:
         run_control_if *run_control = nullptr;
         std::function<uint64_t(const sc_core::sc_time &)> read_mtime;  // CLINT mtime at now+offset
         std::function<void(const std::string &)> trace_trap;           // null: no trap tracing
-        std::string label;  // "[x,y:c]" for messages
-        core_debug_if *debug = nullptr;  // null: no debugger (--gdb not given)
+        std::string label;                                             // "[x,y:c]" for messages
+        core_debug_if *debug = nullptr;   // null: no debugger (--gdb not given)
         trace::tracer *tracer = nullptr;  // null: no timeline trace (--trace not given)
         trace::event_log *log = nullptr;  // null: no instruction/event log (--log not given)
         semihosting *semihost = nullptr;  // null: semihosting off (the ebreak traps)
@@ -97,7 +97,8 @@ private:
     rv_run_status run_slice(uint64_t limit, const debug_slice &dbg, rv_debug_hit &hit);
     // The code pages the checked loop must run (breakpoints, the logged address range); false if
     // they are too many to watch (then every instruction is checked).
-    bool code_watch_ranges(const rv_debug_points *points, bool logging, std::vector<uint32_t> &out) const;
+    bool code_watch_ranges(const rv_debug_points *points, bool logging,
+                           std::vector<uint32_t> &out) const;
 
     static int bus_access_thunk(void *ctx, rv_cpu *, enum rv_access kind, uint32_t addr, void *data,
                                 uint32_t len, uint32_t *extra);
@@ -127,21 +128,21 @@ private:
     initiator_id id_ext_;
     sc_core::sc_event wake_event_;
     bool started_ = false, halted_ = true, sleeping_ = false;
-    bool in_access_ = false;       // inside device_access (b_transport may wait)
+    bool in_access_ = false;        // inside device_access (b_transport may wait)
     bool restart_pending_ = false;  // restart() came while in a device access or asleep
     uint32_t restart_pc_ = 0;
     sc_core::sc_event restart_event_;  // wakes the thread of a core that had halted
     core_stats stats_;
-    trace::track_id track_ = 0;  // this core's timeline track (0: not traced)
-    unsigned trap_depth_ = 0;     // trap slices open on the track
+    trace::track_id track_ = 0;                 // this core's timeline track (0: not traced)
+    unsigned trap_depth_ = 0;                   // trap slices open on the track
     bool log_insn_ = false, log_mmio_ = false;  // this core's instructions/accesses are logged
-    bool log_commit_ = false;                    // ... its retired instructions with values
-    bool log_steps_ = false;                     // insn or commit: the per-instruction log hook
+    bool log_commit_ = false;                   // ... its retired instructions with values
+    bool log_steps_ = false;                    // insn or commit: the per-instruction log hook
     uint64_t log_path_steps_ = 0;
     rv_commit commit_{};
     uint64_t commit_cycle_ = 0;  // the cycle the logged instruction began in
     rv_debug_points log_points_{};
-    std::vector<uint32_t> watched_;              // the code watch installed in the ISS
+    std::vector<uint32_t> watched_;  // the code watch installed in the ISS
     uint64_t watched_generation_ = ~0ull;
     bool watched_logging_ = false;
     struct {

@@ -7,8 +7,8 @@
 namespace tiles {
 
 struct initiator_id : tlm::tlm_extension<initiator_id> {
-    unsigned core = 0;          // index of the core in its tile (= mhartid)
-    uint64_t core_cycles = 0;   // the core's cycle count when it issued the access
+    unsigned core = 0;            // index of the core in its tile (= mhartid)
+    uint64_t core_cycles = 0;     // the core's cycle count when it issued the access
     bool halt_requested = false;  // set by a device: the core must stop after this access
 
     tlm::tlm_extension_base *clone() const override { return new initiator_id(*this); }

@@ -51,7 +51,10 @@ private:
     int *handle(uint32_t h);  // the host descriptor of a handle, or nullptr (errno EBADF)
     bool read_words(cpu_core &core, uint32_t addr, uint32_t *w, unsigned n);
     bool read_string(cpu_core &core, uint32_t addr, uint32_t len, std::string &out);
-    int32_t fail(int e) { errno_ = e; return -1; }
+    int32_t fail(int e) {
+        errno_ = e;
+        return -1;
+    }
 
     int root_;
     uint64_t epoch_, clock_hz_;

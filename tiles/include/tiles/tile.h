@@ -31,9 +31,9 @@ public:
         core_debug_if *debug = nullptr;       // the debugger every core reports to (--gdb)
         trace::tracer *tracer = nullptr;      // the timeline every core records into (--trace)
         trace::event_log *log = nullptr;      // the instruction and event log (--log)
-        rv_jit_pool *jit_pool = nullptr;      // translated code the cores share (null: each its own)
-        int semihosting_root = -1;            // semihosting's directory (-1: semihosting off)
-        uint64_t semihosting_epoch = 0;       // SYS_TIME at simulated time 0
+        rv_jit_pool *jit_pool = nullptr;  // translated code the cores share (null: each its own)
+        int semihosting_root = -1;        // semihosting's directory (-1: semihosting off)
+        uint64_t semihosting_epoch = 0;   // SYS_TIME at simulated time 0
     };
 
     tile(sc_core::sc_module_name name, const tile_config &config, const tile_geometry &geometry,

@@ -35,12 +35,15 @@ public:
 
     uint64_t transactions() const { return transactions_; }
     uint64_t decode_errors() const { return decode_errors_; }
-    uint64_t busy_cycles() const { return busy_cycles_; }   // cycles the bus was occupied
-    uint64_t words() const { return words_; }               // 32-bit words carried (energy model)
-    uint64_t wait_cycles() const { return wait_cycles_; }   // cycles transactions waited for it
+    uint64_t busy_cycles() const { return busy_cycles_; }  // cycles the bus was occupied
+    uint64_t words() const { return words_; }              // 32-bit words carried (energy model)
+    uint64_t wait_cycles() const { return wait_cycles_; }  // cycles transactions waited for it
 
 private:
-    struct range { uint64_t base, size; std::string label; };
+    struct range {
+        uint64_t base, size;
+        std::string label;
+    };
     int decode(uint64_t addr, unsigned len) const;
     void b_transport(int master, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     bool get_direct_mem_ptr(int master, tlm::tlm_generic_payload &trans, tlm::tlm_dmi &dmi);

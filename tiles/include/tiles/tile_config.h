@@ -12,9 +12,9 @@ struct tile_config {
     unsigned sram_read_latency = 1;   // cycles added to every SRAM load
     unsigned sram_write_latency = 1;  // cycles added to every SRAM store
     unsigned device_latency = 2;      // cycles of a register access to a tile device
-    unsigned bus_word_cycles = 1;     // tile bus: cycles each 32-bit word of a transaction occupies it
-    unsigned timer_divider = 10;      // core cycles per mtime tick
-    uint32_t arg = 0;                 // tile.arg, read by the firmware from the tile information block
+    unsigned bus_word_cycles = 1;  // tile bus: cycles each 32-bit word of a transaction occupies it
+    unsigned timer_divider = 10;   // core cycles per mtime tick
+    uint32_t arg = 0;              // tile.arg, read by the firmware from the tile information block
     rv_timing timing{};
     rv_engine engine = RV_ENGINE_JIT;  // how the ISS runs code (same simulation with every engine)
     bool trace_traps = false;

@@ -26,34 +26,34 @@
 
 /* Return values of running a block (rv_block_exec, rv_jit_run's blocks) besides RV_STEP_CONTINUE. */
 enum rv_block_exit {
-    RV_BLOCK_NEXT0 = 0,  /* finished; the successor is chain slot 0 (fall-through or jump target) */
-    RV_BLOCK_NEXT1 = 1,  /* finished with a taken branch; the successor is chain slot 1 */
-    RV_BLOCK_LEFT = 2,   /* finished with a computed target, or left early: back to the dispatcher */
+    RV_BLOCK_NEXT0 = 0, /* finished; the successor is chain slot 0 (fall-through or jump target) */
+    RV_BLOCK_NEXT1 = 1, /* finished with a taken branch; the successor is chain slot 1 */
+    RV_BLOCK_LEFT = 2,  /* finished with a computed target, or left early: back to the dispatcher */
     RV_BLOCK_LOCKUP = 3, /* a trap in the block locked the hart up */
 };
 
 typedef struct rv_binsn {
     uint8_t op, rd, rs1, rs2;
     int32_t imm;
-    uint16_t offset;       /* bytes from the block's first instruction */
+    uint16_t offset; /* bytes from the block's first instruction */
     uint8_t len;
-    uint8_t loads_before;  /* loads, stores, muls and divs of the block before this instruction */
+    uint8_t loads_before; /* loads, stores, muls and divs of the block before this instruction */
     uint8_t stores_before;
     uint8_t muls_before;
     uint8_t divs_before;
     uint8_t pad[1];
-    uint32_t cycles;       /* class cycles of the instructions up to and including this one */
+    uint32_t cycles; /* class cycles of the instructions up to and including this one */
 } rv_binsn;
 
 typedef struct rv_block {
-    uint32_t vpc;            /* virtual pc of the first instruction: the lookup key */
-    uint32_t end_pc;         /* pc after the last instruction (fall-through) */
-    uint32_t cycles;         /* class cycles of all instructions, a final branch counted not taken */
-    uint32_t bound;          /* the last instruction starts at most this many cycles after entry */
+    uint32_t vpc;    /* virtual pc of the first instruction: the lookup key */
+    uint32_t end_pc; /* pc after the last instruction (fall-through) */
+    uint32_t cycles; /* class cycles of all instructions, a final branch counted not taken */
+    uint32_t bound;  /* the last instruction starts at most this many cycles after entry */
     uint16_t count, loads, stores, muls, divs;
-    uint16_t runs;           /* executions by the block interpreter, for the JIT's hotness test */
-    struct rv_block *next[2];  /* chained successors in the same page (RV_BLOCK_NEXT0/1) */
-    void *code;              /* translated host code, or NULL */
+    uint16_t runs;            /* executions by the block interpreter, for the JIT's hotness test */
+    struct rv_block *next[2]; /* chained successors in the same page (RV_BLOCK_NEXT0/1) */
+    void *code;               /* translated host code, or NULL */
     rv_binsn insn[];
 } rv_block;
 
@@ -87,7 +87,8 @@ rv_block **rv_block_slot(rv_cpu *cpu, uint32_t pc);
 rv_block *rv_block_build(rv_cpu *cpu, uint32_t pc);
 
 /* block_run.c */
-int rv_block_engine_run(rv_cpu *cpu);  /* the run loop of the block engines: RV_STEP_CONTINUE or a status */
+int rv_block_engine_run(
+    rv_cpu *cpu); /* the run loop of the block engines: RV_STEP_CONTINUE or a status */
 /* The memory access of instruction i of b when it misses the fast path: counters to their values
  * at that instruction, the interpreter's slow path, then pc past it. RV_BLOCK_LEFT or RV_BLOCK_LOCKUP. */
 int rv_block_mem_slow(rv_cpu *cpu, const rv_block *b, unsigned i);

@@ -10,15 +10,9 @@ static bool is_block_op(unsigned op)
     return (op >= RV_OP_LUI && op <= RV_OP_REMU) || op == RV_OP_FENCE;
 }
 
-static bool ends_block(unsigned op)
-{
-    return op >= RV_OP_JAL && op <= RV_OP_BGEU;
-}
+static bool ends_block(unsigned op) { return op >= RV_OP_JAL && op <= RV_OP_BGEU; }
 
-static bool is_memory_op(unsigned op)
-{
-    return op >= RV_OP_LB && op <= RV_OP_SW;
-}
+static bool is_memory_op(unsigned op) { return op >= RV_OP_LB && op <= RV_OP_SW; }
 
 rv_block *rv_block_build(rv_cpu *cpu, uint32_t pc)
 {

@@ -41,7 +41,7 @@ void *rv_arena_alloc(rv_arena_chunk **head, size_t size)
             return NULL;
         n->size = cap;
         n->used = 0;
-        n->next = c;  /* the newest chunk first: only it has room */
+        n->next = c; /* the newest chunk first: only it has room */
         *head = c = n;
     }
     void *p = c->data + c->used;
@@ -93,10 +93,7 @@ void rv_blocks_reset(rv_cpu *cpu)
     cpu->blk.stale = false;
 }
 
-void *rv_blocks_alloc(rv_cpu *cpu, size_t size)
-{
-    return rv_arena_alloc(&cpu->blk.arena, size);
-}
+void *rv_blocks_alloc(rv_cpu *cpu, size_t size) { return rv_arena_alloc(&cpu->blk.arena, size); }
 
 rv_block **rv_block_slot(rv_cpu *cpu, uint32_t pc)
 {

@@ -5,40 +5,39 @@
 
 #include <string.h>
 
-
 /* Fast-path load or store through the TLB's host pointer, as the interpreter's LOAD/STORE; on a
  * miss the block is left through the interpreter's slow path. */
-#define LOAD(len, convert)                                                                          \
-    do {                                                                                            \
-        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
-        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_READ][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];    \
-        if (RV_UNLIKELY(e_->vpn != (a_ >> RV_PAGE_SHIFT) || !e_->host || (a_ & ((len)-1u))))        \
-            return rv_block_mem_slow(cpu, b, (unsigned)(in - b->insn));                             \
-        uint32_t v_ = 0;                                                                            \
-        memcpy(&v_, e_->host + (a_ & RV_PAGE_MASK), (len));                                         \
-        cpu->stats.cycles += e_->latency;                                                           \
-        x[in->rd] = convert(v_);                                                                    \
+#define LOAD(len, convert)                                                                       \
+    do {                                                                                         \
+        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                            \
+        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_READ][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE]; \
+        if (RV_UNLIKELY(e_->vpn != (a_ >> RV_PAGE_SHIFT) || !e_->host || (a_ & ((len)-1u))))     \
+            return rv_block_mem_slow(cpu, b, (unsigned)(in - b->insn));                          \
+        uint32_t v_ = 0;                                                                         \
+        memcpy(&v_, e_->host + (a_ & RV_PAGE_MASK), (len));                                      \
+        cpu->stats.cycles += e_->latency;                                                        \
+        x[in->rd] = convert(v_);                                                                 \
     } while (0)
 
-#define STORE(len)                                                                                  \
-    do {                                                                                            \
-        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
-        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_WRITE][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];   \
-        if (RV_UNLIKELY(e_->vpn != (a_ >> RV_PAGE_SHIFT) || !e_->host || (a_ & ((len)-1u))))        \
-            return rv_block_mem_slow(cpu, b, (unsigned)(in - b->insn));                             \
-        uint32_t v_ = x[in->rs2];                                                                   \
-        memcpy(e_->host + (a_ & RV_PAGE_MASK), &v_, (len));                                         \
-        cpu->stats.cycles += e_->latency;                                                           \
-        rv_invalidate_reservations(cpu, e_->ppn_base | (a_ & RV_PAGE_MASK), (len));                 \
+#define STORE(len)                                                                                \
+    do {                                                                                          \
+        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                             \
+        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_WRITE][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE]; \
+        if (RV_UNLIKELY(e_->vpn != (a_ >> RV_PAGE_SHIFT) || !e_->host || (a_ & ((len)-1u))))      \
+            return rv_block_mem_slow(cpu, b, (unsigned)(in - b->insn));                           \
+        uint32_t v_ = x[in->rs2];                                                                 \
+        memcpy(e_->host + (a_ & RV_PAGE_MASK), &v_, (len));                                       \
+        cpu->stats.cycles += e_->latency;                                                         \
+        rv_invalidate_reservations(cpu, e_->ppn_base | (a_ & RV_PAGE_MASK), (len));               \
     } while (0)
 
-#define BRANCH(cond)                                                                                \
-    do {                                                                                            \
-        if (cond) {                                                                                 \
-            next = pc + (uint32_t)in->imm;                                                          \
-            exit = RV_BLOCK_NEXT1;                                                                  \
-        }                                                                                           \
-        branch = true;                                                                              \
+#define BRANCH(cond)                       \
+    do {                                   \
+        if (cond) {                        \
+            next = pc + (uint32_t)in->imm; \
+            exit = RV_BLOCK_NEXT1;         \
+        }                                  \
+        branch = true;                     \
     } while (0)
 
 /* Counters and pc as the interpreter has them before instruction i (not the first; no branch yet). */
@@ -72,7 +71,10 @@ static RV_ALWAYS_INLINE int exec(rv_cpu *cpu, const rv_block *b, bool partial)
         switch ((enum rv_op)in->op) {
         case RV_OP_LUI: x[in->rd] = (uint32_t)in->imm; break;
         case RV_OP_AUIPC: x[in->rd] = pc + (uint32_t)in->imm; break;
-        case RV_OP_JAL: x[in->rd] = pc + in->len; next = pc + (uint32_t)in->imm; break;
+        case RV_OP_JAL:
+            x[in->rd] = pc + in->len;
+            next = pc + (uint32_t)in->imm;
+            break;
         case RV_OP_JALR: {
             uint32_t target = (x[in->rs1] + (uint32_t)in->imm) & ~1u;
             x[in->rd] = pc + in->len;
@@ -107,12 +109,6 @@ static RV_ALWAYS_INLINE int exec(rv_cpu *cpu, const rv_block *b, bool partial)
     return exit;
 }
 
-int rv_block_exec(rv_cpu *cpu, const rv_block *b)
-{
-    return exec(cpu, b, false);
-}
+int rv_block_exec(rv_cpu *cpu, const rv_block *b) { return exec(cpu, b, false); }
 
-int rv_block_exec_partial(rv_cpu *cpu, const rv_block *b)
-{
-    return exec(cpu, b, true);
-}
+int rv_block_exec_partial(rv_cpu *cpu, const rv_block *b) { return exec(cpu, b, true); }

@@ -74,7 +74,7 @@ int rv_block_mem_slow(rv_cpu *cpu, const rv_block *b, unsigned i)
     uint32_t addr = x[in->rs1] + (uint32_t)in->imm;
     unsigned op = in->op, rd = in->rd; /* b may be dropped by a callback: read it first */
     uint32_t next = pc + in->len;
-    static const uint8_t size[] = { 1, 2, 4, 1, 2, 1, 2, 4 };
+    static const uint8_t size[] = {1, 2, 4, 1, 2, 1, 2, 4};
     uint32_t len = size[op - RV_OP_LB];
     if (op >= RV_OP_SB) {
         if (!rv_store_slow(cpu, addr, len, x[in->rs2]))

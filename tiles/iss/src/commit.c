@@ -11,21 +11,36 @@
 static bool writes_rd(unsigned op)
 {
     switch ((enum rv_op)op) {
-    case RV_OP_BEQ: case RV_OP_BNE: case RV_OP_BLT: case RV_OP_BGE: case RV_OP_BLTU: case RV_OP_BGEU:
-    case RV_OP_SB: case RV_OP_SH: case RV_OP_SW:
-    case RV_OP_FENCE: case RV_OP_FENCE_I: case RV_OP_ECALL: case RV_OP_EBREAK: case RV_OP_MRET:
-    case RV_OP_SRET: case RV_OP_WFI: case RV_OP_SFENCE_VMA: case RV_OP_ILLEGAL: case RV_OP_UNDECODED:
-        return false;
-    default:
-        return op < RV_OP_COUNT;
+    case RV_OP_BEQ:
+    case RV_OP_BNE:
+    case RV_OP_BLT:
+    case RV_OP_BGE:
+    case RV_OP_BLTU:
+    case RV_OP_BGEU:
+    case RV_OP_SB:
+    case RV_OP_SH:
+    case RV_OP_SW:
+    case RV_OP_FENCE:
+    case RV_OP_FENCE_I:
+    case RV_OP_ECALL:
+    case RV_OP_EBREAK:
+    case RV_OP_MRET:
+    case RV_OP_SRET:
+    case RV_OP_WFI:
+    case RV_OP_SFENCE_VMA:
+    case RV_OP_ILLEGAL:
+    case RV_OP_UNDECODED: return false;
+    default: return op < RV_OP_COUNT;
     }
 }
 
 static unsigned load_size(unsigned op)
 {
     switch ((enum rv_op)op) {
-    case RV_OP_LB: case RV_OP_LBU: return 1;
-    case RV_OP_LH: case RV_OP_LHU: return 2;
+    case RV_OP_LB:
+    case RV_OP_LBU: return 1;
+    case RV_OP_LH:
+    case RV_OP_LHU: return 2;
     case RV_OP_LW: return 4;
     default: return 0;
     }

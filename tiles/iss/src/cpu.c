@@ -52,7 +52,8 @@ void rv_cpu_reset(rv_cpu *cpu, uint32_t pc)
 int rv_cpu_add_dmi(rv_cpu *cpu, uint32_t base, uint32_t size, uint8_t *host, uint32_t read_latency,
                    uint32_t write_latency)
 {
-    if (cpu->dmi_count >= RV_MAX_DMI || size == 0 || !host || (uint64_t)base + size > 0x100000000ull)
+    if (cpu->dmi_count >= RV_MAX_DMI || size == 0 || !host ||
+        (uint64_t)base + size > 0x100000000ull)
         return -1;
     for (unsigned i = 0; i < cpu->dmi_count; i++) {
         const rv_dmi *d = &cpu->dmi[i];
@@ -61,7 +62,8 @@ int rv_cpu_add_dmi(rv_cpu *cpu, uint32_t base, uint32_t size, uint8_t *host, uin
     }
     rv_dmi *d = &cpu->dmi[cpu->dmi_count];
     /* the decode cache covers whole 4 KiB pages of the region (partial pages are fetched uncached) */
-    uint32_t pages = (uint32_t)(((uint64_t)(base & RV_PAGE_MASK) + size + RV_PAGE_MASK) >> RV_PAGE_SHIFT);
+    uint32_t pages =
+        (uint32_t)(((uint64_t)(base & RV_PAGE_MASK) + size + RV_PAGE_MASK) >> RV_PAGE_SHIFT);
     d->code = calloc(pages, sizeof *d->code);
     if (!d->code)
         return -1;
@@ -81,15 +83,9 @@ int rv_cpu_add_dmi(rv_cpu *cpu, uint32_t base, uint32_t size, uint8_t *host, uin
     return 0;
 }
 
-void rv_cpu_flush_decode_cache(rv_cpu *cpu)
-{
-    rv_decode_cache_flush(cpu);
-}
+void rv_cpu_flush_decode_cache(rv_cpu *cpu) { rv_decode_cache_flush(cpu); }
 
-rv_engine rv_cpu_engine(const rv_cpu *cpu)
-{
-    return cpu->blk.engine;
-}
+rv_engine rv_cpu_engine(const rv_cpu *cpu) { return cpu->blk.engine; }
 
 void rv_cpu_engine_counters(const rv_cpu *cpu, rv_engine_counters *out)
 {
@@ -122,10 +118,7 @@ bool rv_cpu_irq_pending(const rv_cpu *cpu)
     return (rv_pending_interrupts(cpu) & cpu->csr.mie) != 0;
 }
 
-void rv_cpu_add_cycles(rv_cpu *cpu, uint64_t cycles)
-{
-    cpu->stats.cycles += cycles;
-}
+void rv_cpu_add_cycles(rv_cpu *cpu, uint64_t cycles) { cpu->stats.cycles += cycles; }
 
 uint64_t rv_cpu_cycles(const rv_cpu *cpu) { return cpu->stats.cycles; }
 uint64_t rv_cpu_instret(const rv_cpu *cpu) { return cpu->stats.instret; }
@@ -136,10 +129,7 @@ uint64_t rv_cpu_steps(const rv_cpu *cpu)
 const rv_cpu_stats *rv_cpu_get_stats(const rv_cpu *cpu) { return &cpu->stats; }
 uint32_t rv_cpu_get_pc(const rv_cpu *cpu) { return cpu->pc; }
 
-void rv_cpu_set_pc(rv_cpu *cpu, uint32_t pc)
-{
-    cpu->pc = pc & ~1u;
-}
+void rv_cpu_set_pc(rv_cpu *cpu, uint32_t pc) { cpu->pc = pc & ~1u; }
 
 uint32_t rv_cpu_get_reg(const rv_cpu *cpu, unsigned index)
 {
@@ -174,7 +164,10 @@ bool rv_cpu_write_csr(rv_cpu *cpu, uint32_t csr, uint32_t value)
 
 void rv_cpu_lockup(const rv_cpu *cpu, uint32_t *cause, uint32_t *pc, uint32_t *tval)
 {
-    if (cause) *cause = cpu->lockup_cause;
-    if (pc) *pc = cpu->lockup_pc;
-    if (tval) *tval = cpu->lockup_tval;
+    if (cause)
+        *cause = cpu->lockup_cause;
+    if (pc)
+        *pc = cpu->lockup_pc;
+    if (tval)
+        *tval = cpu->lockup_tval;
 }

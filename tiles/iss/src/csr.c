@@ -10,40 +10,87 @@
 #include "cpu_internal.h"
 
 enum {
-    CSR_SSTATUS = 0x100, CSR_SIE = 0x104, CSR_STVEC = 0x105, CSR_SCOUNTEREN = 0x106, CSR_SENVCFG = 0x10a,
-    CSR_SSCRATCH = 0x140, CSR_SEPC = 0x141, CSR_SCAUSE = 0x142, CSR_STVAL = 0x143, CSR_SIP = 0x144,
+    CSR_SSTATUS = 0x100,
+    CSR_SIE = 0x104,
+    CSR_STVEC = 0x105,
+    CSR_SCOUNTEREN = 0x106,
+    CSR_SENVCFG = 0x10a,
+    CSR_SSCRATCH = 0x140,
+    CSR_SEPC = 0x141,
+    CSR_SCAUSE = 0x142,
+    CSR_STVAL = 0x143,
+    CSR_SIP = 0x144,
     CSR_SATP = 0x180,
-    CSR_MSTATUS = 0x300, CSR_MISA = 0x301, CSR_MEDELEG = 0x302, CSR_MIDELEG = 0x303, CSR_MIE = 0x304,
-    CSR_MTVEC = 0x305, CSR_MCOUNTEREN = 0x306, CSR_MENVCFG = 0x30a, CSR_MSTATUSH = 0x310,
-    CSR_MENVCFGH = 0x31a, CSR_MCOUNTINHIBIT = 0x320, CSR_MHPMEVENT3 = 0x323, CSR_MHPMEVENT31 = 0x33f,
-    CSR_MSCRATCH = 0x340, CSR_MEPC = 0x341, CSR_MCAUSE = 0x342, CSR_MTVAL = 0x343, CSR_MIP = 0x344,
-    CSR_PMPCFG0 = 0x3a0, CSR_PMPCFG3 = 0x3a3, CSR_PMPADDR0 = 0x3b0, CSR_PMPADDR15 = 0x3bf,
-    CSR_MCYCLE = 0xb00, CSR_MINSTRET = 0xb02, CSR_MHPMCOUNTER3 = 0xb03, CSR_MHPMCOUNTER31 = 0xb1f,
-    CSR_MCYCLEH = 0xb80, CSR_MINSTRETH = 0xb82, CSR_MHPMCOUNTER3H = 0xb83, CSR_MHPMCOUNTER31H = 0xb9f,
-    CSR_CYCLE = 0xc00, CSR_TIME = 0xc01, CSR_INSTRET = 0xc02, CSR_HPMCOUNTER3 = 0xc03,
-    CSR_HPMCOUNTER31 = 0xc1f, CSR_CYCLEH = 0xc80, CSR_TIMEH = 0xc81, CSR_INSTRETH = 0xc82,
-    CSR_HPMCOUNTER3H = 0xc83, CSR_HPMCOUNTER31H = 0xc9f,
-    CSR_MVENDORID = 0xf11, CSR_MARCHID = 0xf12, CSR_MIMPID = 0xf13, CSR_MHARTID = 0xf14,
+    CSR_MSTATUS = 0x300,
+    CSR_MISA = 0x301,
+    CSR_MEDELEG = 0x302,
+    CSR_MIDELEG = 0x303,
+    CSR_MIE = 0x304,
+    CSR_MTVEC = 0x305,
+    CSR_MCOUNTEREN = 0x306,
+    CSR_MENVCFG = 0x30a,
+    CSR_MSTATUSH = 0x310,
+    CSR_MENVCFGH = 0x31a,
+    CSR_MCOUNTINHIBIT = 0x320,
+    CSR_MHPMEVENT3 = 0x323,
+    CSR_MHPMEVENT31 = 0x33f,
+    CSR_MSCRATCH = 0x340,
+    CSR_MEPC = 0x341,
+    CSR_MCAUSE = 0x342,
+    CSR_MTVAL = 0x343,
+    CSR_MIP = 0x344,
+    CSR_PMPCFG0 = 0x3a0,
+    CSR_PMPCFG3 = 0x3a3,
+    CSR_PMPADDR0 = 0x3b0,
+    CSR_PMPADDR15 = 0x3bf,
+    CSR_MCYCLE = 0xb00,
+    CSR_MINSTRET = 0xb02,
+    CSR_MHPMCOUNTER3 = 0xb03,
+    CSR_MHPMCOUNTER31 = 0xb1f,
+    CSR_MCYCLEH = 0xb80,
+    CSR_MINSTRETH = 0xb82,
+    CSR_MHPMCOUNTER3H = 0xb83,
+    CSR_MHPMCOUNTER31H = 0xb9f,
+    CSR_CYCLE = 0xc00,
+    CSR_TIME = 0xc01,
+    CSR_INSTRET = 0xc02,
+    CSR_HPMCOUNTER3 = 0xc03,
+    CSR_HPMCOUNTER31 = 0xc1f,
+    CSR_CYCLEH = 0xc80,
+    CSR_TIMEH = 0xc81,
+    CSR_INSTRETH = 0xc82,
+    CSR_HPMCOUNTER3H = 0xc83,
+    CSR_HPMCOUNTER31H = 0xc9f,
+    CSR_MVENDORID = 0xf11,
+    CSR_MARCHID = 0xf12,
+    CSR_MIMPID = 0xf13,
+    CSR_MHARTID = 0xf14,
     CSR_MCONFIGPTR = 0xf15,
-    CSR_TSELECT = 0x7a0, CSR_TDATA1 = 0x7a1, CSR_TDATA2 = 0x7a2, CSR_TDATA3 = 0x7a3, CSR_TINFO = 0x7a4,
+    CSR_TSELECT = 0x7a0,
+    CSR_TDATA1 = 0x7a1,
+    CSR_TDATA2 = 0x7a2,
+    CSR_TDATA3 = 0x7a3,
+    CSR_TINFO = 0x7a4,
 };
 
-#define MISA_VALUE (0x40000000u | (1u << 0) | (1u << 2) | (1u << 8) | (1u << 12) | (1u << 18) | (1u << 20))
-#define MSTATUS_WRITABLE (MSTATUS_SIE | MSTATUS_MIE | MSTATUS_SPIE | MSTATUS_MPIE | MSTATUS_SPP | \
-                          MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TVM |    \
-                          MSTATUS_TW | MSTATUS_TSR)
-#define SSTATUS_MASK (MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP | MSTATUS_SUM | MSTATUS_MXR)
-#define MEDELEG_WRITABLE 0xb3ffu /* every exception but ecall-from-M (11) and reserved 10, 14 */
-#define MIE_WRITABLE MIP_ALL_MASK
-#define MIP_M_WRITABLE MIP_S_MASK
-#define COUNTINHIBIT_WRITABLE 0x5u /* CY and IR; hpm counters are hard-wired to zero */
-#define SATP_WRITABLE 0x803fffffu  /* MODE and PPN; ASID is 0 bits wide */
-#define PMPCFG_L 0x80u
-#define PMPCFG_A_TOR 0x08u
+#define MISA_VALUE \
+    (0x40000000u | (1u << 0) | (1u << 2) | (1u << 8) | (1u << 12) | (1u << 18) | (1u << 20))
+#define MSTATUS_WRITABLE                                                                   \
+    (MSTATUS_SIE | MSTATUS_MIE | MSTATUS_SPIE | MSTATUS_MPIE | MSTATUS_SPP | MSTATUS_MPP | \
+     MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TVM | MSTATUS_TW | MSTATUS_TSR)
+#define SSTATUS_MASK          (MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP | MSTATUS_SUM | MSTATUS_MXR)
+#define MEDELEG_WRITABLE      0xb3ffu /* every exception but ecall-from-M (11) and reserved 10, 14 */
+#define MIE_WRITABLE          MIP_ALL_MASK
+#define MIP_M_WRITABLE        MIP_S_MASK
+#define COUNTINHIBIT_WRITABLE 0x5u        /* CY and IR; hpm counters are hard-wired to zero */
+#define SATP_WRITABLE         0x803fffffu /* MODE and PPN; ASID is 0 bits wide */
+#define PMPCFG_L              0x80u
+#define PMPCFG_A_TOR          0x08u
 
 static uint64_t live_cycles(const rv_cpu *cpu)
 {
-    return (cpu->csr.mcountinhibit & 1u) ? cpu->csr.mcycle_frozen : cpu->stats.cycles + cpu->csr.mcycle_offset;
+    return (cpu->csr.mcountinhibit & 1u) ? cpu->csr.mcycle_frozen
+                                         : cpu->stats.cycles + cpu->csr.mcycle_offset;
 }
 
 static uint64_t live_instret(const rv_cpu *cpu)
@@ -98,11 +145,16 @@ bool rv_csr_read_raw(const rv_cpu *cpu, uint32_t csr, uint32_t *value)
     case CSR_MCAUSE: v = c->mcause; break;
     case CSR_MTVAL: v = c->mtval; break;
     case CSR_MIP: v = rv_pending_interrupts(cpu); break;
-    case CSR_MCYCLE: case CSR_CYCLE: v = (uint32_t)live_cycles(cpu); break;
-    case CSR_MCYCLEH: case CSR_CYCLEH: v = (uint32_t)(live_cycles(cpu) >> 32); break;
-    case CSR_MINSTRET: case CSR_INSTRET: v = (uint32_t)live_instret(cpu); break;
-    case CSR_MINSTRETH: case CSR_INSTRETH: v = (uint32_t)(live_instret(cpu) >> 32); break;
-    case CSR_TIME: case CSR_TIMEH:
+    case CSR_MCYCLE:
+    case CSR_CYCLE: v = (uint32_t)live_cycles(cpu); break;
+    case CSR_MCYCLEH:
+    case CSR_CYCLEH: v = (uint32_t)(live_cycles(cpu) >> 32); break;
+    case CSR_MINSTRET:
+    case CSR_INSTRET: v = (uint32_t)live_instret(cpu); break;
+    case CSR_MINSTRETH:
+    case CSR_INSTRETH: v = (uint32_t)(live_instret(cpu) >> 32); break;
+    case CSR_TIME:
+    case CSR_TIMEH:
         if (!cpu->cfg.read_time)
             return false;
         {
@@ -110,14 +162,21 @@ bool rv_csr_read_raw(const rv_cpu *cpu, uint32_t csr, uint32_t *value)
             v = csr == CSR_TIME ? (uint32_t)t : (uint32_t)(t >> 32);
         }
         break;
-    case CSR_MVENDORID: case CSR_MARCHID: case CSR_MIMPID: case CSR_MCONFIGPTR: v = 0; break;
+    case CSR_MVENDORID:
+    case CSR_MARCHID:
+    case CSR_MIMPID:
+    case CSR_MCONFIGPTR: v = 0; break;
     case CSR_MHARTID: v = cpu->cfg.hart_id; break;
-    case CSR_TSELECT: case CSR_TDATA1: case CSR_TDATA2: case CSR_TDATA3: v = 0; break;
+    case CSR_TSELECT:
+    case CSR_TDATA1:
+    case CSR_TDATA2:
+    case CSR_TDATA3: v = 0; break;
     case CSR_TINFO: v = 1; break;
     default:
         if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG3) {
             const uint8_t *b = &c->pmpcfg[(csr - CSR_PMPCFG0) * 4];
-            v = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+            v = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
+                ((uint32_t)b[3] << 24);
         } else if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR15) {
             v = c->pmpaddr[csr - CSR_PMPADDR0];
         } else if ((csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) ||
@@ -200,13 +259,19 @@ bool rv_csr_write_raw(rv_cpu *cpu, uint32_t csr, uint32_t v)
         break;
     }
     case CSR_MISA: break;
-    case CSR_TSELECT: case CSR_TDATA1: case CSR_TDATA2: case CSR_TDATA3: case CSR_TINFO: break;
+    case CSR_TSELECT:
+    case CSR_TDATA1:
+    case CSR_TDATA2:
+    case CSR_TDATA3:
+    case CSR_TINFO: break;
     case CSR_MEDELEG: c->medeleg = v & MEDELEG_WRITABLE; break;
     case CSR_MIDELEG: c->mideleg = v & MIP_S_MASK; break;
     case CSR_MIE: c->mie = v & MIE_WRITABLE; break;
     case CSR_MTVEC: c->mtvec = legal_tvec(c->mtvec, v); break;
     case CSR_MCOUNTEREN: c->mcounteren = v; break;
-    case CSR_MENVCFG: case CSR_MENVCFGH: case CSR_MSTATUSH: break; /* no implemented fields */
+    case CSR_MENVCFG:
+    case CSR_MENVCFGH:
+    case CSR_MSTATUSH: break; /* no implemented fields */
     case CSR_MCOUNTINHIBIT: {
         uint64_t cyc = live_cycles(cpu), ins = live_instret(cpu);
         c->mcountinhibit = v & COUNTINHIBIT_WRITABLE;
@@ -260,8 +325,8 @@ static bool counter_accessible(const rv_cpu *cpu, uint32_t csr)
     return true;
 }
 
-bool rv_csr_access(rv_cpu *cpu, const rv_insn *in, enum rv_csr_op op, uint32_t operand, bool do_write,
-                   uint32_t *old_value)
+bool rv_csr_access(rv_cpu *cpu, const rv_insn *in, enum rv_csr_op op, uint32_t operand,
+                   bool do_write, uint32_t *old_value)
 {
     uint32_t csr = (uint32_t)in->imm;
     uint32_t old;
@@ -270,7 +335,8 @@ bool rv_csr_access(rv_cpu *cpu, const rv_insn *in, enum rv_csr_op op, uint32_t o
         ok = false;
     if (ok && csr == CSR_SATP && cpu->priv == RV_PRIV_S && (cpu->csr.mstatus & MSTATUS_TVM))
         ok = false;
-    if (ok && ((csr >= CSR_CYCLE && csr <= CSR_HPMCOUNTER31) || (csr >= CSR_CYCLEH && csr <= CSR_HPMCOUNTER31H)))
+    if (ok && ((csr >= CSR_CYCLE && csr <= CSR_HPMCOUNTER31) ||
+               (csr >= CSR_CYCLEH && csr <= CSR_HPMCOUNTER31H)))
         ok = counter_accessible(cpu, csr);
     if (ok)
         ok = rv_csr_read_raw(cpu, csr, &old);
@@ -281,7 +347,9 @@ bool rv_csr_access(rv_cpu *cpu, const rv_insn *in, enum rv_csr_op op, uint32_t o
     if (do_write) {
         /* csrrs/csrrc on mip modify the software-written SEIP bit, not the OR with the input */
         uint32_t base = csr == CSR_MIP ? (old & ~MIP_SEIP) | (cpu->csr.mip & MIP_SEIP) : old;
-        uint32_t v = op == RV_CSR_WRITE ? operand : op == RV_CSR_SET ? base | operand : base & ~operand;
+        uint32_t v = op == RV_CSR_WRITE ? operand
+                     : op == RV_CSR_SET ? base | operand
+                                        : base & ~operand;
         rv_csr_write_raw(cpu, csr, v);
     }
     *old_value = old;
@@ -294,7 +362,7 @@ void rv_csr_reset(rv_cpu *cpu)
     uint64_t cyc = live_cycles(cpu), ins = live_instret(cpu);
     uint32_t mip_inputs = c->mip & (MIP_MSIP | MIP_MTIP | MIP_MEIP);
     uint32_t seip_input = c->seip_input;
-    *c = (rv_csrs){ 0 };
+    *c = (rv_csrs){0};
     c->mip = mip_inputs;
     c->seip_input = seip_input;
     /* counters keep counting across reset */

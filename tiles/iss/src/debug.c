@@ -11,10 +11,10 @@
 #include <string.h>
 
 #define SATP_MODE_SV32 0x80000000u
-#define SATP_PPN_MASK 0x003fffffu
-#define PTE_V (1u << 0)
-#define PTE_R (1u << 1)
-#define PTE_X (1u << 3)
+#define SATP_PPN_MASK  0x003fffffu
+#define PTE_V          (1u << 0)
+#define PTE_R          (1u << 1)
+#define PTE_X          (1u << 3)
 
 static const uint8_t *dmi_host(const rv_cpu *cpu, uint32_t paddr, uint32_t len)
 {
@@ -63,9 +63,11 @@ bool rv_peek_code_word(const rv_cpu *cpu, uint32_t vaddr, uint32_t *word)
     uint32_t lo_pa, hi_pa;
     const uint8_t *lo, *hi;
     if (!translate(cpu, vaddr, cpu->translate_fetch, &lo_pa) || !(lo = dmi_host(cpu, lo_pa, 2)) ||
-        !translate(cpu, vaddr + 2u, cpu->translate_fetch, &hi_pa) || !(hi = dmi_host(cpu, hi_pa, 2)))
+        !translate(cpu, vaddr + 2u, cpu->translate_fetch, &hi_pa) ||
+        !(hi = dmi_host(cpu, hi_pa, 2)))
         return false;
-    *word = (uint32_t)lo[0] | ((uint32_t)lo[1] << 8) | ((uint32_t)hi[0] << 16) | ((uint32_t)hi[1] << 24);
+    *word = (uint32_t)lo[0] | ((uint32_t)lo[1] << 8) | ((uint32_t)hi[0] << 16) |
+            ((uint32_t)hi[1] << 24);
     return true;
 }
 
@@ -99,17 +101,43 @@ static unsigned next_access(const rv_cpu *cpu, uint32_t *addr, uint32_t *len)
         return 0;
     uint32_t base = cpu->x[in.rs1];
     switch ((enum rv_op)in.op) {
-    case RV_OP_LB: case RV_OP_LBU: *len = 1; break;
-    case RV_OP_LH: case RV_OP_LHU: *len = 2; break;
+    case RV_OP_LB:
+    case RV_OP_LBU: *len = 1; break;
+    case RV_OP_LH:
+    case RV_OP_LHU: *len = 2; break;
     case RV_OP_LW: *len = 4; break;
-    case RV_OP_SB: *addr = base + (uint32_t)in.imm; *len = 1; return RV_WATCH_WRITE;
-    case RV_OP_SH: *addr = base + (uint32_t)in.imm; *len = 2; return RV_WATCH_WRITE;
-    case RV_OP_SW: *addr = base + (uint32_t)in.imm; *len = 4; return RV_WATCH_WRITE;
-    case RV_OP_LR: *addr = base; *len = 4; return RV_WATCH_READ;
-    case RV_OP_SC: *addr = base; *len = 4; return RV_WATCH_WRITE;
-    case RV_OP_AMOSWAP: case RV_OP_AMOADD: case RV_OP_AMOXOR: case RV_OP_AMOAND: case RV_OP_AMOOR:
-    case RV_OP_AMOMIN: case RV_OP_AMOMAX: case RV_OP_AMOMINU: case RV_OP_AMOMAXU:
-        *addr = base; *len = 4; return RV_WATCH_ACCESS;
+    case RV_OP_SB:
+        *addr = base + (uint32_t)in.imm;
+        *len = 1;
+        return RV_WATCH_WRITE;
+    case RV_OP_SH:
+        *addr = base + (uint32_t)in.imm;
+        *len = 2;
+        return RV_WATCH_WRITE;
+    case RV_OP_SW:
+        *addr = base + (uint32_t)in.imm;
+        *len = 4;
+        return RV_WATCH_WRITE;
+    case RV_OP_LR:
+        *addr = base;
+        *len = 4;
+        return RV_WATCH_READ;
+    case RV_OP_SC:
+        *addr = base;
+        *len = 4;
+        return RV_WATCH_WRITE;
+    case RV_OP_AMOSWAP:
+    case RV_OP_AMOADD:
+    case RV_OP_AMOXOR:
+    case RV_OP_AMOAND:
+    case RV_OP_AMOOR:
+    case RV_OP_AMOMIN:
+    case RV_OP_AMOMAX:
+    case RV_OP_AMOMINU:
+    case RV_OP_AMOMAXU:
+        *addr = base;
+        *len = 4;
+        return RV_WATCH_ACCESS;
     default: return 0;
     }
     *addr = base + (uint32_t)in.imm; /* loads */
@@ -238,9 +266,21 @@ bool rv_cpu_debug_next_write(const rv_cpu *cpu, uint32_t *vaddr, uint32_t *len, 
         return false;
     uint32_t base = cpu->x[in.rs1], src = cpu->x[in.rs2];
     switch ((enum rv_op)in.op) {
-    case RV_OP_SB: *vaddr = base + (uint32_t)in.imm; *len = 1; *value = src & 0xffu; return true;
-    case RV_OP_SH: *vaddr = base + (uint32_t)in.imm; *len = 2; *value = src & 0xffffu; return true;
-    case RV_OP_SW: *vaddr = base + (uint32_t)in.imm; *len = 4; *value = src; return true;
+    case RV_OP_SB:
+        *vaddr = base + (uint32_t)in.imm;
+        *len = 1;
+        *value = src & 0xffu;
+        return true;
+    case RV_OP_SH:
+        *vaddr = base + (uint32_t)in.imm;
+        *len = 2;
+        *value = src & 0xffffu;
+        return true;
+    case RV_OP_SW:
+        *vaddr = base + (uint32_t)in.imm;
+        *len = 4;
+        *value = src;
+        return true;
     case RV_OP_LR: return false;
     default: break;
     }
@@ -252,7 +292,8 @@ bool rv_cpu_debug_next_write(const rv_cpu *cpu, uint32_t *vaddr, uint32_t *len, 
     if (!translate(cpu, base, cpu->translate_data, &pa))
         return false;
     if (in.op == RV_OP_SC) {
-        bool reserved = (cpu->res->valid_mask & cpu->hart_bit) && cpu->res->addr[cpu->cfg.hart_id] == pa;
+        bool reserved =
+            (cpu->res->valid_mask & cpu->hart_bit) && cpu->res->addr[cpu->cfg.hart_id] == pa;
         *value = src;
         return reserved;
     }

@@ -19,21 +19,46 @@ static uint16_t cost_of(const rv_cpu *cpu, unsigned op)
     const rv_timing *t = &cpu->cfg.timing;
     uint32_t c;
     switch (op) {
-    case RV_OP_JAL: case RV_OP_JALR: c = t->jump; break;
-    case RV_OP_BEQ: case RV_OP_BNE: case RV_OP_BLT: case RV_OP_BGE: case RV_OP_BLTU: case RV_OP_BGEU:
-        c = t->branch_not_taken; break;
-    case RV_OP_LB: case RV_OP_LH: case RV_OP_LW: case RV_OP_LBU: case RV_OP_LHU: c = t->load; break;
-    case RV_OP_SB: case RV_OP_SH: case RV_OP_SW: c = t->store; break;
-    case RV_OP_MUL: case RV_OP_MULH: case RV_OP_MULHSU: case RV_OP_MULHU: c = t->mul; break;
-    case RV_OP_DIV: case RV_OP_DIVU: case RV_OP_REM: case RV_OP_REMU: c = t->div; break;
-    case RV_OP_FENCE: case RV_OP_FENCE_I: case RV_OP_ECALL: case RV_OP_EBREAK: case RV_OP_MRET:
-    case RV_OP_SRET: case RV_OP_WFI: case RV_OP_SFENCE_VMA: c = t->system; break;
-    case RV_OP_CSRRW: case RV_OP_CSRRS: case RV_OP_CSRRC: case RV_OP_CSRRWI: case RV_OP_CSRRSI:
+    case RV_OP_JAL:
+    case RV_OP_JALR: c = t->jump; break;
+    case RV_OP_BEQ:
+    case RV_OP_BNE:
+    case RV_OP_BLT:
+    case RV_OP_BGE:
+    case RV_OP_BLTU:
+    case RV_OP_BGEU: c = t->branch_not_taken; break;
+    case RV_OP_LB:
+    case RV_OP_LH:
+    case RV_OP_LW:
+    case RV_OP_LBU:
+    case RV_OP_LHU: c = t->load; break;
+    case RV_OP_SB:
+    case RV_OP_SH:
+    case RV_OP_SW: c = t->store; break;
+    case RV_OP_MUL:
+    case RV_OP_MULH:
+    case RV_OP_MULHSU:
+    case RV_OP_MULHU: c = t->mul; break;
+    case RV_OP_DIV:
+    case RV_OP_DIVU:
+    case RV_OP_REM:
+    case RV_OP_REMU: c = t->div; break;
+    case RV_OP_FENCE:
+    case RV_OP_FENCE_I:
+    case RV_OP_ECALL:
+    case RV_OP_EBREAK:
+    case RV_OP_MRET:
+    case RV_OP_SRET:
+    case RV_OP_WFI:
+    case RV_OP_SFENCE_VMA: c = t->system; break;
+    case RV_OP_CSRRW:
+    case RV_OP_CSRRS:
+    case RV_OP_CSRRC:
+    case RV_OP_CSRRWI:
+    case RV_OP_CSRRSI:
     case RV_OP_CSRRCI: c = t->csr; break;
     case RV_OP_ILLEGAL: c = 0; break;
-    default:
-        c = (op >= RV_OP_LR && op <= RV_OP_AMOMAXU) ? t->atomic : t->alu;
-        break;
+    default: c = (op >= RV_OP_LR && op <= RV_OP_AMOMAXU) ? t->atomic : t->alu; break;
     }
     return (uint16_t)(c > 0xffffu ? 0xffffu : c);
 }
@@ -53,32 +78,37 @@ static void decode32(uint32_t w, rv_insn *o)
     unsigned f3 = bits(w, 14, 12), f7 = bits(w, 31, 25);
     int32_t imm_i = (int32_t)w >> 20;
     int32_t imm_s = sign_extend((bits(w, 31, 25) << 5) | bits(w, 11, 7), 12);
-    int32_t imm_b = sign_extend((bits(w, 31, 31) << 12) | (bits(w, 7, 7) << 11) | (bits(w, 30, 25) << 5) |
-                                (bits(w, 11, 8) << 1), 13);
+    int32_t imm_b = sign_extend((bits(w, 31, 31) << 12) | (bits(w, 7, 7) << 11) |
+                                    (bits(w, 30, 25) << 5) | (bits(w, 11, 8) << 1),
+                                13);
     int32_t imm_u = (int32_t)(w & 0xfffff000u);
-    int32_t imm_j = sign_extend((bits(w, 31, 31) << 20) | (bits(w, 19, 12) << 12) | (bits(w, 20, 20) << 11) |
-                                (bits(w, 30, 21) << 1), 21);
+    int32_t imm_j = sign_extend((bits(w, 31, 31) << 20) | (bits(w, 19, 12) << 12) |
+                                    (bits(w, 20, 20) << 11) | (bits(w, 30, 21) << 1),
+                                21);
     set(o, RV_OP_ILLEGAL, 0, 0, 0, 0);
     switch (bits(w, 6, 0)) {
     case 0x37: set(o, RV_OP_LUI, rd, 0, 0, imm_u); break;
     case 0x17: set(o, RV_OP_AUIPC, rd, 0, 0, imm_u); break;
     case 0x6f: set(o, RV_OP_JAL, rd, 0, 0, imm_j); break;
-    case 0x67: if (f3 == 0) set(o, RV_OP_JALR, rd, rs1, 0, imm_i); break;
+    case 0x67:
+        if (f3 == 0)
+            set(o, RV_OP_JALR, rd, rs1, 0, imm_i);
+        break;
     case 0x63: {
-        static const uint8_t ops[8] = { RV_OP_BEQ, RV_OP_BNE, RV_OP_ILLEGAL, RV_OP_ILLEGAL,
-                                        RV_OP_BLT, RV_OP_BGE, RV_OP_BLTU, RV_OP_BGEU };
+        static const uint8_t ops[8] = {RV_OP_BEQ, RV_OP_BNE, RV_OP_ILLEGAL, RV_OP_ILLEGAL,
+                                       RV_OP_BLT, RV_OP_BGE, RV_OP_BLTU,    RV_OP_BGEU};
         set(o, ops[f3], 0, rs1, rs2, imm_b);
         break;
     }
     case 0x03: {
-        static const uint8_t ops[8] = { RV_OP_LB, RV_OP_LH, RV_OP_LW, RV_OP_ILLEGAL,
-                                        RV_OP_LBU, RV_OP_LHU, RV_OP_ILLEGAL, RV_OP_ILLEGAL };
+        static const uint8_t ops[8] = {RV_OP_LB,  RV_OP_LH,  RV_OP_LW,      RV_OP_ILLEGAL,
+                                       RV_OP_LBU, RV_OP_LHU, RV_OP_ILLEGAL, RV_OP_ILLEGAL};
         set(o, ops[f3], rd, rs1, 0, imm_i);
         break;
     }
     case 0x23: {
-        static const uint8_t ops[8] = { RV_OP_SB, RV_OP_SH, RV_OP_SW, RV_OP_ILLEGAL,
-                                        RV_OP_ILLEGAL, RV_OP_ILLEGAL, RV_OP_ILLEGAL, RV_OP_ILLEGAL };
+        static const uint8_t ops[8] = {RV_OP_SB,      RV_OP_SH,      RV_OP_SW,      RV_OP_ILLEGAL,
+                                       RV_OP_ILLEGAL, RV_OP_ILLEGAL, RV_OP_ILLEGAL, RV_OP_ILLEGAL};
         set(o, ops[f3], 0, rs1, rs2, imm_s);
         break;
     }
@@ -90,50 +120,69 @@ static void decode32(uint32_t w, rv_insn *o)
         case 4: set(o, RV_OP_XORI, rd, rs1, 0, imm_i); break;
         case 6: set(o, RV_OP_ORI, rd, rs1, 0, imm_i); break;
         case 7: set(o, RV_OP_ANDI, rd, rs1, 0, imm_i); break;
-        case 1: if (f7 == 0) set(o, RV_OP_SLLI, rd, rs1, 0, (int32_t)rs2); break;
+        case 1:
+            if (f7 == 0)
+                set(o, RV_OP_SLLI, rd, rs1, 0, (int32_t)rs2);
+            break;
         case 5:
-            if (f7 == 0) set(o, RV_OP_SRLI, rd, rs1, 0, (int32_t)rs2);
-            else if (f7 == 0x20) set(o, RV_OP_SRAI, rd, rs1, 0, (int32_t)rs2);
+            if (f7 == 0)
+                set(o, RV_OP_SRLI, rd, rs1, 0, (int32_t)rs2);
+            else if (f7 == 0x20)
+                set(o, RV_OP_SRAI, rd, rs1, 0, (int32_t)rs2);
             break;
         }
         break;
     case 0x33:
         if (f7 == 0) {
-            static const uint8_t ops[8] = { RV_OP_ADD, RV_OP_SLL, RV_OP_SLT, RV_OP_SLTU,
-                                            RV_OP_XOR, RV_OP_SRL, RV_OP_OR, RV_OP_AND };
+            static const uint8_t ops[8] = {RV_OP_ADD, RV_OP_SLL, RV_OP_SLT, RV_OP_SLTU,
+                                           RV_OP_XOR, RV_OP_SRL, RV_OP_OR,  RV_OP_AND};
             set(o, ops[f3], rd, rs1, rs2, 0);
         } else if (f7 == 0x20) {
-            if (f3 == 0) set(o, RV_OP_SUB, rd, rs1, rs2, 0);
-            else if (f3 == 5) set(o, RV_OP_SRA, rd, rs1, rs2, 0);
+            if (f3 == 0)
+                set(o, RV_OP_SUB, rd, rs1, rs2, 0);
+            else if (f3 == 5)
+                set(o, RV_OP_SRA, rd, rs1, rs2, 0);
         } else if (f7 == 1) {
-            static const uint8_t ops[8] = { RV_OP_MUL, RV_OP_MULH, RV_OP_MULHSU, RV_OP_MULHU,
-                                            RV_OP_DIV, RV_OP_DIVU, RV_OP_REM, RV_OP_REMU };
+            static const uint8_t ops[8] = {RV_OP_MUL, RV_OP_MULH, RV_OP_MULHSU, RV_OP_MULHU,
+                                           RV_OP_DIV, RV_OP_DIVU, RV_OP_REM,    RV_OP_REMU};
             set(o, ops[f3], rd, rs1, rs2, 0);
         }
         break;
     case 0x0f:
-        if (f3 == 0) set(o, RV_OP_FENCE, 0, 0, 0, 0);
-        else if (f3 == 1) set(o, RV_OP_FENCE_I, 0, 0, 0, 0);
+        if (f3 == 0)
+            set(o, RV_OP_FENCE, 0, 0, 0, 0);
+        else if (f3 == 1)
+            set(o, RV_OP_FENCE_I, 0, 0, 0, 0);
         break;
     case 0x73:
         if (f3 == 0) {
-            if (rd != 0) break;
-            if (w == 0x00000073u) set(o, RV_OP_ECALL, 0, 0, 0, 0);
-            else if (w == 0x00100073u) set(o, RV_OP_EBREAK, 0, 0, 0, 0);
-            else if (w == 0x30200073u) set(o, RV_OP_MRET, 0, 0, 0, 0);
-            else if (w == 0x10200073u) set(o, RV_OP_SRET, 0, 0, 0, 0);
-            else if (w == 0x10500073u) set(o, RV_OP_WFI, 0, 0, 0, 0);
-            else if (f7 == 0x09) set(o, RV_OP_SFENCE_VMA, 0, rs1, rs2, 0);
+            if (rd != 0)
+                break;
+            if (w == 0x00000073u)
+                set(o, RV_OP_ECALL, 0, 0, 0, 0);
+            else if (w == 0x00100073u)
+                set(o, RV_OP_EBREAK, 0, 0, 0, 0);
+            else if (w == 0x30200073u)
+                set(o, RV_OP_MRET, 0, 0, 0, 0);
+            else if (w == 0x10200073u)
+                set(o, RV_OP_SRET, 0, 0, 0, 0);
+            else if (w == 0x10500073u)
+                set(o, RV_OP_WFI, 0, 0, 0, 0);
+            else if (f7 == 0x09)
+                set(o, RV_OP_SFENCE_VMA, 0, rs1, rs2, 0);
         } else if (f3 != 4) {
-            static const uint8_t ops[8] = { 0, RV_OP_CSRRW, RV_OP_CSRRS, RV_OP_CSRRC,
-                                            0, RV_OP_CSRRWI, RV_OP_CSRRSI, RV_OP_CSRRCI };
+            static const uint8_t ops[8] = {0, RV_OP_CSRRW,  RV_OP_CSRRS,  RV_OP_CSRRC,
+                                           0, RV_OP_CSRRWI, RV_OP_CSRRSI, RV_OP_CSRRCI};
             set(o, ops[f3], rd, rs1, 0, (int32_t)bits(w, 31, 20));
         }
         break;
     case 0x2f:
         if (f3 == 2) {
             switch (bits(w, 31, 27)) {
-            case 0x02: if (rs2 == 0) set(o, RV_OP_LR, rd, rs1, 0, 0); break;
+            case 0x02:
+                if (rs2 == 0)
+                    set(o, RV_OP_LR, rd, rs1, 0, 0);
+                break;
             case 0x03: set(o, RV_OP_SC, rd, rs1, rs2, 0); break;
             case 0x01: set(o, RV_OP_AMOSWAP, rd, rs1, rs2, 0); break;
             case 0x00: set(o, RV_OP_AMOADD, rd, rs1, rs2, 0); break;
@@ -162,8 +211,10 @@ static void decode16(uint32_t h, rv_insn *o)
     case 0:
         switch (f3) {
         case 0: { /* c.addi4spn; nzuimm == 0 (incl. the all-zero word) is illegal */
-            uint32_t u = (bits(h, 10, 7) << 6) | (bits(h, 12, 11) << 4) | (bits(h, 5, 5) << 3) | (bits(h, 6, 6) << 2);
-            if (u != 0) set(o, RV_OP_ADDI, rdp, 2, 0, (int32_t)u);
+            uint32_t u = (bits(h, 10, 7) << 6) | (bits(h, 12, 11) << 4) | (bits(h, 5, 5) << 3) |
+                         (bits(h, 6, 6) << 2);
+            if (u != 0)
+                set(o, RV_OP_ADDI, rdp, 2, 0, (int32_t)u);
             break;
         }
         case 2: { /* c.lw */
@@ -182,8 +233,8 @@ static void decode16(uint32_t h, rv_insn *o)
     case 1:
         switch (f3) {
         case 0: set(o, RV_OP_ADDI, rd, rd, 0, imm6); break; /* c.nop / c.addi (hints are legal) */
-        case 1: /* c.jal */
-        case 5: { /* c.j */
+        case 1:                                             /* c.jal */
+        case 5: {                                           /* c.j */
             uint32_t u = (bits(h, 12, 12) << 11) | (bits(h, 8, 8) << 10) | (bits(h, 10, 9) << 8) |
                          (bits(h, 6, 6) << 7) | (bits(h, 7, 7) << 6) | (bits(h, 2, 2) << 5) |
                          (bits(h, 11, 11) << 4) | (bits(h, 5, 3) << 1);
@@ -195,7 +246,8 @@ static void decode16(uint32_t h, rv_insn *o)
             if (rd == 2) { /* c.addi16sp */
                 uint32_t u = (bits(h, 12, 12) << 9) | (bits(h, 4, 3) << 7) | (bits(h, 5, 5) << 6) |
                              (bits(h, 2, 2) << 5) | (bits(h, 6, 6) << 4);
-                if (u != 0) set(o, RV_OP_ADDI, 2, 2, 0, sign_extend(u, 10));
+                if (u != 0)
+                    set(o, RV_OP_ADDI, 2, 2, 0, sign_extend(u, 10));
             } else if (imm6 != 0) { /* c.lui; nzimm == 0 reserved */
                 set(o, RV_OP_LUI, rd, 0, 0, (int32_t)((uint32_t)imm6 << 12));
             }
@@ -203,11 +255,18 @@ static void decode16(uint32_t h, rv_insn *o)
         case 4: {
             unsigned sh = bits(h, 6, 2);
             switch (bits(h, 11, 10)) {
-            case 0: if (!bits(h, 12, 12)) set(o, RV_OP_SRLI, rs1p, rs1p, 0, (int32_t)sh); break;
-            case 1: if (!bits(h, 12, 12)) set(o, RV_OP_SRAI, rs1p, rs1p, 0, (int32_t)sh); break;
+            case 0:
+                if (!bits(h, 12, 12))
+                    set(o, RV_OP_SRLI, rs1p, rs1p, 0, (int32_t)sh);
+                break;
+            case 1:
+                if (!bits(h, 12, 12))
+                    set(o, RV_OP_SRAI, rs1p, rs1p, 0, (int32_t)sh);
+                break;
             case 2: set(o, RV_OP_ANDI, rs1p, rs1p, 0, imm6); break;
             case 3:
-                if (bits(h, 12, 12)) break; /* c.subw/c.addw: RV64 only */
+                if (bits(h, 12, 12))
+                    break; /* c.subw/c.addw: RV64 only */
                 switch (bits(h, 6, 5)) {
                 case 0: set(o, RV_OP_SUB, rs1p, rs1p, rdp, 0); break;
                 case 1: set(o, RV_OP_XOR, rs1p, rs1p, rdp, 0); break;
@@ -218,7 +277,8 @@ static void decode16(uint32_t h, rv_insn *o)
             }
             break;
         }
-        case 6: case 7: { /* c.beqz / c.bnez */
+        case 6:
+        case 7: { /* c.beqz / c.bnez */
             uint32_t u = (bits(h, 12, 12) << 8) | (bits(h, 6, 5) << 6) | (bits(h, 2, 2) << 5) |
                          (bits(h, 11, 10) << 3) | (bits(h, 4, 3) << 1);
             set(o, f3 == 6 ? RV_OP_BEQ : RV_OP_BNE, 0, rs1p, 0, sign_extend(u, 9));
@@ -228,22 +288,32 @@ static void decode16(uint32_t h, rv_insn *o)
         break;
     case 2:
         switch (f3) {
-        case 0: if (!bits(h, 12, 12)) set(o, RV_OP_SLLI, rd, rd, 0, (int32_t)rs2); break;
+        case 0:
+            if (!bits(h, 12, 12))
+                set(o, RV_OP_SLLI, rd, rd, 0, (int32_t)rs2);
+            break;
         case 2: /* c.lwsp; rd == 0 reserved */
             if (rd != 0)
                 set(o, RV_OP_LW, rd, 2, 0,
-                    (int32_t)((bits(h, 3, 2) << 6) | (bits(h, 12, 12) << 5) | (bits(h, 6, 4) << 2)));
+                    (int32_t)((bits(h, 3, 2) << 6) | (bits(h, 12, 12) << 5) |
+                              (bits(h, 6, 4) << 2)));
             break;
         case 4:
             if (!bits(h, 12, 12)) {
-                if (rs2 == 0) { if (rd != 0) set(o, RV_OP_JALR, 0, rd, 0, 0); } /* c.jr */
-                else set(o, RV_OP_ADD, rd, 0, rs2, 0);                           /* c.mv */
+                if (rs2 == 0) {
+                    if (rd != 0)
+                        set(o, RV_OP_JALR, 0, rd, 0, 0);
+                } /* c.jr */
+                else
+                    set(o, RV_OP_ADD, rd, 0, rs2, 0); /* c.mv */
             } else {
                 if (rs2 == 0) {
-                    if (rd == 0) set(o, RV_OP_EBREAK, 0, 0, 0, 0);     /* c.ebreak */
-                    else set(o, RV_OP_JALR, 1, rd, 0, 0);              /* c.jalr */
+                    if (rd == 0)
+                        set(o, RV_OP_EBREAK, 0, 0, 0, 0); /* c.ebreak */
+                    else
+                        set(o, RV_OP_JALR, 1, rd, 0, 0); /* c.jalr */
                 } else {
-                    set(o, RV_OP_ADD, rd, rd, rs2, 0);                 /* c.add */
+                    set(o, RV_OP_ADD, rd, rd, rs2, 0); /* c.add */
                 }
             }
             break;

@@ -15,53 +15,49 @@
 #define STEP_CONTINUE RV_STEP_CONTINUE
 
 /* Loads: fast path through the read TLB, else the slow path (which may trap). */
-#define LOAD(len, convert)                                                                          \
-    do {                                                                                            \
-        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
-        unsigned rd_ = in->rd;                                                                      \
-        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_READ][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];    \
-        uint32_t v_ = 0;                                                                            \
-        if (RV_LIKELY(e_->vpn == (a_ >> RV_PAGE_SHIFT) && e_->host && !(a_ & ((len)-1u)))) {        \
-            memcpy(&v_, e_->host + (a_ & RV_PAGE_MASK), (len));                                     \
-            cpu->stats.cycles += e_->latency;                                                       \
-        } else if (!rv_load_slow(cpu, a_, (len), &v_)) {                                            \
-            return trap_taken(cpu);                                                                 \
-        }                                                                                           \
-        x[rd_] = convert(v_);                                                                       \
-        cpu->stats.loads++;                                                                         \
+#define LOAD(len, convert)                                                                       \
+    do {                                                                                         \
+        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                            \
+        unsigned rd_ = in->rd;                                                                   \
+        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_READ][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE]; \
+        uint32_t v_ = 0;                                                                         \
+        if (RV_LIKELY(e_->vpn == (a_ >> RV_PAGE_SHIFT) && e_->host && !(a_ & ((len)-1u)))) {     \
+            memcpy(&v_, e_->host + (a_ & RV_PAGE_MASK), (len));                                  \
+            cpu->stats.cycles += e_->latency;                                                    \
+        } else if (!rv_load_slow(cpu, a_, (len), &v_)) {                                         \
+            return trap_taken(cpu);                                                              \
+        }                                                                                        \
+        x[rd_] = convert(v_);                                                                    \
+        cpu->stats.loads++;                                                                      \
     } while (0)
 
-#define STORE(len)                                                                                  \
-    do {                                                                                            \
-        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                               \
-        uint32_t v_ = x[in->rs2];                                                                   \
-        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_WRITE][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE];   \
-        if (RV_LIKELY(e_->vpn == (a_ >> RV_PAGE_SHIFT) && e_->host && !(a_ & ((len)-1u)))) {        \
-            memcpy(e_->host + (a_ & RV_PAGE_MASK), &v_, (len));                                     \
-            cpu->stats.cycles += e_->latency;                                                       \
-            rv_invalidate_reservations(cpu, e_->ppn_base | (a_ & RV_PAGE_MASK), (len));             \
-        } else if (!rv_store_slow(cpu, a_, (len), v_)) {                                            \
-            return trap_taken(cpu);                                                                 \
-        }                                                                                           \
-        cpu->stats.stores++;                                                                        \
+#define STORE(len)                                                                                \
+    do {                                                                                          \
+        uint32_t a_ = x[in->rs1] + (uint32_t)in->imm;                                             \
+        uint32_t v_ = x[in->rs2];                                                                 \
+        const rv_tlb_entry *e_ = &cpu->tlb[RV_ACCESS_WRITE][(a_ >> RV_PAGE_SHIFT) % RV_TLB_SIZE]; \
+        if (RV_LIKELY(e_->vpn == (a_ >> RV_PAGE_SHIFT) && e_->host && !(a_ & ((len)-1u)))) {      \
+            memcpy(e_->host + (a_ & RV_PAGE_MASK), &v_, (len));                                   \
+            cpu->stats.cycles += e_->latency;                                                     \
+            rv_invalidate_reservations(cpu, e_->ppn_base | (a_ & RV_PAGE_MASK), (len));           \
+        } else if (!rv_store_slow(cpu, a_, (len), v_)) {                                          \
+            return trap_taken(cpu);                                                               \
+        }                                                                                         \
+        cpu->stats.stores++;                                                                      \
     } while (0)
 
-
-#define BRANCH(cond)                                                                                \
-    do {                                                                                            \
-        if (cond) {                                                                                 \
-            next_pc = pc + (uint32_t)in->imm;                                                       \
-            cpu->stats.cycles += (uint64_t)cpu->cfg.timing.branch_taken - in->cost;                 \
-            cpu->stats.branches_taken++;                                                            \
-        } else {                                                                                    \
-            cpu->stats.branches_not_taken++;                                                        \
-        }                                                                                           \
+#define BRANCH(cond)                                                                \
+    do {                                                                            \
+        if (cond) {                                                                 \
+            next_pc = pc + (uint32_t)in->imm;                                       \
+            cpu->stats.cycles += (uint64_t)cpu->cfg.timing.branch_taken - in->cost; \
+            cpu->stats.branches_taken++;                                            \
+        } else {                                                                    \
+            cpu->stats.branches_not_taken++;                                        \
+        }                                                                           \
     } while (0)
 
-static int trap_taken(rv_cpu *cpu)
-{
-    return cpu->locked_up ? (int)RV_RUN_LOCKUP : STEP_CONTINUE;
-}
+static int trap_taken(rv_cpu *cpu) { return cpu->locked_up ? (int)RV_RUN_LOCKUP : STEP_CONTINUE; }
 
 /* No instruction came from the fetch: it trapped, or its page is watched (rv_cpu_set_code_watch). */
 static int no_insn(rv_cpu *cpu)
@@ -176,7 +172,10 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
     switch ((enum rv_op)in->op) {
     case RV_OP_LUI: x[in->rd] = (uint32_t)in->imm; break;
     case RV_OP_AUIPC: x[in->rd] = pc + (uint32_t)in->imm; break;
-    case RV_OP_JAL: x[in->rd] = next_pc; next_pc = pc + (uint32_t)in->imm; break;
+    case RV_OP_JAL:
+        x[in->rd] = next_pc;
+        next_pc = pc + (uint32_t)in->imm;
+        break;
     case RV_OP_JALR: {
         uint32_t target = (x[in->rs1] + (uint32_t)in->imm) & ~1u;
         x[in->rd] = next_pc;
@@ -189,12 +188,13 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
 #undef COUNT_MUL
 #undef COUNT_DIV
     case RV_OP_FENCE: break;
-    case RV_OP_FENCE_I:
-        rv_decode_cache_flush(cpu);
-        break;
+    case RV_OP_FENCE_I: rv_decode_cache_flush(cpu); break;
     case RV_OP_ECALL:
-        rv_raise(cpu, cpu->priv == RV_PRIV_U ? RV_EXC_ECALL_U
-                      : cpu->priv == RV_PRIV_S ? RV_EXC_ECALL_S : RV_EXC_ECALL_M, 0);
+        rv_raise(cpu,
+                 cpu->priv == RV_PRIV_U   ? RV_EXC_ECALL_U
+                 : cpu->priv == RV_PRIV_S ? RV_EXC_ECALL_S
+                                          : RV_EXC_ECALL_M,
+                 0);
         return trap_taken(cpu);
     case RV_OP_EBREAK:
         if (cpu->cfg.semihost && semihosting_call(cpu, in, pc))
@@ -227,31 +227,45 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
         rv_tlb_flush(cpu);
         break;
     case RV_OP_CSRRW:
-        if (!rv_csr_access(cpu, in, RV_CSR_WRITE, x[in->rs1], true, &old)) return trap_taken(cpu);
+        if (!rv_csr_access(cpu, in, RV_CSR_WRITE, x[in->rs1], true, &old))
+            return trap_taken(cpu);
         x[in->rd] = old;
         break;
     case RV_OP_CSRRS:
-        if (!rv_csr_access(cpu, in, RV_CSR_SET, x[in->rs1], in->rs1 != 0, &old)) return trap_taken(cpu);
+        if (!rv_csr_access(cpu, in, RV_CSR_SET, x[in->rs1], in->rs1 != 0, &old))
+            return trap_taken(cpu);
         x[in->rd] = old;
         break;
     case RV_OP_CSRRC:
-        if (!rv_csr_access(cpu, in, RV_CSR_CLEAR, x[in->rs1], in->rs1 != 0, &old)) return trap_taken(cpu);
+        if (!rv_csr_access(cpu, in, RV_CSR_CLEAR, x[in->rs1], in->rs1 != 0, &old))
+            return trap_taken(cpu);
         x[in->rd] = old;
         break;
     case RV_OP_CSRRWI:
-        if (!rv_csr_access(cpu, in, RV_CSR_WRITE, in->rs1, true, &old)) return trap_taken(cpu);
+        if (!rv_csr_access(cpu, in, RV_CSR_WRITE, in->rs1, true, &old))
+            return trap_taken(cpu);
         x[in->rd] = old;
         break;
     case RV_OP_CSRRSI:
-        if (!rv_csr_access(cpu, in, RV_CSR_SET, in->rs1, in->rs1 != 0, &old)) return trap_taken(cpu);
+        if (!rv_csr_access(cpu, in, RV_CSR_SET, in->rs1, in->rs1 != 0, &old))
+            return trap_taken(cpu);
         x[in->rd] = old;
         break;
     case RV_OP_CSRRCI:
-        if (!rv_csr_access(cpu, in, RV_CSR_CLEAR, in->rs1, in->rs1 != 0, &old)) return trap_taken(cpu);
+        if (!rv_csr_access(cpu, in, RV_CSR_CLEAR, in->rs1, in->rs1 != 0, &old))
+            return trap_taken(cpu);
         x[in->rd] = old;
         break;
-    case RV_OP_LR: case RV_OP_SC: case RV_OP_AMOSWAP: case RV_OP_AMOADD: case RV_OP_AMOXOR:
-    case RV_OP_AMOAND: case RV_OP_AMOOR: case RV_OP_AMOMIN: case RV_OP_AMOMAX: case RV_OP_AMOMINU:
+    case RV_OP_LR:
+    case RV_OP_SC:
+    case RV_OP_AMOSWAP:
+    case RV_OP_AMOADD:
+    case RV_OP_AMOXOR:
+    case RV_OP_AMOAND:
+    case RV_OP_AMOOR:
+    case RV_OP_AMOMIN:
+    case RV_OP_AMOMAX:
+    case RV_OP_AMOMINU:
     case RV_OP_AMOMAXU:
         if (!atomic_op(cpu, in))
             return trap_taken(cpu);
@@ -259,8 +273,7 @@ static RV_ALWAYS_INLINE int exec_insn(rv_cpu *cpu)
     case RV_OP_ILLEGAL:
     case RV_OP_UNDECODED:
     case RV_OP_COUNT:
-    default:
-        return illegal(cpu, in);
+    default: return illegal(cpu, in);
     }
     cpu->pc = next_pc;
     cpu->stats.instret++;
@@ -277,15 +290,9 @@ static RV_ALWAYS_INLINE int step_one(rv_cpu *cpu)
     return exec_insn(cpu);
 }
 
-int rv_exec_insn(rv_cpu *cpu)
-{
-    return exec_insn(cpu);
-}
+int rv_exec_insn(rv_cpu *cpu) { return exec_insn(cpu); }
 
-int rv_step_insn(rv_cpu *cpu)
-{
-    return step_one(cpu);
-}
+int rv_step_insn(rv_cpu *cpu) { return step_one(cpu); }
 
 static rv_run_status stopped_or(rv_cpu *cpu, rv_run_status otherwise)
 {

@@ -50,9 +50,9 @@ void rv_jit_hart_free(rv_cpu *cpu);
 
 /* jit_buffer.c, for jit_translate.c and jit_share.c: the code memory */
 typedef struct rv_jit_code {
-    uint8_t *start, *end;        /* free space for the next translation */
-    const uint8_t *exit;         /* epilogue: returns eax to the caller of rv_jit_run */
-    const uint8_t *lookup;       /* eax = target pc (stored): jumps to its block or exits */
+    uint8_t *start, *end;  /* free space for the next translation */
+    const uint8_t *exit;   /* epilogue: returns eax to the caller of rv_jit_run */
+    const uint8_t *lookup; /* eax = target pc (stored): jumps to its block or exits */
 } rv_jit_code;
 void rv_jit_code_space(struct rv_jit *jit, rv_jit_code *code);
 void rv_jit_code_used(struct rv_jit *jit, uint8_t *new_start);

@@ -33,7 +33,7 @@ bool rv_jit_supported(void) { return RV_JIT_HOST != 0; }
  * of translated code, and jumps to code. The exit stores the counters back. */
 static void emit_entry_exit(x86_asm *a, struct rv_jit *jit)
 {
-    static const x86_reg saved[] = { X86_RBX, X86_RBP, X86_R12, X86_R13, X86_R14, X86_R15 };
+    static const x86_reg saved[] = {X86_RBX, X86_RBP, X86_R12, X86_R13, X86_R14, X86_R15};
     jit->enter = (int (*)(rv_cpu *, const void *))(void *)x86_here(a);
     for (unsigned i = 0; i < 6; i++)
         x86_push(a, saved[i]);
@@ -82,8 +82,10 @@ static void emit_lookup(x86_asm *a, struct rv_jit *jit)
     x86_mov32(a, X86_RDX, X86_RCX);
     x86_alu32_imm(a, X86_AND, X86_RDX, RV_TLB_SIZE - 1);
     x86_imul32_imm(a, X86_RDX, X86_RDX, (int32_t)sizeof(rv_tlb_entry));
-    x86_lea64(a, X86_RDX, x86_at_index(X86_RBX, X86_RDX, 1,
-                                       (int32_t)(offsetof(rv_cpu, tlb) + RV_ACCESS_FETCH * sizeof(rv_tlb_entry[RV_TLB_SIZE]))));
+    x86_lea64(a, X86_RDX,
+              x86_at_index(X86_RBX, X86_RDX, 1,
+                           (int32_t)(offsetof(rv_cpu, tlb) +
+                                     RV_ACCESS_FETCH * sizeof(rv_tlb_entry[RV_TLB_SIZE]))));
     x86_alu32_load(a, X86_CMP, X86_RCX, x86_at(X86_RDX, (int32_t)offsetof(rv_tlb_entry, vpn)));
     miss[0] = x86_jcc(a, X86_CC_NE);
     x86_mov64_load(a, X86_RSI, x86_at(X86_RDX, (int32_t)offsetof(rv_tlb_entry, code)));
@@ -138,7 +140,8 @@ struct rv_jit *rv_jit_create(size_t code_size, bool huge)
     jit->mem = map;
     if (huge) {
         jit->mem = (uint8_t *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-        (void)madvise(jit->mem, code_size, MADV_HUGEPAGE); /* advice: refused, it runs on 4 KiB pages */
+        (void)madvise(jit->mem, code_size,
+                      MADV_HUGEPAGE); /* advice: refused, it runs on 4 KiB pages */
     }
     jit->mem_end = jit->mem + code_size;
     x86_asm a;
@@ -175,10 +178,7 @@ void rv_jit_destroy(struct rv_jit *jit) { (void)jit; }
 
 #endif
 
-void rv_jit_code_reset(struct rv_jit *jit)
-{
-    jit->used = jit->code_begin;
-}
+void rv_jit_code_reset(struct rv_jit *jit) { jit->used = jit->code_begin; }
 
 void rv_jit_code_space(struct rv_jit *jit, rv_jit_code *code)
 {
@@ -188,10 +188,7 @@ void rv_jit_code_space(struct rv_jit *jit, rv_jit_code *code)
     code->lookup = jit->lookup;
 }
 
-void rv_jit_code_used(struct rv_jit *jit, uint8_t *new_start)
-{
-    jit->used = new_start;
-}
+void rv_jit_code_used(struct rv_jit *jit, uint8_t *new_start) { jit->used = new_start; }
 
 int rv_jit_run(rv_cpu *cpu, const rv_block *b)
 {

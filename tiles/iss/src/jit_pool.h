@@ -13,29 +13,29 @@
 typedef struct rv_jit_entry {
     uint32_t hash;
     uint32_t id;
-    uint32_t branch_taken;  /* the taken-branch cost it was translated for */
+    uint32_t branch_taken; /* the taken-branch cost it was translated for */
     const rv_block *copy;  /* NULL: an empty entry */
     void *code;
 } rv_jit_entry;
 
 struct rv_jit {
     /* code memory (jit_buffer.c) */
-    void *map;                /* the mapping, and its size */
+    void *map; /* the mapping, and its size */
     size_t map_size;
-    uint8_t *mem, *mem_end;   /* the part used: 2 MiB aligned when huge pages are asked for */
-    uint8_t *code_begin;      /* after the shared stubs */
-    uint8_t *used;            /* end of the translations */
+    uint8_t *mem, *mem_end; /* the part used: 2 MiB aligned when huge pages are asked for */
+    uint8_t *code_begin;    /* after the shared stubs */
+    uint8_t *used;          /* end of the translations */
     int (*enter)(rv_cpu *cpu, const void *code);
     const uint8_t *exit;
     const uint8_t *lookup;
     /* translations (jit_share.c) */
-    rv_jit_entry *table;      /* open addressing, a power of two entries, at most half full */
+    rv_jit_entry *table; /* open addressing, a power of two entries, at most half full */
     uint32_t table_size, entries;
-    uint32_t ids;             /* translations made since the pool was last emptied */
+    uint32_t ids; /* translations made since the pool was last emptied */
     struct rv_arena_chunk *copies;
-    uint32_t generation;      /* times the pool was emptied */
-    unsigned inside;          /* harts inside translated code (rv_jit_run) */
-    bool flush_pending;       /* full: emptied at the next dispatch with no hart inside */
+    uint32_t generation; /* times the pool was emptied */
+    unsigned inside;     /* harts inside translated code (rv_jit_run) */
+    bool flush_pending;  /* full: emptied at the next dispatch with no hart inside */
 };
 
 /* jit_share.c: frees the table and the block copies (the pool is emptied or destroyed). */

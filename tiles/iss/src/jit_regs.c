@@ -20,7 +20,7 @@ static void count(unsigned uses[], unsigned r)
 
 void jit_regs_assign(jit_regs *g, const rv_block *b)
 {
-    unsigned uses[RV_REG_SINK + 1] = { 0 };
+    unsigned uses[RV_REG_SINK + 1] = {0};
     for (unsigned i = 0; i < b->count; i++) {
         const rv_binsn *in = &b->insn[i];
         count(uses, in->rd);

@@ -14,9 +14,9 @@
 #define RV_JIT_HOST_REGS 7
 
 typedef struct jit_regs {
-    int8_t host[RV_REG_SINK + 1];  /* host register of a guest register, -1: none */
-    uint64_t valid;                /* bit r: host[r] holds the value of x[r] */
-    uint64_t dirty;                /* bit r: ... and cpu->x[r] is older */
+    int8_t host[RV_REG_SINK + 1]; /* host register of a guest register, -1: none */
+    uint64_t valid;               /* bit r: host[r] holds the value of x[r] */
+    uint64_t dirty;               /* bit r: ... and cpu->x[r] is older */
 } jit_regs;
 
 /* Chooses the guest registers to keep in host registers for block b. */

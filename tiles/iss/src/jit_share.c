@@ -13,7 +13,7 @@
 
 /* Code memory of a pool shared by harts, and of a hart's own pool. Reserved, not backed. */
 #define SHARED_CODE_SIZE (64u * 1024u * 1024u)
-#define OWN_CODE_SIZE (16u * 1024u * 1024u)
+#define OWN_CODE_SIZE    (16u * 1024u * 1024u)
 
 rv_jit_pool *rv_jit_pool_create(void)
 {
@@ -25,21 +25,15 @@ rv_jit_pool *rv_jit_pool_create_sized(size_t code_bytes)
     return rv_jit_supported() ? rv_jit_create(code_bytes, false) : NULL;
 }
 
-void rv_jit_pool_destroy(rv_jit_pool *pool)
-{
-    rv_jit_destroy(pool);
-}
+void rv_jit_pool_destroy(rv_jit_pool *pool) { rv_jit_destroy(pool); }
 
-static size_t block_size(const rv_block *b)
-{
-    return sizeof *b + b->count * sizeof b->insn[0];
-}
+static size_t block_size(const rv_block *b) { return sizeof *b + b->count * sizeof b->insn[0]; }
 
 /* FNV-1a over what the key compares */
 static uint32_t hash_of(const rv_block *b, uint32_t branch_taken)
 {
     uint32_t h = 2166136261u;
-    const uint32_t words[] = { b->vpc, b->end_pc, b->cycles, b->bound, b->count, branch_taken };
+    const uint32_t words[] = {b->vpc, b->end_pc, b->cycles, b->bound, b->count, branch_taken};
     const unsigned char *p = (const unsigned char *)words;
     for (size_t i = 0; i < sizeof words; i++)
         h = (h ^ p[i]) * 16777619u;
@@ -55,11 +49,11 @@ static bool same(const rv_jit_entry *e, const rv_block *b, uint32_t branch_taken
     return e->branch_taken == branch_taken && copy->vpc == b->vpc && copy->end_pc == b->end_pc &&
            copy->cycles == b->cycles && copy->bound == b->bound && copy->count == b->count &&
            copy->loads == b->loads && copy->stores == b->stores && copy->muls == b->muls &&
-           copy->divs == b->divs &&
-           memcmp(copy->insn, b->insn, b->count * sizeof b->insn[0]) == 0;
+           copy->divs == b->divs && memcmp(copy->insn, b->insn, b->count * sizeof b->insn[0]) == 0;
 }
 
-static rv_jit_entry *find(struct rv_jit *jit, const rv_block *b, uint32_t hash, uint32_t branch_taken)
+static rv_jit_entry *find(struct rv_jit *jit, const rv_block *b, uint32_t hash,
+                          uint32_t branch_taken)
 {
     if (!jit->table)
         return NULL;
@@ -139,7 +133,8 @@ static bool hart_reserve(rv_cpu *cpu, uint32_t id)
     if (!owned)
         return false;
     s->owned = owned;
-    memset((void *)(chain + 2 * (size_t)s->chain_ids), 0, (size_t)(ids - s->chain_ids) * 2 * sizeof *chain);
+    memset((void *)(chain + 2 * (size_t)s->chain_ids), 0,
+           (size_t)(ids - s->chain_ids) * 2 * sizeof *chain);
     memset(owned + s->chain_ids, 0, ids - s->chain_ids);
     s->chain_ids = ids;
     return true;
@@ -182,7 +177,7 @@ bool rv_jit_translate(rv_cpu *cpu, rv_block *b)
         rv_block *copy = copy_of(jit, b);
         id = jit->ids;
         code = copy ? rv_jit_emit(cpu, jit, copy, id) : NULL;
-        rv_jit_entry entry = { hash, id, branch_taken, copy, code };
+        rv_jit_entry entry = {hash, id, branch_taken, copy, code};
         if (!code || !hart_reserve(cpu, id) || (!e && !insert(jit, entry))) {
             jit->flush_pending = true; /* full: emptied when no hart is inside translated code */
             return false;

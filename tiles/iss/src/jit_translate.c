@@ -15,8 +15,8 @@
 #include <stddef.h>
 
 #define CPU(field) x86_at(X86_RBX, (int32_t)offsetof(rv_cpu, field))
-#define CYCLES X86_R15
-#define INSTRET X86_R14
+#define CYCLES     X86_R15
+#define INSTRET    X86_R14
 
 /* A jump to patch once the out-of-line code it goes to is placed. */
 typedef struct pending {
@@ -35,8 +35,8 @@ enum { STUB_SLOW, STUB_RESERVATIONS, STUB_CHAIN };
 typedef struct translator {
     x86_asm a;
     rv_cpu *cpu;
-    const rv_block *b;     /* the pool's copy: slow paths reference it */
-    uint32_t id;           /* the translation's id: its chain entries are 2 * id and 2 * id + 1 */
+    const rv_block *b; /* the pool's copy: slow paths reference it */
+    uint32_t id;       /* the translation's id: its chain entries are 2 * id and 2 * id + 1 */
     const rv_jit_code *code;
     jit_regs regs;
     pending stubs[4 * RV_BLOCK_MAX_INSNS + 2];
@@ -133,7 +133,8 @@ static void shift_ri(translator *t, const rv_binsn *in, x86_shift op)
 
 static void shift_rr(translator *t, const rv_binsn *in, x86_shift op)
 {
-    jit_get(&t->a, &t->regs, X86_RCX, in->rs2); /* the count in cl; x86 masks it to 5 bits as RV32 */
+    jit_get(&t->a, &t->regs, X86_RCX,
+            in->rs2); /* the count in cl; x86 masks it to 5 bits as RV32 */
     x86_reg d = jit_dest(&t->a, &t->regs, in->rd, in->rs1, X86_RAX);
     x86_shift32_cl(&t->a, op, d);
     jit_commit(&t->a, &t->regs, in->rd, d);
@@ -171,7 +172,8 @@ static void divide(translator *t, const rv_binsn *in, uint32_t (*fn)(uint32_t, u
 /* eax = the address's page offset, rsi = the host page, rdx = the TLB index times 5 (entries are
  * 40 bytes: [rbx + rdx*8 + ...]); jumps to the slow-path stub of instruction i on a TLB miss, a
  * page that is not DMI or a misaligned address. Adds the DMI latency. */
-static void tlb_fast_path(translator *t, const rv_binsn *in, unsigned i, enum rv_access kind, unsigned len)
+static void tlb_fast_path(translator *t, const rv_binsn *in, unsigned i, enum rv_access kind,
+                          unsigned len)
 {
     x86_asm *a = &t->a;
     int32_t tlb = (int32_t)(offsetof(rv_cpu, tlb) + kind * sizeof(rv_tlb_entry[RV_TLB_SIZE]));
@@ -226,7 +228,8 @@ static void store(translator *t, const rv_binsn *in, unsigned i, unsigned len)
         x86_mov8_store(a, m, X86_RCX);
     /* a store breaks the LR/SC reservations it overlaps; usually there are none */
     x86_mov64_load(a, X86_RCX, CPU(res));
-    x86_alu32_mem_imm(a, X86_CMP, x86_at(X86_RCX, (int32_t)offsetof(rv_reservation_set, valid_mask)), 0);
+    x86_alu32_mem_imm(a, X86_CMP,
+                      x86_at(X86_RCX, (int32_t)offsetof(rv_reservation_set, valid_mask)), 0);
     pending *p = add_stub(t, x86_jcc(a, X86_CC_NE), STUB_RESERVATIONS, i);
     p->resume = x86_here(a);
     p->len = len;
@@ -288,8 +291,14 @@ static void emit_insn(translator *t, const rv_binsn *in, unsigned i)
     /* results into the x0 sink need no code, except where the access itself matters */
     bool sink = in->rd == RV_REG_SINK;
     switch ((enum rv_op)in->op) {
-    case RV_OP_LUI: if (!sink) jit_set_imm(a, g, in->rd, (uint32_t)in->imm); break;
-    case RV_OP_AUIPC: if (!sink) jit_set_imm(a, g, in->rd, pc + (uint32_t)in->imm); break;
+    case RV_OP_LUI:
+        if (!sink)
+            jit_set_imm(a, g, in->rd, (uint32_t)in->imm);
+        break;
+    case RV_OP_AUIPC:
+        if (!sink)
+            jit_set_imm(a, g, in->rd, pc + (uint32_t)in->imm);
+        break;
     case RV_OP_LB: load(t, in, i, 1, true); break;
     case RV_OP_LH: load(t, in, i, 2, true); break;
     case RV_OP_LW: load(t, in, i, 4, false); break;
@@ -299,38 +308,117 @@ static void emit_insn(translator *t, const rv_binsn *in, unsigned i)
     case RV_OP_SH: store(t, in, i, 2); break;
     case RV_OP_SW: store(t, in, i, 4); break;
     case RV_OP_ADDI:
-        if (sink) break;
+        if (sink)
+            break;
         if (in->rs1 == 0)
             jit_set_imm(a, g, in->rd, (uint32_t)in->imm);
         else
             alu_ri(t, in, X86_ADD);
         break;
-    case RV_OP_SLTI: if (!sink) set_less(t, in, true, X86_CC_L); break;
-    case RV_OP_SLTIU: if (!sink) set_less(t, in, true, X86_CC_B); break;
-    case RV_OP_XORI: if (!sink) alu_ri(t, in, X86_XOR); break;
-    case RV_OP_ORI: if (!sink) alu_ri(t, in, X86_OR); break;
-    case RV_OP_ANDI: if (!sink) alu_ri(t, in, X86_AND); break;
-    case RV_OP_SLLI: if (!sink) shift_ri(t, in, X86_SHL); break;
-    case RV_OP_SRLI: if (!sink) shift_ri(t, in, X86_SHR); break;
-    case RV_OP_SRAI: if (!sink) shift_ri(t, in, X86_SAR); break;
-    case RV_OP_ADD: if (!sink) alu_rr(t, in, X86_ADD); break;
-    case RV_OP_SUB: if (!sink) alu_rr(t, in, X86_SUB); break;
-    case RV_OP_SLL: if (!sink) shift_rr(t, in, X86_SHL); break;
-    case RV_OP_SLT: if (!sink) set_less(t, in, false, X86_CC_L); break;
-    case RV_OP_SLTU: if (!sink) set_less(t, in, false, X86_CC_B); break;
-    case RV_OP_XOR: if (!sink) alu_rr(t, in, X86_XOR); break;
-    case RV_OP_SRL: if (!sink) shift_rr(t, in, X86_SHR); break;
-    case RV_OP_SRA: if (!sink) shift_rr(t, in, X86_SAR); break;
-    case RV_OP_OR: if (!sink) alu_rr(t, in, X86_OR); break;
-    case RV_OP_AND: if (!sink) alu_rr(t, in, X86_AND); break;
-    case RV_OP_MUL: if (!sink) mul(t, in); break;
-    case RV_OP_MULH: if (!sink) mul_high(t, in, true, true); break;
-    case RV_OP_MULHSU: if (!sink) mul_high(t, in, true, false); break;
-    case RV_OP_MULHU: if (!sink) mul_high(t, in, false, false); break;
-    case RV_OP_DIV: if (!sink) divide(t, in, jit_div); break;
-    case RV_OP_DIVU: if (!sink) divide(t, in, jit_divu); break;
-    case RV_OP_REM: if (!sink) divide(t, in, jit_rem); break;
-    case RV_OP_REMU: if (!sink) divide(t, in, jit_remu); break;
+    case RV_OP_SLTI:
+        if (!sink)
+            set_less(t, in, true, X86_CC_L);
+        break;
+    case RV_OP_SLTIU:
+        if (!sink)
+            set_less(t, in, true, X86_CC_B);
+        break;
+    case RV_OP_XORI:
+        if (!sink)
+            alu_ri(t, in, X86_XOR);
+        break;
+    case RV_OP_ORI:
+        if (!sink)
+            alu_ri(t, in, X86_OR);
+        break;
+    case RV_OP_ANDI:
+        if (!sink)
+            alu_ri(t, in, X86_AND);
+        break;
+    case RV_OP_SLLI:
+        if (!sink)
+            shift_ri(t, in, X86_SHL);
+        break;
+    case RV_OP_SRLI:
+        if (!sink)
+            shift_ri(t, in, X86_SHR);
+        break;
+    case RV_OP_SRAI:
+        if (!sink)
+            shift_ri(t, in, X86_SAR);
+        break;
+    case RV_OP_ADD:
+        if (!sink)
+            alu_rr(t, in, X86_ADD);
+        break;
+    case RV_OP_SUB:
+        if (!sink)
+            alu_rr(t, in, X86_SUB);
+        break;
+    case RV_OP_SLL:
+        if (!sink)
+            shift_rr(t, in, X86_SHL);
+        break;
+    case RV_OP_SLT:
+        if (!sink)
+            set_less(t, in, false, X86_CC_L);
+        break;
+    case RV_OP_SLTU:
+        if (!sink)
+            set_less(t, in, false, X86_CC_B);
+        break;
+    case RV_OP_XOR:
+        if (!sink)
+            alu_rr(t, in, X86_XOR);
+        break;
+    case RV_OP_SRL:
+        if (!sink)
+            shift_rr(t, in, X86_SHR);
+        break;
+    case RV_OP_SRA:
+        if (!sink)
+            shift_rr(t, in, X86_SAR);
+        break;
+    case RV_OP_OR:
+        if (!sink)
+            alu_rr(t, in, X86_OR);
+        break;
+    case RV_OP_AND:
+        if (!sink)
+            alu_rr(t, in, X86_AND);
+        break;
+    case RV_OP_MUL:
+        if (!sink)
+            mul(t, in);
+        break;
+    case RV_OP_MULH:
+        if (!sink)
+            mul_high(t, in, true, true);
+        break;
+    case RV_OP_MULHSU:
+        if (!sink)
+            mul_high(t, in, true, false);
+        break;
+    case RV_OP_MULHU:
+        if (!sink)
+            mul_high(t, in, false, false);
+        break;
+    case RV_OP_DIV:
+        if (!sink)
+            divide(t, in, jit_div);
+        break;
+    case RV_OP_DIVU:
+        if (!sink)
+            divide(t, in, jit_divu);
+        break;
+    case RV_OP_REM:
+        if (!sink)
+            divide(t, in, jit_rem);
+        break;
+    case RV_OP_REMU:
+        if (!sink)
+            divide(t, in, jit_remu);
+        break;
     default: break; /* fence; the control transfers are emitted by emit_end */
     }
 }
@@ -379,7 +467,12 @@ static void emit_end(translator *t)
         x86_mov32_store(a, CPU(pc), X86_RAX);
         x86_jmp_to(a, t->code->lookup);
         return;
-    case RV_OP_BEQ: case RV_OP_BNE: case RV_OP_BLT: case RV_OP_BGE: case RV_OP_BLTU: case RV_OP_BGEU: {
+    case RV_OP_BEQ:
+    case RV_OP_BNE:
+    case RV_OP_BLT:
+    case RV_OP_BGE:
+    case RV_OP_BLTU:
+    case RV_OP_BGEU: {
         jit_get(a, g, X86_RAX, last->rs1);
         jit_alu(a, g, X86_CMP, X86_RAX, last->rs2);
         uint8_t *taken = x86_jcc(a, branch_cc(last->op));
@@ -426,9 +519,12 @@ static void emit_stubs(translator *t)
             break;
         case STUB_RESERVATIONS:
             /* rdx: the TLB index, eax: the page offset */
-            x86_mov32_load(a, X86_RSI, x86_at_index(X86_RBX, X86_RDX, 8,
-                (int32_t)(offsetof(rv_cpu, tlb) + RV_ACCESS_WRITE * sizeof(rv_tlb_entry[RV_TLB_SIZE]) +
-                          offsetof(rv_tlb_entry, ppn_base))));
+            x86_mov32_load(
+                a, X86_RSI,
+                x86_at_index(X86_RBX, X86_RDX, 8,
+                             (int32_t)(offsetof(rv_cpu, tlb) +
+                                       RV_ACCESS_WRITE * sizeof(rv_tlb_entry[RV_TLB_SIZE]) +
+                                       offsetof(rv_tlb_entry, ppn_base))));
             x86_alu32(a, X86_OR, X86_RSI, X86_RAX);
             x86_mov64_load(a, X86_RDI, CPU(res));
             x86_mov32_imm(a, X86_RDX, p->len);

@@ -194,8 +194,14 @@ static void alu_imm_reg(x86_asm *a, bool w, x86_alu op, x86_reg dst, int32_t imm
         u32(a, (uint32_t)imm);
 }
 
-void x86_alu32_imm(x86_asm *a, x86_alu op, x86_reg dst, int32_t imm) { alu_imm_reg(a, false, op, dst, imm); }
-void x86_alu64_imm(x86_asm *a, x86_alu op, x86_reg dst, int32_t imm) { alu_imm_reg(a, true, op, dst, imm); }
+void x86_alu32_imm(x86_asm *a, x86_alu op, x86_reg dst, int32_t imm)
+{
+    alu_imm_reg(a, false, op, dst, imm);
+}
+void x86_alu64_imm(x86_asm *a, x86_alu op, x86_reg dst, int32_t imm)
+{
+    alu_imm_reg(a, true, op, dst, imm);
+}
 
 static void alu_imm_mem(x86_asm *a, bool w, x86_alu op, x86_mem m, int32_t imm)
 {
@@ -208,8 +214,14 @@ static void alu_imm_mem(x86_asm *a, bool w, x86_alu op, x86_mem m, int32_t imm)
         u32(a, (uint32_t)imm);
 }
 
-void x86_alu32_mem_imm(x86_asm *a, x86_alu op, x86_mem m, int32_t imm) { alu_imm_mem(a, false, op, m, imm); }
-void x86_alu64_mem_imm(x86_asm *a, x86_alu op, x86_mem m, int32_t imm) { alu_imm_mem(a, true, op, m, imm); }
+void x86_alu32_mem_imm(x86_asm *a, x86_alu op, x86_mem m, int32_t imm)
+{
+    alu_imm_mem(a, false, op, m, imm);
+}
+void x86_alu64_mem_imm(x86_asm *a, x86_alu op, x86_mem m, int32_t imm)
+{
+    alu_imm_mem(a, true, op, m, imm);
+}
 
 void x86_alu64_mem_reg(x86_asm *a, x86_alu op, x86_mem m, x86_reg src)
 {
@@ -354,4 +366,3 @@ void x86_patch(uint8_t *rel32, const uint8_t *target)
 
 void x86_jmp_to(x86_asm *a, const uint8_t *target) { x86_patch(x86_jmp(a), target); }
 void x86_jcc_to(x86_asm *a, x86_cc cc, const uint8_t *target) { x86_patch(x86_jcc(a, cc), target); }
-

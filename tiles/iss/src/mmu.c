@@ -17,21 +17,22 @@
 
 #include <string.h>
 
-#define PTE_V (1u << 0)
-#define PTE_R (1u << 1)
-#define PTE_W (1u << 2)
-#define PTE_X (1u << 3)
-#define PTE_U (1u << 4)
-#define PTE_A (1u << 6)
-#define PTE_D (1u << 7)
+#define PTE_V          (1u << 0)
+#define PTE_R          (1u << 1)
+#define PTE_W          (1u << 2)
+#define PTE_X          (1u << 3)
+#define PTE_U          (1u << 4)
+#define PTE_A          (1u << 6)
+#define PTE_D          (1u << 7)
 #define SATP_MODE_SV32 0x80000000u
-#define SATP_PPN_MASK 0x003fffffu
+#define SATP_PPN_MASK  0x003fffffu
 
-static const uint32_t misaligned_cause[3] = { RV_EXC_LOAD_MISALIGNED, RV_EXC_STORE_MISALIGNED,
-                                              RV_EXC_INSN_MISALIGNED };
-static const uint32_t access_cause[3] = { RV_EXC_LOAD_ACCESS, RV_EXC_STORE_ACCESS, RV_EXC_INSN_ACCESS };
-static const uint32_t page_fault_cause[3] = { RV_EXC_LOAD_PAGE_FAULT, RV_EXC_STORE_PAGE_FAULT,
-                                              RV_EXC_INSN_PAGE_FAULT };
+static const uint32_t misaligned_cause[3] = {RV_EXC_LOAD_MISALIGNED, RV_EXC_STORE_MISALIGNED,
+                                             RV_EXC_INSN_MISALIGNED};
+static const uint32_t access_cause[3] = {RV_EXC_LOAD_ACCESS, RV_EXC_STORE_ACCESS,
+                                         RV_EXC_INSN_ACCESS};
+static const uint32_t page_fault_cause[3] = {RV_EXC_LOAD_PAGE_FAULT, RV_EXC_STORE_PAGE_FAULT,
+                                             RV_EXC_INSN_PAGE_FAULT};
 
 rv_dmi *rv_find_dmi(rv_cpu *cpu, uint32_t paddr, uint32_t len)
 {
@@ -80,7 +81,8 @@ bool rv_phys_read(rv_cpu *cpu, uint32_t paddr, uint32_t len, uint32_t *value, en
     uint32_t v = 0;
     if (d) {
         memcpy(&v, d->host + (paddr - d->base), len);
-        if (kind != RV_ACCESS_FETCH) /* instruction fetch from RAM costs nothing extra (docs/timing.md) */
+        if (kind !=
+            RV_ACCESS_FETCH) /* instruction fetch from RAM costs nothing extra (docs/timing.md) */
             cpu->stats.cycles += d->read_latency;
     } else {
         uint32_t extra = 0;
@@ -100,8 +102,8 @@ bool rv_phys_write(rv_cpu *cpu, uint32_t paddr, uint32_t len, uint32_t value)
         cpu->stats.cycles += d->write_latency;
     } else {
         uint32_t extra = 0;
-        if (cpu->cfg.bus_access(cpu->cfg.bus_ctx, cpu, RV_ACCESS_WRITE, paddr, &value, len, &extra) !=
-            RV_BUS_OK)
+        if (cpu->cfg.bus_access(cpu->cfg.bus_ctx, cpu, RV_ACCESS_WRITE, paddr, &value, len,
+                                &extra) != RV_BUS_OK)
             return false;
         cpu->stats.cycles += extra;
     }
@@ -110,7 +112,8 @@ bool rv_phys_write(rv_cpu *cpu, uint32_t paddr, uint32_t len, uint32_t value)
 }
 
 /* Sv32 page walk. Returns -1 and the physical address, or the exception cause. */
-static int walk(rv_cpu *cpu, uint32_t vaddr, enum rv_access kind, enum rv_priv priv, uint32_t *paddr)
+static int walk(rv_cpu *cpu, uint32_t vaddr, enum rv_access kind, enum rv_priv priv,
+                uint32_t *paddr)
 {
     uint32_t table = (cpu->csr.satp & SATP_PPN_MASK) << RV_PAGE_SHIFT;
     uint32_t ms = cpu->csr.mstatus;

@@ -4,10 +4,7 @@
 
 #include <string.h>
 
-void rv_reservations_init(rv_reservation_set *set)
-{
-    memset(set, 0, sizeof *set);
-}
+void rv_reservations_init(rv_reservation_set *set) { memset(set, 0, sizeof *set); }
 
 void rv_reservations_invalidate(rv_reservation_set *set, uint32_t paddr, uint32_t len)
 {

@@ -76,10 +76,7 @@ void rv_raise(rv_cpu *cpu, uint32_t cause, uint32_t tval)
     enter_trap(cpu, cause, tval);
 }
 
-void rv_raise_illegal(rv_cpu *cpu, const rv_insn *in)
-{
-    rv_raise(cpu, RV_EXC_ILLEGAL, in->raw);
-}
+void rv_raise_illegal(rv_cpu *cpu, const rv_insn *in) { rv_raise(cpu, RV_EXC_ILLEGAL, in->raw); }
 
 uint32_t rv_pending_interrupts(const rv_cpu *cpu)
 {
@@ -101,7 +98,7 @@ bool rv_check_interrupts(rv_cpu *cpu)
     /* M-level interrupts outrank S-level ones, then MEI > MSI > MTI > SEI > SSI > STI */
     uint32_t m_level = takeable & ~cpu->csr.mideleg;
     uint32_t set = m_level ? m_level : takeable;
-    static const uint8_t order[6] = { 11, 3, 7, 9, 1, 5 };
+    static const uint8_t order[6] = {11, 3, 7, 9, 1, 5};
     for (unsigned i = 0; i < 6; i++) {
         if (set & (1u << order[i])) {
             cpu->stats.interrupts++;
@@ -116,7 +113,8 @@ void rv_do_mret(rv_cpu *cpu)
 {
     uint32_t ms = cpu->csr.mstatus;
     enum rv_priv prev = (enum rv_priv)((ms & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
-    ms = (ms & ~(MSTATUS_MIE | MSTATUS_MPP)) | ((ms & MSTATUS_MPIE) ? MSTATUS_MIE : 0) | MSTATUS_MPIE;
+    ms = (ms & ~(MSTATUS_MIE | MSTATUS_MPP)) | ((ms & MSTATUS_MPIE) ? MSTATUS_MIE : 0) |
+         MSTATUS_MPIE;
     if (prev != RV_PRIV_M)
         ms &= ~MSTATUS_MPRV;
     cpu->csr.mstatus = ms;
@@ -131,8 +129,8 @@ void rv_do_sret(rv_cpu *cpu)
 {
     uint32_t ms = cpu->csr.mstatus;
     enum rv_priv prev = (ms & MSTATUS_SPP) ? RV_PRIV_S : RV_PRIV_U;
-    ms = (ms & ~(MSTATUS_SIE | MSTATUS_SPP | MSTATUS_MPRV)) | ((ms & MSTATUS_SPIE) ? MSTATUS_SIE : 0) |
-         MSTATUS_SPIE;
+    ms = (ms & ~(MSTATUS_SIE | MSTATUS_SPP | MSTATUS_MPRV)) |
+         ((ms & MSTATUS_SPIE) ? MSTATUS_SIE : 0) | MSTATUS_SPIE;
     cpu->csr.mstatus = ms;
     cpu->priv = prev;
     cpu->pc = cpu->csr.sepc;

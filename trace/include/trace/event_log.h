@@ -18,7 +18,8 @@ enum log_category : unsigned {
     log_irq = 1u << 2,   // interrupts taken
     log_mmio = 1u << 3,  // a core's device accesses (not its SRAM, which it reaches by DMI)
     log_namp = 1u << 4,  // NAMP messages received and slot state changes, per adapter
-    log_commit = 1u << 5,  // retired instructions with their results, in Spike's --log-commits format
+    log_commit =
+        1u << 5,  // retired instructions with their results, in Spike's --log-commits format
 };
 // "insn,trap" or "all" -> mask; throws std::invalid_argument naming an unknown category.
 unsigned parse_log_categories(const std::string &list);
@@ -28,10 +29,10 @@ public:
     using range_list = std::vector<std::pair<unsigned, unsigned>>;  // inclusive [from, to] pairs
     struct options {
         unsigned categories = 0;
-        range_list tiles, cores;  // empty: all
-        uint64_t addr_from = 0, addr_to = 1ull << 32;        // pcs and device addresses [from, to)
-        uint64_t cycle_from = 0, cycle_to = UINT64_MAX;      // [from, to]
-        uint64_t limit = 256ull << 20;                       // bytes; then one last line, no more
+        range_list tiles, cores;                         // empty: all
+        uint64_t addr_from = 0, addr_to = 1ull << 32;    // pcs and device addresses [from, to)
+        uint64_t cycle_from = 0, cycle_to = UINT64_MAX;  // [from, to]
+        uint64_t limit = 256ull << 20;                   // bytes; then one last line, no more
     };
     // "0,3-5" -> ranges; throws std::invalid_argument naming option and text.
     static range_list parse_ranges(const std::string &option, const std::string &text);
@@ -45,7 +46,8 @@ public:
     bool wants(unsigned category, unsigned tile, unsigned core) const;
     bool in_range(uint64_t addr) const { return addr >= opt_.addr_from && addr < opt_.addr_to; }
     // Writes one line if the cycle is in the window and the size limit allows; core < 0: a device.
-    void write(log_category category, unsigned tile, int core, uint64_t cycle, const std::string &text);
+    void write(log_category category, unsigned tile, int core, uint64_t cycle,
+               const std::string &text);
     bool full() const { return full_; }  // the limit was reached or a write failed: no more lines
     const options &settings() const { return opt_; }
     bool good() const { return bool(out_); }

@@ -50,10 +50,10 @@ struct area_part {
 };
 
 struct area_component {
-    std::string name;   // e.g. "namp_slot" (the key in the statistics)
-    std::string group;  // "noc_buffers", "dma" or "namp"
-    std::string what;   // one line for the table
-    unsigned count;     // instances
+    std::string name;              // e.g. "namp_slot" (the key in the statistics)
+    std::string group;             // "noc_buffers", "dma" or "namp"
+    std::string what;              // one line for the table
+    unsigned count;                // instances
     std::vector<area_part> parts;  // the structure of one instance
     area_structure structure;      // sum of the parts (one instance)
     double each_kgates;            // gates of one instance / 1000
@@ -64,8 +64,8 @@ struct area_estimate {
     std::vector<area_component> components;  // only those present in the configuration
     const area_component *find(const std::string &name) const;  // nullptr: not present
     double group_kgates(const std::string &group) const;
-    double adapter_kgates() const;           // one network adapter
-    unsigned tiles = 0;                      // adapters in the platform (0 without na.enabled)
+    double adapter_kgates() const;  // one network adapter
+    unsigned tiles = 0;             // adapters in the platform (0 without na.enabled)
 };
 
 // The estimate with every part (extensions = false: without the parts marked as this platform's

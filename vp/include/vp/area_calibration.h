@@ -11,17 +11,18 @@ namespace vp {
 enum class area_role { calibration, validation, not_comparable };
 
 struct area_calibration_point {
-    std::string name;     // what the thesis says, briefly
-    std::string source;   // where (section)
-    std::string how;      // which configurations the model compares
-    std::string unit;     // "kGates" or "%"
+    std::string name;    // what the thesis says, briefly
+    std::string source;  // where (section)
+    std::string how;     // which configurations the model compares
+    std::string unit;    // "kGates" or "%"
     double thesis, model;
     area_role role;
     double deviation() const { return (model - thesis) / thesis; }  // relative
 };
 
 // Every point, the model evaluated with the default unit costs and `overrides` (key=value).
-std::vector<area_calibration_point> area_calibration(const std::vector<std::string> &overrides = {});
+std::vector<area_calibration_point> area_calibration(
+    const std::vector<std::string> &overrides = {});
 
 // The calibration fits two numbers, as the thesis reports two kinds of gates (sequential and
 // combinational, Fig. 4.13-4.17): the gates of a register bit, and one factor on the cell-library

@@ -26,13 +26,13 @@ class checkpoints {
 public:
     struct entry {
         pid_t pid;
-        uint64_t seq;         // creation order (ties in `global`)
-        uint64_t global;      // steps of all cores together when it was taken: history order
-        uint64_t time_ps;     // SystemC time
-        int thread;           // the core whose slice it was taken before
-        bool barrier;         // taken after a debugger changed the simulation: never thinned
+        uint64_t seq;      // creation order (ties in `global`)
+        uint64_t global;   // steps of all cores together when it was taken: history order
+        uint64_t time_ps;  // SystemC time
+        int thread;        // the core whose slice it was taken before
+        bool barrier;      // taken after a debugger changed the simulation: never thinned
         bool used;
-        uint64_t out[8];      // bytes each output stream had written (output_gate)
+        uint64_t out[8];  // bytes each output stream had written (output_gate)
     };
 
     // threads: the cores GDB sees; max: checkpoints kept (the first is never dropped); interval:
@@ -79,7 +79,7 @@ public:
     void report_exit(int code);
     // False once the anchor is gone (its pipe closed): the live process should end.
     bool anchor_alive() const;
-    uint64_t taken() const;  // checkpoints taken so far in this history (statistics, tests)
+    uint64_t taken() const;    // checkpoints taken so far in this history (statistics, tests)
     uint64_t fork_ns() const;  // host time spent taking them (the fork calls)
     // Bytes an output stream of this history has written (shared by every process, output_gate).
     uint64_t *written(unsigned stream);

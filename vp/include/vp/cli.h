@@ -20,8 +20,8 @@ struct cli_options {
     uint64_t max_cycles = 0;
     std::string stats_file;
     bool quiet = false;
-    std::string gdb;        // --gdb [HOST:]PORT
-    bool gdb_wait = false;  // --gdb-wait
+    std::string gdb;               // --gdb [HOST:]PORT
+    bool gdb_wait = false;         // --gdb-wait
     std::string trace_file;        // --trace FILE.json
     std::string trace_categories;  // --trace-categories LIST (empty: the default set)
     std::string trace_window;      // --trace-window FROM:TO in cycles

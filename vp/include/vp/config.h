@@ -25,7 +25,7 @@ enum class value_kind { integer, boolean, string, number };
 struct config_key {
     std::string path;  // dotted, e.g. "tile.cores"
     value_kind kind;
-    int64_t min, max;   // integers and numbers only
+    int64_t min, max;  // integers and numbers only
     nlohmann::json default_value;
     std::string unit;
     std::string description;
@@ -51,16 +51,16 @@ struct platform_config {
     uint64_t quantum_cycles = 1000;
     bool stop_on_failure = true;
     tiles::tile_config tile;
-    noc::config noc;         // width, height and clock are set from mesh.* and clock_hz
+    noc::config noc;  // width, height and clock are set from mesh.* and clock_hz
     bool na_enabled = true;
     namp::na_config na;
     std::string console_file;
-    bool semihosting = false;             // semihosting.* (docs/semihosting.md)
+    bool semihosting = false;  // semihosting.* (docs/semihosting.md)
     std::string semihosting_root = ".";
     uint64_t semihosting_epoch = 0;
     stack_guard_mode stack_guards = stack_guard_mode::automatic;
-    unsigned checkpoints = 32;               // host.checkpoints: reverse execution (0: off)
-    uint64_t checkpoint_interval = 50000000; // host.checkpoint_interval
+    unsigned checkpoints = 32;                // host.checkpoints: reverse execution (0: off)
+    uint64_t checkpoint_interval = 50000000;  // host.checkpoint_interval
     // The validated document for the statistics: all of it but host.*, which cannot change what
     // is simulated, so the statistics of one simulation do not depend on how the host ran it.
     nlohmann::ordered_json effective;
@@ -69,13 +69,13 @@ struct platform_config {
 class config_builder {
 public:
     config_builder();
-    void apply_preset(const std::string &name);           // throws config_error
-    void apply_file(const std::string &path);             // throws config_error
+    void apply_preset(const std::string &name);  // throws config_error
+    void apply_file(const std::string &path);    // throws config_error
     void apply_json(const nlohmann::json &doc, const std::string &origin);
     // A configuration document as text (what apply_file reads), under vp/config_limits.h.
     void apply_text(const std::string &text, const std::string &origin);  // throws config_error
-    void apply_override(const std::string &assignment);   // "key=value"; throws config_error
-    platform_config build() const;                        // throws config_error
+    void apply_override(const std::string &assignment);  // "key=value"; throws config_error
+    platform_config build() const;                       // throws config_error
 
 private:
     void set_value(const std::string &path, const nlohmann::json &value, const std::string &origin);

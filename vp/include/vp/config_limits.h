@@ -10,7 +10,7 @@ namespace vp {
 
 struct config_limits {
     static constexpr uint64_t max_file_bytes = 1u << 20;  // a configuration file
-    static constexpr int max_depth = 8;          // nested objects/arrays (the schema needs 3)
+    static constexpr int max_depth = 8;               // nested objects/arrays (the schema needs 3)
     static constexpr size_t max_key_bytes = 128;      // one key of an object
     static constexpr size_t max_string_bytes = 4096;  // one string value (console.file: a path)
     static constexpr size_t max_set_bytes = 8192;     // one --set KEY=VALUE argument

@@ -24,11 +24,11 @@ struct energy_counts {
     uint64_t instret = 0, loads = 0, stores = 0, atomics = 0, branches = 0, muls = 0, divs = 0;
     uint64_t sram_bus_read_words = 0, sram_bus_write_words = 0, bus_words = 0;
     uint64_t na_flits_sent = 0, na_flits_received = 0;
-    uint64_t dma_bytes = 0;           // moved by the data engines: packetized and written here
+    uint64_t dma_bytes = 0;  // moved by the data engines: packetized and written here
     uint64_t namp_steps = 0, na_register_accesses = 0;
     noc::activity noc;
     uint64_t noc_packets_delivered = 0, namp_transfers = 0, data_bytes = 0;
-    uint64_t cycles = 0;              // simulated time in clock cycles
+    uint64_t cycles = 0;  // simulated time in clock cycles
 };
 energy_counts energy_counts_of(const platform &p);
 
@@ -51,7 +51,7 @@ struct energy_report {
     uint64_t leakage_pw_per_gate = 0;
     double seconds = 0;
     energy_counts counts;
-    double group_pj(const std::string &group) const;   // dynamic energy of a group
+    double group_pj(const std::string &group) const;  // dynamic energy of a group
     double leakage_pj(const leakage_part &part) const;
     double leakage_pj() const;
     double dynamic_pj() const;

@@ -63,7 +63,7 @@ std::vector<std::string> split_args(const std::string &text);
 // same with the arguments of main().
 class firmware_map {
 public:
-    void add(const std::string &argument, unsigned tile_count);  // throws firmware_error
+    void add(const std::string &argument, unsigned tile_count);       // throws firmware_error
     void add_args(const std::string &argument, unsigned tile_count);  // throws firmware_error
     bool empty() const { return !all_ && per_tile_.empty(); }
     // The image for a tile, or nullptr if that tile runs nothing.

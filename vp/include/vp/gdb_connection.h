@@ -41,7 +41,11 @@ public:
     // descriptor and the bytes read from it but not yet used go along.
     int client_fd() const { return client_; }
     const std::string &pending_input() const { return in_; }
-    void adopt(int fd, const std::string &pending) { client_ = fd; in_ = pending; interrupt_ = false; }
+    void adopt(int fd, const std::string &pending) {
+        client_ = fd;
+        in_ = pending;
+        interrupt_ = false;
+    }
 
 private:
     void refuse_second_client();

@@ -32,7 +32,9 @@ public:
     // After the firmware is loaded: the cores GDB sees, in tile-major order.
     void add_core(tiles::cpu_core &core, std::vector<tiles::cpu_core *> tile_cores);
     // Answers `monitor` commands the server does not know itself (e.g. statistics); "" = unknown.
-    void set_monitor(std::function<std::string(const std::string &)> fn) { monitor_ = std::move(fn); }
+    void set_monitor(std::function<std::string(const std::string &)> fn) {
+        monitor_ = std::move(fn);
+    }
     // `monitor reset`: restarts the platform from its firmware; returns "" or why it could not.
     void set_reset(std::function<std::string()> fn) { reset_ = std::move(fn); }
 
@@ -45,9 +47,13 @@ public:
                         std::function<void(const uint64_t *)> cut);
     checkpoints *reverse() { return checkpoints_.get(); }
     // monitor where: the function a pc of a tile lies in ("" if unknown).
-    void set_symbolizer(std::function<std::string(unsigned, uint32_t)> fn) { symbol_ = std::move(fn); }
+    void set_symbolizer(std::function<std::string(unsigned, uint32_t)> fn) {
+        symbol_ = std::move(fn);
+    }
     // monitor state FILE: every tile's memory, for a comparison byte by byte.
-    void set_memory_dump(std::function<std::string(std::ostream &)> fn) { dump_memory_ = std::move(fn); }
+    void set_memory_dump(std::function<std::string(std::ostream &)> fn) {
+        dump_memory_ = std::move(fn);
+    }
 
     // --gdb-wait: the first core to run blocks until GDB connects and resumes it.
     void wait_at_start();
@@ -62,7 +68,10 @@ public:
     // While GDB holds cores, the resumed ones may wait for a held one without sleeping (a timed
     // wait, a spin): after this many cycles of simulated time without a stop GDB gets one
     // (monitor hold-limit; 0: never).
-    void set_hold_limit(uint64_t cycles, sc_core::sc_time period) { hold_limit_ = period * double(cycles); period_ = period; }
+    void set_hold_limit(uint64_t cycles, sc_core::sc_time period) {
+        hold_limit_ = period * double(cycles);
+        period_ = period;
+    }
 
     tiles::debug_slice before_slice(tiles::cpu_core &core) override;
     void stopped(tiles::cpu_core &core, const rv_debug_hit &hit) override;
@@ -92,13 +101,13 @@ private:
     struct replay_plan {
         enum class kind : uint8_t { none, go, scan } mode = kind::none;
         int thread = 0;
-        uint64_t steps = 0;          // go: stop when `thread` has done this many steps
-        bool by_cycle = false;       // go: ... or reached this cycle (monitor goto)
+        uint64_t steps = 0;     // go: stop when `thread` has done this many steps
+        bool by_cycle = false;  // go: ... or reached this cycle (monitor goto)
         uint64_t cycle = 0;
-        bool monitor = false;        // go: arriving answers a monitor command, not a resume
-        stop_info arrive{};          // go: the stop GDB is told
-        uint64_t end_global = 0;     // scan: the point it ends at (global steps)
-        int from = -1;               // scan: the checkpoint it started from
+        bool monitor = false;     // go: arriving answers a monitor command, not a resume
+        stop_info arrive{};       // go: the stop GDB is told
+        uint64_t end_global = 0;  // scan: the point it ends at (global steps)
+        int from = -1;            // scan: the checkpoint it started from
     };
     struct scan_hit {
         int thread;
@@ -109,7 +118,7 @@ private:
     void hold(thread &t);  // waits while the debugger holds this core
     void stop_all(int thread, int signal, const rv_debug_hit &hit, bool skip_first = true,
                   bool history_begin = false);
-    void console(const std::string &text);  // an `O` packet: a line GDB prints
+    void console(const std::string &text);      // an `O` packet: a line GDB prints
     std::string thread_name(int thread) const;  // "thread 3 (tile 1 core 0)"
     // Per-tile write watchpoints (gdb_watch.cpp): GDB keeps one value per watchpoint, each tile has
     // its own copy. Returns false when the hit is not to be reported as a watchpoint stop.
@@ -119,8 +128,8 @@ private:
     bool watch_change(int thread, const rv_debug_hit &hit, const rv_watchpoint *&w,
                       std::vector<uint8_t> &before, std::vector<uint8_t> &after) const;
     void remember_watch_values();  // at a resume: the value GDB holds for each new write watchpoint
-    void serve();                          // packet loop while stopped
-    bool handle(const std::string &p);     // true: resume
+    void serve();                  // packet loop while stopped
+    bool handle(const std::string &p);  // true: resume
     std::string stop_reply() const;
     std::string read_registers(const thread &t) const;
     bool read_register(const thread &t, unsigned n, uint32_t &v) const;
@@ -131,7 +140,7 @@ private:
     std::string xfer(const std::string &p);
     std::string monitor(const std::string &command);
     enum class resume_result { resumed, answered, bad };  // answered: a stop reply was sent
-    resume_result resume(const std::string &p);  // c, s, vCont
+    resume_result resume(const std::string &p);           // c, s, vCont
     void resume_all(action act);
     void detach();
     int thread_of(const std::string &id, int fallback) const;
@@ -160,45 +169,45 @@ private:
     bool waiting_reply_ = false;  // GDB resumed us and waits for a stop reply
     unsigned poll_countdown_ = 0;
     sc_core::sc_event resume_event_;
-    sc_core::sc_time resumed_at_;                  // when GDB last resumed the platform
+    sc_core::sc_time resumed_at_;  // when GDB last resumed the platform
     sc_core::sc_time hold_limit_, period_;
-    bool holding_ = false;                         // the last resume held a live core
+    bool holding_ = false;  // the last resume held a live core
     std::function<std::string(const std::string &)> monitor_;
     std::function<std::string()> reset_;
     std::string cores_table() const;  // monitor cores
 
     // Reverse execution (gdb_reverse.cpp).
-    void reverse_slice(int me);             // checkpoints; an anchor that vanished ends us
+    void reverse_slice(int me);  // checkpoints; an anchor that vanished ends us
     void take_checkpoint(int me, bool barrier);
     void restored(const std::string &message, int client);  // in the copy a checkpoint made
     std::string state_message(const replay_plan &plan) const;
     [[noreturn]] void go_back(unsigned checkpoint, const replay_plan &plan);
     bool hand_over(unsigned checkpoint, const replay_plan &plan, std::string &why);
-    std::string reverse_step();             // bs: "" when handed over, else the reply
-    std::string reverse_continue();         // bc
+    std::string reverse_step();      // bs: "" when handed over, else the reply
+    std::string reverse_continue();  // bc
     std::string history_begin_reply(int thread);
     bool arrive(int me, const rv_debug_hit &hit);  // a replay target reached; true if handled
-    void scan_done();                       // a scan reached its end: on to the next process
+    void scan_done();                              // a scan reached its end: on to the next process
     bool scan_counts(int me, const rv_debug_hit &hit) const;
-    uint64_t global_steps() const;          // all cores' steps now
+    uint64_t global_steps() const;                        // all cores' steps now
     void before_resume(const std::vector<action> &acts);  // barrier on a change of the simulation
     std::string goto_cycle(const std::string &args, bool &resumed);  // monitor goto
-    std::string where_table() const;        // monitor where
-    std::string checkpoints_table() const;  // monitor checkpoints
-    std::string dump_state(const std::string &path) const;  // monitor state FILE
+    std::string where_table() const;                                 // monitor where
+    std::string checkpoints_table() const;                           // monitor checkpoints
+    std::string dump_state(const std::string &path) const;           // monitor state FILE
 
     std::unique_ptr<checkpoints> checkpoints_;
     std::function<void()> flush_outputs_, abandon_outputs_;
-    std::function<std::vector<uint64_t>()> output_counts_;   // bytes each output has written
-    std::function<void(const uint64_t *)> cut_outputs_;      // the outputs' future after these
+    std::function<std::vector<uint64_t>()> output_counts_;  // bytes each output has written
+    std::function<void(const uint64_t *)> cut_outputs_;     // the outputs' future after these
     void replay_ended();  // a replay stopped short of or at its target: what it will not redo goes
     std::function<std::string(unsigned, uint32_t)> symbol_;
     std::function<std::string(std::ostream &)> dump_memory_;
-    std::vector<uint64_t> seen_steps_;   // per thread at its last slice: the global count's parts
+    std::vector<uint64_t> seen_steps_;  // per thread at its last slice: the global count's parts
     uint64_t global_ = 0, next_checkpoint_ = 0;
-    bool intervened_ = false;            // registers, memory or a reset changed since the last resume
-    bool diverged_ = false;              // a held core waited since the last resume (barrier taken)
-    void barrier(int me);                // the future is abandoned; a checkpoint keeps this point
+    bool intervened_ = false;  // registers, memory or a reset changed since the last resume
+    bool diverged_ = false;    // a held core waited since the last resume (barrier taken)
+    void barrier(int me);      // the future is abandoned; a checkpoint keeps this point
     replay_plan replay_;
     std::vector<scan_hit> scan_hits_;
     unsigned anchor_countdown_ = 0;

@@ -12,9 +12,10 @@ namespace vp {
 // guard page two mappings per thread, without one at most one (stacks mapped side by side merge).
 // Past the limit its mmap fails part-way through the run ("failed to allocate stack memory").
 struct map_count_check {
-    bool guards = true;   // run with SystemC's stack guard pages
-    std::string refusal;  // non-empty: the platform cannot run on this host; why, and what to change
-    std::string note;     // non-empty: the guard pages are off; why (printed once, not an error)
+    bool guards = true;  // run with SystemC's stack guard pages
+    std::string
+        refusal;       // non-empty: the platform cannot run on this host; why, and what to change
+    std::string note;  // non-empty: the guard pages are off; why (printed once, not an error)
 };
 
 // Call after the platform is built. mode: host.stack_guards; auto keeps the guard pages unless the

@@ -9,9 +9,9 @@
 namespace vp {
 
 std::string stats_text(const nlohmann::ordered_json &statistics);  // monitor stats
-std::string tile_text(const nlohmann::ordered_json &tile);          // monitor tile N
+std::string tile_text(const nlohmann::ordered_json &tile);         // monitor tile N
 // An outline of any document: scalars as "key  value", objects indented, a group of objects
 // with the same scalar fields (channels, slots) as a table.
-std::string outline_text(const nlohmann::ordered_json &doc);        // monitor na N
+std::string outline_text(const nlohmann::ordered_json &doc);  // monitor na N
 
 }  // namespace vp

@@ -22,14 +22,14 @@ namespace vp {
 struct run_options {
     uint64_t max_cycles = 0;  // 0: no watchdog
     bool quiet = false;
-    std::string gdb;        // [HOST:]PORT of the GDB server; empty: no debugger
-    bool gdb_wait = false;  // wait for GDB before the first instruction
-    std::string trace_file;                  // --trace: timeline JSON; empty: none
-    unsigned trace_categories = 0;           // trace::category mask (0: the default set)
-    uint64_t trace_from = 0, trace_to = 0;   // window in cycles (to 0: to the end)
-    bool progress = false;                   // --progress status line
-    trace::event_log::options log;           // --log (categories 0: no log)
-    std::string log_file;                    // --log-file; empty: standard error
+    std::string gdb;                        // [HOST:]PORT of the GDB server; empty: no debugger
+    bool gdb_wait = false;                  // wait for GDB before the first instruction
+    std::string trace_file;                 // --trace: timeline JSON; empty: none
+    unsigned trace_categories = 0;          // trace::category mask (0: the default set)
+    uint64_t trace_from = 0, trace_to = 0;  // window in cycles (to 0: to the end)
+    bool progress = false;                  // --progress status line
+    trace::event_log::options log;          // --log (categories 0: no log)
+    std::string log_file;                   // --log-file; empty: standard error
 };
 
 // The tracer --trace asks for, or null (platform_trace.cpp). Throws if the file cannot be written.
@@ -37,7 +37,8 @@ std::unique_ptr<trace::tracer> make_tracer(const run_options &options, sc_core::
 
 class platform : public sc_core::sc_module {
 public:
-    platform(sc_core::sc_module_name name, const platform_config &config, const run_options &options);
+    platform(sc_core::sc_module_name name, const platform_config &config,
+             const run_options &options);
     ~platform() override;
 
     // Loads the images and starts the cores of every tile that has one (throws firmware_error).
@@ -66,28 +67,28 @@ public:
     checkpoints *reverse() { return gdb_ ? gdb_->reverse() : nullptr; }
 
 private:
-    void attach_debugger();  // platform_debug.cpp
-    void gate_outputs();     // reverse execution: every output through an output_gate
+    void attach_debugger();             // platform_debug.cpp
+    void gate_outputs();                // reverse execution: every output through an output_gate
     std::string reset_from_firmware();  // monitor reset; "" or why not
     void trace_mark(const mark_record &m);  // platform_trace.cpp
-    void open_event_log();  // platform_log.cpp
+    void open_event_log();                  // platform_log.cpp
 
     platform_config config_;
     run_options options_;
     sc_core::sc_time period_;
     std::unique_ptr<trace::tracer> tracer_;  // before everything that records into it
     run_control control_;
-    firmware_map firmware_;  // what load() loaded, for monitor reset
+    firmware_map firmware_;            // what load() loaded, for monitor reset
     std::unique_ptr<gdb_server> gdb_;  // before the tiles: their cores report to it
     struct fd_owner {
         int fd = -1;
         ~fd_owner();
-    } semihosting_root_;  // semihosting.root, opened once for every core
+    } semihosting_root_;                      // semihosting.root, opened once for every core
     std::unique_ptr<status_line> status_;     // --progress; console lines pass through it
     std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
-    std::ofstream log_file_;                    // --log-file (else the log goes to std::clog)
-    std::unique_ptr<trace::event_log> log_;     // before the tiles: their cores write into it
+    std::ofstream log_file_;                         // --log-file (else the log goes to std::clog)
+    std::unique_ptr<trace::event_log> log_;          // before the tiles: their cores write into it
     std::unique_ptr<namp::namp_observer> namp_log_;  // the log's view of the adapters
     // Translated code the cores share (JIT engine), before the tiles: destroyed after their cores.
     std::unique_ptr<rv_jit_pool, void (*)(rv_jit_pool *)> jit_pool_{nullptr, rv_jit_pool_destroy};

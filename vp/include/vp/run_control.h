@@ -54,7 +54,9 @@ public:
     const std::vector<mark_record> &marks() const { return marks_; }
     // exit code per (tile, core) of the cores that exited; absent: still running or failed.
     const std::map<std::pair<unsigned, unsigned>, uint32_t> &exit_codes() const { return exits_; }
-    const std::map<std::pair<unsigned, unsigned>, std::string> &failures() const { return failures_; }
+    const std::map<std::pair<unsigned, unsigned>, std::string> &failures() const {
+        return failures_;
+    }
 
 private:
     std::string where(unsigned tile, unsigned core) const;

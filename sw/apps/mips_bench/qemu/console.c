@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#define UART_BASE      0x10000000u
-#define UART_THR       0u
-#define UART_LSR       5u
-#define UART_LSR_THRE  0x20u
-#define SIFIVE_TEST    0x00100000u
+#define UART_BASE     0x10000000u
+#define UART_THR      0u
+#define UART_LSR      5u
+#define UART_LSR_THRE 0x20u
+#define SIFIVE_TEST   0x00100000u
 
 static int uart_put(char c, FILE *file)
 {

@@ -16,7 +16,10 @@
 #include <stdint.h>
 
 static inline uint32_t mmio_read32(uintptr_t addr) { return *(volatile uint32_t *)addr; }
-static inline void mmio_write32(uintptr_t addr, uint32_t value) { *(volatile uint32_t *)addr = value; }
+static inline void mmio_write32(uintptr_t addr, uint32_t value)
+{
+    *(volatile uint32_t *)addr = value;
+}
 
 /* A doorbell: every memory write before it is done before the device sees this one. */
 static inline void mmio_write32_release(uintptr_t addr, uint32_t value)

@@ -37,10 +37,13 @@ static inline void smp_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory
 typedef struct {
     volatile uint32_t locked;
 } spinlock_t;
-#define SPINLOCK_INIT { 0 }
+#define SPINLOCK_INIT \
+    {                 \
+        0             \
+    }
 
 void spin_lock(spinlock_t *lock);
-int spin_trylock(spinlock_t *lock);   /* 1 if taken */
+int spin_trylock(spinlock_t *lock); /* 1 if taken */
 void spin_unlock(spinlock_t *lock);
 
 /* Sense-reversing barrier for a fixed number of participants. Zero-initialised = ready. */
@@ -48,7 +51,10 @@ typedef struct {
     volatile uint32_t arrived;
     volatile uint32_t sense;
 } smp_barrier_t;
-#define SMP_BARRIER_INIT { 0, 0 }
+#define SMP_BARRIER_INIT \
+    {                    \
+        0, 0             \
+    }
 
 void smp_barrier_wait(smp_barrier_t *barrier, uint32_t participants);
 /* Barrier across all cores of this tile (one shared barrier object). */

@@ -20,8 +20,8 @@ typedef void (*trap_handler_t)(trap_frame_t *frame);
 
 #define TRAP_NUM_CAUSES 16
 
-#define TRAP_EXIT_BASE       128u   /* exit code of an unhandled exception: 128 + cause */
-#define TRAP_EXIT_IRQ_BASE   144u   /* exit code of an unhandled interrupt: 144 + irq */
+#define TRAP_EXIT_BASE     128u /* exit code of an unhandled exception: 128 + cause */
+#define TRAP_EXIT_IRQ_BASE 144u /* exit code of an unhandled interrupt: 144 + irq */
 
 /* Handler for exception cause (0..15), or NULL to restore the default (fatal). Shared by all
  * cores of the tile. */

@@ -16,29 +16,29 @@
 /* Error codes (negative return values). */
 enum {
     K_OK = 0,
-    K_EINVAL = -1,     /* bad argument (NULL, wrong object, out of range) */
-    K_ENOMEM = -2,     /* thread, page or object pool exhausted */
-    K_EDEADLK = -3,    /* mutex already held by the caller */
-    K_EPERM = -4,      /* unlock by a thread that does not own the mutex */
-    K_ETIMEDOUT = -5,  /* the timeout of a wait expired */
-    K_EAGAIN = -6,     /* would block and the timeout is 0 */
-    K_ENOSYS = -7,     /* no such system call (M-mode thread; a task is killed instead) */
-    K_EBUSY = -8,      /* the object is busy (a task migrating, blocked in the kernel) */
-    K_ENOTSUP = -9,    /* the hardware lacks a feature the call needs (e.g. NAMP-PS) */
+    K_EINVAL = -1,    /* bad argument (NULL, wrong object, out of range) */
+    K_ENOMEM = -2,    /* thread, page or object pool exhausted */
+    K_EDEADLK = -3,   /* mutex already held by the caller */
+    K_EPERM = -4,     /* unlock by a thread that does not own the mutex */
+    K_ETIMEDOUT = -5, /* the timeout of a wait expired */
+    K_EAGAIN = -6,    /* would block and the timeout is 0 */
+    K_ENOSYS = -7,    /* no such system call (M-mode thread; a task is killed instead) */
+    K_EBUSY = -8,     /* the object is busy (a task migrating, blocked in the kernel) */
+    K_ENOTSUP = -9,   /* the hardware lacks a feature the call needs (e.g. NAMP-PS) */
 };
 
-#define K_FOREVER UINT32_MAX    /* timeout: wait without limit */
+#define K_FOREVER UINT32_MAX /* timeout: wait without limit */
 
 /* Exit status of a task the kernel killed: K_KILLED + cause (exception code; 16 = bad system
  * call). Ordinary exit codes are 0..255. */
-#define K_KILLED 0x1000
+#define K_KILLED         0x1000
 #define K_KILLED_SYSCALL (K_KILLED + 16)
 
 /* Ready-queue layouts (K_RQ_LAYOUT, chosen per kernel library). */
-#define K_RQ_FREERTOS 0   /* doubly linked, append at the tail, list item in the thread */
-#define K_RQ_SEL4 1       /* head/end pointers, wake-ups inserted at the front */
-#define K_RQ_BITMAP 2     /* FreeRTOS lists plus a bitmap of non-empty priorities */
-#define K_RQ_FLAGS 3      /* bitmap scheduler: one ready bit per thread, no list (rq_flags.c) */
+#define K_RQ_FREERTOS 0 /* doubly linked, append at the tail, list item in the thread */
+#define K_RQ_SEL4     1 /* head/end pointers, wake-ups inserted at the front */
+#define K_RQ_BITMAP   2 /* FreeRTOS lists plus a bitmap of non-empty priorities */
+#define K_RQ_FLAGS    3 /* bitmap scheduler: one ready bit per thread, no list (rq_flags.c) */
 
 typedef struct k_thread k_thread_t;
 
@@ -50,7 +50,7 @@ typedef struct k_queue {
 
 typedef struct k_mutex {
     k_thread_t *owner;
-    k_queue_t waiters;    /* highest priority first, FIFO among equals */
+    k_queue_t waiters; /* highest priority first, FIFO among equals */
     uint32_t magic;
 } k_mutex_t;
 
@@ -61,9 +61,9 @@ typedef struct k_sem {
 } k_sem_t;
 
 typedef struct k_config {
-    uint32_t tick_ticks;      /* mtime ticks per kernel tick (time-slice unit); 0 = default */
-    uint32_t slice_ticks;     /* kernel ticks a thread runs before an equal-priority one; 0 = 1 */
-    int quiet;                /* 1: no "k: ..." lines for killed tasks */
+    uint32_t tick_ticks;  /* mtime ticks per kernel tick (time-slice unit); 0 = default */
+    uint32_t slice_ticks; /* kernel ticks a thread runs before an equal-priority one; 0 = 1 */
+    int quiet;            /* 1: no "k: ..." lines for killed tasks */
 } k_config_t;
 
 /* ---- set-up (M-mode, before k_start) ---- */
@@ -84,14 +84,14 @@ k_thread_t *k_thread_create(const char *name, void (*entry)(void *), void *arg, 
 /* ---- thread calls (M-mode threads) ---- */
 
 void k_yield(void);
-void k_sleep(uint32_t ticks);            /* kernel ticks; 0 = yield */
+void k_sleep(uint32_t ticks); /* kernel ticks; 0 = yield */
 __attribute__((noreturn)) void k_exit(int code);
 /* Waits until t has ended and returns its exit status (K_ETIMEDOUT after timeout ticks). */
 int k_join(k_thread_t *t, uint32_t timeout, int *status);
 k_thread_t *k_self(void);
 uint32_t k_tid(const k_thread_t *t);
-uint32_t k_cpu(void);                    /* core the caller runs on now */
-uint64_t k_ticks(void);                  /* kernel ticks since k_start on core 0 */
+uint32_t k_cpu(void);   /* core the caller runs on now */
+uint64_t k_ticks(void); /* kernel ticks since k_start on core 0 */
 int k_set_priority(k_thread_t *t, uint32_t prio);
 
 int k_mutex_init(k_mutex_t *m);
@@ -99,7 +99,7 @@ int k_mutex_lock(k_mutex_t *m);
 int k_mutex_unlock(k_mutex_t *m);
 
 int k_sem_init(k_sem_t *s, uint32_t count);
-int k_sem_take(k_sem_t *s, uint32_t timeout);   /* 0: try; K_FOREVER: no limit */
+int k_sem_take(k_sem_t *s, uint32_t timeout); /* 0: try; K_FOREVER: no limit */
 int k_sem_give(k_sem_t *s);
 
 /* Prints one whole line (formatted with vsnprintf on the caller's stack) in one system call, so
@@ -112,12 +112,12 @@ void k_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * private data region, copied into fresh pages mapped at K_USER_DATA. */
 typedef struct k_task_image {
     const char *name;
-    void (*entry)(void *data);      /* called with a0 = K_USER_DATA */
-    const void *data_init;          /* may be NULL */
-    uint32_t data_size;             /* bytes of the data region (>= sizeof init), <= K_USER_DATA_MAX */
-    uint32_t stack_pages;           /* 0 = 1 */
+    void (*entry)(void *data); /* called with a0 = K_USER_DATA */
+    const void *data_init;     /* may be NULL */
+    uint32_t data_size;        /* bytes of the data region (>= sizeof init), <= K_USER_DATA_MAX */
+    uint32_t stack_pages;      /* 0 = 1 */
     uint32_t prio;
-    uint32_t suspended;             /* 1: created suspended, k_task_resume starts it */
+    uint32_t suspended; /* 1: created suspended, k_task_resume starts it */
 } k_task_image_t;
 
 /* Creates a U-mode task in its own address space. Returns its thread or NULL. */
@@ -189,8 +189,8 @@ int k_check_queues(void);
 /* ---- statistics ---- */
 typedef struct k_stats {
     uint32_t switches, ticks, syscalls, ipis, killed, preemptions, osqm_waits;
-    uint32_t osqm_drained;      /* threads moved from the wake-up queue to the ready queues */
-    uint32_t osqm_demand_irqs;  /* critical threads the demand interrupt handed the kernel */
+    uint32_t osqm_drained;        /* threads moved from the wake-up queue to the ready queues */
+    uint32_t osqm_demand_irqs;    /* critical threads the demand interrupt handed the kernel */
     uint32_t osqm_critical_waits; /* waits of critical threads that blocked */
 } k_stats_t;
 void k_get_stats(k_stats_t *out);

@@ -6,7 +6,12 @@ void kmp_lock(void);
 void kmp_unlock(void);
 /* Times a thread was suspended inside the library (instead of sleeping the core). */
 unsigned long kmp_wait_count(void);
-#define KMP(call) do { kmp_lock(); call; kmp_unlock(); } while (0)
+#define KMP(call)     \
+    do {              \
+        kmp_lock();   \
+        call;         \
+        kmp_unlock(); \
+    } while (0)
 
 /* The MCAPI library in tasks (kmp_task.c, mp/task.h; needs an MCAPI library linked). */
 #include <stdint.h>
@@ -21,8 +26,8 @@ void kmp_task_service_stop(void);
  * K_TASK_Q_HANDLES kernel handles (lookups, contributor handles), or those of q. K_EBUSY: the MCAPI
  * library uses that slot now; K_ENOMEM: the tile's tasks have reserved its share already. */
 typedef struct kmp_task_quota {
-    uint32_t endpoints;   /* kernel endpoints at once (receive pages), at most MP_TASK_EPS */
-    uint32_t handles;     /* kernel handles: lookups, contributor handles */
+    uint32_t endpoints; /* kernel endpoints at once (receive pages), at most MP_TASK_EPS */
+    uint32_t handles;   /* kernel handles: lookups, contributor handles */
 } kmp_task_quota_t;
 int kmp_task_attach(k_thread_t *t, unsigned slot);
 int kmp_task_attach_quota(k_thread_t *t, unsigned slot, const kmp_task_quota_t *q);
@@ -30,10 +35,11 @@ int kmp_task_attach_quota(k_thread_t *t, unsigned slot, const kmp_task_quota_t *
  * after: every entry comes back). */
 typedef struct kmp_task_tables {
     uint32_t records, endpoints, handles, reserved_endpoints, reserved_handles;
-    uint32_t library_endpoints;   /* the MCAPI library's endpoint table (the kernel's own too) */
-    uint32_t dangling;            /* library endpoints whose receive buffer lies in a free page
-                                     (a breach: must be 0) */
-    uint32_t vif_slots;           /* vif slots tasks hold */
+    uint32_t library_endpoints; /* the MCAPI library's endpoint table (the kernel's own too) */
+    /* library endpoints whose receive buffer lies in a free page
+     * (a breach: must be 0) */
+    uint32_t dangling;
+    uint32_t vif_slots; /* vif slots tasks hold */
     uint32_t pages_free;
 } kmp_task_tables_t;
 void kmp_task_tables(kmp_task_tables_t *out);
@@ -54,11 +60,11 @@ int kmp_task_diagnose(k_thread_t *t, kmp_task_diag_t *d);
 /* For the migration runtime (kmig.c, docs/kernel.md "Task migration"). */
 #include "mcapi.h"
 struct kmp_task_ep {
-    uint32_t kid, idx;          /* the kernel's index, the task's endpoint index (receive page) */
+    uint32_t kid, idx; /* the kernel's index, the task's endpoint index (receive page) */
     mcapi_endpoint_t h;
 };
 struct kmp_task_ep_spec {
-    uint32_t idx, port, hold;   /* hold: allocations "full" until released (its page comes later) */
+    uint32_t idx, port, hold; /* hold: allocations "full" until released (its page comes later) */
     uint32_t channel_recv, peer_node, peer_handle;
 };
 /* The task's live endpoints, how many (K_ENOMEM: more than max); *deleting: endpoints it deleted

@@ -11,22 +11,24 @@
 #include "kernel/kernel.h"
 
 enum k_migrate_method {
-    K_MIGRATE_PAUSE = 1,     /* the state of the art: communication paused for the whole move */
-    K_MIGRATE_RELOCATE = 2,  /* NAMP-PS endpoint relocation at the switch-over (Fig. 3.38) */
-    K_MIGRATE_DUALCAST = 3,  /* NAMP-PS dualcast from the pre-migration phase on (Fig. 3.39) */
-    K_MIGRATE_SOFTWARE = 4,  /* protection switching by the kernels, no PS hardware (3.6.3):
-                                the source forwards, the senders' kernels switch them
-                                (sw/kernel/kmig_swps.c); channels only (K_ENOTSUP for a task
-                                with a connection-less receive endpoint) */
+    K_MIGRATE_PAUSE = 1,    /* the state of the art: communication paused for the whole move */
+    K_MIGRATE_RELOCATE = 2, /* NAMP-PS endpoint relocation at the switch-over (Fig. 3.38) */
+    K_MIGRATE_DUALCAST = 3, /* NAMP-PS dualcast from the pre-migration phase on (Fig. 3.39) */
+    /* protection switching by the kernels, no PS hardware (3.6.3):
+     * the source forwards, the senders' kernels switch them
+     * (sw/kernel/kmig_swps.c); channels only (K_ENOTSUP for a task
+     * with a connection-less receive endpoint) */
+    K_MIGRATE_SOFTWARE = 4,
 };
 
 typedef struct k_migrate_result {
-    uint32_t tid;                /* the task's thread id at the destination */
-    uint64_t t_start, t_stop, t_resume, t_end;   /* mtime: begin, task stopped, running again, done */
-    uint32_t bytes_moved;        /* pages and buffer elements copied */
-    uint32_t phase1_cycles, phase2_cycles, phase3_cycles;   /* this tile's cycles per phase */
-    uint32_t vif_action;         /* the task's transfer at the stop: 0 none, 1 finished (moved as
-                                    it was), 2 under way (aborted here, started again there) */
+    uint32_t tid;                              /* the task's thread id at the destination */
+    uint64_t t_start, t_stop, t_resume, t_end; /* mtime: begin, task stopped, running again, done */
+    uint32_t bytes_moved;                      /* pages and buffer elements copied */
+    uint32_t phase1_cycles, phase2_cycles, phase3_cycles; /* this tile's cycles per phase */
+    /* the task's transfer at the stop: 0 none, 1 finished (moved as
+     * it was), 2 under way (aborted here, started again there) */
+    uint32_t vif_action;
 } k_migrate_result_t;
 
 /* The service thread (one per tile; needs mcapi_initialize and kmp_task_service_start first). */
@@ -46,6 +48,6 @@ int k_task_migrate(k_thread_t *t, unsigned tile, int method, k_migrate_result_t 
  * (join, read its data) passes to whoever takes it. */
 k_thread_t *k_migrate_take_arrival(void);
 
-#define K_MIGRATED 0x2000   /* exit code of a task's thread at the tile it left */
+#define K_MIGRATED 0x2000 /* exit code of a task's thread at the tile it left */
 
 #endif

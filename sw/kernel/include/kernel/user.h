@@ -34,7 +34,7 @@ static inline uint32_t u_cycles(void)
 static inline uint64_t u_time(void)
 {
     uint32_t hi, lo, hi2;
-    do {   /* the high half read twice: a carry between the two reads is seen */
+    do { /* the high half read twice: a carry between the two reads is seen */
         __asm__ volatile("rdtimeh %0" : "=r"(hi));
         __asm__ volatile("rdtime %0" : "=r"(lo));
         __asm__ volatile("rdtimeh %0" : "=r"(hi2));
@@ -53,7 +53,10 @@ static inline long u_syscall(long n, long a0, long a1)
 
 static inline void u_yield(void) { u_syscall(K_SYS_YIELD, 0, 0); }
 static inline void u_sleep(uint32_t ticks) { u_syscall(K_SYS_SLEEP, (long)ticks, 0); }
-static inline long u_write(const char *s, uint32_t len) { return u_syscall(K_SYS_WRITE, (long)s, (long)len); }
+static inline long u_write(const char *s, uint32_t len)
+{
+    return u_syscall(K_SYS_WRITE, (long)s, (long)len);
+}
 static inline long u_gettid(void) { return u_syscall(K_SYS_GETTID, 0, 0); }
 __attribute__((noreturn)) static inline void u_exit(int code)
 {

@@ -16,16 +16,16 @@ typedef int32_t mcapi_status_t;
 typedef uint32_t mcapi_domain_t;
 typedef uint32_t mcapi_node_t;
 typedef uint32_t mcapi_port_t;
-typedef uint32_t mcapi_timeout_t;   /* microseconds of simulated time (mtime) */
-typedef uint32_t mcapi_priority_t;  /* accepted, not used */
+typedef uint32_t mcapi_timeout_t;  /* microseconds of simulated time (mtime) */
+typedef uint32_t mcapi_priority_t; /* accepted, not used */
 typedef int32_t mcapi_boolean_t;
 typedef uint32_t mcapi_uint_t;
 
-#define MCAPI_TRUE  1
-#define MCAPI_FALSE 0
-#define MCAPI_TIMEOUT_INFINITE 0xFFFFFFFFu
-#define MCAPI_DOMAIN 0u
-#define MCAPI_MAX_PRIORITY 0u
+#define MCAPI_TRUE                 1
+#define MCAPI_FALSE                0
+#define MCAPI_TIMEOUT_INFINITE     0xFFFFFFFFu
+#define MCAPI_DOMAIN               0u
+#define MCAPI_MAX_PRIORITY         0u
 #define MCAPI_RETURN_VALUE_INVALID 0xFFFFFFFFu
 
 enum mcapi_status_codes {
@@ -68,9 +68,11 @@ enum mp_data_path { MP_PATH_BUFFER = 0, MP_PATH_RMA = 1, MP_PATH_RDMA = 2 };
 #endif
 
 typedef struct mcapi_node_attributes {
-    uint32_t data_path;          /* enum mp_data_path, used by this node's sends */
+    uint32_t data_path; /* enum mp_data_path, used by this node's sends */
 } mcapi_node_attributes_t;
-typedef struct mcapi_param { uint32_t reserved; } mcapi_param_t;
+typedef struct mcapi_param {
+    uint32_t reserved;
+} mcapi_param_t;
 typedef struct mcapi_info {
     uint32_t mcapi_version, organization_id, implementation_version, number_of_domains,
         number_of_nodes, number_of_ports;
@@ -82,14 +84,15 @@ typedef struct mcapi_info {
 typedef struct mcapix_endpoint_attributes {
     uint32_t capacity_log2;
     uint32_t max_msg_log2;
-    uint32_t send_capacity_log2;  /* 0: no send buffer */
-    uint32_t send_mode;           /* NAMP transport: enum mp_send_mode (needs a send buffer for
-                                     buffered and CCM); the baseline ignores it */
+    uint32_t send_capacity_log2; /* 0: no send buffer */
+    /* NAMP transport: enum mp_send_mode (needs a send buffer for
+     * buffered and CCM); the baseline ignores it */
+    uint32_t send_mode;
 } mcapix_endpoint_attributes_t;
 /* How the NAMP transport sends from an endpoint (thesis 3.2.4.2/3.2.4.3, Table 3.2c). */
 enum mp_send_mode { MP_SEND_UNBUFFERED = 0, MP_SEND_BUFFERED = 1, MP_SEND_CCM = 2 };
 #define MP_DEFAULT_CAPACITY_LOG2 3u
-#define MP_DEFAULT_MAX_MSG_LOG2 12u
+#define MP_DEFAULT_MAX_MSG_LOG2  12u
 
 struct mp_ephandle;
 typedef struct mp_ephandle *mcapi_endpoint_t;
@@ -98,7 +101,7 @@ typedef struct mp_endpoint *mcapi_pktchan_send_hndl_t;
 typedef struct mp_endpoint *mcapi_pktchan_recv_hndl_t;
 
 typedef struct mcapi_request {
-    volatile uint32_t state;   /* internal */
+    volatile uint32_t state; /* internal */
     uint32_t kind;
     mcapi_status_t status;
     size_t size;
@@ -114,7 +117,7 @@ typedef struct mcapi_request {
     mcapi_status_t op_status;
     uint32_t dst_node, dst_addr;
     const struct mp_ephandle *dst_h;
-    struct mp_endpoint *op_src;   /* sending endpoint */
+    struct mp_endpoint *op_src; /* sending endpoint */
     const void *op_buf;
     uint64_t op_retry_at;
 } mcapi_request_t;
@@ -153,8 +156,9 @@ mcapi_status_t mcapix_endpoint_lookup(mcapi_node_t node, mcapi_port_t port, uint
  * when the receiver's tile does not answer within timeout_us, and the receiver takes it only if
  * its owner has asked to open that endpoint's receiving side (else MCAPI_ERR_CHAN_NOTOPEN: ask
  * again), so a task cannot turn another party's endpoint into its channel. */
-void mcapix_pktchan_connect_for_task(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t receive_endpoint,
-                                     uint32_t timeout_us, mcapi_status_t *mcapi_status);
+void mcapix_pktchan_connect_for_task(mcapi_endpoint_t send_endpoint,
+                                     mcapi_endpoint_t receive_endpoint, uint32_t timeout_us,
+                                     mcapi_status_t *mcapi_status);
 
 void mcapi_msg_send(mcapi_endpoint_t send_endpoint, mcapi_endpoint_t receive_endpoint,
                     const void *buffer, size_t buffer_size, mcapi_priority_t priority,
@@ -216,10 +220,10 @@ uint32_t mcapix_namp_last_error(void);
 void mcapix_endpoint_set_send_mode(mcapi_endpoint_t endpoint, uint32_t mode,
                                    mcapi_status_t *status);
 typedef struct mp_stats {
-    uint64_t idle_cycles;        /* cycles core 0 slept in wfi inside the library */
-    uint64_t isr_cycles;         /* cycles serving the adapter interrupt (trap, or inline after wfi) */
+    uint64_t idle_cycles; /* cycles core 0 slept in wfi inside the library */
+    uint64_t isr_cycles;  /* cycles serving the adapter interrupt (trap, or inline after wfi) */
     uint32_t isr_count, packets_rx, packets_tx, nacks, retries;
-    uint32_t refused;            /* allocations the software protocol refused "full" (receiver) */
+    uint32_t refused; /* allocations the software protocol refused "full" (receiver) */
 } mp_stats_t;
 const volatile mp_stats_t *mcapix_stats(void);
 /* Allocation requests of other nodes this node refused because a receive buffer was full (they

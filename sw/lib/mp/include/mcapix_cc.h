@@ -27,25 +27,25 @@
 extern "C" {
 #endif
 
-#define MCAPIX_CC_MAX_MEMBERS 16u   /* = NAMP_CC_MAX_MEMBERS of the adapter */
+#define MCAPIX_CC_MAX_MEMBERS 16u /* = NAMP_CC_MAX_MEMBERS of the adapter */
 
 /* A multicast group. Opaque to the application: allocate it (static, global or on the stack of a
  * function that outlives its use), create it with mcapix_mcast_create[_chan], and do not copy or
  * move it while it is in use (the adapter reads its descriptor in place). */
 typedef struct mcapix_mcast_group {
-    uint32_t desc[4 + 4 * MCAPIX_CC_MAX_MEMBERS];  /* the adapter's descriptor (namp_cc.h) */
-    uint32_t magic;                                /* valid group */
-    uint32_t num;                                  /* members */
-    uint32_t channel;                              /* 1: members are packet channels */
-    mcapi_endpoint_t send_endpoint;                /* connection-less: sending endpoint */
-    mcapi_endpoint_t members[MCAPIX_CC_MAX_MEMBERS];           /* connection-less members */
-    mcapi_pktchan_send_hndl_t chans[MCAPIX_CC_MAX_MEMBERS];    /* channel members */
-    mcapi_status_t member_status[MCAPIX_CC_MAX_MEMBERS];       /* of the last software send */
-    uint32_t remote_only;    /* connection-less: no member is a local endpoint */
-    uint32_t scatter;        /* a scatter group (count, stride; bases and sizes in desc) */
+    uint32_t desc[4 + 4 * MCAPIX_CC_MAX_MEMBERS];    /* the adapter's descriptor (namp_cc.h) */
+    uint32_t magic;                                  /* valid group */
+    uint32_t num;                                    /* members */
+    uint32_t channel;                                /* 1: members are packet channels */
+    mcapi_endpoint_t send_endpoint;                  /* connection-less: sending endpoint */
+    mcapi_endpoint_t members[MCAPIX_CC_MAX_MEMBERS]; /* connection-less members */
+    mcapi_pktchan_send_hndl_t chans[MCAPIX_CC_MAX_MEMBERS]; /* channel members */
+    mcapi_status_t member_status[MCAPIX_CC_MAX_MEMBERS];    /* of the last software send */
+    uint32_t remote_only; /* connection-less: no member is a local endpoint */
+    uint32_t scatter;     /* a scatter group (count, stride; bases and sizes in desc) */
     uint32_t count, stride;
-    uint32_t hw_last;        /* the last send ran in the adapter (statuses in desc) */
-    uint32_t hw_code;        /* its slot STATUS code (0: every member done) */
+    uint32_t hw_last; /* the last send ran in the adapter (statuses in desc) */
+    uint32_t hw_code; /* its slot STATUS code (0: every member done) */
 } __attribute__((aligned(8))) mcapix_mcast_group_t;
 
 /* Connection-less group: `num` (1..MCAPIX_CC_MAX_MEMBERS) remote receive endpoints (from
@@ -98,23 +98,39 @@ void mcapix_mcast_destroy(mcapix_mcast_group_t *group, mcapi_status_t *mcapi_sta
  * reduction r (e.g. the root sends the result back, an allreduce); a contribution of another
  * reduction is reported as MCAPI_ERR_GENERAL, never mixed in. The root endpoint serves only this
  * reduction (no other messages). */
-enum { MCAPIX_OP_SUM = 0, MCAPIX_OP_MIN, MCAPIX_OP_MAX, MCAPIX_OP_BAND, MCAPIX_OP_BOR,
-       MCAPIX_OP_BXOR, MCAPIX_OP_LAND, MCAPIX_OP_LOR, MCAPIX_OPS };
-enum { MCAPIX_T_INT8 = 0, MCAPIX_T_INT16, MCAPIX_T_INT32, MCAPIX_T_UINT8, MCAPIX_T_UINT16,
-       MCAPIX_T_UINT32, MCAPIX_TYPES };
-#define MCAPIX_REDUCE_MAX_SIZE 4096u   /* software path: largest vector */
-#define MCAPIX_REDUCE_RX_MAX_CAP_LOG2 6u  /* root endpoint: at most 64 receive elements */
+enum {
+    MCAPIX_OP_SUM = 0,
+    MCAPIX_OP_MIN,
+    MCAPIX_OP_MAX,
+    MCAPIX_OP_BAND,
+    MCAPIX_OP_BOR,
+    MCAPIX_OP_BXOR,
+    MCAPIX_OP_LAND,
+    MCAPIX_OP_LOR,
+    MCAPIX_OPS
+};
+enum {
+    MCAPIX_T_INT8 = 0,
+    MCAPIX_T_INT16,
+    MCAPIX_T_INT32,
+    MCAPIX_T_UINT8,
+    MCAPIX_T_UINT16,
+    MCAPIX_T_UINT32,
+    MCAPIX_TYPES
+};
+#define MCAPIX_REDUCE_MAX_SIZE        4096u /* software path: largest vector */
+#define MCAPIX_REDUCE_RX_MAX_CAP_LOG2 6u    /* root endpoint: at most 64 receive elements */
 
-typedef struct mcapix_reduce_tx {     /* a contributor (opaque) */
-    uint32_t desc[8];                 /* the adapter's descriptor: one member, the root */
-    uint32_t handle[16];              /* the contributor's handle of the root: its key */
+typedef struct mcapix_reduce_tx { /* a contributor (opaque) */
+    uint32_t desc[8];             /* the adapter's descriptor: one member, the root */
+    uint32_t handle[16];          /* the contributor's handle of the root: its key */
     uint32_t magic, next_id;
     mcapi_endpoint_t send_endpoint, root;
 } __attribute__((aligned(8))) mcapix_reduce_tx_t;
-#define MCAPIX_CC_RX_MEMBERS 15u      /* members a root can name (a reduction: 14) */
-typedef struct mcapix_reduce_rx {     /* the root (opaque) */
-    uint32_t desc[4 + 2 * 64];        /* the adapter's receive-side descriptor (NAMP_EP_CC) */
-    uint32_t members[1 + 2 * MCAPIX_CC_RX_MEMBERS];   /* the member table (NAMP_CC_RX_MEMBERS) */
+#define MCAPIX_CC_RX_MEMBERS 15u  /* members a root can name (a reduction: 14) */
+typedef struct mcapix_reduce_rx { /* the root (opaque) */
+    uint32_t desc[4 + 2 * 64];    /* the adapter's receive-side descriptor (NAMP_EP_CC) */
+    uint32_t members[1 + 2 * MCAPIX_CC_RX_MEMBERS]; /* the member table (NAMP_CC_RX_MEMBERS) */
     uint32_t magic, contributions, next_id, hw;
     mcapi_endpoint_t endpoint;
 } __attribute__((aligned(8))) mcapix_reduce_rx_t;
@@ -169,15 +185,15 @@ void mcapix_reduce_apply(uint32_t op, uint32_t type, void *dst, const void *src,
  * Decision: the parts' channel handles carry unlimited credits (the root's buffer is protected
  * by the allocation, NACK when full), so no credit returns are needed. */
 #define MCAPIX_GATHER_MAX_PARTS 15u
-typedef struct mcapix_gather_tx {     /* one part (opaque) */
-    uint32_t desc[9];                 /* the adapter's descriptor (namp_cc.h gather layout) */
-    uint32_t handle[16];              /* the part's handle of the root endpoint (credits) */
+typedef struct mcapix_gather_tx { /* one part (opaque) */
+    uint32_t desc[9];             /* the adapter's descriptor (namp_cc.h gather layout) */
+    uint32_t handle[16];          /* the part's handle of the root endpoint (credits) */
     uint32_t magic, next_id, part, count, base, chunk, stride;
     mcapi_endpoint_t send_endpoint, root;
 } __attribute__((aligned(8))) mcapix_gather_tx_t;
-typedef struct mcapix_gather_rx {     /* the root (opaque) */
-    uint32_t desc[4 + 2 * 64];        /* the adapter's receive-side descriptor (NAMP_EP_CC) */
-    uint32_t members[1 + 2 * MCAPIX_CC_RX_MEMBERS];   /* the member table (NAMP_CC_RX_MEMBERS) */
+typedef struct mcapix_gather_rx { /* the root (opaque) */
+    uint32_t desc[4 + 2 * 64];    /* the adapter's receive-side descriptor (NAMP_EP_CC) */
+    uint32_t members[1 + 2 * MCAPIX_CC_RX_MEMBERS]; /* the member table (NAMP_CC_RX_MEMBERS) */
     uint32_t magic, parts, msg_size, next_id, hw;
     mcapi_endpoint_t endpoint;
 } __attribute__((aligned(8))) mcapix_gather_rx_t;
@@ -201,12 +217,13 @@ void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, u
                              uint32_t msg_size, mcapi_status_t *mcapi_status);
 /* Root: part p comes only from the sending endpoint parts[p] (p < the root's parts), once per
  * gather; as mcapix_reduce_rx_members. */
-void mcapix_gather_rx_members(mcapix_gather_rx_t *r, const mcapi_endpoint_t *parts, mcapi_status_t *mcapi_status);
+void mcapix_gather_rx_members(mcapix_gather_rx_t *r, const mcapi_endpoint_t *parts,
+                              mcapi_status_t *mcapi_status);
 /* The kernel's migration (root side): the member key (old_tile, old_id) of the root endpoint at
  * ep_addr (identity ep_id) becomes (new_tile, new_id). 0 replaced, 1 not a member there, -1 no
  * such root. */
-int mcapix_cc_rekey(uint32_t ep_addr, uint32_t ep_id, uint32_t old_tile, uint32_t old_id, uint32_t new_tile,
-                    uint32_t new_id);
+int mcapix_cc_rekey(uint32_t ep_addr, uint32_t ep_id, uint32_t old_tile, uint32_t old_id,
+                    uint32_t new_tile, uint32_t new_id);
 /* Receives the next gathered message (blocking). Status: MCAPI_SUCCESS, MCAPI_ERR_PARAMETER,
  * MCAPI_ERR_BUF_INVALID, MCAPI_ERR_MSG_TRUNCATED, MCAPI_ERR_GENERAL (software: a part of another
  * gather or outside the message), the receive's error. */

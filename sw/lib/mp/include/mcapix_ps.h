@@ -20,24 +20,25 @@
 /* 1 when the adapter has NAMP-PS. Needs no PS. */
 int mcapix_ps_available(void);
 
-mcapi_endpoint_t mcapix_endpoint_create_relocated(mcapi_port_t port, const mcapix_endpoint_attributes_t *attributes,
+mcapi_endpoint_t mcapix_endpoint_create_relocated(mcapi_port_t port,
+                                                  const mcapix_endpoint_attributes_t *attributes,
                                                   mcapi_status_t *status);
 /* MCAPI_SUCCESS; ENDP_INVALID (not a local endpoint), CHAN_TYPE (a channel's endpoint),
  * NOT_SUPPORTED (no PS), PARAMETER (B is this node, or its endpoint is not held or has another
  * geometry), TIMEOUT (the lookup, or transfers that never finished), TRANSMISSION (a copy failed). */
-mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t endpoint, mcapi_node_t node, mcapi_port_t port,
-                                        mcapi_timeout_t timeout);
+mcapi_status_t mcapix_endpoint_relocate(mcapi_endpoint_t endpoint, mcapi_node_t node,
+                                        mcapi_port_t port, mcapi_timeout_t timeout);
 
 /* ---- the steps (the kernel's migration runtime) ---- */
 typedef struct mcapix_endpoint_info {
-    uint32_t endpoint;                 /* the hardware endpoint's address */
-    uint32_t id;                       /* its identity (NAMP_EP_ID) */
-    uint32_t rx;                       /* its receive buffer */
+    uint32_t endpoint; /* the hardware endpoint's address */
+    uint32_t id;       /* its identity (NAMP_EP_ID) */
+    uint32_t rx;       /* its receive buffer */
     uint32_t capacity_log2, max_msg_log2, port;
     uint32_t channel_recv, channel_send;
-    uint32_t peer_node, peer_handle;   /* a channel's other end: node, its handle there */
-    uint32_t credit_path;              /* receiving side: the handle its credits go through */
-    uint32_t send_handle;              /* sending side: the handle its packets go through */
+    uint32_t peer_node, peer_handle; /* a channel's other end: node, its handle there */
+    uint32_t credit_path;            /* receiving side: the handle its credits go through */
+    uint32_t send_handle;            /* sending side: the handle its packets go through */
 } mcapix_endpoint_info_t;
 /* 0, or -1 for no local endpoint. Needs no PS. */
 int mcapix_endpoint_inspect(mcapi_endpoint_t endpoint, mcapix_endpoint_info_t *info);
@@ -51,7 +52,8 @@ uint32_t mcapix_endpoint_inflight(mcapi_endpoint_t endpoint);
 /* The endpoint moved to (node, endpoint address there, its identity): the tombstone, after the
  * transfers granted before have finished (TIMEOUT if they do not). The tombstone keeps no buffer
  * (NAMP_EP_STATE_MOVED): the memory it had may be given to someone else. */
-mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t endpoint, uint32_t node, uint32_t addr, uint32_t id);
+mcapi_status_t mcapix_endpoint_redirect(mcapi_endpoint_t endpoint, uint32_t node, uint32_t addr,
+                                        uint32_t id);
 /* A tombstone (MOVED) no sender needs any more: the library takes the entry back (its identity
  * goes with it: a sender that still holds it is answered NO_ENDPOINT). */
 mcapi_status_t mcapix_endpoint_bury(mcapi_endpoint_t endpoint);
@@ -63,10 +65,12 @@ mcapi_status_t mcapix_endpoint_retire(mcapi_endpoint_t endpoint);
 void mcapix_endpoint_discard(mcapi_endpoint_t endpoint, mcapi_status_t *status);
 /* A new endpoint becomes the receiving side of an existing channel (its sender at peer_node with
  * its handle at peer_handle), without a connect handshake. */
-mcapi_status_t mcapix_endpoint_adopt_recv(mcapi_endpoint_t endpoint, uint32_t peer_node, uint32_t peer_handle);
+mcapi_status_t mcapix_endpoint_adopt_recv(mcapi_endpoint_t endpoint, uint32_t peer_node,
+                                          uint32_t peer_handle);
 /* The receiving side's view after its credit path was relocated (RELOC) to the sender's new
  * handle. */
-mcapi_status_t mcapix_chan_credit_path_moved(mcapi_endpoint_t endpoint, uint32_t node, uint32_t handle);
+mcapi_status_t mcapix_chan_credit_path_moved(mcapi_endpoint_t endpoint, uint32_t node,
+                                             uint32_t handle);
 /* The sending side of a channel that the library does not hold as an endpoint (a migrated task's
  * channel handle, kept by the kernel) stopped writing: the set-up protocol's "stopped" to the
  * receive endpoint at addr on tile node, whose deletion waits for it. Needs no PS. */

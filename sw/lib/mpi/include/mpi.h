@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define MPI_VERSION 3
+#define MPI_VERSION    3
 #define MPI_SUBVERSION 0
 
 /* Error classes (MPI-3 3.7.5 / 8.4). */
@@ -59,9 +59,9 @@ enum {
     MPI_FLOAT,
     MPI_DOUBLE,
     MPI_BYTE,
-    MPI_LONG,            /* 32 bits (ilp32) */
+    MPI_LONG, /* 32 bits (ilp32) */
     MPI_UNSIGNED_LONG,
-    MPI_AINT,            /* MPI_Aint: an address */
+    MPI_AINT, /* MPI_Aint: an address */
     MPIX_NUM_TYPES
 };
 #define MPI_LONG_LONG_INT MPI_LONG_LONG
@@ -79,13 +79,13 @@ enum {
     MPI_LAND,
     MPI_LOR,
     MPIX_NUM_OPS,
-    MPI_REPLACE,   /* one-sided accumulates only (MPI-3 11.3.4) */
+    MPI_REPLACE, /* one-sided accumulates only (MPI-3 11.3.4) */
     MPI_NO_OP
 };
 
 typedef int MPI_Errhandler;
 #define MPI_ERRORS_ARE_FATAL 1
-#define MPI_ERRORS_RETURN 2
+#define MPI_ERRORS_RETURN    2
 
 struct mpi_comm;
 typedef struct mpi_comm *MPI_Comm;
@@ -96,7 +96,7 @@ extern thread_local struct mpi_comm mpi_comm_world_obj;
 extern _Thread_local struct mpi_comm mpi_comm_world_obj;
 #endif
 #define MPI_COMM_WORLD (&mpi_comm_world_obj)
-#define MPI_COMM_NULL ((MPI_Comm)0)
+#define MPI_COMM_NULL  ((MPI_Comm)0)
 
 struct mpi_request;
 typedef struct mpi_request *MPI_Request;
@@ -106,26 +106,26 @@ typedef intptr_t MPI_Aint;
 typedef int MPI_Info;
 #define MPI_INFO_NULL 0
 /* "the receive buffer is also the send buffer" (MPI-3 5.2.1) */
-#define MPI_IN_PLACE ((void *)1)
+#define MPI_IN_PLACE  ((void *)1)
 
 struct mpi_group;
 typedef struct mpi_group *MPI_Group;
 #define MPI_GROUP_NULL ((MPI_Group)0)
 extern struct mpi_group mpi_group_empty_obj;
 #define MPI_GROUP_EMPTY (&mpi_group_empty_obj)
-#define MPI_IDENT 0
-#define MPI_SIMILAR 2
-#define MPI_UNEQUAL 3
+#define MPI_IDENT       0
+#define MPI_SIMILAR     2
+#define MPI_UNEQUAL     3
 
 struct mpi_win;
 typedef struct mpi_win *MPI_Win;
-#define MPI_WIN_NULL ((MPI_Win)0)
+#define MPI_WIN_NULL       ((MPI_Win)0)
 #define MPI_LOCK_EXCLUSIVE 234
-#define MPI_LOCK_SHARED 235
+#define MPI_LOCK_SHARED    235
 /* assertions of the synchronization calls: accepted, nothing is skipped for them */
-#define MPI_MODE_NOCHECK 1024
-#define MPI_MODE_NOSTORE 2048
-#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOCHECK   1024
+#define MPI_MODE_NOSTORE   2048
+#define MPI_MODE_NOPUT     4096
 #define MPI_MODE_NOPRECEDE 8192
 #define MPI_MODE_NOSUCCEED 16384
 
@@ -135,16 +135,16 @@ typedef struct MPI_Status {
     int MPI_SOURCE;
     int MPI_TAG;
     int MPI_ERROR;
-    int count_bytes;   /* internal: received bytes (MPI_Get_count) */
+    int count_bytes; /* internal: received bytes (MPI_Get_count) */
 } MPI_Status;
-#define MPI_STATUS_IGNORE ((MPI_Status *)0)
+#define MPI_STATUS_IGNORE   ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 
-#define MPI_ANY_SOURCE (-1)
-#define MPI_ANY_TAG (-1)
-#define MPI_PROC_NULL (-2)
-#define MPI_UNDEFINED (-32766)
-#define MPI_TAG_UB_VALUE 0x3FFFFFFF   /* largest user tag */
+#define MPI_ANY_SOURCE   (-1)
+#define MPI_ANY_TAG      (-1)
+#define MPI_PROC_NULL    (-2)
+#define MPI_UNDEFINED    (-32766)
+#define MPI_TAG_UB_VALUE 0x3FFFFFFF /* largest user tag */
 
 int MPI_Init(int *argc, char ***argv);
 /* Every level is provided: threads (<pthread.h>) are cooperative threads of the rank's core. */
@@ -280,8 +280,8 @@ int MPI_Win_start(MPI_Group group, int assert_, MPI_Win win);
 int MPI_Win_complete(MPI_Win win);
 int MPI_Win_wait(MPI_Win win);
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-            int target_rank, MPI_Aint target_disp, int target_count,
-            MPI_Datatype target_datatype, MPI_Win win);
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win);
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -294,8 +294,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
-                         MPI_Win win);
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
 
 /* Extensions. Eager/rendezvous threshold in bytes (messages of more bytes go rendezvous); at most
  * MPIX_EAGER_MAX; returns the previous value. */
@@ -309,12 +308,30 @@ int MPIX_Set_rdma_rendezvous(int on);
 int MPIX_Set_dma_split(int slots);
 
 /* Statistics of this rank (read by benchmarks and tests, printed by MPIX_Print_stats). */
-enum mpix_coll { MPIX_C_BARRIER, MPIX_C_BCAST, MPIX_C_SCATTER, MPIX_C_GATHER, MPIX_C_ALLGATHER,
-                 MPIX_C_REDUCE, MPIX_C_ALLREDUCE, MPIX_C_ALLTOALL, MPIX_C_REDUCE_SCATTER,
-                 MPIX_C_NBC, MPIX_C_NUM };
+enum mpix_coll {
+    MPIX_C_BARRIER,
+    MPIX_C_BCAST,
+    MPIX_C_SCATTER,
+    MPIX_C_GATHER,
+    MPIX_C_ALLGATHER,
+    MPIX_C_REDUCE,
+    MPIX_C_ALLREDUCE,
+    MPIX_C_ALLTOALL,
+    MPIX_C_REDUCE_SCATTER,
+    MPIX_C_NBC,
+    MPIX_C_NUM
+};
 /* Algorithms a collective can run (coll_select.c decides). CC = the NAMP's collective unit. */
-enum mpix_alg { MPIX_A_LINEAR, MPIX_A_BINOMIAL, MPIX_A_DISSEMINATION, MPIX_A_RING,
-                MPIX_A_RECDOUBLING, MPIX_A_REDUCE_BCAST, MPIX_A_CC, MPIX_A_NUM };
+enum mpix_alg {
+    MPIX_A_LINEAR,
+    MPIX_A_BINOMIAL,
+    MPIX_A_DISSEMINATION,
+    MPIX_A_RING,
+    MPIX_A_RECDOUBLING,
+    MPIX_A_REDUCE_BCAST,
+    MPIX_A_CC,
+    MPIX_A_NUM
+};
 typedef struct mpix_stats {
     uint32_t eager_sends, rdv_sends, self_sends;
     uint32_t unexpected, matched_posted;        /* arrivals: queued unexpected / matched a post */

@@ -6,18 +6,18 @@
 extern "C" {
 #endif
 
-#define POLLIN 0x001
-#define POLLPRI 0x002
-#define POLLOUT 0x004
-#define POLLERR 0x008
-#define POLLHUP 0x010
-#define POLLNVAL 0x020
+#define POLLIN     0x001
+#define POLLPRI    0x002
+#define POLLOUT    0x004
+#define POLLERR    0x008
+#define POLLHUP    0x010
+#define POLLNVAL   0x020
 #define POLLRDNORM POLLIN
 #define POLLWRNORM POLLOUT
 
 typedef unsigned int nfds_t;
 struct pollfd {
-    int fd;          /* negative: ignored (revents 0) */
+    int fd; /* negative: ignored (revents 0) */
     short events;
     short revents;
 };

@@ -29,34 +29,47 @@ enum rv_bus_status {
 
 /* mip/mie bit numbers of the interrupt inputs. */
 enum rv_irq {
-    RV_IRQ_SSIP = 1, RV_IRQ_MSIP = 3,
-    RV_IRQ_STIP = 5, RV_IRQ_MTIP = 7,
-    RV_IRQ_SEIP = 9, RV_IRQ_MEIP = 11,
+    RV_IRQ_SSIP = 1,
+    RV_IRQ_MSIP = 3,
+    RV_IRQ_STIP = 5,
+    RV_IRQ_MTIP = 7,
+    RV_IRQ_SEIP = 9,
+    RV_IRQ_MEIP = 11,
 };
 
 /* Exception causes (mcause with interrupt bit clear). */
 enum rv_exception {
-    RV_EXC_INSN_MISALIGNED = 0, RV_EXC_INSN_ACCESS = 1, RV_EXC_ILLEGAL = 2, RV_EXC_BREAKPOINT = 3,
-    RV_EXC_LOAD_MISALIGNED = 4, RV_EXC_LOAD_ACCESS = 5, RV_EXC_STORE_MISALIGNED = 6,
-    RV_EXC_STORE_ACCESS = 7, RV_EXC_ECALL_U = 8, RV_EXC_ECALL_S = 9, RV_EXC_ECALL_M = 11,
-    RV_EXC_INSN_PAGE_FAULT = 12, RV_EXC_LOAD_PAGE_FAULT = 13, RV_EXC_STORE_PAGE_FAULT = 15,
+    RV_EXC_INSN_MISALIGNED = 0,
+    RV_EXC_INSN_ACCESS = 1,
+    RV_EXC_ILLEGAL = 2,
+    RV_EXC_BREAKPOINT = 3,
+    RV_EXC_LOAD_MISALIGNED = 4,
+    RV_EXC_LOAD_ACCESS = 5,
+    RV_EXC_STORE_MISALIGNED = 6,
+    RV_EXC_STORE_ACCESS = 7,
+    RV_EXC_ECALL_U = 8,
+    RV_EXC_ECALL_S = 9,
+    RV_EXC_ECALL_M = 11,
+    RV_EXC_INSN_PAGE_FAULT = 12,
+    RV_EXC_LOAD_PAGE_FAULT = 13,
+    RV_EXC_STORE_PAGE_FAULT = 15,
 };
 
 /* Cycle cost of each instruction class (documented in docs/timing.md). Memory latency of an access
  * is added on top: the DMI region's latency, or what the bus callback reports. */
 typedef struct rv_timing {
-    uint32_t alu;              /* integer register/immediate ops, lui, auipc */
-    uint32_t mul;              /* mul, mulh, mulhsu, mulhu */
-    uint32_t div;              /* div, divu, rem, remu */
+    uint32_t alu; /* integer register/immediate ops, lui, auipc */
+    uint32_t mul; /* mul, mulh, mulhsu, mulhu */
+    uint32_t div; /* div, divu, rem, remu */
     uint32_t load;
     uint32_t store;
     uint32_t branch_taken;
     uint32_t branch_not_taken;
-    uint32_t jump;             /* jal, jalr */
-    uint32_t csr;              /* csr* instructions */
-    uint32_t atomic;           /* lr, sc, amo* (plus the memory latency of read and write) */
-    uint32_t system;           /* fence, fence.i, sfence.vma, ecall, ebreak, mret, sret, wfi */
-    uint32_t trap;             /* extra cycles to enter a trap handler */
+    uint32_t jump;   /* jal, jalr */
+    uint32_t csr;    /* csr* instructions */
+    uint32_t atomic; /* lr, sc, amo* (plus the memory latency of read and write) */
+    uint32_t system; /* fence, fence.i, sfence.vma, ecall, ebreak, mret, sret, wfi */
+    uint32_t trap;   /* extra cycles to enter a trap handler */
 } rv_timing;
 
 /* Device (non-DMI) access from the hart. addr is physical. data is little-endian, len 1, 2 or 4.
@@ -73,8 +86,8 @@ typedef void (*rv_trap_fn)(void *ctx, rv_cpu *cpu, uint32_t cause, uint32_t epc,
  * granule breaks the reservation. */
 #define RV_MAX_HARTS 32
 typedef struct rv_reservation_set {
-    uint32_t addr[RV_MAX_HARTS];  /* physical address of the reserved word, per hart */
-    uint32_t valid_mask;          /* bit h: hart h holds a reservation */
+    uint32_t addr[RV_MAX_HARTS]; /* physical address of the reserved word, per hart */
+    uint32_t valid_mask;         /* bit h: hart h holds a reservation */
 } rv_reservation_set;
 
 void rv_reservations_init(rv_reservation_set *set);
@@ -86,7 +99,7 @@ void rv_reservations_invalidate(rv_reservation_set *set, uint32_t paddr, uint32_
 typedef enum rv_engine {
     RV_ENGINE_INTERPRETER = 0, /* one instruction at a time from the decode cache: the reference */
     RV_ENGINE_BLOCK = 1,       /* straight-line blocks of decoded instructions, chained */
-    RV_ENGINE_JIT = 2,         /* hot blocks translated to x86-64 code (the block engine elsewhere) */
+    RV_ENGINE_JIT = 2, /* hot blocks translated to x86-64 code (the block engine elsewhere) */
 } rv_engine;
 
 /* Translated code shared by harts (RV_ENGINE_JIT, docs/iss-engine.md): harts that run the same
@@ -101,14 +114,14 @@ rv_jit_pool *rv_jit_pool_create_sized(size_t code_bytes);
 void rv_jit_pool_destroy(rv_jit_pool *pool);
 
 typedef struct rv_config {
-    uint32_t hart_id;                  /* mhartid; also the index into the reservation set */
+    uint32_t hart_id; /* mhartid; also the index into the reservation set */
     uint32_t reset_pc;
     rv_timing timing;
-    rv_bus_access_fn bus_access;       /* required */
+    rv_bus_access_fn bus_access; /* required */
     void *bus_ctx;
-    rv_trap_fn on_trap;                /* optional */
+    rv_trap_fn on_trap; /* optional */
     void *trap_ctx;
-    rv_reservation_set *reservations;  /* required; shared by the harts of one tile */
+    rv_reservation_set *reservations; /* required; shared by the harts of one tile */
     /* time CSR source (mtime of the CLINT). NULL: reading time/timeh raises illegal instruction. */
     uint64_t (*read_time)(void *ctx);
     void *time_ctx;
@@ -120,18 +133,22 @@ typedef struct rv_config {
      * retires and execution goes on after it), false to take the breakpoint exception instead. */
     bool (*semihost)(void *ctx, rv_cpu *cpu);
     void *semihost_ctx;
-    rv_engine engine;                  /* of rv_cpu_run; rv_cpu_step and the debug loop always step */
-    rv_jit_pool *jit_pool;             /* optional: translations shared with other harts; NULL: its own */
+    rv_engine engine;      /* of rv_cpu_run; rv_cpu_step and the debug loop always step */
+    rv_jit_pool *jit_pool; /* optional: translations shared with other harts; NULL: its own */
 } rv_config;
 
 typedef enum rv_run_status {
-    RV_RUN_BUDGET = 0,   /* reached the cycle limit */
-    RV_RUN_WFI = 1,      /* executed wfi with no interrupt pending; call rv_cpu_run again after one */
-    RV_RUN_STOPPED = 2,  /* rv_cpu_request_stop() was called; the stop request is cleared on return */
-    RV_RUN_LOCKUP = 3,   /* unrecoverable: a trap while fetching the trap handler (see rv_cpu_lockup) */
-    RV_RUN_DEBUG = 4,    /* rv_cpu_run_debug only: a breakpoint, watchpoint or step (iss/rv32_debug.h) */
-    RV_RUN_WATCH = 5,    /* the next instruction lies in a watched code page, or (rv_cpu_run_debug with
-                          * leave_code_watch) outside them: rv_cpu_set_code_watch in iss/rv32_debug.h */
+    RV_RUN_BUDGET = 0, /* reached the cycle limit */
+    RV_RUN_WFI = 1,    /* executed wfi with no interrupt pending; call rv_cpu_run again after one */
+    RV_RUN_STOPPED =
+        2, /* rv_cpu_request_stop() was called; the stop request is cleared on return */
+    RV_RUN_LOCKUP =
+        3, /* unrecoverable: a trap while fetching the trap handler (see rv_cpu_lockup) */
+    RV_RUN_DEBUG =
+        4, /* rv_cpu_run_debug only: a breakpoint, watchpoint or step (iss/rv32_debug.h) */
+    /* the next instruction lies in a watched code page, or (rv_cpu_run_debug with
+     * leave_code_watch) outside them: rv_cpu_set_code_watch in iss/rv32_debug.h */
+    RV_RUN_WATCH = 5,
 } rv_run_status;
 
 /* Counters kept by the hart (statistics). */
@@ -139,21 +156,21 @@ typedef struct rv_cpu_stats {
     uint64_t cycles;
     uint64_t instret;
     uint64_t loads, stores, atomics, branches_taken, branches_not_taken;
-    uint64_t muls, divs;   /* M extension: mul/mulh*, div/rem* (the energy model's classes) */
+    uint64_t muls, divs; /* M extension: mul/mulh*, div/rem* (the energy model's classes) */
     uint64_t exceptions, interrupts;
     uint64_t exceptions_by_cause[16];
     uint64_t wfi_count;
     uint64_t decode_cache_misses;
 } rv_cpu_stats;
 
-rv_cpu *rv_cpu_create(const rv_config *cfg);   /* NULL on bad config */
+rv_cpu *rv_cpu_create(const rv_config *cfg); /* NULL on bad config */
 void rv_cpu_destroy(rv_cpu *cpu);
-void rv_cpu_reset(rv_cpu *cpu, uint32_t pc);   /* M-mode, CSRs at reset values, counters kept */
+void rv_cpu_reset(rv_cpu *cpu, uint32_t pc); /* M-mode, CSRs at reset values, counters kept */
 
 /* RAM the hart may access directly. Regions must not overlap; up to 8 per hart.
  * host points to size bytes; latencies are cycles added per access. Returns 0 or -1. */
-int rv_cpu_add_dmi(rv_cpu *cpu, uint32_t base, uint32_t size, uint8_t *host,
-                   uint32_t read_latency, uint32_t write_latency);
+int rv_cpu_add_dmi(rv_cpu *cpu, uint32_t base, uint32_t size, uint8_t *host, uint32_t read_latency,
+                   uint32_t write_latency);
 /* Drop decoded instructions and blocks (after code was written by a loader or another master). */
 void rv_cpu_flush_decode_cache(rv_cpu *cpu);
 /* The engine rv_cpu_run uses: the configured one, or the block engine where the JIT is not
@@ -161,12 +178,12 @@ void rv_cpu_flush_decode_cache(rv_cpu *cpu);
 rv_engine rv_cpu_engine(const rv_cpu *cpu);
 /* What the block engines did (not simulated state: it differs between engines by nature). */
 typedef struct rv_engine_counters {
-    uint64_t dispatches;    /* rounds of the block engines' run loop */
+    uint64_t dispatches; /* rounds of the block engines' run loop */
     uint64_t blocks_built;
-    uint64_t translations;  /* blocks given host code */
+    uint64_t translations;        /* blocks given host code */
     uint64_t translations_shared; /* ... of which another hart had translated */
-    uint64_t drops;         /* times every block was dropped (flush, DMI change, full code memory) */
-    uint64_t budget_exits;  /* translated code left because the next block might cross the budget */
+    uint64_t drops;        /* times every block was dropped (flush, DMI change, full code memory) */
+    uint64_t budget_exits; /* translated code left because the next block might cross the budget */
 } rv_engine_counters;
 void rv_cpu_engine_counters(const rv_cpu *cpu, rv_engine_counters *out);
 

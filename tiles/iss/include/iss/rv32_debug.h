@@ -17,12 +17,12 @@ extern "C" {
 enum rv_watch_kind { RV_WATCH_WRITE = 1, RV_WATCH_READ = 2, RV_WATCH_ACCESS = 3 };
 
 typedef struct rv_watchpoint {
-    uint32_t addr, len;  /* virtual addresses, as the hart issues them */
-    unsigned kind;       /* enum rv_watch_kind */
+    uint32_t addr, len; /* virtual addresses, as the hart issues them */
+    unsigned kind;      /* enum rv_watch_kind */
 } rv_watchpoint;
 
 typedef struct rv_debug_points {
-    const uint32_t *breakpoints;  /* virtual pcs */
+    const uint32_t *breakpoints; /* virtual pcs */
     unsigned breakpoint_count;
     const rv_watchpoint *watchpoints;
     unsigned watchpoint_count;
@@ -42,13 +42,18 @@ typedef struct rv_debug_points {
     bool leave_code_watch;
 } rv_debug_points;
 
-enum rv_debug_reason { RV_DEBUG_NONE = 0, RV_DEBUG_BREAKPOINT, RV_DEBUG_WATCHPOINT, RV_DEBUG_STEP,
-                       RV_DEBUG_TARGET };
+enum rv_debug_reason {
+    RV_DEBUG_NONE = 0,
+    RV_DEBUG_BREAKPOINT,
+    RV_DEBUG_WATCHPOINT,
+    RV_DEBUG_STEP,
+    RV_DEBUG_TARGET
+};
 
 typedef struct rv_debug_hit {
     enum rv_debug_reason reason;
-    unsigned watch_kind;   /* RV_WATCH_*: the kind of the watchpoint that fired */
-    uint32_t watch_addr;   /* the watchpoint's address */
+    unsigned watch_kind; /* RV_WATCH_*: the kind of the watchpoint that fired */
+    uint32_t watch_addr; /* the watchpoint's address */
 } rv_debug_hit;
 
 /* Like rv_cpu_run, but stops with RV_RUN_DEBUG (reason in *hit):
@@ -83,17 +88,17 @@ bool rv_cpu_code_watched(const rv_cpu *cpu, uint32_t pc);
 /* What one instruction did, in the terms of Spike's commit log (--log commit, docs/logging.md):
  * rv_cpu_commit_begin before the step, rv_cpu_commit_end after it. */
 typedef struct rv_commit {
-    uint32_t pc, bits;     /* the instruction as fetched (bits 0 if not in DMI memory) */
-    unsigned len;          /* 2 or 4 */
-    enum rv_priv priv;     /* the privilege it ran in */
-    bool retired;          /* false: it trapped, or an interrupt was taken instead */
-    unsigned rd;           /* integer register written (0: none) */
+    uint32_t pc, bits; /* the instruction as fetched (bits 0 if not in DMI memory) */
+    unsigned len;      /* 2 or 4 */
+    enum rv_priv priv; /* the privilege it ran in */
+    bool retired;      /* false: it trapped, or an interrupt was taken instead */
+    unsigned rd;       /* integer register written (0: none) */
     uint32_t rd_value;
-    bool load, store;      /* its memory accesses (an AMO has both) */
-    uint32_t addr;         /* virtual address of the access */
+    bool load, store; /* its memory accesses (an AMO has both) */
+    uint32_t addr;    /* virtual address of the access */
     uint32_t store_value;
-    unsigned size;         /* bytes */
-    unsigned csr_count;    /* CSRs it wrote, in ascending number */
+    unsigned size;      /* bytes */
+    unsigned csr_count; /* CSRs it wrote, in ascending number */
     uint32_t csr[2], csr_value[2];
     /* private: state before the step */
     uint64_t steps_before, instret_before;

@@ -23,9 +23,9 @@ namespace noc::traffic {
 
 struct traffic_config {
     pattern kind = pattern::uniform;
-    double injection_rate = 0.1;       // offered flits / cycle / tile
-    unsigned packet_flits = 8;         // header included
-    int fixed_channel = -1;            // -1: channels in turn (round robin per tile), else 0..3
+    double injection_rate = 0.1;  // offered flits / cycle / tile
+    unsigned packet_flits = 8;    // header included
+    int fixed_channel = -1;       // -1: channels in turn (round robin per tile), else 0..3
     uint32_t seed = 1;
     double hotspot_fraction = 0.2;
     int hotspot_tile = -1;             // -1: the centre tile
@@ -37,10 +37,10 @@ struct traffic_results {
     uint64_t measured_generated = 0, measured_delivered = 0;
     uint64_t measured_flits_generated = 0;
     uint64_t measured_flits_throttled = 0;  // offered in the window but skipped (queue full)
-    uint64_t window_flits_delivered = 0;   // any packet, delivered inside the measurement window
+    uint64_t window_flits_delivered = 0;    // any packet, delivered inside the measurement window
     uint64_t order_errors = 0, corrupt = 0, misrouted = 0;
-    latency_summary latency;               // generation -> delivery, measured packets
-    latency_summary network_latency;       // injection -> delivery, measured packets
+    latency_summary latency;          // generation -> delivery, measured packets
+    latency_summary network_latency;  // injection -> delivery, measured packets
 };
 
 class traffic_generator : public sc_core::sc_module {

@@ -8,11 +8,18 @@
 namespace noc::traffic {
 
 enum class pattern {
-    uniform, transpose, bit_complement, hotspot, nearest_neighbour, bit_reverse, shuffle, butterfly
+    uniform,
+    transpose,
+    bit_complement,
+    hotspot,
+    nearest_neighbour,
+    bit_reverse,
+    shuffle,
+    butterfly
 };
-constexpr pattern all_patterns[] = {pattern::uniform,   pattern::transpose,  pattern::bit_complement,
-                                    pattern::hotspot,   pattern::nearest_neighbour, pattern::bit_reverse,
-                                    pattern::shuffle,   pattern::butterfly};
+constexpr pattern all_patterns[] = {
+    pattern::uniform,           pattern::transpose,   pattern::bit_complement, pattern::hotspot,
+    pattern::nearest_neighbour, pattern::bit_reverse, pattern::shuffle,        pattern::butterfly};
 
 const char *pattern_name(pattern p);
 // Accepts the names pattern_name() returns; reports an SC_REPORT_ERROR for anything else.

@@ -32,7 +32,8 @@ int mp_cbuffer_push(mp_cbuffer_t *b, const void *data, uint32_t size);
  * buffer, pushed by its kernel): the layout is the one mp_cbuffer_init made for (n, m), never the
  * header's offsets or geometry; the indices only pick a slot inside it; at most a few tries.
  * 0, -1 full (or indices that make no sense), -2 too large. */
-int mp_cbuffer_push_untrusted(mp_cbuffer_t *b, uint32_t n, uint32_t m, const void *data, uint32_t size);
+int mp_cbuffer_push_untrusted(mp_cbuffer_t *b, uint32_t n, uint32_t m, const void *data,
+                              uint32_t size);
 
 /* Consumer: take the next committed message (CAS on rd_idx). 0 and *idx, or -1 when empty. */
 int mp_cbuffer_read(mp_cbuffer_t *b, uint32_t *idx);
@@ -45,7 +46,8 @@ int mp_cbuffer_pop(mp_cbuffer_t *b, void *data, uint32_t cap, uint32_t *size);
 /* Messages between rd_idx and wr_idx (reserved or committed, a snapshot). */
 static inline uint32_t mp_cbuffer_used(const mp_cbuffer_t *b)
 {
-    return __atomic_load_n(&b->wr_idx, __ATOMIC_ACQUIRE) - __atomic_load_n(&b->rd_idx, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&b->wr_idx, __ATOMIC_ACQUIRE) -
+           __atomic_load_n(&b->rd_idx, __ATOMIC_ACQUIRE);
 }
 /* 1 if the slot at rd_idx holds a committed message (mp_cbuffer_read would succeed now). */
 int mp_cbuffer_ready(mp_cbuffer_t *b);

@@ -15,7 +15,7 @@
 #define MP_MAX_ENDPOINTS 16u
 #define MP_MAX_REMOTE    64u
 #ifndef MP_HW_HANDLE_WORDS
-#define MP_HW_HANDLE_WORDS   16u   /* room for the hardware layouts (checked in transport_namp.c) */
+#define MP_HW_HANDLE_WORDS   16u /* room for the hardware layouts (checked in transport_namp.c) */
 #define MP_HW_ENDPOINT_WORDS 16u
 #endif
 
@@ -26,25 +26,32 @@ struct mp_ephandle {
      * first, so that PARAM1 of a slot is the address of the struct. Unused by the baseline. */
     uint32_t hw[MP_HW_HANDLE_WORDS];
     uint32_t domain, node, port;
-    uint32_t addr;                 /* tile-local address of the struct mp_endpoint in `node` */
-    uint32_t id;                   /* the identity of that endpoint (struct mp_endpoint id) */
-    uint32_t geometry;             /* a looked-up endpoint's receive buffer: n | m << 8 */
-    struct mp_endpoint *local;     /* NULL for a remote endpoint */
+    uint32_t addr;             /* tile-local address of the struct mp_endpoint in `node` */
+    uint32_t id;               /* the identity of that endpoint (struct mp_endpoint id) */
+    uint32_t geometry;         /* a looked-up endpoint's receive buffer: n | m << 8 */
+    struct mp_endpoint *local; /* NULL for a remote endpoint */
 };
 
 /* CLOSING: deleted by the application, but a peer may still write into its buffers, which stay
  * allocated (quarantined) until the transport says they are quiet (mp_tr_endpoint_reapable). */
 /* MOVED: relocated to another tile (relocate.c): a tombstone that redirects, never reused. */
-enum mp_ep_state { MP_EP_FREE = 0, MP_EP_READY = 1, MP_EP_DELETED = 2, MP_EP_CLOSING = 3, MP_EP_MOVED = 4 };
-#define MP_EPF_CHAN_SEND  (1u << 0)   /* connected as the sending side of a packet channel */
-#define MP_EPF_CHAN_RECV  (1u << 1)   /* connected as the receiving side */
-#define MP_EPF_OPEN       (1u << 2)   /* opened (send_open / recv_open) */
-#define MP_EPF_PEER_GONE  (1u << 3)   /* sending side: the receive endpoint was deleted */
-#define MP_EPF_STOP_SENT  (1u << 4)   /* sending side: "stopped writing" sent to the receiver */
+enum mp_ep_state {
+    MP_EP_FREE = 0,
+    MP_EP_READY = 1,
+    MP_EP_DELETED = 2,
+    MP_EP_CLOSING = 3,
+    MP_EP_MOVED = 4
+};
+#define MP_EPF_CHAN_SEND    (1u << 0) /* connected as the sending side of a packet channel */
+#define MP_EPF_CHAN_RECV    (1u << 1) /* connected as the receiving side */
+#define MP_EPF_OPEN         (1u << 2) /* opened (send_open / recv_open) */
+#define MP_EPF_PEER_GONE    (1u << 3) /* sending side: the receive endpoint was deleted */
+#define MP_EPF_STOP_SENT    (1u << 4) /* sending side: "stopped writing" sent to the receiver */
 #define MP_EPF_PEER_STOPPED (1u << 5) /* receiving side (closing): the sender stopped writing */
-#define MP_EPF_SENDER_GONE (1u << 6)  /* receiving side: the send endpoint was deleted (closed) */
-#define MP_EPF_OPEN_WANTED (1u << 7)  /* its owner asked to open the receiving side: a connect made
-                                         for a task is taken (transport_sw.c) */
+#define MP_EPF_SENDER_GONE  (1u << 6) /* receiving side: the send endpoint was deleted (closed) */
+/* its owner asked to open the receiving side: a connect made
+ * for a task is taken (transport_sw.c) */
+#define MP_EPF_OPEN_WANTED  (1u << 7)
 
 /* Endpoint (Fig. 3.3a): own address, state, receive buffer, optional send buffer; channel state. */
 struct mp_endpoint {
@@ -58,27 +65,28 @@ struct mp_endpoint {
     uint32_t id;
     volatile uint32_t state;
     volatile uint32_t flags;
-    mp_cbuffer_t *rx;              /* receive buffer */
-    mp_cbuffer_t *tx;              /* optional send buffer (NULL) */
+    mp_cbuffer_t *rx; /* receive buffer */
+    mp_cbuffer_t *tx; /* optional send buffer (NULL) */
     /* channel, sender side */
     volatile uint32_t credits;
-    uint32_t peer_node, peer_ep;   /* the other end: tile and endpoint address there */
-    uint32_t chan_idx;             /* next index in the remote buffer */
-    uint32_t chan_ticket, chan_serving;  /* FIFO order of this channel's outstanding sends */
-    uint32_t rdata;                /* remote data block address */
+    uint32_t peer_node, peer_ep;        /* the other end: tile and endpoint address there */
+    uint32_t chan_idx;                  /* next index in the remote buffer */
+    uint32_t chan_ticket, chan_serving; /* FIFO order of this channel's outstanding sends */
+    uint32_t rdata;                     /* remote data block address */
     uint32_t rcap_log2, rmsg_log2;
     /* channel, receiver side */
-    uint32_t released;             /* slots released since the last CREDIT */
-    uint32_t voids_seen;           /* rx->voids already counted as released (NAMP void elements) */
-    struct mp_ephandle peer_h;     /* NAMP: handle of the other end of the channel */
-    int32_t ccm_slot;              /* NAMP: slot of the continuous communication mode, or -1 */
-    uint32_t send_mode;            /* enum mp_send_mode */
-    const struct mp_ephandle *ccm_dst;   /* NAMP CCM: destination of ccm_slot */
-    uint32_t last_tx;              /* NAMP buffered: send-buffer index of the last send + 1 (0 none) */
-    uint32_t rx_given;             /* rx is caller memory (mcapix_endpoint_create_in): not freed;
-                                      a task's page: its header is not trusted (SV isolation) */
-    uint32_t rx_n, rx_m;           /* the receive buffer's geometry as created */
-    uint32_t holding, held_idx;    /* mcapix_msg_hold: a message is held, its buffer index */
+    uint32_t released;         /* slots released since the last CREDIT */
+    uint32_t voids_seen;       /* rx->voids already counted as released (NAMP void elements) */
+    struct mp_ephandle peer_h; /* NAMP: handle of the other end of the channel */
+    int32_t ccm_slot;          /* NAMP: slot of the continuous communication mode, or -1 */
+    uint32_t send_mode;        /* enum mp_send_mode */
+    const struct mp_ephandle *ccm_dst; /* NAMP CCM: destination of ccm_slot */
+    uint32_t last_tx; /* NAMP buffered: send-buffer index of the last send + 1 (0 none) */
+    /* rx is caller memory (mcapix_endpoint_create_in): not freed;
+     * a task's page: its header is not trusted (SV isolation) */
+    uint32_t rx_given;
+    uint32_t rx_n, rx_m;        /* the receive buffer's geometry as created */
+    uint32_t holding, held_idx; /* mcapix_msg_hold: a message is held, its buffer index */
 };
 
 /* The local endpoint table (endpoints.c); mcapi.c allocates from it. */

@@ -35,29 +35,29 @@
 #ifndef MP_PROTO_H
 #define MP_PROTO_H
 
-#define MP_MSG_LOOKUP_REQ   1u
-#define MP_MSG_LOOKUP_RESP  2u
-#define MP_MSG_ALLOC_REQ    3u
-#define MP_MSG_ALLOC_ACK    4u
-#define MP_MSG_ALLOC_NACK   5u
-#define MP_MSG_DATA         6u
-#define MP_MSG_COMPLETE     7u
-#define MP_MSG_CONNECT_REQ  8u
-#define MP_MSG_CONNECT_ACK  9u
+#define MP_MSG_LOOKUP_REQ  1u
+#define MP_MSG_LOOKUP_RESP 2u
+#define MP_MSG_ALLOC_REQ   3u
+#define MP_MSG_ALLOC_ACK   4u
+#define MP_MSG_ALLOC_NACK  5u
+#define MP_MSG_DATA        6u
+#define MP_MSG_COMPLETE    7u
+#define MP_MSG_CONNECT_REQ 8u
+#define MP_MSG_CONNECT_ACK 9u
 #define MP_MSG_CREDIT      10u
 
 /* The longest message is CONNECT_ACK: the header and six words. A NoC whose packets are shorter
  * (noc.max_packet_flits < 7) cannot carry the protocol: initialisation refuses it. */
 #define MP_MAX_CONTROL_FLITS 7u
 
-#define MP_CREDIT_REVOKE    0x80000000u   /* credits word of a revoke / stopped CREDIT */
+#define MP_CREDIT_REVOKE 0x80000000u /* credits word of a revoke / stopped CREDIT */
 
-#define MP_NACK_FULL        1u
-#define MP_NACK_BAD_EP      2u
-#define MP_NACK_TOO_LARGE   3u
-#define MP_NACK_CHANNEL     4u
+#define MP_NACK_FULL      1u
+#define MP_NACK_BAD_EP    2u
+#define MP_NACK_TOO_LARGE 3u
+#define MP_NACK_CHANNEL   4u
 
-#define MP_NOCBUF_REQ       0u
-#define MP_NOCBUF_RESP      1u
+#define MP_NOCBUF_REQ  0u
+#define MP_NOCBUF_RESP 1u
 
 #endif

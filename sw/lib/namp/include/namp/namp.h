@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NAMP_MAX_SLOTS 32u   /* the driver manages up to 32 (NA_NAMP_MAX_SLOTS: 128) */
+#define NAMP_MAX_SLOTS 32u /* the driver manages up to 32 (NA_NAMP_MAX_SLOTS: 128) */
 
 /* Driver state of one tile (core 0 and interrupt context). */
 typedef struct namp_driver_stats {
@@ -28,7 +28,7 @@ typedef struct namp_driver_stats {
  * calls namp_irq() from it. */
 uint32_t namp_init(void);
 uint32_t namp_slots(void);
-uint32_t namp_features(void);   /* NA_FEATURES >> 8: NAMP feature bits (NAMP_FEAT_*) */
+uint32_t namp_features(void); /* NA_FEATURES >> 8: NAMP feature bits (NAMP_FEAT_*) */
 
 /* Slot allocation among software users (thread and interrupt context). -1: all busy. */
 int namp_slot_alloc(void);
@@ -96,7 +96,7 @@ static inline void namp_handle_peer(const volatile namp_handle_t *h, uint32_t *t
 
 /* Completion. done: 1 when DONE (or a refused configuration: STATUS has ERROR). */
 int namp_slot_done(unsigned slot);
-uint32_t namp_slot_status(unsigned slot);    /* raw STATUS register */
+uint32_t namp_slot_status(unsigned slot); /* raw STATUS register */
 /* Finishes a completed transfer: clears VALID; returns 0 or the error code of STATUS. */
 uint32_t namp_slot_finish(unsigned slot);
 /* Blocks until DONE: use_irq = 0 spins on DONE, 1 sleeps in wfi until the NAMP_DONE interrupt

@@ -111,7 +111,7 @@ static inline void namp_reg_slot_start(unsigned s, uint32_t flags, uint32_t p1, 
  * running CCM slot written without CCM leaves continuous mode. */
 static inline void namp_reg_slot_set_flags(unsigned s, uint32_t flags)
 {
-    mmio_write32_release(namp_reg_slot(s) + NAMP_SLOT_FLAGS, flags);   /* VALID is a doorbell */
+    mmio_write32_release(namp_reg_slot(s) + NAMP_SLOT_FLAGS, flags); /* VALID is a doorbell */
 }
 /* Ends the transfer at its next safe point (ERROR ABORTED); keep != 0: a buffered send's element
  * stays committed in the send buffer (NAMP_SLOT_CTRL_KEEP). */
@@ -184,7 +184,7 @@ static inline void namp_vif_set_params(uintptr_t page, uint32_t p1, uint32_t p2,
 /* Writes FLAGS: with VALID it starts what PARAM1..3 describe; without, it acknowledges. */
 static inline void namp_vif_set_flags(uintptr_t page, uint32_t flags)
 {
-    mmio_write32_release(page + NAMP_VIF_FLAGS, flags);   /* VALID is a doorbell */
+    mmio_write32_release(page + NAMP_VIF_FLAGS, flags); /* VALID is a doorbell */
 }
 /* PARAM1..3, then FLAGS = flags | VALID. */
 static inline void namp_vif_start(uintptr_t page, uint32_t flags, uint32_t p1, uint32_t p2,

@@ -19,20 +19,20 @@
 extern "C" {
 #endif
 
-#define SOCK_BUDDY_FREE 0xFFFFu   /* owner of a free block */
+#define SOCK_BUDDY_FREE       0xFFFFu /* owner of a free block */
 #define SOCK_BUDDY_MAX_LEVELS 20u
 
 typedef struct sock_buddy_block {
     uint32_t off;
-    uint16_t owner;   /* SOCK_BUDDY_FREE or the owner's id */
-    uint8_t log2;     /* block size = 1 << log2 */
+    uint16_t owner; /* SOCK_BUDDY_FREE or the owner's id */
+    uint8_t log2;   /* block size = 1 << log2 */
     uint8_t pad;
 } sock_buddy_block_t;
 
 typedef struct sock_buddy {
     uint32_t space;
     uint8_t space_log2, min_log2;
-    uint32_t n, cap;              /* blocks in use of the caller's array */
+    uint32_t n, cap; /* blocks in use of the caller's array */
     sock_buddy_block_t *b;
 } sock_buddy_t;
 

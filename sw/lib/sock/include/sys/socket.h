@@ -21,36 +21,36 @@ struct sockaddr {
 };
 
 #define AF_UNSPEC 0
-#define AF_TILE 42           /* tile id + port */
-#define PF_TILE AF_TILE
+#define AF_TILE   42 /* tile id + port */
+#define PF_TILE   AF_TILE
 
 struct sockaddr_tile {
-    sa_family_t st_family;   /* AF_TILE */
+    sa_family_t st_family; /* AF_TILE */
     uint8_t st_pad;
-    uint16_t st_port;        /* 1..65535; 0 in bind: any free port */
-    uint32_t st_tile;        /* tile id (y * mesh width + x) */
+    uint16_t st_port; /* 1..65535; 0 in bind: any free port */
+    uint32_t st_tile; /* tile id (y * mesh width + x) */
     uint8_t st_zero[8];
 };
 
-#define SOCK_STREAM 1
-#define SOCK_NONBLOCK 0x800  /* or-ed into socket()'s type */
+#define SOCK_STREAM   1
+#define SOCK_NONBLOCK 0x800 /* or-ed into socket()'s type */
 
-#define SOL_SOCKET 1
+#define SOL_SOCKET   1
 #define SO_REUSEADDR 2
-#define SO_ERROR 4
-#define SO_SNDBUF 7 /* get: the peer's receive chunk (this end may have that much in flight) */
-#define SO_RCVBUF 8          /* get: this end's receive chunk (its buddy block) */
-#define SO_RCVTIMEO 20       /* struct timeval */
-#define SO_SNDTIMEO 21
+#define SO_ERROR     4
+#define SO_SNDBUF    7  /* get: the peer's receive chunk (this end may have that much in flight) */
+#define SO_RCVBUF    8  /* get: this end's receive chunk (its buddy block) */
+#define SO_RCVTIMEO  20 /* struct timeval */
+#define SO_SNDTIMEO  21
 
-#define SHUT_RD 0
-#define SHUT_WR 1
+#define SHUT_RD   0
+#define SHUT_WR   1
 #define SHUT_RDWR 2
 
-#define MSG_PEEK 0x2
+#define MSG_PEEK     0x2
 #define MSG_DONTWAIT 0x40
-#define MSG_WAITALL 0x100
-#define MSG_NOSIGNAL 0x4000  /* accepted; there are no signals */
+#define MSG_WAITALL  0x100
+#define MSG_NOSIGNAL 0x4000 /* accepted; there are no signals */
 
 #define SOMAXCONN 64
 
