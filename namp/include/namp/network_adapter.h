@@ -4,7 +4,7 @@
 // channels, and the external-interrupt line of one core. docs/network-adapter.md is the manual.
 //
 // Parts: registers.cpp (status, IRQ controller, NoC buffers, DMA slot registers), rma.cpp (RMA
-// initiator), target.cpp (serves data requests of other tiles without the CPU),
+// initiator), data_request_target.cpp (serves data requests of other tiles without the CPU),
 // network_adapter.cpp (NoC sink, sending, IRQ line); child modules: the data engine (dma_engine,
 // the one packetizer, for the user DMA slots and the NAMP) and, when enabled, the NAMP
 // (namp_unit: slots, initiator, target). Each part that accesses tile memory has its own bus
@@ -103,7 +103,7 @@ private:
     void b_transport_rma(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     void rma_response(const noc::packet &pkt);
 
-    // target.cpp
+    // data_request_target.cpp
     void target_thread();
     void serve(const noc::packet &pkt);
     bool in_local_sram(uint32_t addr, uint32_t len) const;
