@@ -56,9 +56,11 @@ MUST_NOT = [
 def registers(root):
     names = set()
     text = (root / "contract" / "na_registers.h").read_text()
-    reg = r"^#define\s+([A-Z0-9_]+)(?:\([^)]*\))?\s+[^/\n]*/\*\s*(R/W|R|W):"
-    for m in re.finditer(reg, text, re.M):
-        names.add(m.group(1))
+    # the access kind opens the define's comment: on its line, or in the comment above it
+    beside = r"^#define\s+([A-Z0-9_]+)(?:\([^)]*\))?\s+[^/\n]*/\*\s*(?:R/W|R|W):"
+    above = r"^/\*\s*(?:R/W|R|W):(?:[^*]|\*(?!/))*\*/\n#define\s+([A-Z0-9_]+)"
+    for reg in (beside, above):
+        names.update(m.group(1) for m in re.finditer(reg, text, re.M))
     return names
 
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-ALLOWED_OTHER = {"README.md", "CMakeLists.txt"}
+ALLOWED_OTHER = {"README.md", "CMakeLists.txt", ".clang-format"}  # .clang-format: the C style (link)
 STD_HEADERS = {"stdint.h", "stddef.h", "stdbool.h"}
 
 

@@ -25,7 +25,7 @@
 #include "mcapi.h"
 #include "mcapix_cc.h"
 #include "cc_app.h"
-#include "../mp_e2e/payload.h"
+#include "../../tests/mp/payload.h"
 #ifndef CCB_RDMA
 #include "namp/namp.h"
 #include "drv_wait.h"

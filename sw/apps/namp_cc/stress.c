@@ -14,7 +14,7 @@
 #include "mcapi.h"
 #include "mcapix_cc.h"
 #include "cc_app.h"
-#include "../mp_e2e/payload.h"
+#include "../../tests/mp/payload.h"
 
 #ifndef ROUNDS
 #define ROUNDS 30u

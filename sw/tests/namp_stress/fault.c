@@ -15,7 +15,7 @@
 
 #include "hal/hal.h"
 #include "mcapi.h"
-#include "../mp_e2e/payload.h"
+#include "../mp/payload.h"
 
 #ifndef NAMP_FAULT_COUNT
 #define NAMP_FAULT_COUNT 667u

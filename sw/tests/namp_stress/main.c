@@ -11,7 +11,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "na/na.h"
-#include "../mp_e2e/payload.h"
+#include "../mp/payload.h"
 
 #ifndef NAMP_STRESS_COUNT
 #define NAMP_STRESS_COUNT 1000u
