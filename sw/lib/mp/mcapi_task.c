@@ -1,6 +1,6 @@
 /* The MCAPI API in a U-mode task (library mp_task; mp/task.h, docs/kernel.md "MCAPI in tasks").
- * Built with mp/task_names.h force-included, so these definitions serve the task's plain mcapi_*
- * calls. Everything here runs in U-mode and touches only the task's own pages: its state at
+ * It defines the plain mcapi_* names; kernel_firmware(... TASKS ...) links it with the tasks'
+ * sources alone, so the kernel in the same image keeps its own library. Everything here runs in U-mode and touches only the task's own pages: its state at
  * K_USER_DATA (no global data: the firmware's .data belongs to the kernel), its vif page, the
  * shared text. Sends go through the vif with endpoint vIDs and make no system call; endpoint
  * creation, deletion and lookups are kernel requests; receives pop the endpoint's receive buffer

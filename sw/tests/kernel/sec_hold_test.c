@@ -207,8 +207,9 @@ static void tile0(void)
     kmp_task_tables_t now;
     const uint32_t ticks = wait_tables(REAP_TICKS, &now);
     CHECK(tables_back(&now));
-    dc->end = 1;                                        /* the colluder gives credits again */
     ctl_send(ctl, ATTACKER_TILE, SH_CTL1_PORT, "DONE"); /* the attackers may stop */
+    ctl_recv(ctl, "SEEN"); /* they saw their vifs still held: only now may the credits come */
+    dc->end = 1;           /* the colluder gives credits again */
     ctl_recv(ctl, "END");
     dc->stop = 1;
     CHECK(wait_for(&dc->done, 1));
@@ -263,6 +264,7 @@ static void hold_to_the_end(mcapi_endpoint_t ctl, k_thread_t *const a[2],
     ctl_send(ctl, 0, SH_CTL0_PORT, "HELD");
     ctl_recv(ctl, "DONE"); /* tile 0 gave its verdict */
     const uint32_t held0 = slot_state(a[0]) == HOLD_STATE, flooded = d[1]->held_sends;
+    ctl_send(ctl, 0, SH_CTL0_PORT, "SEEN"); /* the colluder may give credits: the sends end */
     for (uint32_t i = 0; i < 2; ++i)
         d[i]->stop = 1;
     for (uint32_t i = 0; i < 2; ++i) {

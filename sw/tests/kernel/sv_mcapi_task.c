@@ -1,5 +1,5 @@
-/* The task side of kernel.sv_mcapi: plain MCAPI calls, compiled for a task (mp_task_sources: the
- * same mcapi.h, bound to the task build of the library). Runs in U-mode; its data region starts
+/* The task side of kernel.sv_mcapi: plain MCAPI calls, linked for a task (kernel_firmware TASKS:
+ * the same mcapi.h, bound to the task back end of the library). Runs in U-mode; its data region starts
  * with the library's state (mp/task.h), followed by struct sv_mcapi_task. */
 #include <stdint.h>
 

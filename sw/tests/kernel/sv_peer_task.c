@@ -1,4 +1,4 @@
-/* The tasks of kernel.sv_peer (mp_task_sources: plain MCAPI calls bound to the task build).
+/* The tasks of kernel.sv_peer (kernel_firmware TASKS: plain MCAPI calls bound to mp_task).
  * Victims on tile 0 exchange a little with their peers, wait until the peer is in the middle of
  * a call that only they can end, and then die by a store to an unmapped address. Peers on tile 1
  * record what each call returns, during and after the kill. */
