@@ -62,6 +62,7 @@ static struct {
     int32_t credit_vid;  /* a channel's receiving side: the task's vID of its credit path */
     uint32_t told_gone;  /* its sender closed the channel: the task was told */
     uint64_t tomb_until; /* a tombstone (the task moved on): buried then (mtime) */
+    uint16_t gen;        /* counts the entry's uses: a decision to free it names the use */
 } eps[KMPT_EPS];
 /* Kernel handles of tasks (lookups, contributor handles, handles a migration rebuilt). */
 static struct mp_ephandle handles[K_TASK_HANDLES] __attribute__((aligned(64)));
@@ -302,6 +303,12 @@ static int kernel_port(uint32_t port)
 }
 
 static void ep_entry_free_locked(void *arg);
+/* Entry i in its current use, for ep_entry_free_locked: the service thread decides to free an
+ * entry (a tombstone expired, a deleted endpoint reaped) outside the kernel lock, and meanwhile a
+ * migration's thread may free the entry and fill it again for a new endpoint, whose library
+ * endpoint may even sit in the same slot (the same handle). The free names the use it decided
+ * on and leaves a later one alone (docs/security.md row 18). */
+static void *ep_ref(uint32_t i) { return (void *)(uintptr_t)(i | (uint32_t)eps[i].gen << 8); }
 
 /* The tombstone that would expire first is buried now: its entry is wanted for a new endpoint
  * (a task that moves often leaves tombstones faster than they expire). A sender that still
@@ -315,8 +322,9 @@ static int bury_oldest_tombstone(void)
             oldest = (int)i;
     if (oldest < 0)
         return 0;
+    void *const ref = ep_ref((uint32_t)oldest);
     KMP((void)mcapix_endpoint_bury(eps[oldest].h));
-    locked(ep_entry_free_locked, (void *)(uintptr_t)oldest);
+    locked(ep_entry_free_locked, ref);
     return 1;
 }
 
@@ -397,6 +405,7 @@ static int32_t op_create(int ri, const struct kmpt_req *r, struct k_task *task)
     eps[kid].credit_vid = -1;
     eps[kid].told_gone = 0;
     eps[kid].tomb_until = 0;
+    eps[kid].gen++;
     eps[kid].h = h;
     recs[ri].n_eps++;
     return (int32_t)kid;
@@ -784,7 +793,9 @@ static void watch_peers(void)
 
 static void ep_entry_free_locked(void *arg)
 {
-    const uint32_t i = (uint32_t)(uintptr_t)arg;
+    const uint32_t i = (uint32_t)(uintptr_t)arg & 0xFFu, gen = (uint32_t)(uintptr_t)arg >> 8;
+    if (!eps[i].h || eps[i].gen != gen)
+        return; /* freed meanwhile, perhaps in use again: not the entry the caller meant */
     struct kmpt_task *x = &recs[eps[i].rec];
     eps[i].h = NULL;
     eps[i].deleting = 0;
@@ -803,14 +814,16 @@ static void reap_deleted(void)
         if (!eps[i].h)
             continue;
         int free_it = 0;
+        void *const ref = ep_ref(i);
+        const mcapi_endpoint_t h = eps[i].h;
         if (eps[i].tomb_until && now >= eps[i].tomb_until) {
-            KMP((void)mcapix_endpoint_bury(eps[i].h));
+            KMP((void)mcapix_endpoint_bury(h));
             free_it = 1;
         } else if (eps[i].deleting) {
-            KMP(free_it = mcapix_endpoint_reaped(eps[i].h));
+            KMP(free_it = mcapix_endpoint_reaped(h));
         }
         if (free_it)
-            locked(ep_entry_free_locked, (void *)(uintptr_t)i);
+            locked(ep_entry_free_locked, ref);
     }
 }
 
@@ -1046,6 +1059,7 @@ int kmp_task_adopt(k_thread_t *t, const struct kmp_task_ep_spec *spec, mcapi_end
     eps[kid].credit_vid = -1; /* the task keeps its vIDs; a closed channel is not told here */
     eps[kid].told_gone = 0;
     eps[kid].tomb_until = 0;
+    eps[kid].gen++;
     eps[kid].h = h;
     recs[ri].n_eps++;
     *h_out = h;
@@ -1103,7 +1117,7 @@ void kmp_task_left(k_thread_t *t, const mcapi_endpoint_t *retired, int n)
     for (int k = 0; ri >= 0 && k < n; ++k)
         for (uint32_t i = 0; i < KMPT_EPS; ++i)
             if (eps[i].h == retired[k] && eps[i].rec == ri)
-                locked(ep_entry_free_locked, (void *)(uintptr_t)i);
+                locked(ep_entry_free_locked, ep_ref(i));
     locked(left_locked, t);
 }
 
