@@ -9,8 +9,6 @@
 #include "namp_cc.h"
 #include "namp_structs.h"
 
-#define GROUP_MAGIC 0x4D434153u /* "MCAS" */
-
 static uint32_t cc_path = MCAPIX_CC_AUTO;
 static mcapix_cc_stats_t cc_stats;
 
@@ -93,11 +91,6 @@ static void build_descriptor(mcapix_mcast_group_t *g)
     }
 }
 
-static int bad_group(const mcapix_mcast_group_t *g)
-{
-    return !g || g->magic != GROUP_MAGIC || g->num == 0 || g->num > MCAPIX_CC_MAX_MEMBERS;
-}
-
 static void reset(mcapix_mcast_group_t *g, uint32_t num, uint32_t channel)
 {
     g->magic = 0;
@@ -120,7 +113,7 @@ static void reset(mcapix_mcast_group_t *g, uint32_t num, uint32_t channel)
 void mcapix_mcast_create(mcapix_mcast_group_t *g, mcapi_endpoint_t send_endpoint,
                          const mcapi_endpoint_t *members, size_t num, mcapi_status_t *status)
 {
-    if (!g || !members || num == 0 || num > MCAPIX_CC_MAX_MEMBERS) {
+    if (!mp_cc_group_args_ok(g, members, num)) {
         *status = MCAPI_ERR_PARAMETER;
         return;
     }
@@ -140,14 +133,14 @@ void mcapix_mcast_create(mcapix_mcast_group_t *g, mcapi_endpoint_t send_endpoint
     }
     g->send_endpoint = send_endpoint;
     build_descriptor(g);
-    g->magic = GROUP_MAGIC;
+    g->magic = MP_CC_GROUP_MAGIC;
     *status = MCAPI_SUCCESS;
 }
 
 void mcapix_mcast_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t *members,
                               size_t num, mcapi_status_t *status)
 {
-    if (!g || !members || num == 0 || num > MCAPIX_CC_MAX_MEMBERS) {
+    if (!mp_cc_group_args_ok(g, members, num)) {
         *status = MCAPI_ERR_PARAMETER;
         return;
     }
@@ -162,7 +155,7 @@ void mcapix_mcast_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_
         g->chans[i] = ep;
     }
     build_descriptor(g);
-    g->magic = GROUP_MAGIC;
+    g->magic = MP_CC_GROUP_MAGIC;
     *status = MCAPI_SUCCESS;
 }
 
@@ -170,27 +163,13 @@ void mcapix_scatter_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_sen
                                 size_t num, uint32_t count, uint32_t stride, const uint32_t *bases,
                                 const uint32_t *sizes, mcapi_status_t *status)
 {
-    if (!g || count == 0 || count > 0xFFFFu || !bases || !sizes) {
+    if (!mp_cc_scatter_args_ok(g, members, num, count, bases, sizes)) {
         *status = MCAPI_ERR_PARAMETER;
         return;
     }
-    for (size_t i = 0; i < num && i < MCAPIX_CC_MAX_MEMBERS; ++i)
-        if (sizes[i] == 0) {
-            *status = MCAPI_ERR_PARAMETER;
-            return;
-        }
     mcapix_mcast_create_chan(g, members, num, status);
-    if (*status != MCAPI_SUCCESS)
-        return;
-    g->scatter = 1;
-    g->count = count;
-    g->stride = stride;
-    g->desc[NAMP_CC_KIND / 4] = NAMP_CC_SCATTER_WORD(count);
-    g->desc[NAMP_CC_STRIDE / 4] = stride;
-    for (uint32_t i = 0; i < g->num; ++i) {
-        g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_BASE) / 4] = bases[i];
-        g->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4] = sizes[i];
-    }
+    if (*status == MCAPI_SUCCESS)
+        mp_cc_scatter_layout(g, count, stride, bases, sizes);
 }
 
 static uint32_t m_base(const mcapix_mcast_group_t *g, uint32_t i)
@@ -279,7 +258,7 @@ static mcapi_status_t software_scatter_posted(mcapix_mcast_group_t *g, const uin
 void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_size,
                          mcapi_status_t *status)
 {
-    if (bad_group(g) || !g->scatter) {
+    if (!mp_cc_group_ok(g) || !g->scatter) {
         *status = MCAPI_ERR_PARAMETER;
         return;
     }
@@ -287,12 +266,10 @@ void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_
         *status = MCAPI_ERR_BUF_INVALID;
         return;
     }
-    for (uint32_t i = 0; i < g->num; ++i)
-        if ((uint64_t)m_base(g, i) + (uint64_t)(g->count - 1) * g->stride + m_size(g, i) >
-            data_size) {
-            *status = MCAPI_ERR_PARAMETER;
-            return;
-        }
+    if (!mp_cc_scatter_fits(g, data_size)) {
+        *status = MCAPI_ERR_PARAMETER;
+        return;
+    }
     if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, data, (uint32_t)data_size, status)) {
         g->hw_last = 1;
         cc_stats.hw_sends++;
@@ -343,7 +320,7 @@ static mcapi_status_t software_mcast(mcapix_mcast_group_t *g, const void *buf, s
 void mcapix_mcast_send(mcapix_mcast_group_t *g, const void *buffer, size_t size,
                        mcapi_status_t *status)
 {
-    if (bad_group(g) || g->scatter) {
+    if (!mp_cc_group_ok(g) || g->scatter) {
         *status = MCAPI_ERR_PARAMETER;
         return;
     }
@@ -363,19 +340,9 @@ void mcapix_mcast_send(mcapix_mcast_group_t *g, const void *buffer, size_t size,
 
 mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *g, size_t member)
 {
-    if (bad_group(g) || member >= g->num)
+    if (!mp_cc_group_ok(g) || member >= g->num)
         return MCAPI_ERR_PARAMETER;
     /* after a send in the adapter the statuses are read from the descriptor only when asked:
      * the send itself does no per-member work */
     return g->hw_last ? mp_cc_hw_member_status(g, (uint32_t)member) : g->member_status[member];
-}
-
-void mcapix_mcast_destroy(mcapix_mcast_group_t *g, mcapi_status_t *status)
-{
-    if (bad_group(g)) {
-        *status = MCAPI_ERR_PARAMETER;
-        return;
-    }
-    g->magic = 0;
-    *status = MCAPI_SUCCESS;
 }

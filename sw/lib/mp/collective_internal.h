@@ -3,6 +3,7 @@
 #ifndef MP_COLLECTIVE_INTERNAL_H
 #define MP_COLLECTIVE_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mcapix_cc.h"
@@ -57,6 +58,23 @@ static inline void mp_gather_tx_fill(mcapix_gather_tx_t *r, uint32_t handle, uin
     r->chunk = chunk;
     r->stride = stride;
 }
+
+/* ---- The MCAPI core's part (mcapi_core_cc.c, compiled once for both back ends) */
+#define MP_CC_GROUP_MAGIC 0x4D434153u /* "MCAS": a created group */
+/* 1 for a group created and not destroyed. */
+int mp_cc_group_ok(const mcapix_mcast_group_t *g);
+/* The arguments every group creation checks first (else MCAPI_ERR_PARAMETER): the group, the
+ * member list, 1..MCAPIX_CC_MAX_MEMBERS members. */
+int mp_cc_group_args_ok(const mcapix_mcast_group_t *g, const void *members, size_t num);
+/* ... and a scatter group's: count 1..0xFFFF, bases and sizes given, no size 0. */
+int mp_cc_scatter_args_ok(const mcapix_mcast_group_t *g, const void *members, size_t num,
+                          uint32_t count, const uint32_t *bases, const uint32_t *sizes);
+/* A group whose members are set (g->num) becomes a scatter: the descriptor's kind, stride and
+ * per-member chunks, and the group's own copy of them. */
+void mp_cc_scatter_layout(mcapix_mcast_group_t *g, uint32_t count, uint32_t stride,
+                          const uint32_t *bases, const uint32_t *sizes);
+/* 1 if every member's chunks lie within data_size bytes. */
+int mp_cc_scatter_fits(const mcapix_mcast_group_t *g, size_t data_size);
 
 /* Membership (docs/security.md "Collective membership"): a contributor's handle of root (16
  * words: the root's location and identity, the key of send_endpoint), and a root's member table

@@ -7,10 +7,7 @@
 #include "namp/namp.h"
 #include "namp_cc.h"
 
-/* transport_namp.c */
-int mp_namp_sends_idle(void);
-uint32_t mp_namp_run_cc(uint32_t flags, uint32_t desc, const void *buf, uint32_t size);
-mcapi_status_t mp_namp_map_error(uint32_t code);
+#include "transport_namp.h"
 
 uint32_t mp_cc_hw_features(void)
 {

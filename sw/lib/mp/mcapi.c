@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcapi_core.h"
 #include "mp_internal.h"
 
 static struct mp_ephandle remotes[MP_MAX_REMOTE];
@@ -12,8 +13,6 @@ static uint32_t n_remotes;
 static uint32_t last_ep_id;
 static int initialized;
 static uint32_t my_node;
-
-enum { REQ_IDLE = 0, REQ_PENDING = 1, REQ_DONE = 2 };
 
 /* "No such port (yet)" lookups are retried after 64 mtime ticks, doubling up to 4096 (about 41 us
  * at the default 10 MHz): many tiles waiting for a port that does not exist yet must not keep
@@ -28,14 +27,6 @@ enum { K_NONE, K_MSG_RECV, K_PKT_RECV, K_RECV_OPEN, K_GET_EP, K_SEND, K_SEND_LOC
 #define MP_LOCAL_RETRY 64u
 static uint32_t local_seq; /* call order of the waiting same-node sends (op_idx) */
 
-/* v is always evaluated: a call with a NULL status pointer still does its work */
-#define SET(st, v)                   \
-    do {                             \
-        mcapi_status_t set_v_ = (v); \
-        if (st)                      \
-            *(st) = set_v_;          \
-    } while (0)
-
 /* Non-blocking sends under way. Every blocking wait of the library drives them too, so a send_i
  * followed by a blocking receive cannot deadlock against the peer doing the same. */
 #define MP_MAX_ACTIVE 16u
@@ -43,6 +34,13 @@ static mcapi_request_t *active[MP_MAX_ACTIVE];
 static uint32_t n_active;
 static void progress_all(void);
 static int active_hint(uint64_t *wake);
+
+/* The first try of request r just started: its status now (MCAPI_PENDING while under way). The
+ * core's mcapi_test without its checks, on the send path (a call less per message). */
+static void first_try(mcapi_request_t *r, mcapi_status_t *status)
+{
+    SET(status, mcapi_be_progress(r) ? r->status : MCAPI_PENDING);
+}
 
 /* Sleep in wfi until cond holds, driving the non-blocking sends meanwhile. */
 #define WAIT_PROGRESS(cond)                           \
@@ -62,23 +60,6 @@ static int active_hint(uint64_t *wake);
             irq_global_restore(saved_);               \
         }                                             \
     } while (0)
-
-static inline void complete(mcapi_request_t *r, mcapi_status_t st, size_t size)
-{
-    if (!r)
-        return;
-    r->status = st;
-    r->size = size;
-    r->state = REQ_DONE;
-}
-
-static inline void pending(mcapi_request_t *r, uint32_t kind)
-{
-    r->kind = kind;
-    r->status = MCAPI_PENDING;
-    r->size = 0;
-    r->state = REQ_PENDING;
-}
 
 /* ---------------------------------------------------------------- node */
 
@@ -289,11 +270,6 @@ int mcapix_endpoint_reaped(mcapi_endpoint_t e)
     return e->local->state != MP_EP_CLOSING;
 }
 
-mcapi_endpoint_t mcapi_endpoint_create(mcapi_port_t port, mcapi_status_t *status)
-{
-    return mcapix_endpoint_create(port, NULL, status);
-}
-
 void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
 {
     struct mp_endpoint *ep = local_ep(e);
@@ -412,7 +388,7 @@ void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t
                                              : MCAPI_ERR_NODE_INVALID);
         return;
     }
-    pending(r, K_GET_EP);
+    mcapi_req_start(r, K_GET_EP);
     r->node = node;
     r->port = port;
     r->out_endpoint = endpoint;
@@ -471,7 +447,7 @@ static int local_send_progress(mcapi_request_t *r)
 {
     if (r->ep->state != MP_EP_READY) { /* the receiving endpoint was deleted meanwhile */
         untrack(r);
-        complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+        mcapi_req_complete(r, MCAPI_ERR_ENDP_INVALID, 0);
         return 1;
     }
     uint64_t now = timer_now();
@@ -482,7 +458,7 @@ static int local_send_progress(mcapi_request_t *r)
         return 0;
     }
     untrack(r);
-    complete(r, MCAPI_SUCCESS, r->op_size);
+    mcapi_req_complete(r, MCAPI_SUCCESS, r->op_size);
     return 1;
 }
 
@@ -546,7 +522,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
             if (n_active == MP_MAX_ACTIVE) {
                 st = MCAPI_ERR_MEM_LIMIT;
             } else { /* full, or earlier sends to d wait: queue behind them (message order) */
-                pending(r, K_SEND_LOCAL);
+                mcapi_req_start(r, K_SEND_LOCAL);
                 r->ep = d;
                 r->op_buf = buffer;
                 r->op_size = (uint32_t)size;
@@ -557,14 +533,14 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
                 return;
             }
         }
-        complete(r, st, st == MCAPI_SUCCESS ? size : 0);
+        mcapi_req_complete(r, st, st == MCAPI_SUCCESS ? size : 0);
         SET(status, st);
         return;
     }
     if (st == MCAPI_SUCCESS && n_active == MP_MAX_ACTIVE)
         st = MCAPI_ERR_MEM_LIMIT;
     if (st == MCAPI_SUCCESS) {
-        pending(r, K_SEND);
+        mcapi_req_start(r, K_SEND);
         r->ep = NULL;
         r->dst_node = recv_ep->node;
         r->dst_addr = recv_ep->addr;
@@ -575,12 +551,12 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         st = mp_tr_send_start(r);
     }
     if (st != MCAPI_SUCCESS) {
-        complete(r, st, 0);
+        mcapi_req_complete(r, st, 0);
         SET(status, st);
         return;
     }
     track(r);
-    mcapi_test(r, NULL, status);
+    first_try(r, status);
 }
 
 void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
@@ -653,13 +629,11 @@ void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size
         SET(status, MCAPI_ERR_CHAN_CONNECTED);
         return;
     }
-    pending(r, K_MSG_RECV);
+    mcapi_req_start(r, K_MSG_RECV);
     r->ep = ep;
     r->buffer = buffer;
     r->buffer_size = buffer_size;
-    mcapi_test(r, NULL, status);
-    if (status && *status == MCAPI_SUCCESS)
-        *status = r->status;
+    first_try(r, status);
 }
 
 void mcapix_msg_hold(mcapi_endpoint_t recv_ep, void **data, size_t *size, mcapi_status_t *status)
@@ -735,7 +709,7 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
     else
         st = mp_tr_connect(ep, recv_ep, connect_timeout_us, connect_for_task);
     r->kind = K_NONE;
-    complete(r, st, 0);
+    mcapi_req_complete(r, st, 0);
     SET(status, st);
 }
 
@@ -769,7 +743,7 @@ void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t se
         *h = ep;
     }
     r->kind = K_NONE;
-    complete(r, st, 0);
+    mcapi_req_complete(r, st, 0);
     SET(status, st);
 }
 
@@ -788,12 +762,10 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
     /* completes when the sender's connect request has arrived; from now on a task's connect is
      * taken too (docs/security.md: a task cannot turn someone's endpoint into its channel) */
     __atomic_fetch_or(&ep->flags, MP_EPF_OPEN_WANTED, __ATOMIC_RELAXED);
-    pending(r, K_RECV_OPEN);
+    mcapi_req_start(r, K_RECV_OPEN);
     r->ep = ep;
     r->pbuffer = (void **)h;
-    mcapi_test(r, NULL, status);
-    if (status && *status == MCAPI_SUCCESS)
-        *status = r->status;
+    first_try(r, status);
 }
 
 /* 1 if the receive endpoint of ep's channel was deleted: the channel is invalid from then on (a
@@ -825,7 +797,7 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size
     else if (n_active == MP_MAX_ACTIVE)
         st = MCAPI_ERR_MEM_LIMIT;
     if (st == MCAPI_SUCCESS) {
-        pending(r, K_SEND);
+        mcapi_req_start(r, K_SEND);
         r->ep = ep;
         r->dst_node = ep->peer_node;
         r->dst_addr = ep->peer_ep;
@@ -836,12 +808,12 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size
         st = mp_tr_send_start(r);
     }
     if (st != MCAPI_SUCCESS) {
-        complete(r, st, 0);
+        mcapi_req_complete(r, st, 0);
         SET(status, st);
         return;
     }
     track(r);
-    mcapi_test(r, NULL, status);
+    first_try(r, status);
 }
 
 void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
@@ -920,12 +892,10 @@ void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t ep, void **buffer, mcapi_req
         SET(status, buffer && r ? MCAPI_ERR_CHAN_INVALID : MCAPI_ERR_PARAMETER);
         return;
     }
-    pending(r, K_PKT_RECV);
+    mcapi_req_start(r, K_PKT_RECV);
     r->ep = ep;
     r->pbuffer = buffer;
-    mcapi_test(r, NULL, status);
-    if (status && *status == MCAPI_SUCCESS)
-        *status = r->status;
+    first_try(r, status);
 }
 
 mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t ep, mcapi_status_t *status)
@@ -965,21 +935,23 @@ void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
 
 /* ---------------------------------------------------------------- requests */
 
-/* One progress step of a pending request; returns 1 when it is complete. */
-static int progress(mcapi_request_t *r)
+/* ---------------------------------------------------------------- the core's back end
+ * (mcapi_core.h) */
+
+int mcapi_be_progress(mcapi_request_t *r)
 {
-    if (r->state != REQ_PENDING)
+    if (r->state != MCAPI_REQ_PENDING)
         return 1;
     switch (r->kind) {
     case K_MSG_RECV: {
         size_t got;
         mcapi_status_t st;
         if (r->ep->state != MP_EP_READY) {
-            complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+            mcapi_req_complete(r, MCAPI_ERR_ENDP_INVALID, 0);
             return 1;
         }
         if (try_msg_recv(r->ep, r->buffer, r->buffer_size, &got, &st)) {
-            complete(r, st, got);
+            mcapi_req_complete(r, st, got);
             return 1;
         }
         return 0;
@@ -987,32 +959,32 @@ static int progress(mcapi_request_t *r)
     case K_PKT_RECV: {
         size_t got;
         if (r->ep->state != MP_EP_READY) {
-            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
+            mcapi_req_complete(r, MCAPI_ERR_CHAN_INVALID, 0);
             return 1;
         }
         const int gone = (r->ep->flags & MP_EPF_SENDER_GONE) != 0; /* before the look */
         if (try_pkt_recv(r->ep, r->pbuffer, &got)) {
-            complete(r, MCAPI_SUCCESS, got);
+            mcapi_req_complete(r, MCAPI_SUCCESS, got);
             return 1;
         }
         if (gone) { /* closed by its sender and empty */
-            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
+            mcapi_req_complete(r, MCAPI_ERR_CHAN_INVALID, 0);
             return 1;
         }
         return 0;
     }
     case K_RECV_OPEN:
         if (r->ep->state != MP_EP_READY) {
-            complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+            mcapi_req_complete(r, MCAPI_ERR_ENDP_INVALID, 0);
             return 1;
         }
         if (r->ep->flags & MP_EPF_CHAN_RECV) {
             if (r->ep->flags & MP_EPF_OPEN) {
-                complete(r, MCAPI_ERR_CHAN_OPEN, 0);
+                mcapi_req_complete(r, MCAPI_ERR_CHAN_OPEN, 0);
             } else {
                 r->ep->flags |= MP_EPF_OPEN;
                 *(mcapi_pktchan_recv_hndl_t *)r->pbuffer = r->ep;
-                complete(r, MCAPI_SUCCESS, 0);
+                mcapi_req_complete(r, MCAPI_SUCCESS, 0);
             }
             return 1;
         }
@@ -1021,7 +993,7 @@ static int progress(mcapi_request_t *r)
     case K_SEND:
         if (mp_tr_send_progress(r)) {
             untrack(r);
-            complete(r, r->op_status, r->op_status == MCAPI_SUCCESS ? r->op_size : 0);
+            mcapi_req_complete(r, r->op_status, r->op_status == MCAPI_SUCCESS ? r->op_size : 0);
             return 1;
         }
         return 0;
@@ -1031,7 +1003,7 @@ static int progress(mcapi_request_t *r)
         mcapi_endpoint_t e;
         if (try_get(r->node, r->port, &e) == MCAPI_SUCCESS) {
             *r->out_endpoint = e;
-            complete(r, MCAPI_SUCCESS, 0);
+            mcapi_req_complete(r, MCAPI_SUCCESS, 0);
             return 1;
         }
         r->next_try = timer_now() + r->op_backoff; /* not created yet: ask again later */
@@ -1043,7 +1015,7 @@ static int progress(mcapi_request_t *r)
     }
 }
 
-/* 1 if progress() could advance r now; otherwise 0, and *wake is lowered to the mtime at which
+/* 1 if mcapi_be_progress could advance r now; otherwise 0, and *wake is lowered to the mtime at which
  * it could without an interrupt (retry and back-off times). Called with interrupts off. */
 static int ready_hint(mcapi_request_t *r, uint64_t *wake)
 {
@@ -1065,12 +1037,16 @@ static int ready_hint(mcapi_request_t *r, uint64_t *wake)
     }
 }
 
+/* The sends under way take the lowest free entries (track): the scan stops after the last of
+ * those there were when it began. */
 static void progress_all(void)
 {
     mp_tr_poll();
-    for (uint32_t i = 0; i < MP_MAX_ACTIVE; ++i)
-        if (active[i])
-            progress(active[i]);
+    for (uint32_t i = 0, left = n_active; i < MP_MAX_ACTIVE && left; ++i)
+        if (active[i]) {
+            --left;
+            mcapi_be_progress(active[i]);
+        }
 }
 
 static int active_hint(uint64_t *wake)
@@ -1081,125 +1057,41 @@ static int active_hint(uint64_t *wake)
     return 0;
 }
 
-mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *status)
+int mcapi_be_ready(void) { return initialized; }
+
+int mcapi_be_is_send(const mcapi_request_t *r)
 {
-    if (!r || r->state == REQ_IDLE) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return MCAPI_FALSE;
-    }
-    if (!progress(r)) {
-        SET(status, MCAPI_PENDING);
-        return MCAPI_FALSE;
-    }
-    if (size)
-        *size = r->size;
-    SET(status, r->status);
-    return MCAPI_TRUE;
+    return r->kind == K_SEND || r->kind == K_SEND_LOCAL;
 }
 
-mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *size,
-                            mcapi_timeout_t timeout, mcapi_status_t *status)
+uint64_t mcapi_be_now(void) { return timer_now(); }
+
+uint64_t mcapi_be_deadline(mcapi_timeout_t timeout)
 {
-    if (!requests || number == 0) {
-        SET(status, MCAPI_ERR_PARAMETER);
-        return MCAPI_RETURN_VALUE_INVALID;
-    }
-    uint64_t deadline =
-        timeout == MCAPI_TIMEOUT_INFINITE ? UINT64_MAX : timer_now() + timer_us_to_ticks(timeout);
-    for (;;) {
-        if (n_active)
-            progress_all();
-        for (size_t i = 0; i < number; ++i) {
-            mcapi_request_t *r = requests[i];
-            if (!r || r->state == REQ_IDLE)
-                continue;
-            if (progress(r)) {
-                if (size)
-                    *size = r->size;
-                SET(status, r->status);
-                return (mcapi_uint_t)i;
-            }
-        }
-        if (deadline != UINT64_MAX && timer_now() >= deadline) {
-            SET(status, MCAPI_TIMEOUT);
-            return MCAPI_RETURN_VALUE_INVALID;
-        }
-        /* Sleep until the progress engine has done something for one of them, a back-off or
-         * retry time has come, or the timeout; checked with interrupts off so that no wake-up is
-         * lost. The timer interrupt handler disarms the timer. */
-        uint32_t saved = irq_global_disable();
-        uint64_t wake = deadline;
-        int h = 0;
-        for (size_t i = 0; i < number && !h; ++i)
-            h = requests[i] && requests[i]->state == REQ_PENDING && ready_hint(requests[i], &wake);
-        if (!h && n_active)
-            h = active_hint(&wake);
-        if (!h)
-            mp_idle(wake);
-        irq_global_restore(saved);
-    }
+    return timer_now() + timer_us_to_ticks(timeout);
 }
 
-mcapi_boolean_t mcapi_wait(mcapi_request_t *r, size_t *size, mcapi_timeout_t timeout,
-                           mcapi_status_t *status)
+size_t mcapi_be_wait_round(size_t n, mcapi_request_t **requests)
 {
-    mcapi_request_t *one[1] = {r};
-    if (!r || r->state == REQ_IDLE) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return MCAPI_FALSE;
-    }
-    return mcapi_wait_any(1, one, size, timeout, status) == 0 ? MCAPI_TRUE : MCAPI_FALSE;
+    if (n_active)
+        progress_all();
+    return mcapi_first_complete(n, requests);
 }
 
-void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *status)
+/* Sleep until the progress engine has done something for one of the requests, a back-off or
+ * retry time has come, or the deadline; checked with interrupts off so that no wake-up is lost.
+ * The timer interrupt handler disarms the timer. */
+void mcapi_be_wait_idle(size_t n, mcapi_request_t **requests, uint64_t deadline, uint32_t round)
 {
-    if (!r || r->state == REQ_IDLE) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return;
-    }
-    if (r->state == REQ_PENDING && (r->kind == K_SEND || r->kind == K_SEND_LOCAL)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID); /* a send under way cannot be taken back */
-        return;
-    }
-    if (r->state == REQ_PENDING)
-        complete(r, MCAPI_ERR_REQUEST_CANCELLED, 0);
-    SET(status, MCAPI_SUCCESS);
-}
-
-const char *mcapix_status_name(mcapi_status_t s)
-{
-    static const char *const names[] = {"?",
-                                        "MCAPI_SUCCESS",
-                                        "MCAPI_PENDING",
-                                        "MCAPI_TIMEOUT",
-                                        "MCAPI_ERR_PARAMETER",
-                                        "MCAPI_ERR_DOMAIN_INVALID",
-                                        "MCAPI_ERR_NODE_INVALID",
-                                        "MCAPI_ERR_NODE_INITFAILED",
-                                        "MCAPI_ERR_NODE_INITIALIZED",
-                                        "MCAPI_ERR_NODE_NOTINIT",
-                                        "MCAPI_ERR_PORT_INVALID",
-                                        "MCAPI_ERR_ENDP_INVALID",
-                                        "MCAPI_ERR_ENDP_EXISTS",
-                                        "MCAPI_ERR_ENDP_LIMIT",
-                                        "MCAPI_ERR_ENDP_NOTOWNER",
-                                        "MCAPI_ERR_MSG_SIZE",
-                                        "MCAPI_ERR_MSG_TRUNCATED",
-                                        "MCAPI_ERR_MEM_LIMIT",
-                                        "MCAPI_ERR_CHAN_CONNECTED",
-                                        "MCAPI_ERR_CHAN_TYPE",
-                                        "MCAPI_ERR_CHAN_DIRECTION",
-                                        "MCAPI_ERR_CHAN_NOTOPEN",
-                                        "MCAPI_ERR_CHAN_OPEN",
-                                        "MCAPI_ERR_CHAN_INVALID",
-                                        "MCAPI_ERR_PKT_SIZE",
-                                        "MCAPI_ERR_REQUEST_INVALID",
-                                        "MCAPI_ERR_REQUEST_CANCELLED",
-                                        "MCAPI_ERR_BUF_INVALID",
-                                        "MCAPI_ERR_TRANSMISSION",
-                                        "MCAPI_ERR_NOT_SUPPORTED",
-                                        "MCAPI_ERR_GENERAL"};
-    if (s < 0 || (size_t)s >= sizeof names / sizeof names[0])
-        return "?";
-    return names[s];
+    (void)round;
+    uint32_t saved = irq_global_disable();
+    uint64_t wake = deadline;
+    int h = 0;
+    for (size_t i = 0; i < n && !h; ++i)
+        h = mcapi_req_pending(requests[i]) && ready_hint(requests[i], &wake);
+    if (!h && n_active)
+        h = active_hint(&wake);
+    if (!h)
+        mp_idle(wake);
+    irq_global_restore(saved);
 }

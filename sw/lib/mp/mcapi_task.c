@@ -12,6 +12,7 @@
 #include "kernel/kernel.h" /* error codes */
 #include "kernel/user.h"
 #include "mcapi.h"
+#include "mcapi_core.h"
 #include "mp/cbuffer.h"
 #include "mp/task.h"
 #include "mcapi_task_internal.h"
@@ -22,13 +23,6 @@
 #define VIF        ((uintptr_t)C->vif) /* the vif interface page mapped into the task */
 #define SPIN_POLLS 2000u /* a transfer takes microseconds: polled; longer waits sleep */
 enum { MP_TASK_RK_SEND = 1, MP_TASK_RK_RECV_MSG, MP_TASK_RK_RECV_PKT, MP_TASK_RK_GET };
-
-#define SET(st, v)                   \
-    do {                             \
-        mcapi_status_t set_v_ = (v); \
-        if (st)                      \
-            *(st) = set_v_;          \
-    } while (0)
 
 /* ---- kernel requests ---- */
 
@@ -181,11 +175,6 @@ mcapi_endpoint_t mcapix_endpoint_create(mcapi_port_t port, const mcapix_endpoint
     return (mcapi_endpoint_t)ep;
 }
 
-mcapi_endpoint_t mcapi_endpoint_create(mcapi_port_t port, mcapi_status_t *status)
-{
-    return mcapix_endpoint_create(port, NULL, status);
-}
-
 void mcapi_endpoint_delete(mcapi_endpoint_t e, mcapi_status_t *status)
 {
     if (!ready()) {
@@ -325,9 +314,8 @@ static void sendq_pump(void)
         }
         if (!(namp_vif_flags(VIF) & NAMP_FLAG_DONE))
             return;
-        r->status = vif_finish(r->op, r->op_idx);
-        r->size = r->status == MCAPI_SUCCESS ? r->op_size : 0;
-        r->state = MP_TASK_REQ_DONE;
+        const mcapi_status_t st = vif_finish(r->op, r->op_idx);
+        mcapi_req_complete(r, st, st == MCAPI_SUCCESS ? r->op_size : 0);
         C->sq_started = 0;
         C->sq_head = (C->sq_head + 1) % MP_TASK_SENDQ;
         C->sq_n--;
@@ -362,15 +350,6 @@ static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer,
     return vif_finish(flags, idx);
 }
 
-/* r under way as a request of `kind` (its result not known yet). */
-static void start_pending(mcapi_request_t *r, uint32_t kind)
-{
-    r->kind = kind;
-    r->status = MCAPI_PENDING;
-    r->size = 0;
-    r->state = MP_TASK_REQ_PENDING;
-}
-
 /* A non-blocking send: the bytes are copied into a send-buffer element at once (the caller's
  * buffer is free on return), the element goes through the vif when the ones before it are done.
  * No element free (every one queued or under way): MCAPI_ERR_MEM_LIMIT, nothing queued. */
@@ -390,7 +369,7 @@ static void send_i(uint32_t flags, uint32_t dst, const void *buffer, size_t size
     r->dst_addr = dst;
     r->op_idx = idx;
     r->op_size = (uint32_t)size;
-    start_pending(r, MP_TASK_RK_SEND);
+    mcapi_req_start(r, MP_TASK_RK_SEND);
     C->sq[(C->sq_head + C->sq_n) % MP_TASK_SENDQ] = (uint32_t)r;
     C->sq_n++;
     sendq_pump();
@@ -473,13 +452,6 @@ mcapi_uint_t mcapi_msg_available(mcapi_endpoint_t recv_ep, mcapi_status_t *statu
 /* ---- packet channels, sending side: connect and open are kernel requests (done when the call
  * returns: the request is complete at once), packets go through the vif with CON ---- */
 
-static void done_at_once(mcapi_request_t *r, mcapi_status_t st)
-{
-    r->status = st;
-    r->size = 0;
-    r->state = MP_TASK_REQ_DONE;
-}
-
 void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, mcapi_request_t *r,
                              mcapi_status_t *status)
 {
@@ -514,7 +486,7 @@ void mcapi_pktchan_connect_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep,
         ep->chan = 1;
         ep->chan_vid = dst->vid;
     }
-    done_at_once(r, st);
+    mcapi_req_complete(r, st, 0);
     SET(status, st);
 }
 
@@ -554,7 +526,7 @@ void mcapi_pktchan_send_open_i(mcapi_pktchan_send_hndl_t *h, mcapi_endpoint_t se
         ep->chan_vid = (uint32_t)res;
         *h = (mcapi_pktchan_send_hndl_t)ep;
     }
-    done_at_once(r, st);
+    mcapi_req_complete(r, st, 0);
     SET(status, st);
 }
 
@@ -605,7 +577,7 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
         ep->voids_seen = rx->voids;
         *h = (mcapi_pktchan_recv_hndl_t)ep;
     }
-    done_at_once(r, st);
+    mcapi_req_complete(r, st, 0);
     SET(status, st);
 }
 
@@ -710,19 +682,10 @@ void mcapi_pktchan_release(void *buffer, mcapi_status_t *status)
 }
 
 /* ---- non-blocking calls and requests (docs/kernel.md "MCAPI in tasks"). A request lives in the
- * caller's mcapi_request_t: state MP_TASK_REQ_PENDING while under way, MP_TASK_REQ_DONE with its
+ * caller's mcapi_request_t: state MCAPI_REQ_PENDING while under way, MCAPI_REQ_DONE with its
  * status and size once complete. Progress is made by mcapi_test/wait/wait_any (and by any later
  * call that needs the vif): sends by the vif's DONE, receives by popping the endpoint's buffer,
  * lookups by one kernel request per test. ---- */
-
-static int pending(const mcapi_request_t *r) { return r && r->state == MP_TASK_REQ_PENDING; }
-
-static void complete(mcapi_request_t *r, mcapi_status_t st, size_t size)
-{
-    r->status = st;
-    r->size = size;
-    r->state = MP_TASK_REQ_DONE;
-}
 
 /* A receive's endpoint, still ours and (packets) still the channel's receiving side. */
 static struct mp_task_ep *req_ep(const mcapi_request_t *r)
@@ -733,17 +696,18 @@ static struct mp_task_ep *req_ep(const mcapi_request_t *r)
     return ep;
 }
 
-/* One step of r; 1 when it is complete. */
-static int progress(mcapi_request_t *r)
+/* ---- the core's back end (mcapi_core.h) ---- */
+
+int mcapi_be_progress(mcapi_request_t *r)
 {
-    if (r->state == MP_TASK_REQ_DONE)
+    if (r->state == MCAPI_REQ_DONE)
         return 1;
     switch (r->kind) {
     case MP_TASK_RK_SEND: sendq_pump(); break;
     case MP_TASK_RK_RECV_MSG: {
         struct mp_task_ep *ep = req_ep(r);
         if (!ep) { /* deleted meanwhile */
-            complete(r, MCAPI_ERR_ENDP_INVALID, 0);
+            mcapi_req_complete(r, MCAPI_ERR_ENDP_INVALID, 0);
             break;
         }
         uint32_t cap =
@@ -751,13 +715,14 @@ static int progress(mcapi_request_t *r)
         uint32_t size = 0;
         int rc = mp_cbuffer_pop(rx_of(ep), r->buffer, cap, &size);
         if (rc != -1)
-            complete(r, rc == 0 ? MCAPI_SUCCESS : MCAPI_ERR_MSG_TRUNCATED, rc == 0 ? size : cap);
+            mcapi_req_complete(r, rc == 0 ? MCAPI_SUCCESS : MCAPI_ERR_MSG_TRUNCATED,
+                               rc == 0 ? size : cap);
         break;
     }
     case MP_TASK_RK_RECV_PKT: {
         struct mp_task_ep *ep = req_ep(r);
         if (!ep) {
-            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
+            mcapi_req_complete(r, MCAPI_ERR_CHAN_INVALID, 0);
             break;
         }
         mp_cbuffer_t *rx = rx_of(ep);
@@ -765,9 +730,9 @@ static int progress(mcapi_request_t *r)
         const uint32_t gone = ep->gone; /* before the look: a packet before the close counts */
         if (mp_cbuffer_read(rx, &idx) == 0) {
             *r->pbuffer = mp_cbuffer_data(rx, idx);
-            complete(r, MCAPI_SUCCESS, mp_cbuffer_size(rx, idx));
+            mcapi_req_complete(r, MCAPI_SUCCESS, mp_cbuffer_size(rx, idx));
         } else if (gone) {
-            complete(r, MCAPI_ERR_CHAN_INVALID, 0);
+            mcapi_req_complete(r, MCAPI_ERR_CHAN_INVALID, 0);
         }
         break;
     }
@@ -780,14 +745,14 @@ static int progress(mcapi_request_t *r)
             if (!C->rem[i].used)
                 h = &C->rem[i];
         if (!h) {
-            complete(r, MCAPI_ERR_ENDP_LIMIT, 0);
+            mcapi_req_complete(r, MCAPI_ERR_ENDP_LIMIT, 0);
             break;
         }
         if (!h->used) { /* one lookup try (about MP_TASK_GET_TRY_US) */
             int32_t res = request(MP_TASK_OP_GET, r->node, r->port);
             if (res < 0) {
                 if (status_of(res) != MCAPI_TIMEOUT)
-                    complete(r, status_of(res), 0);
+                    mcapi_req_complete(r, status_of(res), 0);
                 break;
             }
             h->node = r->node;
@@ -796,12 +761,12 @@ static int progress(mcapi_request_t *r)
             h->used = 1;
         }
         *r->out_endpoint = (mcapi_endpoint_t)h;
-        complete(r, MCAPI_SUCCESS, 0);
+        mcapi_req_complete(r, MCAPI_SUCCESS, 0);
         break;
     }
-    default: complete(r, MCAPI_ERR_REQUEST_INVALID, 0); break;
+    default: mcapi_req_complete(r, MCAPI_ERR_REQUEST_INVALID, 0); break;
     }
-    return r->state == MP_TASK_REQ_DONE;
+    return r->state == MCAPI_REQ_DONE;
 }
 
 /* The checks the non-blocking receives and the lookup make, in this order: the node, the
@@ -814,7 +779,7 @@ static mcapi_status_t check_start(int args_ok, mcapi_status_t bad_args, const mc
         return MCAPI_ERR_NODE_NOTINIT;
     if (!args_ok)
         return bad_args;
-    if (pending(r))
+    if (mcapi_req_pending(r))
         return MCAPI_ERR_REQUEST_INVALID;
     return obj_ok ? MCAPI_SUCCESS : bad_obj;
 }
@@ -823,9 +788,9 @@ static mcapi_status_t check_start(int args_ok, mcapi_status_t bad_args, const mc
  * message, a known endpoint) completes it at the call. */
 static void begin(mcapi_request_t *r, uint32_t kind, mcapi_status_t *status)
 {
-    start_pending(r, kind);
-    progress(r);
-    SET(status, r->state == MP_TASK_REQ_DONE ? r->status : MCAPI_PENDING);
+    mcapi_req_start(r, kind);
+    mcapi_be_progress(r);
+    SET(status, r->state == MCAPI_REQ_DONE ? r->status : MCAPI_PENDING);
 }
 
 void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
@@ -843,7 +808,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    if (pending(r)) {
+    if (mcapi_req_pending(r)) {
         SET(status, MCAPI_ERR_REQUEST_INVALID); /* still under way: not reused */
         return;
     }
@@ -870,7 +835,7 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t h, const void *buffer, size_
         SET(status, MCAPI_ERR_NODE_NOTINIT);
         return;
     }
-    if (!r || pending(r)) {
+    if (!r || mcapi_req_pending(r)) {
         SET(status, r ? MCAPI_ERR_REQUEST_INVALID : MCAPI_ERR_PARAMETER);
         return;
     }
@@ -936,93 +901,25 @@ void mcapi_endpoint_get_i(mcapi_domain_t domain, mcapi_node_t node, mcapi_port_t
     begin(r, MP_TASK_RK_GET, status);
 }
 
-static int request_known(const mcapi_request_t *r)
+int mcapi_be_ready(void) { return ready(); }
+int mcapi_be_is_send(const mcapi_request_t *r) { return r->kind == MP_TASK_RK_SEND; }
+uint64_t mcapi_be_now(void) { return u_time(); }
+
+uint64_t mcapi_be_deadline(mcapi_timeout_t timeout)
 {
-    return r && (r->state == MP_TASK_REQ_DONE || r->state == MP_TASK_REQ_PENDING);
+    return u_time() + (uint64_t)timeout * C->timer_hz / 1000000u;
 }
 
-mcapi_boolean_t mcapi_test(mcapi_request_t *r, size_t *size, mcapi_status_t *status)
+size_t mcapi_be_wait_round(size_t n, mcapi_request_t **requests)
 {
-    if (!request_known(r)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return MCAPI_FALSE;
-    }
-    if (!progress(r)) {
-        SET(status, MCAPI_PENDING);
-        return MCAPI_FALSE;
-    }
-    if (size)
-        *size = r->size;
-    SET(status, r->status);
-    return MCAPI_TRUE;
+    return mcapi_first_complete(n, requests);
 }
 
-mcapi_uint_t mcapi_wait_any(size_t number, mcapi_request_t **requests, size_t *size,
-                            mcapi_timeout_t timeout, mcapi_status_t *status)
+void mcapi_be_wait_idle(size_t n, mcapi_request_t **requests, uint64_t deadline, uint32_t round)
 {
-    if (!ready()) {
-        SET(status, MCAPI_ERR_NODE_NOTINIT);
-        return MCAPI_RETURN_VALUE_INVALID;
-    }
-    if (!requests || number == 0) {
-        SET(status, MCAPI_ERR_PARAMETER);
-        return MCAPI_RETURN_VALUE_INVALID;
-    }
-    size_t known = 0;
-    for (size_t i = 0; i < number; ++i)
-        known += request_known(requests[i]);
-    if (!known) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return MCAPI_RETURN_VALUE_INVALID;
-    }
-    const uint64_t deadline = timeout == MCAPI_TIMEOUT_INFINITE
-                                  ? UINT64_MAX
-                                  : u_time() + (uint64_t)timeout * C->timer_hz / 1000000u;
-    for (uint32_t n = 0;; ++n) {
-        for (size_t i = 0; i < number; ++i) {
-            mcapi_request_t *r = requests[i];
-            if (request_known(r) && progress(r)) {
-                if (size)
-                    *size = r->size;
-                SET(status, r->status);
-                return (mcapi_uint_t)i;
-            }
-        }
-        if (deadline != UINT64_MAX && u_time() >= deadline) {
-            SET(status, MCAPI_TIMEOUT);
-            return MCAPI_RETURN_VALUE_INVALID;
-        }
-        if (n >= SPIN_POLLS)
-            u_sleep(1); /* a tick per look once the short spin is over */
-    }
-}
-
-mcapi_boolean_t mcapi_wait(mcapi_request_t *r, size_t *size, mcapi_timeout_t timeout,
-                           mcapi_status_t *status)
-{
-    if (!request_known(r)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return MCAPI_FALSE;
-    }
-    mcapi_request_t *one[1] = {r};
-    return mcapi_wait_any(1, one, size, timeout, status) == 0 ? MCAPI_TRUE : MCAPI_FALSE;
-}
-
-/* Receives and lookups under way are cancelled (MCAPI_ERR_REQUEST_CANCELLED); a send cannot be
- * taken back once its bytes are in the send buffer (MCAPI_ERR_REQUEST_INVALID, as the library). */
-void mcapi_cancel(mcapi_request_t *r, mcapi_status_t *status)
-{
-    if (!request_known(r)) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return;
-    }
-    if (pending(r) && r->kind == MP_TASK_RK_SEND) {
-        SET(status, MCAPI_ERR_REQUEST_INVALID);
-        return;
-    }
-    if (pending(r))
-        complete(r, MCAPI_ERR_REQUEST_CANCELLED, 0);
-    SET(status, MCAPI_SUCCESS);
+    (void)n, (void)requests, (void)deadline;
+    if (round >= SPIN_POLLS)
+        u_sleep(1); /* a tick per look once the short spin is over */
 }
 
 /* ---- not available in a task: a clear status, nothing touched ---- */
@@ -1041,17 +938,6 @@ uint32_t mcapix_get_data_path(void) { return MP_PATH_BUFFER; }
 void mcapix_namp_completion(int mode) { (void)mode; }
 uint32_t mcapix_namp_last_error(void) { return C->last_vif_status; }
 const volatile mp_stats_t *mcapix_stats(void) { return NULL; }
-const char *mcapix_status_name(mcapi_status_t s)
-{
-    switch (s) {
-    case MCAPI_SUCCESS: return "MCAPI_SUCCESS";
-    case MCAPI_ERR_NOT_SUPPORTED: return "MCAPI_ERR_NOT_SUPPORTED";
-    case MCAPI_ERR_ENDP_INVALID: return "MCAPI_ERR_ENDP_INVALID";
-    case MCAPI_ERR_PARAMETER: return "MCAPI_ERR_PARAMETER";
-    case MCAPI_ERR_TRANSMISSION: return "MCAPI_ERR_TRANSMISSION";
-    default: return "MCAPI status";
-    }
-}
 
 /* ---- for the collectives (mcapi_task_cc.c, mcapi_task_internal.h) ---- */
 

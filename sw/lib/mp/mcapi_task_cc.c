@@ -11,21 +11,14 @@
 
 #include "mcapi.h"
 #include "collective_internal.h"
+#include "mcapi_core.h"
 #include "mcapi_task_internal.h"
 #include "mcapix_cc.h"
 #include "namp/namp_regs.h"
 #include "namp_cc.h"
 
-#define GROUP_MAGIC 0x54434153u /* "TCAS" */
-#define TX_MAGIC    0x54435458u /* "TCTX" */
-#define DATA_OFF    0x140u      /* data after the largest descriptor (NAMP_CC_SIZE(16) + 4) */
-
-#define SET(st, v)                   \
-    do {                             \
-        mcapi_status_t set_v_ = (v); \
-        if (st)                      \
-            *(st) = set_v_;          \
-    } while (0)
+#define TX_MAGIC 0x54435458u /* "TCTX" */
+#define DATA_OFF 0x140u      /* data after the largest descriptor (NAMP_CC_SIZE(16) + 4) */
 
 void mcapix_cc_area(void *area, size_t bytes, mcapi_status_t *status)
 {
@@ -102,11 +95,6 @@ static mcapi_status_t result(const uint32_t *desc, uint32_t num, uint32_t code, 
 
 /* ---- multicast and scatter groups ---- */
 
-static int bad_group(const mcapix_mcast_group_t *g)
-{
-    return !g || g->magic != GROUP_MAGIC || g->num == 0 || g->num > MCAPIX_CC_MAX_MEMBERS;
-}
-
 static void group_start(mcapix_mcast_group_t *g, uint32_t kind, size_t num, uint32_t channel)
 {
     memset(g, 0, sizeof *g);
@@ -119,7 +107,7 @@ static void group_start(mcapix_mcast_group_t *g, uint32_t kind, size_t num, uint
 void mcapix_mcast_create(mcapix_mcast_group_t *group, mcapi_endpoint_t send_endpoint,
                          const mcapi_endpoint_t *members, size_t num, mcapi_status_t *status)
 {
-    if (!group || !members || num == 0 || num > MCAPIX_CC_MAX_MEMBERS) {
+    if (!mp_cc_group_args_ok(group, members, num)) {
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
@@ -143,7 +131,7 @@ void mcapix_mcast_create(mcapix_mcast_group_t *group, mcapi_endpoint_t send_endp
         group->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_HANDLE) / 4] = r->vid;
     }
     group->send_endpoint = send_endpoint;
-    group->magic = GROUP_MAGIC;
+    group->magic = MP_CC_GROUP_MAGIC;
     SET(status, MCAPI_SUCCESS);
 }
 
@@ -170,14 +158,14 @@ static int chan_members(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t
 void mcapix_mcast_create_chan(mcapix_mcast_group_t *group, const mcapi_pktchan_send_hndl_t *members,
                               size_t num, mcapi_status_t *status)
 {
-    if (!group || !members || num == 0 || num > MCAPIX_CC_MAX_MEMBERS) {
+    if (!mp_cc_group_args_ok(group, members, num)) {
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     group_start(group, NAMP_CC_K_MULTICAST, num, 1);
     if (!chan_members(group, members, num, status))
         return;
-    group->magic = GROUP_MAGIC;
+    group->magic = MP_CC_GROUP_MAGIC;
     SET(status, MCAPI_SUCCESS);
 }
 
@@ -186,28 +174,15 @@ void mcapix_scatter_create_chan(mcapix_mcast_group_t *group,
                                 uint32_t count, uint32_t stride, const uint32_t *bases,
                                 const uint32_t *sizes, mcapi_status_t *status)
 {
-    if (!group || !members || num == 0 || num > MCAPIX_CC_MAX_MEMBERS || count == 0 ||
-        count > 0xFFFFu || !bases || !sizes) {
+    if (!mp_cc_scatter_args_ok(group, members, num, count, bases, sizes)) {
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    for (size_t i = 0; i < num; ++i)
-        if (sizes[i] == 0) {
-            SET(status, MCAPI_ERR_PARAMETER);
-            return;
-        }
-    group_start(group, NAMP_CC_SCATTER_WORD(count), num, 1);
+    group_start(group, NAMP_CC_K_MULTICAST, num, 1);
     if (!chan_members(group, members, num, status))
         return;
-    group->desc[NAMP_CC_STRIDE / 4] = stride;
-    for (size_t i = 0; i < num; ++i) {
-        group->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_BASE) / 4] = bases[i];
-        group->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4] = sizes[i];
-    }
-    group->scatter = 1;
-    group->count = count;
-    group->stride = stride;
-    group->magic = GROUP_MAGIC;
+    mp_cc_scatter_layout(group, count, stride, bases, sizes);
+    group->magic = MP_CC_GROUP_MAGIC;
     SET(status, MCAPI_SUCCESS);
 }
 
@@ -231,7 +206,7 @@ static void group_send(mcapix_mcast_group_t *g, const void *data, size_t size,
 void mcapix_mcast_send(mcapix_mcast_group_t *group, const void *buffer, size_t size,
                        mcapi_status_t *status)
 {
-    if (bad_group(group) || group->scatter) {
+    if (!mp_cc_group_ok(group) || group->scatter) {
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
@@ -241,25 +216,20 @@ void mcapix_mcast_send(mcapix_mcast_group_t *group, const void *buffer, size_t s
 void mcapix_scatter_send(mcapix_mcast_group_t *group, const void *data, size_t data_size,
                          mcapi_status_t *status)
 {
-    if (bad_group(group) || !group->scatter) {
+    if (!mp_cc_group_ok(group) || !group->scatter) {
         SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    for (uint32_t i = 0; i < group->num; ++i) {
-        const uint64_t end = (uint64_t)group->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_BASE) / 4] +
-                             (uint64_t)(group->count - 1) * group->stride +
-                             group->desc[(NAMP_CC_MEMBER(i) + NAMP_CC_M_SIZE) / 4];
-        if (end > data_size) {
-            SET(status, MCAPI_ERR_PARAMETER);
-            return;
-        }
+    if (!mp_cc_scatter_fits(group, data_size)) {
+        SET(status, MCAPI_ERR_PARAMETER);
+        return;
     }
     group_send(group, data, data_size, status);
 }
 
 mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *group, size_t member)
 {
-    if (bad_group(group) || member >= group->num)
+    if (!mp_cc_group_ok(group) || member >= group->num)
         return MCAPI_ERR_PARAMETER;
     if (!group->hw_last || !group->hw_code)
         return MCAPI_SUCCESS;
@@ -268,16 +238,6 @@ mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *group, siz
             ? NAMP_CC_MSTAT_CODE(group->desc[(NAMP_CC_MEMBER(member) + NAMP_CC_M_STATUS) / 4])
             : group->hw_code;
     return code ? mptask_map_error(code, group->channel ? NAMP_FLAG_CON : 0u) : MCAPI_SUCCESS;
-}
-
-void mcapix_mcast_destroy(mcapix_mcast_group_t *group, mcapi_status_t *status)
-{
-    if (bad_group(group)) {
-        SET(status, MCAPI_ERR_PARAMETER);
-        return;
-    }
-    group->magic = 0;
-    SET(status, MCAPI_SUCCESS);
 }
 
 /* ---- reduction contributions and gather parts ---- */

@@ -18,7 +18,8 @@
 #include "namp_structs.h"
 #include "tile_memory_map.h"
 
-#include "transport_sw_ext.h"
+#include "transport_namp.h"
+#include "transport_sw.h"
 
 /* transport_namp.c: the credit path of a receiving channel endpoint */
 void mp_tr_credit_path_init(struct mp_endpoint *ep);
@@ -94,7 +95,7 @@ mcapi_status_t mcapix_endpoint_adopt_recv(mcapi_endpoint_t e, uint32_t peer_node
     ep->peer_ep = peer_handle;
     ep->released = 0;
     ep->flags |= MP_EPF_CHAN_RECV | MP_EPF_OPEN;
-    mp_sw_ext_chan_accepted(ep);
+    mp_namp_chan_accepted(ep);
     mp_tr_credit_path_init(ep);
     return MCAPI_SUCCESS;
 }

@@ -1,6 +1,6 @@
 /* The transport interface: how the API layer (mcapi.c) reaches a transport, and the only way
- * it does. Two implementations: the software protocol on the baseline adapter (transport_sw.c)
- * and the NAMP (transport_namp.c, which builds on the former: transport_sw_ext.h). A transport
+ * it does. Two implementations: the software protocol on the baseline adapter (transport_base.c
+ * over transport_sw.h) and the NAMP (transport_namp.c, which extends the former). A transport
  * gets endpoints, lookups and statistics from endpoints.h, never from the API layer. */
 #ifndef MP_TRANSPORT_H
 #define MP_TRANSPORT_H

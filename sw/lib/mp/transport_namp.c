@@ -3,7 +3,7 @@
  * handles are in the hardware layout (namp_structs.h) at the start of struct mp_endpoint / struct
  * mp_ephandle. Set-up stays in software (thesis 3.2.3): endpoint lookup and channel connect use
  * the baseline protocol (types 1..10) over the raw NoC buffers, handled by the progress engine of
- * transport_sw.c, built here with MP_SW_BASE.
+ * the software transport (transport_sw.h), which this one extends (struct mp_sw_ext).
  *
  * Sends: connection-less messages and channel packets are unbuffered sends (PARAM2/3 = data,
  * size) from the caller's buffer; completion by the NAMP_DONE interrupt (IEN), the core sleeps in
@@ -18,7 +18,8 @@
 #include "mp/proto.h"
 #include "namp/namp.h"
 #include "transport.h"
-#include "transport_sw_ext.h"
+#include "transport_namp.h"
+#include "transport_sw.h"
 #include "namp_ps.h"
 
 /* ---------------------------------------------------------------- hardware layouts
@@ -72,7 +73,7 @@ void mp_tr_endpoint_init(struct mp_endpoint *ep)
 
 /* The endpoint became a channel's receiving side: the NAMP target refuses connection-less
  * messages to it (NACK NAMP_ERR_CHANNEL -> MCAPI_ERR_CHAN_CONNECTED, as the baseline answers). */
-void mp_sw_ext_chan_accepted(struct mp_endpoint *ep)
+void mp_namp_chan_accepted(struct mp_endpoint *ep)
 {
     hw_ep(ep)->flags |= NAMP_EP_F_CHANNEL;
     ep->voids_seen = ep->rx->voids;
@@ -80,19 +81,29 @@ void mp_sw_ext_chan_accepted(struct mp_endpoint *ep)
 
 /* Address the baseline CONNECT_REQ carries for the sending side: the sender's handle of the
  * receive endpoint, whose credit word the receiver's credit slots increase. */
-uint32_t mp_sw_ext_connect_sender_addr(struct mp_endpoint *ep)
+static uint32_t connect_sender_addr(struct mp_endpoint *ep)
 {
     return (uint32_t)(uintptr_t)ep->peer_h.hw;
 }
 
 /* The handle's pair as one RELOC left it (namp_handle_peer). */
-void mp_sw_ext_chan_peer(const struct mp_endpoint *ep, uint32_t *node, uint32_t *addr)
+static void chan_peer(const struct mp_endpoint *ep, uint32_t *node, uint32_t *addr)
 {
     namp_handle_peer((const volatile namp_handle_t *)ep->peer_h.hw, node, addr);
 }
 
-void mp_sw_ext_irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
-uint32_t mp_sw_ext_irq_mask(void) { return NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT; }
+static void irq(uint32_t active) { namp_irq(active, (uint32_t *)&rx_arrived); }
+static struct mp_endpoint *chan_sender(uint32_t addr);
+
+static const struct mp_sw_ext namp_ext = {
+    .irq_mask = NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT,
+    .irq = irq,
+    .connect_sender_addr = connect_sender_addr,
+    .chan_sender = chan_sender,
+    .chan_peer = chan_peer,
+    .chan_accepted = mp_namp_chan_accepted,
+    .chan_peer_gone = mp_tr_chan_peer_gone,
+};
 
 mcapi_status_t mp_tr_init(void)
 {
@@ -102,7 +113,13 @@ mcapi_status_t mp_tr_init(void)
     if (nslots == 0)
         return MCAPI_ERR_NOT_SUPPORTED;
     all_slots = nslots >= 32u ? 0xFFFFFFFFu : (1u << nslots) - 1u;
-    return mp_sw_init();
+    return mp_sw_init(&namp_ext);
+}
+
+mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t timeout_us,
+                            struct mp_ephandle *out)
+{
+    return mp_sw_lookup(node, port, timeout_us, out);
 }
 
 /* STATUS error code of a refused configuration or a failed transfer -> MCAPI status. */
@@ -646,7 +663,7 @@ void mp_tr_chan_released(struct mp_endpoint *ep)
 
 /* CONNECT_REQ carried the address of the sender's handle of the receive endpoint (peer_h), so
  * the revoke names that handle. */
-struct mp_endpoint *mp_sw_ext_chan_sender(uint32_t addr)
+static struct mp_endpoint *chan_sender(uint32_t addr)
 {
     return mp_ep_from_addr(addr - (uint32_t) __builtin_offsetof(struct mp_endpoint, peer_h));
 }

@@ -8,23 +8,10 @@
 
 #include "mp/proto.h"
 #include "na/na.h"
-#include "transport.h" /* mp_tr_chan_peer_gone: the NAMP's own under MP_SW_BASE */
+#include "transport_sw.h"
 
-/* Built alone (library mp_buffer/mp_rma/mp_rdma) these are the transport entry points; built
- * under the NAMP transport (MP_SW_BASE) they keep the set-up protocol (lookup, connect) and the
- * progress engine, and the NAMP transport calls them by their mp_sw_ names. */
-#ifdef MP_SW_BASE
-#include "namp/namp_hw.h"
-#include "transport_sw_ext.h"
-#define MP_SW(name) mp_sw_##name
-#define chan_sender mp_sw_ext_chan_sender
-#else
-#define MP_SW(name) mp_tr_##name
-void mp_tr_poll(void) {} /* the baseline's completions come through its interrupt handler */
-uint32_t mp_tr_refused(void) { return mp_stats.refused; }
-/* The sending endpoint of a channel by the address its CONNECT_REQ carried (the endpoint). */
-static struct mp_endpoint *chan_sender(uint32_t addr) { return mp_ep_from_addr(addr); }
-#endif
+/* The transport built on this one (NULL: the baseline alone; transport_sw.h). */
+static const struct mp_sw_ext *ext;
 
 #define MP_PENDING_SLOTS 8u /* outstanding requests waiting for a response */
 #define MP_MAX_DMA       8u
@@ -144,12 +131,12 @@ static int ep_valid(struct mp_endpoint *ep) { return ep && ep->state == MP_EP_RE
  * MIGRATE, software PS's redirect), never the library's view from the connect. */
 static void chan_peer(const struct mp_endpoint *ep, uint32_t *node, uint32_t *addr)
 {
-#ifdef MP_SW_BASE
-    mp_sw_ext_chan_peer(ep, node, addr);
-#else
-    *node = ep->peer_node;
-    *addr = ep->peer_ep;
-#endif
+    if (ext) {
+        ext->chan_peer(ep, node, addr);
+    } else {
+        *node = ep->peer_node;
+        *addr = ep->peer_ep;
+    }
 }
 
 /* Receive endpoint addr of tile src revoked the channel whose sender is at `sender` (the sender
@@ -157,7 +144,7 @@ static void chan_peer(const struct mp_endpoint *ep, uint32_t *node, uint32_t *ad
  * from where the receiver was before it moved is not this channel's any more. */
 static void chan_revoked(uint32_t sender, uint32_t addr, uint32_t src)
 {
-    struct mp_endpoint *ep = chan_sender(sender);
+    struct mp_endpoint *ep = ext ? ext->chan_sender(sender) : mp_ep_from_addr(sender);
     uint32_t node, at;
     if (!ep || !addr)
         return;
@@ -259,9 +246,8 @@ static void handle_request(void)
             ep->peer_ep = sender;
             ep->released = 0;
             ep->flags |= MP_EPF_CHAN_RECV;
-#ifdef MP_SW_BASE
-            mp_sw_ext_chan_accepted(ep); /* the NAMP target now refuses messages to it */
-#endif
+            if (ext)
+                ext->chan_accepted(ep); /* e.g. the NAMP target refuses messages to it now */
             /* the geometry as created: a task's buffer header is the task's to write, and the
              * sender's NAMP writes where this says, unchecked (SV isolation) */
             r[2] = 1u << ep->rx_n;
@@ -339,10 +325,8 @@ static void na_service(void)
             handle_request();
         if (active & NA_IRQ_SRC_DMA)
             handle_dma();
-#ifdef MP_SW_BASE
-        if (active & (NA_IRQ_SRC_NAMP_DONE | NA_IRQ_SRC_RX_COUNT))
-            mp_sw_ext_irq(active);
-#endif
+        if (ext && (active & ext->irq_mask))
+            ext->irq(active);
         if (active & NA_IRQ_SRC_RMA_ERROR) {
             console_puts("mp: RMA store refused\n");
             na_rma_errors_clear();
@@ -391,8 +375,9 @@ static __attribute__((noinline, cold)) mcapi_status_t packets_too_short(uint32_t
     return MCAPI_ERR_NODE_INITFAILED;
 }
 
-mcapi_status_t MP_SW(init)(void)
+mcapi_status_t mp_sw_init(const struct mp_sw_ext *e)
 {
+    ext = e;
     mesh_w = tile_mesh_width();
     features = na_features();
     uint32_t flits = na_max_packet_flits();
@@ -406,27 +391,12 @@ mcapi_status_t MP_SW(init)(void)
     irq_set_handler(IRQ_M_TIMER, timer_isr);
     /* keeps the OSQM's source: a kernel may have enabled it before the library starts */
     na_irq_set_mask((na_irq_mask() & NA_IRQ_SRC_OSQM) | NA_IRQ_SRC_RX0 | NA_IRQ_SRC_RX1 |
-                    NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR
-#ifdef MP_SW_BASE
-                    | mp_sw_ext_irq_mask()
-#endif
-    );
+                    NA_IRQ_SRC_DMA | NA_IRQ_SRC_RMA_ERROR | (ext ? ext->irq_mask : 0u));
     irq_enable(IRQ_M_EXT);
     irq_enable(IRQ_M_TIMER);
     irq_global_enable();
     return MCAPI_SUCCESS;
 }
-
-#ifndef MP_SW_BASE
-void mp_tr_endpoint_init(struct mp_endpoint *ep) { (void)ep; }
-void mp_tr_handle_init(struct mp_ephandle *h) { (void)h; }
-/* every send of the baseline completes in its call or in its request: nothing is left behind */
-mcapi_status_t mp_tr_send_mode_leave(struct mp_endpoint *ep)
-{
-    (void)ep;
-    return MCAPI_SUCCESS;
-}
-#endif
 
 /* ---------------------------------------------------------------- requests */
 
@@ -466,7 +436,7 @@ static void request(uint32_t tile, uint32_t type, uint32_t *w, unsigned n, struc
     (void)request_timed(tile, type, w, n, out, 0);
 }
 
-mcapi_status_t mp_tr_lookup(uint32_t node, uint32_t port, uint32_t timeout_us,
+mcapi_status_t mp_sw_lookup(uint32_t node, uint32_t port, uint32_t timeout_us,
                             struct mp_ephandle *out)
 {
     uint32_t w[2] = {0, port};
@@ -525,14 +495,11 @@ static mcapi_status_t put_data(uint32_t path, uint32_t tile, uint32_t dst, const
     }
 }
 
-mcapi_status_t MP_SW(connect)(struct mp_endpoint *ep, const struct mp_ephandle *dst,
-                              uint32_t timeout_us, uint32_t for_task)
+mcapi_status_t mp_sw_connect(struct mp_endpoint *ep, const struct mp_ephandle *dst,
+                             uint32_t timeout_us, uint32_t for_task)
 {
-#ifdef MP_SW_BASE
-    uint32_t w[5] = {0, dst->addr, mp_sw_ext_connect_sender_addr(ep), dst->id, for_task};
-#else
-    uint32_t w[5] = {0, dst->addr, (uint32_t)(uintptr_t)ep, dst->id, for_task};
-#endif
+    uint32_t w[5] = {0, dst->addr, ext ? ext->connect_sender_addr(ep) : (uint32_t)(uintptr_t)ep,
+                     dst->id, for_task};
     struct pending res, *p = &res;
     /* the peer is known before the request: a revoke may follow the ACK before we run again */
     ep->peer_node = dst->node;
@@ -603,8 +570,8 @@ static mcapi_status_t move_data(uint32_t path, uint32_t tile, uint32_t dst, cons
     return st;
 }
 
-mcapi_status_t MP_SW(msg_send)(struct mp_endpoint *src, const struct mp_ephandle *dst,
-                               const void *buf, uint32_t size)
+mcapi_status_t mp_sw_msg_send(struct mp_endpoint *src, const struct mp_ephandle *dst,
+                              const void *buf, uint32_t size)
 {
     (void)src;
     uint32_t node = dst->node, addr = dst->addr;
@@ -636,7 +603,7 @@ mcapi_status_t MP_SW(msg_send)(struct mp_endpoint *src, const struct mp_ephandle
     return st;
 }
 
-mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_t size)
+mcapi_status_t mp_sw_chan_send(struct mp_endpoint *ep, const void *buf, uint32_t size)
 {
     uint32_t path = mp_data_path;
     if ((path == MP_PATH_RMA && !(features & NA_FEATURE_RMA)) ||
@@ -649,7 +616,7 @@ mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_
                   (ep->credits != 0 || (ep->flags & MP_EPF_PEER_GONE)));
     if (ep->flags & MP_EPF_PEER_GONE) { /* the receive endpoint was deleted: no write */
         ep->chan_serving++;
-        MP_SW(chan_peer_gone)(ep);
+        mp_sw_chan_peer_gone(ep);
         return MCAPI_ERR_CHAN_INVALID;
     }
     uint32_t saved = irq_global_disable();
@@ -662,14 +629,14 @@ mcapi_status_t MP_SW(chan_send)(struct mp_endpoint *ep, const void *buf, uint32_
     tx_packet(MP_NOCBUF_REQ, ep->peer_node, MP_MSG_COMPLETE, c, 3, NULL, 0);
     ep->chan_serving++;
     if (mp_chan_stop_due(ep)) /* revoked (or deleted) while this packet was under way */
-        MP_SW(chan_peer_gone)(ep);
+        mp_sw_chan_peer_gone(ep);
     return st;
 }
 
 /* ---------------------------------------------------------------- sends (state machine)
  * A send request moves through: [channel: wait for its turn and a credit | message: ALLOC_REQ,
  * wait for ACK/NACK, back-off and retry] -> data (buffer/RMA: by the calling core; RDMA: program a
- * DMA slot, wait for its interrupt) -> COMPLETE. mp_tr_send_progress runs the steps that can run
+ * DMA slot, wait for its interrupt) -> COMPLETE. mp_sw_send_progress runs the steps that can run
  * now; mcapi_test/mcapi_wait drive it, sleeping in wfi in between. */
 enum { OP_ALLOC, OP_ALLOC_WAIT, OP_CREDIT, OP_DATA, OP_DMA_WAIT, OP_COMPLETE, OP_DONE };
 
@@ -683,13 +650,13 @@ static void send_finish(mcapi_request_t *r, mcapi_status_t st)
     if (r->ep) {
         r->ep->chan_serving++;
         if (mp_chan_stop_due(r->ep))
-            MP_SW(chan_peer_gone)(r->ep);
+            mp_sw_chan_peer_gone(r->ep);
     }
     r->op_status = st;
     r->op = OP_DONE;
 }
 
-mcapi_status_t MP_SW(send_start)(mcapi_request_t *r)
+mcapi_status_t mp_sw_send_start(mcapi_request_t *r)
 {
     r->op_path = mp_data_path;
     if (r->op_path == MP_PATH_RMA && !(features & NA_FEATURE_RMA))
@@ -707,11 +674,11 @@ mcapi_status_t MP_SW(send_start)(mcapi_request_t *r)
         r->op_retry_at = 0;
         r->op_ticket = msg_ticket++;
     }
-    MP_SW(send_progress)(r);
+    mp_sw_send_progress(r);
     return MCAPI_SUCCESS;
 }
 
-int MP_SW(send_progress)(mcapi_request_t *r)
+int mp_sw_send_progress(mcapi_request_t *r)
 {
     for (;;) {
         switch (r->op) {
@@ -806,7 +773,7 @@ int MP_SW(send_progress)(mcapi_request_t *r)
     }
 }
 
-int MP_SW(send_hint)(const mcapi_request_t *r, uint64_t *wake)
+int mp_sw_send_hint(const mcapi_request_t *r, uint64_t *wake)
 {
     switch (r->op) {
     case OP_ALLOC:
@@ -828,7 +795,7 @@ int MP_SW(send_hint)(const mcapi_request_t *r, uint64_t *wake)
     }
 }
 
-void MP_SW(chan_released)(struct mp_endpoint *ep)
+void mp_sw_chan_released(struct mp_endpoint *ep)
 {
     if (ep->flags & MP_EPF_SENDER_GONE)
         return; /* no sender to give credits to */
@@ -862,20 +829,24 @@ static int rx_quiet(const struct mp_endpoint *ep)
     return 1;
 }
 
-int MP_SW(endpoint_closing)(struct mp_endpoint *ep)
+int mp_sw_endpoint_closing(struct mp_endpoint *ep)
 {
     /* a channel's sending side closes: "stopped" tells the receiver that no more data comes
      * (sent once no send of the channel is under way: else by the last one to finish) */
-    if (ep->flags & MP_EPF_CHAN_SEND)
-        mp_tr_chan_peer_gone(ep);
+    if (ep->flags & MP_EPF_CHAN_SEND) {
+        if (ext)
+            ext->chan_peer_gone(ep);
+        else
+            mp_sw_chan_peer_gone(ep);
+    }
     if ((ep->flags & (MP_EPF_CHAN_RECV | MP_EPF_SENDER_GONE)) == MP_EPF_CHAN_RECV) {
         uint32_t c[3] = {ep->peer_ep, MP_CREDIT_REVOKE, (uint32_t)(uintptr_t)ep};
         tx_packet(MP_NOCBUF_RESP, ep->peer_node, MP_MSG_CREDIT, c, 3, NULL, 0);
     }
-    return MP_SW(endpoint_reapable)(ep);
+    return mp_sw_endpoint_reapable(ep);
 }
 
-int MP_SW(endpoint_reapable)(struct mp_endpoint *ep)
+int mp_sw_endpoint_reapable(struct mp_endpoint *ep)
 {
     /* a channel's sending side: not before its "stopped" went out (the last send tells it) */
     if ((ep->flags & MP_EPF_CHAN_SEND) && !(ep->flags & MP_EPF_STOP_SENT))
@@ -892,7 +863,7 @@ static void send_stopped(uint32_t node, uint32_t addr)
     tx_packet(MP_NOCBUF_REQ, node, MP_MSG_CREDIT, c, 2, NULL, 0);
 }
 
-void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)
+void mp_sw_chan_peer_gone(struct mp_endpoint *ep)
 {
     uint32_t saved = irq_global_disable(); /* flags are also set by the interrupt handler */
     int tell = !(ep->flags & MP_EPF_STOP_SENT) && ep->chan_ticket == ep->chan_serving;
@@ -909,6 +880,4 @@ void MP_SW(chan_peer_gone)(struct mp_endpoint *ep)
     }
 }
 
-#ifdef MP_SW_BASE
 void mp_sw_chan_stopped_to(uint32_t node, uint32_t addr) { send_stopped(node, addr); }
-#endif

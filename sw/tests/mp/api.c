@@ -350,9 +350,28 @@ int main(void)
     mcapi_status_t st;
     mcapi_endpoint_create(1, &st);
     expect_st(st, MCAPI_ERR_NODE_NOTINIT, "create before initialize");
+    /* the request life cycle (the MCAPI core): memory that is no started request is refused, and
+     * a wait on nothing but such requests returns at once instead of waiting for ever */
+    mcapi_request_t junk;
+    mcapi_request_t *jr[1] = {&junk};
+    size_t got;
+    memset(&junk, 0xA5, sizeof junk);
+    mcapi_wait_any(1, jr, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_ERR_NODE_NOTINIT, "wait_any before initialize");
     mcapi_initialize(MCAPI_DOMAIN, me == 0 ? 1 : 0, NULL, NULL, NULL, &st);
     expect_st(st, MCAPI_ERR_NODE_INVALID, "initialize with a foreign node id");
     mcapi_initialize(MCAPI_DOMAIN, me, NULL, NULL, NULL, &st);
     expect_st(st, MCAPI_SUCCESS, "initialize");
+    expect_true(!mcapi_test(&junk, &got, &st) && st == MCAPI_ERR_REQUEST_INVALID,
+                "test of a request never started");
+    mcapi_wait_any(1, jr, &got, MCAPI_TIMEOUT_INFINITE, &st);
+    expect_st(st, MCAPI_ERR_REQUEST_INVALID, "wait_any on no started request");
+    expect_true(!mcapi_wait(&junk, &got, 1000, &st) && st == MCAPI_ERR_REQUEST_INVALID,
+                "wait on a request never started");
+    mcapi_cancel(&junk, &st);
+    expect_st(st, MCAPI_ERR_REQUEST_INVALID, "cancel of a request never started");
+    expect_true(
+        strcmp(mcapix_status_name(MCAPI_ERR_REQUEST_INVALID), "MCAPI_ERR_REQUEST_INVALID") == 0,
+        "status name");
     return me == 0 ? tile_a() : tile_b();
 }

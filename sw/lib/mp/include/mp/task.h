@@ -18,8 +18,6 @@
 #define MP_TASK_RX_N          2u  /* receive buffer of each endpoint: 4 elements */
 #define MP_TASK_RX_M          9u  /*   of 512 bytes */
 #define MP_TASK_MAGIC         0x4d505453u
-#define MP_TASK_REQ_DONE      0x7a5c0001u /* mcapi_request_t.state: complete (status, size) */
-#define MP_TASK_REQ_PENDING   0x7a5c0002u /* mcapi_request_t.state: under way (mcapi_test) */
 #define MP_TASK_SENDQ         2u /* non-blocking sends under way: one per send-buffer element */
 #define MP_TASK_MAX_SEND      (1u << MP_TASK_TX_M)
 #define MP_TASK_GET_TRY_US    1000u /* one lookup request: its MCAPI timeout in the kernel */
