@@ -35,9 +35,9 @@ static mcapi_uint_t waited(const mcapi_request_t *r, size_t i, size_t *size, mca
 }
 
 /* The rounds after the first (kept out of the callers' frames: most waits end in the first). */
-static __attribute__((noinline)) mcapi_uint_t
-wait_more(size_t number, mcapi_request_t **requests, size_t *size, mcapi_timeout_t timeout,
-          mcapi_status_t *status)
+static __attribute__((noinline)) mcapi_uint_t wait_more(size_t number, mcapi_request_t **requests,
+                                                        size_t *size, mcapi_timeout_t timeout,
+                                                        mcapi_status_t *status)
 {
     const uint64_t deadline =
         timeout == MCAPI_TIMEOUT_INFINITE ? UINT64_MAX : mcapi_be_deadline(timeout);
