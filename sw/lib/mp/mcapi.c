@@ -35,13 +35,6 @@ static uint32_t n_active;
 static void progress_all(void);
 static int active_hint(uint64_t *wake);
 
-/* The first try of request r just started: its status now (MCAPI_PENDING while under way). The
- * core's mcapi_test without its checks, on the send path (a call less per message). */
-static void first_try(mcapi_request_t *r, mcapi_status_t *status)
-{
-    SET(status, mcapi_be_progress(r) ? r->status : MCAPI_PENDING);
-}
-
 /* Sleep in wfi until cond holds, driving the non-blocking sends meanwhile. */
 #define WAIT_PROGRESS(cond)                           \
     do {                                              \
@@ -556,7 +549,7 @@ void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const 
         return;
     }
     track(r);
-    first_try(r, status);
+    mcapi_req_first_try(r, status);
 }
 
 void mcapi_msg_send(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
@@ -633,7 +626,7 @@ void mcapi_msg_recv_i(mcapi_endpoint_t recv_ep, void *buffer, size_t buffer_size
     r->ep = ep;
     r->buffer = buffer;
     r->buffer_size = buffer_size;
-    first_try(r, status);
+    mcapi_req_first_try(r, status);
 }
 
 void mcapix_msg_hold(mcapi_endpoint_t recv_ep, void **data, size_t *size, mcapi_status_t *status)
@@ -765,7 +758,7 @@ void mcapi_pktchan_recv_open_i(mcapi_pktchan_recv_hndl_t *h, mcapi_endpoint_t re
     mcapi_req_start(r, K_RECV_OPEN);
     r->ep = ep;
     r->pbuffer = (void **)h;
-    first_try(r, status);
+    mcapi_req_first_try(r, status);
 }
 
 /* 1 if the receive endpoint of ep's channel was deleted: the channel is invalid from then on (a
@@ -813,7 +806,7 @@ void mcapi_pktchan_send_i(mcapi_pktchan_send_hndl_t ep, const void *buffer, size
         return;
     }
     track(r);
-    first_try(r, status);
+    mcapi_req_first_try(r, status);
 }
 
 void mcapi_pktchan_send(mcapi_pktchan_send_hndl_t ep, const void *buffer, size_t size,
@@ -895,7 +888,7 @@ void mcapi_pktchan_recv_i(mcapi_pktchan_recv_hndl_t ep, void **buffer, mcapi_req
     mcapi_req_start(r, K_PKT_RECV);
     r->ep = ep;
     r->pbuffer = buffer;
-    first_try(r, status);
+    mcapi_req_first_try(r, status);
 }
 
 mcapi_uint_t mcapi_pktchan_available(mcapi_pktchan_recv_hndl_t ep, mcapi_status_t *status)

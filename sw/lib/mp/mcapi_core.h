@@ -78,6 +78,13 @@ size_t mcapi_be_wait_round(size_t n, mcapi_request_t **requests);
  * the deadline; task: a short spin, then a tick of sleep per round). */
 void mcapi_be_wait_idle(size_t n, mcapi_request_t **requests, uint64_t deadline, uint32_t round);
 
+/* The first try of request r just started (its fields set): its status now, MCAPI_PENDING while
+ * under way. mcapi_test without its checks, on the send and receive paths (a call less each). */
+static inline void mcapi_req_first_try(mcapi_request_t *r, mcapi_status_t *status)
+{
+    SET(status, mcapi_be_progress(r) ? r->status : MCAPI_PENDING);
+}
+
 /* The first of the n requests that is complete after a step of progress, in the order given (the
  * unknown ones passed over), or n: the part of a wait round both back ends share. */
 static inline size_t mcapi_first_complete(size_t n, mcapi_request_t **requests)

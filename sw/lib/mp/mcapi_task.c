@@ -789,8 +789,7 @@ static mcapi_status_t check_start(int args_ok, mcapi_status_t bad_args, const mc
 static void begin(mcapi_request_t *r, uint32_t kind, mcapi_status_t *status)
 {
     mcapi_req_start(r, kind);
-    mcapi_be_progress(r);
-    SET(status, r->state == MCAPI_REQ_DONE ? r->status : MCAPI_PENDING);
+    mcapi_req_first_try(r, status);
 }
 
 void mcapi_msg_send_i(mcapi_endpoint_t send_ep, mcapi_endpoint_t recv_ep, const void *buffer,
