@@ -405,6 +405,9 @@ void osqm(const platform_config &c, std::vector<area_part> &v) {
     area_structure req = ff(A + A);  // the request being served
     req.mux_bits = 2 * A;            // initiator or target
     a.add("request: QUEUE, THREAD (from the initiator or the target)", req);
+    // Fig. 3.33a: the tail read in step 1 is the address of step 2's write and the data of step 3's,
+    // so it is held across step 2's use of the bus port.
+    a.add("the tail read in step 1, held for steps 2 and 3", ff(A));
     a.add("insertion FSM: tail read, link, back link, tail update, empty queue", steps(6));
     if (!f.osqm_static) {
         area_structure cfg = ff(1 + 1 + 2 * 10 + 2 * 10);  // TYPE, DIR, Q_LAYOUT, E_LAYOUT

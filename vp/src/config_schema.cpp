@@ -178,7 +178,7 @@ const std::vector<config_key> &config_schema() {
         // equivalents) per unit of structure in milli-gates. fsm_state and ff_bit are calibrated
         // on the thesis' figures (namp-vp --area-calibration), the others are cell-library values.
         // They change no simulated behaviour.
-        {"area.ff_bit_mgates", vk::integer, 0, 100000000, 8408, "milli-gates",
+        {"area.ff_bit_mgates", vk::integer, 0, 100000000, 8375, "milli-gates",
          "area: one register bit (flip-flop with load enable), calibrated"},
         {"area.storage_bit_mgates", vk::integer, 0, 100000000, 7000, "milli-gates",
          "area: one FIFO / packet-buffer storage bit with its share of the read path"},
