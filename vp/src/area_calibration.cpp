@@ -119,6 +119,11 @@ std::vector<point> points(const std::vector<std::string> &ov, area_unit_costs *c
              return 100 * (1 - (osqm_static.ff_bits + osqm_static.storage_bits) /
                                    (osqm.ff_bits + osqm.storage_bits));
          }},
+        // 4.4.2: "The barechan NAMP without support for buffers (nobuf) is roughly equally large
+        // as the baremsg variant": where the model puts the logic of messages against channels
+        {"connection-oriented without buffers, of connection-less", "4.4.2, Fig. 4.13/4.14",
+         "`barechan` nobuf (noccm) against `baremsg`, 4 slots", "%", 100, V,
+         [nobuf, msg](const area_unit_costs &u) { return 100 * u.gates(nobuf) / u.gates(msg); }},
         {"a simple variant adds", "abstract",
          "`baremsg` (4.4.1: \"a simple bare-metal configuration\"), 4 slots", "kGates", 14, V,
          k(msg)},
