@@ -9,38 +9,23 @@ the simulator and the firmware, so that engines.all_runs_* compares its interpre
 run (the default engine) instead of running it again.
 """
 import argparse
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
-
-def stamp(path):
-    st = os.stat(path)
-    return [st.st_size, st.st_mtime_ns]
-
-
-def firmware_of(cmd):
-    return cmd[cmd.index("--firmware") + 1] if "--firmware" in cmd[:-1] else None
+import run_record
 
 
 def run_recorded(cmd, timeout, record):
     """Runs cmd with --stats into a temporary file; writes the record; returns (code, stdout, stderr)."""
-    fw = firmware_of(cmd)
     with tempfile.TemporaryDirectory() as d:
         stats = os.path.join(d, "stats.json")
         p = subprocess.run(cmd + ["--stats", stats], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=timeout)
         data = open(stats, "rb").read() if os.path.exists(stats) else b""
-    rec = {"args": cmd[1:], "vp": stamp(cmd[0]), "firmware": stamp(fw) if fw and os.path.exists(fw) else None,
-           "exit": p.returncode, "stdout": p.stdout.decode("latin-1"), "stderr": p.stderr.decode("latin-1"),
-           "stats": data.decode("latin-1")}
-    os.makedirs(os.path.dirname(record) or ".", exist_ok=True)
-    with open(record + ".tmp", "w") as f:
-        json.dump(rec, f)
-    os.replace(record + ".tmp", record)
+    run_record.write(record, cmd[0], cmd[1:], p.returncode, p.stdout, p.stderr, data)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -19,12 +19,14 @@ core.engine among them, the same simulator and firmware files (size and time); e
 """
 import argparse
 import difflib
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+import run_record  # noqa: E402
 
 HOST_TIME = re.compile(rb"host [0-9.]+ s, [0-9.a-z]+ MIPS")
 ENGINE_LINE = re.compile(rb'^\s*"engine": "[a-z]+",?\n', re.M)
@@ -62,28 +64,15 @@ def recorded(records, name, vp, args):
     """The suite's own run of `name` with the default engine, if it is this build's run of args."""
     if not records or any("core.engine" in a for a in args):
         return None
-    path = os.path.join(records, name + ".json")
-    if not os.path.exists(path):
+    rec = run_record.read(os.path.join(records, name + ".json"), vp, args)
+    if rec is None:
         return None
-    try:
-        with open(path) as f:
-            rec = json.load(f)
-    except (OSError, ValueError):
-        return None
-    fw = args[args.index("--firmware") + 1] if "--firmware" in args[:-1] else None
-
-    def stamp(p):
-        st = os.stat(p)
-        return [st.st_size, st.st_mtime_ns]
-    if rec.get("args") != args or rec.get("vp") != stamp(vp):
-        return None
-    if rec.get("firmware") != (stamp(fw) if fw and os.path.exists(fw) else None):
-        return None
+    code, stdout, stderr, stats = rec
     return {
-        "exit": rec["exit"],
-        "stdout": rec["stdout"].encode("latin-1"),
-        "stderr": HOST_TIME.sub(b"host <t> s, <m> MIPS", rec["stderr"].encode("latin-1")),
-        "stats": ENGINE_LINE.sub(b"", rec["stats"].encode("latin-1")),
+        "exit": code,
+        "stdout": stdout,
+        "stderr": HOST_TIME.sub(b"host <t> s, <m> MIPS", stderr),
+        "stats": ENGINE_LINE.sub(b"", stats),
     }
 
 
