@@ -174,18 +174,25 @@ void osqm_unit::message_delivered(uint32_t ep, uint32_t) {
 
 bool osqm_unit::take_lock() {
     if (!lock_addr_) return true;
-    for (;;) {
-        uint32_t old = 0, cmp = 0;
+    if (lock_kind_ == OSQM_LOCK_TICKET) {
+        // A ticket, as every core takes one, then its turn: taking the lock only while it is
+        // free (a CAS of `next`) starved behind cores that kept it taken (docs/namp.md).
+        uint32_t me = 0;
         bool ok = false;
-        if (lock_kind_ == OSQM_LOCK_TICKET) {
+        if (!port.rmw(lock_addr_, false, 1, 0, cfg_.namp.atomics, me, ok)) return false;
+        for (;;) {
             uint32_t serving = 0;
+            // the word next to `next`, which was just read: no bus error once that one worked
             if (!rd(lock_addr_ + 4, serving)) return false;
-            cmp = serving;  // free when next == serving: take ticket `serving`
-            if (!port.rmw(lock_addr_, true, serving + 1, cmp, cfg_.namp.atomics, old, ok))
-                return false;
-        } else {
-            if (!port.rmw(lock_addr_, true, 1, 0, cfg_.namp.atomics, old, ok)) return false;
+            if (serving == me) return true;
+            ++lock_retries_;
+            wait(period_ * double(cfg_.namp.osqm_retry_cycles));
         }
+    }
+    for (;;) {
+        uint32_t old = 0;
+        bool ok = false;
+        if (!port.rmw(lock_addr_, true, 1, 0, cfg_.namp.atomics, old, ok)) return false;
         if (ok) return true;
         ++lock_retries_;
         wait(period_ * double(cfg_.namp.osqm_retry_cycles));

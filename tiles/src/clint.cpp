@@ -14,6 +14,7 @@ clint::clint(sc_core::sc_module_name name, unsigned harts, unsigned timer_divide
       mtimecmp_(harts, ~uint64_t(0)),
       msip_state_(harts, false),
       mtip_state_(harts, false),
+      match_at_(harts, sc_core::sc_max_time()),
       match_event_("match_event", harts) {
     for (unsigned h = 0; h < harts; ++h) {
         sc_core::sc_spawn_options opts;
@@ -37,6 +38,7 @@ uint64_t clint::mtime(const sc_core::sc_time &offset) const {
 // otherwise schedule the match. The access happens at the initiator's local time (delay).
 void clint::reschedule(unsigned hart, const sc_core::sc_time &delay) {
     match_event_[hart].cancel();
+    match_at_[hart] = sc_core::sc_max_time();
     const uint64_t now = mtime(delay);
     const uint64_t cmp = mtimecmp_[hart];
     if (cmp <= now) {
@@ -51,12 +53,14 @@ void clint::reschedule(unsigned hart, const sc_core::sc_time &delay) {
         if (target_ticks < max_ticks) {
             const sc_core::sc_time at = tick_ * target_ticks;
             match_event_[hart].notify(at - sc_core::sc_time_stamp());
+            match_at_[hart] = at;
         }
     }
     outputs_changed_.notify(delay);
 }
 
 void clint::compare_match(unsigned hart) {
+    match_at_[hart] = sc_core::sc_max_time();
     mtip_state_[hart] = mtime() >= mtimecmp_[hart];
     outputs_changed_.notify(sc_core::SC_ZERO_TIME);
 }

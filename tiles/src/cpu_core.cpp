@@ -154,7 +154,12 @@ void cpu_core::run_firmware() {
             }
             budget_cycles = std::min(budget_cycles, p_.cycle_limit - now);
         }
+        // The timer's match ends the slice: its interrupt is taken at its cycle, not up to a
+        // quantum late (docs/timing.md "Timer interrupts on time").
+        const uint64_t to_timer = cycles_to_timer(budget_cycles);
+        if (to_timer) budget_cycles = to_timer;
         const uint64_t limit = rv_cpu_cycles(cpu_) + budget_cycles;
+        slice_end_ = limit;
         rv_debug_hit hit{};
         rv_run_status status = run_slice(limit, dbg, hit);
         account_cycles();
@@ -183,12 +188,35 @@ void cpu_core::run_firmware() {
         if (status == RV_RUN_WFI) {
             qk_.sync();
             sleep_until_interrupt();
+        } else if (to_timer && rv_cpu_cycles(cpu_) >= limit) {
+            qk_.sync();
+            await_timer_line();
         } else if (qk_.need_sync()) {
             qk_.sync();
         }
     }
     trace_stop();
     qk_.sync();
+}
+
+uint64_t cpu_core::cycles_to_timer(uint64_t budget) const {
+    if (!p_.next_timer_match) return 0;
+    const sc_time match = p_.next_timer_match();
+    if (match == sc_core::sc_max_time()) return 0;
+    const sc_time local = sc_core::sc_time_stamp() + qk_.get_local_time();
+    // A match this core has already passed (another hart set it) is taken at the next sync.
+    if (match <= local) return 0;
+    const uint64_t cycles = uint64_t((match - local) / p_.clock_period);
+    return cycles > 0 && cycles <= budget ? cycles : 0;
+}
+
+// The CLINT's state changes at once (a match, a compare written), its mtip output a delta cycle
+// later and the ISS's line (irq_changed) one more: a few zero-time waits, the same in every run,
+// so the next instruction sees the interrupt as the CLINT has it. Bounded: a line that does not
+// follow (another hart moved the compare in the same instant) is left to irq_changed.
+void cpu_core::await_timer_line() {
+    for (unsigned i = 0; i < 4 && p_.timer_pending && mtip_line_ != p_.timer_pending(); ++i)
+        wait(sc_core::SC_ZERO_TIME);
 }
 
 void cpu_core::sleep_until_interrupt() {
@@ -207,6 +235,7 @@ void cpu_core::sleep_until_interrupt() {
 void cpu_core::irq_changed() {
     rv_cpu_set_irq(cpu_, RV_IRQ_MSIP, irq_msip.read());
     rv_cpu_set_irq(cpu_, RV_IRQ_MTIP, irq_mtip.read());
+    mtip_line_ = irq_mtip.read();
     rv_cpu_set_irq(cpu_, RV_IRQ_MEIP, irq_meip.read());
     rv_cpu_set_irq(cpu_, RV_IRQ_SEIP, irq_seip.read());
     wake_event_.notify(sc_core::SC_ZERO_TIME);
@@ -241,6 +270,12 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     qk_.sync();
     accounted_cycles_ += latency;
     *extra = uint32_t(latency);
+    // A compare written at or before mtime raised the timer at once, one written later cleared
+    // it: the ISS's line follows before the next instruction. One that brought the match before
+    // the slice's end ends the slice after this instruction; the next one stops at the match.
+    await_timer_line();
+    if (slice_end_ > accounted_cycles_ && cycles_to_timer(slice_end_ - accounted_cycles_))
+        rv_cpu_request_stop(cpu_);
     if (log_mmio_) log_access(kind, addr, data, len, trans_.is_response_ok(), latency);
 
     if (id_ext_.halt_requested) {

@@ -20,6 +20,12 @@ public:
 
     // mtime at simulated time now + offset (offset: an initiator's local time ahead of now).
     uint64_t mtime(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) const;
+    // The simulated time at which hart's timer interrupt rises on its own (its compare match), or
+    // sc_max_time() if none is due: the timer's lookahead, which a core that runs ahead of
+    // SystemC time must not pass (docs/timing.md "Timer interrupts on time").
+    sc_core::sc_time next_match(unsigned hart) const { return match_at_[hart]; }
+    // hart's timer interrupt as the CLINT holds it (its mtip output follows a delta cycle later).
+    bool timer_pending(unsigned hart) const { return mtip_state_[hart]; }
 
 private:
     bool read_register(uint32_t offset, uint32_t &value, tlm::tlm_generic_payload &,
@@ -35,6 +41,7 @@ private:
     int64_t mtime_adjust_ = 0;  // written mtime minus the time-derived count
     std::vector<uint64_t> mtimecmp_;
     std::vector<bool> msip_state_, mtip_state_;
+    std::vector<sc_core::sc_time> match_at_;  // of the pending match_event_, or sc_max_time()
     sc_core::sc_vector<sc_core::sc_event> match_event_;
     sc_core::sc_event outputs_changed_;
 };

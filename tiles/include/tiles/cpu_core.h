@@ -45,6 +45,10 @@ public:
         rv_reservation_set *reservations = nullptr;
         run_control_if *run_control = nullptr;
         std::function<uint64_t(const sc_core::sc_time &)> read_mtime;  // CLINT mtime at now+offset
+        // The CLINT's lookahead for this hart: when its timer interrupt rises on its own
+        // (sc_max_time(): not due), and whether it is up now. Null: no timer (the ISS tests).
+        std::function<sc_core::sc_time()> next_timer_match;
+        std::function<bool()> timer_pending;
         std::function<void(const std::string &)> trace_trap;           // null: no trap tracing
         std::string label;                                             // "[x,y:c]" for messages
         core_debug_if *debug = nullptr;   // null: no debugger (--gdb not given)
@@ -86,6 +90,9 @@ private:
     void irq_changed();
     void account_cycles();
     void sleep_until_interrupt();
+    // Cycles until the timer's next match if that ends the slice within `budget`; 0 otherwise.
+    uint64_t cycles_to_timer(uint64_t budget) const;
+    void await_timer_line();  // at the match: until the ISS's MTIP agrees with the CLINT
     void run_firmware();  // from the reset pc until the core halts
     // Simulated time the debugger held this core (a wait in before_slice/after_access) becomes
     // stall cycles, so the core's cycle count keeps up with SystemC time.
@@ -129,6 +136,8 @@ private:
     sc_core::sc_event wake_event_;
     bool started_ = false, halted_ = true, sleeping_ = false;
     bool in_access_ = false;        // inside device_access (b_transport may wait)
+    bool mtip_line_ = false;        // MTIP as irq_changed last gave it to the ISS
+    uint64_t slice_end_ = 0;        // the ISS cycle the running slice ends at
     bool restart_pending_ = false;  // restart() came while in a device access or asleep
     uint32_t restart_pc_ = 0;
     sc_core::sc_event restart_event_;  // wakes the thread of a core that had halted
