@@ -138,8 +138,11 @@ k_thread_t *q_pop(k_queue_t *q);
 void rq_init(void);
 void rq_insert(k_thread_t *t, int front);
 void rq_remove(k_thread_t *t);
-k_thread_t *rq_pick(uint32_t cpu); /* highest-priority thread allowed on cpu, removed */
-int rq_top(uint32_t cpu);          /* its priority, -1 when none */
+/* The thread the layout runs next on cpu (the highest priority allowed there), left queued, or
+ * NULL; rq_take removes that thread when the scheduler runs it. One scan per scheduling decision:
+ * the tick of every core makes one, under the kernel lock. */
+k_thread_t *rq_next(uint32_t cpu);
+void rq_take(k_thread_t *t);
 extern const char *const k_rq_layout_name;
 /* The layouts' own state, which the HW-OSQM is told (osqm.c). */
 #if K_RQ_LAYOUT == K_RQ_FLAGS

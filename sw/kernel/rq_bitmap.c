@@ -35,33 +35,17 @@ static int allowed(const k_thread_t *t, uint32_t cpu)
 }
 
 /* Highest set bit of bits; threads pinned to other cores make a priority skip to the next bit. */
-static k_thread_t *find(uint32_t cpu, int *prio)
+k_thread_t *rq_next(uint32_t cpu)
 {
     uint32_t bits = k_ready_bitmap;
     while (bits) {
         int p = 31 - __builtin_clz(bits);
         for (k_thread_t *t = k_ready[p].head; t; t = t->next)
-            if (allowed(t, cpu)) {
-                *prio = p;
+            if (allowed(t, cpu))
                 return t;
-            }
         bits &= ~(1u << p);
     }
     return NULL;
 }
 
-k_thread_t *rq_pick(uint32_t cpu)
-{
-    int p;
-    k_thread_t *t = find(cpu, &p);
-    if (t)
-        rq_remove(t);
-    return t;
-}
-
-int rq_top(uint32_t cpu)
-{
-    int p = -1;
-    find(cpu, &p);
-    return p;
-}
+void rq_take(k_thread_t *t) { rq_remove(t); }

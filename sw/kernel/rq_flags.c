@@ -85,21 +85,13 @@ static k_thread_t *find(int cpu)
     return best;
 }
 
-k_thread_t *rq_pick(uint32_t cpu)
-{
-    k_thread_t *t = find((int)cpu);
-    if (t) {
-        const uint32_t i = k_thread_index(t);
-        bit_clear(i);
-        rr_next[t->prio] = (i + 1) % K_MAX_THREADS;
-    }
-    return t;
-}
+k_thread_t *rq_next(uint32_t cpu) { return find((int)cpu); }
 
-int rq_top(uint32_t cpu)
+void rq_take(k_thread_t *t)
 {
-    const k_thread_t *t = find((int)cpu);
-    return t ? (int)t->prio : -1;
+    const uint32_t i = k_thread_index(t);
+    bit_clear(i);
+    rr_next[t->prio] = (i + 1) % K_MAX_THREADS;
 }
 
 /* k_ready_order with this layout (kernel lock held): the ready threads of prio in the order the

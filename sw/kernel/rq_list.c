@@ -18,22 +18,13 @@ static int allowed(const k_thread_t *t, uint32_t cpu)
     return !t->cpu_mask || (t->cpu_mask >> cpu & 1u);
 }
 
-k_thread_t *rq_pick(uint32_t cpu)
-{
-    for (int p = K_PRIOS - 1; p >= 0; --p)
-        for (k_thread_t *t = k_ready[p].head; t; t = t->next)
-            if (allowed(t, cpu)) {
-                q_remove(&k_ready[p], t);
-                return t;
-            }
-    return NULL;
-}
-
-int rq_top(uint32_t cpu)
+k_thread_t *rq_next(uint32_t cpu)
 {
     for (int p = K_PRIOS - 1; p >= 0; --p)
         for (k_thread_t *t = k_ready[p].head; t; t = t->next)
             if (allowed(t, cpu))
-                return p;
-    return -1;
+                return t;
+    return NULL;
 }
+
+void rq_take(k_thread_t *t) { q_remove(&k_ready[t->prio], t); }

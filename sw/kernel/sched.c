@@ -219,17 +219,19 @@ static trap_frame_t *schedule(uint32_t cpu)
         k_hooks.osqm->sched_entry();
     struct k_cpu *c = &k_cpus[cpu];
     k_thread_t *cur = c->current;
+    /* One scan decides: inserting cur below never puts it before top (preempted: a lower
+     * priority; slice over: behind its equals), so top is what a second scan would find. */
+    k_thread_t *top = rq_next(cpu);
     if (cur && cur->state == KS_RUNNING) {
         if (cur->is_idle) {
-            if (rq_top(cpu) < 0)
+            if (!top)
                 return cur->frame;
         } else {
-            int top = rq_top(cpu);
-            if (top > (int)cur->prio) {
+            if (top && top->prio > cur->prio) {
                 k_stat.preemptions++;
                 cur->state = KS_READY;
                 rq_insert(cur, 1); /* preempted: keeps its turn (front in seL4) */
-            } else if (c->resched && top == (int)cur->prio) {
+            } else if (c->resched && top && top->prio == cur->prio) {
                 cur->state = KS_READY;
                 rq_insert(cur, 0); /* slice over: behind its equals */
             } else {
@@ -241,8 +243,10 @@ static trap_frame_t *schedule(uint32_t cpu)
         }
     }
     c->resched = 0;
-    k_thread_t *next = rq_pick(cpu);
-    if (!next)
+    k_thread_t *next = top;
+    if (next)
+        rq_take(next);
+    else
         next = c->idle;
     if (cur && cur != next) {
         cur->cpu = -1;

@@ -4,9 +4,11 @@
  * only when something delays the core in the few cycles between the two (kernel.osqm_critical
  * failed so: its tick came just after the doorbell). This test makes that happen on purpose
  * instead of by chance: before each send tile 1 reads its hart's next tick (mtimecmp) and starts
- * the send 0..NOFF-1 mtime ticks before it, plus 0..NSUB-1 short spins, so that the kernel's tick
+ * the send 0..NOFF-1 mtime ticks before it, plus 0..NSUB-1 cycles, so that the kernel's tick
  * interrupts the send at every point of its sequence, also right after the doorbell (the
- * transfer is then DONE at the first look: counted, and required). Tile 0 polls its endpoint and
+ * transfer is then DONE at the first look: counted, and required). The timer interrupt comes at
+ * its cycle (docs/timing.md), and the window is the doorbell store's own access, between it and
+ * the next load: the sweep steps one cycle at a time over more than an mtime tick. Tile 0 polls its endpoint and
  * checks every message exactly once, in order, every word intact. Tiles 2x1, namp.enabled. */
 #include <stdint.h>
 #include <string.h>
@@ -23,7 +25,7 @@ volatile unsigned ktest_failures;
 #define K_TICK  1000u
 #define T_START 100000u /* mtime ticks: tile 0's endpoint is set up long before */
 #define NOFF    6u      /* the send starts 0..5 mtime ticks before the tick */
-#define NSUB    4u      /* and 0..3 spins later: phases within an mtime tick */
+#define NSUB    16u     /* and 0..15 cycles later: phases within an mtime tick (10 cycles) */
 #define NMSG    (2u * NOFF * NSUB)
 #define MAGIC   0x0D00B311u
 
@@ -34,6 +36,22 @@ static uint32_t handle[NAMP_H_SIZE / 4] __attribute__((aligned(64)));
 static uint32_t next_tick(void)
 {
     return mmio_read32(TILE_CLINT_BASE + CLINT_MTIMECMP(hart_id())); /* low word: enough here */
+}
+
+/* n (0..NSUB-1) one-cycle instructions: a jump into a sled of nops, the same path for every n. */
+static inline void delay_cycles(uint32_t n)
+{
+    __asm__ volatile(".option push\n.option norvc\n"
+                     "la t0, 2f\n"
+                     "slli t1, %0, 2\n"
+                     "sub t0, t0, t1\n"
+                     "jr t0\n"
+                     ".rept 15\nnop\n.endr\n"
+                     "2:\n"
+                     ".option pop\n"
+                     :
+                     : "r"(n)
+                     : "t0", "t1");
 }
 
 static void source(void *arg)
@@ -48,8 +66,7 @@ static void source(void *arg)
         const uint32_t tick = next_tick(), start = tick - 1u - off;
         while ((uint32_t)timer_now() < start)
             ;
-        for (volatile uint32_t s = 0; s < sub; ++s)
-            ;
+        delay_cycles(sub);
         msg[0] = MAGIC;
         msg[1] = k;
         msg[2] = ~k;

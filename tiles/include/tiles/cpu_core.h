@@ -49,9 +49,9 @@ public:
         // (sc_max_time(): not due), and whether it is up now. Null: no timer (the ISS tests).
         std::function<sc_core::sc_time()> next_timer_match;
         std::function<bool()> timer_pending;
-        std::function<void(const std::string &)> trace_trap;           // null: no trap tracing
-        std::string label;                                             // "[x,y:c]" for messages
-        core_debug_if *debug = nullptr;   // null: no debugger (--gdb not given)
+        std::function<void(const std::string &)> trace_trap;  // null: no trap tracing
+        std::string label;                                    // "[x,y:c]" for messages
+        core_debug_if *debug = nullptr;                       // null: no debugger (--gdb not given)
         trace::tracer *tracer = nullptr;  // null: no timeline trace (--trace not given)
         trace::event_log *log = nullptr;  // null: no instruction/event log (--log not given)
         semihosting *semihost = nullptr;  // null: semihosting off (the ebreak traps)
@@ -93,7 +93,7 @@ private:
     // Cycles until the timer's next match if that ends the slice within `budget`; 0 otherwise.
     uint64_t cycles_to_timer(uint64_t budget) const;
     void await_timer_line();  // at the match: until the ISS's MTIP agrees with the CLINT
-    void run_firmware();  // from the reset pc until the core halts
+    void run_firmware();      // from the reset pc until the core halts
     // Simulated time the debugger held this core (a wait in before_slice/after_access) becomes
     // stall cycles, so the core's cycle count keeps up with SystemC time.
     void add_held_cycles(const sc_core::sc_time &since);
