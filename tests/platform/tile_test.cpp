@@ -230,3 +230,35 @@ TEST(TileDevices, ClintTimeFollowsSimulatedTimeAndRaisesTimerInterrupts) {
     (void)mtip;
     sc_core::sc_start();
 }
+
+// The timer's lookahead a core stops its slice at (docs/timing.md "Timer interrupts on time"):
+// the time of each hart's pending match, none once it matched or when the compare lies in the
+// past (then the interrupt is up at once), and a new time whenever software moves the compare.
+TEST(TileDevices, ClintReportsEachHartsNextMatchAndItsLine) {
+    tile_fixture f;
+    const sc_time none = sc_core::sc_max_time();
+    f.master.script = [&](test_master &m) {
+        const tiles::clint &c = f.tile->timer();
+        EXPECT_EQ(c.next_match(0), none);
+        EXPECT_EQ(c.next_match(1), none);
+        wait(sc_time(1000, SC_NS));  // mtime 10
+        m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1) + 4, 0);
+        m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1), 60);  // tick 60 = 6000 ns
+        EXPECT_EQ(c.next_match(1), sc_time(6000, SC_NS));
+        EXPECT_EQ(c.next_match(0), none);
+        EXPECT_FALSE(c.timer_pending(1));
+        m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1), 40);  // moved earlier: the new time
+        EXPECT_EQ(c.next_match(1), sc_time(4000, SC_NS));
+        wait(sc_time(4000, SC_NS) - sc_core::sc_time_stamp());
+        wait(sc_core::SC_ZERO_TIME);
+        EXPECT_TRUE(c.timer_pending(1));  // matched: up, nothing more due
+        EXPECT_EQ(c.next_match(1), none);
+        m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1), 5);  // in the past: up at once, none due
+        EXPECT_TRUE(c.timer_pending(1));
+        EXPECT_EQ(c.next_match(1), none);
+        m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1), 1000);  // the future: down, due again
+        EXPECT_FALSE(c.timer_pending(1));
+        EXPECT_EQ(c.next_match(1), sc_time(100000, SC_NS));
+    };
+    sc_core::sc_start();
+}

@@ -69,6 +69,7 @@ static int root(void)
     mcapix_gather_rx_create(&bad, 0, 2, 8, &st);
     if (st != MCAPI_ERR_PARAMETER && st != MCAPI_ERR_ENDP_INVALID)
         die("rx_create NULL endpoint accepted", MCAPI_ERR_GENERAL);
+    mcapix_gather_rx_create(&bad, 0, 2, 8, NULL); /* NULL status: unreported, no fault */
     mcapi_endpoint_t peers[NMAX];
     for (uint32_t t = 1; t <= NMAX; ++t) {
         peers[t - 1] = mcapi_endpoint_get(MCAPI_DOMAIN, t, PORT_PART, MCAPI_TIMEOUT_INFINITE, &st);
@@ -160,6 +161,9 @@ static int sender(uint32_t me)
     mcapix_gather_tx_create(&bad, ep, ep, 9, MCAPIX_GATHER_MAX_PARTS, 1, 0, 1, 1, &st);
     if (st != MCAPI_ERR_PARAMETER)
         die("part 15 accepted", MCAPI_ERR_GENERAL);
+    mcapix_gather_tx_create(&bad, ep, ep, 9, MCAPIX_GATHER_MAX_PARTS, 1, 0, 1, 1, NULL);
+    const uint32_t none = 0;
+    mcapix_gather_send(NULL, &none, NULL); /* NULL status: unreported, no fault */
     uint32_t go;
     size_t got;
     mcapi_msg_recv(ep, &go, sizeof go, &got, &st); /* the roots are set up */

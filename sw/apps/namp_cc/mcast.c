@@ -157,6 +157,14 @@ static int bad_paths(mcapi_endpoint_t tx, const mcapi_endpoint_t *peers, unsigne
     EXPECT_ST(st, MCAPI_SUCCESS, "destroy");
     mcapix_mcast_send(&g, buf, 4, &st);
     EXPECT_ST(st, MCAPI_ERR_PARAMETER, "send on a destroyed group");
+    /* a NULL status pointer: the error goes unreported, the call neither faults nor sends */
+    mcapix_mcast_create(NULL, tx, peers, 1, NULL);
+    mcapix_mcast_create(&g, tx, with_null, 2, NULL);
+    mcapix_mcast_send(&g, buf, 4, NULL);
+    mcapix_mcast_send(NULL, buf, 4, NULL);
+    mcapix_mcast_create_chan(&g, NULL, 1, NULL);
+    mcapix_mcast_destroy(NULL, NULL);
+    ++checks; /* reached: none faulted */
     *pchecks = checks;
     return 0;
 }

@@ -115,6 +115,10 @@ static int contributor(uint32_t me)
     mcapix_reduce_send(&tx, MCAPIX_OP_SUM, MCAPIX_T_INT32, vec, 6, &st);
     if (st != MCAPI_ERR_PARAMETER)
         CHECK(MCAPI_ERR_GENERAL, "size 6 of int32 accepted");
+    /* a NULL status pointer: unreported, neither a fault nor a contribution */
+    mcapix_reduce_tx_create(NULL, ep, rootep, NULL);
+    mcapix_reduce_send(&tx, MCAPIX_OPS, MCAPIX_T_INT8, vec, 4, NULL);
+    mcapix_reduce_send(NULL, MCAPIX_OP_SUM, MCAPIX_T_INT32, vec, 4, NULL);
     uint32_t go;
     size_t gsz;
     mcapi_msg_recv(ep, &go, sizeof go, &gsz, &st); /* the root is ready */

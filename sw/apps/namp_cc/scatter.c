@@ -116,6 +116,8 @@ static int root(void)
     checks += st == MCAPI_ERR_PARAMETER;
     mcapix_mcast_send(&g, matrix, 4, &st);
     checks += st == MCAPI_ERR_PARAMETER;
+    mcapix_scatter_send(&g, matrix, 8 * 2 + 4 - 1, NULL); /* NULL status: no fault */
+    mcapix_scatter_create_chan(&g, chans, 1, 0, 4, bases, sizes, NULL);
     if (checks != 5)
         die("error paths", MCAPI_ERR_GENERAL);
     for (uint32_t n = 1; n <= NMAX; ++n)

@@ -4,6 +4,7 @@
  * point-to-point sends. docs/message-passing.md, "Collective communication". */
 #include <string.h>
 
+#include "mcapi_core.h"
 #include "collective_internal.h"
 #include "mp_internal.h"
 #include "namp_cc.h"
@@ -21,7 +22,7 @@ uint32_t mcapix_cc_features(void) { return mp_cc_hw_features(); }
 void mcapix_cc_area(void *area, size_t bytes, mcapi_status_t *status)
 {
     (void)area, (void)bytes; /* bare metal: the adapter reads the caller's memory directly */
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }
 uint32_t mp_cc_path(void) { return cc_path; }
 
@@ -114,17 +115,17 @@ void mcapix_mcast_create(mcapix_mcast_group_t *g, mcapi_endpoint_t send_endpoint
                          const mcapi_endpoint_t *members, size_t num, mcapi_status_t *status)
 {
     if (!mp_cc_group_args_ok(g, members, num)) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     reset(g, (uint32_t)num, 0);
     if (!send_endpoint || !send_endpoint->local) {
-        *status = MCAPI_ERR_ENDP_INVALID;
+        SET(status, MCAPI_ERR_ENDP_INVALID);
         return;
     }
     for (size_t i = 0; i < num; ++i) {
         if (!members[i]) {
-            *status = MCAPI_ERR_ENDP_INVALID;
+            SET(status, MCAPI_ERR_ENDP_INVALID);
             return;
         }
         g->members[i] = members[i];
@@ -134,14 +135,14 @@ void mcapix_mcast_create(mcapix_mcast_group_t *g, mcapi_endpoint_t send_endpoint
     g->send_endpoint = send_endpoint;
     build_descriptor(g);
     g->magic = MP_CC_GROUP_MAGIC;
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }
 
 void mcapix_mcast_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t *members,
                               size_t num, mcapi_status_t *status)
 {
     if (!mp_cc_group_args_ok(g, members, num)) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     reset(g, (uint32_t)num, 1);
@@ -149,14 +150,14 @@ void mcapix_mcast_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_
         struct mp_endpoint *ep = members[i];
         if (!ep || ep->state != MP_EP_READY || !(ep->flags & MP_EPF_CHAN_SEND) ||
             !(ep->flags & MP_EPF_OPEN)) {
-            *status = MCAPI_ERR_CHAN_INVALID;
+            SET(status, MCAPI_ERR_CHAN_INVALID);
             return;
         }
         g->chans[i] = ep;
     }
     build_descriptor(g);
     g->magic = MP_CC_GROUP_MAGIC;
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }
 
 void mcapix_scatter_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_send_hndl_t *members,
@@ -164,11 +165,13 @@ void mcapix_scatter_create_chan(mcapix_mcast_group_t *g, const mcapi_pktchan_sen
                                 const uint32_t *sizes, mcapi_status_t *status)
 {
     if (!mp_cc_scatter_args_ok(g, members, num, count, bases, sizes)) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    mcapix_mcast_create_chan(g, members, num, status);
-    if (*status == MCAPI_SUCCESS)
+    mcapi_status_t st;
+    mcapix_mcast_create_chan(g, members, num, &st);
+    SET(status, st);
+    if (st == MCAPI_SUCCESS)
         mp_cc_scatter_layout(g, count, stride, bases, sizes);
 }
 
@@ -259,25 +262,27 @@ void mcapix_scatter_send(mcapix_mcast_group_t *g, const void *data, size_t data_
                          mcapi_status_t *status)
 {
     if (!mp_cc_group_ok(g) || !g->scatter) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     if (!data) {
-        *status = MCAPI_ERR_BUF_INVALID;
+        SET(status, MCAPI_ERR_BUF_INVALID);
         return;
     }
     if (!mp_cc_scatter_fits(g, data_size)) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, data, (uint32_t)data_size, status)) {
+    mcapi_status_t st;
+    if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, data, (uint32_t)data_size, &st)) {
+        SET(status, st);
         g->hw_last = 1;
         cc_stats.hw_sends++;
         return;
     }
     g->hw_last = 0;
-    *status = cc_path == MCAPIX_CC_SOFTWARE_POSTED ? software_scatter_posted(g, data)
-                                                   : software_scatter(g, data);
+    SET(status, cc_path == MCAPIX_CC_SOFTWARE_POSTED ? software_scatter_posted(g, data)
+                                                     : software_scatter(g, data));
 }
 
 /* The posted software multicast of the thesis (Fig. 3.20a, 3.21): the transfers are started one
@@ -321,21 +326,23 @@ void mcapix_mcast_send(mcapix_mcast_group_t *g, const void *buffer, size_t size,
                        mcapi_status_t *status)
 {
     if (!mp_cc_group_ok(g) || g->scatter) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     if (!buffer && size) {
-        *status = MCAPI_ERR_BUF_INVALID;
+        SET(status, MCAPI_ERR_BUF_INVALID);
         return;
     }
-    if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, buffer, (uint32_t)size, status)) {
+    mcapi_status_t st;
+    if (cc_path == MCAPIX_CC_AUTO && mp_cc_hw_mcast(g, buffer, (uint32_t)size, &st)) {
+        SET(status, st);
         g->hw_last = 1;
         cc_stats.hw_sends++;
         return;
     }
     g->hw_last = 0;
-    *status = cc_path == MCAPIX_CC_SOFTWARE_POSTED ? software_mcast_posted(g, buffer, size)
-                                                   : software_mcast(g, buffer, size);
+    SET(status, cc_path == MCAPIX_CC_SOFTWARE_POSTED ? software_mcast_posted(g, buffer, size)
+                                                     : software_mcast(g, buffer, size));
 }
 
 mcapi_status_t mcapix_mcast_member_status(const mcapix_mcast_group_t *g, size_t member)

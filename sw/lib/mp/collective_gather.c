@@ -3,6 +3,7 @@
  * placed by the root's core. docs/message-passing.md, "Collective communication". */
 #include <string.h>
 
+#include "mcapi_core.h"
 #include "collective_internal.h"
 #include "mp_internal.h"
 #include "namp_cc.h"
@@ -20,12 +21,12 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
                              mcapi_status_t *status)
 {
     if (!r || !mp_gather_layout_ok(root_max_msg_log2, part, count, base, chunk, stride)) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     r->magic = 0;
     if (!send_endpoint || !send_endpoint->local || !root || root->local) {
-        *status = MCAPI_ERR_ENDP_INVALID;
+        SET(status, MCAPI_ERR_ENDP_INVALID);
         return;
     }
     /* the part's own handle of the root endpoint: tile, endpoint, identity, geometry for the
@@ -36,25 +37,28 @@ void mcapix_gather_tx_create(mcapix_gather_tx_t *r, mcapi_endpoint_t send_endpoi
     r->send_endpoint = send_endpoint;
     r->root = root;
     r->magic = TX_MAGIC;
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }
 
 void mcapix_gather_send(mcapix_gather_tx_t *r, const void *buffer, mcapi_status_t *status)
 {
     if (!r || r->magic != TX_MAGIC) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     if (!buffer) {
-        *status = MCAPI_ERR_BUF_INVALID;
+        SET(status, MCAPI_ERR_BUF_INVALID);
         return;
     }
     uint32_t id = r->next_id++, size = r->count * r->chunk;
     r->desc[NAMP_CC_ID / 4] = id;
-    if (mp_cc_path() == MCAPIX_CC_AUTO && mp_cc_hw_gather_send(r, buffer, status))
+    mcapi_status_t st;
+    if (mp_cc_path() == MCAPIX_CC_AUTO && mp_cc_hw_gather_send(r, buffer, &st)) {
+        SET(status, st);
         return;
+    }
     if (size > sizeof scratch - SW_HDR) {
-        *status = MCAPI_ERR_MSG_SIZE;
+        SET(status, MCAPI_ERR_MSG_SIZE);
         return;
     }
     uint32_t hdr[6] = {id, r->part, r->count, r->base, r->chunk, r->stride};
@@ -67,12 +71,12 @@ void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, u
                              uint32_t msg_size, mcapi_status_t *status)
 {
     if (!r || parts == 0 || parts > MCAPIX_GATHER_MAX_PARTS || msg_size == 0) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     r->magic = 0;
     if (!endpoint || !endpoint->local || endpoint->local->state != MP_EP_READY) {
-        *status = MCAPI_ERR_ENDP_INVALID;
+        SET(status, MCAPI_ERR_ENDP_INVALID);
         return;
     }
     memset(r->desc, 0, sizeof r->desc);
@@ -85,28 +89,28 @@ void mcapix_gather_rx_create(mcapix_gather_rx_t *r, mcapi_endpoint_t endpoint, u
     r->endpoint = endpoint;
     r->hw = mp_cc_path() == MCAPIX_CC_AUTO && mp_cc_hw_gather_rx(r);
     r->magic = RX_MAGIC;
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }
 
 void mcapix_gather_rx_members(mcapix_gather_rx_t *r, const mcapi_endpoint_t *parts,
                               mcapi_status_t *status)
 {
     if (!r || r->magic != RX_MAGIC || !parts) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    *status = mp_cc_rx_members(r->members, r->desc, r->parts, parts);
+    SET(status, mp_cc_rx_members(r->members, r->desc, r->parts, parts));
 }
 
 void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
                         size_t *received_size, mcapi_status_t *status)
 {
     if (!r || r->magic != RX_MAGIC || !received_size) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     if (!buffer) {
-        *status = MCAPI_ERR_BUF_INVALID;
+        SET(status, MCAPI_ERR_BUF_INVALID);
         return;
     }
     uint32_t id = r->next_id++;
@@ -115,7 +119,7 @@ void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
         return;
     }
     if (r->msg_size > buffer_size) {
-        *status = MCAPI_ERR_MSG_TRUNCATED;
+        SET(status, MCAPI_ERR_MSG_TRUNCATED);
         return;
     }
     uint8_t *out = buffer;
@@ -124,7 +128,7 @@ void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
         mcapi_status_t st;
         mcapi_msg_recv(r->endpoint, scratch, sizeof scratch, &got, &st);
         if (st != MCAPI_SUCCESS) {
-            *status = st;
+            SET(status, st);
             return;
         }
         uint32_t h[6];
@@ -133,12 +137,12 @@ void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
         if (got < SW_HDR || h[0] != id || h[1] >= r->parts || chunk == 0 ||
             got - SW_HDR != (size_t)count * chunk ||
             (uint64_t)base + (uint64_t)(count - 1) * stride + chunk > r->msg_size) {
-            *status = MCAPI_ERR_GENERAL;
+            SET(status, MCAPI_ERR_GENERAL);
             return;
         }
         for (uint32_t c = 0; c < count; ++c) /* the software's part: the copy into place */
             memcpy(out + base + c * stride, scratch + SW_HDR + c * chunk, chunk);
     }
     *received_size = r->msg_size;
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }

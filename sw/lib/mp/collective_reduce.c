@@ -3,6 +3,7 @@
  * core. docs/message-passing.md, "Collective communication". */
 #include <string.h>
 
+#include "mcapi_core.h"
 #include "collective_internal.h"
 #include "mp_internal.h"
 #include "namp_cc.h"
@@ -54,12 +55,12 @@ void mcapix_reduce_tx_create(mcapix_reduce_tx_t *r, mcapi_endpoint_t send_endpoi
                              mcapi_endpoint_t root, mcapi_status_t *status)
 {
     if (!r) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     r->magic = 0;
     if (!send_endpoint || !send_endpoint->local || !root || root->local) {
-        *status = MCAPI_ERR_ENDP_INVALID;
+        SET(status, MCAPI_ERR_ENDP_INVALID);
         return;
     }
     for (uint32_t i = 0; i < sizeof r->desc / 4; ++i)
@@ -73,7 +74,7 @@ void mcapix_reduce_tx_create(mcapix_reduce_tx_t *r, mcapi_endpoint_t send_endpoi
     r->send_endpoint = send_endpoint;
     r->root = root;
     r->magic = TX_MAGIC;
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }
 
 void mcapix_reduce_send(mcapix_reduce_tx_t *r, uint32_t op, uint32_t type, const void *buffer,
@@ -81,20 +82,23 @@ void mcapix_reduce_send(mcapix_reduce_tx_t *r, uint32_t op, uint32_t type, const
 {
     if (!r || r->magic != TX_MAGIC || op >= MCAPIX_OPS || type >= MCAPIX_TYPES || size == 0 ||
         size % type_bytes(type)) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     if (!buffer) {
-        *status = MCAPI_ERR_BUF_INVALID;
+        SET(status, MCAPI_ERR_BUF_INVALID);
         return;
     }
     uint32_t id = r->next_id++;
     r->desc[NAMP_CC_KIND / 4] = NAMP_CC_KIND_WORD(NAMP_CC_K_REDUCE, op, type);
     r->desc[NAMP_CC_ID / 4] = id;
-    if (mp_cc_path() == MCAPIX_CC_AUTO && mp_cc_hw_reduce_send(r, buffer, (uint32_t)size, status))
+    mcapi_status_t st;
+    if (mp_cc_path() == MCAPIX_CC_AUTO && mp_cc_hw_reduce_send(r, buffer, (uint32_t)size, &st)) {
+        SET(status, st);
         return;
+    }
     if (size > MCAPIX_REDUCE_MAX_SIZE) {
-        *status = MCAPI_ERR_MSG_SIZE;
+        SET(status, MCAPI_ERR_MSG_SIZE);
         return;
     }
     memcpy(scratch, &id, 4);
@@ -106,12 +110,12 @@ void mcapix_reduce_rx_create(mcapix_reduce_rx_t *r, mcapi_endpoint_t endpoint,
                              uint32_t contributions, mcapi_status_t *status)
 {
     if (!r || contributions == 0 || contributions > 0xFFFFu) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     r->magic = 0;
     if (!endpoint || !endpoint->local || endpoint->local->state != MP_EP_READY) {
-        *status = MCAPI_ERR_ENDP_INVALID;
+        SET(status, MCAPI_ERR_ENDP_INVALID);
         return;
     }
     for (uint32_t i = 0; i < sizeof r->desc / 4; ++i)
@@ -123,7 +127,7 @@ void mcapix_reduce_rx_create(mcapix_reduce_rx_t *r, mcapi_endpoint_t endpoint,
     r->endpoint = endpoint;
     r->hw = mp_cc_path() == MCAPIX_CC_AUTO && mp_cc_hw_reduce_rx(r);
     r->magic = RX_MAGIC;
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }
 
 void mcapix_reduce_rx_members(mcapix_reduce_rx_t *r, uint32_t n, const mcapi_endpoint_t *members,
@@ -131,21 +135,21 @@ void mcapix_reduce_rx_members(mcapix_reduce_rx_t *r, uint32_t n, const mcapi_end
 {
     if (!r || r->magic != RX_MAGIC || !members || n != r->contributions ||
         n > NAMP_CC_RX_MAX_MEMBERS) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
-    *status = mp_cc_rx_members(r->members, r->desc, n, members);
+    SET(status, mp_cc_rx_members(r->members, r->desc, n, members));
 }
 
 void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void *buffer,
                         size_t buffer_size, size_t *received_size, mcapi_status_t *status)
 {
     if (!r || r->magic != RX_MAGIC || !received_size || op >= MCAPIX_OPS || type >= MCAPIX_TYPES) {
-        *status = MCAPI_ERR_PARAMETER;
+        SET(status, MCAPI_ERR_PARAMETER);
         return;
     }
     if (!buffer) {
-        *status = MCAPI_ERR_BUF_INVALID;
+        SET(status, MCAPI_ERR_BUF_INVALID);
         return;
     }
     uint32_t id = r->next_id++;
@@ -159,18 +163,18 @@ void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void 
         mcapi_status_t st;
         mcapi_msg_recv(r->endpoint, scratch, sizeof scratch, &got, &st);
         if (st != MCAPI_SUCCESS) {
-            *status = st;
+            SET(status, st);
             return;
         }
         uint32_t mid;
         memcpy(&mid, scratch, 4);
         if (got < 4 || mid != id || (k && got - 4 != size)) {
-            *status = MCAPI_ERR_GENERAL; /* another reduction's, or a different size */
+            SET(status, MCAPI_ERR_GENERAL); /* another reduction's, or a different size */
             return;
         }
         size = got - 4;
         if (size > buffer_size) {
-            *status = MCAPI_ERR_MSG_TRUNCATED;
+            SET(status, MCAPI_ERR_MSG_TRUNCATED);
             return;
         }
         if (k == 0)
@@ -179,5 +183,5 @@ void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void 
             mcapix_reduce_apply(op, type, buffer, scratch + 4, size);
     }
     *received_size = size;
-    *status = MCAPI_SUCCESS;
+    SET(status, MCAPI_SUCCESS);
 }

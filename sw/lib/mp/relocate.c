@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "mcapi_core.h"
 #include "mcapix_ps.h"
 #include "mp_internal.h"
 #include "na/na.h"
@@ -192,7 +193,7 @@ void mcapix_endpoint_discard(mcapi_endpoint_t e, mcapi_status_t *status)
 {
     struct mp_endpoint *ep = ready_ep(e);
     if (!ep) {
-        *status = MCAPI_ERR_ENDP_INVALID;
+        SET(status, MCAPI_ERR_ENDP_INVALID);
         return;
     }
     /* no sender's handle points here: no revoke, no "stopped" to wait for or to send */

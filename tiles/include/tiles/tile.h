@@ -55,6 +55,7 @@ public:
     const sram &memory() const { return *sram_; }
     std::vector<std::unique_ptr<cpu_core>> &cores() { return cores_; }
     const std::vector<std::unique_ptr<cpu_core>> &cores() const { return cores_; }
+    const clint &timer() const { return *clint_; }  // its lookahead (tests)
     const tile_bus &bus() const { return *bus_; }
     const console &terminal() const { return *console_; }
     // Semihosting of each core (empty when it is off): the loader gives it the command line.
