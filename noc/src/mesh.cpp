@@ -1,5 +1,6 @@
 #include "noc/mesh.h"
 
+#include <algorithm>
 #include <string>
 
 #include "agenda.h"
@@ -133,9 +134,9 @@ router_resources resources_of(const config &cfg) {
     return r;
 }
 
-nlohmann::json mesh::stats_json() const {
+nlohmann::json mesh::stats_json(int64_t end_cycle) const {
     const network_stats &s = engine_->stats();
-    const int64_t elapsed = current_cycle() - s.since_cycle;
+    const int64_t elapsed = std::max<int64_t>(0, end_cycle - s.since_cycle);
     nlohmann::json j = s.to_json();
     j["config"] = {{"width", cfg_.width},
                    {"height", cfg_.height},

@@ -2,8 +2,7 @@
 # Runs the same single-core firmware with a quantum of 100 and of 7919 cycles and requires the same
 # statistics: a core alone has nothing to interleave with, and its timer interrupts come at their
 # cycle whatever the quantum (docs/timing.md "Timer interrupts on time"). Compared: everything but
-# the quantum itself and the network's elapsed cycles (counted to the SystemC time the run ends at,
-# which a core running ahead moves).
+# the quantum itself.
 set -euo pipefail
 vp=$1; shift
 dir=$(mktemp -d)
@@ -15,7 +14,6 @@ import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 for s in (a, b):
     del s["config"]["quantum_cycles"]
-    s["noc"].pop("elapsed_cycles", None)
 if a != b:
     sys.exit("statistics differ between quantum 100 and 7919")
 if not a["totals"].get("instret"):

@@ -197,7 +197,7 @@ ordered_json collect_statistics(const platform &p) {
         marks.push_back({{"tile", m.tile}, {"core", m.core}, {"id", m.id}, {"cycle", m.cycle}});
     doc["marks"] = marks;
     doc["tiles"] = tiles;
-    doc["noc"] = ordered_json::parse(p.network().stats_json().dump());
+    doc["noc"] = ordered_json::parse(p.network().stats_json(int64_t(p.simulated_cycles())).dump());
     doc["area"] = area_json(estimate_area(p.config()));
     doc["area"]["noc"] = noc_area_json(p.config());
     doc["energy"] =

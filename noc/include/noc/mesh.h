@@ -40,8 +40,12 @@ public:
     // Statistics since construction or the last reset_stats().
     void reset_stats();
     const network_stats &stats() const;
-    // Deterministic JSON: configuration, counts, latency, per-link and per-router counters.
-    nlohmann::json stats_json() const;
+    // Deterministic JSON: configuration, counts, latency, per-link and per-router counters, over
+    // the cycles from the last reset to end_cycle (utilizations are per cycle of that window). A
+    // platform with cores passes the cycle its run ended at: SystemC time then depends on how far
+    // the last core ran ahead, hence on the quantum. Without it: the current SystemC cycle.
+    nlohmann::json stats_json() const { return stats_json(current_cycle()); }
+    nlohmann::json stats_json(int64_t end_cycle) const;
     // The routers' activity since the last reset (noc/stats.h), for an energy model.
     noc::activity activity() const;
 
