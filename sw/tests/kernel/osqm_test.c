@@ -3,8 +3,9 @@
  * k_osqm_wait after each start: the OSQM puts them back into the ready queue (at the layout's end)
  * when the transfer completes. Meanwhile CHURN threads on all cores keep the kernel's own queue
  * operations going (yield, sleep, semaphores). Afterwards every ready queue is walked.
- * Run with namp.osqm_cycles=20000 (see test_insertion_end) and namp.target_cycles=1000 (a transfer
- * outlasts the system call: most waits block).
+ * Run with namp.osqm_cycles=20000 (see test_insertion_end) and the adapter's target, data set-up
+ * and finalize steps at 1000 cycles each (a transfer outlasts the system call at any quantum: most
+ * waits block).
  * OSQM_KMODE (per firmware): K_OSQM_DIRECT (the hardware inserts into the ready queue, or sets the
  * ready bit with the `flags` layout) or K_OSQM_WAKEUP (into the kernel's wake-up queue, emptied at
  * scheduler entry). In both, the odd senders are critical: their wake-ups raise the demand
@@ -267,7 +268,7 @@ static void main_thread(void *arg)
     CHECK_EQ(bad_during, 0);
     CHECK_EQ(bad, 0);
     CHECK_EQ(inserted, st.osqm_waits);
-    CHECK(st.osqm_waits >= SENDERS * MSGS / 10); /* many transfers outlast the call */
+    CHECK(st.osqm_waits >= SENDERS * MSGS / 2); /* most transfers outlast the call */
     for (uint32_t i = 0; i < SENDERS; ++i)
         CHECK_EQ(wakeups[i], MSGS);
     /* exactly once: every critical wait that blocked gave one demand interrupt; the wake-up
