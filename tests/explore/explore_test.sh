@@ -293,7 +293,8 @@ partial)
   cat "$dir/int.out"
   [ "$rc" -eq 130 ] || fail "interrupted sweep: exit $rc, want 130"
   grep -q "interrupted" "$dir/int.out" || fail "no interruption message"
-  ! pgrep -f "$dir/int/runs" > /dev/null || fail "a run of the interrupted sweep is still running"
+  ! pgrep -f "$dir/int/runs" > /dev/null ||
+    fail "a run of the interrupted sweep is still running: $(pgrep -af "$dir/int/runs")"
   set +e
   "${explore[@]}" collect "$sweep" --out "$dir/int" "${common[@]}" > "$dir/int-collect.out" 2>&1
   rc=$?

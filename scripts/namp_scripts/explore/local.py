@@ -128,6 +128,7 @@ def run_local(sweep, runs, args):
     except KeyboardInterrupt:
         # parallel ends its running jobs on SIGINT; what finished stays and is resumed from
         stop_parallel(proc)
+        wait_runs_gone(args.out)
         done, failed = count_finished(todo, args)
         raise Interrupted(f"interrupted: {done} of {len(todo)} runs finished ({failed} failed); "
                           f"the same command resumes, scripts/explore collect {args.sweep} --out "
@@ -137,6 +138,18 @@ def run_local(sweep, runs, args):
 
 class Interrupted(Exception):
     """Ctrl-C during the runs."""
+
+
+def wait_runs_gone(out, timeout=10.0):
+    """After parallel is gone, its jobs' processes (shells and VPs naming out/runs) can still be
+    on their way out for a moment: return once none is left (or after timeout), so that a sweep
+    reported as interrupted has no run left running."""
+    pattern = os.path.join(out, "runs") + os.sep
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if subprocess.run(["pgrep", "-f", pattern], stdout=subprocess.DEVNULL).returncode != 0:
+            return
+        time.sleep(0.1)
 
 
 def stop_parallel(proc):
