@@ -27,4 +27,4 @@ k_thread_t *rq_next(uint32_t cpu)
     return NULL;
 }
 
-void rq_take(k_thread_t *t) { q_remove(&k_ready[t->prio], t); }
+void rq_take(k_thread_t *t) { rq_remove(t); }
