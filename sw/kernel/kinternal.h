@@ -143,6 +143,13 @@ void rq_remove(k_thread_t *t);
  * the tick of every core makes one, under the kernel lock. */
 k_thread_t *rq_next(uint32_t cpu);
 void rq_take(k_thread_t *t);
+/* The core's insertion (every caller but the layouts uses it): rq_insert, and every core's last
+ * scheduling decision marked stale (k_rq_stale), since the thread may outrank what it runs. */
+void k_rq_insert(k_thread_t *t, int front);
+/* Bit c: core c scans at its next scheduling decision. Clear: nothing became ready and no
+ * priority changed since its last one, so the queue only lost threads and the thread it chose
+ * still is its choice (sched.c, schedule). Kernel lock held. */
+extern uint32_t k_rq_stale;
 extern const char *const k_rq_layout_name;
 /* The layouts' own state, which the HW-OSQM is told (osqm.c). */
 #if K_RQ_LAYOUT == K_RQ_FLAGS

@@ -22,6 +22,7 @@ static volatile uint64_t tick_count;
 static uint64_t next_tick[K_MAX_CPUS];
 
 struct k_hooks k_hooks; /* the optional modules register here (kinternal.h) */
+uint32_t k_rq_stale = ~0u;
 
 uint32_t k_cpu_id(void) { return hart_id(); }
 k_thread_t *k_current(void) { return k_cpus[hart_id()].current; }
@@ -71,10 +72,16 @@ void k_kick(const k_thread_t *t)
     }
 }
 
+void k_rq_insert(k_thread_t *t, int front)
+{
+    rq_insert(t, front);
+    k_rq_stale = ~0u;
+}
+
 void k_make_ready(k_thread_t *t, int front)
 {
     t->state = KS_READY;
-    rq_insert(t, front);
+    k_rq_insert(t, front);
     k_kick(t);
 }
 
@@ -219,6 +226,13 @@ static trap_frame_t *schedule(uint32_t cpu)
         k_hooks.osqm->sched_entry();
     struct k_cpu *c = &k_cpus[cpu];
     k_thread_t *cur = c->current;
+    /* The last decision stands (a system call or interrupt that made nothing ready: most of
+     * them), so the scan is skipped, as a kernel's need-resched flag does. Not with the HW-OSQM:
+     * it links threads into the ready queue without the kernel (3.5.2). */
+    if (!k_hooks.osqm && cur && cur->state == KS_RUNNING && !c->resched &&
+        !(k_rq_stale >> cpu & 1u))
+        return cur->frame;
+    k_rq_stale &= ~(1u << cpu);
     /* One scan decides: inserting cur below never puts it before top (preempted: a lower
      * priority; slice over: behind its equals), so top is what a second scan would find. */
     k_thread_t *top = rq_next(cpu);
@@ -230,10 +244,10 @@ static trap_frame_t *schedule(uint32_t cpu)
             if (top && top->prio > cur->prio) {
                 k_stat.preemptions++;
                 cur->state = KS_READY;
-                rq_insert(cur, 1); /* preempted: keeps its turn (front in seL4) */
+                k_rq_insert(cur, 1); /* preempted: keeps its turn (front in seL4) */
             } else if (c->resched && top && top->prio == cur->prio) {
                 cur->state = KS_READY;
-                rq_insert(cur, 0); /* slice over: behind its equals */
+                k_rq_insert(cur, 0); /* slice over: behind its equals */
             } else {
                 if (c->resched)
                     cur->slice_left = k_cfg.slice_ticks;
@@ -252,6 +266,7 @@ static trap_frame_t *schedule(uint32_t cpu)
         cur->cpu = -1;
         k_stat.switches++;
     }
+    k_rq_stale &= ~(1u << cpu); /* again: inserting cur above marked every core */
     if (cur != next || cur->slice_left == 0)
         next->slice_left = k_cfg.slice_ticks;
     next->state = KS_RUNNING;

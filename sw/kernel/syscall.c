@@ -71,6 +71,7 @@ static int32_t sys_set_prio(k_thread_t *cur, trap_frame_t *f)
         k_make_ready(t, 0);
     } else {
         t->prio = prio; /* a running thread is checked by the scheduler on the way out */
+        k_rq_stale = ~0u;
     }
     return K_OK;
 }
@@ -94,7 +95,7 @@ static int32_t sys_yield(k_thread_t *cur, trap_frame_t *f)
 {
     (void)f;
     cur->state = KS_READY;
-    rq_insert(cur, 0);
+    k_rq_insert(cur, 0);
     return K_OK;
 }
 

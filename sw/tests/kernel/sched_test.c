@@ -200,6 +200,30 @@ static void test_bad_calls(void)
              (unsigned)(sizeof unset / sizeof unset[0]));
 }
 
+/* ---- 6. a running thread that lowers its priority below a ready one gives way at once ----
+ * The scheduler skips its scan when nothing became ready since its last decision (docs/kernel.md
+ * "SMP"); a priority change must still count as a change. */
+static volatile int lower_ran;
+
+static void lower(void *arg)
+{
+    (void)arg;
+    lower_ran = 1;
+}
+
+static void test_priority_drop(void)
+{
+    lower_ran = 0;
+    k_thread_t *t = k_thread_create("lower", lower, NULL, 7, 0);
+    for (int i = 0; i < 4; ++i) /* system calls that make nothing ready: main keeps the core */
+        k_set_priority(NULL, 10);
+    CHECK_EQ(lower_ran, 0);
+    CHECK_EQ(k_set_priority(NULL, 5), K_OK); /* now below "lower": it runs before this returns */
+    CHECK_EQ(lower_ran, 1);
+    CHECK_EQ(k_set_priority(NULL, 10), K_OK);
+    CHECK_EQ(k_join(t, K_FOREVER, NULL), K_OK);
+}
+
 static void main_thread(void *arg)
 {
     (void)arg;
@@ -208,6 +232,7 @@ static void main_thread(void *arg)
     test_preemption();
     test_preempted_position();
     test_bad_calls();
+    test_priority_drop();
     k_stats_t st;
     k_get_stats(&st);
     k_printf("stats: %lu switches, %lu preemptions, %lu ticks, %lu system calls\n",
