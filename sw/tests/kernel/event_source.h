@@ -63,14 +63,30 @@ static void send_one(uint32_t i, uint32_t word)
     namp_reg_slot_set_flags(0, 0);
 }
 
+/* Event n of a phase is sent at a pseudo-random point of its own period [n gap, (n + 1) gap):
+ * the rate is exact, but the arrivals do not keep one phase against the kernel's tick. Strictly
+ * periodic ones did (10 000/s is one per tick): each event then met the same point of the
+ * scheduler's cycle, so a few cycles more anywhere in the kernel moved every event's cost at once,
+ * and the claims on the ratio of two rates with it (docs/namp-osqm-bench.md). */
+static uint32_t es_jitter(uint32_t *state, uint32_t gap)
+{
+    uint32_t x = *state; /* xorshift32: deterministic, the same on every run */
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *state = x;
+    return (uint32_t)(((uint64_t)x * gap) >> 32);
+}
+
 static void source(void *arg)
 {
     (void)arg;
-    uint32_t hz = timer_hz(), n = 0;
+    uint32_t hz = timer_hz(), n = 0, seed = 0x2545F491u;
     for (uint32_t k = 1; k < es_phases(); ++k) {
         uint32_t rate = rates[es_rate(k)];
         uint64_t end = phase_start(k) + ES_ACTIVE, gap = hz / rate;
-        for (uint64_t t = phase_start(k); t < end; t += gap) {
+        for (uint64_t slot = phase_start(k); slot + gap <= end; slot += gap) {
+            const uint64_t t = slot + es_jitter(&seed, (uint32_t)gap);
             while (timer_now() < t)
                 ;
             send_one(n++ % NWAIT, 1);
