@@ -2,7 +2,6 @@
  * by a system call; the kernel checks the user buffer, looks the destination up in the task's
  * endpoint table, copies the message into its own send buffer and starts a physical NAMP slot
  * (K_SEND_SLOT) on the task's behalf. The benchmark compares it with sending through the vif. */
-#include <string.h>
 
 #include "kinternal.h"
 #include "mp/cbuffer.h"
@@ -67,7 +66,7 @@ int32_t k_sys_namp_send(k_thread_t *cur, trap_frame_t *fr)
     }
     namp_reg_slot_set_flags(K_SEND_SLOT, 0); /* acknowledge a DONE (or failure) left before */
     started = timer_now();
-    memcpy(mp_cbuffer_data(b, idx), (const void *)pa, size);
+    mp_cbuffer_copy(mp_cbuffer_data(b, idx), (const void *)pa, size);
     mp_cbuffer_commit(b, idx, size);
     namp_reg_slot_start(K_SEND_SLOT, NAMP_FLAG_BUF, task->et[vid][0], (uint32_t)b, idx);
     if (namp_slot_implicit_for)
