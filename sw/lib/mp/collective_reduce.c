@@ -102,7 +102,7 @@ void mcapix_reduce_send(mcapix_reduce_tx_t *r, uint32_t op, uint32_t type, const
         return;
     }
     memcpy(scratch, &id, 4);
-    memcpy(scratch + 4, buffer, size);
+    mp_cbuffer_copy(scratch + 4, buffer, size);
     mcapi_msg_send(r->send_endpoint, r->root, scratch, size + 4, 0, status);
 }
 
@@ -178,7 +178,7 @@ void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void 
             return;
         }
         if (k == 0)
-            memcpy(buffer, scratch + 4, size);
+            mp_cbuffer_copy(buffer, scratch + 4, size);
         else
             mcapix_reduce_apply(op, type, buffer, scratch + 4, size);
     }

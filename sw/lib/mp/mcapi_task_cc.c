@@ -14,6 +14,7 @@
 #include "mcapi_core.h"
 #include "mcapi_task_internal.h"
 #include "mcapix_cc.h"
+#include "mp/cbuffer.h"
 #include "namp/namp_regs.h"
 #include "namp_cc.h"
 
@@ -69,7 +70,7 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
     uint8_t *area = (uint8_t *)(uintptr_t)c->cc_va;
     memcpy(area, desc, desc_bytes);
     if (size)
-        memcpy(area + DATA_OFF, data, size);
+        mp_cbuffer_copy(area + DATA_OFF, data, size);
     const uintptr_t v = (uintptr_t)mptask_vif();
     namp_vif_start(v, flags | NAMP_FLAG_CC, NAMP_VIF_CC_PARAM1(c->cc_vid, 0), DATA_OFF, size);
     mptask_vif_wait_done();
