@@ -215,7 +215,7 @@ static void test_priority_drop(void)
 {
     lower_ran = 0;
     k_thread_t *t = k_thread_create("lower", lower, NULL, 7, 0);
-    for (int i = 0; i < 4; ++i) /* system calls that make nothing ready: main keeps the core */
+    for (int i = 0; i < 4; ++i) /* its own priority again: main, above "lower", keeps the core */
         k_set_priority(NULL, 10);
     CHECK_EQ(lower_ran, 0);
     CHECK_EQ(k_set_priority(NULL, 5), K_OK); /* now below "lower": it runs before this returns */
