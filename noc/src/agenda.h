@@ -1,6 +1,8 @@
-// The mesh's private event list: actions at future cycles, executed in (cycle, insertion order).
-// Insertion order is the fixed tie-breaker that makes runs bit-for-bit reproducible; nothing here
-// depends on host time or on the order SystemC picks among simultaneous processes.
+// The mesh's private event list: actions at future cycles. Actions of the same cycle run in the
+// model's own tie order (kind, then the resource: tile, port, plane, VC, requesting input), never in
+// the order they were scheduled: two tiles that inject in the same cycle, in whichever order SystemC
+// runs their processes, get the same outcome. Nothing here depends on host time or on SystemC's
+// order among simultaneous processes (docs/noc.md, "Ties").
 #pragma once
 #include <cstdint>
 #include <queue>
@@ -13,17 +15,38 @@ class network_port;
 namespace detail {
 struct flight;
 
+// In the order they run within a cycle: a VC freed in a cycle and the heads that ask for one in
+// that cycle are arbitrated together, after all of them (round robin, as a router's allocator).
 enum class action : uint8_t {
+    release,         // an output VC becomes free (the owner's tail has left)
+    deliver,         // a packet's tail has reached the sink
+    injection_done,  // a packet's tail is in the router: the tile may send the next one
     request,         // a head asks for the output VC of its next port crossing
     try_cross,       // the owner of an output VC tries to move its head (credits / sink)
-    release,         // an output VC becomes free (the owner's tail has left)
-    injection_done,  // a packet's tail is in the router: the tile may send the next one
-    deliver,         // a packet's tail has reached the sink
+    arbitrate,       // grant a free output VC to one of the heads waiting for it
 };
+
+// Port codes beside the five router output directions (0..4), for the resources that are not a
+// router's output VC.
+constexpr unsigned injection_port = 5;  // a tile's channel into its router
+constexpr unsigned sink_port = 6;       // a tile's sink (deliveries)
+
+// A resource's place in the tie order: tile (y, x), port, plane, VC. Unique per resource.
+constexpr uint64_t resource_order(unsigned x, unsigned y, unsigned port, unsigned plane,
+                                  unsigned vc) {
+    return uint64_t(y) << 32 | uint64_t(x) << 20 | uint64_t(port) << 16 | uint64_t(plane) << 8 |
+           uint64_t(vc);
+}
+
+// The full tie key of an action on a resource; `sub` orders the requesters of one resource.
+constexpr uint64_t tie_key(action what, uint64_t resource, unsigned sub = 0) {
+    return uint64_t(what) << 56 | resource << 4 | uint64_t(sub & 0xf);
+}
 
 struct agenda_entry {
     int64_t cycle = 0;
-    uint64_t seq = 0;
+    uint64_t key = 0;  // tie order within the cycle (tie_key)
+    uint64_t seq = 0;  // last resort: only identical actions share a key
     action what = action::request;
     flight *packet = nullptr;
     unsigned port = 0;                  // port crossing index, or channel for injection_done
@@ -45,7 +68,9 @@ public:
 private:
     struct later {
         bool operator()(const agenda_entry &a, const agenda_entry &b) const {
-            return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
+            if (a.cycle != b.cycle) return a.cycle > b.cycle;
+            if (a.key != b.key) return a.key > b.key;
+            return a.seq > b.seq;
         }
     };
     std::priority_queue<agenda_entry, std::vector<agenda_entry>, later> heap_;

@@ -80,6 +80,8 @@ void wormhole_engine::schedule(int64_t cycle, action what, flight *f, unsigned p
                                output_vc_state *vc, network_port *tile_port) {
     agenda_entry e;
     e.cycle = cycle;
+    e.key = tie_key(what, tie_resource(what, f, port, vc, tile_port),
+                    what == action::request ? index_of(f->ports[port - 1].in_dir) : 0);
     e.what = what;
     e.packet = f;
     e.port = port;
@@ -87,6 +89,30 @@ void wormhole_engine::schedule(int64_t cycle, action what, flight *f, unsigned p
     e.tile_port = tile_port;
     agenda_.push(e);
     time_.wake_at(cycle);
+}
+
+uint64_t wormhole_engine::tie_resource(action what, const flight *f, unsigned port,
+                                       const output_vc_state *vc,
+                                       const network_port *tile_port) const {
+    const unsigned w = cfg_.width;
+    switch (what) {
+    case action::release:
+    case action::arbitrate: return vc->order;
+    case action::injection_done:
+        return resource_order(tile_port->x(), tile_port->y(), injection_port, 0, port);
+    case action::deliver:
+        return resource_order(f->dst % w, f->dst / w, sink_port, 0, index_of(f->pkt.header.ch));
+    case action::request:
+    case action::try_cross:
+        if (port == 0)
+            return resource_order(f->src % w, f->src / w, injection_port, f->plane, f->vc);
+        {
+            const port_crossing &c = f->ports[port];
+            return resource_order(c.from_tile % w, c.from_tile / w, index_of(c.out_dir), f->plane,
+                                  f->vc);
+        }
+    }
+    return 0;
 }
 
 void wormhole_engine::run_due(int64_t now) {
@@ -106,6 +132,7 @@ void wormhole_engine::execute(const agenda_entry &e) {
     case action::release: on_release(e.vc); break;
     case action::injection_done: on_injection_done(e.tile_port, e.port); break;
     case action::deliver: on_deliver(e.packet); break;
+    case action::arbitrate: on_arbitrate(e.vc); break;
     }
 }
 
@@ -190,18 +217,30 @@ void wormhole_engine::on_deliver(flight *f) {
 
 // ---------------------------------------------------------------- heads
 
+// A head joins the heads waiting for the output VC; a free VC is granted once every request of
+// the cycle is in (action::arbitrate runs after them), so no requester wins by being scheduled first.
 void wormhole_engine::on_request(flight *f, size_t p) {
     output_vc_state &vc = output_vc(*f, p);
-    if (!vc.owner)
-        grant(f, p);
-    else
-        vc.waiters.push_back({f, static_cast<unsigned>(p)});
+    vc.waiters.push_back({f, static_cast<unsigned>(p)});
+    if (!vc.owner) due_arbitration(vc);
 }
 
-// Round robin over input ports, starting after the last input granted.
 void wormhole_engine::on_release(output_vc_state *vc) {
     vc->owner = nullptr;
-    if (vc->waiters.empty()) return;
+    if (!vc->waiters.empty()) due_arbitration(*vc);
+}
+
+void wormhole_engine::due_arbitration(output_vc_state &vc) {
+    if (vc.arbitration_due) return;
+    vc.arbitration_due = true;
+    schedule(now_, action::arbitrate, nullptr, 0, &vc);
+}
+
+// Round robin over input ports, starting after the last input granted. Each input has at most
+// one waiting head per VC (its buffer is a FIFO), so the choice is unique.
+void wormhole_engine::on_arbitrate(output_vc_state *vc) {
+    vc->arbitration_due = false;
+    if (vc->owner || vc->waiters.empty()) return;
     size_t best = 0;
     unsigned best_distance = direction_count;
     for (size_t i = 0; i < vc->waiters.size(); ++i) {

@@ -76,9 +76,14 @@ private:
     void schedule(int64_t cycle, action what, flight *f, unsigned port = 0,
                   output_vc_state *vc = nullptr, network_port *tile_port = nullptr);
     void execute(const agenda_entry &e);
+    // The resource an action works on, for its place in the tie order (agenda.h).
+    uint64_t tie_resource(action what, const flight *f, unsigned port, const output_vc_state *vc,
+                          const network_port *tile_port) const;
 
     void on_request(flight *f, size_t p);
     void on_release(output_vc_state *vc);
+    void due_arbitration(output_vc_state &vc);
+    void on_arbitrate(output_vc_state *vc);
     void grant(flight *f, size_t p);
     void try_cross(flight *f, size_t p);
     void cross(flight *f, size_t p, unsigned fit);

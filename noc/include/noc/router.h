@@ -45,6 +45,8 @@ struct output_vc_state {
     detail::flight *owner = nullptr;  // wormhole: held from head grant until tail departure
     std::vector<waiting_head> waiters;
     unsigned last_granted_input = direction_count - 1;  // round-robin pointer
+    bool arbitration_due = false;  // an arbitration of this cycle's requests is on the agenda
+    uint64_t order = 0;            // this VC's place in the tie order (agenda.h, resource_order)
 };
 
 struct link_state {
