@@ -404,6 +404,7 @@ platform_config config_builder::build() const {
         throw config_error("'host.stack_guards' must be auto, on or off, not '" + guards + "'");
     c.checkpoints = unsigned(get("host.checkpoints").get<uint64_t>());
     c.checkpoint_interval = get("host.checkpoint_interval").get<uint64_t>();
+    c.event_noise = uint32_t(get("host.event_noise").get<uint64_t>());
     c.effective = doc_;
     c.effective.erase("host");
     return c;

@@ -303,6 +303,10 @@ const std::vector<config_key> &config_schema() {
         {"host.checkpoint_interval", vk::integer, 1000, 1000000000000LL, 50000000, "instructions",
          "with --gdb: instructions of all cores together between two checkpoints (a step back "
          "replays at most about this many)"},
+        {"host.event_noise", vk::integer, 0, 4294967295LL, 0, "",
+         "seed of a process that only adds SystemC events at pseudo-random cycles (0: none), to "
+         "check that a run does not depend on SystemC's order among simultaneous processes "
+         "(docs/timing.md, \"Ties\")"},
     };
     return schema;
 }

@@ -92,6 +92,8 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     } catch (const sc_core::sc_report &e) {
         throw config_error(std::string("noc: ") + e.what());
     }
+    if (config.event_noise)
+        noise_ = std::make_unique<event_noise>("event_noise", config.event_noise, period_);
     if (options.progress || (tracer_ && tracer_->enabled(trace::noc))) {
         run_observer::params obs;
         obs.clock_period = period_;

@@ -12,6 +12,7 @@
 #include "trace/tracer.h"
 #include "vp/gdb_server.h"
 #include "vp/output_gate.h"
+#include "vp/event_noise.h"
 #include "vp/run_observer.h"
 #include "vp/config.h"
 #include "vp/firmware.h"
@@ -85,6 +86,7 @@ private:
         ~fd_owner();
     } semihosting_root_;                      // semihosting.root, opened once for every core
     std::unique_ptr<status_line> status_;     // --progress; console lines pass through it
+    std::unique_ptr<event_noise> noise_;      // host.event_noise
     std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
     std::ofstream log_file_;                         // --log-file (else the log goes to std::clog)
