@@ -49,3 +49,13 @@ def run(cmd, log=None, timeout=None, reuse=False):
 def sets(settings):
     """--set KEY=VALUE for each setting."""
     return [x for s in settings for x in ("--set", s)]
+
+
+def config_default(vp, key):
+    """The default of configuration key `key` as `vp --list-config` prints it (a string)."""
+    p = run([vp, "--list-config"], timeout=60)
+    for line in p.output.splitlines():
+        w = line.split()
+        if len(w) >= 3 and w[0] == key and w[1] == "default":
+            return w[2]
+    raise Failure(f"{vp} --list-config: no default of {key} (exit {p.returncode})")

@@ -3,8 +3,9 @@
 the text between a document's BEGIN marker and the END marker after it, an END of another block
 before it untouched, and a document without its markers is an error that writes nothing; a run
 writes its command line and merged output to its log, reads its --stats file, takes a reused log
-without running, and a run past its hang guard is a Failure naming the command; a mark id splits
-into event, cfg and value. Fails if any of these is undone.
+without running, and a run past its hang guard is a Failure naming the command; a configuration
+key's default is read from --list-config; a mark id splits into event, cfg and value. Fails if any
+of these is undone.
 
 namp_scripts_test.py ROOT
 """
@@ -60,6 +61,18 @@ def main():
             checks.append((False, "the hang guard raises Failure"))
         except vp.Failure as ex:
             checks.append(("timed out" in str(ex) and "sleep" in str(ex), f"the hang guard: {ex}"))
+        fake = os.path.join(d, "fake-vp")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\necho 'quantum_cycles_x               default 7'\n"
+                    "echo 'quantum_cycles                 default 1000       [1, 10000000] cycles'\n"
+                    "echo '    global quantum: how far a core may run ahead'\n")
+        os.chmod(fake, 0o755)
+        checks.append((vp.config_default(fake, "quantum_cycles") == "1000", "config_default() reads --list-config"))
+        try:
+            vp.config_default(fake, "mesh.width")
+            checks.append((False, "config_default() of a missing key raises Failure"))
+        except vp.Failure as ex:
+            checks.append(("no default of mesh.width" in str(ex), f"a missing key: {ex}"))
     checks.append((marks.split(5 << 28 | 0x2A << 20 | 123) == (5, 0x2A, 123), "a mark id's fields"))
     checks.append((json.dumps(list(marks.fields([{"id": 10 << 28 | 3 << 20 | 7}, {"id": 11 << 28}], 10)))
                    == "[[3, 7]]", "fields() of one event"))
