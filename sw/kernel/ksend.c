@@ -5,6 +5,7 @@
 
 #include "kinternal.h"
 #include "mp/cbuffer.h"
+#include "mp/copy.h"
 #include "namp/namp.h"
 #include "namp/namp_regs.h"
 #include "namp_structs.h"
@@ -66,7 +67,7 @@ int32_t k_sys_namp_send(k_thread_t *cur, trap_frame_t *fr)
     }
     namp_reg_slot_set_flags(K_SEND_SLOT, 0); /* acknowledge a DONE (or failure) left before */
     started = timer_now();
-    mp_cbuffer_copy(mp_cbuffer_data(b, idx), (const void *)pa, size);
+    mp_copy(mp_cbuffer_data(b, idx), (const void *)pa, size);
     mp_cbuffer_commit(b, idx, size);
     namp_reg_slot_start(K_SEND_SLOT, NAMP_FLAG_BUF, task->et[vid][0], (uint32_t)b, idx);
     if (namp_slot_implicit_for)

@@ -15,6 +15,7 @@
 #include "hal/hal.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
+#include "mp/copy.h"
 #include "na/na.h"
 
 #define BIG    (4u << 20)
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
     memset(buf, 0x5A, BIG);
     if (me == 0) {
         uint64_t t0 = cpu_cycles();
-        mp_cbuffer_copy(dst, buf, BIG);
+        mp_copy(dst, buf, BIG);
         report("copy", BIG, cpu_cycles() - t0, -1);
         /* one RDMA put to rank 1's buffer (its address is ours: the same ELF, the same heap) */
         t0 = cpu_cycles();

@@ -2,47 +2,9 @@
  * which is LR/SC on RV32A; size words are stored with release and loaded with acquire ordering. */
 #include "mp/cbuffer.h"
 
-#include <string.h>
+#include "mp/copy.h"
 
-/* Copy for message payloads: word-wise (unrolled) when the destination is word aligned, which
- * slots always are; an unaligned source is assembled into words. picolibc's size-optimised memcpy
- * copies byte by byte. */
-void mp_cbuffer_copy(void *dst, const void *src, uint32_t n)
-{
-    if (((uintptr_t)dst & 3u) == 0) {
-        uint32_t *d = (uint32_t *)dst;
-        if (((uintptr_t)src & 3u) == 0) {
-            const uint32_t *s = (const uint32_t *)src;
-            /* eight words per round: the loop overhead is a third of a four-word round */
-            for (; n >= 32u; n -= 32u, d += 8, s += 8) {
-                uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
-                uint32_t f = s[4], g = s[5], h = s[6], i = s[7];
-                d[0] = a;
-                d[1] = b;
-                d[2] = c;
-                d[3] = e;
-                d[4] = f;
-                d[5] = g;
-                d[6] = h;
-                d[7] = i;
-            }
-            for (; n >= 4u; n -= 4u)
-                *d++ = *s++;
-            src = s;
-        } else {
-            const uint8_t *s = (const uint8_t *)src;
-            for (; n >= 4u; n -= 4u, s += 4) {
-                uint32_t v;
-                memcpy(&v, s, 4);
-                *d++ = v;
-            }
-            src = s;
-        }
-        dst = d;
-    }
-    if (n != 0) /* a zero-length message may come with a null payload pointer */
-        memcpy(dst, src, n);
-}
+#include <string.h>
 
 int mp_cbuffer_init(void *mem, uint32_t n, uint32_t m, uint32_t start_idx)
 {
@@ -100,7 +62,7 @@ int mp_cbuffer_push(mp_cbuffer_t *b, const void *data, uint32_t size)
         return -2;
     if (mp_cbuffer_reserve(b, &idx) != 0)
         return -1;
-    mp_cbuffer_copy(mp_cbuffer_data(b, idx), data, size);
+    mp_copy(mp_cbuffer_data(b, idx), data, size);
     mp_cbuffer_commit(b, idx, size);
     return 0;
 }
@@ -123,7 +85,7 @@ int mp_cbuffer_push_untrusted(mp_cbuffer_t *b, uint32_t n, uint32_t m, const voi
             return -1;
         if (__atomic_compare_exchange_n(&b->wr_idx, &cur, cur + 1u, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
-            mp_cbuffer_copy(slots + ((size_t)k << m), data, size);
+            mp_copy(slots + ((size_t)k << m), data, size);
             __atomic_store_n(&sizes[k], MP_CB_COMMITTED | size, __ATOMIC_RELEASE);
             return 0;
         }
@@ -178,7 +140,7 @@ int mp_cbuffer_pop(mp_cbuffer_t *b, void *data, uint32_t cap, uint32_t *size)
         return -1;
     uint32_t s = mp_cbuffer_size(b, idx);
     uint32_t n = s < cap ? s : cap;
-    mp_cbuffer_copy(data, mp_cbuffer_data(b, idx), n);
+    mp_copy(data, mp_cbuffer_data(b, idx), n);
     mp_cbuffer_free(b, idx);
     *size = s;
     return s > cap ? -2 : 0;

@@ -3,6 +3,7 @@
  * in the adapter when the transport can (collective_namp.c), else as a software loop of
  * point-to-point sends. docs/message-passing.md, "Collective communication". */
 #include <string.h>
+#include "mp/copy.h"
 
 #include "mcapi_core.h"
 #include "collective_internal.h"
@@ -197,7 +198,7 @@ static mcapi_status_t software_scatter(mcapix_mcast_group_t *g, const uint8_t *d
             st = MCAPI_ERR_PKT_SIZE;
         } else {
             for (uint32_t k = 0; k < g->count; ++k)
-                mp_cbuffer_copy(scatter_buf + k * sz, data + m_base(g, i) + k * g->stride, sz);
+                mp_copy(scatter_buf + k * sz, data + m_base(g, i) + k * g->stride, sz);
             mcapi_pktchan_send(g->chans[i], scatter_buf, n, &st);
         }
         g->member_status[i] = st;
@@ -250,7 +251,7 @@ static mcapi_status_t software_scatter_posted(mcapix_mcast_group_t *g, const uin
         }
         uint32_t sz = m_size(g, i);
         for (uint32_t k = 0; k < g->count; ++k)
-            mp_cbuffer_copy(scatter_buf + pos + k * sz, data + m_base(g, i) + k * g->stride, sz);
+            mp_copy(scatter_buf + pos + k * sz, data + m_base(g, i) + k * g->stride, sz);
         mcapi_pktchan_send_i(g->chans[i], scatter_buf + pos, n, &req[i], &g->member_status[i]);
         pos += (n + 7u) & ~7u;
     }

@@ -2,6 +2,7 @@
  * transport can (collective_namp.c), else messages [id][part][count][base][chunk][stride][data]
  * placed by the root's core. docs/message-passing.md, "Collective communication". */
 #include <string.h>
+#include "mp/copy.h"
 
 #include "mcapi_core.h"
 #include "collective_internal.h"
@@ -63,7 +64,7 @@ void mcapix_gather_send(mcapix_gather_tx_t *r, const void *buffer, mcapi_status_
     }
     uint32_t hdr[6] = {id, r->part, r->count, r->base, r->chunk, r->stride};
     memcpy(scratch, hdr, SW_HDR);
-    mp_cbuffer_copy(scratch + SW_HDR, buffer, size);
+    mp_copy(scratch + SW_HDR, buffer, size);
     mcapi_msg_send(r->send_endpoint, r->root, scratch, size + SW_HDR, 0, status);
 }
 
@@ -141,7 +142,7 @@ void mcapix_gather_recv(mcapix_gather_rx_t *r, void *buffer, size_t buffer_size,
             return;
         }
         for (uint32_t c = 0; c < count; ++c) /* the software's part: the copy into place */
-            mp_cbuffer_copy(out + base + c * stride, scratch + SW_HDR + c * chunk, chunk);
+            mp_copy(out + base + c * stride, scratch + SW_HDR + c * chunk, chunk);
     }
     *received_size = r->msg_size;
     SET(status, MCAPI_SUCCESS);

@@ -2,6 +2,7 @@
  * when the transport can (collective_namp.c), else as messages [id][data] combined by the root's
  * core. docs/message-passing.md, "Collective communication". */
 #include <string.h>
+#include "mp/copy.h"
 
 #include "mcapi_core.h"
 #include "collective_internal.h"
@@ -102,7 +103,7 @@ void mcapix_reduce_send(mcapix_reduce_tx_t *r, uint32_t op, uint32_t type, const
         return;
     }
     memcpy(scratch, &id, 4);
-    mp_cbuffer_copy(scratch + 4, buffer, size);
+    mp_copy(scratch + 4, buffer, size);
     mcapi_msg_send(r->send_endpoint, r->root, scratch, size + 4, 0, status);
 }
 
@@ -178,7 +179,7 @@ void mcapix_reduce_recv(mcapix_reduce_rx_t *r, uint32_t op, uint32_t type, void 
             return;
         }
         if (k == 0)
-            mp_cbuffer_copy(buffer, scratch + 4, size);
+            mp_copy(buffer, scratch + 4, size);
         else
             mcapix_reduce_apply(op, type, buffer, scratch + 4, size);
     }

@@ -14,6 +14,7 @@
 #include "mcapi.h"
 #include "mcapi_core.h"
 #include "mp/cbuffer.h"
+#include "mp/copy.h"
 #include "mp/task.h"
 #include "mcapi_task_internal.h"
 #include "namp/namp_regs.h"
@@ -343,7 +344,7 @@ static mcapi_status_t vif_send(uint32_t flags, uint32_t dst, const void *buffer,
         if (!got && i >= SPIN_POLLS)
             u_sleep(1);
     }
-    mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
+    mp_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
     mp_cbuffer_commit(tx, idx, (uint32_t)size);
     vif_start(flags, dst, idx);
     vif_wait_done();
@@ -363,7 +364,7 @@ static void send_i(uint32_t flags, uint32_t dst, const void *buffer, size_t size
         SET(status, MCAPI_ERR_MEM_LIMIT);
         return;
     }
-    mp_cbuffer_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
+    mp_copy(mp_cbuffer_data(tx, idx), buffer, (uint32_t)size);
     mp_cbuffer_commit(tx, idx, (uint32_t)size);
     r->op = flags;
     r->dst_addr = dst;

@@ -15,6 +15,7 @@
 #include "mcapi_task_internal.h"
 #include "mcapix_cc.h"
 #include "mp/cbuffer.h"
+#include "mp/copy.h"
 #include "namp/namp_regs.h"
 #include "namp_cc.h"
 
@@ -68,15 +69,15 @@ static int run(uint32_t flags, uint32_t *desc, uint32_t desc_bytes, const void *
     }
     mptask_vif_acquire(); /* the vif is one slot: queued sends first */
     uint8_t *area = (uint8_t *)(uintptr_t)c->cc_va;
-    memcpy(area, desc, desc_bytes);
+    mp_copy(area, desc, desc_bytes);
     if (size)
-        mp_cbuffer_copy(area + DATA_OFF, data, size);
+        mp_copy(area + DATA_OFF, data, size);
     const uintptr_t v = (uintptr_t)mptask_vif();
     namp_vif_start(v, flags | NAMP_FLAG_CC, NAMP_VIF_CC_PARAM1(c->cc_vid, 0), DATA_OFF, size);
     mptask_vif_wait_done();
     const uint32_t status = namp_vif_status(v);
     namp_vif_set_flags(v, flags | NAMP_FLAG_CC); /* acknowledged */
-    memcpy(desc, area, desc_bytes);
+    mp_copy(desc, area, desc_bytes);
     *code = status & NAMP_STATUS_ERROR ? NAMP_STATUS_CODE(status) : 0u;
     return 1;
 }

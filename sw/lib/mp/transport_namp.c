@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mp/proto.h"
+#include "mp/copy.h"
 #include "namp/namp.h"
 #include "transport.h"
 #include "transport_namp.h"
@@ -286,7 +287,7 @@ static mcapi_status_t buffered_send(struct mp_endpoint *ep, const struct mp_epha
         ep->last_tx = 0;
         return slot_error(e);
     }
-    mp_cbuffer_copy(mp_cbuffer_data(b, idx), buf, size);
+    mp_copy(mp_cbuffer_data(b, idx), buf, size);
     mp_cbuffer_commit(b, idx, size);
     int s;
     MP_WAIT_UNTIL((s = namp_slot_alloc()) >= 0);

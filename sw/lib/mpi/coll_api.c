@@ -107,7 +107,7 @@ static const void *in_place_input(const void *sbuf, void *rbuf, int count, MPI_D
     uint32_t b = nbytes(count, t);
     *tmp = malloc(b ? b : 1u);
     if (*tmp && rbuf)
-        mpi_copy(*tmp, rbuf, b);
+        mp_copy(*tmp, rbuf, b);
     return *tmp;
 }
 

@@ -171,9 +171,9 @@ int mpi_cc_bcast(void *buf, uint32_t bytes, int root, MPI_Comm c)
      * be overtaken); finish them first so that the multicast runs in the adapter. The message
      * [header][payload] is built in a send-pool slot, free from then until we return. */
     uint8_t *cc_out = mpi_sends_drain();
-    mpi_copy(cc_out, &h, sizeof h);
+    mp_copy(cc_out, &h, sizeof h);
     if (bytes)
-        mpi_copy(cc_out + MPI_HDR_BYTES, buf, bytes);
+        mp_copy(cc_out + MPI_HDR_BYTES, buf, bytes);
     mcapi_status_t st;
     mcapix_mcast_send(g, cc_out, MPI_HDR_BYTES + bytes, &st);
     return st == MCAPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;

@@ -235,7 +235,7 @@ static int sched_gatherv(struct nbc *n, const void *sbuf, uint32_t sbytes, void 
         return nbc_add(n, 1, root, sbuf, sbytes);
     uint8_t *out = rbuf;
     if (sbuf != out + rdisp[root])
-        mpi_copy(out + rdisp[root], sbuf, sbytes < rbytes[root] ? sbytes : rbytes[root]);
+        mp_copy(out + rdisp[root], sbuf, sbytes < rbytes[root] ? sbytes : rbytes[root]);
     int rc = sbytes > rbytes[root] ? MPI_ERR_TRUNCATE : sbytes < rbytes[root] ? MPI_ERR_COUNT : 0;
     for (int i = 0; i < c->size; ++i)
         if (i != root) {
@@ -254,7 +254,7 @@ static int sched_scatterv(struct nbc *n, const void *sbuf, const uint32_t *sbyte
         return nbc_add(n, 0, root, rbuf, rbytes);
     const uint8_t *in = sbuf;
     if ((const uint8_t *)rbuf != in + sdisp[root])
-        mpi_copy(rbuf, in + sdisp[root], sbytes[root] < rbytes ? sbytes[root] : rbytes);
+        mp_copy(rbuf, in + sdisp[root], sbytes[root] < rbytes ? sbytes[root] : rbytes);
     n->rc = sbytes[root] > rbytes ? MPI_ERR_TRUNCATE : sbytes[root] < rbytes ? MPI_ERR_COUNT : 0;
     for (int i = 0; i < c->size; ++i)
         if (i != root) {
@@ -275,7 +275,7 @@ static int sched_alltoallw(struct nbc *n, const void *sbuf, const uint32_t *sbyt
     const uint8_t *in = sbuf;
     uint8_t *out = rbuf;
     if (in + sdisp[r] != out + rdisp[r])
-        mpi_copy(out + rdisp[r], in + sdisp[r], sbytes[r] < rbytes[r] ? sbytes[r] : rbytes[r]);
+        mp_copy(out + rdisp[r], in + sdisp[r], sbytes[r] < rbytes[r] ? sbytes[r] : rbytes[r]);
     n->rc = sbytes[r] > rbytes[r] ? MPI_ERR_TRUNCATE : sbytes[r] < rbytes[r] ? MPI_ERR_COUNT : 0;
     for (int k = 1; k < p; ++k) { /* partners in a rotating order: not all at rank 0 first */
         int from = (r - k + p) % p, to = (r + k) % p;
@@ -455,7 +455,7 @@ static int run_alltoallw(MPI_Comm c, const void *sbuf, uint32_t *sb, uint32_t *s
             nbc_free(n);
             return MPI_ERR_NO_MEM;
         }
-        mpi_copy(n->tmp, rbuf, end);
+        mp_copy(n->tmp, rbuf, end);
         sbuf = n->tmp;
     }
     return finish(n, sched_alltoallw(n, sbuf, sb, sd, rbuf, rb, rd), req);

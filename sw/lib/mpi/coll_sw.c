@@ -71,8 +71,7 @@ int mpi_scatter_linear(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t r
     free(rq);
     if (rbytes < sbytes)
         rc = FIRST(rc, MPI_ERR_TRUNCATE);
-    mpi_copy(rbuf, (const uint8_t *)sbuf + (size_t)root * sbytes,
-             rbytes < sbytes ? rbytes : sbytes);
+    mp_copy(rbuf, (const uint8_t *)sbuf + (size_t)root * sbytes, rbytes < sbytes ? rbytes : sbytes);
     return rc;
 }
 
@@ -100,7 +99,7 @@ int mpi_gather_linear(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t rb
     free(rq);
     if (sbytes > rbytes)
         rc = FIRST(rc, MPI_ERR_TRUNCATE);
-    mpi_copy((uint8_t *)rbuf + (size_t)root * rbytes, sbuf, sbytes < rbytes ? sbytes : rbytes);
+    mp_copy((uint8_t *)rbuf + (size_t)root * rbytes, sbuf, sbytes < rbytes ? sbytes : rbytes);
     return rc;
 }
 
@@ -111,7 +110,7 @@ int mpi_allgather_ring(const void *sbuf, uint32_t sbytes, void *rbuf, uint32_t r
     uint8_t *out = rbuf;
     if (sbytes != rbytes)
         rc = sbytes > rbytes ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT;
-    mpi_copy(out + (size_t)r * rbytes, sbuf, sbytes < rbytes ? sbytes : rbytes);
+    mp_copy(out + (size_t)r * rbytes, sbuf, sbytes < rbytes ? sbytes : rbytes);
     for (int i = 0; i < p - 1; ++i) {
         int sb = (r - i + p) % p, rb = (r - i - 1 + p) % p;
         rc = FIRST(rc,
@@ -134,7 +133,7 @@ int mpi_reduce_binomial(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
         free(tmp);
         return MPI_ERR_NO_MEM;
     }
-    mpi_copy(acc, sbuf, bytes);
+    mp_copy(acc, sbuf, bytes);
     for (int mask = 1; mask < p; mask <<= 1) {
         if (vr & mask) {
             rc = FIRST(rc, xfer(acc, bytes, (vr - mask + root) % p, NULL, 0, -1, tag, c));
@@ -148,7 +147,7 @@ int mpi_reduce_binomial(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
         }
     }
     if (c->rank == root)
-        mpi_copy(rbuf, acc, bytes);
+        mp_copy(rbuf, acc, bytes);
     free(acc);
     free(tmp);
     return rc;
@@ -164,7 +163,7 @@ int mpi_allreduce_recdoubling(const void *sbuf, void *rbuf, int count, MPI_Datat
     uint8_t *tmp = malloc(bytes ? bytes : 1u);
     if (!tmp)
         return MPI_ERR_NO_MEM;
-    mpi_copy(rbuf, sbuf, bytes);
+    mp_copy(rbuf, sbuf, bytes);
     for (int mask = 1; mask < c->size; mask <<= 1) {
         int partner = c->rank ^ mask;
         int w = xfer(rbuf, bytes, partner, tmp, bytes, partner, MPI_TAG_ALLREDUCE, c);
@@ -173,7 +172,7 @@ int mpi_allreduce_recdoubling(const void *sbuf, void *rbuf, int count, MPI_Datat
             /* the lower rank's data first, so both partners compute the same expression */
             if (partner < c->rank) {
                 mpi_op_apply(op, t, rbuf, tmp, count);
-                mpi_copy(rbuf, tmp, bytes);
+                mp_copy(rbuf, tmp, bytes);
             } else {
                 mpi_op_apply(op, t, tmp, rbuf, count);
             }

@@ -12,6 +12,7 @@
 
 #include "mcapi.h"
 #include "mpi.h"
+#include "mp/copy.h"
 
 /* Ports of the rank on core c of its tile: MPI_PORT + 2c and MPI_PORT_RDV + 2c. */
 #define MPI_PORT               0x4D50u
@@ -143,33 +144,6 @@ int mpi_type_size(MPI_Datatype t);
 int mpi_buf_check(int count, MPI_Datatype t, const void *buf);
 int mpi_arg_check(MPI_Comm c, int count, MPI_Datatype t, const void *buf);
 static inline int mpi_world_of(MPI_Comm c, int r) { return c->world ? c->world[r] : r; }
-
-/* Payload copy: word-wise when both ends are word aligned (the C library's memcpy on this
- * target copies bytes: 3x slower for eager messages of a few KiB). */
-static inline void mpi_copy(void *dst, const void *src, uint32_t n)
-{
-    if ((((uintptr_t)dst | (uintptr_t)src) & 3u) == 0) {
-        uint32_t *d = dst;
-        const uint32_t *s = src;
-        uint32_t w = n >> 2;
-        for (; w >= 4; w -= 4, d += 4, s += 4) {
-            uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
-            d[0] = a;
-            d[1] = b;
-            d[2] = c;
-            d[3] = e;
-        }
-        while (w--)
-            *d++ = *s++;
-        dst = d;
-        src = s;
-        n &= 3u;
-    }
-    uint8_t *db = dst;
-    const uint8_t *sb = src;
-    while (n--)
-        *db++ = *sb++;
-}
 
 /* Point-to-point on a context (collectives use comm->ctx + 1). 0 or an MPI error class. */
 int mpi_isend_ctx(const void *buf, uint32_t bytes, int dest, int tag, MPI_Comm comm, uint32_t ctx,

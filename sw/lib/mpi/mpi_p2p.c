@@ -162,9 +162,9 @@ static int send_ctrl(int world, const struct mpi_hdr *h, const void *payload, ui
     if (!to)
         return MPI_ERR_RANK;
     struct pool_ent *e = pool_get();
-    mpi_copy(e->buf, h, sizeof *h);
+    mp_copy(e->buf, h, sizeof *h);
     if (bytes)
-        mpi_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
+        mp_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
     return pool_send(e, to, world, e->buf, MPI_HDR_BYTES + bytes, owner);
 }
 
@@ -184,9 +184,9 @@ int mpi_try_send_ctrl(int world, const struct mpi_hdr *h, const void *payload, u
     struct pool_ent *e = pool_free();
     if (!e)
         return MPI_ERR_PENDING;
-    mpi_copy(e->buf, h, sizeof *h);
+    mp_copy(e->buf, h, sizeof *h);
     if (bytes)
-        mpi_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
+        mp_copy((uint8_t *)e->buf + MPI_HDR_BYTES, payload, bytes);
     return pool_send(e, to, world, e->buf, MPI_HDR_BYTES + bytes, NULL);
 }
 
@@ -242,7 +242,7 @@ static void pump_rdv_sends(void)
                 return;
             struct mpi_hdr h = {MPI_K_DONE, 0, 0, 0, s->bytes, s->cookie};
             mcapi_endpoint_t to = lookup(h_main, world, MPI_PORT);
-            mpi_copy(e->buf, &h, sizeof h);
+            mp_copy(e->buf, &h, sizeof h);
             s->dma = 3;
             if (!to || pool_send(e, to, world, e->buf, MPI_HDR_BYTES, s) != MPI_SUCCESS)
                 s->st.MPI_ERROR = MPI_ERR_OTHER;
@@ -338,7 +338,7 @@ static void rdv_start_next(void)
             h.tag = r->st.count_bytes;
         }
         mcapi_endpoint_t to = lookup(h_main, r->peer_world, MPI_PORT);
-        mpi_copy(e->buf, &h, sizeof h);
+        mp_copy(e->buf, &h, sizeof h);
         if (!to || pool_send(e, to, r->peer_world, e->buf, MPI_HDR_BYTES, NULL) != MPI_SUCCESS) {
             r->st.MPI_ERROR = MPI_ERR_OTHER;
             r->state = RQ_DONE;
@@ -371,12 +371,12 @@ static void deliver(struct mpi_request *r, const struct mpi_hdr *h, int src_worl
 {
     fill_status(r, h);
     if (self_send) {
-        mpi_copy(r->buf, self_send->buf, (size_t)r->st.count_bytes);
+        mp_copy(r->buf, self_send->buf, (size_t)r->st.count_bytes);
         self_send->state = RQ_DONE;
         r->state = RQ_DONE;
     } else if (h->kind == MPI_K_EAGER) {
         if (r->st.count_bytes)
-            mpi_copy(r->buf, data, (size_t)r->st.count_bytes);
+            mp_copy(r->buf, data, (size_t)r->st.count_bytes);
         r->state = RQ_DONE;
     } else {
         rdv_enqueue(r, h, src_world);
@@ -469,7 +469,7 @@ static void arrival(const struct mpi_hdr *h, int src_world, const uint8_t *data,
         sim_shutdown(100u + MPI_ERR_NO_MEM);
     }
     if (u->data)
-        mpi_copy(u->data, data, h->bytes);
+        mp_copy(u->data, data, h->bytes);
     u->h = *h;
     u->src_world = src_world;
     u->self_send = self_send;

@@ -123,7 +123,7 @@ static void queue_out(int world, const struct mpi_hdr *h, const void *data, uint
     o->bytes = bytes;
     o->next = NULL;
     if (bytes)
-        mpi_copy(o->data, data, bytes);
+        mp_copy(o->data, data, bytes);
     if (out_tail)
         out_tail->next = o;
     else
@@ -139,25 +139,25 @@ static void send_nowait(int world, int op, int win_idx, const struct rma_msg *m,
     struct mpi_hdr h = {MPI_K_RMA, (uint16_t)win_idx, 0,
                         op,        RMA_HDR + bytes,   (uint32_t)mpi_world_rank << 20};
     if (world == mpi_world_rank && bytes <= 8) { /* to this rank itself: at once */
-        mpi_copy(buf, m, RMA_HDR);
+        mp_copy(buf, m, RMA_HDR);
         if (bytes)
-            mpi_copy(buf + RMA_HDR, data, bytes);
+            mp_copy(buf + RMA_HDR, data, bytes);
         deliver_local(op, win_idx, buf, RMA_HDR + bytes);
         return;
     }
     if (!out_head && bytes <= 8) {
-        mpi_copy(buf, m, RMA_HDR);
+        mp_copy(buf, m, RMA_HDR);
         if (bytes)
-            mpi_copy(buf + RMA_HDR, data, bytes);
+            mp_copy(buf + RMA_HDR, data, bytes);
         if (mpi_try_send_ctrl(world, &h, buf, RMA_HDR + bytes) == MPI_SUCCESS)
             return;
     }
     uint8_t *tmp = malloc(RMA_HDR + bytes);
     if (!tmp)
         return;
-    mpi_copy(tmp, m, RMA_HDR);
+    mp_copy(tmp, m, RMA_HDR);
     if (bytes)
-        mpi_copy(tmp + RMA_HDR, data, bytes);
+        mp_copy(tmp + RMA_HDR, data, bytes);
     queue_out(world, &h, tmp, RMA_HDR + bytes);
     free(tmp);
 }
@@ -170,9 +170,9 @@ static int send_req(struct mpi_win *w, int t, int op, struct rma_msg *m, const v
     if (!buf)
         return MPI_ERR_NO_MEM;
     m->win = (uint32_t)w->idx;
-    mpi_copy(buf, m, RMA_HDR);
+    mp_copy(buf, m, RMA_HDR);
     if (bytes)
-        mpi_copy(buf + RMA_HDR, data, bytes);
+        mp_copy(buf + RMA_HDR, data, bytes);
     int rc = MPI_SUCCESS;
     if (mpi_world_of(w->comm, t) == mpi_world_rank) {
         /* this rank's own window: served here at once (only this rank's core applies its
@@ -279,8 +279,8 @@ static void serve_get(int world, int origin_win, const struct rma_msg *m)
                             OP_DATA,   RMA_HDR + k,          (uint32_t)mpi_world_rank << 20};
         uint8_t *msg = malloc(RMA_HDR + k);
         if (msg) {
-            mpi_copy(msg, &d, RMA_HDR);
-            mpi_copy(msg + RMA_HDR, src + off, k);
+            mp_copy(msg, &d, RMA_HDR);
+            mp_copy(msg + RMA_HDR, src + off, k);
             queue_out(world, &h, msg, RMA_HDR + k);
             free(msg);
         }
@@ -335,7 +335,7 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
     uint8_t *at = (uint8_t *)(uintptr_t)m->addr;
     switch (op) {
     case OP_PUT:
-        mpi_copy(at, data, n < m->bytes ? n : m->bytes);
+        mp_copy(at, data, n < m->bytes ? n : m->bytes);
         send_nowait(world, OP_ACK, origin_win, &r, NULL, 0);
         return;
     case OP_GET: serve_get(world, origin_win, m); return;
@@ -350,10 +350,10 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
         uint8_t *keep = m->bytes <= sizeof old ? old : malloc(m->bytes);
         if (!keep)
             return;
-        mpi_copy(keep, at, m->bytes);
+        mp_copy(keep, at, m->bytes);
         if (op == OP_CAS) { /* data: new value, then the compare value */
             if (memcmp(at, data + m->bytes, m->bytes) == 0)
-                mpi_copy(at, data, m->bytes);
+                mp_copy(at, data, m->bytes);
         } else {
             r.arg = (uint32_t)apply(m->op, m->type, at, data, m->bytes);
         }
@@ -365,8 +365,8 @@ static void serve(struct mpi_win *w, int op, int world, const struct rma_msg *m,
                                 OP_DATA,   RMA_HDR + m->bytes,   (uint32_t)mpi_world_rank << 20};
             uint8_t *msg = malloc(RMA_HDR + m->bytes);
             if (msg) {
-                mpi_copy(msg, &r, RMA_HDR);
-                mpi_copy(msg + RMA_HDR, keep, m->bytes);
+                mp_copy(msg, &r, RMA_HDR);
+                mp_copy(msg + RMA_HDR, keep, m->bytes);
                 queue_out(world, &h, msg, RMA_HDR + m->bytes);
                 free(msg);
             }
@@ -389,7 +389,7 @@ static void reply(struct mpi_win *w, int op, int world, const struct rma_msg *m,
     case OP_GRANT: w->granted[cr] = 1; return;
     case OP_DATA:
         if (m->result)
-            mpi_copy((void *)(uintptr_t)m->result, data, n < m->bytes ? n : m->bytes);
+            mp_copy((void *)(uintptr_t)m->result, data, n < m->bytes ? n : m->bytes);
         if (m->op)
             return;                   /* a piece of a GET: the last one answers it */
         __attribute__((fallthrough)); /* it also answers the request */
@@ -414,7 +414,7 @@ void mpi_rma_arrival(const struct mpi_hdr *h, const uint8_t *payload, uint32_t b
     if (bytes < RMA_HDR || h->ctx >= nwins || !wins[h->ctx])
         return;
     struct rma_msg m;
-    mpi_copy(&m, payload, RMA_HDR);
+    mp_copy(&m, payload, RMA_HDR);
     int world = (int)(h->cookie >> 20);
     struct mpi_win *w = wins[h->ctx];
     if (h->tag >= OP_ACK)
@@ -532,7 +532,7 @@ static int win_make(void *base, MPI_Aint size, int disp_unit, MPI_Comm c, int fl
         if (all[i].idx < 0)
             rc = MPI_ERR_NO_MEM; /* a member could not make its window */
     if (rc == MPI_SUCCESS)
-        mpi_copy(w->peer, all, (uint32_t)p * sizeof *all);
+        mp_copy(w->peer, all, (uint32_t)p * sizeof *all);
     free(all);
     if (rc != MPI_SUCCESS) {
         if (w) {
@@ -1052,8 +1052,8 @@ int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *res, MPI_Data
     if (t == MPI_FLOAT || t == MPI_DOUBLE || bytes > 8)
         return mpi_err(w->comm, MPI_ERR_TYPE, "MPI_Compare_and_swap"); /* integers (MPI-3 11.3.4) */
     uint8_t data[16];
-    mpi_copy(data, obuf, bytes);
-    mpi_copy(data + bytes, cbuf, bytes);
+    mp_copy(data, obuf, bytes);
+    mp_copy(data + bytes, cbuf, bytes);
     struct rma_msg m = {
         .addr = addr, .bytes = bytes, .type = (uint16_t)t, .result = (uint32_t)(uintptr_t)res};
     w->outstanding[rank]++;

@@ -27,6 +27,7 @@
 #include "mcapi.h"
 #include "sock/buddy.h"
 #include "sock/sock.h"
+#include "mp/copy.h"
 
 #define SOCK_MCAPI_PORT      0x534Bu /* "SK" */
 #define SOCK_FD_BASE         3       /* 0..2 are the console's */
@@ -158,53 +159,6 @@ static int fail(int e)
     return -1;
 }
 
-/* Word-wise copy (picolibc's memcpy copies bytes here). A stream puts bytes at any offset of the
- * ring, so source and destination often disagree modulo 4: then aligned source words are merged
- * with shifts (a load never leaves the aligned word of a byte that is copied). */
-static void copy(void *dst, const void *src, uint32_t n)
-{
-    uint8_t *d = dst;
-    const uint8_t *s = src;
-    if (n >= 16 && (((uintptr_t)d ^ (uintptr_t)s) & 3u) != 0) {
-        while ((uintptr_t)d & 3u) {
-            *d++ = *s++;
-            --n;
-        }
-        uint32_t k = (uintptr_t)s & 3u, sh = 8u * k, sh2 = 32u - sh;
-        const uint32_t *sw = (const uint32_t *)(s - k);
-        uint32_t *dw = (uint32_t *)d, cur = *sw++;
-        for (; n >= 8; n -= 8, dw += 2, sw += 2) {
-            uint32_t a = sw[0], b = sw[1];
-            dw[0] = (cur >> sh) | (a << sh2);
-            dw[1] = (a >> sh) | (b << sh2);
-            cur = b;
-        }
-        d = (uint8_t *)dw;
-        s = (const uint8_t *)sw - 4 + k;
-    }
-    if ((((uintptr_t)d ^ (uintptr_t)s) & 3u) == 0) {
-        while (n && ((uintptr_t)d & 3u)) {
-            *d++ = *s++;
-            --n;
-        }
-        uint32_t *dw = (uint32_t *)d;
-        const uint32_t *sw = (const uint32_t *)s;
-        for (; n >= 16; n -= 16, dw += 4, sw += 4) {
-            uint32_t a = sw[0], b = sw[1], c = sw[2], e = sw[3];
-            dw[0] = a;
-            dw[1] = b;
-            dw[2] = c;
-            dw[3] = e;
-        }
-        for (; n >= 4; n -= 4)
-            *dw++ = *sw++;
-        d = (uint8_t *)dw;
-        s = (const uint8_t *)sw;
-    }
-    while (n--)
-        *d++ = *s++;
-}
-
 static inline int32_t diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
 
 static struct sk *sk_of(int fd)
@@ -310,7 +264,7 @@ static void try_compact(struct sk *s)
         return;
     rx_linearize(s);
     if (s->spilled) {
-        copy(S.space + s->rx_off, s->ring, s->rcvd - s->consumed);
+        mp_copy(S.space + s->rx_off, s->ring, s->rcvd - s->consumed);
         free(s->ring);
         s->ring = S.space + s->rx_off;
         s->spilled = 0;
@@ -332,7 +286,7 @@ static void rx_spill(struct sk *v)
     if (!h)
         return;
     rx_linearize(v);
-    copy(h, v->ring, v->rcvd - v->consumed);
+    mp_copy(h, v->ring, v->rcvd - v->consumed);
     v->ring = h;
     v->spilled = 1;
     S.st.spills++;
@@ -753,7 +707,7 @@ static void on_data(struct sk *s, const struct hdr *h, const uint8_t *payload)
     S.st.data_msgs_rx++;
     if (s->direct_len && s->rcvd == s->consumed && !(s->flags & F_SHUT_RD)) {
         uint32_t k = n < s->direct_len ? n : s->direct_len;
-        copy(s->direct, payload, k);
+        mp_copy(s->direct, payload, k);
         s->direct += k;
         s->direct_len -= k;
         s->direct_got += k;
@@ -773,8 +727,8 @@ static void on_data(struct sk *s, const struct hdr *h, const uint8_t *payload)
     }
     uint32_t pos = (s->rx_head + (s->rcvd - n - s->consumed)) & (s->rx_size - 1u);
     uint32_t first = s->rx_size - pos < n ? s->rx_size - pos : n;
-    copy(s->ring + pos, payload, first);
-    copy(s->ring, payload + first, n - first);
+    mp_copy(s->ring + pos, payload, first);
+    mp_copy(s->ring, payload + first, n - first);
     if (s->flags & F_SHUT_RD) /* read side shut: dropped, the window stays open */
         consumed(s, n);
 }
@@ -1027,7 +981,7 @@ static int addr_in(const struct sockaddr *addr, socklen_t len, struct sockaddr_t
         return fail(EFAULT);
     if (len < sizeof(struct sockaddr_tile))
         return fail(EINVAL);
-    copy(out, addr, sizeof *out);
+    mp_copy(out, addr, sizeof *out);
     if (out->st_family != AF_TILE)
         return fail(EAFNOSUPPORT);
     return 0;
@@ -1038,7 +992,7 @@ static void addr_out(struct sockaddr *addr, socklen_t *len, uint32_t tile, uint1
     if (!addr || !len)
         return;
     struct sockaddr_tile a = {.st_family = AF_TILE, .st_port = port, .st_tile = tile};
-    copy(addr, &a, *len < sizeof a ? *len : sizeof a);
+    mp_copy(addr, &a, *len < sizeof a ? *len : sizeof a);
     *len = sizeof a;
 }
 
@@ -1205,8 +1159,8 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
         if (avail && got < len) {
             uint32_t n = len - got < avail ? (uint32_t)(len - got) : avail;
             uint32_t first = s->rx_size - s->rx_head < n ? s->rx_size - s->rx_head : n;
-            copy(out + got, s->ring + s->rx_head, first);
-            copy(out + got + first, s->ring, n - first);
+            mp_copy(out + got, s->ring + s->rx_head, first);
+            mp_copy(out + got + first, s->ring, n - first);
             if (flags & MSG_PEEK) {
                 ret = (ssize_t)n;
                 break;
@@ -1287,7 +1241,7 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
             fill_hdr(h, s, M_DATA);
             h->seq = s->sent;
             h->len = n;
-            copy((uint8_t *)t->buf + SOCK_HDR, in + done, n);
+            mp_copy((uint8_t *)t->buf + SOCK_HDR, in + done, n);
             t->sk = idx(s);
             t->gen = s->gen;
             int rc = tx_start(t, s->peer_tile, SOCK_HDR + n);
@@ -1402,7 +1356,7 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
             return fail(EINVAL);
         uint32_t us = name == SO_RCVTIMEO ? s->rcvtimeo_us : s->sndtimeo_us;
         struct timeval tv = {.tv_sec = us / 1000000u, .tv_usec = us % 1000000u};
-        copy(val, &tv, sizeof tv);
+        mp_copy(val, &tv, sizeof tv);
         *len = sizeof tv;
         return 0;
     }
@@ -1422,7 +1376,7 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
     }
     if (*len < sizeof v)
         return fail(EINVAL);
-    copy(val, &v, sizeof v);
+    mp_copy(val, &v, sizeof v);
     *len = sizeof v;
     return 0;
 }
@@ -1440,7 +1394,7 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
         struct timeval tv;
         if (len < sizeof tv)
             return fail(EINVAL);
-        copy(&tv, val, sizeof tv);
+        mp_copy(&tv, val, sizeof tv);
         if (tv.tv_sec < 0 || tv.tv_usec < 0 || tv.tv_usec >= 1000000 || tv.tv_sec > 4000)
             return fail(EDOM);
         uint32_t us = (uint32_t)tv.tv_sec * 1000000u + (uint32_t)tv.tv_usec;

@@ -22,6 +22,7 @@
 #include "sv_main.h"
 #include "mcapi.h"
 #include "mp/cbuffer.h"
+#include "mp/copy.h"
 #include "namp/namp_regs.h"
 #include "namp/namp.h"
 
@@ -50,7 +51,7 @@ static void task_energy(void *arg)
             uint32_t idx;
             if (mp_cbuffer_reserve(b, &idx) != 0)
                 u_exit(3);
-            mp_cbuffer_copy(mp_cbuffer_data(b, idx), d->msg, d->size);
+            mp_copy(mp_cbuffer_data(b, idx), d->msg, d->size);
             mp_cbuffer_commit(b, idx, d->size);
             namp_vif_start(d->vif, NAMP_FLAG_BUF, d->vid_dst, d->vid_buf, idx);
         }

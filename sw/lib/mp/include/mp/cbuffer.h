@@ -17,8 +17,6 @@ extern "C" {
 /* Initialises a buffer in `mem` (footprint bytes, 4-byte aligned). start_idx is the initial value
  * of both indices (normally 0; tests use values near 2^32). Returns 0, or -1 for bad n/m. */
 int mp_cbuffer_init(void *mem, uint32_t n, uint32_t m, uint32_t start_idx);
-/* Fast payload copy into or out of slots (word-wise when the destination is word aligned). */
-void mp_cbuffer_copy(void *dst, const void *src, uint32_t n);
 
 /* Producer: reserve the next slot (CAS on wr_idx). 0 and *idx = the reserved counter value, or -1
  * when the buffer is full. */
