@@ -3,6 +3,7 @@
 // read-only register or a bad value is a bus error.
 #include "na_registers.h"
 #include "namp/network_adapter.h"
+#include "tiles/initiator_id.h"
 #include "namp_structs.h"
 #include "noc/packet.h"
 
@@ -21,6 +22,7 @@ void network_adapter::b_transport_regs(tlm::tlm_generic_payload &trans, sc_core:
     if (delay > sc_core::SC_ZERO_TIME) {
         sc_core::wait(delay);
         delay = sc_core::SC_ZERO_TIME;
+        tiles::resume_initiator(trans);
     }
     ++stats_.register_accesses;
     const uint64_t addr = trans.get_address();

@@ -5,6 +5,7 @@
 #include "na_registers.h"
 #include "namp/data_packet.h"
 #include "namp/network_adapter.h"
+#include "tiles/initiator_id.h"
 
 namespace namp {
 
@@ -12,6 +13,7 @@ void network_adapter::b_transport_rma(tlm::tlm_generic_payload &trans, sc_core::
     if (delay > sc_core::SC_ZERO_TIME) {
         sc_core::wait(delay);
         delay = sc_core::SC_ZERO_TIME;
+        tiles::resume_initiator(trans);
     }
     const uint32_t off = uint32_t(trans.get_address());  // relative to RMA_BASE
     const unsigned len = trans.get_data_length();

@@ -49,6 +49,8 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     if (!cpu_) SC_REPORT_FATAL(this->name(), "the ISS rejected the core configuration");
 
     id_ext_.core = p.core;
+    id_ext_.gate = p.gate;
+    id_ext_.gate_key = p.gate_key;
     trans_.set_extension(&id_ext_);
 
     SC_HAS_PROCESS(cpu_core);
@@ -148,7 +150,7 @@ void cpu_core::run_firmware() {
             // The watchdog stops SystemC at the limit; the ISS must not run ahead past it.
             const uint64_t now = rv_cpu_cycles(cpu_);
             if (now >= p_.cycle_limit) {
-                qk_.sync();
+                qk_.sync();             // the end of the run: no order to keep
                 wait(p_.clock_period);  // never reached: the simulation ends at the limit
                 continue;
             }
@@ -171,7 +173,7 @@ void cpu_core::run_firmware() {
             if (status == RV_RUN_DEBUG) status = RV_RUN_BUDGET;  // the slice goes on, or ends here
         }
         if (status == RV_RUN_LOCKUP) {
-            qk_.sync();
+            sync();
             uint32_t cause = 0, pc = 0, tval = 0;
             rv_cpu_lockup(cpu_, &cause, &pc, &tval);
             std::ostringstream why;
@@ -186,17 +188,17 @@ void cpu_core::run_firmware() {
         }
         if (halted_) break;
         if (status == RV_RUN_WFI) {
-            qk_.sync();
+            sync();
             sleep_until_interrupt();
         } else if (to_timer && rv_cpu_cycles(cpu_) >= limit) {
-            qk_.sync();
+            sync();
             await_timer_line();
         } else if (qk_.need_sync()) {
-            qk_.sync();
+            sync();
         }
     }
     trace_stop();
-    qk_.sync();
+    sync();
 }
 
 uint64_t cpu_core::cycles_to_timer(uint64_t budget) const {
@@ -208,6 +210,12 @@ uint64_t cpu_core::cycles_to_timer(uint64_t budget) const {
     if (match <= local) return 0;
     const uint64_t cycles = uint64_t((match - local) / p_.clock_period);
     return cycles > 0 && cycles <= budget ? cycles : 0;
+}
+
+void cpu_core::sync() {
+    const bool waits = qk_.get_local_time() > sc_core::SC_ZERO_TIME;
+    qk_.sync();
+    if (waits) resume_in_order();
 }
 
 // The CLINT's state changes at once (a match, a compare written), its mtip output a delta cycle
@@ -224,6 +232,7 @@ void cpu_core::sleep_until_interrupt() {
     const sc_time start = sc_core::sc_time_stamp();
     sleeping_ = true;
     while (!rv_cpu_irq_pending(cpu_) && !restart_pending_) wait(wake_event_);
+    resume_in_order();
     sleeping_ = false;
     const uint64_t idle = uint64_t((sc_core::sc_time_stamp() - start) / p_.clock_period);
     rv_cpu_add_cycles(cpu_, idle);
@@ -267,7 +276,7 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     const sc_time done = sc_core::sc_time_stamp() + delay;
     const uint64_t latency = done > issued ? uint64_t((done - issued) / p_.clock_period) : 0;
     qk_.set(delay);
-    qk_.sync();
+    sync();
     accounted_cycles_ += latency;
     *extra = uint32_t(latency);
     // A compare written at or before mtime raised the timer at once, one written later cleared

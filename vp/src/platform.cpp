@@ -62,6 +62,9 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         jit_pool_.reset(rv_jit_pool_create());  // null without a JIT: each core then does without
         out.jit_pool = jit_pool_.get();
     }
+    gate_ = std::make_unique<tiles::core_gate>(
+        "core_gate", config.mesh_width * config.mesh_height * config.tile.cores);
+    out.gate = gate_.get();
     for (unsigned y = 0; y < config.mesh_height; ++y) {
         for (unsigned x = 0; x < config.mesh_width; ++x) {
             tiles::tile_geometry g;

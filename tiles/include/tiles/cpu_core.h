@@ -14,6 +14,7 @@
 
 #include "iss/rv32.h"
 #include "iss/rv32_debug.h"
+#include "tiles/core_gate.h"
 #include "tiles/core_debug_if.h"
 #include "tiles/initiator_id.h"
 #include "tiles/run_control_if.h"
@@ -55,6 +56,8 @@ public:
         trace::tracer *tracer = nullptr;  // null: no timeline trace (--trace not given)
         trace::event_log *log = nullptr;  // null: no instruction/event log (--log not given)
         semihosting *semihost = nullptr;  // null: semihosting off (the ebreak traps)
+        core_gate *gate = nullptr;        // the cores' tie rule (null: SystemC's order, unit tests)
+        unsigned gate_key = 0;            // this core's place in it: its index over all tiles
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);
@@ -92,8 +95,14 @@ private:
     void sleep_until_interrupt();
     // Cycles until the timer's next match if that ends the slice within `budget`; 0 otherwise.
     uint64_t cycles_to_timer(uint64_t budget) const;
-    void await_timer_line();  // at the match: until the ISS's MTIP agrees with the CLINT
-    void run_firmware();      // from the reset pc until the core halts
+    void await_timer_line();
+    // After a wait that resumed this core: the rest of the instant goes first (core_gate.h).
+    void resume_in_order() {
+        if (p_.gate) p_.gate->pass(p_.gate_key);
+    }
+    void
+    sync();  // qk_.sync(), then resume_in_order() if it waited  // at the match: until the ISS's MTIP agrees with the CLINT
+    void run_firmware();  // from the reset pc until the core halts
     // Simulated time the debugger held this core (a wait in before_slice/after_access) becomes
     // stall cycles, so the core's cycle count keeps up with SystemC time.
     void add_held_cycles(const sc_core::sc_time &since);
