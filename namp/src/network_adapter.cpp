@@ -178,14 +178,20 @@ void network_adapter::send_packet(noc::packet pkt) {
     port_.send(std::move(pkt));
 }
 
-std::vector<tlm::tlm_initiator_socket<32> *> network_adapter::bus_masters() {
-    std::vector<tlm::tlm_initiator_socket<32> *> m = {&master.socket, &dma_->port.socket};
+std::vector<bus_port *> network_adapter::bus_ports() {
+    std::vector<bus_port *> m = {&master, &dma_->port};
     if (namp_) {
-        m.push_back(&namp_->init.port.socket);
-        m.push_back(&namp_->target.port.socket);
+        m.push_back(&namp_->init.port);
+        m.push_back(&namp_->target.port);
     }
-    if (vif_) m.push_back(&vif_->port.socket);
-    if (osqm_) m.push_back(&osqm_->port.socket);
+    if (vif_) m.push_back(&vif_->port);
+    if (osqm_) m.push_back(&osqm_->port);
+    return m;
+}
+
+std::vector<tlm::tlm_initiator_socket<32> *> network_adapter::bus_masters() {
+    std::vector<tlm::tlm_initiator_socket<32> *> m;
+    for (bus_port *p : bus_ports()) m.push_back(&p->socket);
     return m;
 }
 

@@ -62,8 +62,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         jit_pool_.reset(rv_jit_pool_create());  // null without a JIT: each core then does without
         out.jit_pool = jit_pool_.get();
     }
-    gate_ = std::make_unique<tiles::core_gate>(
-        "core_gate", config.mesh_width * config.mesh_height * config.tile.cores);
+    gate_ = std::make_unique<tiles::tie_gate>("tie_gate");
     out.gate = gate_.get();
     for (unsigned y = 0; y < config.mesh_height; ++y) {
         for (unsigned x = 0; x < config.mesh_width; ++x) {
@@ -125,7 +124,12 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         namp::network_adapter &na = *adapters_.back();
         t->attach_device(na.regs, TILE_NA_BASE, TILE_NA_SIZE, "network_adapter");
         t->attach_device(na.rma, RMA_BASE, RMA_SIZE, "rma_window");
-        for (auto *m : na.bus_masters()) t->bind_master(*m);
+        const std::vector<namp::bus_port *> ports = na.bus_ports();
+        for (unsigned i = 0; i < ports.size(); ++i) {
+            t->bind_master(ports[i]->socket);
+            ports[i]->set_gate(gate_.get(),
+                               tiles::tie_gate::key(tiles::tie_gate::bus_master, g.id, i));
+        }
         for (unsigned c = 0; c < na.irq.size(); ++c) na.irq[c].bind(t->external_irq(c));
         na.set_observer(namp_log_.get());
     }

@@ -11,6 +11,8 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "tiles/tie_gate.h"
+
 namespace namp {
 
 class bus_port : public sc_core::sc_module {
@@ -37,6 +39,13 @@ public:
         return rmw(addr, false, n, 0, atomic, old, ok);
     }
 
+    // The tie rule (tiles/tie_gate.h): every transaction waits its turn among the bus masters
+    // that act in the same instant. Null: SystemC's order (unit tests of a component alone).
+    void set_gate(tiles::tie_gate *gate, uint64_t key) {
+        gate_ = gate;
+        gate_key_ = key;
+    }
+
     uint64_t accesses() const { return accesses_; }
     uint64_t atomics() const { return atomics_; }
 
@@ -52,6 +61,8 @@ private:
     std::vector<std::unique_ptr<tlm::tlm_generic_payload>> payloads_;
     std::vector<tlm::tlm_generic_payload *> free_;
     uint64_t accesses_ = 0, atomics_ = 0;
+    tiles::tie_gate *gate_ = nullptr;
+    uint64_t gate_key_ = 0;
 };
 
 }  // namespace namp

@@ -57,6 +57,7 @@ public:
     uint32_t irq_pending() const;
     // every bus master port of the adapter, to bind to the tile bus
     std::vector<tlm::tlm_initiator_socket<32> *> bus_masters();
+    std::vector<bus_port *> bus_ports();  // the same masters, in the same order
     const dma_engine &dma() const { return *dma_; }
     const namp_unit *namp() const { return namp_.get(); }  // null without NAMP
     void set_observer(namp_observer *o) {  // the event log's view of the NAMP (null: none)

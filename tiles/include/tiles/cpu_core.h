@@ -14,7 +14,7 @@
 
 #include "iss/rv32.h"
 #include "iss/rv32_debug.h"
-#include "tiles/core_gate.h"
+#include "tiles/tie_gate.h"
 #include "tiles/core_debug_if.h"
 #include "tiles/initiator_id.h"
 #include "tiles/run_control_if.h"
@@ -56,8 +56,8 @@ public:
         trace::tracer *tracer = nullptr;  // null: no timeline trace (--trace not given)
         trace::event_log *log = nullptr;  // null: no instruction/event log (--log not given)
         semihosting *semihost = nullptr;  // null: semihosting off (the ebreak traps)
-        core_gate *gate = nullptr;        // the cores' tie rule (null: SystemC's order, unit tests)
-        unsigned gate_key = 0;            // this core's place in it: its index over all tiles
+        tie_gate *gate = nullptr;         // the tie rule (null: SystemC's order, unit tests)
+        uint64_t gate_key = 0;            // this core's place in it (tie_gate::key)
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);
@@ -96,7 +96,7 @@ private:
     // Cycles until the timer's next match if that ends the slice within `budget`; 0 otherwise.
     uint64_t cycles_to_timer(uint64_t budget) const;
     void await_timer_line();
-    // After a wait that resumed this core: the rest of the instant goes first (core_gate.h).
+    // After a wait that resumed this core: the rest of the instant goes first (tie_gate.h).
     void resume_in_order() {
         if (p_.gate) p_.gate->pass(p_.gate_key);
     }

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <tlm>
 
-#include "tiles/core_gate.h"
+#include "tiles/tie_gate.h"
 
 namespace tiles {
 
@@ -12,8 +12,8 @@ struct initiator_id : tlm::tlm_extension<initiator_id> {
     unsigned core = 0;            // index of the core in its tile (= mhartid)
     uint64_t core_cycles = 0;     // the core's cycle count when it issued the access
     bool halt_requested = false;  // set by a device: the core must stop after this access
-    core_gate *gate = nullptr;    // the cores' tie rule (null: none)
-    unsigned gate_key = 0;        // the core's place in it
+    tie_gate *gate = nullptr;     // the tie rule (null: none)
+    uint64_t gate_key = 0;        // the core's place in it
 
     tlm::tlm_extension_base *clone() const override { return new initiator_id(*this); }
     void copy_from(const tlm::tlm_extension_base &other) override {
@@ -29,7 +29,7 @@ inline initiator_id *find_initiator(tlm::tlm_generic_payload &trans) {
 }
 
 // A target that waited for the initiator's time inside b_transport: if a core issued the access,
-// the rest of the instant goes first (core_gate.h), as when the core synchronizes itself.
+// the rest of the instant goes first (tie_gate.h), as when the core synchronizes itself.
 inline void resume_initiator(tlm::tlm_generic_payload &trans) {
     if (initiator_id *id = find_initiator(trans); id && id->gate) id->gate->pass(id->gate_key);
 }

@@ -32,7 +32,7 @@ public:
         trace::tracer *tracer = nullptr;      // the timeline every core records into (--trace)
         trace::event_log *log = nullptr;      // the instruction and event log (--log)
         rv_jit_pool *jit_pool = nullptr;  // translated code the cores share (null: each its own)
-        core_gate *gate = nullptr;        // the cores' tie rule (null: SystemC's order)
+        tie_gate *gate = nullptr;         // the tie rule of bus masters and cores (null: SystemC's)
         int semihosting_root = -1;        // semihosting's directory (-1: semihosting off)
         uint64_t semihosting_epoch = 0;   // SYS_TIME at simulated time 0
     };

@@ -86,7 +86,7 @@ private:
         ~fd_owner();
     } semihosting_root_;                      // semihosting.root, opened once for every core
     std::unique_ptr<status_line> status_;     // --progress; console lines pass through it
-    std::unique_ptr<tiles::core_gate> gate_;  // the cores' tie rule; before the tiles
+    std::unique_ptr<tiles::tie_gate> gate_;   // the tie rule of masters and cores; before the tiles
     std::unique_ptr<event_noise> noise_;      // host.event_noise
     std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
     std::ofstream console_log_;
