@@ -189,12 +189,6 @@ std::vector<bus_port *> network_adapter::bus_ports() {
     return m;
 }
 
-std::vector<tlm::tlm_initiator_socket<32> *> network_adapter::bus_masters() {
-    std::vector<tlm::tlm_initiator_socket<32> *> m;
-    for (bus_port *p : bus_ports()) m.push_back(&p->socket);
-    return m;
-}
-
 // ---- interrupt line ----
 
 uint32_t network_adapter::irq_pending() const {

@@ -19,11 +19,7 @@ constexpr uint32_t version = (1u << 16) | 0u;
 
 void network_adapter::b_transport_regs(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     // Synchronize first: the access takes effect at the initiator's time, as the NoC sees it.
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-        tiles::resume_initiator(trans);
-    }
+    tiles::sync_to_initiator(trans, delay);
     ++stats_.register_accesses;
     const uint64_t addr = trans.get_address();
     bool ok = trans.get_data_length() == 4 && (addr & 3) == 0 && !trans.get_byte_enable_ptr() &&

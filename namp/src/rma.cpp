@@ -10,11 +10,7 @@
 namespace namp {
 
 void network_adapter::b_transport_rma(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-        tiles::resume_initiator(trans);
-    }
+    tiles::sync_to_initiator(trans, delay);
     const uint32_t off = uint32_t(trans.get_address());  // relative to RMA_BASE
     const unsigned len = trans.get_data_length();
     const unsigned tile = off >> RMA_TILE_SHIFT;

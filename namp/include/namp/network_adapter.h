@@ -8,7 +8,7 @@
 // network_adapter.cpp (NoC sink, sending, IRQ line); child modules: the data engine (dma_engine,
 // the one packetizer, for the user DMA slots and the NAMP) and, when enabled, the NAMP
 // (namp_unit: slots, initiator, target). Each part that accesses tile memory has its own bus
-// master port; bus_masters() lists them for binding to the tile bus.
+// master port; bus_ports() lists them for binding to the tile bus.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -56,8 +56,7 @@ public:
     const na_config &cfg() const { return cfg_; }
     uint32_t irq_pending() const;
     // every bus master port of the adapter, to bind to the tile bus
-    std::vector<tlm::tlm_initiator_socket<32> *> bus_masters();
-    std::vector<bus_port *> bus_ports();  // the same masters, in the same order
+    std::vector<bus_port *> bus_ports();
     const dma_engine &dma() const { return *dma_; }
     const namp_unit *namp() const { return namp_.get(); }  // null without NAMP
     void set_observer(namp_observer *o) {  // the event log's view of the NAMP (null: none)

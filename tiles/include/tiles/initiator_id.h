@@ -28,9 +28,13 @@ inline initiator_id *find_initiator(tlm::tlm_generic_payload &trans) {
     return ext;
 }
 
-// A target that waited for the initiator's time inside b_transport: if a core issued the access,
-// the rest of the instant goes first (tie_gate.h), as when the core synchronizes itself.
-inline void resume_initiator(tlm::tlm_generic_payload &trans) {
+// For a target that acts at the initiator's time: waits out the annotated delay inside
+// b_transport (it is then zero) and, if a core issued the access, lets the rest of the instant go
+// first (tie_gate.h), as when the core synchronizes itself.
+inline void sync_to_initiator(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+    if (delay == sc_core::SC_ZERO_TIME) return;
+    sc_core::wait(delay);
+    delay = sc_core::SC_ZERO_TIME;
     if (initiator_id *id = find_initiator(trans); id && id->gate) id->gate->pass(id->gate_key);
 }
 
