@@ -29,11 +29,11 @@ direction opposite(direction d) {
 router::router(sc_core::sc_module_name name, unsigned x, unsigned y, unsigned planes,
                unsigned vcs_per_plane)
     : sc_module(name), x_(x), y_(y), planes_(planes) {
+    if (vcs_per_plane > channel_count)
+        SC_REPORT_ERROR("noc/config", "more virtual channels per plane than channels");
     for (unsigned pl = 0; pl < planes; ++pl)
         for (unsigned d = 0; d < direction_count; ++d) {
             router_plane &p = planes_[pl];
-            p.inputs[d].resize(vcs_per_plane);
-            p.outputs[d].resize(vcs_per_plane);
             for (unsigned v = 0; v < vcs_per_plane; ++v)
                 p.outputs[d][v].order = detail::resource_order(x, y, d, pl, v);
         }

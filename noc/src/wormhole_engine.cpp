@@ -294,9 +294,10 @@ void wormhole_engine::try_cross(flight *f, size_t p) {
 
     input_vc_state &buf = input_buffer(*f, p);
     const unsigned wire = f->ports[p].wire;
-    while (!buf.residents.empty() && buf.residents.front().tail_out >= 0 &&
-           buf.residents.front().tail_out + wire <= now_)
-        buf.residents.pop_front();
+    auto gone = buf.residents.begin();  // those whose last credit is back
+    while (gone != buf.residents.end() && gone->tail_out >= 0 && gone->tail_out + wire <= now_)
+        ++gone;
+    buf.residents.erase(buf.residents.begin(), gone);
 
     const unsigned depth = cfg_.buffer_depth;
     const unsigned used = occupancy(buf, wire, now_);

@@ -5,9 +5,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
+#include <boost/container/small_vector.hpp>
 #include <systemc>
+
+#include "noc/config.h"
 
 namespace noc {
 
@@ -37,13 +39,17 @@ struct waiting_head {
 };
 
 struct input_vc_state {
-    std::deque<buffer_resident> residents;
+    // A few packets at most (the buffer holds buffer_depth flits), kept inline: the engine looks
+    // at them on every crossing, and on a large mesh a separate block per buffer is a cache miss
+    // each time (boost's small_vector: inline up to 4, on the heap beyond).
+    boost::container::small_vector<buffer_resident, 4> residents;
     waiting_head credit_waiter;  // at most one: the owner of the upstream output VC
 };
 
 struct output_vc_state {
     detail::flight *owner = nullptr;  // wormhole: held from head grant until tail departure
-    std::vector<waiting_head> waiters;
+    // at most one head per input port (its buffer is a FIFO): inline, as input_vc_state's residents
+    boost::container::small_vector<waiting_head, direction_count> waiters;
     unsigned last_granted_input = direction_count - 1;  // round-robin pointer
     bool arbitration_due = false;  // an arbitration of this cycle's requests is on the agenda
     uint64_t order = 0;            // this VC's place in the tie order (agenda.h, resource_order)
@@ -54,10 +60,11 @@ struct link_state {
     uint64_t flits = 0;      // flits carried since the last statistics reset
 };
 
-// Everything of one physical network at this router.
+// Everything of one physical network at this router, in one block: [port][vc], the VCs the
+// plane has first (a plane has at most channel_count).
 struct router_plane {
-    std::array<std::vector<input_vc_state>, direction_count> inputs;    // [port][vc]
-    std::array<std::vector<output_vc_state>, direction_count> outputs;  // [port][vc]
+    std::array<std::array<input_vc_state, channel_count>, direction_count> inputs;
+    std::array<std::array<output_vc_state, channel_count>, direction_count> outputs;
     std::array<link_state, direction_count> output_links;               // local = ejection link
     link_state injection_link;                                          // tile -> local input
 };
