@@ -103,8 +103,8 @@ private:
     void resume_in_order() {
         if (p_.gate) p_.gate->pass(p_.gate_key);
     }
-    void
-    sync();  // qk_.sync(), then resume_in_order() if it waited  // at the match: until the ISS's MTIP agrees with the CLINT
+    // qk_.sync(), then resume_in_order() if it waited.
+    void sync();
     void run_firmware();  // from the reset pc until the core halts
     // Simulated time the debugger held this core (a wait in before_slice/after_access) becomes
     // stall cycles, so the core's cycle count keeps up with SystemC time.
