@@ -65,8 +65,8 @@ struct link_state {
 struct router_plane {
     std::array<std::array<input_vc_state, channel_count>, direction_count> inputs;
     std::array<std::array<output_vc_state, channel_count>, direction_count> outputs;
-    std::array<link_state, direction_count> output_links;               // local = ejection link
-    link_state injection_link;                                          // tile -> local input
+    std::array<link_state, direction_count> output_links;  // local = ejection link
+    link_state injection_link;                             // tile -> local input
 };
 
 class router : public sc_core::sc_module {
