@@ -2,7 +2,7 @@
 """The migration claim (`scripts/ps-bench --check`): the measured mean ratios lie in their bands
 of docs/namp-ps-bench.md, and the checker is two-sided: with one documented ratio moved just
 outside its band, up and then down, it fails on the same measurement (--measured: the runs are
-made once).
+made once); a --measured file that is not a measurement is refused with a message.
 
 claim.py ROOT BUILD VP FIRMWARE_DIR
 """
@@ -41,6 +41,18 @@ def main():
             ok = rc == want
             fails += not ok
             print(f"{'ok' if ok else 'FAIL'}: documented ratio {value:.3f} {shift:+.3f}: exit {rc} (want {want})")
+            if not ok:
+                print(out[-1500:])
+        # a measurement file that is not one (empty, or without every ratio): a clear error, exit 2
+        for name, content in (("empty.json", ""),
+                              ("partial.json", '[{"scenario": 1, "method": 4, "mean": 0.9}]')):
+            bad = os.path.join(d, name)
+            with open(bad, "w") as f:
+                f.write(content)
+            rc, out = check(root, build, vp, fw, os.path.join(root, "docs", "namp-ps-bench.md"), bad, False)
+            ok = rc == 2 and "--measured" in out and "Traceback" not in out
+            fails += not ok
+            print(f"{'ok' if ok else 'FAIL'}: --measured {name}: exit {rc} (want 2 and a message)")
             if not ok:
                 print(out[-1500:])
     return 1 if fails else 0
