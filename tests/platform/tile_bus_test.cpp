@@ -1,10 +1,12 @@
 // Tile bus arbitration (tiles/tile_bus.h): first come first served in simulated time, occupancy
-// per word, bursts, and a calendar that serves time-decoupled masters in time order.
+// per word, bursts, a calendar that serves time-decoupled masters in time order, and a core's
+// access booked at its own time.
 #include <functional>
 
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "tiles/initiator_id.h"
 #include "tiles/sram.h"
 #include "tiles/tile_bus.h"
 
@@ -17,6 +19,13 @@ struct master : sc_core::sc_module {
     explicit master(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
     // One read of `words` words issued with annotated time `offset`; returns its delay.
     sc_core::sc_time read(uint32_t addr, unsigned words, sc_core::sc_time offset) {
+        const sc_core::sc_time issued = sc_core::sc_time_stamp() + offset;
+        return read_until(addr, words, offset, nullptr) - issued;
+    }
+    // The same, as a core (with its initiator extension) if `core` is given; returns the absolute
+    // time the access ends (the bus may wait for the core's time inside the call).
+    sc_core::sc_time read_until(uint32_t addr, unsigned words, sc_core::sc_time offset,
+                                tiles::initiator_id *core) {
         uint32_t buf[64];
         tlm::tlm_generic_payload t;
         t.set_command(tlm::TLM_READ_COMMAND);
@@ -25,10 +34,12 @@ struct master : sc_core::sc_module {
         t.set_data_length(4 * words);
         t.set_streaming_width(4 * words);
         t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        if (core) t.set_extension(core);
         sc_core::sc_time delay = offset;
         socket->b_transport(t, delay);
+        if (core) t.clear_extension(core);
         EXPECT_TRUE(t.is_response_ok());
-        return delay - offset;
+        return sc_core::sc_time_stamp() + delay;
     }
 };
 
@@ -77,6 +88,24 @@ TEST(TileBus, TimeDecoupledMasterAheadDoesNotBlockAnEarlierAccess) {
         EXPECT_EQ(t.b.read(0x80000200u, 10, period * 95.0), period * (6.0 + 10.0));
         EXPECT_EQ(t.bus.wait_cycles(), 6u);
     });
+}
+
+TEST(TileBus, ACoresAccessIsBookedAtItsTimeAfterTheMastersBeforeIt) {
+    bench t;
+    tiles::initiator_id core;  // no tie gate: a unit test has no simultaneous masters
+    sc_core::sc_time core_done, burst_done;
+    // The core reaches the bus at time 0 with 100 cycles of run-ahead; a 60-word burst starts at
+    // cycle 50. Booked when the core's thread got there, the core took [100, 101) and pushed the
+    // burst behind it; at the core's time the burst [50, 110) is already booked and the core waits.
+    sc_core::sc_spawn([&] { core_done = t.a.read_until(0x80000000u, 1, period * 100.0, &core); });
+    sc_core::sc_spawn([&] {
+        sc_core::wait(period * 50.0);
+        burst_done = t.b.read_until(0x80000100u, 60, sc_core::SC_ZERO_TIME, nullptr);
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(burst_done, period * 110.0);
+    EXPECT_EQ(core_done, period * 111.0);  // 10 cycles of wait, then the SRAM's one
+    EXPECT_EQ(t.bus.wait_cycles(), 10u);
 }
 
 TEST(TileBus, ZeroWordCyclesMeansAFreeBus) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tiles/initiator_id.h"
+
 namespace tiles {
 
 tile_bus::tile_bus(sc_core::sc_module_name name, unsigned word_cycles,
@@ -36,10 +38,9 @@ int tile_bus::decode(uint64_t addr, unsigned len) const {
     return -1;
 }
 
-// First come first served in simulated time: masters run time-decoupled (a core's access may
-// arrive with a time ahead of a DMA burst issued later in host order), so the bus keeps a calendar
-// of granted intervals and grants each transaction the first free gap at or after its arrival.
-// Only annotated delays change, so no process waits here and the order is deterministic.
+// First come first served in simulated time: a burst's grant may lie ahead of a transaction booked
+// after it, so the bus keeps a calendar of granted intervals and grants each transaction the first
+// free gap at or after its arrival. Only the annotated delay changes here.
 void tile_bus::arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time arrival = now + delay;
@@ -70,6 +71,10 @@ void tile_bus::arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time
 
 void tile_bus::b_transport(int, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     ++transactions_;
+    // A core's access is booked at its own time, after the tie rule, like a bus master's: booked
+    // at now + run-ahead, it went before the masters that act in between, so where the core last
+    // synchronized decided who got the bus (docs/timing.md, "Ties").
+    if (find_initiator(trans)) sync_to_initiator(trans, delay);
     arbitrate(trans, delay);
     const uint64_t addr = trans.get_address();
     const int dev = decode(addr, trans.get_data_length());

@@ -6,10 +6,11 @@
 // Arbitration (docs/architecture.md, "Tile bus"): one transaction at a time, first come first
 // served in simulated time. A transaction of n 32-bit words occupies the bus for n * word_cycles
 // (at least one cycle) from the time it is granted: the first free gap at or after its arrival
-// time (its annotated time; the bus keeps a calendar of granted intervals because masters run
-// time-decoupled). The wait is added to the transaction's annotated delay, and a burst adds
-// (n - 1) * word_cycles to the device's latency. Cores reach the SRAM through their own
-// port (DMI) and are not arbitrated there; their device accesses are.
+// time (the bus keeps a calendar of granted intervals: a burst's grant may lie ahead of a later
+// booking). A core's access is booked at its own time, after the tie rule. The wait is added to
+// the transaction's annotated delay, and a burst adds (n - 1) * word_cycles to the device's
+// latency. Cores reach the SRAM through their own port (DMI) and are not arbitrated there; their
+// device accesses are.
 #pragma once
 #include <cstdint>
 #include <utility>
