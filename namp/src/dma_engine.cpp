@@ -74,6 +74,7 @@ int dma_engine::next_context(unsigned &rr, Ready ready) const {
 void dma_engine::reader_thread() {
     const uint32_t max_bytes = (geo_.max_packet_flits - dma_overhead_flits) * 4;
     for (;;) {
+        port.wait_turn();  // transfers submitted in this instant are seen
         const int pick =
             next_context(read_rr_, [](const dma_context &c) { return c.wants_read(); });
         if (pick < 0) {
@@ -157,6 +158,7 @@ bool dma_engine::read_source(const dma_job &j, uint32_t off, uint32_t n) {
 
 void dma_engine::injector_thread() {
     for (;;) {
+        port.wait_turn();  // packets pushed in this instant are seen
         const int pick =
             next_context(inject_rr_, [](const dma_context &c) { return c.has_packet(); });
         if (pick < 0) {

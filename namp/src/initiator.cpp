@@ -163,6 +163,7 @@ void initiator::egress_thread() {
             serve_ps(job);
             continue;
         }
+        port.wait_turn();  // inputs applied in this instant go first
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         const int pick = arbitrate(now);
         if (pick < 0) {

@@ -80,4 +80,26 @@ TEST(TieGate, MastersThenCoresInKeyOrderWhateverSystemCsOrder) {
     }
 }
 
+// Two threads with the same key (two FSMs of one component on one bus port), spawned in the
+// reverse of their names' order: every round they go in the order of their names.
+TEST(TieGate, ThreadsSharingAKeyGoInTheOrderOfTheirNames) {
+    tie_gate gate("gate");
+    std::vector<std::string> order(rounds);
+    const uint64_t key = tie_gate::key(tie_gate::bus_master, 0, 0);
+    for (const char *name : {"zeta", "alpha"}) {
+        sc_core::sc_spawn(
+            [&, name] {
+                for (unsigned i = 0; i < rounds; ++i) {
+                    wait(period * 3.0);
+                    gate.pass(key);
+                    order[i] += name[0];
+                }
+            },
+            name);
+    }
+    vp::event_noise noise("noise", 5, period);
+    sc_core::sc_start(period * 3.0 * double(rounds + 1));
+    for (unsigned i = 0; i < rounds; ++i) EXPECT_EQ(order[i], "az") << "round " << i;
+}
+
 }  // namespace

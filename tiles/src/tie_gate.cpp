@@ -1,6 +1,7 @@
 #include "tiles/tie_gate.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tiles {
 
@@ -20,7 +21,7 @@ void tie_gate::pass(uint64_t key) {
     }
     sc_core::sc_event *ev = free_.back();
     free_.pop_back();
-    waiting_.push_back({key, ev});
+    waiting_.push_back({key, sc_core::sc_get_current_process_handle().name(), ev});
     if (!armed_) {
         armed_ = true;
         kick_.notify(sc_core::SC_ZERO_TIME);
@@ -38,8 +39,11 @@ void tie_gate::release() {
         kick_.notify(sc_core::SC_ZERO_TIME);
         return;
     }
-    std::stable_sort(waiting_.begin(), waiting_.end(),
-                     [](const waiter &a, const waiter &b) { return a.key < b.key; });
+    // Threads that share a key (two FSMs of one adapter component on its bus port) go in the
+    // order of their names, which the elaboration fixes.
+    std::sort(waiting_.begin(), waiting_.end(), [](const waiter &a, const waiter &b) {
+        return a.key != b.key ? a.key < b.key : std::strcmp(a.process, b.process) < 0;
+    });
     const uint64_t cls = waiting_.front().key & ~(core - 1);
     size_t n = 0;
     while (n < waiting_.size() && (waiting_[n].key & ~(core - 1)) == cls)

@@ -25,7 +25,8 @@ public:
 
     // Called by a thread that is about to act in this instant (or has just resumed in it):
     // returns once nothing but gated threads is left to do at this time and every waiting thread
-    // of a lower class, or of the same class with a lower key, has gone.
+    // of a lower class, or of the same class with a lower key, has gone. Threads with the same
+    // key go in the order of their process names.
     void pass(uint64_t key);
 
 private:
@@ -33,6 +34,7 @@ private:
 
     struct waiter {
         uint64_t key;
+        const char *process;  // the waiting thread's name: the order among equal keys
         sc_core::sc_event *event;
     };
     std::vector<waiter> waiting_;
