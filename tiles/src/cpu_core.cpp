@@ -276,7 +276,13 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     const sc_time done = sc_core::sc_time_stamp() + delay;
     const uint64_t latency = done > issued ? uint64_t((done - issued) / p_.clock_period) : 0;
     qk_.set(delay);
-    sync();
+    // When nothing else can act before the access ends (no event up to then, nothing pending
+    // now), waiting would only move SystemC's clock: the core keeps the latency as run-ahead,
+    // the same simulation with one context switch less (docs/timing.md "Loosely-timed execution").
+    // Not when the access stopped the run: the wait is where the core stops then.
+    if (!p_.skip_idle_sync || sc_core::sc_get_simulator_status() != sc_core::SC_SIM_OK ||
+        sc_core::sc_time_to_pending_activity() <= delay)
+        sync();
     accounted_cycles_ += latency;
     *extra = uint32_t(latency);
     // A compare written at or before mtime raised the timer at once, one written later cleared

@@ -405,6 +405,7 @@ platform_config config_builder::build() const {
     c.checkpoints = unsigned(get("host.checkpoints").get<uint64_t>());
     c.checkpoint_interval = get("host.checkpoint_interval").get<uint64_t>();
     c.event_noise = uint32_t(get("host.event_noise").get<uint64_t>());
+    c.skip_idle_sync = get("host.skip_idle_sync").get<bool>();
     c.effective = doc_;
     c.effective.erase("host");
     return c;

@@ -307,6 +307,10 @@ const std::vector<config_key> &config_schema() {
          "seed of a process that only adds SystemC events at pseudo-random cycles (0: none), to "
          "check that a run does not depend on SystemC's order among simultaneous processes "
          "(docs/timing.md, \"Ties\")"},
+        {"host.skip_idle_sync", vk::boolean, 0, 1, true, "",
+         "a core whose device access ends before anything else is due keeps the access's latency "
+         "as run-ahead instead of waiting for it: the same simulation with fewer context switches "
+         "(false: the core waits after every access; docs/timing.md, \"Loosely-timed execution\")"},
     };
     return schema;
 }

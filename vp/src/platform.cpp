@@ -64,6 +64,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
     }
     gate_ = std::make_unique<tiles::tie_gate>("tie_gate");
     out.gate = gate_.get();
+    out.skip_idle_sync = config.skip_idle_sync;
     for (unsigned y = 0; y < config.mesh_height; ++y) {
         for (unsigned x = 0; x < config.mesh_width; ++x) {
             tiles::tile_geometry g;

@@ -58,6 +58,9 @@ public:
         semihosting *semihost = nullptr;  // null: semihosting off (the ebreak traps)
         tie_gate *gate = nullptr;         // the tie rule (null: SystemC's order, unit tests)
         uint64_t gate_key = 0;            // this core's place in it (tie_gate::key)
+        // After a device access that ends before anything else is due, keep its latency as
+        // run-ahead instead of waiting (false: wait after every access, the reference).
+        bool skip_idle_sync = true;
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);

@@ -33,6 +33,7 @@ public:
         trace::event_log *log = nullptr;      // the instruction and event log (--log)
         rv_jit_pool *jit_pool = nullptr;  // translated code the cores share (null: each its own)
         tie_gate *gate = nullptr;         // the tie rule of bus masters and cores (null: SystemC's)
+        bool skip_idle_sync = true;       // host.skip_idle_sync (cpu_core::params)
         int semihosting_root = -1;        // semihosting's directory (-1: semihosting off)
         uint64_t semihosting_epoch = 0;   // SYS_TIME at simulated time 0
     };

@@ -62,6 +62,7 @@ struct platform_config {
     unsigned checkpoints = 32;                // host.checkpoints: reverse execution (0: off)
     uint64_t checkpoint_interval = 50000000;  // host.checkpoint_interval
     uint32_t event_noise = 0;                 // host.event_noise: seed, 0 = off (vp/event_noise.h)
+    bool skip_idle_sync = true;               // host.skip_idle_sync (tiles::cpu_core)
     // The validated document for the statistics: all of it but host.*, which cannot change what
     // is simulated, so the statistics of one simulation do not depend on how the host ran it.
     nlohmann::ordered_json effective;
