@@ -28,7 +28,7 @@ tlm::tlm_generic_payload &bus_port::take_payload(tlm::tlm_command cmd, uint32_t 
 
 bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len) {
     ++accesses_;
-    if (gate_) gate_->pass(gate_key_);
+    wait_turn();
     tlm::tlm_generic_payload &t = take_payload(cmd, addr, data, len);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(t, delay);
@@ -58,7 +58,7 @@ bool bus_port::rmw(uint32_t addr, bool cas, uint32_t operand, uint32_t compare, 
         return write_word(addr, cas ? operand : old + operand);
     }
     ++accesses_;
-    if (gate_) gate_->pass(gate_key_);
+    wait_turn();
     tiles::atomic_ext ext;
     ext.kind = cas ? tiles::atomic_ext::op::cas : tiles::atomic_ext::op::fetch_add;
     ext.compare = compare;

@@ -46,10 +46,10 @@ public:
         gate_key_ = key;
     }
 
-    // Waits, without an access, for this port's turn in the instant (the tie rule): for a thread
-    // that decides from state other threads may change in the same instant (which context to
-    // serve, which member's step is due), so that what they do in it is seen first, whatever
-    // SystemC's order (docs/timing.md "Ties").
+    // Waits for this port's turn in the instant (the tie rule), as every transaction does first.
+    // Called alone by a thread that decides from state other threads may change in the same
+    // instant (which context to serve, which member's step is due), so that what they do in it
+    // is seen first, whatever SystemC's order (docs/timing.md "Ties").
     void wait_turn() {
         if (gate_) gate_->pass(gate_key_);
     }

@@ -98,6 +98,7 @@ private:
     void sleep_until_interrupt();
     // Cycles until the timer's next match if that ends the slice within `budget`; 0 otherwise.
     uint64_t cycles_to_timer(uint64_t budget) const;
+    // At a timer match or a compare written: until the ISS's MTIP agrees with the CLINT.
     void await_timer_line();
     // After a wait that resumed this core: the rest of the instant goes first (tie_gate.h).
     void resume_in_order() {
