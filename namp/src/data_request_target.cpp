@@ -17,12 +17,10 @@ bool network_adapter::in_local_sram(uint32_t addr, uint32_t len) const {
 
 void network_adapter::target_thread() {
     for (;;) {
-        while (requests_.empty()) sc_core::wait(request_event_);
-        noc::packet pkt = std::move(requests_.front());
-        requests_.pop_front();
-        sc_core::wait(cycles(cfg_.packet_cycles));
-        serve(pkt);
-        request_flits_ -= pkt.flits();
+        requests_.take(request_);
+        serve(request_);
+        request_flits_ -= request_.flits();
+        request_ = noc::packet{};
         const unsigned c = noc::index_of(noc::channel::data_request);
         if (refused_[c]) {
             refused_[c] = false;

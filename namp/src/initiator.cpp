@@ -32,7 +32,8 @@ initiator::initiator(sc_core::sc_module_name name, const na_config &cfg, const n
       stats_(stats),
       period_(clock_period),
       finished_(std::move(finished)),
-      rng_(0x9E3779B9u ^ (geo.tile_id * 0x85EBCA6Bu)) {
+      rng_(0x9E3779B9u ^ (geo.tile_id * 0x85EBCA6Bu)),
+      in_(cycles(cfg.namp.ingress_cycles)) {
     arbitration = cfg.namp.arbitration;
     SC_THREAD(egress_thread);
     SC_THREAD(ingress_thread);
@@ -417,26 +418,18 @@ void initiator::step_finalize(slot &s) {
 
 void initiator::response(noc::packet pkt) {
     if (pkt.payload.empty()) return;
-    in_.push_back({input_kind::response, NAMP_MSG_TAG(pkt.payload[0]), std::move(pkt.payload)});
-    in_event_.notify(sc_core::SC_ZERO_TIME);
+    in_.push({input_kind::response, NAMP_MSG_TAG(pkt.payload[0]), std::move(pkt.payload)});
 }
 
 void initiator::dma_completion(unsigned tag, bool error) {
-    in_.push_back({error ? input_kind::dma_error : input_kind::dma_done, tag, {}});
-    in_event_.notify(sc_core::SC_ZERO_TIME);
+    in_.push({error ? input_kind::dma_error : input_kind::dma_done, tag, {}});
 }
 
-void initiator::dma_read_failed(unsigned tag) {
-    in_.push_back({input_kind::dma_read_error, tag, {}});
-    in_event_.notify(sc_core::SC_ZERO_TIME);
-}
+void initiator::dma_read_failed(unsigned tag) { in_.push({input_kind::dma_read_error, tag, {}}); }
 
 void initiator::ingress_thread() {
     for (;;) {
-        while (in_.empty()) sc_core::wait(in_event_);
-        cur_ = std::move(in_.front());
-        in_.pop_front();
-        sc_core::wait(cycles(cfg_.namp.ingress_cycles));
+        in_.take(cur_);
         ++stats_.namp_ingress_steps;
         apply(cur_);
         if (!ps_replies_.empty()) flush_ps_replies();

@@ -26,21 +26,16 @@ namp_target::namp_target(sc_core::sc_module_name name, const na_config &cfg, con
       out_(out),
       stats_(stats),
       events_(events),
-      period_(clock_period) {
+      period_(clock_period),
+      queue_(cycles(cfg.namp.target_cycles)) {
     SC_THREAD(thread);
 }
 
-void namp_target::request(noc::packet pkt) {
-    queue_.push_back(std::move(pkt));
-    event_.notify(sc_core::SC_ZERO_TIME);
-}
+void namp_target::request(noc::packet pkt) { queue_.push(std::move(pkt)); }
 
 void namp_target::thread() {
     for (;;) {
-        while (queue_.empty()) sc_core::wait(event_);
-        cur_ = std::move(queue_.front());
-        queue_.pop_front();
-        sc_core::wait(cycles(cfg_.namp.target_cycles));
+        queue_.take(cur_);
         ++stats_.namp_target_steps;
         switch (message_sub(cur_)) {
         case NAMP_MSG_ALLOC_REQ: serve_alloc(cur_); break;

@@ -28,7 +28,8 @@ network_adapter::network_adapter(sc_core::sc_module_name name, const na_config &
       period_(clock_period),
       buffers_{noc_buffer(channel::control_request, cfg.rx_buffer_flits),
                noc_buffer(channel::control_response, cfg.rx_buffer_flits)},
-      slots_(cfg.dma_slots) {
+      slots_(cfg.dma_slots),
+      requests_(cycles(cfg.packet_cycles)) {
     if (cfg.dma_slots < 1 || cfg.dma_slots > NA_DMA_MAX_SLOTS)
         SC_REPORT_ERROR(this->name(), "na.dma_slots must be 1..128");
     if (geo.max_packet_flits < 4)
@@ -115,10 +116,7 @@ void network_adapter::deliver(noc::packet pkt) {
         buffers_[c].rx_deliver(std::move(pkt));
         update_irq();
         break;
-    case channel::data_request:
-        requests_.push_back(std::move(pkt));
-        request_event_.notify(sc_core::SC_ZERO_TIME);
-        break;
+    case channel::data_request: requests_.push(std::move(pkt)); break;
     case channel::data_response:
         if (pkt.header.type == pkt_dma_done && !pkt.payload.empty()) {
             const unsigned tag = resp_ctrl_tag(pkt.payload[0]);

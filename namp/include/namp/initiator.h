@@ -18,6 +18,7 @@
 #include "namp/na_config.h"
 #include "namp/na_stats.h"
 #include "namp/packet_out.h"
+#include "namp/service_queue.h"
 #include "namp/slot.h"
 #include "namp_structs.h"
 
@@ -136,13 +137,13 @@ private:
     sc_core::sc_time period_;
     std::function<void(const slot &)> finished_;  // a slot set DONE (interrupt line, OSQM)
     uint64_t serial_ = 0, order_ = 0;
-    uint64_t credit_updates_ = 0;  // CREDIT messages applied (lost-wake-up guard)
-    uint32_t rng_;                 // back-off jitter (deterministic per tile)
-    std::deque<input> in_;
+    uint64_t credit_updates_ = 0;      // CREDIT messages applied (lost-wake-up guard)
+    uint32_t rng_;                     // back-off jitter (deterministic per tile)
+    service_queue<input> in_;          // namp.ingress_cycles each
     std::deque<noc::packet> ps_jobs_;  // RELOC / MIGRATE waiting for the egress FSM
     std::deque<std::pair<uint32_t, noc::packet>> ps_replies_;  // RELOC_CREDITs held back (handle)
     input cur_{input_kind::response, 0, {}};  // the input being applied (a member: see bus_port.h)
-    sc_core::sc_event kick_, in_event_;
+    sc_core::sc_event kick_;
 };
 
 }  // namespace namp

@@ -13,6 +13,7 @@
 #include "namp/na_config.h"
 #include "namp/na_stats.h"
 #include "namp/packet_out.h"
+#include "namp/service_queue.h"
 #include "noc/packet.h"
 
 namespace namp {
@@ -94,10 +95,9 @@ private:
     na_stats &stats_;
     target_events &events_;
     sc_core::sc_time period_;
-    std::deque<noc::packet> queue_;
+    service_queue<noc::packet> queue_;  // namp.target_cycles each
     noc::packet cur_;  // the request being served (a member: nothing heap-held on the stack)
     uint64_t win_lo_ = 0, win_hi_ = 0;  // the window of the endpoint being served
-    sc_core::sc_event event_;
 };
 
 }  // namespace namp

@@ -30,6 +30,7 @@
 #include "namp/vif.h"
 #include "namp/noc_buffer.h"
 #include "namp/packet_out.h"
+#include "namp/service_queue.h"
 #include "noc/network_port.h"
 #include "trace/tracer.h"
 
@@ -148,9 +149,9 @@ private:
     std::map<unsigned, pending_load> loads_;
 
     // incoming data requests, served one after the other by target_thread
-    std::deque<noc::packet> requests_;
+    service_queue<noc::packet> requests_;  // na.packet_cycles each
+    noc::packet request_;                  // the one being served
     unsigned request_flits_ = 0, request_capacity_ = 0;
-    sc_core::sc_event request_event_;
     // per (source tile, slot): an earlier packet of the current DMA transfer failed
     std::map<std::pair<unsigned, unsigned>, bool> dma_remote_error_;
     uint64_t dma_packets_served_ = 0;  // DMA data packets of other tiles (fault injection count)
