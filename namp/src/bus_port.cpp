@@ -26,13 +26,17 @@ tlm::tlm_generic_payload &bus_port::take_payload(tlm::tlm_command cmd, uint32_t 
     return t;
 }
 
-bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len) {
+bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len,
+                         sc_core::sc_time *owed) {
     ++accesses_;
     wait_turn();
     tlm::tlm_generic_payload &t = take_payload(cmd, addr, data, len);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(t, delay);
-    sc_core::wait(delay);
+    if (owed)
+        *owed += delay;
+    else
+        sc_core::wait(delay);
     const bool ok = t.is_response_ok();
     give_payload(t);
     return ok;
@@ -40,6 +44,10 @@ bool bus_port::transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uin
 
 bool bus_port::read(uint32_t addr, void *data, uint32_t len) {
     return transport(tlm::TLM_READ_COMMAND, addr, static_cast<uint8_t *>(data), len);
+}
+
+bool bus_port::read(uint32_t addr, void *data, uint32_t len, sc_core::sc_time &owed) {
+    return transport(tlm::TLM_READ_COMMAND, addr, static_cast<uint8_t *>(data), len, &owed);
 }
 
 bool bus_port::write(uint32_t addr, const void *data, uint32_t len) {

@@ -99,7 +99,12 @@ void dma_engine::reader_thread() {
                 n = std::min(n, j.dst_chunk - in);
         }
         buf_.assign((n + 3) & ~3u, 0);
-        if (!read_source(j, off, n)) {
+        // A contiguous source is one read whose latency is waited together with the header's
+        // cycles below (nothing happens between the two waits).
+        sc_core::sc_time owed = sc_core::SC_ZERO_TIME;
+        const bool one_read = !j.chunk;
+        if (!(one_read ? port.read(j.src + off, buf_.data(), n, owed) : read_source(j, off, n))) {
+            if (one_read) sc_core::wait(owed);
             const unsigned tag = j.tag;
             dma_client *client = ctx_[pick].client;
             c.abort();
@@ -108,7 +113,10 @@ void dma_engine::reader_thread() {
             assign();
             continue;
         }
-        sc_core::wait(period_ * double(cfg_.dma_packet_cycles));  // building the header
+        const sc_core::sc_time header = period_ * double(cfg_.dma_packet_cycles);
+        sc_core::wait(owed + header);  // the read, then building the header
+        if (one_read && header == sc_core::SC_ZERO_TIME)
+            sc_core::wait(sc_core::SC_ZERO_TIME);  // the delta the second wait took
         noc::packet p;
         p.header.dst_x = j.tile % geo_.mesh_width;
         p.header.dst_y = j.tile / geo_.mesh_width;

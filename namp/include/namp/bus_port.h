@@ -25,6 +25,9 @@ public:
     bool read(uint32_t addr, void *data, uint32_t len);
     bool write(uint32_t addr, const void *data, uint32_t len);
     bool read_word(uint32_t addr, uint32_t &v) { return read(addr, &v, 4); }
+    // A read whose latency the caller waits with its own next wait: the access's time is added
+    // to `owed` (one activation fewer where nothing happens between the two waits).
+    bool read(uint32_t addr, void *data, uint32_t len, sc_core::sc_time &owed);
     bool write_word(uint32_t addr, uint32_t v) { return write(addr, &v, 4); }
 
     // Atomic read-modify-write of one aligned word (tiles::atomic_ext, executed by the SRAM).
@@ -58,7 +61,8 @@ public:
     uint64_t atomics() const { return atomics_; }
 
 private:
-    bool transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len);
+    bool transport(tlm::tlm_command cmd, uint32_t addr, uint8_t *data, uint32_t len,
+                   sc_core::sc_time *owed = nullptr);
     // Payloads owned by the port, one per access in flight (several threads of a component may
     // wait inside an access at once): a payload on a thread's stack would hold heap memory that
     // is never freed if the simulation ends while the thread waits.
