@@ -99,11 +99,9 @@ void dma_engine::reader_thread() {
                 n = std::min(n, j.dst_chunk - in);
         }
         buf_.assign((n + 3) & ~3u, 0);
-        // A contiguous source is one read whose latency is waited together with the header's
-        // cycles below (nothing happens between the two waits).
-        sc_core::sc_time owed = sc_core::SC_ZERO_TIME;
+        sc_core::sc_time owed = sc_core::SC_ZERO_TIME;  // a contiguous read's latency
         const bool one_read = !j.chunk;
-        if (!(one_read ? port.read(j.src + off, buf_.data(), n, owed) : read_source(j, off, n))) {
+        if (!read_source(j, off, n, owed)) {
             if (one_read) sc_core::wait(owed);
             const unsigned tag = j.tag;
             dma_client *client = ctx_[pick].client;
@@ -153,8 +151,8 @@ bool dma_engine::gather_packed(uint32_t chunk) const {
 
 // The bytes [off, off + n) of a transfer's stream: one bus read for a contiguous source; for a
 // scatter source one read per chunk piece (address generation: chunk k at src + k * stride).
-bool dma_engine::read_source(const dma_job &j, uint32_t off, uint32_t n) {
-    if (!j.chunk) return port.read(j.src + off, buf_.data(), n);
+bool dma_engine::read_source(const dma_job &j, uint32_t off, uint32_t n, sc_core::sc_time &owed) {
+    if (!j.chunk) return port.read(j.src + off, buf_.data(), n, owed);
     for (uint32_t done = 0; done < n;) {
         const uint32_t pos = off + done, k = pos / j.chunk, in = pos % j.chunk;
         const uint32_t len = std::min(j.chunk - in, n - done);

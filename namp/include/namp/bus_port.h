@@ -23,11 +23,11 @@ public:
 
     // Plain accesses; false on a bus error.
     bool read(uint32_t addr, void *data, uint32_t len);
-    bool write(uint32_t addr, const void *data, uint32_t len);
-    bool read_word(uint32_t addr, uint32_t &v) { return read(addr, &v, 4); }
     // A read whose latency the caller waits with its own next wait: the access's time is added
     // to `owed` (one activation fewer where nothing happens between the two waits).
     bool read(uint32_t addr, void *data, uint32_t len, sc_core::sc_time &owed);
+    bool write(uint32_t addr, const void *data, uint32_t len);
+    bool read_word(uint32_t addr, uint32_t &v) { return read(addr, &v, 4); }
     bool write_word(uint32_t addr, uint32_t v) { return write(addr, &v, 4); }
 
     // Atomic read-modify-write of one aligned word (tiles::atomic_ext, executed by the SRAM).

@@ -65,7 +65,9 @@ private:
     std::vector<entry> ctx_;
     std::deque<std::pair<dma_job, dma_client *>> queue_;
     unsigned read_rr_ = 0, inject_rr_ = 0;
-    bool read_source(const dma_job &j, uint32_t off, uint32_t n);
+    // A contiguous source is one read whose latency is added to `owed` (waited with the header's
+    // cycles); pieces of a strided one are read and waited for one after the other.
+    bool read_source(const dma_job &j, uint32_t off, uint32_t n, sc_core::sc_time &owed);
     uint32_t gather_chunks(uint32_t chunk) const;  // chunks per packed gather packet
     bool gather_packed(uint32_t chunk) const;      // the packing rule
     std::vector<uint8_t> buf_;  // the reader's bus buffer (a member: nothing is left on the

@@ -6,7 +6,7 @@
 // Why not an event and a wait: an idle thread woken on arrival only to wait out the service time
 // costs two SystemC activations per item. Here the arrival notifies the thread at the end of the
 // service time, so an idle thread wakes once, at the time and in the delta cycle it resumed in
-// before (the same simulation; docs/timing.md "Saved waits").
+// before (the same simulation; docs/timing.md "Waits the adapter saves").
 #pragma once
 #include <deque>
 #include <utility>
@@ -20,13 +20,12 @@ public:
     explicit service_queue(sc_core::sc_time service) : service_(service) {}
 
     void push(T item) {
-        items_.push_back({sc_core::sc_time_stamp(), std::move(item)});
-        // Only an idle server needs a wake-up, and only for the first item: a busy one looks at
-        // the queue when it is done (a timed notification per item costs more than it saves).
+        items_.push_back(std::move(item));
+        // Only an idle server needs a wake-up, and only for the first item, at the end of its
+        // service time: a busy one looks at the queue when it is done (a timed notification per
+        // item costs more than it saves).
         if (idle_ && items_.size() == 1) event_.notify(service_);
     }
-
-    bool empty() const { return items_.empty(); }
 
     // Blocks until the next item's service time has passed and moves it to `out` (a member of the
     // caller: nothing heap-held on a thread's stack when the simulation ends in the wait).
@@ -36,26 +35,19 @@ public:
             do sc_core::wait(event_);
             while (items_.empty());
             idle_ = false;
-            const sc_core::sc_time due = items_.front().arrival + service_;
-            const sc_core::sc_time now = sc_core::sc_time_stamp();
-            if (due > now)  // not expected: the notification is the first item's
-                sc_core::wait(due - now);
-            else if (service_ == sc_core::SC_ZERO_TIME)
-                sc_core::wait(sc_core::SC_ZERO_TIME);  // the delta the service took on arrival
+            // now the first item's service time has passed (push); a zero one still took the
+            // delta cycle of the wait after the arrival
+            if (service_ == sc_core::SC_ZERO_TIME) sc_core::wait(sc_core::SC_ZERO_TIME);
         } else {
             sc_core::wait(service_);
         }
-        out = std::move(items_.front().item);
+        out = std::move(items_.front());
         items_.pop_front();
     }
 
 private:
-    struct entry {
-        sc_core::sc_time arrival;
-        T item;
-    };
     sc_core::sc_time service_;
-    std::deque<entry> items_;
+    std::deque<T> items_;
     bool idle_ = false;  // the server waits for an item
     sc_core::sc_event event_;
 };
