@@ -17,8 +17,8 @@ struct flight;
 
 // In the order they run within a cycle: a VC freed in a cycle and the heads that ask for one in
 // that cycle are arbitrated together, after all of them (round robin, as a router's allocator).
+// A VC frees by time (output_vc_state::free_from), not by an action of its own.
 enum class action : uint8_t {
-    release,         // an output VC becomes free (the owner's tail has left)
     deliver,         // a packet's tail has reached the sink
     injection_done,  // a packet's tail is in the router: the tile may send the next one
     request,         // a head asks for the output VC of its next port crossing
@@ -50,7 +50,7 @@ struct agenda_entry {
     action what = action::request;
     flight *packet = nullptr;
     unsigned port = 0;                  // port crossing index, or channel for injection_done
-    output_vc_state *vc = nullptr;      // release
+    output_vc_state *vc = nullptr;      // arbitrate
     network_port *tile_port = nullptr;  // injection_done
 };
 

@@ -96,7 +96,6 @@ uint64_t wormhole_engine::tie_resource(action what, const flight *f, unsigned po
                                        const network_port *tile_port) const {
     const unsigned w = cfg_.width;
     switch (what) {
-    case action::release:
     case action::arbitrate: return vc->order;
     case action::injection_done:
         return resource_order(tile_port->x(), tile_port->y(), injection_port, 0, port);
@@ -129,7 +128,6 @@ void wormhole_engine::execute(const agenda_entry &e) {
     switch (e.what) {
     case action::request: on_request(e.packet, e.port); break;
     case action::try_cross: try_cross(e.packet, e.port); break;
-    case action::release: on_release(e.vc); break;
     case action::injection_done: on_injection_done(e.tile_port, e.port); break;
     case action::deliver: on_deliver(e.packet); break;
     case action::arbitrate: on_arbitrate(e.vc); break;
@@ -219,28 +217,27 @@ void wormhole_engine::on_deliver(flight *f) {
 
 // A head joins the heads waiting for the output VC; a free VC is granted once every request of
 // the cycle is in (action::arbitrate runs after them), so no requester wins by being scheduled first.
+// A VC held by a packet whose tail time is known is arbitrated in the cycle it frees.
 void wormhole_engine::on_request(flight *f, size_t p) {
     output_vc_state &vc = output_vc(*f, p);
     vc.waiters.push_back({f, static_cast<unsigned>(p)});
-    if (!vc.owner) due_arbitration(vc);
+    if (vc.free_from != output_vc_state::held_forever)
+        due_arbitration(vc, std::max(now_, vc.free_from));
 }
 
-void wormhole_engine::on_release(output_vc_state *vc) {
-    vc->owner = nullptr;
-    if (!vc->waiters.empty()) due_arbitration(*vc);
-}
-
-void wormhole_engine::due_arbitration(output_vc_state &vc) {
+// Only an arbitration is scheduled, in the cycle the VC frees; the arbitrations of one cycle run
+// after its requests (agenda.h), so heads that ask in that cycle compete with those that waited.
+void wormhole_engine::due_arbitration(output_vc_state &vc, int64_t cycle) {
     if (vc.arbitration_due) return;
     vc.arbitration_due = true;
-    schedule(now_, action::arbitrate, nullptr, 0, &vc);
+    schedule(cycle, action::arbitrate, nullptr, 0, &vc);
 }
 
 // Round robin over input ports, starting after the last input granted. Each input has at most
 // one waiting head per VC (its buffer is a FIFO), so the choice is unique.
 void wormhole_engine::on_arbitrate(output_vc_state *vc) {
     vc->arbitration_due = false;
-    if (vc->owner || vc->waiters.empty()) return;
+    if (vc->held(now_) || vc->waiters.empty()) return;
     size_t best = 0;
     unsigned best_distance = direction_count;
     for (size_t i = 0; i < vc->waiters.size(); ++i) {
@@ -260,7 +257,7 @@ void wormhole_engine::on_arbitrate(output_vc_state *vc) {
 }
 
 void wormhole_engine::grant(flight *f, size_t p) {
-    output_vc(*f, p).owner = f;
+    output_vc(*f, p).free_from = output_vc_state::held_forever;
     try_cross(f, p);
 }
 
@@ -394,7 +391,9 @@ void wormhole_engine::on_tail_resolved(flight *f, size_t p) {
         schedule(tail + 1, action::injection_done, nullptr, index_of(f->pkt.header.ch), nullptr,
                  ports_[f->src]);
     } else {
-        schedule(tail + 1, action::release, nullptr, 0, &output_vc(*f, p));
+        output_vc_state &vc = output_vc(*f, p);
+        vc.free_from = tail + 1;
+        if (!vc.waiters.empty()) due_arbitration(vc, tail + 1);
         // f leaves the buffer crossing p-1 wrote into: record when, let the next packet route and
         // recheck the credits of whoever waits to write into that buffer.
         input_vc_state &buf = input_buffer(*f, p - 1);

@@ -81,8 +81,7 @@ private:
                           const network_port *tile_port) const;
 
     void on_request(flight *f, size_t p);
-    void on_release(output_vc_state *vc);
-    void due_arbitration(output_vc_state &vc);
+    void due_arbitration(output_vc_state &vc, int64_t cycle);
     void on_arbitrate(output_vc_state *vc);
     void grant(flight *f, size_t p);
     void try_cross(flight *f, size_t p);

@@ -47,11 +47,17 @@ struct input_vc_state {
 };
 
 struct output_vc_state {
-    detail::flight *owner = nullptr;  // wormhole: held from head grant until tail departure
+    // Wormhole: held from the head's grant until its tail has left. The first cycle it is free
+    // again: held_forever while the tail's time is unknown, then the cycle after it. Freeing by
+    // time instead of by an action spares the engine a wake-up where nothing waits for the VC
+    // (docs/noc.md "Host cost").
+    static constexpr int64_t held_forever = INT64_MAX;
+    int64_t free_from = 0;
+    bool held(int64_t cycle) const { return cycle < free_from; }
     // at most one head per input port (its buffer is a FIFO): inline, as input_vc_state's residents
     boost::container::small_vector<waiting_head, direction_count> waiters;
     unsigned last_granted_input = direction_count - 1;  // round-robin pointer
-    bool arbitration_due = false;  // an arbitration of this cycle's requests is on the agenda
+    bool arbitration_due = false;  // an arbitration is on the agenda (now, or when the VC frees)
     uint64_t order = 0;            // this VC's place in the tie order (agenda.h, resource_order)
 };
 
