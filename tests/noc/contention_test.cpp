@@ -83,4 +83,36 @@ TEST(contention, output_vcs_are_shared_round_robin) {
     EXPECT_GT(f.net->stats_json()["routers"][4]["blocked_cycles"].get<uint64_t>(), 0u);
 }
 
+// A held output VC is free the cycle after its owner's tail has crossed, and a head that waits
+// for it is granted in that cycle, not before (docs/noc.md, steps 1 and 2). The owner's tail is
+// held back upstream here, so that neither the link nor the buffer behind the VC binds: (1,1)
+// injects two packets at cycle 0, one to (0,1) on control_request, which books the injection
+// link first (the lower VC), and one to (2,1) on data_response, whose tail therefore enters the
+// router at 2L - 1 and crosses the east output at 2L - 1 + R. (0,1) sends to (2,1) on
+// data_response too: its head asks for the same east VC at 2R + link and waits until 2L + R.
+// Neither packet waits anywhere else, so the blocking the routers count is that wait alone.
+TEST(contention, a_waiting_head_gets_the_vc_the_cycle_after_the_tail_left) {
+    fixture f(false);
+    const unsigned len = 8;
+    const uint64_t r = f.cfg.router_latency, l = f.cfg.link_latency;
+    sc_core::sc_spawn([&f, len] {
+        f.net->port(1, 1).send(noc_test::make_packet(0, 1, channel::control_request, len, 0));
+    });
+    sc_core::sc_spawn([&f, len] {
+        f.net->port(1, 1).send(noc_test::make_packet(2, 1, channel::data_response, len, 1));
+    });
+    sc_core::sc_spawn([&f, len] {
+        f.net->port(0, 1).send(noc_test::make_packet(2, 1, channel::data_response, len, 2));
+    });
+    sc_core::sc_start(noc_test::cycles(f.cfg, 200));
+    ASSERT_EQ(f.sinks[1 * 3 + 0].delivered.size(), 1u);
+    ASSERT_EQ(f.sinks[1 * 3 + 2].delivered.size(), 2u);
+    EXPECT_EQ(f.sinks[1 * 3 + 2].delivered[0].pkt.user_tag, 1u);
+    const auto routers = f.net->stats_json()["routers"];
+    const uint64_t waited = (2 * len + r) - (2 * r + l);
+    EXPECT_EQ(routers[1 * 3 + 1]["blocked_cycles"].get<uint64_t>(), waited);
+    EXPECT_EQ(routers[1 * 3 + 2]["blocked_cycles"].get<uint64_t>(), 0u);
+    EXPECT_EQ(routers[1 * 3 + 0]["blocked_cycles"].get<uint64_t>(), 0u);
+}
+
 }  // namespace
