@@ -43,21 +43,30 @@ constexpr uint64_t tie_key(action what, uint64_t resource, unsigned sub = 0) {
     return uint64_t(what) << 56 | resource << 4 | uint64_t(sub & 0xf);
 }
 
+// 32 bytes: the agenda's heap moves entries on every push and pop, and on a large mesh it holds
+// thousands of them (docs/noc.md "Host cost"). The action is the key's top byte; the port
+// shares a word with the sequence number, below it, so that word orders as the sequence does.
 struct agenda_entry {
     int64_t cycle = 0;
     uint64_t key = 0;  // tie order within the cycle (tie_key)
-    uint64_t seq = 0;  // last resort: only identical actions share a key
-    action what = action::request;
-    flight *packet = nullptr;
-    unsigned port = 0;                  // port crossing index, or channel for injection_done
-    output_vc_state *vc = nullptr;      // arbitrate
-    network_port *tile_port = nullptr;  // injection_done
+    // seq << 16 | port; seq is the last resort (only identical actions share a key)
+    uint64_t order = 0;
+    union {                       // what the action works on, by action
+        flight *packet;           // request, try_cross, deliver
+        output_vc_state *vc;      // arbitrate
+        network_port *tile_port;  // injection_done
+    };
+    agenda_entry() : packet(nullptr) {}
+    action what() const { return action(key >> 56); }
+    unsigned port() const { return unsigned(order & 0xffff); }  // crossing index, or channel
 };
+static_assert(sizeof(agenda_entry) == 32);
+constexpr unsigned max_agenda_port = 0xffff;
 
 class agenda {
 public:
     void push(agenda_entry e) {
-        e.seq = next_seq_++;
+        e.order |= next_seq_++ << 16;
         heap_.push(e);
     }
     bool empty() const { return heap_.empty(); }
@@ -70,7 +79,7 @@ private:
         bool operator()(const agenda_entry &a, const agenda_entry &b) const {
             if (a.cycle != b.cycle) return a.cycle > b.cycle;
             if (a.key != b.key) return a.key > b.key;
-            return a.seq > b.seq;
+            return a.order > b.order;
         }
     };
     std::priority_queue<agenda_entry, std::vector<agenda_entry>, later> heap_;

@@ -78,15 +78,18 @@ input_vc_state &wormhole_engine::input_buffer(const flight &f, size_t p) {
 
 void wormhole_engine::schedule(int64_t cycle, action what, flight *f, unsigned port,
                                output_vc_state *vc, network_port *tile_port) {
+    if (port > max_agenda_port) model_error("internal: port crossing index beyond the agenda's");
     agenda_entry e;
     e.cycle = cycle;
     e.key = tie_key(what, tie_resource(what, f, port, vc, tile_port),
                     what == action::request ? index_of(f->ports[port - 1].in_dir) : 0);
-    e.what = what;
-    e.packet = f;
-    e.port = port;
-    e.vc = vc;
-    e.tile_port = tile_port;
+    e.order = port;
+    if (what == action::arbitrate)
+        e.vc = vc;
+    else if (what == action::injection_done)
+        e.tile_port = tile_port;
+    else
+        e.packet = f;
     agenda_.push(e);
     time_.wake_at(cycle);
 }
@@ -125,10 +128,10 @@ void wormhole_engine::run_due(int64_t now) {
 }
 
 void wormhole_engine::execute(const agenda_entry &e) {
-    switch (e.what) {
-    case action::request: on_request(e.packet, e.port); break;
-    case action::try_cross: try_cross(e.packet, e.port); break;
-    case action::injection_done: on_injection_done(e.tile_port, e.port); break;
+    switch (e.what()) {
+    case action::request: on_request(e.packet, e.port()); break;
+    case action::try_cross: try_cross(e.packet, e.port()); break;
+    case action::injection_done: on_injection_done(e.tile_port, e.port()); break;
     case action::deliver: on_deliver(e.packet); break;
     case action::arbitrate: on_arbitrate(e.vc); break;
     }
