@@ -23,6 +23,10 @@ wormhole_engine::wormhole_engine(const config &cfg, timebase &time, trace::trace
 void wormhole_engine::attach(std::vector<router *> routers, std::vector<network_port *> ports) {
     routers_ = std::move(routers);
     ports_ = std::move(ports);
+    planes_per_router_ = routers_.empty() ? 0 : routers_.front()->plane_count();
+    planes_.clear();
+    for (router *r : routers_)
+        for (unsigned p = 0; p < planes_per_router_; ++p) planes_.push_back(&r->plane(p));
 }
 
 // ---------------------------------------------------------------- routing and resources
@@ -60,18 +64,18 @@ void wormhole_engine::build_route(flight &f) const {
 
 output_vc_state &wormhole_engine::output_vc(const flight &f, size_t p) {
     const port_crossing &c = f.ports[p];
-    return routers_[c.from_tile]->plane(f.plane).outputs[index_of(c.out_dir)][f.vc];
+    return plane(c.from_tile, f.plane).outputs[index_of(c.out_dir)][f.vc];
 }
 
 link_state &wormhole_engine::link(const flight &f, size_t p) {
     const port_crossing &c = f.ports[p];
-    router_plane &plane = routers_[c.from_tile]->plane(f.plane);
-    return p == 0 ? plane.injection_link : plane.output_links[index_of(c.out_dir)];
+    router_plane &pl = plane(c.from_tile, f.plane);
+    return p == 0 ? pl.injection_link : pl.output_links[index_of(c.out_dir)];
 }
 
 input_vc_state &wormhole_engine::input_buffer(const flight &f, size_t p) {
     const port_crossing &c = f.ports[p];
-    return routers_[c.to_tile]->plane(f.plane).inputs[index_of(c.in_dir)][f.vc];
+    return plane(c.to_tile, f.plane).inputs[index_of(c.in_dir)][f.vc];
 }
 
 // ---------------------------------------------------------------- agenda

@@ -69,6 +69,9 @@ private:
     unsigned vc_of(channel ch) const { return cfg_.physical_channels ? 0 : index_of(ch); }
 
     void build_route(flight &f) const;
+    router_plane &plane(unsigned tile, unsigned p) {
+        return *planes_[tile * planes_per_router_ + p];
+    }
     output_vc_state &output_vc(const flight &f, size_t p);
     link_state &link(const flight &f, size_t p);
     input_vc_state &input_buffer(const flight &f, size_t p);  // buffer written by crossing p
@@ -100,6 +103,10 @@ private:
     std::vector<trace::track_id> tracks_;  // per source tile (category noc); empty: not traced
     std::vector<router *> routers_;
     std::vector<network_port *> ports_;
+    // Every router's planes, [tile][plane]: one load from here instead of a router's (a module's,
+    // elsewhere in memory) plane list before each look at a plane (docs/noc.md "Host cost").
+    std::vector<router_plane *> planes_;
+    unsigned planes_per_router_ = 0;
     agenda agenda_;
     int64_t now_ = 0;
     uint64_t next_id_ = 1;

@@ -54,11 +54,13 @@ struct output_vc_state {
     static constexpr int64_t held_forever = INT64_MAX;
     int64_t free_from = 0;
     bool held(int64_t cycle) const { return cycle < free_from; }
-    // at most one head per input port (its buffer is a FIFO): inline, as input_vc_state's residents
-    boost::container::small_vector<waiting_head, direction_count> waiters;
+    // The scalars before the waiters' list: a request reads them and the list's head in one
+    // cache line (docs/noc.md "Host cost").
+    uint64_t order = 0;                                 // place in the tie order (agenda.h)
     unsigned last_granted_input = direction_count - 1;  // round-robin pointer
     bool arbitration_due = false;  // an arbitration is on the agenda (now, or when the VC frees)
-    uint64_t order = 0;            // this VC's place in the tie order (agenda.h, resource_order)
+    // at most one head per input port (its buffer is a FIFO): inline, as input_vc_state's residents
+    boost::container::small_vector<waiting_head, direction_count> waiters;
 };
 
 struct link_state {
