@@ -353,8 +353,13 @@ void wormhole_engine::cross(flight *f, size_t p, unsigned fit) {
         buf.residents.push_back({f, f->length, static_cast<unsigned>(p + 1), -1});
         port_crossing &next = f->ports[p + 1];
         next.ready = now_ + c.wire + cfg_.router_latency;
-        if (first_inside)
+        if (first_inside) {
             schedule(std::max(next.ready, after), action::request, f, static_cast<unsigned>(p + 1));
+            // the request reads this VC a few cycles on, and the grant the buffer behind it; on a
+            // large mesh they are rarely in cache by then
+            __builtin_prefetch(&output_vc(*f, p + 1));
+            if (p + 1 < f->last()) __builtin_prefetch(&input_buffer(*f, p + 1));
+        }
     }
     advance_tails(f);
 }
