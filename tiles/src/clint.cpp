@@ -13,8 +13,7 @@ clint::clint(sc_core::sc_module_name name, unsigned harts, unsigned timer_divide
       tick_(clock_period * timer_divider),
       mtimecmp_(harts, ~uint64_t(0)),
       msip_state_(harts, false),
-      mtip_state_(harts, false),
-      match_at_(harts, sc_core::sc_max_time()),
+      timers_(harts),
       match_event_("match_event", harts) {
     for (unsigned h = 0; h < harts; ++h) {
         sc_core::sc_spawn_options opts;
@@ -38,13 +37,13 @@ uint64_t clint::mtime(const sc_core::sc_time &offset) const {
 // otherwise schedule the match. The access happens at the initiator's local time (delay).
 void clint::reschedule(unsigned hart, const sc_core::sc_time &delay) {
     match_event_[hart].cancel();
-    match_at_[hart] = sc_core::sc_max_time();
+    timers_[hart].match_at = sc_core::sc_max_time();
     const uint64_t now = mtime(delay);
     const uint64_t cmp = mtimecmp_[hart];
     if (cmp <= now) {
-        mtip_state_[hart] = true;
+        timers_[hart].pending = true;
     } else {
-        mtip_state_[hart] = false;
+        timers_[hart].pending = false;
         // Ticks are counted from time zero; the event fires at the tick boundary where mtime == cmp.
         // A compare value beyond the simulated time range (e.g. the all-ones "never" value, or the
         // high word written first) is never reached, so no event is scheduled for it.
@@ -53,22 +52,22 @@ void clint::reschedule(unsigned hart, const sc_core::sc_time &delay) {
         if (target_ticks < max_ticks) {
             const sc_core::sc_time at = tick_ * target_ticks;
             match_event_[hart].notify(at - sc_core::sc_time_stamp());
-            match_at_[hart] = at;
+            timers_[hart].match_at = at;
         }
     }
     outputs_changed_.notify(delay);
 }
 
 void clint::compare_match(unsigned hart) {
-    match_at_[hart] = sc_core::sc_max_time();
-    mtip_state_[hart] = mtime() >= mtimecmp_[hart];
+    timers_[hart].match_at = sc_core::sc_max_time();
+    timers_[hart].pending = mtime() >= mtimecmp_[hart];
     outputs_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void clint::update_outputs() {
     for (unsigned h = 0; h < harts_; ++h) {
         msip[h].write(msip_state_[h]);
-        mtip[h].write(mtip_state_[h]);
+        mtip[h].write(timers_[h].pending);
     }
 }
 

@@ -202,8 +202,8 @@ void cpu_core::run_firmware() {
 }
 
 uint64_t cpu_core::cycles_to_timer(uint64_t budget) const {
-    if (!p_.next_timer_match) return 0;
-    const sc_time match = p_.next_timer_match();
+    if (!p_.timer) return 0;
+    const sc_time match = p_.timer->match_at;
     if (match == sc_core::sc_max_time()) return 0;
     const sc_time local = sc_core::sc_time_stamp() + qk_.get_local_time();
     // A match this core has already passed (another hart set it) is taken at the next sync.
@@ -223,7 +223,7 @@ void cpu_core::sync() {
 // so the next instruction sees the interrupt as the CLINT has it. Bounded: a line that does not
 // follow (another hart moved the compare in the same instant) is left to irq_changed.
 void cpu_core::await_timer_line() {
-    for (unsigned i = 0; i < 4 && p_.timer_pending && mtip_line_ != p_.timer_pending(); ++i)
+    for (unsigned i = 0; i < 4 && p_.timer && mtip_line_ != p_.timer->pending; ++i)
         wait(sc_core::SC_ZERO_TIME);
 }
 

@@ -52,8 +52,7 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
         p.reservations = &reservations_;
         p.run_control = &run_control;
         p.read_mtime = [this](const sc_core::sc_time &offset) { return clint_->mtime(offset); };
-        p.next_timer_match = [this, c] { return clint_->next_match(c); };
-        p.timer_pending = [this, c] { return clint_->timer_pending(c); };
+        p.timer = &clint_->timer(c);
         p.label = tile_label + ":" + std::to_string(c) + "]";
         p.debug = out.debug;
         p.log = out.log;

@@ -18,14 +18,24 @@ public:
     clint(sc_core::sc_module_name name, unsigned harts, unsigned timer_divider,
           unsigned access_latency_cycles, sc_core::sc_time clock_period);
 
+    // A hart's timer as its core looks at it after every device access: both in one place that
+    // the core reads directly (a look through the tile and the CLINT object was a chain of cache
+    // misses per access on a large mesh, docs/benchmarks.md "Large meshes").
+    struct hart_timer {
+        // The simulated time at which the timer interrupt rises on its own (its compare match),
+        // or sc_max_time() if none is due: the timer's lookahead, which a core that runs ahead of
+        // SystemC time must not pass (docs/timing.md "Timer interrupts on time").
+        sc_core::sc_time match_at = sc_core::sc_max_time();
+        // The interrupt as the CLINT holds it (its mtip output follows a delta cycle later).
+        bool pending = false;
+    };
+
     // mtime at simulated time now + offset (offset: an initiator's local time ahead of now).
     uint64_t mtime(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) const;
-    // The simulated time at which hart's timer interrupt rises on its own (its compare match), or
-    // sc_max_time() if none is due: the timer's lookahead, which a core that runs ahead of
-    // SystemC time must not pass (docs/timing.md "Timer interrupts on time").
-    sc_core::sc_time next_match(unsigned hart) const { return match_at_[hart]; }
-    // hart's timer interrupt as the CLINT holds it (its mtip output follows a delta cycle later).
-    bool timer_pending(unsigned hart) const { return mtip_state_[hart]; }
+    // Valid as long as the CLINT is.
+    const hart_timer &timer(unsigned hart) const { return timers_[hart]; }
+    sc_core::sc_time next_match(unsigned hart) const { return timers_[hart].match_at; }
+    bool timer_pending(unsigned hart) const { return timers_[hart].pending; }
 
 private:
     bool read_register(uint32_t offset, uint32_t &value, tlm::tlm_generic_payload &,
@@ -40,8 +50,8 @@ private:
     sc_core::sc_time tick_;
     int64_t mtime_adjust_ = 0;  // written mtime minus the time-derived count
     std::vector<uint64_t> mtimecmp_;
-    std::vector<bool> msip_state_, mtip_state_;
-    std::vector<sc_core::sc_time> match_at_;  // of the pending match_event_, or sc_max_time()
+    std::vector<bool> msip_state_;
+    std::vector<hart_timer> timers_;  // match_at: of the pending match_event_
     sc_core::sc_vector<sc_core::sc_event> match_event_;
     sc_core::sc_event outputs_changed_;
 };

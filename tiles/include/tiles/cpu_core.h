@@ -14,6 +14,7 @@
 
 #include "iss/rv32.h"
 #include "iss/rv32_debug.h"
+#include "tiles/clint.h"
 #include "tiles/tie_gate.h"
 #include "tiles/core_debug_if.h"
 #include "tiles/initiator_id.h"
@@ -48,8 +49,7 @@ public:
         std::function<uint64_t(const sc_core::sc_time &)> read_mtime;  // CLINT mtime at now+offset
         // The CLINT's lookahead for this hart: when its timer interrupt rises on its own
         // (sc_max_time(): not due), and whether it is up now. Null: no timer (the ISS tests).
-        std::function<sc_core::sc_time()> next_timer_match;
-        std::function<bool()> timer_pending;
+        const clint::hart_timer *timer = nullptr;
         std::function<void(const std::string &)> trace_trap;  // null: no trap tracing
         std::string label;                                    // "[x,y:c]" for messages
         core_debug_if *debug = nullptr;                       // null: no debugger (--gdb not given)
