@@ -20,12 +20,15 @@ tile_bus::tile_bus(sc_core::sc_module_name name, unsigned word_cycles,
 }
 
 void tile_bus::map_device(uint32_t base, uint32_t size, const std::string &label) {
-    for (const range &r : map_) {
+    for (size_t i = 0; i < map_.size(); ++i) {
+        const range &r = map_[i];
         if (base < r.base + r.size && r.base < uint64_t(base) + size) {
-            SC_REPORT_FATAL(name(), ("device '" + label + "' overlaps '" + r.label + "'").c_str());
+            SC_REPORT_FATAL(name(),
+                            ("device '" + label + "' overlaps '" + labels_[i] + "'").c_str());
         }
     }
-    map_.push_back({base, size, label});
+    map_.push_back({base, size});
+    labels_.push_back(label);
 }
 
 // Returns the device index, or -1 if the access is not entirely inside one device.

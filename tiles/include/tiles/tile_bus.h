@@ -16,6 +16,7 @@
 #include <utility>
 #include <string>
 #include <vector>
+#include <boost/container/small_vector.hpp>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -43,7 +44,6 @@ public:
 private:
     struct range {
         uint64_t base, size;
-        std::string label;
     };
     int decode(uint64_t addr, unsigned len) const;
     void b_transport(int master, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
@@ -53,15 +53,19 @@ private:
 
     void arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
 
-    std::vector<range> map_;
-    unsigned word_cycles_;
-    sc_core::sc_time period_;
-    // [start, end), sorted; a vector, not a deque: a deque freed and allocated a block whenever
-    // it emptied and refilled at the front (every isolated access)
-    std::vector<std::pair<sc_core::sc_time, sc_core::sc_time>> granted_;
+    // What every transaction reads, inline in the bus rather than in blocks of their own: on a
+    // large mesh each block was one more cache miss per access (docs/benchmarks.md "Large
+    // meshes"). The map has a range per device (a tile has eight); the calendar rarely more than
+    // a few intervals (beyond, they go to the heap).
+    boost::container::small_vector<range, 8> map_;
+    // [start, end), sorted
+    boost::container::small_vector<std::pair<sc_core::sc_time, sc_core::sc_time>, 4> granted_;
     uint64_t transactions_ = 0;
     uint64_t decode_errors_ = 0;
     uint64_t busy_cycles_ = 0, wait_cycles_ = 0, words_ = 0;
+    unsigned word_cycles_;
+    sc_core::sc_time period_;
+    std::vector<std::string> labels_;  // of map_'s ranges, for messages
 };
 
 }  // namespace tiles
