@@ -55,8 +55,9 @@ private:
 
     // What every transaction reads, inline in the bus rather than in blocks of their own: on a
     // large mesh each block was one more cache miss per access (docs/benchmarks.md "Large
-    // meshes"). The map has a range per device (a tile has eight); the calendar rarely more than
-    // a few intervals (beyond, they go to the heap).
+    // meshes"). The map has a range per device (a tile maps seven: SRAM, CLINT, console,
+    // simulation control, tile information, the adapter's registers and its RMA window); the
+    // calendar rarely holds more than a few intervals (beyond, they go to the heap).
     boost::container::small_vector<range, 8> map_;
     // [start, end), sorted
     boost::container::small_vector<std::pair<sc_core::sc_time, sc_core::sc_time>, 4> granted_;
