@@ -80,9 +80,12 @@ input_vc_state &wormhole_engine::input_buffer(const flight &f, size_t p) {
 
 // ---------------------------------------------------------------- agenda
 
+// An entry's port field holds a crossing index (at most the longest route's hops + 1, on a mesh
+// config::validate() bounds) or a channel: checked once here, not on every schedule.
+static_assert(2 * (max_mesh_side - 1) + 1 <= max_agenda_port && channel_count <= max_agenda_port);
+
 void wormhole_engine::schedule(int64_t cycle, action what, flight *f, unsigned port,
                                output_vc_state *vc, network_port *tile_port) {
-    if (port > max_agenda_port) model_error("internal: port crossing index beyond the agenda's");
     agenda_entry e;
     e.cycle = cycle;
     e.key = tie_key(what, tie_resource(what, f, port, vc, tile_port),
