@@ -564,6 +564,20 @@ static void on_complete(mcapi_request_t *m, size_t size, mcapi_status_t st)
 
 static void progress(int block);
 
+/* The progress loop also moves one-sided traffic (mpi_win.c) and non-blocking collectives
+ * (coll_nb.c). These weak stand-ins are what a program gets that never creates a window or starts
+ * a non-blocking collective: the strong definitions come with the object that does, so the linker
+ * does not pull those parts (and the reduction operators they reach) into a program that only
+ * sends and receives (docs/mpi.md "Library footprint"). Without a window an RMA message has no
+ * target here and is dropped, as mpi_rma_arrival does with an unknown window. */
+__attribute__((weak)) int mpi_nbc_progress(void) { return 0; }
+__attribute__((weak)) int mpi_rma_progress(void) { return 0; }
+__attribute__((weak)) void mpi_rma_arrival(const struct mpi_hdr *h, const uint8_t *payload,
+                                           uint32_t bytes)
+{
+    (void)h, (void)payload, (void)bytes;
+}
+
 /* The whole progress step under the node lock (the library's waits inside give it up). A
  * blocking step with other threads on this core (<pthread.h>: cooperative, MPI_THREAD_MULTIPLE)
  * does one pass and then lets them run instead of sleeping in MCAPI: the caller loops until its
