@@ -1,11 +1,13 @@
-"""Code and data sizes of the firmware libraries (riscv64-unknown-elf-size -t on an archive), and
-the MPI library's sets of seed 001's Table I, counted by scripts/mpi-bench (docs/mpi.md) and
-scripts/claims (docs/evaluation.md) alike."""
+"""Code and data sizes of the firmware libraries: an archive's objects (riscv64-unknown-elf-size -t)
+and what a program's link keeps of an archive (its map). Seed 001's two MPI function sets (its
+Table I) are programs that call exactly those functions (sw/apps/mpi_footprint); their footprint is
+what the linker keeps of the library, counted by scripts/mpi-bench (docs/mpi.md) and scripts/claims
+(docs/evaluation.md) alike."""
 import os
 import subprocess
 
-MPI_BASIC = ["mpi_core", "mpi_p2p", "mpi_node"]        # init, rank/size, point-to-point, probe, split
-MPI_COLLECTIVES = MPI_BASIC + ["mpi_ops", "coll_api", "coll_select", "coll_sw", "coll_cc"]
+# seed 001's set -> the program that calls exactly its functions
+MPI_SETS = {"basic": "mpi_footprint_basic", "collectives": "mpi_footprint_coll"}
 
 
 def object_sizes(lib):
@@ -17,3 +19,54 @@ def object_sizes(lib):
         if len(f) >= 6 and f[5].endswith(".obj"):
             sizes[os.path.basename(f[5]).split(".")[0]] = (int(f[0]), int(f[1]), int(f[2]))
     return sizes
+
+
+def linked_sizes(map_path, archive):
+    """Object name -> (text, data, bss) bytes of the input sections of `archive` (e.g. libmpi.a)
+    that the linker kept in the program whose map is map_path (ld -Map; the firmware is built
+    with -ffunction-sections -fdata-sections and --gc-sections, so a section is a function or an
+    object). text: .text*; data: .rodata*, .srodata*, .data*, .sdata*, .tdata*; bss: .bss*,
+    .sbss*, .tbss*, COMMON (.tdata and .tbss: a rank's _Thread_local state, once per core). Discarded sections (listed before the memory map) and fill are not counted."""
+    kinds = ((".text", 0), (".rodata", 1), (".srodata", 1), (".data", 1), (".sdata", 1),
+             (".tdata", 1), (".bss", 2), (".sbss", 2), (".tbss", 2), ("COMMON", 2))
+    sizes = {}
+    pending = None  # a section name on a line of its own: address, size and file follow
+    in_map = False
+    marker = archive + "("
+    with open(map_path) as f:
+        for line in f:
+            if line.startswith("Linker script and memory map"):
+                in_map = True
+                continue
+            if not in_map or not line.startswith(" ") or line.startswith("  "):
+                # output sections start in column 0; input sections in column 1; symbol lines
+                # and continuations are indented further
+                if in_map and pending and line.startswith("  "):
+                    fields = [pending] + line.split()
+                    pending = None
+                else:
+                    pending = None
+                    continue
+            else:
+                fields = line.split()
+                if len(fields) == 1:
+                    pending = fields[0]
+                    continue
+            if len(fields) < 4 or marker not in fields[3]:
+                continue
+            kind = next((k for prefix, k in kinds if fields[0].startswith(prefix)), None)
+            if kind is None:
+                continue
+            obj = os.path.basename(fields[3].split("(", 1)[1].rstrip(")")).split(".")[0]
+            s = sizes.setdefault(obj, [0, 0, 0])
+            s[kind] += int(fields[2], 16)
+    return {k: tuple(v) for k, v in sizes.items()}
+
+
+def set_footprint(build, program, archive="libmpi.a"):
+    """(code + data, bss) bytes of `archive` that the firmware `program` of build links."""
+    path = os.path.join(build, "firmware", program + ".map")
+    sizes = linked_sizes(path, archive)
+    if not sizes:
+        raise RuntimeError(f"nothing of {archive} in {path}")
+    return sum(t + d for t, d, _ in sizes.values()), sum(b for _, _, b in sizes.values())
