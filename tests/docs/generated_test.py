@@ -2,7 +2,7 @@
 """The numbers in docs/ are what the scripts produce: each generator regenerates a copy of its
 document (or, for scripts/explore-docs, checks the documents in place: --check-sweeps runs every
 sweep) and the copy must equal the committed document. A document that differs names the command
-that regenerates it. docs/mpi.md (scripts/mpi-bench, 20 minutes), docs/mpi-model.md (its OSU
+that regenerates it. docs/mpi.md (scripts/mpi-bench, a few minutes), docs/mpi-model.md (its OSU
 comparison needs the fetched OSU suite; e2e.mpi.model.fit bounds its fit error) and
 docs/evaluation.md (checked within its bands by the claims.* tests) are not rerun here.
 
