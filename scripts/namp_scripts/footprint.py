@@ -26,40 +26,38 @@ def linked_sizes(map_path, archive):
     that the linker kept in the program whose map is map_path (ld -Map; the firmware is built
     with -ffunction-sections -fdata-sections and --gc-sections, so a section is a function or an
     object). text: .text*; data: .rodata*, .srodata*, .data*, .sdata*, .tdata*; bss: .bss*,
-    .sbss*, .tbss*, COMMON (.tdata and .tbss: a rank's _Thread_local state, once per core). Discarded sections (listed before the memory map) and fill are not counted."""
+    .sbss*, .tbss*, COMMON (.tdata and .tbss: a rank's _Thread_local state, once per core).
+    Discarded sections (listed before the memory map), fill and debug sections are not counted."""
     kinds = ((".text", 0), (".rodata", 1), (".srodata", 1), (".data", 1), (".sdata", 1),
              (".tdata", 1), (".bss", 2), (".sbss", 2), (".tbss", 2), ("COMMON", 2))
     sizes = {}
-    pending = None  # a section name on a line of its own: address, size and file follow
-    in_map = False
     marker = archive + "("
+    in_map, pending = False, None
     with open(map_path) as f:
         for line in f:
-            if line.startswith("Linker script and memory map"):
-                in_map = True
+            if not in_map:
+                in_map = line.startswith("Linker script and memory map")
                 continue
-            if not in_map or not line.startswith(" ") or line.startswith("  "):
-                # output sections start in column 0; input sections in column 1; symbol lines
-                # and continuations are indented further
-                if in_map and pending and line.startswith("  "):
-                    fields = [pending] + line.split()
-                    pending = None
-                else:
-                    pending = None
-                    continue
-            else:
+            # In the memory map an input section starts in column 1 ("name address size file"),
+            # a long name alone on its line with the rest on the next; output sections start in
+            # column 0, symbols further in.
+            if line.startswith(" ") and not line.startswith("  "):
                 fields = line.split()
-                if len(fields) == 1:
-                    pending = fields[0]
+                pending = fields[0] if len(fields) == 1 else None
+                if pending:
                     continue
+            elif pending and line.startswith("  "):
+                fields, pending = [pending] + line.split(), None
+            else:
+                pending = None
+                continue
             if len(fields) < 4 or marker not in fields[3]:
                 continue
             kind = next((k for prefix, k in kinds if fields[0].startswith(prefix)), None)
             if kind is None:
                 continue
             obj = os.path.basename(fields[3].split("(", 1)[1].rstrip(")")).split(".")[0]
-            s = sizes.setdefault(obj, [0, 0, 0])
-            s[kind] += int(fields[2], 16)
+            sizes.setdefault(obj, [0, 0, 0])[kind] += int(fields[2], 16)
     return {k: tuple(v) for k, v in sizes.items()}
 
 
