@@ -8,6 +8,9 @@ import subprocess
 
 # seed 001's set -> the program that calls exactly its functions
 MPI_SETS = {"basic": "mpi_footprint_basic", "collectives": "mpi_footprint_coll"}
+# the same programs with the library compiled without compressed instructions, at MicroBlaze's
+# fixed 32-bit instruction width: the programs' name suffix and the library's archive
+FIXED_WIDTH = ("_rv32ima", "libmpi_rv32ima.a")
 
 
 def object_sizes(lib):
