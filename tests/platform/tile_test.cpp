@@ -239,26 +239,26 @@ TEST(TileDevices, ClintReportsEachHartsNextMatchAndItsLine) {
     const sc_time none = sc_core::sc_max_time();
     f.master.script = [&](test_master &m) {
         const tiles::clint &c = f.tile->timer();
-        EXPECT_EQ(c.next_match(0), none);
-        EXPECT_EQ(c.next_match(1), none);
+        EXPECT_EQ(c.timer(0).match_at, none);
+        EXPECT_EQ(c.timer(1).match_at, none);
         wait(sc_time(1000, SC_NS));  // mtime 10
         m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1) + 4, 0);
         m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1), 60);  // tick 60 = 6000 ns
-        EXPECT_EQ(c.next_match(1), sc_time(6000, SC_NS));
-        EXPECT_EQ(c.next_match(0), none);
-        EXPECT_FALSE(c.timer_pending(1));
+        EXPECT_EQ(c.timer(1).match_at, sc_time(6000, SC_NS));
+        EXPECT_EQ(c.timer(0).match_at, none);
+        EXPECT_FALSE(c.timer(1).pending);
         m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1), 40);  // moved earlier: the new time
-        EXPECT_EQ(c.next_match(1), sc_time(4000, SC_NS));
+        EXPECT_EQ(c.timer(1).match_at, sc_time(4000, SC_NS));
         wait(sc_time(4000, SC_NS) - sc_core::sc_time_stamp());
         wait(sc_core::SC_ZERO_TIME);
-        EXPECT_TRUE(c.timer_pending(1));  // matched: up, nothing more due
-        EXPECT_EQ(c.next_match(1), none);
+        EXPECT_TRUE(c.timer(1).pending);  // matched: up, nothing more due
+        EXPECT_EQ(c.timer(1).match_at, none);
         m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1), 5);  // in the past: up at once, none due
-        EXPECT_TRUE(c.timer_pending(1));
-        EXPECT_EQ(c.next_match(1), none);
+        EXPECT_TRUE(c.timer(1).pending);
+        EXPECT_EQ(c.timer(1).match_at, none);
         m.write(TILE_CLINT_BASE + CLINT_MTIMECMP(1), 1000);  // the future: down, due again
-        EXPECT_FALSE(c.timer_pending(1));
-        EXPECT_EQ(c.next_match(1), sc_time(100000, SC_NS));
+        EXPECT_FALSE(c.timer(1).pending);
+        EXPECT_EQ(c.timer(1).match_at, sc_time(100000, SC_NS));
     };
     sc_core::sc_start();
 }

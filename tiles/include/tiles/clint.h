@@ -34,8 +34,6 @@ public:
     uint64_t mtime(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) const;
     // Valid as long as the CLINT is.
     const hart_timer &timer(unsigned hart) const { return timers_[hart]; }
-    sc_core::sc_time next_match(unsigned hart) const { return timers_[hart].match_at; }
-    bool timer_pending(unsigned hart) const { return timers_[hart].pending; }
 
 private:
     bool read_register(uint32_t offset, uint32_t &value, tlm::tlm_generic_payload &,
