@@ -28,6 +28,11 @@ dma_engine::dma_engine(sc_core::sc_module_name name, const na_config &cfg, const
     SC_THREAD(injector_thread);
 }
 
+// The contexts in reverse order of creation, as tiles/module_vector.h says why.
+dma_engine::~dma_engine() {
+    while (!ctx_.empty()) ctx_.pop_back();
+}
+
 void dma_engine::attach_trace(trace::tracer &tr, const std::string &process) {
     for (unsigned i = 0; i < ctx_.size(); ++i)
         ctx_[i].ctx->attach_trace(tr,

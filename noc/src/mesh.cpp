@@ -56,7 +56,11 @@ mesh::mesh(sc_core::sc_module_name name, const config &cfg, trace::tracer *trace
     dont_initialize();
 }
 
-mesh::~mesh() = default;
+// The routers in reverse order of creation: SystemC's module registry then removes each at once
+// (vp/platform.h, registry_front; a std::vector destroys front to back).
+mesh::~mesh() {
+    while (!routers_.empty()) routers_.pop_back();
+}
 
 network_port &mesh::port(unsigned x, unsigned y) {
     if (x >= cfg_.width || y >= cfg_.height)

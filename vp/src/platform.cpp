@@ -19,6 +19,8 @@ sc_core::sc_time period_of(uint64_t clock_hz) {
 platform::platform(sc_core::sc_module_name name, const platform_config &config,
                    const run_options &options)
     : sc_module(name),
+      front_{std::make_unique<registry_front>("registry_front"),
+             std::make_unique<registry_front>("registry_front_1")},
       config_(config),
       options_(options),
       period_(period_of(config.clock_hz)),

@@ -104,6 +104,7 @@ void platform::gate_outputs() {
 platform::~platform() {
     for (auto &g : gates_) g->pubsync();
     for (auto &[stream, buffer] : ungated_) stream->rdbuf(buffer);
+    for (auto &f : front_) f.reset();  // then the members, in reverse order of declaration
 }
 
 // monitor reset: every tile with firmware gets a zeroed SRAM and its ELF again, and every core

@@ -37,6 +37,7 @@ public:
     SC_HAS_PROCESS(dma_engine);
     dma_engine(sc_core::sc_module_name name, const na_config &cfg, const na_geometry &geo,
                packet_out &out, na_stats &stats, sc_core::sc_time clock_period);
+    ~dma_engine() override;
 
     // Queues a transfer (size > 0; callable from any process). The client is told of read errors.
     void submit(const dma_job &job, dma_client &client);

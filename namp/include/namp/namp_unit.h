@@ -14,6 +14,7 @@
 #include "namp/initiator.h"
 #include "namp/namp_target.h"
 #include "namp/slot.h"
+#include "tiles/module_vector.h"
 
 namespace namp {
 
@@ -84,7 +85,7 @@ private:
     namp_observer *obs_ = nullptr;
     na_stats &stats_;
     std::function<void()> irq_changed_;
-    std::vector<std::unique_ptr<slot>> slots_;
+    tiles::module_vector<slot> slots_;
     uint32_t rx_count_ = 0, refused_ = 0;  // NA_NAMP_RX_COUNT, NA_NAMP_REFUSED
     vif_attachment *vif_ = nullptr;
     osqm_attachment *osqm_ = nullptr;

@@ -12,6 +12,7 @@
 #include "tiles/clint.h"
 #include "tiles/console.h"
 #include "tiles/cpu_core.h"
+#include "tiles/module_vector.h"
 #include "tiles/run_control_if.h"
 #include "tiles/semihosting.h"
 #include "tiles/sim_control.h"
@@ -70,10 +71,10 @@ private:
     std::unique_ptr<sram> sram_;
     std::unique_ptr<clint> clint_;
     std::unique_ptr<console> console_;
-    std::vector<std::unique_ptr<semihosting>> semihosting_;  // before the cores that call it
+    module_vector<semihosting> semihosting_;  // before the cores that call it
     std::unique_ptr<sim_control> sim_control_;
     std::unique_ptr<tile_info> tile_info_;
-    std::vector<std::unique_ptr<cpu_core>> cores_;
+    module_vector<cpu_core> cores_;
     // Interrupt wires: msip/mtip from the CLINT; meip from the network adapter (external_irq); seip low.
     sc_core::sc_vector<sc_core::sc_signal<bool>> msip_, mtip_, meip_, seip_;
 };

@@ -74,6 +74,17 @@ private:
     void trace_mark(const mark_record &m);  // platform_trace.cpp
     void open_event_log();                  // platform_log.cpp
 
+    // Two modules with a signal each, created first after the platform and destroyed first.
+    // SystemC's registries of modules and of primitive channels scan from their front and fill a
+    // gap with their last entry; the kernel's own method module, made when the simulation starts,
+    // is the last module then. The first gap takes that one, the second our last module (or
+    // channel): from then on every module and channel, destroyed in reverse order of creation, is
+    // found at the front (tiles/module_vector.h).
+    struct registry_front : sc_core::sc_module {
+        explicit registry_front(sc_core::sc_module_name n) : sc_module(n), line("line") {}
+        sc_core::sc_signal<bool> line;
+    };
+    std::unique_ptr<registry_front> front_[2];
     platform_config config_;
     run_options options_;
     sc_core::sc_time period_;
@@ -84,20 +95,20 @@ private:
     struct fd_owner {
         int fd = -1;
         ~fd_owner();
-    } semihosting_root_;                      // semihosting.root, opened once for every core
-    std::unique_ptr<status_line> status_;     // --progress; console lines pass through it
-    std::unique_ptr<tiles::tie_gate> gate_;   // the tie rule of masters and cores; before the tiles
-    std::unique_ptr<event_noise> noise_;      // host.event_noise
-    std::unique_ptr<run_observer> observer_;  // --progress and trace counters; after mesh_
+    } semihosting_root_;                     // semihosting.root, opened once for every core
+    std::unique_ptr<status_line> status_;    // --progress; console lines pass through it
+    std::unique_ptr<tiles::tie_gate> gate_;  // the tie rule of masters and cores; before the tiles
     std::ofstream console_log_;
     std::ofstream log_file_;                         // --log-file (else the log goes to std::clog)
     std::unique_ptr<trace::event_log> log_;          // before the tiles: their cores write into it
     std::unique_ptr<namp::namp_observer> namp_log_;  // the log's view of the adapters
     // Translated code the cores share (JIT engine), before the tiles: destroyed after their cores.
     std::unique_ptr<rv_jit_pool, void (*)(rv_jit_pool *)> jit_pool_{nullptr, rv_jit_pool_destroy};
-    std::vector<std::unique_ptr<tiles::tile>> tiles_;
+    tiles::module_vector<tiles::tile> tiles_;
     std::unique_ptr<noc::mesh> mesh_;
-    std::vector<std::unique_ptr<namp::network_adapter>> adapters_;
+    std::unique_ptr<event_noise> noise_;      // host.event_noise
+    std::unique_ptr<run_observer> observer_;  // --progress and trace counters
+    tiles::module_vector<namp::network_adapter> adapters_;
     // Reverse execution: the gates in front of every output, and the buffers they replaced.
     std::vector<std::unique_ptr<output_gate>> gates_;
     std::vector<std::pair<std::ostream *, std::streambuf *>> ungated_;
