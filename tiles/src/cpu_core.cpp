@@ -97,15 +97,20 @@ void cpu_core::account_cycles() {
 }
 
 void cpu_core::run() {
-    if (!started_) return;
-    qk_.reset();
-    for (;;) {
-        run_firmware();
-        if (!p_.debug) return;
-        p_.debug->halted(*this);
-        // Only a debugger's `monitor reset` runs a halted core again.
-        while (halted_) wait(restart_event_);
+    if (started_) {
+        qk_.reset();
+        for (;;) {
+            run_firmware();
+            if (!p_.debug) break;
+            p_.debug->halted(*this);
+            // Only a debugger's `monitor reset` runs a halted core again.
+            while (halted_) wait(restart_event_);
+        }
     }
+    // The thread of a core that has ended waits for ever rather than return: SystemC 2.3 takes
+    // an ended thread out of its list of processes by a linear search, which made thousands of
+    // cores ending quadratic in the mesh (docs/benchmarks.md, "Large meshes").
+    wait(parked_);
 }
 
 void cpu_core::restart(uint32_t reset_pc) {

@@ -154,6 +154,7 @@ private:
     bool restart_pending_ = false;  // restart() came while in a device access or asleep
     uint32_t restart_pc_ = 0;
     sc_core::sc_event restart_event_;  // wakes the thread of a core that had halted
+    sc_core::sc_event parked_;         // never notified: where an ended core's thread stays (run)
     core_stats stats_;
     trace::track_id track_ = 0;                 // this core's timeline track (0: not traced)
     unsigned trap_depth_ = 0;                   // trap slices open on the track
