@@ -12,11 +12,7 @@ namespace tiles {
 
 template <class T>
 struct module_vector : std::vector<std::unique_ptr<T>> {
-    module_vector() = default;
-    module_vector(const module_vector &) = delete;
-    module_vector &operator=(const module_vector &) = delete;
-    ~module_vector() { clear(); }
-    void clear() {
+    ~module_vector() {
         while (!this->empty()) this->pop_back();
     }
 };
