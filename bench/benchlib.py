@@ -17,23 +17,42 @@ class Run:
         self.wall, self.cpu, self.rss_kib, self.code, self.output = wall, cpu, rss_kib, code, output
 
 
+# Measures argv[2:] alone (os.wait4: its rusage, not the sum of all children) and writes
+# [wall s, CPU s, peak resident KiB, exit code] to the file argv[1].
+_MEASURE = """
+import json, os, subprocess, sys, time
+start = time.perf_counter()
+p = subprocess.Popen(sys.argv[2:])
+_, status, ru = os.wait4(p.pid, 0)
+wall = time.perf_counter() - start
+with open(sys.argv[1], "w") as f:
+    json.dump([wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)], f)
+"""
+
+
 def run(cmd, check=True, timeout=None):
-    """Runs cmd and measures it alone (os.wait4: this child's rusage, not the sum of all)."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile() as out:
-        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    """Runs cmd and measures it alone, from a small Python process of its own: Linux carries a
+    process's peak resident set into the programs its children execute, so a child of this
+    script, once the script had read a large statistics file, reported the script's peak instead
+    of its own (docs/benchmarks.md, "Large meshes")."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryDirectory() as d:
+        result = os.path.join(d, "result.json")
+        p = subprocess.Popen([sys.executable, "-c", _MEASURE, result] + list(cmd), stdout=out,
+                             stderr=subprocess.STDOUT)
         try:
-            _, status, ru = os.wait4(p.pid, 0)
+            p.wait()
         except KeyboardInterrupt:
             p.kill()
             raise
-        wall = time.perf_counter() - start
-        p.returncode = os.waitstatus_to_exitcode(status)
+        if not os.path.exists(result):
+            sys.exit(f"bench: could not measure {' '.join(cmd)} (exit {p.returncode})")
+        with open(result) as f:
+            wall, cpu, rss_kib, code = json.load(f)
         out.seek(0)
         text = out.read().decode(errors="replace")
-    if check and p.returncode != 0:
-        sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{text[-3000:]}")
-    return Run(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, p.returncode, text)
+    if check and code != 0:
+        sys.exit(f"failed ({code}): {' '.join(cmd)}\n{text[-3000:]}")
+    return Run(wall, cpu, rss_kib, code, text)
 
 
 def vp_run(vp, args, engine=None, check=True):
