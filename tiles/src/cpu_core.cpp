@@ -199,7 +199,7 @@ void cpu_core::run_firmware() {
             sync();
             await_timer_line();
         } else if (qk_.need_sync()) {
-            sync();
+            sync(true);
         }
     }
     trace_stop();
@@ -217,10 +217,19 @@ uint64_t cpu_core::cycles_to_timer(uint64_t budget) const {
     return cycles > 0 && cycles <= budget ? cycles : 0;
 }
 
-void cpu_core::sync() {
-    const bool waits = qk_.get_local_time() > sc_core::SC_ZERO_TIME;
+void cpu_core::sync(bool quantum_end) {
+    const sc_time ahead = qk_.get_local_time();
+    // At the end of its quantum a core meets the other running cores (at the boundary or a few
+    // cycles after it: its last instruction's cycles) and waits at the gate after its wait: one
+    // wait for both (tie_gate::pass_after). Elsewhere a core is mostly alone in its instant, and
+    // the gate's wake-up would cost the host more than the wait it saves.
+    if (quantum_end && p_.gate && ahead != sc_core::SC_ZERO_TIME) {
+        p_.gate->pass_after(p_.gate_key, ahead);
+        qk_.reset();
+        return;
+    }
     qk_.sync();
-    if (waits) resume_in_order();
+    if (ahead != sc_core::SC_ZERO_TIME) resume_in_order();
 }
 
 // The CLINT's state changes at once (a match, a compare written), its mtip output a delta cycle

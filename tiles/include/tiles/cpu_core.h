@@ -104,8 +104,8 @@ private:
     void resume_in_order() {
         if (p_.gate) p_.gate->pass(p_.gate_key);
     }
-    // qk_.sync(), then resume_in_order() if it waited.
-    void sync();
+    // qk_.sync(), then resume_in_order() if it waited (with the gate, in one wait: pass_after).
+    void sync(bool quantum_end = false);
     void run_firmware();  // from the reset pc until the core halts
     // Simulated time the debugger held this core (a wait in before_slice/after_access) becomes
     // stall cycles, so the core's cycle count keeps up with SystemC time.
