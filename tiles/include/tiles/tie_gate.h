@@ -31,8 +31,8 @@ public:
 
     // wait(delay), then pass(key), with one resumption of the thread instead of two: the gate
     // wakes at the end of the delay, in the delta cycle the thread's own timed wait would have
-    // resumed it in, and does for it what pass() does (a quantum boundary's 16 cores cost one
-    // timed event and one resumption each, not a timed wait and a pass each).
+    // resumed it in, and does for it what pass() does (the cores due at a quantum's end share
+    // one timed event and are resumed once each, instead of a timed wait and a pass each).
     void pass_after(uint64_t key, const sc_core::sc_time &delay);
 
 private:
