@@ -27,13 +27,13 @@ enum class core_wait { wait_then_pass, pass_after, mixed };
 
 struct bench : sc_core::sc_module {
     tie_gate gate{"gate"};
-    core_wait how;
     std::vector<std::string> order = std::vector<std::string>(rounds);
     std::vector<sc_core::sc_event> poke = std::vector<sc_core::sc_event>(devices + masters);
     unsigned round() const { return unsigned(sc_core::sc_time_stamp() / (period * 3.0)) - 1; }
 
-    // A thread that wakes every 3 cycles, passes the gate with `key` unless `gated` is false,
-    // writes `mark` and, if `poked` is given, causes a reaction one delta later.
+    // A thread that wakes every 3 cycles, passes the gate with `key` unless `gated` is false
+    // (with `in_one`, waits and passes in one: pass_after), writes `mark` and, if `poked` is
+    // given, causes a reaction one delta later.
     void every_round(bool gated, uint64_t key, char mark, sc_core::sc_event *poked,
                      bool in_one = false) {
         sc_core::sc_spawn([this, gated, key, mark, poked, in_one] {
@@ -58,7 +58,7 @@ struct bench : sc_core::sc_module {
         });
     }
 
-    bench(sc_core::sc_module_name n, core_wait w) : sc_module(n), how(w) {
+    bench(sc_core::sc_module_name n, core_wait how) : sc_module(n) {
         for (unsigned d = 0; d < devices; ++d) {
             every_round(false, 0, 'D', &poke[d]);
             reaction(poke[d], 'R');
