@@ -150,3 +150,15 @@ TEST(Config, NampKeysAreChecked) {
               }),
               "'namp.enabled' needs na.enabled = true");
 }
+
+// The lookahead mode is off unless asked for, and only a whole number of cycles turns it on.
+TEST(Config, TheLookaheadModeIsOffByDefaultAndTakesCycles) {
+    EXPECT_EQ(config_builder().build().tile.access_lookahead, 0u);
+    config_builder b;
+    b.apply_override("core.access_lookahead=250");
+    EXPECT_EQ(b.build().tile.access_lookahead, 250u);
+    EXPECT_EQ(error_of([] { config_builder().apply_override("core.access_lookahead=-1"); }),
+              "--set: 'core.access_lookahead' must be an integer in [0, 10000000], got -1");
+    EXPECT_EQ(error_of([] { config_builder().apply_override("core.access_lookahead=on"); }),
+              "--set: 'core.access_lookahead' must be an integer in [0, 10000000], got \"on\"");
+}

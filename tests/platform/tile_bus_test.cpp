@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "tiles/initiator_id.h"
 #include "tiles/sram.h"
@@ -122,5 +123,102 @@ TEST(TileBus, ZeroWordCyclesMeansAFreeBus) {
         EXPECT_EQ(a.read(0x80000000u, 29, sc_core::SC_ZERO_TIME), period * 1.0);
         // occupancy is at least one cycle per transaction: b waits that one cycle
         EXPECT_EQ(b.read(0x80000100u, 1, sc_core::SC_ZERO_TIME), period * 2.0);
+    });
+}
+
+namespace {
+
+// A register device that, like the network adapter's registers, acts at the initiator's time
+// (tiles::sync_to_initiator) and notes the SystemC time it acted at.
+struct stamping_device : sc_core::sc_module {
+    tlm_utils::simple_target_socket<stamping_device> socket;
+    sc_core::sc_time acted_at = sc_core::sc_max_time();
+    explicit stamping_device(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+        socket.register_b_transport(this, &stamping_device::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload &t, sc_core::sc_time &delay) {
+        tiles::sync_to_initiator(t, delay);
+        acted_at = sc_core::sc_time_stamp();
+        delay += period * 2.0;
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+};
+
+// Two such devices, one that allows the lookahead mode and one that does not.
+struct lookahead_bench {
+    tiles::tile_bus bus{"bus", 1, period};
+    stamping_device allows{"allows"}, exact{"exact"};
+    master core{"core"}, other{"other"};
+    static constexpr uint32_t allows_base = 0x20000000u, exact_base = 0x30000000u;
+    lookahead_bench() {
+        core.socket.bind(bus.masters);
+        other.socket.bind(bus.masters);
+        bus.devices.bind(allows.socket);
+        bus.map_device(allows_base, 0x1000, "allows", true);
+        bus.devices.bind(exact.socket);
+        bus.map_device(exact_base, 0x1000, "exact");
+    }
+};
+
+}  // namespace
+
+// The lookahead mode (docs/timing.md "The lookahead mode"): a device that allows it takes a core's
+// access at SystemC's time while the core is at most its lookahead ahead; beyond it, at another
+// device, or with no lookahead the bus waits for the core's time as in the exact mode. One probe
+// per test: a process elaborates one model.
+struct lookahead_probe {
+    const char *name;
+    uint32_t base;
+    double lookahead, ahead;
+    bool early;
+};
+
+class TileBusLookahead : public testing::TestWithParam<lookahead_probe> {};
+
+TEST_P(TileBusLookahead, TakesACoresAccessAtOnceOnlyWithinTheLookahead) {
+    const lookahead_probe &p = GetParam();
+    lookahead_bench t;
+    tiles::initiator_id id;
+    id.lookahead = period * p.lookahead;
+    sc_core::sc_time start, done;
+    sc_core::sc_spawn([&] {
+        sc_core::wait(period * 7.0);
+        start = sc_core::sc_time_stamp();
+        done = t.core.read_until(p.base, 1, period * p.ahead, &id);
+    });
+    sc_core::sc_start();
+    stamping_device &dev = p.base == lookahead_bench::allows_base ? t.allows : t.exact;
+    EXPECT_EQ(id.early, p.early);
+    EXPECT_EQ(dev.acted_at, p.early ? start : start + period * p.ahead);
+    // the same end either way: the core's time and the device's two cycles
+    EXPECT_EQ(done, start + period * (p.ahead + 2.0));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TileBus, TileBusLookahead,
+    testing::Values(lookahead_probe{"Within", lookahead_bench::allows_base, 100, 50, true},
+                    lookahead_probe{"AtTheBound", lookahead_bench::allows_base, 100, 100, true},
+                    lookahead_probe{"Beyond", lookahead_bench::allows_base, 100, 101, false},
+                    lookahead_probe{"NoLookahead", lookahead_bench::allows_base, 0, 50, false},
+                    lookahead_probe{"DeviceNotAllowing", lookahead_bench::exact_base, 100, 50,
+                                    false}),
+    [](const testing::TestParamInfo<lookahead_probe> &info) { return info.param.name; });
+
+// Taken early, the access is still booked on the bus at the core's time: a master that reaches
+// the bus at that time waits for it, and one before it does not.
+TEST(TileBus, AnAccessTakenEarlyIsBookedAtTheCoresTime) {
+    lookahead_bench t;
+    tiles::initiator_id id;
+    id.lookahead = period * 1000.0;
+    run([&] {
+        t.core.read_until(lookahead_bench::allows_base, 1, period * 40.0, &id);
+        EXPECT_TRUE(id.early);
+        EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);  // nobody waited
+        // [39, 40) is free; at 40 the bus is the core's for a cycle (the exact device waits for
+        // the other master's time: the second read is issued at 39)
+        EXPECT_EQ(t.other.read(lookahead_bench::exact_base, 1, period * 39.0), period * 2.0);
+        EXPECT_EQ(sc_core::sc_time_stamp(), period * 39.0);
+        EXPECT_EQ(t.other.read(lookahead_bench::exact_base, 1, period * 1.0), period * 3.0);
+        EXPECT_EQ(t.bus.wait_cycles(), 1u);
     });
 }

@@ -51,6 +51,7 @@ cpu_core::cpu_core(sc_core::sc_module_name name, const params &p)
     id_ext_.core = p.core;
     id_ext_.gate = p.gate;
     id_ext_.gate_key = p.gate_key;
+    id_ext_.lookahead = p.access_lookahead;
     trans_.set_extension(&id_ext_);
 
     SC_HAS_PROCESS(cpu_core);
@@ -278,6 +279,7 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     id_ext_.core_cycles = rv_cpu_cycles(cpu_);
     id_ext_.halt_requested = false;
+    id_ext_.early = false;
 
     // A target may wait inside b_transport (it then returns a smaller local offset): measure the
     // latency on the absolute time line.
@@ -290,12 +292,15 @@ int cpu_core::device_access(rv_access kind, uint32_t addr, void *data, uint32_t 
     const sc_time done = sc_core::sc_time_stamp() + delay;
     const uint64_t latency = done > issued ? uint64_t((done - issued) / p_.clock_period) : 0;
     qk_.set(delay);
+    if (id_ext_.early) ++stats_.early_accesses;
     // When nothing else can act before the access ends (no event up to then, nothing pending
     // now), waiting would only move SystemC's clock: the core keeps the latency as run-ahead,
     // the same simulation with one context switch less (docs/timing.md "Loosely-timed execution").
     // Not when the access stopped the run: the wait is where the core stops then.
-    if (!p_.skip_idle_sync || sc_core::sc_get_simulator_status() != sc_core::SC_SIM_OK ||
-        sc_core::sc_time_to_pending_activity() <= delay)
+    // An access taken early (the lookahead mode) leaves the core ahead: it runs on, and waits at
+    // its quantum's end or an access beyond the lookahead.
+    if (sc_core::sc_get_simulator_status() != sc_core::SC_SIM_OK ||
+        (!id_ext_.early && (!p_.skip_idle_sync || sc_core::sc_time_to_pending_activity() <= delay)))
         sync();
     accounted_cycles_ += latency;
     *extra = uint32_t(latency);

@@ -61,6 +61,7 @@ tile::tile(sc_core::sc_module_name name, const tile_config &config, const tile_g
         p.gate = out.gate;
         p.gate_key = tie_gate::key(tie_gate::core, geometry.id, c);
         p.skip_idle_sync = out.skip_idle_sync;
+        p.access_lookahead = clock_period * double(config.access_lookahead);
         if (out.semihosting_root >= 0) {
             semihosting_.push_back(std::make_unique<semihosting>(
                 out.semihosting_root, out.semihosting_epoch, geometry.clock_hz, *console_, c));

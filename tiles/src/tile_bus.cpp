@@ -19,7 +19,7 @@ tile_bus::tile_bus(sc_core::sc_module_name name, unsigned word_cycles,
     devices.register_invalidate_direct_mem_ptr(this, &tile_bus::invalidate_direct_mem_ptr);
 }
 
-void tile_bus::map_device(uint32_t base, uint32_t size, const std::string &label) {
+void tile_bus::map_device(uint32_t base, uint32_t size, const std::string &label, bool lookahead) {
     for (size_t i = 0; i < map_.size(); ++i) {
         const range &r = map_[i];
         if (base < r.base + r.size && r.base < uint64_t(base) + size) {
@@ -27,7 +27,7 @@ void tile_bus::map_device(uint32_t base, uint32_t size, const std::string &label
                             ("device '" + label + "' overlaps '" + labels_[i] + "'").c_str());
         }
     }
-    map_.push_back({base, size});
+    map_.push_back({base, size, lookahead});
     labels_.push_back(label);
 }
 
@@ -74,13 +74,18 @@ void tile_bus::arbitrate(const tlm::tlm_generic_payload &trans, sc_core::sc_time
 
 void tile_bus::b_transport(int, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     ++transactions_;
-    // A core's access is booked at its own time, after the tie rule, like a bus master's: booked
-    // at now + run-ahead, it went before the masters that act in between, so where the core last
-    // synchronized decided who got the bus (docs/timing.md, "Ties").
-    if (find_initiator(trans)) sync_to_initiator(trans, delay);
-    arbitrate(trans, delay);
     const uint64_t addr = trans.get_address();
     const int dev = decode(addr, trans.get_data_length());
+    // A core's access is booked at its own time, after the tie rule, like a bus master's: booked
+    // at now + run-ahead, it went before the masters that act in between, so where the core last
+    // synchronized decided who got the bus (docs/timing.md, "Ties"). In the lookahead mode a
+    // device that allows it takes the access now, booked at the core's time all the same.
+    if (initiator_id *id = find_initiator(trans)) {
+        id->early = dev >= 0 && map_[dev].lookahead && id->lookahead != sc_core::SC_ZERO_TIME &&
+                    delay <= id->lookahead;
+        sync_to_initiator(trans, delay);
+    }
+    arbitrate(trans, delay);
     if (dev < 0) {
         ++decode_errors_;
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

@@ -259,6 +259,7 @@ platform_config config_builder::build() const {
         t.engine = RV_ENGINE_JIT;
     else
         throw config_error("'core.engine' must be interpreter, block or jit, not '" + engine + "'");
+    t.access_lookahead = u("core.access_lookahead");
     t.trace_traps = get("trace.traps").get<bool>();
     noc::config &n = c.noc;
     n.width = c.mesh_width;

@@ -37,6 +37,13 @@ const std::vector<config_key> &config_schema() {
          "how the ISS runs code: interpreter (one instruction at a time, the reference), block "
          "(chained blocks) or jit (blocks translated to x86-64; block on other hosts); all give "
          "the same simulation (docs/iss-engine.md)"},
+        {"core.access_lookahead", vk::integer, 0, 10000000, 0, "cycles",
+         "the lookahead mode: a core's access to its network adapter (registers, slots, virtual "
+         "interfaces) made at most this far ahead of SystemC's time is taken at once, on the "
+         "adapter's state at SystemC's time, and the core does not wait for it (fewer context "
+         "switches, a different simulation: the adapter sees the access up to this early); 0: "
+         "every access waits for the core's time, the exact reference (docs/timing.md, \"The "
+         "lookahead mode\")"},
         {"core.timing.alu", vk::integer, 1, 1000, 1, "cycles", "integer ALU op, lui, auipc"},
         {"core.timing.mul", vk::integer, 1, 1000, 3, "cycles", "mul, mulh, mulhsu, mulhu"},
         {"core.timing.div", vk::integer, 1, 1000, 34, "cycles", "div, divu, rem, remu"},

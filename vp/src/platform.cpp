@@ -125,7 +125,7 @@ platform::platform(sc_core::sc_module_name name, const platform_config &config,
         adapters_.push_back(std::make_unique<namp::network_adapter>(
             na_name.c_str(), config.na, geo, mesh_->port(g.id), period_, tracer_.get()));
         namp::network_adapter &na = *adapters_.back();
-        t->attach_device(na.regs, TILE_NA_BASE, TILE_NA_SIZE, "network_adapter");
+        t->attach_device(na.regs, TILE_NA_BASE, TILE_NA_SIZE, "network_adapter", true);
         t->attach_device(na.rma, RMA_BASE, RMA_SIZE, "rma_window");
         const std::vector<namp::bus_port *> ports = na.bus_ports();
         for (unsigned i = 0; i < ports.size(); ++i) {

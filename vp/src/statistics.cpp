@@ -58,6 +58,8 @@ ordered_json core_statistics(const run_control &rc, unsigned tile, unsigned inde
     j["muls"] = s.muls;
     j["divs"] = s.divs;
     j["device_accesses"] = core.stats().device_accesses;
+    // only in the lookahead mode: the exact mode's statistics stay as they were
+    if (core.lookahead_mode()) j["early_accesses"] = core.stats().early_accesses;
     j["bus_errors"] = core.stats().bus_errors;
     j["interrupts"] = s.interrupts;
     j["exceptions"] = s.exceptions;

@@ -27,6 +27,7 @@ namespace tiles {
 
 struct core_stats {
     uint64_t device_accesses = 0;
+    uint64_t early_accesses = 0;  // of them, taken ahead of the device's time (lookahead mode)
     uint64_t bus_errors = 0;
     uint64_t sleep_cycles = 0;  // cycles spent in wfi
 };
@@ -61,6 +62,9 @@ public:
         // After a device access that ends before anything else is due, keep its latency as
         // run-ahead instead of waiting (false: wait after every access, the reference).
         bool skip_idle_sync = true;
+        // The lookahead mode (core.access_lookahead): a device that allows it takes an access
+        // at most this far ahead at SystemC's time; the core does not wait (zero: exact).
+        sc_core::sc_time access_lookahead = sc_core::SC_ZERO_TIME;
     };
 
     cpu_core(sc_core::sc_module_name name, const params &p);
@@ -73,6 +77,7 @@ public:
     // completes, but the instruction's result is dropped by a second reset when it returns.
     void restart(uint32_t reset_pc);
     bool halted() const { return halted_; }
+    bool lookahead_mode() const { return p_.access_lookahead != sc_core::SC_ZERO_TIME; }
     bool started() const { return started_; }
     bool sleeping() const { return sleeping_; }
     bool in_device_access() const { return in_access_; }

@@ -14,6 +14,11 @@ struct initiator_id : tlm::tlm_extension<initiator_id> {
     bool halt_requested = false;  // set by a device: the core must stop after this access
     tie_gate *gate = nullptr;     // the tie rule (null: none)
     uint64_t gate_key = 0;        // the core's place in it
+    // The lookahead mode (docs/timing.md "The lookahead mode"): how far ahead of SystemC's time
+    // the core may be for a device that allows it to take the access at once (zero: never), and
+    // whether the bus let this access be taken so (then no target waits for the core's time).
+    sc_core::sc_time lookahead = sc_core::SC_ZERO_TIME;
+    bool early = false;
 
     tlm::tlm_extension_base *clone() const override { return new initiator_id(*this); }
     void copy_from(const tlm::tlm_extension_base &other) override {
@@ -31,11 +36,14 @@ inline initiator_id *find_initiator(tlm::tlm_generic_payload &trans) {
 // For a target that acts at the initiator's time: waits out the annotated delay inside
 // b_transport (it is then zero) and, if a core issued the access, lets the rest of the instant go
 // first (tie_gate.h), as when the core synchronizes itself.
+// An access the bus let be taken early (lookahead mode) is acted on at SystemC's time: no wait.
 inline void sync_to_initiator(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     if (delay == sc_core::SC_ZERO_TIME) return;
+    initiator_id *id = find_initiator(trans);
+    if (id && id->early) return;
     sc_core::wait(delay);
     delay = sc_core::SC_ZERO_TIME;
-    if (initiator_id *id = find_initiator(trans); id && id->gate) id->gate->pass(id->gate_key);
+    if (id && id->gate) id->gate->pass(id->gate_key);
 }
 
 }  // namespace tiles

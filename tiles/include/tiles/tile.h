@@ -45,10 +45,11 @@ public:
     // Further bus masters (the network adapter, test initiators) join the tile bus here.
     void bind_master(tlm::tlm_initiator_socket<32> &socket) { socket.bind(bus_->masters); }
     // Further devices (the network adapter's windows) are mapped here, before elaboration ends.
+    // `lookahead`: the device may take a core's access ahead of its time (tile_bus::map_device).
     void attach_device(tlm::tlm_target_socket<32> &socket, uint32_t base, uint32_t size,
-                       const std::string &label) {
+                       const std::string &label, bool lookahead = false) {
         bus_->devices.bind(socket);
-        bus_->map_device(base, size, label);
+        bus_->map_device(base, size, label, lookahead);
     }
     // The machine external interrupt wire of core c, for a device to drive (one writer).
     sc_core::sc_signal<bool> &external_irq(unsigned core) { return meip_[core]; }

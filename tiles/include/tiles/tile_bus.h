@@ -32,8 +32,10 @@ public:
     tile_bus(sc_core::sc_module_name name, unsigned word_cycles, sc_core::sc_time clock_period);
 
     // Maps the next bound device (in binding order of `devices`) at [base, base + size).
-    // Overlapping ranges are a configuration error (SC_REPORT_FATAL).
-    void map_device(uint32_t base, uint32_t size, const std::string &label);
+    // Overlapping ranges are a configuration error (SC_REPORT_FATAL). `lookahead`: the device
+    // may take a core's access at SystemC's time when the core is at most its lookahead ahead
+    // (initiator_id::lookahead; docs/timing.md "The lookahead mode").
+    void map_device(uint32_t base, uint32_t size, const std::string &label, bool lookahead = false);
 
     uint64_t transactions() const { return transactions_; }
     uint64_t decode_errors() const { return decode_errors_; }
@@ -44,6 +46,7 @@ public:
 private:
     struct range {
         uint64_t base, size;
+        bool lookahead;
     };
     int decode(uint64_t addr, unsigned len) const;
     void b_transport(int master, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);

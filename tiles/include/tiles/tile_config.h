@@ -17,6 +17,9 @@ struct tile_config {
     uint32_t arg = 0;              // tile.arg, read by the firmware from the tile information block
     rv_timing timing{};
     rv_engine engine = RV_ENGINE_JIT;  // how the ISS runs code (same simulation with every engine)
+    // core.access_lookahead: how far ahead of SystemC's time a core's access to the network
+    // adapter may be taken without waiting for the core's time (0: never, the exact reference)
+    unsigned access_lookahead = 0;
     bool trace_traps = false;
     uint64_t cycle_limit = 0;  // watchdog: no core runs past this cycle (0: no limit)
 };
