@@ -2,7 +2,7 @@
 """Runs namp-vp runs of the test suite with several ISS engines and requires identical results.
 
 compare_engines.py --vp VP --runs RUNS [--engines interpreter,jit] [--shard K/N] [--only REGEX]
-                   [--exclude-label LABEL]... [--ref-vp OLD_VP] [--list]
+                   [--exclude-label LABEL]... [--ref-vp OLD_VP] [--set KEY=VALUE]... [--list]
 
 RUNS holds one run a line, tab-separated: test name, comma-separated labels, namp-vp arguments
 (written by tests/engines/CMakeLists.txt from every namp_record_run of the suite). For each run and
@@ -11,6 +11,9 @@ engine it adds `--stats FILE --set core.engine=ENGINE` and compares, against the
   - standard output (the consoles) byte for byte,
   - standard error byte for byte, except the host time and MIPS of the summary line,
   - the statistics JSON byte for byte, except the one line that echoes core.engine.
+--set KEY=VALUE (repeatable) goes to every run, before core.engine: the engines compared in a
+mode of the model (e.g. core.access_lookahead, the lookahead mode); runs the suite kept are not
+used then.
 With --ref-vp the reference is another namp-vp binary run without core.engine (an older build,
 to show that a change of the platform leaves every simulation as it was).
 With --records DIR, the engine named by --recorded (the default engine, jit) is not run again where
@@ -95,7 +98,10 @@ def main():
     ap.add_argument("--ref-vp", help="reference binary (run without core.engine)")
     ap.add_argument("--records", help="the suite's kept runs (check_run.py --record)")
     ap.add_argument("--recorded", default="jit", help="the engine those runs used (the default)")
+    ap.add_argument("--set", dest="sets", action="append", default=[],
+                    help="KEY=VALUE for every run (repeatable)")
     a = ap.parse_args()
+    sets = [x for kv in a.sets for x in ("--set", kv)]
     engines = a.engines.split(",")
     binaries = [a.vp] * len(engines)
     if a.ref_vp:
@@ -117,9 +123,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         stats = os.path.join(tmp, "stats.json")
         for name, _, args in runs:
+            args = args + sets
             results = []
             for vp, e in zip(binaries, engines):
-                r = recorded(a.records, name, vp, args) if e == a.recorded and not a.ref_vp else None
+                mine = e == a.recorded and not a.ref_vp and not sets
+                r = recorded(a.records, name, vp, args) if mine else None
                 reused += r is not None
                 results.append(r or run_once(vp, args, None if e == "reference" else e, stats))
             ref = results[0]
