@@ -7,6 +7,9 @@ Output is stdout and stderr together. A run longer than --timeout seconds fails 
 (--stats) and keeps its exit code, stdout, stderr and statistics in FILE, with the size and time of
 the simulator and the firmware, so that engines.all_runs_* compares its interpreter run with this
 run (the default engine) instead of running it again.
+The environment variable NAMP_VP_SET (KEY=VALUE words, blank-separated) adds those settings to a
+namp-vp command: the suite's own checks in another mode of the model, e.g.
+`NAMP_VP_SET=core.access_lookahead=1000 ctest -L namp` (docs/timing.md "The lookahead mode").
 """
 import argparse
 import os
@@ -41,6 +44,8 @@ def main():
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    if cmd and os.path.basename(cmd[0]) == "namp-vp":
+        cmd = cmd + [x for kv in os.environ.get("NAMP_VP_SET", "").split() for x in ("--set", kv)]
     try:
         # a run that writes its own statistics is not kept (compare_engines runs it itself)
         if a.record and not a.stdout and not any(x.startswith("--stats") for x in cmd):
