@@ -87,14 +87,14 @@ def main():
     for title, key, args, elf, ir_cycles in WORKLOADS:
         if a.only and a.only != key:
             continue
+        def command(la):
+            return args + ["--set", f"core.access_lookahead={la}", "--firmware", os.path.join(fw, elf)]
         runs = {la: [] for la in lookaheads}
         seen = {la: set() for la in lookaheads}
         stats = {}
         for rnd in range(a.repeat):
             for la in lookaheads:
-                cmd = args + ["--set", f"core.access_lookahead={la}", "--firmware",
-                              os.path.join(fw, elf)]
-                r, stats[la] = benchlib.vp_run(vp, cmd, engine="jit")
+                r, stats[la] = benchlib.vp_run(vp, command(la), engine="jit")
                 runs[la].append(r)
                 seen[la].add(json.dumps(stats[la], sort_keys=True))
                 print(f"round {rnd + 1}: {title:46} lookahead {la:6} {r.wall:8.2f} s", flush=True)
@@ -102,8 +102,7 @@ def main():
         ir = {}
         if a.instructions and ir_cycles:
             for la in lookaheads:
-                ir[la] = host_instructions(vp, args + ["--set", f"core.access_lookahead={la}",
-                                                       "--firmware", os.path.join(fw, elf)], ir_cycles)
+                ir[la] = host_instructions(vp, command(la), ir_cycles)
                 print(f"{title:46} lookahead {la:6} {ir[la] / 1e9:8.3f} billion host instructions "
                       f"in {ir_cycles} cycles", flush=True)
         for la in lookaheads:
